@@ -1,0 +1,88 @@
+//! Activity analysis: which values carry a derivative. A value is active when it depends on a
+//! differentiated parameter; the reverse sweep only propagates cotangents of active values, and
+//! the tape only records what those propagations read.
+
+use crate::ir::*;
+
+pub struct Activity {
+    pub vars: Vec<bool>,
+    pub temps: Vec<bool>,
+}
+
+impl Activity {
+    pub fn operand(&self, o: &Operand) -> bool {
+        match o {
+            Operand::Var { var, .. } => self.vars[*var],
+            Operand::Temp(t) => self.temps[*t],
+            Operand::Const { .. } => false,
+        }
+    }
+
+    pub fn target(&self, t: Target) -> bool {
+        match t {
+            Target::Var(v) => self.vars[v],
+            Target::Temp(t) => self.temps[t],
+        }
+    }
+
+    fn set(&mut self, t: Target) -> bool {
+        let slot = match t {
+            Target::Var(v) => &mut self.vars[v],
+            Target::Temp(t) => &mut self.temps[t],
+        };
+        let changed = !*slot;
+        *slot = true;
+        changed
+    }
+
+    pub fn rhs(&self, rhs: &Rhs) -> bool {
+        match rhs {
+            Rhs::Copy(o) | Rhs::Neg(o) | Rhs::Cast(o) => self.operand(o),
+            Rhs::Bin(_, a, b) => self.operand(a) || self.operand(b),
+            Rhs::Method { method, recv, args, .. } => {
+                method.name != "signum" && (self.operand(recv) || args.iter().any(|a| self.operand(a)))
+            }
+            Rhs::Call { args, .. } => args.iter().any(|a| self.operand(a)),
+            Rhs::Pure(_) => false,
+        }
+    }
+}
+
+/// Forward propagation to a fixed point (a mutable variable is active if any assignment to it is).
+pub fn activity(f: &Func) -> Activity {
+    let mut act = Activity {
+        vars: vec![false; f.vars.len()],
+        temps: vec![false; f.temps.len()],
+    };
+    for &i in &f.wrt {
+        act.vars[f.params[i]] = true;
+    }
+    while walk(&f.body, &mut act) {}
+    act
+}
+
+fn walk(b: &Block, act: &mut Activity) -> bool {
+    let mut changed = false;
+    for s in &b.stmts {
+        match s {
+            Stmt::Def { target, rhs, .. } => {
+                if act.rhs(rhs) {
+                    changed |= act.set(*target);
+                }
+            }
+            Stmt::If { then, els, results, .. } => {
+                changed |= walk(then, act);
+                changed |= walk(els, act);
+                for (i, r) in results.iter().enumerate() {
+                    let active = [then, els]
+                        .iter()
+                        .any(|blk| blk.tail.get(i).is_some_and(|o| act.operand(o)));
+                    if active {
+                        changed |= act.set(*r);
+                    }
+                }
+            }
+        }
+    }
+    changed
+}

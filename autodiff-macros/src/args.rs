@@ -1,0 +1,75 @@
+//! The attribute's arguments: `#[differentiable]` or `#[differentiable(wrt(x, y))]`.
+
+use proc_macro2::{Ident, TokenStream};
+use syn::parse::{Parse, ParseStream, Parser};
+use syn::punctuated::Punctuated;
+use syn::{Token, parenthesized};
+
+#[derive(Default)]
+pub struct Args {
+    /// `None`: every float parameter.
+    pub wrt: Option<Vec<Ident>>,
+}
+
+const EXPECTED: &str = "expected `#[differentiable]` or `#[differentiable(wrt(x, y))]`";
+
+impl Parse for Args {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let mut args = Args::default();
+        while !input.is_empty() {
+            let key: Ident = input
+                .parse()
+                .map_err(|e| syn::Error::new(e.span(), EXPECTED))?;
+            if key != "wrt" {
+                return Err(syn::Error::new(
+                    key.span(),
+                    format!("unknown argument `{key}`: {EXPECTED}"),
+                ));
+            }
+            if args.wrt.is_some() {
+                return Err(syn::Error::new(key.span(), "`wrt` is given twice"));
+            }
+            let content;
+            parenthesized!(content in input);
+            let names = Punctuated::<Ident, Token![,]>::parse_terminated(&content)?;
+            if names.is_empty() {
+                return Err(syn::Error::new(
+                    key.span(),
+                    "`wrt()` names no parameter: list the parameters to differentiate, as in `wrt(x, y)`",
+                ));
+            }
+            args.wrt = Some(names.into_iter().collect());
+            if !input.is_empty() {
+                input.parse::<Token![,]>()?;
+            }
+        }
+        Ok(args)
+    }
+}
+
+pub fn parse(tokens: TokenStream) -> syn::Result<Args> {
+    Args::parse.parse2(tokens)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quote::quote;
+
+    #[test]
+    fn parses_empty_and_wrt() {
+        assert!(parse(quote!()).unwrap().wrt.is_none());
+        let wrt = parse(quote!(wrt(x, y))).unwrap().wrt.unwrap();
+        assert_eq!(wrt.len(), 2);
+        assert_eq!(wrt[1], "y");
+    }
+
+    #[test]
+    fn rejects_unknown_and_duplicate() {
+        let e = parse(quote!(with(x))).err().unwrap().to_string();
+        assert!(e.contains("unknown argument `with`"), "{e}");
+        let e = parse(quote!(wrt(x), wrt(y))).err().unwrap().to_string();
+        assert!(e.contains("given twice"), "{e}");
+        assert!(parse(quote!(wrt())).is_err());
+    }
+}

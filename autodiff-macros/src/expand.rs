@@ -1,0 +1,243 @@
+//! The pipeline driver. On error it emits the user's function unchanged next to the error, so
+//! the rest of the crate still sees `f` and reports nothing else.
+
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::{format_ident, quote};
+
+use crate::emit::{Fwd, name_temps};
+use crate::ir::Func;
+use crate::lower::tape_name;
+use crate::reverse::Rev;
+use crate::{analysis, args, lower};
+
+pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let func: syn::ItemFn = match syn::parse2(item.clone()) {
+        Ok(f) => f,
+        Err(e) => {
+            let e = syn::Error::new(
+                e.span(),
+                "`#[differentiable]` applies to a free function, as in `#[differentiable] fn f(x: f64) -> f64 { .. }`",
+            )
+            .to_compile_error();
+            return quote!(#item #e);
+        }
+    };
+    match generate(attr, &func) {
+        Ok(items) => quote!(#func #items),
+        Err(e) => {
+            let e = e.to_compile_error();
+            quote!(#func #e)
+        }
+    }
+}
+
+fn generate(attr: TokenStream, func: &syn::ItemFn) -> syn::Result<TokenStream> {
+    let args = args::parse(attr)?;
+    let f = lower::lower(func, &args)?;
+    Ok(items(func, &f))
+}
+
+fn doc(text: String) -> TokenStream {
+    quote!(#[doc = #text])
+}
+
+fn list(names: impl Iterator<Item = String>) -> String {
+    names.map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+}
+
+fn items(func: &syn::ItemFn, f: &Func) -> TokenStream {
+    let act = analysis::activity(f);
+    let temp_names = name_temps(f);
+    let mut rev = Rev::new(f, &act, &temp_names);
+    let d_out = Ident::new("d_out", Span::mixed_site());
+    let seeds: Vec<_> = if f.ret_tuple {
+        (0..f.ret.len())
+            .map(|i| {
+                let i = syn::Index::from(i);
+                Some(quote!(#d_out.#i))
+            })
+            .collect()
+    } else {
+        vec![Some(quote!(#d_out))]
+    };
+    let reverse = rev.block(&f.body, &seeds);
+    let decls = std::mem::take(&mut rev.decls);
+    let d_params = rev.param_adjoints();
+    let mut tape = std::mem::take(&mut rev.tape);
+    let tape_ident = rev.tape_ident.clone();
+    let fwd_emit = Fwd {
+        written: Default::default(),
+        f,
+        tape: &tape,
+        temp_names: &temp_names,
+        tape_ident: &tape_ident,
+    };
+    let forward = fwd_emit.block(&f.body, f.ret_tuple);
+    let written = fwd_emit.written.into_inner();
+    for (name, doc) in &written {
+        if let Some(doc) = doc {
+            tape.set_doc(name, doc.clone());
+        }
+    }
+    tape.sort(&written.into_iter().map(|(n, _)| n).collect::<Vec<_>>());
+
+    let vis = &func.vis;
+    let name = &func.sig.ident;
+    let tape_ty = tape_name(name);
+    let fwd = format_ident!("{}_forward", name);
+    let adj = format_ident!("{}_adjoint", name);
+    let grad = format_ident!("{}_grad", name);
+    let ret = match &func.sig.output {
+        syn::ReturnType::Type(_, t) => quote!(#t),
+        syn::ReturnType::Default => quote!(()),
+    };
+    let params: Vec<_> = f
+        .params
+        .iter()
+        .map(|&v| {
+            let (n, ty) = (&f.vars[v].emit, f.types.tokens(f.vars[v].ty));
+            quote!(#n: #ty)
+        })
+        .collect();
+    let args: Vec<_> = f.params.iter().map(|&v| f.vars[v].emit.clone()).collect();
+    let wrt_tys: Vec<_> = f.wrt.iter().map(|&i| f.types.tokens(f.vars[f.params[i]].ty)).collect();
+    let wrt_names = list(f.wrt.iter().map(|&i| f.vars[f.params[i]].name.to_string()));
+    let d_names = list(d_params.iter().map(|d| d.to_string()));
+
+    let field_names = tape.fields.iter().map(|x| &x.name);
+    let field_tys = tape.fields.iter().map(|x| &x.ty);
+    let field_docs = tape.fields.iter().map(|x| doc(x.doc.clone()));
+    let inits = tape.fields.iter().map(|x| {
+        let (n, i) = (&x.name, &x.init);
+        quote!(#n: #i)
+    });
+
+    let tape_doc = doc(format!(
+        "The tape of [`{name}`]: what [`{adj}`] reads, recorded by [`{fwd}`] in fixed-size fields."
+    ));
+    let fwd_doc = doc(format!(
+        "Computes [`{name}`] and records in `tape` what [`{adj}`] needs."
+    ));
+    let adj_doc = doc(format!(
+        "The reverse sweep of [`{name}`]: adds `d_out` times the derivative of `{name}` with respect to \
+         {wrt_names} into {d_names}.\n\n`tape` must have been filled by [`{fwd}`] with the same arguments. \
+         The adjoints accumulate: zero them first for a plain gradient."
+    ));
+    let allow = quote!(#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]);
+
+    let grad_fn = if f.ret_tuple {
+        TokenStream::new()
+    } else {
+        let grad_doc = doc(format!(
+            "The value of [`{name}`] and its gradient with respect to {wrt_names}, in parameter order."
+        ));
+        let value = Ident::new("value", Span::mixed_site());
+        let (grad_ty, grads) = match d_params.as_slice() {
+            [d] => (wrt_tys[0].clone(), quote!(#d)),
+            ds => (quote!((#(#wrt_tys),*)), quote!((#(#ds),*))),
+        };
+        quote! {
+            #grad_doc
+            #allow
+            #vis fn #grad(#(#params),*) -> (#ret, #grad_ty) {
+                let mut #tape_ident = #tape_ty::new();
+                let #value = #fwd(#(#args,)* &mut #tape_ident);
+                #(let mut #d_params: #wrt_tys = 0.0;)*
+                #adj(#(#args,)* &#tape_ident, 1.0, #(&mut #d_params),*);
+                (#value, #grads)
+            }
+        }
+    };
+
+    let checks: Vec<_> = f.consts.iter().filter(|p| p.segments.last().is_some_and(|s| s.ident != "NAN")).collect();
+    let const_check = if checks.is_empty() {
+        TokenStream::new()
+    } else {
+        // A `static` cannot be a pattern: this fails to compile unless every name is a `const`.
+        let check = Ident::new("only_const_items", Span::mixed_site());
+        quote! {
+            const _: () = {
+                #[allow(dead_code, clippy::all)]
+                fn #check() { #(if let #checks = #checks {})* }
+            };
+        }
+    };
+    let param_tys = f.params.iter().map(|&v| f.types.tokens(f.vars[v].ty));
+
+    quote! {
+        #tape_doc
+        #[derive(::core::clone::Clone, ::core::fmt::Debug)]
+        #vis struct #tape_ty {
+            #(#field_docs #field_names: #field_tys,)*
+        }
+
+        impl #tape_ty {
+            /// The exact size of this tape in bytes.
+            pub const BYTES: usize = ::core::mem::size_of::<Self>();
+
+            /// A zeroed tape.
+            pub const fn new() -> Self {
+                Self { #(#inits),* }
+            }
+        }
+
+        impl ::core::default::Default for #tape_ty {
+            fn default() -> Self {
+                Self::new()
+            }
+        }
+
+        #fwd_doc
+        #[inline]
+        #allow
+        #vis fn #fwd(#(#params,)* #tape_ident: &mut #tape_ty) -> #ret {
+            #forward
+        }
+
+        #adj_doc
+        #[inline]
+        #allow
+        #vis fn #adj(#(#params,)* #tape_ident: &#tape_ty, #d_out: #ret, #(#d_params: &mut #wrt_tys),*) {
+            #(#decls)*
+            #reverse
+        }
+
+        #grad_fn
+        #const_check
+        // Uses the primal, so that calling only the generated functions warns of nothing.
+        const _: fn(#(#param_tys),*) -> #ret = #name;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    pub fn pretty(attr: TokenStream, item: TokenStream) -> String {
+        let out = expand(attr, item);
+        match syn::parse2::<syn::File>(out.clone()) {
+            Ok(file) => prettyplease::unparse(&file),
+            Err(e) => panic!("expansion does not parse: {e}\n{out}"),
+        }
+    }
+
+    #[test]
+    fn scratch() {
+        let item = quote! {
+            fn micrograd(a: f64, b: f64) -> f64 {
+                let mut c = a + b;
+                let mut d = a * b + b.powi(3);
+                c += c + 1.0;
+                c += 1.0 + c + (-a);
+                d += d * 2.0 + (b + a).max(0.0);
+                d += 3.0 * d + (b - a).max(0.0);
+                let e = c - d;
+                let f = e.powi(2);
+                let mut g = f / 2.0;
+                g += 10.0 / f;
+                g
+            }
+        };
+        std::println!("{}", pretty(quote!(), item));
+    }
+}

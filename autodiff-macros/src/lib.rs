@@ -1,0 +1,26 @@
+//! The `#[differentiable]` attribute: compile-time reverse-mode differentiation of Rust functions.
+//!
+//! Only this file touches `proc_macro`; every stage works on `proc_macro2` and is unit-tested.
+//! Use the macro through the `stackgrad` crate, whose documentation explains the generated API.
+
+mod analysis;
+mod args;
+mod emit;
+mod expand;
+mod ir;
+mod lower;
+mod reverse;
+mod rules;
+mod tape;
+
+use proc_macro::TokenStream;
+
+/// Differentiates a function at compile time.
+///
+/// For `fn f(x: f64, y: f64) -> f64` it keeps `f` and emits `FTape`, `f_forward`, `f_adjoint`
+/// and `f_grad`; `#[differentiable(wrt(y))]` differentiates only `y`. See the `stackgrad` crate
+/// for the full description and examples.
+#[proc_macro_attribute]
+pub fn differentiable(attr: TokenStream, item: TokenStream) -> TokenStream {
+    expand::expand(attr.into(), item.into()).into()
+}

@@ -1,0 +1,1192 @@
+//! `syn::ItemFn` -> IR. Rejects what is unsupported with an error on the user's span that says
+//! what to write instead; keeps going after an error so that every error is reported at once.
+
+use std::collections::HashMap;
+
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::{ToTokens, format_ident, quote};
+use syn::spanned::Spanned;
+use syn::visit::Visit;
+
+use crate::args::Args;
+use crate::ir::*;
+use crate::rules::{self, ArgKind};
+
+/// How a statement sequence ends.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// The function's body or a branch of an `if` statement that returns: ends in the return
+    /// value, and may `return` early.
+    Fn,
+    /// A branch of an `if` statement or a block statement: no value.
+    Unit,
+    /// A block or `if` used as a value with `k` elements (`tuple`: written `(a, b)`).
+    Value { k: usize, tuple: bool },
+}
+
+pub struct Lower {
+    f: Func,
+    scopes: Vec<HashMap<String, VarId>>,
+    names: HashMap<String, usize>,
+    errors: Vec<syn::Error>,
+    n_ifs: usize,
+}
+
+pub fn lower(item: &syn::ItemFn, args: &Args) -> syn::Result<Func> {
+    let mut l = Lower {
+        f: Func {
+            vars: Vec::new(),
+            temps: Vec::new(),
+            types: Types::default(),
+            body: Block::default(),
+            params: Vec::new(),
+            param_copies: Vec::new(),
+            wrt: Vec::new(),
+            ret: Vec::new(),
+            ret_tuple: false,
+            reads: Vec::new(),
+            consts: Vec::new(),
+            n_defs: 0,
+            flag_ty: 0,
+        },
+        scopes: vec![HashMap::new()],
+        names: HashMap::new(),
+        errors: Vec::new(),
+        n_ifs: 0,
+    };
+    l.f.flag_ty = l.f.types.fresh(TyVal::Bool);
+    l.signature(&item.sig, args);
+    let mut body = Block::default();
+    for &(param, local) in &l.f.param_copies.clone() {
+        let read = l.read(param);
+        let id = l.def_id();
+        body.stmts.push(Stmt::Def {
+            id,
+            target: Target::Var(local),
+            rhs: Rhs::Copy(Operand::Var { var: param, read }),
+            is_let: true,
+        });
+    }
+    l.scopes.push(HashMap::new());
+    l.seq(&item.block.stmts, &[], &mut body, Mode::Fn, item.block.span());
+    let ret = l.f.ret.clone();
+    for (o, t) in body.tail.iter().zip(ret) {
+        let ty = l.f.operand_ty(o);
+        l.f.types.unify(ty, t);
+    }
+    l.f.body = body;
+    let mut errors = l.errors.into_iter();
+    match errors.next() {
+        None => Ok(l.f),
+        Some(mut first) => {
+            for e in errors {
+                first.combine(e);
+            }
+            Err(first)
+        }
+    }
+}
+
+fn err(node: impl ToTokens, msg: impl std::fmt::Display) -> syn::Error {
+    syn::Error::new_spanned(node, msg)
+}
+
+/// Parses a scalar type the macro knows.
+fn scalar_ty(ty: &syn::Type) -> Option<TyVal> {
+    let syn::Type::Path(p) = ty else { return None };
+    let id = p.path.get_ident()?;
+    Some(match id.to_string().as_str() {
+        "f32" => TyVal::F32,
+        "f64" => TyVal::F64,
+        "bool" => TyVal::Bool,
+        "i8" | "i16" | "i32" | "i64" | "i128" | "isize" | "u8" | "u16" | "u32" | "u64" | "u128"
+        | "usize" => TyVal::Int(id.clone()),
+        _ => return None,
+    })
+}
+
+fn is_screaming(name: &str) -> bool {
+    name.chars().any(|c| c.is_ascii_uppercase())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+}
+
+/// Does the expression or block contain a `return` (outside closures)?
+fn has_return(node: &impl ToTokens) -> bool {
+    struct V(bool);
+    impl<'a> Visit<'a> for V {
+        fn visit_expr_return(&mut self, _: &'a syn::ExprReturn) {
+            self.0 = true;
+        }
+        fn visit_expr_closure(&mut self, _: &'a syn::ExprClosure) {}
+    }
+    let mut v = V(false);
+    if let Ok(e) = syn::parse2::<syn::Expr>(node.to_token_stream()) {
+        v.visit_expr(&e);
+    }
+    v.0
+}
+
+fn is_unit_expr(e: &syn::Expr) -> bool {
+    match e {
+        syn::Expr::Assign(_) => true,
+        syn::Expr::Binary(b) => is_compound(&b.op).is_some(),
+        syn::Expr::If(i) => i.else_branch.is_none(),
+        _ => false,
+    }
+}
+
+fn is_compound(op: &syn::BinOp) -> Option<BinOp> {
+    Some(match op {
+        syn::BinOp::AddAssign(_) => BinOp::Add,
+        syn::BinOp::SubAssign(_) => BinOp::Sub,
+        syn::BinOp::MulAssign(_) => BinOp::Mul,
+        syn::BinOp::DivAssign(_) => BinOp::Div,
+        _ => return None,
+    })
+}
+
+fn arith(op: &syn::BinOp) -> Option<BinOp> {
+    Some(match op {
+        syn::BinOp::Add(_) => BinOp::Add,
+        syn::BinOp::Sub(_) => BinOp::Sub,
+        syn::BinOp::Mul(_) => BinOp::Mul,
+        syn::BinOp::Div(_) => BinOp::Div,
+        _ => return None,
+    })
+}
+
+/// Why an expression is not supported, and what to write instead.
+fn unsupported(e: &syn::Expr) -> String {
+    use syn::Expr::*;
+    match e {
+        Closure(_) => "closures are not supported in a differentiable function; write the closure's body inline, or make it a `#[differentiable]` function and call it".into(),
+        While(_) => "`while` loops are not supported: the tape needs a fixed size; write a `for` loop with a constant bound".into(),
+        Loop(_) => "`loop` is not supported: the tape needs a fixed size; write a `for` loop with a constant bound".into(),
+        ForLoop(_) => "`for` loops are not supported yet; write the steps out".into(),
+        Match(_) => "`match` is not supported; write an `if` / `else if` / `else` chain".into(),
+        Macro(m) => format!(
+            "macro `{}!` is not supported in a differentiable function: the macro cannot see through it; write the computation out, or move it into a function and supply its adjoint",
+            m.mac.path.to_token_stream()
+        ),
+        Index(_) => "indexing is not supported yet; use scalar parameters and locals".into(),
+        Field(_) => "field access is not supported yet; pass the fields as scalar parameters".into(),
+        Reference(_) => "references are not supported; pass and use `f32` / `f64` values".into(),
+        Unsafe(_) => "`unsafe` blocks are not supported in a differentiable function".into(),
+        Tuple(_) => "a tuple is only supported as the function's return value, as in `(a, b)`".into(),
+        Array(_) | Repeat(_) => "arrays are not supported yet; use scalar parameters and locals".into(),
+        Struct(_) => "struct literals are not supported in a differentiable function".into(),
+        Range(_) => "ranges are only meaningful in loops, which are not supported yet".into(),
+        Let(_) => "`if let` is not supported; compare values with `==`, `<`, ... instead".into(),
+        Break(_) | Continue(_) => "`break` and `continue` are only meaningful in loops, which are not supported yet".into(),
+        Async(_) | Await(_) => "`async` is not supported in a differentiable function".into(),
+        Try(_) => "the `?` operator is not supported in a differentiable function".into(),
+        _ => format!(
+            "`{}` is not supported in a differentiable function; use arithmetic (`+ - * /`), float methods, `if`/`else` and calls to `#[differentiable]` functions",
+            e.to_token_stream()
+        ),
+    }
+}
+
+impl Lower {
+    fn error(&mut self, e: syn::Error) {
+        self.errors.push(e);
+    }
+
+    fn def_id(&mut self) -> usize {
+        self.f.n_defs += 1;
+        self.f.n_defs - 1
+    }
+
+    fn read(&mut self, var: VarId) -> ReadId {
+        self.f.reads.push(var);
+        self.f.reads.len() - 1
+    }
+
+    fn temp(&mut self, ty: TyId) -> TempId {
+        self.f.temps.push(Temp { ty });
+        self.f.temps.len() - 1
+    }
+
+    fn dummy(&mut self) -> Operand {
+        let ty = self.f.types.fresh(TyVal::Unknown(Kind::Float));
+        Operand::Const {
+            tokens: quote!(0.0),
+            ty,
+        }
+    }
+
+    fn lookup(&self, name: &str) -> Option<VarId> {
+        self.scopes.iter().rev().find_map(|s| s.get(name).copied())
+    }
+
+    /// Declares a variable in the innermost scope, with a unique name for generated code.
+    fn declare(&mut self, name: &Ident, mutable: bool, ty: TyId, param: Option<usize>) -> VarId {
+        let key = name.to_string();
+        let n = self.names.entry(key.clone()).or_insert(0);
+        let emit = if *n == 0 {
+            name.clone()
+        } else {
+            format_ident!("{}_{}", key, *n, span = Span::mixed_site())
+        };
+        *n += 1;
+        self.f.vars.push(Var {
+            name: name.clone(),
+            emit,
+            mutable,
+            ty,
+            param,
+        });
+        let id = self.f.vars.len() - 1;
+        self.scopes.last_mut().unwrap().insert(key, id);
+        id
+    }
+
+    fn signature(&mut self, sig: &syn::Signature, args: &Args) {
+        if let Some(a) = &sig.asyncness {
+            self.error(err(a, "`async fn` cannot be differentiable; remove `async`"));
+        }
+        if let Some(u) = &sig.unsafety {
+            self.error(err(u, "`unsafe fn` cannot be differentiable; remove `unsafe`"));
+        }
+        if let Some(a) = &sig.abi {
+            self.error(err(a, "`extern` functions cannot be differentiable; remove the ABI"));
+        }
+        if let Some(v) = &sig.variadic {
+            self.error(err(v, "variadic functions cannot be differentiable"));
+        }
+        if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
+            self.error(err(
+                &sig.generics,
+                "generic parameters are not supported yet; write the function for concrete `f32` or `f64` types",
+            ));
+        }
+        for input in &sig.inputs {
+            let pt = match input {
+                syn::FnArg::Receiver(r) => {
+                    self.error(err(
+                        r,
+                        "methods cannot be differentiable; write a free function that takes the value as a parameter",
+                    ));
+                    continue;
+                }
+                syn::FnArg::Typed(pt) => pt,
+            };
+            let syn::Pat::Ident(pi) = &*pt.pat else {
+                self.error(err(
+                    &pt.pat,
+                    "patterns in parameters are not supported; name the parameter, as in `x: f64`",
+                ));
+                continue;
+            };
+            if pi.by_ref.is_some() || pi.subpat.is_some() {
+                self.error(err(pi, "write the parameter as `name: type`"));
+                continue;
+            }
+            let Some(tv) = scalar_ty(&pt.ty) else {
+                self.error(err(
+                    &pt.ty,
+                    format!(
+                        "parameter type `{}` is not supported; use `f32` or `f64` (differentiable), or an integer or `bool` (not differentiated)",
+                        pt.ty.to_token_stream()
+                    ),
+                ));
+                continue;
+            };
+            let ty = self.f.types.fresh(tv);
+            let index = self.f.params.len();
+            let var = self.declare(&pi.ident, false, ty, Some(index));
+            self.f.params.push(var);
+            if pi.mutability.is_some() {
+                let local = self.declare(&pi.ident, true, ty, None);
+                self.f.param_copies.push((var, local));
+            }
+        }
+        match &sig.output {
+            syn::ReturnType::Default => self.error(err(
+                sig,
+                "a differentiable function must return `f32`, `f64` or a tuple of them, as in `-> f64`",
+            )),
+            syn::ReturnType::Type(_, ty) => {
+                let elems: Vec<&syn::Type> = match &**ty {
+                    syn::Type::Tuple(t) => {
+                        self.f.ret_tuple = true;
+                        t.elems.iter().collect()
+                    }
+                    other => vec![other],
+                };
+                for t in elems {
+                    match scalar_ty(t) {
+                        Some(tv @ (TyVal::F32 | TyVal::F64)) => {
+                            let id = self.f.types.fresh(tv);
+                            self.f.ret.push(id);
+                        }
+                        _ => self.error(err(
+                            t,
+                            format!(
+                                "return type `{}` is not supported; return `f32`, `f64` or a tuple of them",
+                                t.to_token_stream()
+                            ),
+                        )),
+                    }
+                }
+                if self.f.ret_tuple && self.f.ret.is_empty() {
+                    self.error(err(ty, "return a float or a non-empty tuple of floats"));
+                }
+            }
+        }
+        let is_float = |l: &Self, i: usize| l.f.types.kind(l.f.vars[l.f.params[i]].ty) == Kind::Float;
+        match &args.wrt {
+            None => {
+                self.f.wrt = (0..self.f.params.len()).filter(|&i| is_float(self, i)).collect();
+            }
+            Some(names) => {
+                for name in names {
+                    let found = (0..self.f.params.len())
+                        .find(|&i| self.f.vars[self.f.params[i]].name == *name);
+                    match found {
+                        None => self.error(err(
+                            name,
+                            format!("`{name}` is not a parameter of this function; `wrt(..)` lists parameters to differentiate"),
+                        )),
+                        Some(i) if !is_float(self, i) => self.error(err(
+                            name,
+                            format!("`{name}` is not a float parameter; only `f32` and `f64` parameters can be differentiated"),
+                        )),
+                        Some(i) if self.f.wrt.contains(&i) => {
+                            self.error(err(name, format!("`{name}` is listed twice")))
+                        }
+                        Some(i) => self.f.wrt.push(i),
+                    }
+                }
+                self.f.wrt.sort_unstable();
+            }
+        }
+    }
+
+    /// Lowers a statement sequence; `conts` are the statements that follow it in enclosing
+    /// blocks (an `if` statement with a `return` in a branch pulls them into its branches, so
+    /// every path ends in the function's value).
+    fn seq(&mut self, stmts: &[syn::Stmt], conts: &[&[syn::Stmt]], out: &mut Block, mode: Mode, span: Span) {
+        for (i, s) in stmts.iter().enumerate() {
+            let last = i + 1 == stmts.len();
+            match s {
+                syn::Stmt::Local(local) => self.local(local, out),
+                syn::Stmt::Item(item) => self.error(err(
+                    item,
+                    "items inside a differentiable function are not supported; move them outside the function",
+                )),
+                syn::Stmt::Macro(m) => self.error(err(
+                    m,
+                    format!(
+                        "macro `{}!` is not supported in a differentiable function: the macro cannot see through it; write the computation out",
+                        m.mac.path.to_token_stream()
+                    ),
+                )),
+                syn::Stmt::Expr(e, semi) => {
+                    let rest = &stmts[i + 1..];
+                    let mut conts2 = vec![rest];
+                    conts2.extend_from_slice(conts);
+                    match (e, mode) {
+                        (syn::Expr::Return(r), Mode::Fn) => {
+                            match &r.expr {
+                                Some(v) => out.tail = self.value(v, self.ret_shape(), out),
+                                None => self.error(err(r, "`return` needs a value")),
+                            }
+                            return;
+                        }
+                        (syn::Expr::Return(r), _) => {
+                            self.error(err(
+                                r,
+                                "`return` is only supported in the function's body and in the branches of `if` statements there, not inside a block or `if` used as a value",
+                            ));
+                            return;
+                        }
+                        (syn::Expr::If(ifx), Mode::Fn) if has_return(ifx) => {
+                            self.returning_if(ifx, &conts2, out);
+                            return;
+                        }
+                        (syn::Expr::Block(b), Mode::Fn) if b.label.is_none() => {
+                            self.scopes.push(HashMap::new());
+                            self.seq(&b.block.stmts, &conts2, out, Mode::Fn, b.span());
+                            return;
+                        }
+                        _ => {}
+                    }
+                    let value_end = last && semi.is_none() && !is_unit_expr(e);
+                    match mode {
+                        Mode::Fn if value_end && conts.iter().all(|c| c.is_empty()) => {
+                            out.tail = self.value(e, self.ret_shape(), out);
+                            return;
+                        }
+                        Mode::Value { k, tuple } if value_end => {
+                            out.tail = self.value(e, (k, tuple), out);
+                            return;
+                        }
+                        _ => self.stmt_expr(e, out),
+                    }
+                }
+            }
+        }
+        match (mode, conts.split_first()) {
+            (Mode::Fn, Some((next, rest))) => {
+                self.scopes.pop();
+                self.seq(next, rest, out, Mode::Fn, span);
+            }
+            (Mode::Fn | Mode::Value { .. }, _) => self.error(syn::Error::new(
+                span,
+                "this block does not end in a value; end it with the value, as in `x * y`",
+            )),
+            (Mode::Unit, _) => {}
+        }
+    }
+
+    fn ret_shape(&self) -> (usize, bool) {
+        (self.f.ret.len(), self.f.ret_tuple)
+    }
+
+    /// `if c { ..; return a; } rest`: each branch continues with `rest`.
+    fn returning_if(&mut self, ifx: &syn::ExprIf, conts: &[&[syn::Stmt]], out: &mut Block) {
+        let cond = self.cond(&ifx.cond);
+        let saved = self.scopes.clone();
+        let mut then = Block::default();
+        self.scopes.push(HashMap::new());
+        self.seq(&ifx.then_branch.stmts, conts, &mut then, Mode::Fn, ifx.then_branch.span());
+        self.scopes = saved.clone();
+        let mut els = Block::default();
+        self.scopes.push(HashMap::new());
+        match ifx.else_branch.as_ref().map(|(_, e)| &**e) {
+            None => self.seq(&[], conts, &mut els, Mode::Fn, ifx.span()),
+            Some(syn::Expr::Block(b)) => self.seq(&b.block.stmts, conts, &mut els, Mode::Fn, b.span()),
+            Some(e) => {
+                let stmt = syn::Stmt::Expr(e.clone(), None);
+                self.seq(std::slice::from_ref(&stmt), conts, &mut els, Mode::Fn, e.span())
+            }
+        }
+        self.scopes = saved;
+        let results = self.if_results(&then, &els, self.f.ret.len());
+        out.tail = results.iter().map(|t| Operand::Temp(*t)).collect();
+        let id = self.n_ifs;
+        self.n_ifs += 1;
+        out.stmts.push(Stmt::If {
+            id,
+            cond,
+            then,
+            els,
+            results: results.into_iter().map(Target::Temp).collect(),
+            is_let: true,
+        });
+    }
+
+    fn if_results(&mut self, then: &Block, els: &Block, k: usize) -> Vec<TempId> {
+        (0..k)
+            .map(|i| {
+                let ty = self.f.types.fresh(TyVal::Unknown(Kind::Float));
+                for b in [then, els] {
+                    if let Some(o) = b.tail.get(i) {
+                        let t = self.f.operand_ty(o);
+                        self.f.types.unify(ty, t);
+                    }
+                }
+                self.temp(ty)
+            })
+            .collect()
+    }
+
+    fn cond(&mut self, e: &syn::Expr) -> Pure {
+        let (p, ty) = self.pure(e);
+        if self.f.types.kind(ty) != Kind::Bool {
+            self.error(err(e, "a condition must be a `bool`, as in `x > 0.0`"));
+        }
+        p
+    }
+
+    fn local(&mut self, local: &syn::Local, out: &mut Block) {
+        let (pat, ann) = match &local.pat {
+            syn::Pat::Type(pt) => (&*pt.pat, Some(&*pt.ty)),
+            p => (p, None),
+        };
+        let syn::Pat::Ident(pi) = pat else {
+            let msg = match pat {
+                syn::Pat::Tuple(_) => "destructuring `let` is not supported; bind each value with its own `let`",
+                syn::Pat::Wild(_) => "`let _ = ..` discards the value; remove the statement",
+                _ => "this pattern is not supported; bind a name, as in `let y = ..;`",
+            };
+            self.error(err(pat, msg));
+            return;
+        };
+        if pi.by_ref.is_some() || pi.subpat.is_some() {
+            self.error(err(pi, "bind a plain name, as in `let y = ..;`"));
+            return;
+        }
+        let Some(init) = &local.init else {
+            self.error(err(
+                local,
+                format!("`let {};` without a value is not supported; write `let {} = ..;`", pi.ident, pi.ident),
+            ));
+            return;
+        };
+        if let Some((_, d)) = &init.diverge {
+            self.error(err(d, "`let .. else` is not supported"));
+            return;
+        }
+        let ann_ty = match ann {
+            None => None,
+            Some(t) => match scalar_ty(t) {
+                Some(tv) => Some(self.f.types.fresh(tv)),
+                None => {
+                    self.error(err(
+                        t,
+                        format!("type `{}` is not supported here; use `f32`, `f64`, an integer or `bool`", t.to_token_stream()),
+                    ));
+                    return;
+                }
+            },
+        };
+        let kind = match ann_ty {
+            Some(t) => self.f.types.kind(t),
+            None => self.kind_of(&init.expr).unwrap_or(Kind::Float),
+        };
+        let mutable = pi.mutability.is_some();
+        if kind == Kind::Float {
+            let op = self.float(&init.expr, out);
+            let ty = self.f.operand_ty(&op);
+            let var = self.declare(&pi.ident, mutable, ty, None);
+            if let Some(a) = ann_ty {
+                self.f.types.unify(ty, a);
+            }
+            self.bind(out, op, Target::Var(var), true);
+        } else {
+            let (p, ty) = self.pure(&init.expr);
+            if let Some(a) = ann_ty {
+                self.f.types.unify(ty, a);
+            }
+            let var = self.declare(&pi.ident, mutable, ty, None);
+            let id = self.def_id();
+            out.stmts.push(Stmt::Def {
+                id,
+                target: Target::Var(var),
+                rhs: Rhs::Pure(p),
+                is_let: true,
+            });
+        }
+    }
+
+    /// Makes `target` hold `op`: renames the definition that produced a temporary, or copies.
+    fn bind(&mut self, out: &mut Block, op: Operand, target: Target, is_let: bool) {
+        let ty = self.f.operand_ty(&op);
+        let tt = self.f.target_ty(target);
+        self.f.types.unify(ty, tt);
+        if let Operand::Temp(t) = op {
+            match out.stmts.last_mut() {
+                Some(Stmt::Def { target: tg @ Target::Temp(_), is_let: l, .. }) if *tg == Target::Temp(t) => {
+                    *tg = target;
+                    *l = is_let;
+                    return;
+                }
+                Some(Stmt::If { results, is_let: l, .. }) if results.as_slice() == [Target::Temp(t)] => {
+                    results[0] = target;
+                    *l = is_let;
+                    return;
+                }
+                _ => {}
+            }
+        }
+        let id = self.def_id();
+        out.stmts.push(Stmt::Def {
+            id,
+            target,
+            rhs: Rhs::Copy(op),
+            is_let,
+        });
+    }
+
+    fn assigned_var(&mut self, left: &syn::Expr) -> Option<VarId> {
+        let syn::Expr::Path(p) = left else {
+            self.error(err(left, "only assignments to local variables are supported, as in `y = ..;`"));
+            return None;
+        };
+        let Some(id) = p.path.get_ident() else {
+            self.error(err(left, "only assignments to local variables are supported"));
+            return None;
+        };
+        match self.lookup(&id.to_string()) {
+            Some(v) => Some(v),
+            None => {
+                self.error(err(left, format!("cannot assign to `{id}`: it is not a local variable")));
+                None
+            }
+        }
+    }
+
+    fn stmt_expr(&mut self, e: &syn::Expr, out: &mut Block) {
+        match e {
+            syn::Expr::Paren(p) => self.stmt_expr(&p.expr, out),
+            syn::Expr::Assign(a) => {
+                let Some(var) = self.assigned_var(&a.left) else { return };
+                if self.f.types.kind(self.f.vars[var].ty) == Kind::Float {
+                    let op = self.float(&a.right, out);
+                    self.bind(out, op, Target::Var(var), false);
+                } else {
+                    let (p, ty) = self.pure(&a.right);
+                    self.f.types.unify(ty, self.f.vars[var].ty);
+                    let id = self.def_id();
+                    out.stmts.push(Stmt::Def { id, target: Target::Var(var), rhs: Rhs::Pure(p), is_let: false });
+                }
+            }
+            syn::Expr::Binary(b) if is_compound(&b.op).is_some() => {
+                let op = is_compound(&b.op).unwrap();
+                let Some(var) = self.assigned_var(&b.left) else { return };
+                let ty = self.f.vars[var].ty;
+                if self.f.types.kind(ty) == Kind::Float {
+                    let rhs = self.float(&b.right, out);
+                    let read = self.read(var);
+                    let rty = self.f.operand_ty(&rhs);
+                    self.f.types.unify(ty, rty);
+                    let id = self.def_id();
+                    out.stmts.push(Stmt::Def {
+                        id,
+                        target: Target::Var(var),
+                        rhs: Rhs::Bin(op, Operand::Var { var, read }, rhs),
+                        is_let: false,
+                    });
+                } else {
+                    let (p, rty) = self.pure(&b.right);
+                    self.f.types.unify(ty, rty);
+                    let sym = match op {
+                        BinOp::Add => quote!(+),
+                        BinOp::Sub => quote!(-),
+                        BinOp::Mul => quote!(*),
+                        BinOp::Div => quote!(/),
+                    };
+                    let id = self.def_id();
+                    out.stmts.push(Stmt::Def {
+                        id,
+                        target: Target::Var(var),
+                        rhs: Rhs::Pure(Pure::Bin(sym, Box::new(Pure::Var(var)), Box::new(p))),
+                        is_let: false,
+                    });
+                }
+            }
+            syn::Expr::If(ifx) => {
+                let cond = self.cond(&ifx.cond);
+                let mut then = Block::default();
+                self.scopes.push(HashMap::new());
+                self.seq(&ifx.then_branch.stmts, &[], &mut then, Mode::Unit, ifx.span());
+                self.scopes.pop();
+                let mut els = Block::default();
+                if let Some((_, e)) = &ifx.else_branch {
+                    self.scopes.push(HashMap::new());
+                    self.stmt_expr(e, &mut els);
+                    self.scopes.pop();
+                }
+                let id = self.n_ifs;
+                self.n_ifs += 1;
+                out.stmts.push(Stmt::If { id, cond, then, els, results: Vec::new(), is_let: false });
+            }
+            syn::Expr::Block(b) if b.label.is_none() => {
+                self.scopes.push(HashMap::new());
+                self.seq(&b.block.stmts, &[], out, Mode::Unit, b.span());
+                self.scopes.pop();
+            }
+            syn::Expr::Lit(_) | syn::Expr::Path(_) | syn::Expr::Binary(_) | syn::Expr::Unary(_)
+            | syn::Expr::MethodCall(_) | syn::Expr::Call(_) | syn::Expr::Cast(_) => self.error(err(
+                e,
+                "this statement computes a value and drops it; bind it with `let` or remove it",
+            )),
+            _ => self.error(err(e, unsupported(e))),
+        }
+    }
+
+    /// Lowers a value of `k` elements: a float, or a tuple written out.
+    fn value(&mut self, e: &syn::Expr, (k, tuple): (usize, bool), out: &mut Block) -> Vec<Operand> {
+        if !tuple {
+            return vec![self.float(e, out)];
+        }
+        match e {
+            syn::Expr::Paren(p) => self.value(&p.expr, (k, tuple), out),
+            syn::Expr::Tuple(t) if t.elems.len() == k => t.elems.iter().map(|x| self.float(x, out)).collect(),
+            syn::Expr::If(ifx) => self.value_if(ifx, k, tuple, out),
+            syn::Expr::Block(b) if b.label.is_none() => {
+                self.scopes.push(HashMap::new());
+                let mut blk = Block::default();
+                self.seq(&b.block.stmts, &[], &mut blk, Mode::Value { k, tuple }, b.span());
+                self.scopes.pop();
+                out.stmts.extend(blk.stmts);
+                blk.tail
+            }
+            _ => {
+                self.error(err(
+                    e,
+                    format!("this function returns a tuple of {k}: end it with a tuple expression such as `(a, b)`"),
+                ));
+                (0..k).map(|_| self.dummy()).collect()
+            }
+        }
+    }
+
+    fn value_if(&mut self, ifx: &syn::ExprIf, k: usize, tuple: bool, out: &mut Block) -> Vec<Operand> {
+        let cond = self.cond(&ifx.cond);
+        let mut then = Block::default();
+        self.scopes.push(HashMap::new());
+        self.seq(&ifx.then_branch.stmts, &[], &mut then, Mode::Value { k, tuple }, ifx.then_branch.span());
+        self.scopes.pop();
+        let mut els = Block::default();
+        match ifx.else_branch.as_ref().map(|(_, e)| &**e) {
+            None => {
+                self.error(err(ifx, "an `if` used as a value needs an `else` branch"));
+                els.tail = (0..k).map(|_| self.dummy()).collect();
+            }
+            Some(e) => {
+                self.scopes.push(HashMap::new());
+                els.tail = self.value(e, (k, tuple), &mut els);
+                self.scopes.pop();
+            }
+        }
+        let results = self.if_results(&then, &els, k);
+        let id = self.n_ifs;
+        self.n_ifs += 1;
+        out.stmts.push(Stmt::If {
+            id,
+            cond,
+            then,
+            els,
+            results: results.iter().map(|t| Target::Temp(*t)).collect(),
+            is_let: true,
+        });
+        results.into_iter().map(Operand::Temp).collect()
+    }
+
+    fn def_temp(&mut self, out: &mut Block, rhs: Rhs, ty: TyId) -> Operand {
+        let t = self.temp(ty);
+        let id = self.def_id();
+        out.stmts.push(Stmt::Def { id, target: Target::Temp(t), rhs, is_let: true });
+        Operand::Temp(t)
+    }
+
+    /// The type of a constant path: `f64::consts::PI` is an `f64`, others are inferred.
+    fn const_ty(&mut self, p: &syn::Path) -> TyId {
+        let tv = p
+            .segments
+            .iter()
+            .find_map(|s| match s.ident.to_string().as_str() {
+                "f32" => Some(TyVal::F32),
+                "f64" => Some(TyVal::F64),
+                _ => None,
+            })
+            .unwrap_or(TyVal::Unknown(Kind::Float));
+        self.f.types.fresh(tv)
+    }
+
+    /// A path that is not a local: a constant (checked by the caller's kind), or an error.
+    fn const_path(&mut self, p: &syn::ExprPath) -> Option<TyId> {
+        let last = p.path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
+        if p.qself.is_some() || !is_screaming(&last) {
+            let msg = if p.path.segments.len() == 1 {
+                format!("cannot find `{last}`: a differentiable function can use its parameters, its locals and `const` items (named in UPPER_CASE)")
+            } else {
+                format!(
+                    "`{}` is not supported here: a differentiable function can use its parameters, its locals and `const` items (named in UPPER_CASE)",
+                    p.to_token_stream()
+                )
+            };
+            self.error(err(p, msg));
+            return None;
+        }
+        if !self.f.consts.iter().any(|c| c == &p.path) {
+            self.f.consts.push(p.path.clone());
+        }
+        Some(self.const_ty(&p.path))
+    }
+
+    /// Lowers a float expression to an operand, defining temporaries in `out`.
+    fn float(&mut self, e: &syn::Expr, out: &mut Block) -> Operand {
+        use syn::Expr;
+        match e {
+            Expr::Paren(p) => self.float(&p.expr, out),
+            Expr::Group(g) => self.float(&g.expr, out),
+            Expr::Lit(l) => match &l.lit {
+                syn::Lit::Float(f) => {
+                    let tv = match f.suffix() {
+                        "f32" => TyVal::F32,
+                        "f64" => TyVal::F64,
+                        _ => TyVal::Unknown(Kind::Float),
+                    };
+                    let ty = self.f.types.fresh(tv);
+                    Operand::Const { tokens: f.to_token_stream(), ty }
+                }
+                syn::Lit::Int(i) => {
+                    self.error(err(
+                        i,
+                        format!("integer literal `{i}` where a float is expected; write `{}.0`", i.base10_digits()),
+                    ));
+                    self.dummy()
+                }
+                _ => {
+                    self.error(err(l, "expected a float here"));
+                    self.dummy()
+                }
+            },
+            Expr::Path(p) => {
+                if let Some(id) = p.path.get_ident()
+                    && let Some(var) = self.lookup(&id.to_string())
+                {
+                    if self.f.types.kind(self.f.vars[var].ty) != Kind::Float {
+                        self.error(err(
+                            p,
+                            format!("`{id}` is not a float; convert it with `{id} as f64` (or `as f32`)"),
+                        ));
+                    }
+                    let read = self.read(var);
+                    return Operand::Var { var, read };
+                }
+                match self.const_path(p) {
+                    Some(ty) => Operand::Const { tokens: p.to_token_stream(), ty },
+                    None => self.dummy(),
+                }
+            }
+            Expr::Unary(u) => match u.op {
+                syn::UnOp::Neg(_) => {
+                    if let Expr::Lit(l) = &*u.expr
+                        && let syn::Lit::Float(_) = l.lit
+                    {
+                        let Operand::Const { tokens, ty } = self.float(&u.expr, out) else { unreachable!() };
+                        return Operand::Const { tokens: quote!((-#tokens)), ty };
+                    }
+                    let a = self.float(&u.expr, out);
+                    let ty = self.f.operand_ty(&a);
+                    self.def_temp(out, Rhs::Neg(a), ty)
+                }
+                _ => {
+                    self.error(err(u, "only unary `-` applies to floats"));
+                    self.dummy()
+                }
+            },
+            Expr::Binary(b) => {
+                let Some(op) = arith(&b.op) else {
+                    let msg = if is_compound(&b.op).is_some() {
+                        "assignments are statements here; write them on their own line".to_string()
+                    } else {
+                        format!("operator `{}` does not give a float; use `+ - * /` on floats", b.op.to_token_stream())
+                    };
+                    self.error(err(&b.op, msg));
+                    return self.dummy();
+                };
+                let l = self.float(&b.left, out);
+                let r = self.float(&b.right, out);
+                let (lt, rt) = (self.f.operand_ty(&l), self.f.operand_ty(&r));
+                self.f.types.unify(lt, rt);
+                self.def_temp(out, Rhs::Bin(op, l, r), lt)
+            }
+            Expr::MethodCall(m) => self.method(m, out),
+            Expr::Cast(c) => {
+                let Some(tv @ (TyVal::F32 | TyVal::F64)) = scalar_ty(&c.ty) else {
+                    self.error(err(&c.ty, "expected a cast to `f32` or `f64` here"));
+                    return self.dummy();
+                };
+                let ty = self.f.types.fresh(tv);
+                if self.kind_of(&c.expr).unwrap_or(Kind::Float) == Kind::Float {
+                    let a = self.float(&c.expr, out);
+                    self.def_temp(out, Rhs::Cast(a), ty)
+                } else {
+                    let (p, _) = self.pure(&c.expr);
+                    self.def_temp(out, Rhs::Pure(Pure::Cast(Box::new(p), c.ty.to_token_stream())), ty)
+                }
+            }
+            Expr::Call(c) => {
+                let Expr::Path(p) = &*c.func else {
+                    self.error(err(&c.func, "call a `#[differentiable]` function by its name or path"));
+                    return self.dummy();
+                };
+                if p.qself.is_some() || p.path.segments.iter().any(|s| !s.arguments.is_none()) {
+                    self.error(err(p, "call a `#[differentiable]` function by a plain path, as in `g(x)` or `module::g(x)`"));
+                    return self.dummy();
+                }
+                let args = c.args.iter().map(|a| self.operand(a, out)).collect();
+                let ty = self.f.types.fresh(TyVal::Unknown(Kind::Float));
+                self.def_temp(out, Rhs::Call { path: p.path.clone(), args, span: c.span() }, ty)
+            }
+            Expr::If(ifx) => self.value_if(ifx, 1, false, out).remove(0),
+            Expr::Block(b) if b.label.is_none() => {
+                self.scopes.push(HashMap::new());
+                let mut blk = Block::default();
+                self.seq(&b.block.stmts, &[], &mut blk, Mode::Value { k: 1, tuple: false }, b.span());
+                self.scopes.pop();
+                out.stmts.extend(blk.stmts);
+                blk.tail.into_iter().next().unwrap_or_else(|| self.dummy())
+            }
+            Expr::Return(r) => {
+                self.error(err(
+                    r,
+                    "`return` inside an expression is not supported; use it as a statement, as in `if x < 0.0 { return y; }`",
+                ));
+                self.dummy()
+            }
+            _ => {
+                self.error(err(e, unsupported(e)));
+                self.dummy()
+            }
+        }
+    }
+
+    /// An argument of a call or an integer argument of a method: float or not.
+    fn operand(&mut self, e: &syn::Expr, out: &mut Block) -> Operand {
+        if self.kind_of(e).unwrap_or(Kind::Float) == Kind::Float {
+            return self.float(e, out);
+        }
+        if let syn::Expr::Path(p) = e
+            && let Some(id) = p.path.get_ident()
+            && let Some(var) = self.lookup(&id.to_string())
+        {
+            let read = self.read(var);
+            return Operand::Var { var, read };
+        }
+        let (p, ty) = self.pure(e);
+        if let Pure::Lit(tokens) = &p {
+            return Operand::Const { tokens: tokens.clone(), ty };
+        }
+        self.def_temp(out, Rhs::Pure(p), ty)
+    }
+
+    fn method(&mut self, m: &syn::ExprMethodCall, out: &mut Block) -> Operand {
+        let name = m.method.to_string();
+        let Some(spec) = rules::lookup(&name) else {
+            self.error(err(
+                &m.method,
+                format!(
+                    "method `{name}` is not supported on floats; supported methods: {}. For anything else, write a `#[differentiable]` function or supply its adjoint by hand",
+                    rules::method_names()
+                ),
+            ));
+            return self.dummy();
+        };
+        if let Some(t) = &m.turbofish {
+            self.error(err(t, "remove the turbofish"));
+        }
+        if m.args.len() != spec.args.len() {
+            self.error(err(
+                m,
+                format!("`{name}` takes {} argument(s), {} given", spec.args.len(), m.args.len()),
+            ));
+            return self.dummy();
+        }
+        let recv = self.float(&m.receiver, out);
+        let ty = self.f.operand_ty(&recv);
+        let mut args = Vec::new();
+        for (a, kind) in m.args.iter().zip(spec.args) {
+            match kind {
+                ArgKind::Float => {
+                    let o = self.float(a, out);
+                    let at = self.f.operand_ty(&o);
+                    self.f.types.unify(ty, at);
+                    args.push(o);
+                }
+                ArgKind::Int => {
+                    let o = self.operand(a, out);
+                    let at = self.f.operand_ty(&o);
+                    let i32_ty = self.f.types.fresh(TyVal::Int(Ident::new("i32", Span::call_site())));
+                    self.f.types.unify(at, i32_ty);
+                    args.push(o);
+                }
+            }
+        }
+        self.def_temp(out, Rhs::Method { method: spec, recv, args, span: m.method.span() }, ty)
+    }
+
+    /// What kind of value an expression has, where it can be told from syntax.
+    fn kind_of(&self, e: &syn::Expr) -> Option<Kind> {
+        use syn::Expr;
+        match e {
+            Expr::Lit(l) => match &l.lit {
+                syn::Lit::Float(_) => Some(Kind::Float),
+                syn::Lit::Int(_) => Some(Kind::Int),
+                syn::Lit::Bool(_) => Some(Kind::Bool),
+                _ => None,
+            },
+            Expr::Path(p) => {
+                if let Some(id) = p.path.get_ident()
+                    && let Some(v) = self.lookup(&id.to_string())
+                {
+                    return Some(self.f.types.kind(self.f.vars[v].ty));
+                }
+                p.path
+                    .segments
+                    .iter()
+                    .any(|s| s.ident == "f32" || s.ident == "f64")
+                    .then_some(Kind::Float)
+            }
+            Expr::Paren(p) => self.kind_of(&p.expr),
+            Expr::Group(g) => self.kind_of(&g.expr),
+            Expr::Unary(u) => self.kind_of(&u.expr),
+            Expr::Binary(b) => match b.op {
+                syn::BinOp::Eq(_) | syn::BinOp::Ne(_) | syn::BinOp::Lt(_) | syn::BinOp::Le(_)
+                | syn::BinOp::Gt(_) | syn::BinOp::Ge(_) | syn::BinOp::And(_) | syn::BinOp::Or(_) => {
+                    Some(Kind::Bool)
+                }
+                _ => self.kind_of(&b.left).or_else(|| self.kind_of(&b.right)),
+            },
+            Expr::MethodCall(m) => match m.method.to_string().as_str() {
+                "is_nan" | "is_finite" | "is_infinite" | "is_sign_positive" | "is_sign_negative"
+                | "is_positive" | "is_negative" => Some(Kind::Bool),
+                _ => match self.kind_of(&m.receiver) {
+                    Some(Kind::Int) => Some(Kind::Int),
+                    _ => Some(Kind::Float),
+                },
+            },
+            Expr::Cast(c) => scalar_ty(&c.ty).map(|t| t.kind()),
+            Expr::Call(_) => Some(Kind::Float),
+            Expr::If(i) => match i.then_branch.stmts.last() {
+                Some(syn::Stmt::Expr(e, None)) => self.kind_of(e),
+                _ => None,
+            },
+            Expr::Block(b) => match b.block.stmts.last() {
+                Some(syn::Stmt::Expr(e, None)) => self.kind_of(e),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// Lowers an expression without derivative (integer, bool, or a float in a condition).
+    fn pure(&mut self, e: &syn::Expr) -> (Pure, TyId) {
+        use syn::Expr;
+        match e {
+            Expr::Paren(p) => self.pure(&p.expr),
+            Expr::Group(g) => self.pure(&g.expr),
+            Expr::Lit(l) => {
+                let tv = match &l.lit {
+                    syn::Lit::Float(f) => match f.suffix() {
+                        "f32" => TyVal::F32,
+                        "f64" => TyVal::F64,
+                        _ => TyVal::Unknown(Kind::Float),
+                    },
+                    syn::Lit::Int(i) => match i.suffix() {
+                        "" => TyVal::Unknown(Kind::Int),
+                        s => TyVal::Int(Ident::new(s, Span::call_site())),
+                    },
+                    syn::Lit::Bool(_) => TyVal::Bool,
+                    _ => {
+                        self.error(err(l, "only number and `bool` literals are supported"));
+                        TyVal::Unknown(Kind::Int)
+                    }
+                };
+                (Pure::Lit(l.to_token_stream()), self.f.types.fresh(tv))
+            }
+            Expr::Path(p) => {
+                if let Some(id) = p.path.get_ident()
+                    && let Some(var) = self.lookup(&id.to_string())
+                {
+                    return (Pure::Var(var), self.f.vars[var].ty);
+                }
+                match self.const_path(p) {
+                    Some(ty) => {
+                        // An UPPER_CASE constant takes its type from where it is used.
+                        let ty = if self.f.types.kind(ty) == Kind::Float && !matches!(self.f.types.get(ty), TyVal::F32 | TyVal::F64) {
+                            self.f.types.fresh(TyVal::Unknown(Kind::Int))
+                        } else {
+                            ty
+                        };
+                        (Pure::Lit(p.to_token_stream()), ty)
+                    }
+                    None => (Pure::Lit(quote!(0)), self.f.types.fresh(TyVal::Unknown(Kind::Int))),
+                }
+            }
+            Expr::Unary(u) => {
+                let (a, ty) = self.pure(&u.expr);
+                (Pure::Unary(u.op.to_token_stream(), Box::new(a)), ty)
+            }
+            Expr::Binary(b) => {
+                if is_compound(&b.op).is_some() {
+                    self.error(err(&b.op, "assignments are statements; write them on their own line"));
+                }
+                let (l, lt) = self.pure(&b.left);
+                let (r, rt) = self.pure(&b.right);
+                let op = b.op.to_token_stream();
+                let ty = match b.op {
+                    syn::BinOp::Eq(_) | syn::BinOp::Ne(_) | syn::BinOp::Lt(_) | syn::BinOp::Le(_)
+                    | syn::BinOp::Gt(_) | syn::BinOp::Ge(_) => {
+                        self.f.types.unify(lt, rt);
+                        self.f.types.fresh(TyVal::Bool)
+                    }
+                    syn::BinOp::And(_) | syn::BinOp::Or(_) => self.f.types.fresh(TyVal::Bool),
+                    syn::BinOp::Shl(_) | syn::BinOp::Shr(_) => lt,
+                    _ => {
+                        self.f.types.unify(lt, rt);
+                        lt
+                    }
+                };
+                (Pure::Bin(op, Box::new(l), Box::new(r)), ty)
+            }
+            Expr::Cast(c) => {
+                let (a, _) = self.pure(&c.expr);
+                let tv = scalar_ty(&c.ty).unwrap_or_else(|| {
+                    self.error(err(&c.ty, "cast to a float, an integer or `bool`"));
+                    TyVal::Unknown(Kind::Int)
+                });
+                (Pure::Cast(Box::new(a), c.ty.to_token_stream()), self.f.types.fresh(tv))
+            }
+            Expr::MethodCall(m) => {
+                let (recv, rt) = self.pure(&m.receiver);
+                let name = m.method.to_string();
+                let kind = self.f.types.kind(rt);
+                let bool_method = matches!(
+                    name.as_str(),
+                    "is_nan" | "is_finite" | "is_infinite" | "is_sign_positive" | "is_sign_negative"
+                        | "is_positive" | "is_negative"
+                );
+                let int_method = matches!(name.as_str(), "abs" | "pow" | "min" | "max" | "signum" | "rem_euclid" | "div_euclid");
+                let ok = bool_method
+                    || (kind == Kind::Float && rules::lookup(&name).is_some())
+                    || (kind == Kind::Int && int_method);
+                if !ok {
+                    self.error(err(&m.method, format!("method `{name}` is not supported here")));
+                }
+                let mut args = Vec::new();
+                for a in &m.args {
+                    let (p, at) = self.pure(a);
+                    if name != "powi" && name != "pow" {
+                        self.f.types.unify(rt, at);
+                    }
+                    args.push(p);
+                }
+                let ty = if bool_method { self.f.types.fresh(TyVal::Bool) } else { rt };
+                (Pure::Method(Box::new(recv), m.method.clone(), args), ty)
+            }
+            Expr::Call(c) => {
+                let syn::Expr::Path(p) = &*c.func else {
+                    self.error(err(&c.func, "call a function by its name or path"));
+                    return (Pure::Lit(quote!(0.0)), self.f.types.fresh(TyVal::Unknown(Kind::Float)));
+                };
+                let args = c.args.iter().map(|a| self.pure(a).0).collect();
+                (Pure::Call(p.path.clone(), args), self.f.types.fresh(TyVal::Unknown(Kind::Float)))
+            }
+            _ => {
+                self.error(err(e, unsupported(e)));
+                (Pure::Lit(quote!(false)), self.f.types.fresh(TyVal::Unknown(Kind::Bool)))
+            }
+        }
+    }
+}
+
+/// The tape type's name: `my_fn` -> `MyFnTape`.
+pub fn tape_name(ident: &Ident) -> Ident {
+    let mut s = String::new();
+    for part in ident.to_string().trim_start_matches("r#").split('_') {
+        let mut c = part.chars();
+        if let Some(first) = c.next() {
+            s.extend(first.to_uppercase());
+            s.push_str(c.as_str());
+        }
+    }
+    Ident::new(&format!("{s}Tape"), ident.span())
+}
+
+/// The path of a callee's companion: `m::g` -> `m::g_forward`, `m::GTape`.
+pub fn companion(path: &syn::Path, f: impl Fn(&Ident) -> Ident) -> TokenStream {
+    let mut p = path.clone();
+    if let Some(last) = p.segments.last_mut() {
+        last.ident = f(&last.ident);
+    }
+    p.to_token_stream()
+}
