@@ -1,0 +1,281 @@
+//! Checkpoints in the safetensors format (feature `std`): one tensor per parameter tensor, named
+//! by [`Parameters::visit`] (`blocks.3.ln1.g`), with its shape and dtype `F32` or `F64`.
+//!
+//! Files written by PyTorch's `safetensors.torch.save_file` with the same names, shapes and dtype
+//! load directly.
+//!
+//! # Examples
+//!
+//! ```
+//! use autodiff_runtime::checkpoint;
+//! # use autodiff_runtime::{Name, Parameters, Visitor, VisitorMut};
+//! # #[derive(Debug, PartialEq)]
+//! # struct P { w: [[f32; 2]; 3] }
+//! # impl Parameters for P {
+//! #     type Scalar = f32;
+//! #     const COUNT: usize = 6;
+//! #     const TENSORS: usize = 1;
+//! #     fn zeroed() -> Self { P { w: [[0.0; 2]; 3] } }
+//! #     fn tensor(&self, i: usize) -> Option<&[f32]> { (i == 0).then(|| self.w.as_flattened()) }
+//! #     fn tensor_mut(&mut self, i: usize) -> Option<&mut [f32]> { (i == 0).then(|| self.w.as_flattened_mut()) }
+//! #     fn visit<V: Visitor<f32>>(&self, p: Option<&Name<'_>>, v: &mut V) { v.visit(&Name::field(p, "w"), &[3, 2], self.w.as_flattened()) }
+//! #     fn visit_mut<V: VisitorMut<f32>>(&mut self, p: Option<&Name<'_>>, v: &mut V) { v.visit_mut(&Name::field(p, "w"), &[3, 2], self.w.as_flattened_mut()) }
+//! # }
+//! let params = P { w: [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]] };
+//! let bytes = checkpoint::to_bytes(&params)?;
+//! let back: P = checkpoint::from_bytes(&bytes)?;
+//! assert_eq!(back, params);
+//! # Ok::<(), autodiff_runtime::checkpoint::CheckpointError>(())
+//! ```
+
+use std::borrow::ToOwned;
+use std::collections::BTreeSet;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::string::{String, ToString};
+use std::vec::Vec;
+
+use safetensors::tensor::{SafeTensorError, SafeTensors, TensorView};
+use safetensors::{Dtype, serialize};
+
+use crate::math::Float;
+use crate::params::{Name, Parameters};
+
+/// Why a checkpoint could not be saved or loaded.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum CheckpointError {
+    /// Reading or writing the file failed.
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The bytes are not a valid safetensors file.
+    Format(SafeTensorError),
+    /// The file has no tensor for this parameter.
+    MissingTensor {
+        /// The parameter's name.
+        name: String,
+    },
+    /// The file has a tensor that is not a parameter of the struct.
+    UnexpectedTensor {
+        /// The tensor's name.
+        name: String,
+    },
+    /// The tensor's element type is not the parameters' float type.
+    DtypeMismatch {
+        /// The parameter's name.
+        name: String,
+        /// `F32` or `F64`, from the struct.
+        expected: &'static str,
+        /// The file's dtype.
+        found: String,
+    },
+    /// The tensor's shape differs from the parameter's.
+    ShapeMismatch {
+        /// The parameter's name.
+        name: String,
+        /// Shape in the struct.
+        expected: Vec<usize>,
+        /// Shape in the file.
+        found: Vec<usize>,
+    },
+}
+
+impl fmt::Display for CheckpointError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CheckpointError::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            CheckpointError::Format(e) => write!(f, "not a valid safetensors file: {e}"),
+            CheckpointError::MissingTensor { name } => {
+                write!(f, "the checkpoint has no tensor `{name}`")
+            }
+            CheckpointError::UnexpectedTensor { name } => {
+                write!(
+                    f,
+                    "the checkpoint has a tensor `{name}` that is not a parameter"
+                )
+            }
+            CheckpointError::DtypeMismatch {
+                name,
+                expected,
+                found,
+            } => {
+                write!(f, "tensor `{name}` has dtype {found}, expected {expected}")
+            }
+            CheckpointError::ShapeMismatch {
+                name,
+                expected,
+                found,
+            } => {
+                write!(
+                    f,
+                    "tensor `{name}` has shape {found:?}, expected {expected:?}"
+                )
+            }
+        }
+    }
+}
+
+impl core::error::Error for CheckpointError {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        match self {
+            CheckpointError::Io { source, .. } => Some(source),
+            CheckpointError::Format(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+/// The safetensors dtype of a float type.
+fn dtype_of<F: Float>() -> (Dtype, &'static str) {
+    if F::BYTES == 4 {
+        (Dtype::F32, "F32")
+    } else {
+        (Dtype::F64, "F64")
+    }
+}
+
+/// Serializes `params` to safetensors bytes.
+///
+/// # Errors
+///
+/// [`CheckpointError::Format`] if the safetensors encoder rejects the tensors (for example two
+/// tensors with the same name, which a derived implementation never produces).
+pub fn to_bytes<P: Parameters>(params: &P) -> Result<Vec<u8>, CheckpointError> {
+    let (dtype, _) = dtype_of::<P::Scalar>();
+    let mut tensors: Vec<(String, Vec<usize>, Vec<u8>)> = Vec::with_capacity(P::TENSORS);
+    params.for_each_tensor(|name, shape, values| {
+        let mut bytes = Vec::with_capacity(values.len() * P::Scalar::BYTES);
+        for v in values {
+            #[allow(clippy::cast_possible_truncation)]
+            match dtype {
+                Dtype::F32 => bytes.extend_from_slice(&(v.to_f64() as f32).to_le_bytes()),
+                _ => bytes.extend_from_slice(&v.to_f64().to_le_bytes()),
+            }
+        }
+        tensors.push((name.to_string(), shape.to_owned(), bytes));
+    });
+    let views = tensors
+        .iter()
+        .map(|(name, shape, bytes)| {
+            Ok((name.as_str(), TensorView::new(dtype, shape.clone(), bytes)?))
+        })
+        .collect::<Result<Vec<_>, SafeTensorError>>()
+        .map_err(CheckpointError::Format)?;
+    serialize(views, None).map_err(CheckpointError::Format)
+}
+
+/// Writes `params` to a safetensors file.
+///
+/// # Errors
+///
+/// [`CheckpointError::Io`] if the file cannot be written; otherwise as [`to_bytes`].
+pub fn save<P: Parameters>(params: &P, path: impl AsRef<Path>) -> Result<(), CheckpointError> {
+    let path = path.as_ref();
+    let bytes = to_bytes(params)?;
+    std::fs::write(path, bytes).map_err(|source| CheckpointError::Io {
+        path: path.to_owned(),
+        source,
+    })
+}
+
+/// Reads parameters from safetensors bytes. The file must hold exactly the struct's tensors, with
+/// the same names, shapes and float type.
+///
+/// # Errors
+///
+/// [`CheckpointError::Format`] for bytes that are not safetensors; otherwise the first problem in
+/// parameter order: [`CheckpointError::MissingTensor`], [`CheckpointError::DtypeMismatch`] or
+/// [`CheckpointError::ShapeMismatch`]; then [`CheckpointError::UnexpectedTensor`] for the first (by
+/// name) tensor in the file that is not a parameter.
+pub fn from_bytes<P: Parameters>(bytes: &[u8]) -> Result<P, CheckpointError> {
+    let file = SafeTensors::deserialize(bytes).map_err(CheckpointError::Format)?;
+    let (dtype, dtype_name) = dtype_of::<P::Scalar>();
+    let mut params = P::zeroed();
+    let mut seen = BTreeSet::new();
+    let mut first_error = None;
+    params.for_each_tensor_mut(
+        |name: &Name<'_>, shape: &[usize], values: &mut [P::Scalar]| {
+            if first_error.is_some() {
+                return;
+            }
+            let name = name.to_string();
+            let result = read_tensor(&file, &name, shape, (dtype, dtype_name), values);
+            seen.insert(name);
+            first_error = result.err();
+        },
+    );
+    if let Some(e) = first_error {
+        return Err(e);
+    }
+    let mut names = file.names();
+    names.sort_unstable();
+    if let Some(extra) = names.into_iter().find(|n| !seen.contains(*n)) {
+        return Err(CheckpointError::UnexpectedTensor {
+            name: extra.to_owned(),
+        });
+    }
+    Ok(params)
+}
+
+/// Copies the tensor `name` of `file` into `values` after checking its dtype and shape.
+fn read_tensor<F: Float>(
+    file: &SafeTensors<'_>,
+    name: &str,
+    shape: &[usize],
+    (dtype, dtype_name): (Dtype, &'static str),
+    values: &mut [F],
+) -> Result<(), CheckpointError> {
+    let tensor = file.tensor(name).map_err(|e| match e {
+        SafeTensorError::TensorNotFound(_) => CheckpointError::MissingTensor {
+            name: name.to_owned(),
+        },
+        other => CheckpointError::Format(other),
+    })?;
+    if tensor.dtype() != dtype {
+        let found = std::format!("{:?}", tensor.dtype());
+        return Err(CheckpointError::DtypeMismatch {
+            name: name.to_owned(),
+            expected: dtype_name,
+            found,
+        });
+    }
+    if tensor.shape() != shape {
+        let (expected, found) = (shape.to_owned(), tensor.shape().to_owned());
+        return Err(CheckpointError::ShapeMismatch {
+            name: name.to_owned(),
+            expected,
+            found,
+        });
+    }
+    let data = tensor.data();
+    if dtype == Dtype::F32 {
+        for (v, chunk) in values.iter_mut().zip(data.chunks_exact(4)) {
+            *v = F::from_f64(f64::from(f32::from_le_bytes(
+                chunk.try_into().unwrap_or_default(),
+            )));
+        }
+    } else {
+        for (v, chunk) in values.iter_mut().zip(data.chunks_exact(8)) {
+            *v = F::from_f64(f64::from_le_bytes(chunk.try_into().unwrap_or_default()));
+        }
+    }
+    Ok(())
+}
+
+/// Reads parameters from a safetensors file. See [`from_bytes`].
+///
+/// # Errors
+///
+/// [`CheckpointError::Io`] if the file cannot be read; otherwise as [`from_bytes`].
+pub fn load<P: Parameters>(path: impl AsRef<Path>) -> Result<P, CheckpointError> {
+    let path = path.as_ref();
+    let bytes = std::fs::read(path).map_err(|source| CheckpointError::Io {
+        path: path.to_owned(),
+        source,
+    })?;
+    from_bytes(&bytes)
+}

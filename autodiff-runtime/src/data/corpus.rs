@@ -1,0 +1,193 @@
+//! Character-level text corpora for next-character prediction.
+
+use std::path::Path;
+use std::string::{String, ToString};
+use std::vec::Vec;
+
+use rand::Rng;
+
+use super::{DataError, DataErrorKind, read_file};
+
+/// A text as token ids, with its vocabulary: the distinct characters, sorted, token `i` being
+/// `vocab()[i]`.
+///
+/// # Examples
+///
+/// ```
+/// use autodiff_runtime::data::CharCorpus;
+///
+/// let corpus = CharCorpus::from_text("hello", "greeting")?;
+/// assert_eq!(corpus.vocab(), ['e', 'h', 'l', 'o']);
+/// assert_eq!(corpus.tokens(), [1, 0, 2, 2, 3]);
+/// assert_eq!(corpus.encode("lo")?, [2, 3]);
+/// assert_eq!(corpus.decode(&[1, 3])?, "ho");
+/// assert!(corpus.encode("hi").is_err()); // 'i' is not in the vocabulary
+/// # Ok::<(), autodiff_runtime::data::DataError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CharCorpus {
+    name: String,
+    vocab: Vec<char>,
+    tokens: Vec<usize>,
+}
+
+impl CharCorpus {
+    /// Builds the vocabulary from `text` and encodes it; `name` names it in errors.
+    ///
+    /// # Errors
+    ///
+    /// [`DataErrorKind::Empty`] if `text` is empty.
+    pub fn from_text(text: &str, name: &str) -> Result<Self, DataError> {
+        if text.is_empty() {
+            return Err(DataError::new(name, DataErrorKind::Empty));
+        }
+        let mut vocab: Vec<char> = text.chars().collect();
+        vocab.sort_unstable();
+        vocab.dedup();
+        let mut corpus = CharCorpus {
+            name: name.into(),
+            vocab,
+            tokens: Vec::new(),
+        };
+        corpus.tokens = corpus.encode(text)?;
+        Ok(corpus)
+    }
+
+    /// Reads a UTF-8 text file and builds the corpus.
+    ///
+    /// # Errors
+    ///
+    /// [`DataErrorKind::Io`] if the file cannot be read, [`DataErrorKind::InvalidUtf8`] (with the
+    /// line of the first bad byte) if it is not UTF-8, [`DataErrorKind::Empty`] if it is empty.
+    pub fn read(path: impl AsRef<Path>) -> Result<Self, DataError> {
+        let path = path.as_ref();
+        let name = path.display().to_string();
+        let bytes = read_file(path)?;
+        let text = core::str::from_utf8(&bytes).map_err(|e| {
+            let line = bytes[..e.valid_up_to()]
+                .iter()
+                .filter(|b| **b == b'\n')
+                .count() as u64
+                + 1;
+            DataError::new(&*name, DataErrorKind::InvalidUtf8).at(Some(line), None)
+        })?;
+        Self::from_text(text, &name)
+    }
+
+    /// The distinct characters, sorted; token `i` is `vocab()[i]`.
+    #[must_use]
+    pub fn vocab(&self) -> &[char] {
+        &self.vocab
+    }
+
+    /// The whole text as token ids.
+    #[must_use]
+    pub fn tokens(&self) -> &[usize] {
+        &self.tokens
+    }
+
+    /// Token ids of `text`.
+    ///
+    /// # Errors
+    ///
+    /// [`DataErrorKind::UnknownChar`] for a character outside the vocabulary.
+    pub fn encode(&self, text: &str) -> Result<Vec<usize>, DataError> {
+        text.chars()
+            .map(|c| {
+                self.vocab
+                    .binary_search(&c)
+                    .map_err(|_| DataError::new(&*self.name, DataErrorKind::UnknownChar(c)))
+            })
+            .collect()
+    }
+
+    /// The text of token ids.
+    ///
+    /// # Errors
+    ///
+    /// [`DataErrorKind::UnknownToken`] for an id not below the vocabulary size.
+    pub fn decode(&self, tokens: &[usize]) -> Result<String, DataError> {
+        tokens
+            .iter()
+            .map(|&t| {
+                self.vocab
+                    .get(t)
+                    .copied()
+                    .ok_or_else(|| DataError::new(&*self.name, DataErrorKind::UnknownToken(t)))
+            })
+            .collect()
+    }
+
+    /// Splits the tokens into the first `train_fraction` (for training) and the rest (for
+    /// validation); the fraction is clamped to `[0, 1]`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use autodiff_runtime::data::CharCorpus;
+    ///
+    /// let corpus = CharCorpus::from_text("abcdefghij", "letters")?;
+    /// let (train, val) = corpus.split(0.9);
+    /// assert_eq!((train.len(), val.len()), (9, 1));
+    /// # Ok::<(), autodiff_runtime::data::DataError>(())
+    /// ```
+    #[must_use]
+    #[allow(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        clippy::cast_precision_loss
+    )]
+    pub fn split(&self, train_fraction: f64) -> (&[usize], &[usize]) {
+        let n = (self.tokens.len() as f64 * train_fraction.clamp(0.0, 1.0)) as usize;
+        self.tokens.split_at(n.min(self.tokens.len()))
+    }
+}
+
+/// Fills `B` random windows for next-token prediction: `x[b]` is `T` consecutive tokens of `tokens`
+/// from a uniformly random start and `y[b]` the same window shifted by one (`y[b][t] = x[b][t+1]`,
+/// the last one being the token after the window).
+///
+/// # Errors
+///
+/// [`DataErrorKind::WindowTooLong`] if `tokens` has fewer than `T + 1` tokens; `x` and `y` are then
+/// left unchanged.
+///
+/// # Examples
+///
+/// ```
+/// use autodiff_runtime::data::fill_windows;
+/// use rand::{SeedableRng, rngs::SmallRng};
+///
+/// let tokens = [0, 1, 2, 3, 4, 5];
+/// let (mut x, mut y) = ([[0usize; 3]; 2], [[0usize; 3]; 2]);
+/// fill_windows(&tokens, &mut x, &mut y, &mut SmallRng::seed_from_u64(1))?;
+/// for b in 0..2 {
+///     assert_eq!(y[b][..2], x[b][1..]);
+///     assert_eq!(y[b][2], x[b][2] + 1);
+/// }
+/// assert!(fill_windows(&tokens[..3], &mut x, &mut y, &mut SmallRng::seed_from_u64(1)).is_err());
+/// # Ok::<(), autodiff_runtime::data::DataError>(())
+/// ```
+pub fn fill_windows<const B: usize, const T: usize, R: Rng + ?Sized>(
+    tokens: &[usize],
+    x: &mut [[usize; T]; B],
+    y: &mut [[usize; T]; B],
+    rng: &mut R,
+) -> Result<(), DataError> {
+    let needed = T + 1;
+    if tokens.len() < needed {
+        return Err(DataError::new(
+            "<tokens>",
+            DataErrorKind::WindowTooLong {
+                needed,
+                available: tokens.len(),
+            },
+        ));
+    }
+    for (xb, yb) in x.iter_mut().zip(y.iter_mut()) {
+        let start = rng.gen_range(0..=tokens.len() - needed);
+        xb.copy_from_slice(&tokens[start..start + T]);
+        yb.copy_from_slice(&tokens[start + 1..start + needed]);
+    }
+    Ok(())
+}

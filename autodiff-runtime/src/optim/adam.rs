@@ -1,0 +1,177 @@
+//! Adam (`torch.optim.Adam`), with optional AMSGrad; also the moment buffers [`AdamW`](super::AdamW)
+//! shares.
+
+use super::{Optimizer, require_beta, require_non_negative};
+use crate::math::{self, Float};
+use crate::params::{Parameters, zip_update};
+
+/// Hyperparameters of [`Adam`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AdamConfig {
+    /// Learning rate.
+    pub lr: f64,
+    /// Decay of the first-moment (mean) estimate.
+    pub beta1: f64,
+    /// Decay of the second-moment (uncentred variance) estimate.
+    pub beta2: f64,
+    /// Added to the denominator for stability.
+    pub eps: f64,
+    /// Adam adds the L2 penalty `weight_decay * p` to the gradient; [`AdamW`](super::AdamW) instead
+    /// first multiplies the parameters by `1 - lr * weight_decay` (decoupled decay).
+    pub weight_decay: f64,
+    /// Divide by the running maximum of the second moment (AMSGrad).
+    pub amsgrad: bool,
+}
+
+impl Default for AdamConfig {
+    /// `lr = 1e-3`, `betas = (0.9, 0.999)`, `eps = 1e-8`, no weight decay, as in PyTorch.
+    fn default() -> Self {
+        AdamConfig {
+            lr: 1e-3,
+            beta1: 0.9,
+            beta2: 0.999,
+            eps: 1e-8,
+            weight_decay: 0.0,
+            amsgrad: false,
+        }
+    }
+}
+
+impl AdamConfig {
+    /// PyTorch's AdamW defaults: those of [`Default`] with `weight_decay = 0.01`.
+    #[must_use]
+    pub fn adamw() -> Self {
+        AdamConfig {
+            weight_decay: 1e-2,
+            ..AdamConfig::default()
+        }
+    }
+
+    #[track_caller]
+    pub(super) fn validate(&self) {
+        require_non_negative("lr", self.lr);
+        require_non_negative("weight_decay", self.weight_decay);
+        require_non_negative("eps", self.eps);
+        require_beta("beta1", self.beta1);
+        require_beta("beta2", self.beta2);
+    }
+}
+
+/// Adam state: first and second moments (and their running maximum with AMSGrad) and the step count.
+///
+/// Per element, at step `t` with `d = g + weight_decay * p`:
+/// `m = b1 m + (1 - b1) d`, `v = b2 v + (1 - b2) d^2`,
+/// `p -= lr / (1 - b1^t) * m / (sqrt(v) / sqrt(1 - b2^t) + eps)`.
+///
+/// # Examples
+///
+/// See [the crate documentation](crate).
+#[derive(Clone, Debug)]
+pub struct Adam<P> {
+    /// Hyperparameters, read at every step.
+    pub config: AdamConfig,
+    moments: Moments<P>,
+}
+
+impl<P: Parameters> Adam<P> {
+    /// Creates the optimizer with zeroed moments.
+    ///
+    /// # Panics
+    ///
+    /// If a hyperparameter is out of range (negative rate or decay, a beta outside `[0, 1)`).
+    #[track_caller]
+    #[must_use]
+    pub fn new(config: AdamConfig) -> Self {
+        config.validate();
+        Adam {
+            config,
+            moments: Moments::new(config.amsgrad),
+        }
+    }
+
+    /// Number of steps taken.
+    pub fn steps(&self) -> u64 {
+        self.moments.t
+    }
+}
+
+impl<P: Parameters> Optimizer<P> for Adam<P> {
+    fn step(&mut self, params: &mut P, grads: &P) {
+        self.moments.step(params, grads, &self.config, false);
+    }
+
+    fn lr(&self) -> f64 {
+        self.config.lr
+    }
+
+    fn set_lr(&mut self, lr: f64) {
+        self.config.lr = lr;
+    }
+}
+
+/// Moment buffers and step count of Adam and AdamW.
+#[derive(Clone, Debug)]
+pub(super) struct Moments<P> {
+    m: P,
+    v: P,
+    v_max: Option<P>,
+    pub(super) t: u64,
+}
+
+impl<P: Parameters> Moments<P> {
+    pub(super) fn new(amsgrad: bool) -> Self {
+        Moments {
+            m: P::zeroed(),
+            v: P::zeroed(),
+            v_max: amsgrad.then(P::zeroed),
+            t: 0,
+        }
+    }
+
+    /// One Adam step; `decoupled` applies weight decay to the parameters (AdamW) instead of the
+    /// gradient.
+    pub(super) fn step(&mut self, params: &mut P, grads: &P, c: &AdamConfig, decoupled: bool) {
+        self.t += 1;
+        #[allow(clippy::cast_precision_loss)]
+        let t = self.t as f64;
+        let from = P::Scalar::from_f64;
+        let step_size = from(c.lr / (1.0 - math::pow(c.beta1, t)));
+        let bias2_sqrt = from(math::sqrt(1.0 - math::pow(c.beta2, t)));
+        let (one_minus_b1, b2, one_minus_b2) =
+            (from(1.0 - c.beta1), from(c.beta2), from(1.0 - c.beta2));
+        let (eps, wd) = (from(c.eps), from(c.weight_decay));
+        let shrink = from(1.0 - c.lr * c.weight_decay);
+
+        let update = |p: &mut P::Scalar,
+                      g: P::Scalar,
+                      m: &mut P::Scalar,
+                      v: &mut P::Scalar,
+                      v_max: Option<&mut P::Scalar>| {
+            let d = if decoupled {
+                *p *= shrink;
+                g
+            } else {
+                g + wd * *p
+            };
+            *m += one_minus_b1 * (d - *m);
+            *v = b2 * *v + one_minus_b2 * d * d;
+            let second = match v_max {
+                Some(v_max) => {
+                    *v_max = v_max.max(*v);
+                    *v_max
+                }
+                None => *v,
+            };
+            *p -= step_size * *m / (second.sqrt() / bias2_sqrt + eps);
+        };
+        let Moments { m, v, v_max, .. } = self;
+        match v_max {
+            None => zip_update(params, grads, [m, v], |p, g, [m, v]| {
+                update(p, g, m, v, None)
+            }),
+            Some(v_max) => zip_update(params, grads, [m, v, v_max], |p, g, [m, v, vm]| {
+                update(p, g, m, v, Some(vm));
+            }),
+        }
+    }
+}

@@ -1,0 +1,88 @@
+//! Lion, "EvoLved Sign Momentum" (Chen et al. 2023, "Symbolic Discovery of Optimization Algorithms",
+//! Algorithm 2). PyTorch has no Lion, so its reference trajectory is the paper's formula written
+//! with torch tensor operations in `tools/optim_reference.py`.
+
+use super::{Optimizer, require_beta, require_non_negative};
+use crate::math::Float;
+use crate::params::{Parameters, zip_update};
+
+/// Hyperparameters of [`Lion`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LionConfig {
+    /// Learning rate (typically 3 to 10 times smaller than AdamW's).
+    pub lr: f64,
+    /// Interpolation between momentum and gradient for the update direction.
+    pub beta1: f64,
+    /// Decay of the momentum.
+    pub beta2: f64,
+    /// Decoupled decay: every step first multiplies the parameters by `1 - lr * weight_decay`.
+    pub weight_decay: f64,
+}
+
+impl Default for LionConfig {
+    /// `lr = 1e-4`, `betas = (0.9, 0.99)`, no weight decay, as in the paper.
+    fn default() -> Self {
+        LionConfig {
+            lr: 1e-4,
+            beta1: 0.9,
+            beta2: 0.99,
+            weight_decay: 0.0,
+        }
+    }
+}
+
+/// Lion state: the momentum.
+///
+/// Per element: `p = p (1 - lr wd) - lr sign(b1 m + (1 - b1) g)`, then `m = b2 m + (1 - b2) g`.
+///
+/// # Examples
+///
+/// See [the crate documentation](crate) (Adam; every optimizer is used the same way).
+#[derive(Clone, Debug)]
+pub struct Lion<P> {
+    /// Hyperparameters, read at every step.
+    pub config: LionConfig,
+    momentum: P,
+}
+
+impl<P: Parameters> Lion<P> {
+    /// Creates the optimizer with zero momentum.
+    ///
+    /// # Panics
+    ///
+    /// If a hyperparameter is out of range.
+    #[track_caller]
+    #[must_use]
+    pub fn new(config: LionConfig) -> Self {
+        require_non_negative("lr", config.lr);
+        require_non_negative("weight_decay", config.weight_decay);
+        require_beta("beta1", config.beta1);
+        require_beta("beta2", config.beta2);
+        Lion {
+            config,
+            momentum: P::zeroed(),
+        }
+    }
+}
+
+impl<P: Parameters> Optimizer<P> for Lion<P> {
+    fn step(&mut self, params: &mut P, grads: &P) {
+        let c = self.config;
+        let from = P::Scalar::from_f64;
+        let (lr, shrink) = (from(c.lr), from(1.0 - c.lr * c.weight_decay));
+        let (b1, one_minus_b1) = (from(c.beta1), from(1.0 - c.beta1));
+        let (b2, one_minus_b2) = (from(c.beta2), from(1.0 - c.beta2));
+        zip_update(params, grads, [&mut self.momentum], |p, g, [m]| {
+            *p = *p * shrink - lr * (b1 * *m + one_minus_b1 * g).sign();
+            *m = b2 * *m + one_minus_b2 * g;
+        });
+    }
+
+    fn lr(&self) -> f64 {
+        self.config.lr
+    }
+
+    fn set_lr(&mut self, lr: f64) {
+        self.config.lr = lr;
+    }
+}
