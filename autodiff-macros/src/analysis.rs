@@ -86,3 +86,46 @@ fn walk(b: &Block, act: &mut Activity) -> bool {
     }
     changed
 }
+
+/// For every read of a variable, the definition whose value it reads, where only one can reach
+/// it. A mutable variable's value is then recorded once, after that definition, however many
+/// times it is read before the next assignment.
+pub fn reaching_defs(f: &Func) -> Vec<Option<usize>> {
+    fn walk(b: &Block, state: &mut Vec<Option<usize>>, out: &mut Vec<Option<usize>>) {
+        let read = |o: &Operand, state: &[Option<usize>], out: &mut Vec<Option<usize>>| {
+            if let Operand::Var { var, read } = o {
+                out[*read] = state[*var];
+            }
+        };
+        for s in &b.stmts {
+            match s {
+                Stmt::Def { id, target, rhs, .. } => {
+                    for o in crate::emit::operands(rhs) {
+                        read(o, state, out);
+                    }
+                    if let Target::Var(v) = target {
+                        state[*v] = Some(*id);
+                    }
+                }
+                Stmt::If { then, els, results, .. } => {
+                    let mut other = state.clone();
+                    walk(then, state, out);
+                    walk(els, &mut other, out);
+                    for (a, b) in state.iter_mut().zip(other) {
+                        if *a != b {
+                            *a = None;
+                        }
+                    }
+                    for r in results {
+                        if let Target::Var(v) = r {
+                            state[*v] = None;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let mut out = vec![None; f.reads.len()];
+    walk(&f.body, &mut vec![None; f.vars.len()], &mut out);
+    out
+}

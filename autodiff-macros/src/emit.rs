@@ -44,7 +44,7 @@ pub struct Fwd<'a> {
     pub tape_ident: &'a Ident,
 }
 
-fn operands(rhs: &Rhs) -> Vec<&Operand> {
+pub fn operands(rhs: &Rhs) -> Vec<&Operand> {
     match rhs {
         Rhs::Copy(o) | Rhs::Neg(o) | Rhs::Cast(o) => vec![o],
         Rhs::Bin(_, a, b) => vec![a, b],
@@ -268,6 +268,16 @@ impl Fwd<'_> {
             stmts = rest;
             tail = quote!(#pre #expr);
         }
+        if let ([Operand::Temp(t)], Some((Stmt::Def { id, target: Target::Temp(d), rhs, .. }, rest))) =
+            (b.tail.as_slice(), stmts.split_last())
+            && t == d
+            && !tuple
+            && self.stores_after(Some(*id), Target::Temp(*d)).is_empty()
+            && operands(rhs).iter().all(|o| !matches!(o, Operand::Var { read, .. } if self.tape.get(Key::Read(*read)).is_some()))
+        {
+            stmts = rest;
+            tail = self.rhs(*id, Target::Temp(*d), rhs);
+        }
         let stmts = stmts.iter().map(|s| self.stmt(s));
         quote!(#(#stmts)* #tail)
     }
@@ -278,5 +288,5 @@ use quote::ToTokens;
 /// Tokens as a person would write them, for doc comments.
 pub fn text(t: &TokenStream) -> String {
     let s = t.to_string();
-    s.replace(" . ", ".").replace(" (", "(").replace("( ", "(").replace(" )", ")").replace(" ,", ",")
+    s.replace(" :: ", "::").replace("& mut ", "&mut ").replace("& ", "&").replace(" . ", ".").replace(" (", "(").replace("( ", "(").replace(" )", ")").replace(" ,", ",")
 }

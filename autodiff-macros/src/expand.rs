@@ -157,7 +157,7 @@ fn items(func: &syn::ItemFn, f: &Func) -> TokenStream {
         let check = Ident::new("only_const_items", Span::mixed_site());
         quote! {
             const _: () = {
-                #[allow(dead_code, clippy::all)]
+                #[allow(dead_code, unused_variables, clippy::all)]
                 fn #check() { #(if let #checks = #checks {})* }
             };
         }
@@ -211,33 +211,46 @@ fn items(func: &syn::ItemFn, f: &Func) -> TokenStream {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    //! Golden expansions: each `tests/expand/NAME.rs` holds one `#[differentiable]` function;
+    //! its expansion, formatted, must equal `NAME.expanded.rs`. `GOLDEN=overwrite` rewrites them.
 
-    pub fn pretty(attr: TokenStream, item: TokenStream) -> String {
-        let out = expand(attr, item);
-        match syn::parse2::<syn::File>(out.clone()) {
-            Ok(file) => prettyplease::unparse(&file),
-            Err(e) => panic!("expansion does not parse: {e}\n{out}"),
-        }
+    use super::*;
+    use std::path::Path;
+
+    fn expand_file(src: &str) -> String {
+        let mut func: syn::ItemFn = syn::parse_str(src).expect("a function");
+        let pos = func.attrs.iter().position(|a| a.path().is_ident("differentiable")).expect("#[differentiable]");
+        let attr = func.attrs.remove(pos);
+        let args = match attr.meta {
+            syn::Meta::List(l) => l.tokens,
+            _ => TokenStream::new(),
+        };
+        let out = expand(args, quote!(#func));
+        let file: syn::File = syn::parse2(out.clone()).unwrap_or_else(|e| panic!("expansion does not parse: {e}\n{out}"));
+        prettyplease::unparse(&file)
     }
 
     #[test]
-    fn scratch() {
-        let item = quote! {
-            fn micrograd(a: f64, b: f64) -> f64 {
-                let mut c = a + b;
-                let mut d = a * b + b.powi(3);
-                c += c + 1.0;
-                c += 1.0 + c + (-a);
-                d += d * 2.0 + (b + a).max(0.0);
-                d += 3.0 * d + (b - a).max(0.0);
-                let e = c - d;
-                let f = e.powi(2);
-                let mut g = f / 2.0;
-                g += 10.0 / f;
-                g
+    fn golden_expansions() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/expand");
+        let overwrite = std::env::var("GOLDEN").is_ok_and(|v| v == "overwrite");
+        let mut n = 0;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_str().unwrap().to_string();
+            if !name.ends_with(".rs") || name.ends_with(".expanded.rs") {
+                continue;
             }
-        };
-        std::println!("{}", pretty(quote!(), item));
+            n += 1;
+            let got = expand_file(&std::fs::read_to_string(&path).unwrap());
+            let golden = path.with_extension("expanded.rs");
+            if overwrite {
+                std::fs::write(&golden, &got).unwrap();
+                continue;
+            }
+            let want = std::fs::read_to_string(&golden).unwrap_or_default();
+            assert!(got == want, "{name}: the expansion changed; review it and run with GOLDEN=overwrite\n{got}");
+        }
+        assert!(n >= 3, "expected at least 3 golden expansions, found {n}");
     }
 }

@@ -171,6 +171,9 @@ fn unsupported(e: &syn::Expr) -> String {
             m.mac.path.to_token_stream()
         ),
         Index(_) => "indexing is not supported yet; use scalar parameters and locals".into(),
+        Field(f) if matches!(f.member, syn::Member::Unnamed(_)) => {
+            "tuple fields are not supported; return or bind each value on its own".into()
+        }
         Field(_) => "field access is not supported yet; pass the fields as scalar parameters".into(),
         Reference(_) => "references are not supported; pass and use `f32` / `f64` values".into(),
         Unsafe(_) => "`unsafe` blocks are not supported in a differentiable function".into(),
@@ -194,6 +197,11 @@ impl Lower {
         self.errors.push(e);
     }
 
+    fn if_id(&mut self) -> usize {
+        self.n_ifs += 1;
+        self.n_ifs - 1
+    }
+
     fn def_id(&mut self) -> usize {
         self.f.n_defs += 1;
         self.f.n_defs - 1
@@ -214,6 +222,22 @@ impl Lower {
         Operand::Const {
             tokens: quote!(0.0),
             ty,
+        }
+    }
+
+    /// Declares the names a rejected pattern binds, so that their uses report nothing more.
+    fn poison(&mut self, pat: &syn::Pat) {
+        struct Names(Vec<Ident>);
+        impl<'a> Visit<'a> for Names {
+            fn visit_pat_ident(&mut self, p: &'a syn::PatIdent) {
+                self.0.push(p.ident.clone());
+            }
+        }
+        let mut names = Names(Vec::new());
+        names.visit_pat(pat);
+        for n in names.0 {
+            let ty = self.f.types.fresh(TyVal::Unknown(Kind::Float));
+            self.declare(&n, false, ty, None);
         }
     }
 
@@ -289,9 +313,11 @@ impl Lower {
                     &pt.ty,
                     format!(
                         "parameter type `{}` is not supported; use `f32` or `f64` (differentiable), or an integer or `bool` (not differentiated)",
-                        pt.ty.to_token_stream()
+                        crate::emit::text(&pt.ty.to_token_stream())
                     ),
                 ));
+                let ty = self.f.types.fresh(TyVal::Unknown(Kind::Float));
+                self.declare(&pi.ident, false, ty, None);
                 continue;
             };
             let ty = self.f.types.fresh(tv);
@@ -434,6 +460,7 @@ impl Lower {
                 self.scopes.pop();
                 self.seq(next, rest, out, Mode::Fn, span);
             }
+            (Mode::Fn, _) if self.f.ret.is_empty() => {}
             (Mode::Fn | Mode::Value { .. }, _) => self.error(syn::Error::new(
                 span,
                 "this block does not end in a value; end it with the value, as in `x * y`",
@@ -448,6 +475,7 @@ impl Lower {
 
     /// `if c { ..; return a; } rest`: each branch continues with `rest`.
     fn returning_if(&mut self, ifx: &syn::ExprIf, conts: &[&[syn::Stmt]], out: &mut Block) {
+        let id = self.if_id();
         let cond = self.cond(&ifx.cond);
         let saved = self.scopes.clone();
         let mut then = Block::default();
@@ -467,8 +495,6 @@ impl Lower {
         self.scopes = saved;
         let results = self.if_results(&then, &els, self.f.ret.len());
         out.tail = results.iter().map(|t| Operand::Temp(*t)).collect();
-        let id = self.n_ifs;
-        self.n_ifs += 1;
         out.stmts.push(Stmt::If {
             id,
             cond,
@@ -514,6 +540,7 @@ impl Lower {
                 _ => "this pattern is not supported; bind a name, as in `let y = ..;`",
             };
             self.error(err(pat, msg));
+            self.poison(pat);
             return;
         };
         if pi.by_ref.is_some() || pi.subpat.is_some() {
@@ -670,6 +697,7 @@ impl Lower {
                 }
             }
             syn::Expr::If(ifx) => {
+                let id = self.if_id();
                 let cond = self.cond(&ifx.cond);
                 let mut then = Block::default();
                 self.scopes.push(HashMap::new());
@@ -681,8 +709,6 @@ impl Lower {
                     self.stmt_expr(e, &mut els);
                     self.scopes.pop();
                 }
-                let id = self.n_ifs;
-                self.n_ifs += 1;
                 out.stmts.push(Stmt::If { id, cond, then, els, results: Vec::new(), is_let: false });
             }
             syn::Expr::Block(b) if b.label.is_none() => {
@@ -727,6 +753,7 @@ impl Lower {
     }
 
     fn value_if(&mut self, ifx: &syn::ExprIf, k: usize, tuple: bool, out: &mut Block) -> Vec<Operand> {
+        let id = self.if_id();
         let cond = self.cond(&ifx.cond);
         let mut then = Block::default();
         self.scopes.push(HashMap::new());
@@ -745,8 +772,6 @@ impl Lower {
             }
         }
         let results = self.if_results(&then, &els, k);
-        let id = self.n_ifs;
-        self.n_ifs += 1;
         out.stmts.push(Stmt::If {
             id,
             cond,
@@ -857,6 +882,10 @@ impl Lower {
                     let a = self.float(&u.expr, out);
                     let ty = self.f.operand_ty(&a);
                     self.def_temp(out, Rhs::Neg(a), ty)
+                }
+                syn::UnOp::Deref(_) => {
+                    self.error(err(u, "dereferencing with `*` is not supported; take the value itself, as in `x: f64`"));
+                    self.dummy()
                 }
                 _ => {
                     self.error(err(u, "only unary `-` applies to floats"));

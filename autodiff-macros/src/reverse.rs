@@ -34,6 +34,8 @@ impl Names {
 pub struct Rev<'a> {
     pub f: &'a Func,
     pub act: &'a Activity,
+    /// The definition each read reads, where it is unique.
+    pub reaching: Vec<Option<usize>>,
     pub tape: Tape,
     pub names: Names,
     pub tape_ident: Ident,
@@ -67,6 +69,7 @@ impl<'a> Rev<'a> {
         Rev {
             f,
             act,
+            reaching: crate::analysis::reaching_defs(f),
             tape: Tape::default(),
             names,
             tape_ident: Ident::new("tape", Span::mixed_site()),
@@ -104,11 +107,14 @@ impl<'a> Rev<'a> {
                     let name = &v.emit;
                     quote!(#name)
                 } else if v.mutable {
-                    let doc = format!("`{}` where it is read", v.name);
-                    self.field(Key::Read(*read), &v.name.to_string(), v.ty, doc)
+                    let (key, doc) = match self.reaching.get(*read).copied().flatten() {
+                        Some(def) => (Key::DefOut(def), format!("`{}` after an assignment", v.name)),
+                        None => (Key::Read(*read), format!("`{}` where it is read", v.name)),
+                    };
+                    self.field(key, &v.emit.to_string(), v.ty, doc)
                 } else {
                     let doc = format!("`{}`", v.name);
-                    self.field(Key::Value(Target::Var(*var)), &v.name.to_string(), v.ty, doc)
+                    self.field(Key::Value(Target::Var(*var)), &v.emit.to_string(), v.ty, doc)
                 }
             }
             Operand::Temp(t) => self.value_of(Target::Temp(*t)),
@@ -121,7 +127,7 @@ impl<'a> Rev<'a> {
             Target::Var(v) if self.f.vars[v].mutable => {
                 let var = &self.f.vars[v];
                 let doc = format!("`{}` after an assignment", var.name);
-                self.field(Key::DefOut(def), &var.name.to_string(), var.ty, doc)
+                self.field(Key::DefOut(def), &var.emit.to_string(), var.ty, doc)
             }
             t => self.value_of(t),
         }

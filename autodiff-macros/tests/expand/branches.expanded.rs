@@ -1,0 +1,143 @@
+/// A call through a module path, early returns in an `if` chain, and `if` as a value.
+pub fn branches(x: f64, y: f64) -> f64 {
+    let a = inner::g(x) * y;
+    if a > 1.0 {
+        return a.sqrt();
+    } else if a < -1.0 {
+        let b = a * a;
+        return b;
+    }
+    let c = if y > 0.0 { y.exp() } else { -y };
+    c * a
+}
+///The tape of [`branches`]: what [`branches_adjoint`] reads, recorded by [`branches_forward`] in fixed-size fields.
+#[derive(::core::clone::Clone, ::core::fmt::Debug)]
+pub struct BranchesTape {
+    ///`t1 = a.sqrt()`
+    t1: f64,
+    ///`t2 = y.exp()`
+    t2: f64,
+    ///`c`
+    c: f64,
+    ///the tape of the call to `g`
+    g: inner::GTape,
+    ///`t0 = inner::g_forward(x, &mut tape.g)`
+    t0: f64,
+    ///`a`
+    a: f64,
+    ///whether the condition of `if` #2 held
+    branch_2: bool,
+    ///whether the condition of `if` #1 held
+    branch_1: bool,
+    ///whether the condition of `if` #0 held
+    branch_0: bool,
+}
+impl BranchesTape {
+    /// The exact size of this tape in bytes.
+    pub const BYTES: usize = ::core::mem::size_of::<Self>();
+    /// A zeroed tape.
+    pub const fn new() -> Self {
+        Self {
+            t1: 0.0,
+            t2: 0.0,
+            c: 0.0,
+            g: inner::GTape::new(),
+            t0: 0.0,
+            a: 0.0,
+            branch_2: false,
+            branch_1: false,
+            branch_0: false,
+        }
+    }
+}
+impl ::core::default::Default for BranchesTape {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+///Computes [`branches`] and records in `tape` what [`branches_adjoint`] needs.
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+pub fn branches_forward(x: f64, y: f64, tape: &mut BranchesTape) -> f64 {
+    let t0 = inner::g_forward(x, &mut tape.g);
+    tape.t0 = t0;
+    let a: f64 = t0 * y;
+    tape.a = a;
+    tape.branch_0 = a > 1.0;
+    if tape.branch_0 {
+        let t1 = a.sqrt();
+        tape.t1 = t1;
+        t1
+    } else {
+        tape.branch_1 = a < (-1.0);
+        if tape.branch_1 {
+            let b: f64 = a * a;
+            b
+        } else {
+            tape.branch_2 = y > 0.0;
+            let c: f64 = if tape.branch_2 {
+                let t2 = y.exp();
+                tape.t2 = t2;
+                t2
+            } else {
+                -y
+            };
+            tape.c = c;
+            c * a
+        }
+    }
+}
+/**The reverse sweep of [`branches`]: adds `d_out` times the derivative of `branches` with respect to `x`, `y` into `d_x`, `d_y`.
+
+`tape` must have been filled by [`branches_forward`] with the same arguments. The adjoints accumulate: zero them first for a plain gradient.*/
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+pub fn branches_adjoint(
+    x: f64,
+    y: f64,
+    tape: &BranchesTape,
+    d_out: f64,
+    d_x: &mut f64,
+    d_y: &mut f64,
+) {
+    let mut d_a: f64 = 0.0;
+    let mut d_b: f64 = 0.0;
+    let mut d_c: f64 = 0.0;
+    let d_t6: f64 = d_out;
+    if tape.branch_0 {
+        let d_t1: f64 = d_t6;
+        d_a += d_t1 * 0.5 / tape.t1;
+    } else {
+        let d_t5: f64 = d_t6;
+        if tape.branch_1 {
+            d_b += d_t5;
+            d_a += d_b * tape.a;
+            d_a += d_b * tape.a;
+        } else {
+            let d_t4: f64 = d_t5;
+            d_c += d_t4 * tape.a;
+            d_a += d_t4 * tape.c;
+            if tape.branch_2 {
+                let d_t2: f64 = d_c;
+                *d_y += d_t2 * tape.t2;
+            } else {
+                let d_t3: f64 = d_c;
+                *d_y += -d_t3;
+            }
+        }
+    }
+    let d_t0: f64 = d_a * y;
+    *d_y += d_a * tape.t0;
+    inner::g_adjoint(x, &tape.g, d_t0, &mut *d_x);
+}
+///The value of [`branches`] and its gradient with respect to `x`, `y`, in parameter order.
+#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+pub fn branches_grad(x: f64, y: f64) -> (f64, (f64, f64)) {
+    let mut tape = BranchesTape::new();
+    let value = branches_forward(x, y, &mut tape);
+    let mut d_x: f64 = 0.0;
+    let mut d_y: f64 = 0.0;
+    branches_adjoint(x, y, &tape, 1.0, &mut d_x, &mut d_y);
+    (value, (d_x, d_y))
+}
+const _: fn(f64, f64) -> f64 = branches;

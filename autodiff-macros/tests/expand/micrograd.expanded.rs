@@ -1,0 +1,148 @@
+/// Straight-line code with compound assignments: the expression from micrograd's README.
+pub fn micrograd(a: f64, b: f64) -> f64 {
+    let mut c = a + b;
+    let mut d = a * b + b.powi(3);
+    c += c + 1.0;
+    c += 1.0 + c + (-a);
+    d += d * 2.0 + (b + a).max(0.0);
+    d += 3.0 * d + (b - a).max(0.0);
+    let e = c - d;
+    let f = e.powi(2);
+    let mut g = f / 2.0;
+    g += 10.0 / f;
+    g
+}
+///The tape of [`micrograd`]: what [`micrograd_adjoint`] reads, recorded by [`micrograd_forward`] in fixed-size fields.
+#[derive(::core::clone::Clone, ::core::fmt::Debug)]
+pub struct MicrogradTape {
+    ///`t7 = b + a`
+    t7: f64,
+    ///`t11 = b - a`
+    t11: f64,
+    ///`e`
+    e: f64,
+    ///`f`
+    f: f64,
+    ///`t14 = 10.0 / f`
+    t14: f64,
+}
+impl MicrogradTape {
+    /// The exact size of this tape in bytes.
+    pub const BYTES: usize = ::core::mem::size_of::<Self>();
+    /// A zeroed tape.
+    pub const fn new() -> Self {
+        Self {
+            t7: 0.0,
+            t11: 0.0,
+            e: 0.0,
+            f: 0.0,
+            t14: 0.0,
+        }
+    }
+}
+impl ::core::default::Default for MicrogradTape {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+///Computes [`micrograd`] and records in `tape` what [`micrograd_adjoint`] needs.
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+pub fn micrograd_forward(a: f64, b: f64, tape: &mut MicrogradTape) -> f64 {
+    let mut c: f64 = a + b;
+    let t0 = a * b;
+    let t1 = b.powi(3);
+    let mut d: f64 = t0 + t1;
+    let t2 = c + 1.0;
+    c = c + t2;
+    let t3 = 1.0 + c;
+    let t4 = -a;
+    let t5 = t3 + t4;
+    c = c + t5;
+    let t6 = d * 2.0;
+    let t7 = b + a;
+    tape.t7 = t7;
+    let t8 = t7.max(0.0);
+    let t9 = t6 + t8;
+    d = d + t9;
+    let t10 = 3.0 * d;
+    let t11 = b - a;
+    tape.t11 = t11;
+    let t12 = t11.max(0.0);
+    let t13 = t10 + t12;
+    d = d + t13;
+    let e: f64 = c - d;
+    tape.e = e;
+    let f: f64 = e.powi(2);
+    tape.f = f;
+    let mut g: f64 = f / 2.0;
+    let t14 = 10.0 / f;
+    tape.t14 = t14;
+    g = g + t14;
+    g
+}
+/**The reverse sweep of [`micrograd`]: adds `d_out` times the derivative of `micrograd` with respect to `a`, `b` into `d_a`, `d_b`.
+
+`tape` must have been filled by [`micrograd_forward`] with the same arguments. The adjoints accumulate: zero them first for a plain gradient.*/
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+pub fn micrograd_adjoint(
+    a: f64,
+    b: f64,
+    tape: &MicrogradTape,
+    d_out: f64,
+    d_a: &mut f64,
+    d_b: &mut f64,
+) {
+    let mut d_c: f64 = 0.0;
+    let mut d_d: f64 = 0.0;
+    let mut d_e: f64 = 0.0;
+    let mut d_f: f64 = 0.0;
+    let mut d_g: f64 = 0.0;
+    d_g += d_out;
+    let d_t14: f64 = d_g;
+    d_f += -(d_t14 * tape.t14 / tape.f);
+    d_f += d_g / 2.0;
+    d_e += d_f * (2 as f64) * tape.e.powi(2 - 1);
+    d_c += d_e;
+    d_d += -d_e;
+    let d_t13: f64 = d_d;
+    let d_t10: f64 = d_t13;
+    let d_t12: f64 = d_t13;
+    let d_t11: f64 = if tape.t11 >= 0.0 { d_t12 } else { 0.0 };
+    *d_b += d_t11;
+    *d_a += -d_t11;
+    d_d += d_t10 * 3.0;
+    let d_t9: f64 = d_d;
+    let d_t6: f64 = d_t9;
+    let d_t8: f64 = d_t9;
+    let d_t7: f64 = if tape.t7 >= 0.0 { d_t8 } else { 0.0 };
+    *d_b += d_t7;
+    *d_a += d_t7;
+    d_d += d_t6 * 2.0;
+    let d_t5: f64 = d_c;
+    let d_t3: f64 = d_t5;
+    let d_t4: f64 = d_t5;
+    *d_a += -d_t4;
+    d_c += d_t3;
+    let d_t2: f64 = d_c;
+    d_c += d_t2;
+    let d_t0: f64 = d_d;
+    let d_t1: f64 = d_d;
+    *d_b += d_t1 * (3 as f64) * b.powi(3 - 1);
+    *d_a += d_t0 * b;
+    *d_b += d_t0 * a;
+    *d_a += d_c;
+    *d_b += d_c;
+}
+///The value of [`micrograd`] and its gradient with respect to `a`, `b`, in parameter order.
+#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+pub fn micrograd_grad(a: f64, b: f64) -> (f64, (f64, f64)) {
+    let mut tape = MicrogradTape::new();
+    let value = micrograd_forward(a, b, &mut tape);
+    let mut d_a: f64 = 0.0;
+    let mut d_b: f64 = 0.0;
+    micrograd_adjoint(a, b, &tape, 1.0, &mut d_a, &mut d_b);
+    (value, (d_a, d_b))
+}
+const _: fn(f64, f64) -> f64 = micrograd;

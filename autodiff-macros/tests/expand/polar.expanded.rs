@@ -1,0 +1,96 @@
+/// A tuple output, `wrt`, an integer parameter, a reassigned parameter and shadowing.
+pub fn polar(r: f64, mut theta: f64, turns: i32, scale: f64) -> (f64, f64) {
+    theta += core::f64::consts::PI * (turns as f64);
+    let r = r * scale;
+    (r * theta.cos(), r * theta.sin())
+}
+///The tape of [`polar`]: what [`polar_adjoint`] reads, recorded by [`polar_forward`] in fixed-size fields.
+#[derive(::core::clone::Clone, ::core::fmt::Debug)]
+pub struct PolarTape {
+    ///`theta` after an assignment
+    theta_1: f64,
+    ///`r`
+    r_1: f64,
+    ///`t2 = theta_1.cos()`
+    t2: f64,
+    ///`t4 = theta_1.sin()`
+    t4: f64,
+}
+impl PolarTape {
+    /// The exact size of this tape in bytes.
+    pub const BYTES: usize = ::core::mem::size_of::<Self>();
+    /// A zeroed tape.
+    pub const fn new() -> Self {
+        Self {
+            theta_1: 0.0,
+            r_1: 0.0,
+            t2: 0.0,
+            t4: 0.0,
+        }
+    }
+}
+impl ::core::default::Default for PolarTape {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+///Computes [`polar`] and records in `tape` what [`polar_adjoint`] needs.
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+pub fn polar_forward(
+    r: f64,
+    theta: f64,
+    turns: i32,
+    scale: f64,
+    tape: &mut PolarTape,
+) -> (f64, f64) {
+    let mut theta_1: f64 = theta;
+    let t0 = turns as f64;
+    let t1 = core::f64::consts::PI * t0;
+    theta_1 = theta_1 + t1;
+    tape.theta_1 = theta_1;
+    let r_1: f64 = r * scale;
+    tape.r_1 = r_1;
+    let t2 = theta_1.cos();
+    tape.t2 = t2;
+    let t3 = r_1 * t2;
+    let t4 = theta_1.sin();
+    tape.t4 = t4;
+    let t5 = r_1 * t4;
+    (t3, t5)
+}
+/**The reverse sweep of [`polar`]: adds `d_out` times the derivative of `polar` with respect to `r`, `theta` into `d_r`, `d_theta`.
+
+`tape` must have been filled by [`polar_forward`] with the same arguments. The adjoints accumulate: zero them first for a plain gradient.*/
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+pub fn polar_adjoint(
+    r: f64,
+    theta: f64,
+    turns: i32,
+    scale: f64,
+    tape: &PolarTape,
+    d_out: (f64, f64),
+    d_r: &mut f64,
+    d_theta: &mut f64,
+) {
+    let mut d_theta_1: f64 = 0.0;
+    let mut d_r_1: f64 = 0.0;
+    let d_t3: f64 = d_out.0;
+    let d_t5: f64 = d_out.1;
+    d_r_1 += d_t5 * tape.t4;
+    let d_t4: f64 = d_t5 * tape.r_1;
+    d_theta_1 += d_t4 * tape.theta_1.cos();
+    d_r_1 += d_t3 * tape.t2;
+    let d_t2: f64 = d_t3 * tape.r_1;
+    d_theta_1 += -(d_t2 * tape.theta_1.sin());
+    *d_r += d_r_1 * scale;
+    *d_theta += d_theta_1;
+}
+const _: () = {
+    #[allow(dead_code, unused_variables, clippy::all)]
+    fn only_const_items() {
+        if let core::f64::consts::PI = core::f64::consts::PI {}
+    }
+};
+const _: fn(f64, f64, i32, f64) -> (f64, f64) = polar;

@@ -1,0 +1,72 @@
+/// `f32` with a cast through `f64` and a numerically stable branch.
+pub fn softplus32(x: f32) -> f32 {
+    if x > 20.0 {
+        return x;
+    }
+    let wide = (x as f64).exp().ln_1p();
+    wide as f32
+}
+///The tape of [`softplus32`]: what [`softplus32_adjoint`] reads, recorded by [`softplus32_forward`] in fixed-size fields.
+#[derive(::core::clone::Clone, ::core::fmt::Debug)]
+pub struct Softplus32Tape {
+    ///`t1 = t0.exp()`
+    t1: f64,
+    ///whether the condition of `if` #0 held
+    branch_0: bool,
+}
+impl Softplus32Tape {
+    /// The exact size of this tape in bytes.
+    pub const BYTES: usize = ::core::mem::size_of::<Self>();
+    /// A zeroed tape.
+    pub const fn new() -> Self {
+        Self { t1: 0.0, branch_0: false }
+    }
+}
+impl ::core::default::Default for Softplus32Tape {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+///Computes [`softplus32`] and records in `tape` what [`softplus32_adjoint`] needs.
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+pub fn softplus32_forward(x: f32, tape: &mut Softplus32Tape) -> f32 {
+    tape.branch_0 = x > 20.0;
+    if tape.branch_0 {
+        x
+    } else {
+        let t0 = x as f64;
+        let t1 = t0.exp();
+        tape.t1 = t1;
+        let wide: f64 = t1.ln_1p();
+        wide as f32
+    }
+}
+/**The reverse sweep of [`softplus32`]: adds `d_out` times the derivative of `softplus32` with respect to `x` into `d_x`.
+
+`tape` must have been filled by [`softplus32_forward`] with the same arguments. The adjoints accumulate: zero them first for a plain gradient.*/
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+pub fn softplus32_adjoint(x: f32, tape: &Softplus32Tape, d_out: f32, d_x: &mut f32) {
+    let mut d_wide: f64 = 0.0;
+    let d_t3: f32 = d_out;
+    if tape.branch_0 {
+        *d_x += d_t3;
+    } else {
+        let d_t2: f32 = d_t3;
+        d_wide += d_t2 as f64;
+        let d_t1: f64 = d_wide / (1.0 + tape.t1);
+        let d_t0: f64 = d_t1 * tape.t1;
+        *d_x += d_t0 as f32;
+    }
+}
+///The value of [`softplus32`] and its gradient with respect to `x`, in parameter order.
+#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+pub fn softplus32_grad(x: f32) -> (f32, f32) {
+    let mut tape = Softplus32Tape::new();
+    let value = softplus32_forward(x, &mut tape);
+    let mut d_x: f32 = 0.0;
+    softplus32_adjoint(x, &tape, 1.0, &mut d_x);
+    (value, d_x)
+}
+const _: fn(f32) -> f32 = softplus32;

@@ -1,0 +1,10 @@
+//! Compile-fail tests: every rejected construct gets a clear error on the user's span.
+//! Regenerate the expected output with `TRYBUILD=overwrite cargo test --test ui` and review it.
+
+#[test]
+fn ui() {
+    let t = trybuild::TestCases::new();
+    t.compile_fail("tests/ui/unsupported/*.rs");
+    t.compile_fail("tests/ui/args/*.rs");
+    t.compile_fail("tests/ui/calls/*.rs");
+}

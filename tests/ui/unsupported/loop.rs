@@ -1,0 +1,11 @@
+use stackgrad::differentiable;
+
+#[differentiable]
+fn f(x: f64) -> f64 {
+    let mut y = x;
+    loop {
+        y = y.sqrt();
+    }
+}
+
+fn main() {}
