@@ -24,3 +24,15 @@ use proc_macro::TokenStream;
 pub fn differentiable(attr: TokenStream, item: TokenStream) -> TokenStream {
     expand::expand(attr.into(), item.into()).into()
 }
+
+mod params;
+
+/// Implements `Parameters` for a struct of floats, arrays and nested parameter structs.
+///
+/// Use it through the `stackgrad` crate (`stackgrad::Parameters`), whose documentation has
+/// examples. `#[parameters(crate = "path")]` names the runtime when it is not
+/// `::stackgrad::runtime`; `#[parameters(skip)]` on a field leaves it out.
+#[proc_macro_derive(Parameters, attributes(parameters))]
+pub fn derive_parameters(input: TokenStream) -> TokenStream {
+    params::derive(input.into()).into()
+}
