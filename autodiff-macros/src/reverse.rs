@@ -6,7 +6,7 @@
 use std::collections::HashSet;
 
 use proc_macro2::{Ident, Span, TokenStream};
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, quote_spanned};
 
 use crate::analysis::Activity;
 use crate::ir::*;
@@ -311,7 +311,9 @@ impl<'a> Rev<'a> {
         }
     }
 
-    /// `g_adjoint(args.., &tape.g, s, &mut d_arg..)` for a call to a differentiable function.
+    /// `g_call_adjoint(args.., &tape.g, s, d_arg..)` for a call to a differentiable function:
+    /// each float argument passes `Some(&mut d_arg)` when it is active and `None` otherwise.
+    /// Where `g` does not differentiate that parameter, `Some(..)` fails to compile.
     fn call(&mut self, def: usize, path: &syn::Path, args: &[Operand], span: Span, s: &TokenStream) -> TokenStream {
         let mut pre = TokenStream::new();
         let mut vals = Vec::new();
@@ -326,26 +328,26 @@ impl<'a> Rev<'a> {
             let d = match a {
                 Operand::Var { var, .. } if self.act.vars[*var] => {
                     let d = self.d_vars[*var].clone().unwrap();
-                    if self.f.vars[*var].param.is_some() { quote!(&mut *#d) } else { quote!(&mut #d) }
+                    if self.f.vars[*var].param.is_some() {
+                        quote_spanned!(span=> ::core::option::Option::Some(&mut *#d))
+                    } else {
+                        quote_spanned!(span=> ::core::option::Option::Some(&mut #d))
+                    }
                 }
                 Operand::Temp(t) if self.act.temps[*t] => {
                     let base = format!("d_{}", self.temp_names[*t].as_ref().unwrap());
                     let d = self.names.fresh(&base);
                     pre.extend(quote!(let mut #d: #tyt = 0.0;));
                     self.d_temps[*t] = Some(d.clone());
-                    quote!(&mut #d)
+                    quote_spanned!(span=> ::core::option::Option::Some(&mut #d))
                 }
-                _ => {
-                    let d = self.names.fresh("d_unused");
-                    pre.extend(quote!(let mut #d: #tyt = 0.0;));
-                    quote!(&mut #d)
-                }
+                _ => quote!(::core::option::Option::None),
             };
             d_args.push(d);
         }
         let callee = path.segments.last().unwrap().ident.to_string();
         let tape = self.call_tape(def, path, &callee);
-        let adjoint = companion(path, |i| format_ident!("{}_adjoint", i, span = span));
+        let adjoint = companion(path, |i| format_ident!("{}_call_adjoint", i, span = span));
         quote!(#pre #adjoint(#(#vals,)* &#tape, #s, #(#d_args),*);)
     }
 
