@@ -1,0 +1,496 @@
+//! Data loading: the bundled sets, and one test per kind of malformed input, each a typed
+//! `DataError` with its place in the file (never a panic).
+
+use std::path::PathBuf;
+
+use autodiff_runtime::data::{
+    BatchLoader, CharCorpus, CsvOptions, DataError, DataErrorKind, IdxData, LabelColumn, LastBatch,
+    bundled, fill_windows, parse_csv, parse_idx, read_csv, read_idx, read_idx_dataset,
+};
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
+
+/// Writes `bytes` to a fresh file under the system temp directory and returns its path.
+fn temp_file(name: &str, bytes: &[u8]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("autodiff-runtime-tests-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+fn csv(text: &str, options: &CsvOptions) -> Result<autodiff_runtime::data::Dataset, DataError> {
+    parse_csv(text.as_bytes(), "mem.csv", options)
+}
+
+fn plain() -> CsvOptions {
+    CsvOptions::default()
+}
+
+// ---- CSV ----
+
+#[test]
+fn csv_reads_features_and_labels_with_header_and_label_column() {
+    let options = CsvOptions {
+        has_header: true,
+        label: LabelColumn::Index(0),
+        num_classes: Some(4),
+        delimiter: b';',
+    };
+    let d = csv("class;x;y\n3; 1.5;-2\n0;0.25;1e2\n", &options).unwrap();
+    assert_eq!((d.len(), d.n_features, d.n_classes), (2, 2, 4));
+    assert_eq!(d.features, [1.5, -2.0, 0.25, 100.0]);
+    assert_eq!(d.labels, [3, 0]);
+    assert_eq!(d.row(1), Some(&[0.25, 100.0][..]));
+    assert_eq!(d.row(2), None);
+    // Without num_classes, the classes are 0..=max label.
+    assert_eq!(csv("1,7\n2,3\n", &plain()).unwrap().n_classes, 8);
+}
+
+#[test]
+fn csv_truncated_file_is_a_wrong_column_count_on_its_last_line() {
+    let err = csv("1,2,0\n3,4,1\n5,", &plain()).unwrap_err();
+    assert!(
+        matches!(
+            err.kind,
+            DataErrorKind::WrongColumnCount {
+                expected: 3,
+                found: 2
+            }
+        ),
+        "{err}"
+    );
+    assert_eq!(err.line, Some(3));
+}
+
+#[test]
+fn csv_wrong_column_count_against_the_header() {
+    let options = CsvOptions {
+        has_header: true,
+        ..plain()
+    };
+    let err = csv("a,b,label\n1,2,0\n1,2,3,0\n", &options).unwrap_err();
+    assert!(
+        matches!(
+            err.kind,
+            DataErrorKind::WrongColumnCount {
+                expected: 3,
+                found: 4
+            }
+        ),
+        "{err}"
+    );
+    assert_eq!(
+        err.to_string(),
+        "mem.csv:3: expected 3 fields like the first row, found 4"
+    );
+}
+
+#[test]
+fn csv_non_numeric_and_non_finite_fields() {
+    for (text, bad, column) in [
+        ("1,abc,0\n", "abc", 2),
+        ("nan,1,0\n", "nan", 1),
+        ("1,inf,0\n", "inf", 2),
+        ("1,,0\n", "", 2),
+    ] {
+        let err = csv(text, &plain()).unwrap_err();
+        match &err.kind {
+            DataErrorKind::NotANumber { field } => assert_eq!(field, bad),
+            other => panic!("{text:?}: expected NotANumber, got {other:?}"),
+        }
+        assert_eq!((err.line, err.column), (Some(1), Some(column)), "{text:?}");
+    }
+    // A number too large for f32 overflows to infinity: rejected, not stored.
+    assert!(matches!(
+        csv("1e39,0\n", &plain()).unwrap_err().kind,
+        DataErrorKind::NotANumber { .. }
+    ));
+}
+
+#[test]
+fn csv_empty_inputs() {
+    assert!(matches!(
+        csv("", &plain()).unwrap_err().kind,
+        DataErrorKind::Empty
+    ));
+    assert!(matches!(
+        csv("\n\n", &plain()).unwrap_err().kind,
+        DataErrorKind::Empty
+    ));
+    let header_only = csv(
+        "a,b,label\n",
+        &CsvOptions {
+            has_header: true,
+            ..plain()
+        },
+    )
+    .unwrap_err();
+    assert!(matches!(header_only.kind, DataErrorKind::Empty));
+    assert_eq!(header_only.to_string(), "mem.csv: no data");
+}
+
+#[test]
+fn csv_labels_out_of_range_or_not_integers() {
+    let options = CsvOptions {
+        num_classes: Some(3),
+        ..plain()
+    };
+    let err = csv("1,2,0\n1,2,3\n", &options).unwrap_err();
+    assert!(
+        matches!(
+            err.kind,
+            DataErrorKind::LabelOutOfRange {
+                label: 3,
+                classes: 3
+            }
+        ),
+        "{err}"
+    );
+    assert_eq!((err.line, err.column), (Some(2), Some(3)));
+    for bad in ["-1", "1.5", "x", ""] {
+        let err = csv(&format!("1,2,{bad}\n"), &plain()).unwrap_err();
+        assert!(
+            matches!(&err.kind, DataErrorKind::InvalidLabel { field } if field == bad),
+            "{bad:?}: {err}"
+        );
+    }
+    let err = csv(
+        "1,2\n",
+        &CsvOptions {
+            label: LabelColumn::Index(5),
+            ..plain()
+        },
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            err.kind,
+            DataErrorKind::NoSuchColumn {
+                column: 5,
+                columns: 2
+            }
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn csv_file_errors_name_the_file() {
+    let path = temp_file("bad.csv", b"1,2,0\n1,x,0\n");
+    let err = read_csv(&path, &plain()).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!("{}:2:2: `x` is not a finite number", path.display())
+    );
+
+    let missing = path.with_file_name("does-not-exist.csv");
+    let err = read_csv(&missing, &plain()).unwrap_err();
+    assert!(matches!(err.kind, DataErrorKind::Io(_)), "{err}");
+    assert!(err.to_string().starts_with(&missing.display().to_string()));
+    assert!(std::error::Error::source(&err).is_some());
+
+    let err = read_csv(temp_file("latin1.csv", b"1,2,0\n1,\xe9,0\n"), &plain()).unwrap_err();
+    assert!(matches!(err.kind, DataErrorKind::Csv(_)), "{err}");
+    assert_eq!(err.line, Some(2));
+}
+
+// ---- IDX ----
+
+/// An IDX file: header for `type_code` and `dims`, then `payload`.
+fn idx(type_code: u8, dims: &[u32], payload: &[u8]) -> Vec<u8> {
+    let mut bytes = vec![0, 0, type_code, dims.len() as u8];
+    dims.iter()
+        .for_each(|d| bytes.extend_from_slice(&d.to_be_bytes()));
+    bytes.extend_from_slice(payload);
+    bytes
+}
+
+#[test]
+fn idx_reads_each_element_type_big_endian() {
+    let a = parse_idx(&idx(0x08, &[2, 3], &[1, 2, 3, 4, 5, 6]), "u8").unwrap();
+    assert_eq!((a.dims.as_slice(), a.len()), (&[2, 3][..], 6));
+    assert_eq!(a.to_f32(), [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+    let a = parse_idx(&idx(0x09, &[2], &[0xFF, 0x7F]), "i8").unwrap();
+    assert_eq!(a.data, IdxData::I8(vec![-1, 127]));
+    let a = parse_idx(&idx(0x0B, &[1], &[0x01, 0x02]), "i16").unwrap();
+    assert_eq!(a.data, IdxData::I16(vec![0x0102]));
+    let a = parse_idx(&idx(0x0C, &[1], &[0xFF, 0xFF, 0xFF, 0xFE]), "i32").unwrap();
+    assert_eq!(a.data, IdxData::I32(vec![-2]));
+    let a = parse_idx(&idx(0x0D, &[1], &1.5f32.to_be_bytes()), "f32").unwrap();
+    assert_eq!(a.data, IdxData::F32(vec![1.5]));
+    let a = parse_idx(&idx(0x0E, &[1, 1], &(-0.25f64).to_be_bytes()), "f64").unwrap();
+    assert_eq!(a.data, IdxData::F64(vec![-0.25]));
+}
+
+#[test]
+fn idx_header_sizes_disagreeing_with_the_file_length() {
+    let truncated = idx(0x08, &[2, 3], &[1, 2, 3, 4, 5]);
+    let err = parse_idx(&truncated, "t.idx").unwrap_err();
+    assert!(
+        matches!(
+            err.kind,
+            DataErrorKind::IdxSizeMismatch {
+                expected: Some(18),
+                found: 17
+            }
+        ),
+        "{err}"
+    );
+    let trailing = idx(0x0C, &[1], &[0, 0, 0, 1, 9]);
+    assert!(matches!(
+        parse_idx(&trailing, "t").unwrap_err().kind,
+        DataErrorKind::IdxSizeMismatch { .. }
+    ));
+    // Sizes whose product overflows must not allocate or panic.
+    let huge = idx(0x0E, &[u32::MAX, u32::MAX, u32::MAX], &[]);
+    let err = parse_idx(&huge, "huge.idx").unwrap_err();
+    assert!(
+        matches!(
+            err.kind,
+            DataErrorKind::IdxSizeMismatch { expected: None, .. }
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn idx_truncated_or_invalid_headers() {
+    assert!(matches!(
+        parse_idx(&[], "e").unwrap_err().kind,
+        DataErrorKind::Empty
+    ));
+    let cases: [(&[u8], &str); 4] = [
+        (&[0, 0, 8], "shorter than the 4-byte magic"),
+        (
+            &[0, 0, 8, 2, 0, 0, 0, 1, 0, 0],
+            "ends inside the dimension sizes",
+        ),
+        (&[1, 0, 8, 1, 0, 0, 0, 0], "two zero bytes"),
+        (&[0, 0, 0x0A, 1, 0, 0, 0, 0], "unknown element type"),
+    ];
+    for (bytes, reason_part) in cases {
+        match parse_idx(bytes, "h.idx").unwrap_err().kind {
+            DataErrorKind::BadHeader { reason } => {
+                assert!(reason.contains(reason_part), "{reason}")
+            }
+            other => panic!("{bytes:?}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn idx_dataset_pairs_images_with_labels() {
+    let images = temp_file(
+        "images.idx",
+        &idx(0x08, &[3, 2, 2], &(0..12).collect::<Vec<u8>>()),
+    );
+    let labels = temp_file("labels.idx", &idx(0x08, &[3], &[2, 0, 1]));
+    let d = read_idx_dataset(&images, &labels, 3).unwrap();
+    assert_eq!((d.len(), d.n_features, d.n_classes), (3, 4, 3));
+    assert_eq!(d.row(2), Some(&[8.0, 9.0, 10.0, 11.0][..]));
+    assert_eq!(d.labels, [2, 0, 1]);
+    assert_eq!(read_idx(&labels).unwrap().dims, [3]);
+
+    let err = read_idx_dataset(&images, &labels, 2).unwrap_err();
+    assert!(
+        matches!(
+            err.kind,
+            DataErrorKind::LabelOutOfRange {
+                label: 2,
+                classes: 2
+            }
+        ),
+        "{err}"
+    );
+    let two_labels = temp_file("labels2.idx", &idx(0x08, &[2], &[0, 1]));
+    let err = read_idx_dataset(&images, &two_labels, 3).unwrap_err();
+    assert!(
+        matches!(
+            err.kind,
+            DataErrorKind::CountMismatch {
+                features: 3,
+                labels: 2
+            }
+        ),
+        "{err}"
+    );
+    let float_labels = temp_file("labels3.idx", &idx(0x0D, &[1], &[0; 4]));
+    assert!(matches!(
+        read_idx_dataset(&images, &float_labels, 3)
+            .unwrap_err()
+            .kind,
+        DataErrorKind::BadHeader { .. }
+    ));
+}
+
+// ---- Character corpus ----
+
+#[test]
+fn corpus_window_longer_than_the_text() {
+    let corpus = CharCorpus::from_text("abcde", "tiny").unwrap();
+    let (mut x, mut y) = ([[7usize; 5]; 2], [[7usize; 5]; 2]);
+    let err = fill_windows(
+        corpus.tokens(),
+        &mut x,
+        &mut y,
+        &mut SmallRng::seed_from_u64(0),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            err.kind,
+            DataErrorKind::WindowTooLong {
+                needed: 6,
+                available: 5
+            }
+        ),
+        "{err}"
+    );
+    assert_eq!(
+        (x, y),
+        ([[7; 5]; 2], [[7; 5]; 2]),
+        "arrays must be left unchanged"
+    );
+    // Exactly T + 1 tokens is enough, and there is only one window.
+    let (mut x, mut y) = ([[0usize; 4]; 3], [[0usize; 4]; 3]);
+    fill_windows(
+        corpus.tokens(),
+        &mut x,
+        &mut y,
+        &mut SmallRng::seed_from_u64(0),
+    )
+    .unwrap();
+    assert_eq!((x, y), ([[0, 1, 2, 3]; 3], [[1, 2, 3, 4]; 3]));
+}
+
+#[test]
+fn corpus_rejects_unknown_characters_tokens_and_empty_text() {
+    let corpus = CharCorpus::from_text("hello", "greeting").unwrap();
+    assert!(matches!(
+        corpus.encode("help").unwrap_err().kind,
+        DataErrorKind::UnknownChar('p')
+    ));
+    assert!(matches!(
+        corpus.decode(&[0, 4]).unwrap_err().kind,
+        DataErrorKind::UnknownToken(4)
+    ));
+    assert!(matches!(
+        CharCorpus::from_text("", "nothing").unwrap_err().kind,
+        DataErrorKind::Empty
+    ));
+    let err = CharCorpus::read(temp_file("bad.txt", b"ok\nstill ok\n\xff")).unwrap_err();
+    assert!(matches!(err.kind, DataErrorKind::InvalidUtf8), "{err}");
+    assert_eq!(err.line, Some(3));
+}
+
+// ---- Bundled data sets ----
+
+#[test]
+fn bundled_digits() {
+    let d = bundled::digits(bundled::data_dir().join("digits/digits.csv")).unwrap();
+    assert_eq!((d.len(), d.n_features, d.n_classes), (1797, 64, 10));
+    // The first line of digits.csv: 64 pixels, then class 0.
+    assert_eq!(
+        &d.row(0).unwrap()[..8],
+        [0.0, 0.0, 5.0, 13.0, 9.0, 1.0, 0.0, 0.0]
+    );
+    assert_eq!(d.labels[..3], [0, 1, 2]);
+    assert!(d.features.iter().all(|p| (0.0..=16.0).contains(p)));
+    let mut per_class = [0; 10];
+    d.labels.iter().for_each(|&l| per_class[l] += 1);
+    assert!(
+        per_class.iter().all(|&n| (170..=190).contains(&n)),
+        "{per_class:?}"
+    );
+
+    // 63 pixels and a label.
+    let row = (0..63)
+        .map(|i| (i % 17).to_string())
+        .chain(["5".to_string()])
+        .collect::<Vec<_>>()
+        .join(",");
+    let short = temp_file("digits63.csv", row.as_bytes());
+    let err = bundled::digits(&short).unwrap_err();
+    assert!(
+        matches!(
+            err.kind,
+            DataErrorKind::FeatureCount {
+                expected: 64,
+                found: 63
+            }
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn bundled_iris() {
+    let d = bundled::iris(bundled::data_dir().join("iris/iris.csv")).unwrap();
+    assert_eq!((d.len(), d.n_features, d.n_classes), (150, 4, 3));
+    assert_eq!(d.row(0), Some(&[5.1, 3.5, 1.4, 0.2][..]));
+    assert_eq!(d.class_names, ["setosa", "versicolor", "virginica"]);
+    for class in 0..3 {
+        assert_eq!(d.labels.iter().filter(|&&l| l == class).count(), 50);
+    }
+
+    let wrong_count = temp_file("iris-bad.csv", b"3,4,a,b\n1,2,3,4,0\n1,2,3,4,1\n");
+    let err = bundled::iris(&wrong_count).unwrap_err();
+    assert!(
+        matches!(&err.kind, DataErrorKind::BadHeader { reason } if reason.contains("3 rows")),
+        "{err}"
+    );
+    let label_past_names = temp_file("iris-label.csv", b"2,4,a,b\n1,2,3,4,0\n1,2,3,4,2\n");
+    let err = bundled::iris(&label_past_names).unwrap_err();
+    assert!(
+        matches!(
+            err.kind,
+            DataErrorKind::LabelOutOfRange {
+                label: 2,
+                classes: 2
+            }
+        ),
+        "{err}"
+    );
+    assert_eq!(err.line, Some(3), "line numbers count the header line");
+    let no_header = temp_file("iris-nohead.csv", b"x,4,a\n1,2,3,4,0\n");
+    assert!(matches!(
+        bundled::iris(&no_header).unwrap_err().kind,
+        DataErrorKind::BadHeader { .. }
+    ));
+}
+
+#[test]
+fn bundled_tinyshakespeare() {
+    let c =
+        bundled::tinyshakespeare(bundled::data_dir().join("tinyshakespeare/input.txt")).unwrap();
+    assert_eq!(c.vocab().len(), 65);
+    assert_eq!(c.tokens().len(), 1_115_394);
+    assert_eq!(c.decode(&c.tokens()[..14]).unwrap(), "First Citizen:");
+    let (train, val) = c.split(0.9);
+    assert_eq!((train.len(), val.len()), (1_003_854, 111_540));
+    let (mut x, mut y) = ([[0usize; 32]; 4], [[0usize; 32]; 4]);
+    fill_windows(val, &mut x, &mut y, &mut SmallRng::seed_from_u64(5)).unwrap();
+    for (xb, yb) in x.iter().zip(&y) {
+        assert_eq!(xb[1..], yb[..31]);
+    }
+}
+
+#[test]
+fn batches_over_a_bundled_set_are_deterministic_for_a_seed() {
+    let d = bundled::iris(bundled::data_dir().join("iris/iris.csv")).unwrap();
+    let run = |seed| {
+        let mut loader = BatchLoader::<4, 16>::new(&d, LastBatch::Drop).unwrap();
+        loader.shuffle(&mut SmallRng::seed_from_u64(seed));
+        let (mut x, mut y) = ([[0.0f32; 4]; 16], [0usize; 16]);
+        let mut labels = Vec::new();
+        while let Some(n) = loader.next_batch(&mut x, &mut y) {
+            assert_eq!(n, 16);
+            labels.extend_from_slice(&y);
+        }
+        labels
+    };
+    assert_eq!(run(1).len(), 144);
+    assert_eq!(run(1), run(1));
+    assert_ne!(run(1), run(2));
+}
