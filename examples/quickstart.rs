@@ -6,6 +6,7 @@
 use stackgrad::differentiable;
 
 /// The expression from micrograd's README, written as plain Rust.
+#[allow(clippy::misrefactored_assign_op)] // micrograd's `c += c + 1`, kept as written there
 #[differentiable]
 fn micrograd(a: f64, b: f64) -> f64 {
     let mut c = a + b;

@@ -39,8 +39,11 @@ impl Activity {
         match rhs {
             Rhs::Copy(o) | Rhs::Neg(o) | Rhs::Cast(o) => self.operand(o),
             Rhs::Bin(_, a, b) => self.operand(a) || self.operand(b),
-            Rhs::Method { method, recv, args, .. } => {
-                method.name != "signum" && (self.operand(recv) || args.iter().any(|a| self.operand(a)))
+            Rhs::Method {
+                method, recv, args, ..
+            } => {
+                method.name != "signum"
+                    && (self.operand(recv) || args.iter().any(|a| self.operand(a)))
             }
             Rhs::Call { args, .. } => args.iter().any(|a| self.operand(a)),
             Rhs::Pure(_) => false,
@@ -70,7 +73,9 @@ fn walk(b: &Block, act: &mut Activity) -> bool {
                     changed |= act.set(*target);
                 }
             }
-            Stmt::If { then, els, results, .. } => {
+            Stmt::If {
+                then, els, results, ..
+            } => {
                 changed |= walk(then, act);
                 changed |= walk(els, act);
                 for (i, r) in results.iter().enumerate() {
@@ -99,7 +104,9 @@ pub fn reaching_defs(f: &Func) -> Vec<Option<usize>> {
         };
         for s in &b.stmts {
             match s {
-                Stmt::Def { id, target, rhs, .. } => {
+                Stmt::Def {
+                    id, target, rhs, ..
+                } => {
                     for o in crate::emit::operands(rhs) {
                         read(o, state, out);
                     }
@@ -107,7 +114,9 @@ pub fn reaching_defs(f: &Func) -> Vec<Option<usize>> {
                         state[*v] = Some(*id);
                     }
                 }
-                Stmt::If { then, els, results, .. } => {
+                Stmt::If {
+                    then, els, results, ..
+                } => {
                     let mut other = state.clone();
                     walk(then, state, out);
                     walk(els, &mut other, out);

@@ -20,7 +20,9 @@ pub fn name_temps(f: &Func) -> Vec<Option<Ident>> {
         for s in &b.stmts {
             match s {
                 Stmt::Def { target, .. } => name(*target, names, n),
-                Stmt::If { then, els, results, .. } => {
+                Stmt::If {
+                    then, els, results, ..
+                } => {
                     walk(then, names, n);
                     walk(els, names, n);
                     for r in results {
@@ -141,7 +143,12 @@ impl Fwd<'_> {
                 };
                 quote!(#a #op #b)
             }
-            Rhs::Method { method, recv, args, span } => {
+            Rhs::Method {
+                method,
+                recv,
+                args,
+                span,
+            } => {
                 let m = Ident::new(method.name, *span);
                 let r = self.operand(recv);
                 let args = args.iter().map(|a| self.operand(a));
@@ -175,7 +182,12 @@ impl Fwd<'_> {
 
     fn stmt(&self, s: &Stmt) -> TokenStream {
         match s {
-            Stmt::Def { id, target, rhs, is_let } => {
+            Stmt::Def {
+                id,
+                target,
+                rhs,
+                is_let,
+            } => {
                 let mut pre = TokenStream::new();
                 for o in operands(rhs) {
                     if let Operand::Var { var, read } = o {
@@ -183,21 +195,28 @@ impl Fwd<'_> {
                     }
                 }
                 let value = self.rhs(*id, *target, rhs);
-                if let (Target::Temp(_), Some(field)) = (target, self.tape.get(Key::Value(*target))) {
-                    let text = format!("`{} = {}`", self.target(*target), crate::emit::text(&value));
+                if let (Target::Temp(_), Some(field)) = (target, self.tape.get(Key::Value(*target)))
+                {
+                    let text =
+                        format!("`{} = {}`", self.target(*target), crate::emit::text(&value));
                     self.written.borrow_mut().push((field.clone(), Some(text)));
                 }
                 let def = self.bind(&[*target], *is_let, value);
                 let post = self.stores_after(Some(*id), *target);
                 quote!(#pre #def #post)
             }
-            Stmt::If { results, is_let, .. } => {
+            Stmt::If {
+                results, is_let, ..
+            } => {
                 let (pre, expr) = self.if_expr(s);
                 if results.is_empty() {
                     return quote!(#pre #expr);
                 }
                 let def = self.bind(results, *is_let, expr);
-                let post: TokenStream = results.iter().map(|r| self.stores_after(None, *r)).collect();
+                let post: TokenStream = results
+                    .iter()
+                    .map(|r| self.stores_after(None, *r))
+                    .collect();
                 quote!(#pre #def #post)
             }
         }
@@ -230,7 +249,17 @@ impl Fwd<'_> {
 
     /// The flag store and the `if` expression.
     fn if_expr(&self, s: &Stmt) -> (TokenStream, TokenStream) {
-        let Stmt::If { id, cond, then, els, results, .. } = s else { unreachable!() };
+        let Stmt::If {
+            id,
+            cond,
+            then,
+            els,
+            results,
+            ..
+        } = s
+        else {
+            unreachable!()
+        };
         let tuple = results.len() > 1;
         let cond = self.pure(cond);
         let (pre, test) = match self.tape.get(Key::Flag(*id)) {
@@ -242,7 +271,11 @@ impl Fwd<'_> {
         };
         let t = self.block(then, tuple);
         let e = self.block(els, tuple);
-        let e = if e.is_empty() { quote!() } else { quote!(else { #e }) };
+        let e = if e.is_empty() {
+            quote!()
+        } else {
+            quote!(else { #e })
+        };
         (pre, quote!(if #test { #t } #e))
     }
 
@@ -261,8 +294,13 @@ impl Fwd<'_> {
         if let Some((last @ Stmt::If { results, .. }, rest)) = b.stmts.split_last()
             && !results.is_empty()
             && results.len() == b.tail.len()
-            && results.iter().zip(&b.tail).all(|(r, o)| matches!((r, o), (Target::Temp(a), Operand::Temp(b)) if a == b))
-            && results.iter().all(|r| self.stores_after(None, *r).is_empty())
+            && results
+                .iter()
+                .zip(&b.tail)
+                .all(|(r, o)| matches!((r, o), (Target::Temp(a), Operand::Temp(b)) if a == b))
+            && results
+                .iter()
+                .all(|r| self.stores_after(None, *r).is_empty())
         {
             let (pre, expr) = self.if_expr(last);
             stmts = rest;
@@ -288,5 +326,12 @@ use quote::ToTokens;
 /// Tokens as a person would write them, for doc comments.
 pub fn text(t: &TokenStream) -> String {
     let s = t.to_string();
-    s.replace(" :: ", "::").replace("& mut ", "&mut ").replace("& ", "&").replace(" . ", ".").replace(" (", "(").replace("( ", "(").replace(" )", ")").replace(" ,", ",")
+    s.replace(" :: ", "::")
+        .replace("& mut ", "&mut ")
+        .replace("& ", "&")
+        .replace(" . ", ".")
+        .replace(" (", "(")
+        .replace("( ", "(")
+        .replace(" )", ")")
+        .replace(" ,", ",")
 }

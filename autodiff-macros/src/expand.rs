@@ -42,7 +42,10 @@ fn doc(text: String) -> TokenStream {
 }
 
 fn list(names: impl Iterator<Item = String>) -> String {
-    names.map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+    names
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn items(func: &syn::ItemFn, f: &Func) -> TokenStream {
@@ -100,7 +103,11 @@ fn items(func: &syn::ItemFn, f: &Func) -> TokenStream {
         })
         .collect();
     let args: Vec<_> = f.params.iter().map(|&v| f.vars[v].emit.clone()).collect();
-    let wrt_tys: Vec<_> = f.wrt.iter().map(|&i| f.types.tokens(f.vars[f.params[i]].ty)).collect();
+    let wrt_tys: Vec<_> = f
+        .wrt
+        .iter()
+        .map(|&i| f.types.tokens(f.vars[f.params[i]].ty))
+        .collect();
     let wrt_names = list(f.wrt.iter().map(|&i| f.vars[f.params[i]].name.to_string()));
     let d_names = list(d_params.iter().map(|d| d.to_string()));
 
@@ -128,11 +135,10 @@ fn items(func: &syn::ItemFn, f: &Func) -> TokenStream {
     let call_adj = format_ident!("{}_call_adjoint", name);
     let camel = tape_ty.to_string();
     let excluded = format_ident!("{}ParamNotDifferentiated", camel.trim_end_matches("Tape"));
-    let has_excluded = f
-        .params
-        .iter()
-        .enumerate()
-        .any(|(i, &v)| f.types.kind(f.vars[v].ty) == crate::ir::Kind::Float && !f.wrt.contains(&i));
+    let has_excluded =
+        f.params.iter().enumerate().any(|(i, &v)| {
+            f.types.kind(f.vars[v].ty) == crate::ir::Kind::Float && !f.wrt.contains(&i)
+        });
     let call_adjoint = {
         let mut sinks = Vec::new();
         let mut pass = Vec::new();
@@ -155,7 +161,7 @@ fn items(func: &syn::ItemFn, f: &Func) -> TokenStream {
             }
         }
         let unwrap = pass.iter().map(|(d, local, ty)| {
-            quote!(let mut #local: #ty = 0.0; let #d = match #d { ::core::option::Option::Some(d) => d, ::core::option::Option::None => &mut #local };)
+            quote!(let mut #local: #ty = -0.0; let #d = match #d { ::core::option::Option::Some(d) => d, ::core::option::Option::None => &mut #local };)
         });
         let ds = pass.iter().map(|(d, _, _)| d);
         let call_doc = doc(format!(
@@ -206,7 +212,11 @@ fn items(func: &syn::ItemFn, f: &Func) -> TokenStream {
         }
     };
 
-    let checks: Vec<_> = f.consts.iter().filter(|p| p.segments.last().is_some_and(|s| s.ident != "NAN")).collect();
+    let checks: Vec<_> = f
+        .consts
+        .iter()
+        .filter(|p| p.segments.last().is_some_and(|s| s.ident != "NAN"))
+        .collect();
     let const_check = if checks.is_empty() {
         TokenStream::new()
     } else {
@@ -277,14 +287,19 @@ mod tests {
 
     fn expand_file(src: &str) -> String {
         let mut func: syn::ItemFn = syn::parse_str(src).expect("a function");
-        let pos = func.attrs.iter().position(|a| a.path().is_ident("differentiable")).expect("#[differentiable]");
+        let pos = func
+            .attrs
+            .iter()
+            .position(|a| a.path().is_ident("differentiable"))
+            .expect("#[differentiable]");
         let attr = func.attrs.remove(pos);
         let args = match attr.meta {
             syn::Meta::List(l) => l.tokens,
             _ => TokenStream::new(),
         };
         let out = expand(args, quote!(#func));
-        let file: syn::File = syn::parse2(out.clone()).unwrap_or_else(|e| panic!("expansion does not parse: {e}\n{out}"));
+        let file: syn::File = syn::parse2(out.clone())
+            .unwrap_or_else(|e| panic!("expansion does not parse: {e}\n{out}"));
         prettyplease::unparse(&file)
     }
 
@@ -307,7 +322,10 @@ mod tests {
                 continue;
             }
             let want = std::fs::read_to_string(&golden).unwrap_or_default();
-            assert!(got == want, "{name}: the expansion changed; review it and run with GOLDEN=overwrite\n{got}");
+            assert!(
+                got == want,
+                "{name}: the expansion changed; review it and run with GOLDEN=overwrite\n{got}"
+            );
         }
         assert!(n >= 3, "expected at least 3 golden expansions, found {n}");
     }

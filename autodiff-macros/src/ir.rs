@@ -124,10 +124,16 @@ pub struct Temp {
 pub enum Operand {
     /// A read of a variable; `read` identifies this read site (a mutable variable's value is
     /// recorded per read).
-    Var { var: VarId, read: ReadId },
+    Var {
+        var: VarId,
+        read: ReadId,
+    },
     Temp(TempId),
     /// A literal or a path to a constant.
-    Const { tokens: TokenStream, ty: TyId },
+    Const {
+        tokens: TokenStream,
+        ty: TyId,
+    },
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -68,7 +68,13 @@ pub fn lower(item: &syn::ItemFn, args: &Args) -> syn::Result<Func> {
         });
     }
     l.scopes.push(HashMap::new());
-    l.seq(&item.block.stmts, &[], &mut body, Mode::Fn, item.block.span());
+    l.seq(
+        &item.block.stmts,
+        &[],
+        &mut body,
+        Mode::Fn,
+        item.block.span(),
+    );
     let ret = l.f.ret.clone();
     for (o, t) in body.tail.iter().zip(ret) {
         let ty = l.f.operand_ty(o);
@@ -269,13 +275,22 @@ impl Lower {
 
     fn signature(&mut self, sig: &syn::Signature, args: &Args) {
         if let Some(a) = &sig.asyncness {
-            self.error(err(a, "`async fn` cannot be differentiable; remove `async`"));
+            self.error(err(
+                a,
+                "`async fn` cannot be differentiable; remove `async`",
+            ));
         }
         if let Some(u) = &sig.unsafety {
-            self.error(err(u, "`unsafe fn` cannot be differentiable; remove `unsafe`"));
+            self.error(err(
+                u,
+                "`unsafe fn` cannot be differentiable; remove `unsafe`",
+            ));
         }
         if let Some(a) = &sig.abi {
-            self.error(err(a, "`extern` functions cannot be differentiable; remove the ABI"));
+            self.error(err(
+                a,
+                "`extern` functions cannot be differentiable; remove the ABI",
+            ));
         }
         if let Some(v) = &sig.variadic {
             self.error(err(v, "variadic functions cannot be differentiable"));
@@ -362,10 +377,13 @@ impl Lower {
                 }
             }
         }
-        let is_float = |l: &Self, i: usize| l.f.types.kind(l.f.vars[l.f.params[i]].ty) == Kind::Float;
+        let is_float =
+            |l: &Self, i: usize| l.f.types.kind(l.f.vars[l.f.params[i]].ty) == Kind::Float;
         match &args.wrt {
             None => {
-                self.f.wrt = (0..self.f.params.len()).filter(|&i| is_float(self, i)).collect();
+                self.f.wrt = (0..self.f.params.len())
+                    .filter(|&i| is_float(self, i))
+                    .collect();
             }
             Some(names) => {
                 for name in names {
@@ -394,7 +412,14 @@ impl Lower {
     /// Lowers a statement sequence; `conts` are the statements that follow it in enclosing
     /// blocks (an `if` statement with a `return` in a branch pulls them into its branches, so
     /// every path ends in the function's value).
-    fn seq(&mut self, stmts: &[syn::Stmt], conts: &[&[syn::Stmt]], out: &mut Block, mode: Mode, span: Span) {
+    fn seq(
+        &mut self,
+        stmts: &[syn::Stmt],
+        conts: &[&[syn::Stmt]],
+        out: &mut Block,
+        mode: Mode,
+        span: Span,
+    ) {
         for (i, s) in stmts.iter().enumerate() {
             let last = i + 1 == stmts.len();
             match s {
@@ -480,16 +505,30 @@ impl Lower {
         let saved = self.scopes.clone();
         let mut then = Block::default();
         self.scopes.push(HashMap::new());
-        self.seq(&ifx.then_branch.stmts, conts, &mut then, Mode::Fn, ifx.then_branch.span());
+        self.seq(
+            &ifx.then_branch.stmts,
+            conts,
+            &mut then,
+            Mode::Fn,
+            ifx.then_branch.span(),
+        );
         self.scopes = saved.clone();
         let mut els = Block::default();
         self.scopes.push(HashMap::new());
         match ifx.else_branch.as_ref().map(|(_, e)| &**e) {
             None => self.seq(&[], conts, &mut els, Mode::Fn, ifx.span()),
-            Some(syn::Expr::Block(b)) => self.seq(&b.block.stmts, conts, &mut els, Mode::Fn, b.span()),
+            Some(syn::Expr::Block(b)) => {
+                self.seq(&b.block.stmts, conts, &mut els, Mode::Fn, b.span())
+            }
             Some(e) => {
                 let stmt = syn::Stmt::Expr(e.clone(), None);
-                self.seq(std::slice::from_ref(&stmt), conts, &mut els, Mode::Fn, e.span())
+                self.seq(
+                    std::slice::from_ref(&stmt),
+                    conts,
+                    &mut els,
+                    Mode::Fn,
+                    e.span(),
+                )
             }
         }
         self.scopes = saved;
@@ -535,7 +574,9 @@ impl Lower {
         };
         let syn::Pat::Ident(pi) = pat else {
             let msg = match pat {
-                syn::Pat::Tuple(_) => "destructuring `let` is not supported; bind each value with its own `let`",
+                syn::Pat::Tuple(_) => {
+                    "destructuring `let` is not supported; bind each value with its own `let`"
+                }
                 syn::Pat::Wild(_) => "`let _ = ..` discards the value; remove the statement",
                 _ => "this pattern is not supported; bind a name, as in `let y = ..;`",
             };
@@ -550,7 +591,10 @@ impl Lower {
         let Some(init) = &local.init else {
             self.error(err(
                 local,
-                format!("`let {};` without a value is not supported; write `let {} = ..;`", pi.ident, pi.ident),
+                format!(
+                    "`let {};` without a value is not supported; write `let {} = ..;`",
+                    pi.ident, pi.ident
+                ),
             ));
             return;
         };
@@ -607,12 +651,18 @@ impl Lower {
         self.f.types.unify(ty, tt);
         if let Operand::Temp(t) = op {
             match out.stmts.last_mut() {
-                Some(Stmt::Def { target: tg @ Target::Temp(_), is_let: l, .. }) if *tg == Target::Temp(t) => {
+                Some(Stmt::Def {
+                    target: tg @ Target::Temp(_),
+                    is_let: l,
+                    ..
+                }) if *tg == Target::Temp(t) => {
                     *tg = target;
                     *l = is_let;
                     return;
                 }
-                Some(Stmt::If { results, is_let: l, .. }) if results.as_slice() == [Target::Temp(t)] => {
+                Some(Stmt::If {
+                    results, is_let: l, ..
+                }) if results.as_slice() == [Target::Temp(t)] => {
                     results[0] = target;
                     *l = is_let;
                     return;
@@ -631,17 +681,26 @@ impl Lower {
 
     fn assigned_var(&mut self, left: &syn::Expr) -> Option<VarId> {
         let syn::Expr::Path(p) = left else {
-            self.error(err(left, "only assignments to local variables are supported, as in `y = ..;`"));
+            self.error(err(
+                left,
+                "only assignments to local variables are supported, as in `y = ..;`",
+            ));
             return None;
         };
         let Some(id) = p.path.get_ident() else {
-            self.error(err(left, "only assignments to local variables are supported"));
+            self.error(err(
+                left,
+                "only assignments to local variables are supported",
+            ));
             return None;
         };
         match self.lookup(&id.to_string()) {
             Some(v) => Some(v),
             None => {
-                self.error(err(left, format!("cannot assign to `{id}`: it is not a local variable")));
+                self.error(err(
+                    left,
+                    format!("cannot assign to `{id}`: it is not a local variable"),
+                ));
                 None
             }
         }
@@ -651,7 +710,9 @@ impl Lower {
         match e {
             syn::Expr::Paren(p) => self.stmt_expr(&p.expr, out),
             syn::Expr::Assign(a) => {
-                let Some(var) = self.assigned_var(&a.left) else { return };
+                let Some(var) = self.assigned_var(&a.left) else {
+                    return;
+                };
                 if self.f.types.kind(self.f.vars[var].ty) == Kind::Float {
                     let op = self.float(&a.right, out);
                     self.bind(out, op, Target::Var(var), false);
@@ -659,12 +720,19 @@ impl Lower {
                     let (p, ty) = self.pure(&a.right);
                     self.f.types.unify(ty, self.f.vars[var].ty);
                     let id = self.def_id();
-                    out.stmts.push(Stmt::Def { id, target: Target::Var(var), rhs: Rhs::Pure(p), is_let: false });
+                    out.stmts.push(Stmt::Def {
+                        id,
+                        target: Target::Var(var),
+                        rhs: Rhs::Pure(p),
+                        is_let: false,
+                    });
                 }
             }
             syn::Expr::Binary(b) if is_compound(&b.op).is_some() => {
                 let op = is_compound(&b.op).unwrap();
-                let Some(var) = self.assigned_var(&b.left) else { return };
+                let Some(var) = self.assigned_var(&b.left) else {
+                    return;
+                };
                 let ty = self.f.vars[var].ty;
                 if self.f.types.kind(ty) == Kind::Float {
                     let rhs = self.float(&b.right, out);
@@ -701,7 +769,13 @@ impl Lower {
                 let cond = self.cond(&ifx.cond);
                 let mut then = Block::default();
                 self.scopes.push(HashMap::new());
-                self.seq(&ifx.then_branch.stmts, &[], &mut then, Mode::Unit, ifx.span());
+                self.seq(
+                    &ifx.then_branch.stmts,
+                    &[],
+                    &mut then,
+                    Mode::Unit,
+                    ifx.span(),
+                );
                 self.scopes.pop();
                 let mut els = Block::default();
                 if let Some((_, e)) = &ifx.else_branch {
@@ -709,15 +783,27 @@ impl Lower {
                     self.stmt_expr(e, &mut els);
                     self.scopes.pop();
                 }
-                out.stmts.push(Stmt::If { id, cond, then, els, results: Vec::new(), is_let: false });
+                out.stmts.push(Stmt::If {
+                    id,
+                    cond,
+                    then,
+                    els,
+                    results: Vec::new(),
+                    is_let: false,
+                });
             }
             syn::Expr::Block(b) if b.label.is_none() => {
                 self.scopes.push(HashMap::new());
                 self.seq(&b.block.stmts, &[], out, Mode::Unit, b.span());
                 self.scopes.pop();
             }
-            syn::Expr::Lit(_) | syn::Expr::Path(_) | syn::Expr::Binary(_) | syn::Expr::Unary(_)
-            | syn::Expr::MethodCall(_) | syn::Expr::Call(_) | syn::Expr::Cast(_) => self.error(err(
+            syn::Expr::Lit(_)
+            | syn::Expr::Path(_)
+            | syn::Expr::Binary(_)
+            | syn::Expr::Unary(_)
+            | syn::Expr::MethodCall(_)
+            | syn::Expr::Call(_)
+            | syn::Expr::Cast(_) => self.error(err(
                 e,
                 "this statement computes a value and drops it; bind it with `let` or remove it",
             )),
@@ -732,12 +818,20 @@ impl Lower {
         }
         match e {
             syn::Expr::Paren(p) => self.value(&p.expr, (k, tuple), out),
-            syn::Expr::Tuple(t) if t.elems.len() == k => t.elems.iter().map(|x| self.float(x, out)).collect(),
+            syn::Expr::Tuple(t) if t.elems.len() == k => {
+                t.elems.iter().map(|x| self.float(x, out)).collect()
+            }
             syn::Expr::If(ifx) => self.value_if(ifx, k, tuple, out),
             syn::Expr::Block(b) if b.label.is_none() => {
                 self.scopes.push(HashMap::new());
                 let mut blk = Block::default();
-                self.seq(&b.block.stmts, &[], &mut blk, Mode::Value { k, tuple }, b.span());
+                self.seq(
+                    &b.block.stmts,
+                    &[],
+                    &mut blk,
+                    Mode::Value { k, tuple },
+                    b.span(),
+                );
                 self.scopes.pop();
                 out.stmts.extend(blk.stmts);
                 blk.tail
@@ -752,12 +846,24 @@ impl Lower {
         }
     }
 
-    fn value_if(&mut self, ifx: &syn::ExprIf, k: usize, tuple: bool, out: &mut Block) -> Vec<Operand> {
+    fn value_if(
+        &mut self,
+        ifx: &syn::ExprIf,
+        k: usize,
+        tuple: bool,
+        out: &mut Block,
+    ) -> Vec<Operand> {
         let id = self.if_id();
         let cond = self.cond(&ifx.cond);
         let mut then = Block::default();
         self.scopes.push(HashMap::new());
-        self.seq(&ifx.then_branch.stmts, &[], &mut then, Mode::Value { k, tuple }, ifx.then_branch.span());
+        self.seq(
+            &ifx.then_branch.stmts,
+            &[],
+            &mut then,
+            Mode::Value { k, tuple },
+            ifx.then_branch.span(),
+        );
         self.scopes.pop();
         let mut els = Block::default();
         match ifx.else_branch.as_ref().map(|(_, e)| &**e) {
@@ -786,7 +892,12 @@ impl Lower {
     fn def_temp(&mut self, out: &mut Block, rhs: Rhs, ty: TyId) -> Operand {
         let t = self.temp(ty);
         let id = self.def_id();
-        out.stmts.push(Stmt::Def { id, target: Target::Temp(t), rhs, is_let: true });
+        out.stmts.push(Stmt::Def {
+            id,
+            target: Target::Temp(t),
+            rhs,
+            is_let: true,
+        });
         Operand::Temp(t)
     }
 
@@ -806,10 +917,17 @@ impl Lower {
 
     /// A path that is not a local: a constant (checked by the caller's kind), or an error.
     fn const_path(&mut self, p: &syn::ExprPath) -> Option<TyId> {
-        let last = p.path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
+        let last = p
+            .path
+            .segments
+            .last()
+            .map(|s| s.ident.to_string())
+            .unwrap_or_default();
         if p.qself.is_some() || !is_screaming(&last) {
             let msg = if p.path.segments.len() == 1 {
-                format!("cannot find `{last}`: a differentiable function can use its parameters, its locals and `const` items (named in UPPER_CASE)")
+                format!(
+                    "cannot find `{last}`: a differentiable function can use its parameters, its locals and `const` items (named in UPPER_CASE)"
+                )
             } else {
                 format!(
                     "`{}` is not supported here: a differentiable function can use its parameters, its locals and `const` items (named in UPPER_CASE)",
@@ -839,12 +957,18 @@ impl Lower {
                         _ => TyVal::Unknown(Kind::Float),
                     };
                     let ty = self.f.types.fresh(tv);
-                    Operand::Const { tokens: f.to_token_stream(), ty }
+                    Operand::Const {
+                        tokens: f.to_token_stream(),
+                        ty,
+                    }
                 }
                 syn::Lit::Int(i) => {
                     self.error(err(
                         i,
-                        format!("integer literal `{i}` where a float is expected; write `{}.0`", i.base10_digits()),
+                        format!(
+                            "integer literal `{i}` where a float is expected; write `{}.0`",
+                            i.base10_digits()
+                        ),
                     ));
                     self.dummy()
                 }
@@ -860,14 +984,19 @@ impl Lower {
                     if self.f.types.kind(self.f.vars[var].ty) != Kind::Float {
                         self.error(err(
                             p,
-                            format!("`{id}` is not a float; convert it with `{id} as f64` (or `as f32`)"),
+                            format!(
+                                "`{id}` is not a float; convert it with `{id} as f64` (or `as f32`)"
+                            ),
                         ));
                     }
                     let read = self.read(var);
                     return Operand::Var { var, read };
                 }
                 match self.const_path(p) {
-                    Some(ty) => Operand::Const { tokens: p.to_token_stream(), ty },
+                    Some(ty) => Operand::Const {
+                        tokens: p.to_token_stream(),
+                        ty,
+                    },
                     None => self.dummy(),
                 }
             }
@@ -876,8 +1005,13 @@ impl Lower {
                     if let Expr::Lit(l) = &*u.expr
                         && let syn::Lit::Float(_) = l.lit
                     {
-                        let Operand::Const { tokens, ty } = self.float(&u.expr, out) else { unreachable!() };
-                        return Operand::Const { tokens: quote!((-#tokens)), ty };
+                        let Operand::Const { tokens, ty } = self.float(&u.expr, out) else {
+                            unreachable!()
+                        };
+                        return Operand::Const {
+                            tokens: quote!((-#tokens)),
+                            ty,
+                        };
                     }
                     let a = self.float(&u.expr, out);
                     let ty = self.f.operand_ty(&a);
@@ -897,9 +1031,12 @@ impl Lower {
                     let msg = if is_compound(&b.op).is_some() {
                         "assignments are statements here; write them on their own line".to_string()
                     } else {
-                        format!("operator `{}` does not give a float; use `+ - * /` on floats", b.op.to_token_stream())
+                        format!(
+                            "operator `{}` does not give a float; use `+ - * /` on floats",
+                            b.op.to_token_stream()
+                        )
                     };
-                    self.error(err(&b.op, msg));
+                    self.error(err(b.op, msg));
                     return self.dummy();
                 };
                 let l = self.float(&b.left, out);
@@ -920,12 +1057,19 @@ impl Lower {
                     self.def_temp(out, Rhs::Cast(a), ty)
                 } else {
                     let (p, _) = self.pure(&c.expr);
-                    self.def_temp(out, Rhs::Pure(Pure::Cast(Box::new(p), c.ty.to_token_stream())), ty)
+                    self.def_temp(
+                        out,
+                        Rhs::Pure(Pure::Cast(Box::new(p), c.ty.to_token_stream())),
+                        ty,
+                    )
                 }
             }
             Expr::Call(c) => {
                 let Expr::Path(p) = &*c.func else {
-                    self.error(err(&c.func, "call a `#[differentiable]` function by its name or path"));
+                    self.error(err(
+                        &c.func,
+                        "call a `#[differentiable]` function by its name or path",
+                    ));
                     return self.dummy();
                 };
                 if p.qself.is_some() || p.path.segments.iter().any(|s| !s.arguments.is_none()) {
@@ -934,13 +1078,27 @@ impl Lower {
                 }
                 let args = c.args.iter().map(|a| self.operand(a, out)).collect();
                 let ty = self.f.types.fresh(TyVal::Unknown(Kind::Float));
-                self.def_temp(out, Rhs::Call { path: p.path.clone(), args, span: c.span() }, ty)
+                self.def_temp(
+                    out,
+                    Rhs::Call {
+                        path: p.path.clone(),
+                        args,
+                        span: c.span(),
+                    },
+                    ty,
+                )
             }
             Expr::If(ifx) => self.value_if(ifx, 1, false, out).remove(0),
             Expr::Block(b) if b.label.is_none() => {
                 self.scopes.push(HashMap::new());
                 let mut blk = Block::default();
-                self.seq(&b.block.stmts, &[], &mut blk, Mode::Value { k: 1, tuple: false }, b.span());
+                self.seq(
+                    &b.block.stmts,
+                    &[],
+                    &mut blk,
+                    Mode::Value { k: 1, tuple: false },
+                    b.span(),
+                );
                 self.scopes.pop();
                 out.stmts.extend(blk.stmts);
                 blk.tail.into_iter().next().unwrap_or_else(|| self.dummy())
@@ -973,7 +1131,10 @@ impl Lower {
         }
         let (p, ty) = self.pure(e);
         if let Pure::Lit(tokens) = &p {
-            return Operand::Const { tokens: tokens.clone(), ty };
+            return Operand::Const {
+                tokens: tokens.clone(),
+                ty,
+            };
         }
         self.def_temp(out, Rhs::Pure(p), ty)
     }
@@ -996,7 +1157,11 @@ impl Lower {
         if m.args.len() != spec.args.len() {
             self.error(err(
                 m,
-                format!("`{name}` takes {} argument(s), {} given", spec.args.len(), m.args.len()),
+                format!(
+                    "`{name}` takes {} argument(s), {} given",
+                    spec.args.len(),
+                    m.args.len()
+                ),
             ));
             return self.dummy();
         }
@@ -1014,13 +1179,25 @@ impl Lower {
                 ArgKind::Int => {
                     let o = self.operand(a, out);
                     let at = self.f.operand_ty(&o);
-                    let i32_ty = self.f.types.fresh(TyVal::Int(Ident::new("i32", Span::call_site())));
+                    let i32_ty = self
+                        .f
+                        .types
+                        .fresh(TyVal::Int(Ident::new("i32", Span::call_site())));
                     self.f.types.unify(at, i32_ty);
                     args.push(o);
                 }
             }
         }
-        self.def_temp(out, Rhs::Method { method: spec, recv, args, span: m.method.span() }, ty)
+        self.def_temp(
+            out,
+            Rhs::Method {
+                method: spec,
+                recv,
+                args,
+                span: m.method.span(),
+            },
+            ty,
+        )
     }
 
     /// What kind of value an expression has, where it can be told from syntax.
@@ -1049,15 +1226,19 @@ impl Lower {
             Expr::Group(g) => self.kind_of(&g.expr),
             Expr::Unary(u) => self.kind_of(&u.expr),
             Expr::Binary(b) => match b.op {
-                syn::BinOp::Eq(_) | syn::BinOp::Ne(_) | syn::BinOp::Lt(_) | syn::BinOp::Le(_)
-                | syn::BinOp::Gt(_) | syn::BinOp::Ge(_) | syn::BinOp::And(_) | syn::BinOp::Or(_) => {
-                    Some(Kind::Bool)
-                }
+                syn::BinOp::Eq(_)
+                | syn::BinOp::Ne(_)
+                | syn::BinOp::Lt(_)
+                | syn::BinOp::Le(_)
+                | syn::BinOp::Gt(_)
+                | syn::BinOp::Ge(_)
+                | syn::BinOp::And(_)
+                | syn::BinOp::Or(_) => Some(Kind::Bool),
                 _ => self.kind_of(&b.left).or_else(|| self.kind_of(&b.right)),
             },
             Expr::MethodCall(m) => match m.method.to_string().as_str() {
-                "is_nan" | "is_finite" | "is_infinite" | "is_sign_positive" | "is_sign_negative"
-                | "is_positive" | "is_negative" => Some(Kind::Bool),
+                "is_nan" | "is_finite" | "is_infinite" | "is_sign_positive"
+                | "is_sign_negative" | "is_positive" | "is_negative" => Some(Kind::Bool),
                 _ => match self.kind_of(&m.receiver) {
                     Some(Kind::Int) => Some(Kind::Int),
                     _ => Some(Kind::Float),
@@ -1111,14 +1292,19 @@ impl Lower {
                 match self.const_path(p) {
                     Some(ty) => {
                         // An UPPER_CASE constant takes its type from where it is used.
-                        let ty = if self.f.types.kind(ty) == Kind::Float && !matches!(self.f.types.get(ty), TyVal::F32 | TyVal::F64) {
+                        let ty = if self.f.types.kind(ty) == Kind::Float
+                            && !matches!(self.f.types.get(ty), TyVal::F32 | TyVal::F64)
+                        {
                             self.f.types.fresh(TyVal::Unknown(Kind::Int))
                         } else {
                             ty
                         };
                         (Pure::Lit(p.to_token_stream()), ty)
                     }
-                    None => (Pure::Lit(quote!(0)), self.f.types.fresh(TyVal::Unknown(Kind::Int))),
+                    None => (
+                        Pure::Lit(quote!(0)),
+                        self.f.types.fresh(TyVal::Unknown(Kind::Int)),
+                    ),
                 }
             }
             Expr::Unary(u) => {
@@ -1127,14 +1313,21 @@ impl Lower {
             }
             Expr::Binary(b) => {
                 if is_compound(&b.op).is_some() {
-                    self.error(err(&b.op, "assignments are statements; write them on their own line"));
+                    self.error(err(
+                        b.op,
+                        "assignments are statements; write them on their own line",
+                    ));
                 }
                 let (l, lt) = self.pure(&b.left);
                 let (r, rt) = self.pure(&b.right);
                 let op = b.op.to_token_stream();
                 let ty = match b.op {
-                    syn::BinOp::Eq(_) | syn::BinOp::Ne(_) | syn::BinOp::Lt(_) | syn::BinOp::Le(_)
-                    | syn::BinOp::Gt(_) | syn::BinOp::Ge(_) => {
+                    syn::BinOp::Eq(_)
+                    | syn::BinOp::Ne(_)
+                    | syn::BinOp::Lt(_)
+                    | syn::BinOp::Le(_)
+                    | syn::BinOp::Gt(_)
+                    | syn::BinOp::Ge(_) => {
                         self.f.types.unify(lt, rt);
                         self.f.types.fresh(TyVal::Bool)
                     }
@@ -1153,7 +1346,10 @@ impl Lower {
                     self.error(err(&c.ty, "cast to a float, an integer or `bool`"));
                     TyVal::Unknown(Kind::Int)
                 });
-                (Pure::Cast(Box::new(a), c.ty.to_token_stream()), self.f.types.fresh(tv))
+                (
+                    Pure::Cast(Box::new(a), c.ty.to_token_stream()),
+                    self.f.types.fresh(tv),
+                )
             }
             Expr::MethodCall(m) => {
                 let (recv, rt) = self.pure(&m.receiver);
@@ -1161,15 +1357,26 @@ impl Lower {
                 let kind = self.f.types.kind(rt);
                 let bool_method = matches!(
                     name.as_str(),
-                    "is_nan" | "is_finite" | "is_infinite" | "is_sign_positive" | "is_sign_negative"
-                        | "is_positive" | "is_negative"
+                    "is_nan"
+                        | "is_finite"
+                        | "is_infinite"
+                        | "is_sign_positive"
+                        | "is_sign_negative"
+                        | "is_positive"
+                        | "is_negative"
                 );
-                let int_method = matches!(name.as_str(), "abs" | "pow" | "min" | "max" | "signum" | "rem_euclid" | "div_euclid");
+                let int_method = matches!(
+                    name.as_str(),
+                    "abs" | "pow" | "min" | "max" | "signum" | "rem_euclid" | "div_euclid"
+                );
                 let ok = bool_method
                     || (kind == Kind::Float && rules::lookup(&name).is_some())
                     || (kind == Kind::Int && int_method);
                 if !ok {
-                    self.error(err(&m.method, format!("method `{name}` is not supported here")));
+                    self.error(err(
+                        &m.method,
+                        format!("method `{name}` is not supported here"),
+                    ));
                 }
                 let mut args = Vec::new();
                 for a in &m.args {
@@ -1179,20 +1386,33 @@ impl Lower {
                     }
                     args.push(p);
                 }
-                let ty = if bool_method { self.f.types.fresh(TyVal::Bool) } else { rt };
+                let ty = if bool_method {
+                    self.f.types.fresh(TyVal::Bool)
+                } else {
+                    rt
+                };
                 (Pure::Method(Box::new(recv), m.method.clone(), args), ty)
             }
             Expr::Call(c) => {
                 let syn::Expr::Path(p) = &*c.func else {
                     self.error(err(&c.func, "call a function by its name or path"));
-                    return (Pure::Lit(quote!(0.0)), self.f.types.fresh(TyVal::Unknown(Kind::Float)));
+                    return (
+                        Pure::Lit(quote!(0.0)),
+                        self.f.types.fresh(TyVal::Unknown(Kind::Float)),
+                    );
                 };
                 let args = c.args.iter().map(|a| self.pure(a).0).collect();
-                (Pure::Call(p.path.clone(), args), self.f.types.fresh(TyVal::Unknown(Kind::Float)))
+                (
+                    Pure::Call(p.path.clone(), args),
+                    self.f.types.fresh(TyVal::Unknown(Kind::Float)),
+                )
             }
             _ => {
                 self.error(err(e, unsupported(e)));
-                (Pure::Lit(quote!(false)), self.f.types.fresh(TyVal::Unknown(Kind::Bool)))
+                (
+                    Pure::Lit(quote!(false)),
+                    self.f.types.fresh(TyVal::Unknown(Kind::Bool)),
+                )
             }
         }
     }

@@ -44,8 +44,13 @@ pub struct Rev<'a> {
     /// The cotangent of each variable (locals: a `let mut` at the top; parameters: `*d_x`).
     pub d_vars: Vec<Option<Ident>>,
     /// The cotangent of each temporary, once its consumer has defined it.
-    pub d_temps: Vec<Option<Ident>>,
-    /// `let mut d_v = 0.0;` for every active local variable.
+    pub d_temps: Vec<Option<TokenStream>>,
+    /// Cotangents that are never modified once defined (`d_out`, temporaries' and assignments'
+    /// seeds): a temporary that receives one of them unchanged just uses it.
+    stable: HashSet<String>,
+    /// `let mut d_v = -0.0;` for every active local variable. Accumulators start at `-0.0`, the
+    /// additive identity of IEEE floats (`-0.0 + x == x` for every `x`, which `0.0 + x` is not
+    /// for `x = -0.0`), so the compiler can drop the first addition, as in hand-written code.
     pub decls: Vec<TokenStream>,
 }
 
@@ -60,9 +65,12 @@ impl<'a> Rev<'a> {
         let mut decls = Vec::new();
         for (v, var) in f.vars.iter().enumerate() {
             if act.vars[v] && var.param.is_none() {
-                let d = names.fresh(&format!("d_{}", var.name.to_string().trim_start_matches("r#")));
+                let d = names.fresh(&format!(
+                    "d_{}",
+                    var.name.to_string().trim_start_matches("r#")
+                ));
                 let ty = f.types.tokens(var.ty);
-                decls.push(quote!(let mut #d: #ty = 0.0;));
+                decls.push(quote!(let mut #d: #ty = -0.0;));
                 d_vars[v] = Some(d);
             }
         }
@@ -76,13 +84,18 @@ impl<'a> Rev<'a> {
             temp_names,
             d_vars,
             d_temps: vec![None; f.temps.len()],
+            stable: ["d_out".to_string()].into_iter().collect(),
             decls,
         }
     }
 
     /// The adjoint parameter of each differentiated parameter, in order.
     pub fn param_adjoints(&self) -> Vec<Ident> {
-        self.f.wrt.iter().map(|&i| self.d_vars[self.f.params[i]].clone().unwrap()).collect()
+        self.f
+            .wrt
+            .iter()
+            .map(|&i| self.d_vars[self.f.params[i]].clone().unwrap())
+            .collect()
     }
 
     fn ty(&self, ty: TyId) -> TokenStream {
@@ -100,7 +113,7 @@ impl<'a> Rev<'a> {
     /// The primal value of an operand, as the adjoint reads it.
     pub fn val(&mut self, o: &Operand) -> TokenStream {
         match o {
-            Operand::Const { tokens, .. } => tokens.clone(),
+            Operand::Const { tokens, ty } => self.typed_literal(tokens, *ty),
             Operand::Var { var, read } => {
                 let v = &self.f.vars[*var];
                 if v.param.is_some() {
@@ -108,17 +121,52 @@ impl<'a> Rev<'a> {
                     quote!(#name)
                 } else if v.mutable {
                     let (key, doc) = match self.reaching.get(*read).copied().flatten() {
-                        Some(def) => (Key::DefOut(def), format!("`{}` after an assignment", v.name)),
+                        Some(def) => (
+                            Key::DefOut(def),
+                            format!("`{}` after an assignment", v.name),
+                        ),
                         None => (Key::Read(*read), format!("`{}` where it is read", v.name)),
                     };
                     self.field(key, &v.emit.to_string(), v.ty, doc)
                 } else {
                     let doc = format!("`{}`", v.name);
-                    self.field(Key::Value(Target::Var(*var)), &v.emit.to_string(), v.ty, doc)
+                    self.field(
+                        Key::Value(Target::Var(*var)),
+                        &v.emit.to_string(),
+                        v.ty,
+                        doc,
+                    )
                 }
             }
             Operand::Temp(t) => self.value_of(Target::Temp(*t)),
         }
+    }
+
+    /// A float literal with its type made explicit (`3.0` -> `3.0_f64`): in the adjoint a
+    /// literal can be the receiver of a method (`a.ln()`), where its type must be known.
+    fn typed_literal(&self, tokens: &TokenStream, ty: TyId) -> TokenStream {
+        let suffixed = |lit: &syn::LitFloat| -> Option<TokenStream> {
+            if !lit.suffix().is_empty() || self.f.types.kind(ty) != Kind::Float {
+                return None;
+            }
+            let t = self.f.types.tokens(ty);
+            let lit = syn::LitFloat::new(&format!("{}_{t}", lit.base10_digits()), lit.span());
+            Some(quote!(#lit))
+        };
+        if let Ok(lit) = syn::parse2::<syn::LitFloat>(tokens.clone()) {
+            return suffixed(&lit).unwrap_or_else(|| tokens.clone());
+        }
+        if let Ok(syn::Expr::Paren(p)) = syn::parse2::<syn::Expr>(tokens.clone())
+            && let syn::Expr::Unary(u) = &*p.expr
+            && let syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Float(lit),
+                ..
+            }) = &*u.expr
+            && let Some(t) = suffixed(lit)
+        {
+            return quote!((-#t));
+        }
+        tokens.clone()
     }
 
     /// The value a definition produced.
@@ -135,21 +183,47 @@ impl<'a> Rev<'a> {
 
     fn value_of(&mut self, t: Target) -> TokenStream {
         match t {
-            Target::Var(v) => self.val(&Operand::Var { var: v, read: usize::MAX }),
+            Target::Var(v) => self.val(&Operand::Var {
+                var: v,
+                read: usize::MAX,
+            }),
             Target::Temp(id) => {
-                let name = self.temp_names[id].as_ref().map(|i| i.to_string()).unwrap_or_default();
+                let name = self.temp_names[id]
+                    .as_ref()
+                    .map(|i| i.to_string())
+                    .unwrap_or_default();
                 let ty = self.f.temps[id].ty;
                 self.field(Key::Value(t), &name, ty, "an intermediate value".into())
             }
         }
     }
 
+    /// Passes the seed `s` on to `o` unchanged: a temporary takes a stable seed as it is.
+    fn pass(&mut self, o: &Operand, s: &TokenStream) -> TokenStream {
+        let root = s.to_string();
+        let root = root.split(' ').next().unwrap_or_default();
+        if let Operand::Temp(t) = o
+            && self.act.temps[*t]
+            && self.stable.contains(root)
+        {
+            self.d_temps[*t] = Some(s.clone());
+            return TokenStream::new();
+        }
+        self.contrib(o, |_| Some(s.clone()))
+    }
+
     /// Adds `value()` to the cotangent of `o`, if `o` is active.
-    fn contrib(&mut self, o: &Operand, value: impl FnOnce(&mut Self) -> Option<TokenStream>) -> TokenStream {
+    fn contrib(
+        &mut self,
+        o: &Operand,
+        value: impl FnOnce(&mut Self) -> Option<TokenStream>,
+    ) -> TokenStream {
         if !self.act.operand(o) {
             return TokenStream::new();
         }
-        let Some(c) = value(self) else { return TokenStream::new() };
+        let Some(c) = value(self) else {
+            return TokenStream::new();
+        };
         match o {
             Operand::Var { var, .. } => {
                 let d = self.d_vars[*var].clone().unwrap();
@@ -163,7 +237,8 @@ impl<'a> Rev<'a> {
                 let base = format!("d_{}", self.temp_names[*t].as_ref().unwrap());
                 let d = self.names.fresh(&base);
                 let ty = self.ty(self.f.temps[*t].ty);
-                self.d_temps[*t] = Some(d.clone());
+                self.d_temps[*t] = Some(quote!(#d));
+                self.stable.insert(d.to_string());
                 quote!(let #d: #ty = #c;)
             }
             Operand::Const { .. } => TokenStream::new(),
@@ -175,8 +250,7 @@ impl<'a> Rev<'a> {
         let mut out = TokenStream::new();
         for (o, s) in b.tail.iter().zip(seeds) {
             if let Some(s) = s {
-                let s = s.clone();
-                out.extend(self.contrib(o, |_| Some(s)));
+                out.extend(self.pass(o, s));
             }
         }
         for stmt in b.stmts.iter().rev() {
@@ -192,15 +266,19 @@ impl<'a> Rev<'a> {
             return None;
         }
         match target {
-            Target::Temp(t) => self.d_temps[t].clone().map(|d| quote!(#d)),
+            Target::Temp(t) => self.d_temps[t].clone(),
             Target::Var(v) => {
                 let d = self.d_vars[v].clone().unwrap();
                 if is_let {
+                    // Every use of the variable comes after its definition: from here on, in the
+                    // reverse sweep, its cotangent no longer changes.
+                    self.stable.insert(d.to_string());
                     return Some(quote!(#d));
                 }
                 let s = self.names.fresh(&d.to_string());
                 let ty = self.ty(self.f.vars[v].ty);
-                pre.extend(quote!(let #s: #ty = #d; #d = 0.0;));
+                pre.extend(quote!(let #s: #ty = #d; #d = -0.0;));
+                self.stable.insert(s.to_string());
                 Some(quote!(#s))
             }
         }
@@ -209,16 +287,24 @@ impl<'a> Rev<'a> {
     fn stmt(&mut self, stmt: &Stmt) -> TokenStream {
         match stmt {
             // `v += b` and `v -= b` leave `d_v` as it is and pass it on to `b`.
-            Stmt::Def { target: Target::Var(v), rhs: Rhs::Bin(op @ (BinOp::Add | BinOp::Sub), Operand::Var { var, .. }, b), is_let: false, .. }
-                if v == var && self.act.vars[*v] =>
-            {
+            Stmt::Def {
+                target: Target::Var(v),
+                rhs: Rhs::Bin(op @ (BinOp::Add | BinOp::Sub), Operand::Var { var, .. }, b),
+                is_let: false,
+                ..
+            } if v == var && self.act.vars[*v] => {
                 let d = self.d_vars[*v].clone().unwrap();
                 match op {
                     BinOp::Add => self.contrib(b, |_| Some(quote!(#d))),
                     _ => self.contrib(b, |_| Some(quote!(-#d))),
                 }
             }
-            Stmt::Def { id, target, rhs, is_let } => {
+            Stmt::Def {
+                id,
+                target,
+                rhs,
+                is_let,
+            } => {
                 let mut pre = TokenStream::new();
                 let Some(s) = self.seed(*target, *is_let, &mut pre) else {
                     return TokenStream::new();
@@ -226,9 +312,19 @@ impl<'a> Rev<'a> {
                 let body = self.rhs(*id, *target, rhs, &s);
                 quote!(#pre #body)
             }
-            Stmt::If { id, then, els, results, is_let, .. } => {
+            Stmt::If {
+                id,
+                then,
+                els,
+                results,
+                is_let,
+                ..
+            } => {
                 let mut pre = TokenStream::new();
-                let seeds: Vec<_> = results.iter().map(|r| self.seed(*r, *is_let, &mut pre)).collect();
+                let seeds: Vec<_> = results
+                    .iter()
+                    .map(|r| self.seed(*r, *is_let, &mut pre))
+                    .collect();
                 let t = self.block(then, &seeds);
                 let e = self.block(els, &seeds);
                 if t.is_empty() && e.is_empty() {
@@ -240,7 +336,11 @@ impl<'a> Rev<'a> {
                     self.f.flag_ty,
                     format!("whether the condition of `if` #{id} held"),
                 );
-                let e = if e.is_empty() { quote!() } else { quote!(else { #e }) };
+                let e = if e.is_empty() {
+                    quote!()
+                } else {
+                    quote!(else { #e })
+                };
                 quote!(#pre if #flag { #t } #e)
             }
         }
@@ -248,7 +348,7 @@ impl<'a> Rev<'a> {
 
     fn rhs(&mut self, def: usize, target: Target, rhs: &Rhs, s: &TokenStream) -> TokenStream {
         match rhs {
-            Rhs::Copy(o) => self.contrib(o, |_| Some(s.clone())),
+            Rhs::Copy(o) => self.pass(o, s),
             Rhs::Neg(o) => self.contrib(o, |_| Some(quote!(-#s))),
             Rhs::Cast(o) => {
                 let ty = self.ty(self.f.operand_ty(o));
@@ -256,14 +356,8 @@ impl<'a> Rev<'a> {
             }
             Rhs::Bin(op, a, b) => {
                 let (ca, cb): (TokenStream, TokenStream) = match op {
-                    BinOp::Add => (
-                        self.contrib(a, |_| Some(s.clone())),
-                        self.contrib(b, |_| Some(s.clone())),
-                    ),
-                    BinOp::Sub => (
-                        self.contrib(a, |_| Some(s.clone())),
-                        self.contrib(b, |_| Some(quote!(-#s))),
-                    ),
+                    BinOp::Add => (self.pass(a, s), self.pass(b, s)),
+                    BinOp::Sub => (self.pass(a, s), self.contrib(b, |_| Some(quote!(-#s)))),
                     BinOp::Mul => (
                         self.contrib(a, |r| {
                             let vb = r.val(b);
@@ -281,13 +375,17 @@ impl<'a> Rev<'a> {
                         }),
                         self.contrib(b, |r| {
                             let (vb, out) = (r.val(b), r.out(def, target));
-                            Some(quote!(-(#s * #out / #vb)))
+                            // `s / b` is also the contribution to `a`: computed once, and in
+                            // parallel with the primal's division rather than after it.
+                            Some(quote!(-(#s / #vb * #out)))
                         }),
                     ),
                 };
                 quote!(#ca #cb)
             }
-            Rhs::Method { method, recv, args, .. } => {
+            Rhs::Method {
+                method, recv, args, ..
+            } => {
                 let fty = self.ty(self.f.target_ty(target));
                 let name = method.name;
                 let mut out = TokenStream::new();
@@ -314,7 +412,14 @@ impl<'a> Rev<'a> {
     /// `g_call_adjoint(args.., &tape.g, s, d_arg..)` for a call to a differentiable function:
     /// each float argument passes `Some(&mut d_arg)` when it is active and `None` otherwise.
     /// Where `g` does not differentiate that parameter, `Some(..)` fails to compile.
-    fn call(&mut self, def: usize, path: &syn::Path, args: &[Operand], span: Span, s: &TokenStream) -> TokenStream {
+    fn call(
+        &mut self,
+        def: usize,
+        path: &syn::Path,
+        args: &[Operand],
+        span: Span,
+        s: &TokenStream,
+    ) -> TokenStream {
         let mut pre = TokenStream::new();
         let mut vals = Vec::new();
         let mut d_args = Vec::new();
@@ -337,8 +442,8 @@ impl<'a> Rev<'a> {
                 Operand::Temp(t) if self.act.temps[*t] => {
                     let base = format!("d_{}", self.temp_names[*t].as_ref().unwrap());
                     let d = self.names.fresh(&base);
-                    pre.extend(quote!(let mut #d: #tyt = 0.0;));
-                    self.d_temps[*t] = Some(d.clone());
+                    pre.extend(quote!(let mut #d: #tyt = -0.0;));
+                    self.d_temps[*t] = Some(quote!(#d));
                     quote_spanned!(span=> ::core::option::Option::Some(&mut #d))
                 }
                 _ => quote!(::core::option::Option::None),

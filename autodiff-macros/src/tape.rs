@@ -39,14 +39,26 @@ pub struct Tape {
 
 impl Tape {
     /// The field for `key`, created with a name based on `base` on first use.
-    pub fn field(&mut self, key: Key, base: &str, ty: TokenStream, init: TokenStream, doc: String) -> Ident {
+    pub fn field(
+        &mut self,
+        key: Key,
+        base: &str,
+        ty: TokenStream,
+        init: TokenStream,
+        doc: String,
+    ) -> Ident {
         if let Some(&i) = self.map.get(&key) {
             return self.fields[i].name.clone();
         }
         let name = unique(&mut self.used, base.trim_start_matches("r#"));
         let name = Ident::new(&name, Span::call_site());
         self.map.insert(key, self.fields.len());
-        self.fields.push(Field { name: name.clone(), ty, init, doc });
+        self.fields.push(Field {
+            name: name.clone(),
+            ty,
+            init,
+            doc,
+        });
         name
     }
 
@@ -56,16 +68,29 @@ impl Tape {
 
     /// Puts the fields in the order the forward sweep writes them (`order` lists field names).
     pub fn sort(&mut self, order: &[Ident]) {
-        let pos = |f: &Field| order.iter().position(|n| *n == f.name).unwrap_or(usize::MAX);
+        let pos = |f: &Field| {
+            order
+                .iter()
+                .position(|n| *n == f.name)
+                .unwrap_or(usize::MAX)
+        };
         let mut keyed: Vec<(Key, Field)> = {
             let mut by_index: Vec<Option<Key>> = vec![None; self.fields.len()];
             for (k, &i) in &self.map {
                 by_index[i] = Some(*k);
             }
-            by_index.into_iter().map(Option::unwrap).zip(self.fields.drain(..)).collect()
+            by_index
+                .into_iter()
+                .map(Option::unwrap)
+                .zip(self.fields.drain(..))
+                .collect()
         };
         keyed.sort_by_key(|(_, f)| pos(f));
-        self.map = keyed.iter().enumerate().map(|(i, (k, _))| (*k, i)).collect();
+        self.map = keyed
+            .iter()
+            .enumerate()
+            .map(|(i, (k, _))| (*k, i))
+            .collect();
         self.fields = keyed.into_iter().map(|(_, f)| f).collect();
     }
 

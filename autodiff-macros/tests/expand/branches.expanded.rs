@@ -100,29 +100,23 @@ pub fn branches_adjoint(
     d_x: &mut f64,
     d_y: &mut f64,
 ) {
-    let mut d_a: f64 = 0.0;
-    let mut d_b: f64 = 0.0;
-    let mut d_c: f64 = 0.0;
-    let d_t6: f64 = d_out;
+    let mut d_a: f64 = -0.0;
+    let mut d_b: f64 = -0.0;
+    let mut d_c: f64 = -0.0;
     if tape.branch_0 {
-        let d_t1: f64 = d_t6;
-        d_a += d_t1 * 0.5 / tape.t1;
+        d_a += d_out * 0.5 / tape.t1;
     } else {
-        let d_t5: f64 = d_t6;
         if tape.branch_1 {
-            d_b += d_t5;
+            d_b += d_out;
             d_a += d_b * tape.a;
             d_a += d_b * tape.a;
         } else {
-            let d_t4: f64 = d_t5;
-            d_c += d_t4 * tape.a;
-            d_a += d_t4 * tape.c;
+            d_c += d_out * tape.a;
+            d_a += d_out * tape.c;
             if tape.branch_2 {
-                let d_t2: f64 = d_c;
-                *d_y += d_t2 * tape.t2;
+                *d_y += d_c * tape.t2;
             } else {
-                let d_t3: f64 = d_c;
-                *d_y += -d_t3;
+                *d_y += -d_c;
             }
         }
     }
@@ -142,12 +136,12 @@ pub fn branches_call_adjoint(
     d_x: ::core::option::Option<&mut f64>,
     d_y: ::core::option::Option<&mut f64>,
 ) {
-    let mut d_x_local: f64 = 0.0;
+    let mut d_x_local: f64 = -0.0;
     let d_x = match d_x {
         ::core::option::Option::Some(d) => d,
         ::core::option::Option::None => &mut d_x_local,
     };
-    let mut d_y_local: f64 = 0.0;
+    let mut d_y_local: f64 = -0.0;
     let d_y = match d_y {
         ::core::option::Option::Some(d) => d,
         ::core::option::Option::None => &mut d_y_local,

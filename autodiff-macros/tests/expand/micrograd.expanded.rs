@@ -94,44 +94,36 @@ pub fn micrograd_adjoint(
     d_a: &mut f64,
     d_b: &mut f64,
 ) {
-    let mut d_c: f64 = 0.0;
-    let mut d_d: f64 = 0.0;
-    let mut d_e: f64 = 0.0;
-    let mut d_f: f64 = 0.0;
-    let mut d_g: f64 = 0.0;
+    let mut d_c: f64 = -0.0;
+    let mut d_d: f64 = -0.0;
+    let mut d_e: f64 = -0.0;
+    let mut d_f: f64 = -0.0;
+    let mut d_g: f64 = -0.0;
     d_g += d_out;
     let d_t14: f64 = d_g;
-    d_f += -(d_t14 * tape.t14 / tape.f);
-    d_f += d_g / 2.0;
+    d_f += -(d_t14 / tape.f * tape.t14);
+    d_f += d_g / 2.0_f64;
     d_e += d_f * (2 as f64) * tape.e.powi(2 - 1);
     d_c += d_e;
     d_d += -d_e;
     let d_t13: f64 = d_d;
-    let d_t10: f64 = d_t13;
-    let d_t12: f64 = d_t13;
-    let d_t11: f64 = if tape.t11 >= 0.0 { d_t12 } else { 0.0 };
+    let d_t11: f64 = if tape.t11 >= 0.0_f64 { d_t13 } else { 0.0 };
     *d_b += d_t11;
     *d_a += -d_t11;
-    d_d += d_t10 * 3.0;
+    d_d += d_t13 * 3.0_f64;
     let d_t9: f64 = d_d;
-    let d_t6: f64 = d_t9;
-    let d_t8: f64 = d_t9;
-    let d_t7: f64 = if tape.t7 >= 0.0 { d_t8 } else { 0.0 };
+    let d_t7: f64 = if tape.t7 >= 0.0_f64 { d_t9 } else { 0.0 };
     *d_b += d_t7;
     *d_a += d_t7;
-    d_d += d_t6 * 2.0;
+    d_d += d_t9 * 2.0_f64;
     let d_t5: f64 = d_c;
-    let d_t3: f64 = d_t5;
-    let d_t4: f64 = d_t5;
-    *d_a += -d_t4;
-    d_c += d_t3;
+    *d_a += -d_t5;
+    d_c += d_t5;
     let d_t2: f64 = d_c;
     d_c += d_t2;
-    let d_t0: f64 = d_d;
-    let d_t1: f64 = d_d;
-    *d_b += d_t1 * (3 as f64) * b.powi(3 - 1);
-    *d_a += d_t0 * b;
-    *d_b += d_t0 * a;
+    *d_b += d_d * (3 as f64) * b.powi(3 - 1);
+    *d_a += d_d * b;
+    *d_b += d_d * a;
     *d_a += d_c;
     *d_b += d_c;
 }
@@ -147,12 +139,12 @@ pub fn micrograd_call_adjoint(
     d_a: ::core::option::Option<&mut f64>,
     d_b: ::core::option::Option<&mut f64>,
 ) {
-    let mut d_a_local: f64 = 0.0;
+    let mut d_a_local: f64 = -0.0;
     let d_a = match d_a {
         ::core::option::Option::Some(d) => d,
         ::core::option::Option::None => &mut d_a_local,
     };
-    let mut d_b_local: f64 = 0.0;
+    let mut d_b_local: f64 = -0.0;
     let d_b = match d_b {
         ::core::option::Option::Some(d) => d,
         ::core::option::Option::None => &mut d_b_local,

@@ -74,15 +74,13 @@ pub fn polar_adjoint(
     d_r: &mut f64,
     d_theta: &mut f64,
 ) {
-    let mut d_theta_1: f64 = 0.0;
-    let mut d_r_1: f64 = 0.0;
-    let d_t3: f64 = d_out.0;
-    let d_t5: f64 = d_out.1;
-    d_r_1 += d_t5 * tape.t4;
-    let d_t4: f64 = d_t5 * tape.r_1;
+    let mut d_theta_1: f64 = -0.0;
+    let mut d_r_1: f64 = -0.0;
+    d_r_1 += d_out.1 * tape.t4;
+    let d_t4: f64 = d_out.1 * tape.r_1;
     d_theta_1 += d_t4 * tape.theta_1.cos();
-    d_r_1 += d_t3 * tape.t2;
-    let d_t2: f64 = d_t3 * tape.r_1;
+    d_r_1 += d_out.0 * tape.t2;
+    let d_t2: f64 = d_out.0 * tape.r_1;
     d_theta_1 += -(d_t2 * tape.theta_1.sin());
     *d_r += d_r_1 * scale;
     *d_theta += d_theta_1;
@@ -105,12 +103,12 @@ pub fn polar_call_adjoint(
     d_theta: ::core::option::Option<&mut f64>,
     d_scale: ::core::option::Option<PolarParamNotDifferentiated>,
 ) {
-    let mut d_r_local: f64 = 0.0;
+    let mut d_r_local: f64 = -0.0;
     let d_r = match d_r {
         ::core::option::Option::Some(d) => d,
         ::core::option::Option::None => &mut d_r_local,
     };
-    let mut d_theta_local: f64 = 0.0;
+    let mut d_theta_local: f64 = -0.0;
     let d_theta = match d_theta {
         ::core::option::Option::Some(d) => d,
         ::core::option::Option::None => &mut d_theta_local,

@@ -48,13 +48,11 @@ pub fn softplus32_forward(x: f32, tape: &mut Softplus32Tape) -> f32 {
 #[inline]
 #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
 pub fn softplus32_adjoint(x: f32, tape: &Softplus32Tape, d_out: f32, d_x: &mut f32) {
-    let mut d_wide: f64 = 0.0;
-    let d_t3: f32 = d_out;
+    let mut d_wide: f64 = -0.0;
     if tape.branch_0 {
-        *d_x += d_t3;
+        *d_x += d_out;
     } else {
-        let d_t2: f32 = d_t3;
-        d_wide += d_t2 as f64;
+        d_wide += d_out as f64;
         let d_t1: f64 = d_wide / (1.0 + tape.t1);
         let d_t0: f64 = d_t1 * tape.t1;
         *d_x += d_t0 as f32;
@@ -70,7 +68,7 @@ pub fn softplus32_call_adjoint(
     d_out: f32,
     d_x: ::core::option::Option<&mut f32>,
 ) {
-    let mut d_x_local: f32 = 0.0;
+    let mut d_x_local: f32 = -0.0;
     let d_x = match d_x {
         ::core::option::Option::Some(d) => d,
         ::core::option::Option::None => &mut d_x_local,

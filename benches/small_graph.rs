@@ -1,0 +1,110 @@
+//! `f_grad` of the micrograd README expression as `#[differentiable]` generates it, against the
+//! same value and gradient written out by hand (forward pass, then reverse sweep).
+//!
+//! Both cases run in one group at the README's inputs (a = -4, b = 2), so their ratio is read from
+//! one run: `cargo bench --bench small_graph`. The inputs go through `black_box` inside the timed
+//! closure; there is no other setup to keep out of the timing.
+
+use criterion::{Criterion, black_box, criterion_group, criterion_main};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use stackgrad::differentiable;
+
+/// karpathy/micrograd's README example, `relu` as `max(0.0)` and `**3` as `powi(3)`.
+#[differentiable]
+#[allow(clippy::misrefactored_assign_op)] // `c += c + 1.0` as the README writes it
+fn micrograd(a: f64, b: f64) -> f64 {
+    let mut c = a + b;
+    let mut d = a * b + b.powi(3);
+    c += c + 1.0;
+    c += 1.0 + c + (-a);
+    d += d * 2.0 + (b + a).max(0.0);
+    d += 3.0 * d + (b - a).max(0.0);
+    let e = c - d;
+    let f = e.powi(2);
+    let mut g = f / 2.0;
+    g += 10.0 / f;
+    g
+}
+
+/// The value of [`micrograd`] and its gradient `(dg/da, dg/db)`, derived and written by hand.
+fn micrograd_by_hand(a: f64, b: f64) -> (f64, (f64, f64)) {
+    // The forward sweep evaluates the function exactly as written (same operations in the same
+    // order, so the same value to the last bit); the reverse sweep is simplified by hand.
+    let c0 = a + b;
+    let d0 = a * b + b.powi(3);
+    let c1 = c0 + (c0 + 1.0);
+    let c2 = c1 + (1.0 + c1 + (-a));
+    let sum = b + a;
+    let d1 = d0 + (d0 * 2.0 + sum.max(0.0));
+    let difference = b - a;
+    let d2 = d1 + (3.0 * d1 + difference.max(0.0));
+    let e = c2 - d2;
+    let f = e.powi(2);
+    let g = f / 2.0 + 10.0 / f;
+
+    let d_f = 0.5 - 10.0 / (f * f);
+    let d_e = d_f * 2.0 * e;
+    let d_c2 = d_e;
+    let d_d2 = -d_e;
+    // relu passes its adjoint where its argument is >= 0 (a tie goes to the receiver).
+    let d_difference = if difference >= 0.0 { d_d2 } else { 0.0 };
+    let d_d1 = 4.0 * d_d2;
+    let d_sum = if sum >= 0.0 { d_d1 } else { 0.0 };
+    let d_d0 = 3.0 * d_d1;
+    let d_c1 = 2.0 * d_c2;
+    let d_c0 = 2.0 * d_c1;
+    let d_a = d_c0 - d_c2 + d_sum - d_difference + d_d0 * b;
+    let d_b = d_c0 + d_sum + d_difference + d_d0 * (a + 3.0 * b * b);
+    (g, (d_a, d_b))
+}
+
+/// The README's inputs.
+const A: f64 = -4.0;
+const B: f64 = 2.0;
+
+/// Asserts `|actual - expected| <= rtol * max(1, |expected|)`.
+#[track_caller]
+fn assert_close(what: &str, actual: f64, expected: f64, rtol: f64) {
+    let tolerance = rtol * expected.abs().max(1.0);
+    assert!(
+        (actual - expected).abs() <= tolerance,
+        "{what}: got {actual:?}, expected {expected:?}"
+    );
+}
+
+/// The hand-written gradient is the generated one (at the README point and at 20 seeded points),
+/// and both give the README's numbers.
+fn check_by_hand_matches_generated() {
+    let (g, (d_a, d_b)) = micrograd_by_hand(A, B);
+    assert!((g - 24.7041).abs() <= 1e-4, "g = {g}");
+    assert!((d_a - 138.8338).abs() <= 1e-4, "dg/da = {d_a}");
+    assert!((d_b - 645.5773).abs() <= 1e-4, "dg/db = {d_b}");
+
+    let mut rng = SmallRng::seed_from_u64(7);
+    let random = (0..20).map(|_| (rng.gen_range(-3.0..3.0), rng.gen_range(-3.0..3.0)));
+    for (a, b) in [(A, B)].into_iter().chain(random) {
+        let (value, (d_a, d_b)) = micrograd_grad(a, b);
+        let (hand_value, (hand_d_a, hand_d_b)) = micrograd_by_hand(a, b);
+        assert_eq!(value, micrograd(a, b), "generated value at ({a}, {b})");
+        // The two round differently (2c + 1 versus c + (c + 1), b * b * b versus powi(3)).
+        assert_eq!(hand_value, value, "hand-written value at ({a}, {b})");
+        assert_close("dg/da", hand_d_a, d_a, 1e-10);
+        assert_close("dg/db", hand_d_b, d_b, 1e-10);
+    }
+}
+
+fn small_graph(c: &mut Criterion) {
+    check_by_hand_matches_generated();
+    let mut group = c.benchmark_group("small_graph");
+    group.bench_function("small_graph_generated", |bencher| {
+        bencher.iter(|| micrograd_grad(black_box(A), black_box(B)));
+    });
+    group.bench_function("small_graph_handwritten", |bencher| {
+        bencher.iter(|| micrograd_by_hand(black_box(A), black_box(B)));
+    });
+    group.finish();
+}
+
+criterion_group!(benches, small_graph);
+criterion_main!(benches);

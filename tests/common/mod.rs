@@ -1,0 +1,317 @@
+//! Shared numerical checks for the integration tests: seeded sample points, and a gradient checker
+//! that compares a generated gradient with central finite differences of the user's own function.
+//!
+//! On failure the checker panics with the failing points (both gradients side by side) and the
+//! largest difference it saw, so a failing run says where to look.
+
+// Every integration test binary includes this module and uses a subset of it.
+#![allow(dead_code)]
+
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+/// The fewest points any gradient check runs.
+pub const MIN_POINTS: usize = 20;
+
+/// Relative tolerance for f64 gradients.
+///
+/// With the step `h = cbrt(eps) * L` used below, where `L` is the length over which the function
+/// changes character, a central difference is off by about `h^2 |f'''| / 6 + eps |f| / h`, which is
+/// about `eps^(2/3) |f| / L ~ 4e-11 |f| / L`, while the gradient itself is of order `|f| / L`.
+/// `1e-6` leaves four orders of magnitude for the constants; a wrong derivative rule is off by O(1).
+pub const F64_RTOL: f64 = 1e-6;
+
+/// Relative tolerance for f32 code: 100 f32 ulps. The f32 formulas under test are short chains of
+/// well-conditioned operations on moderate inputs (a few ulps each); the reference is an f64
+/// finite difference, accurate to about 1e-10, so the f32 rounding dominates.
+pub const F32_RTOL: f64 = 100.0 * f32::EPSILON as f64;
+
+/// The rounding noise of a central difference, in ulps of `|f|` per step: each evaluation of `f`
+/// is a chain of rounded operations, good to a few dozen ulps, and the difference of two of them is
+/// divided by `2h`. This matters only where a gradient entry is small next to `|f| / h` (a
+/// cancelling derivative of a large function); elsewhere it is far below `rtol`.
+const ROUNDING_ULPS: f64 = 64.0;
+
+/// How many failing points a report lists before it summarises.
+const REPORTED_FAILURES: usize = 5;
+
+/// `count` points drawn by `draw` from a generator seeded with `seed`.
+pub fn sample<const N: usize>(
+    seed: u64,
+    count: usize,
+    mut draw: impl FnMut(&mut SmallRng) -> [f64; N],
+) -> Vec<[f64; N]> {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    (0..count).map(|_| draw(&mut rng)).collect()
+}
+
+/// `count` points, coordinate `i` uniform in `ranges[i]` (half-open).
+pub fn uniform<const N: usize>(seed: u64, count: usize, ranges: [(f64, f64); N]) -> Vec<[f64; N]> {
+    sample(seed, count, |rng| {
+        ranges.map(|(lo, hi)| rng.gen_range(lo..hi))
+    })
+}
+
+/// A positive distance, log-uniform in `[1e-6, 1e-2]`: how far a "near" point sits from a branch
+/// point, a kink or a singularity.
+pub fn tiny(rng: &mut SmallRng) -> f64 {
+    10f64.powf(rng.gen_range(-6.0..-2.0))
+}
+
+/// [`tiny`] with a random sign.
+pub fn near_zero(rng: &mut SmallRng) -> f64 {
+    let magnitude = tiny(rng);
+    if rng.gen_bool(0.5) {
+        magnitude
+    } else {
+        -magnitude
+    }
+}
+
+/// The points rounded to f32 (so f32 code and its f64 reference see the same inputs exactly).
+pub fn round_to_f32<const N: usize>(points: Vec<[f64; N]>) -> Vec<[f64; N]> {
+    points
+        .into_iter()
+        .map(|point| point.map(|x| f64::from(x as f32)))
+        .collect()
+}
+
+/// Concatenation of point sets.
+pub fn concat<const N: usize>(sets: &[Vec<[f64; N]>]) -> Vec<[f64; N]> {
+    sets.concat()
+}
+
+/// `cbrt(eps)`: the relative step that balances a central difference's truncation error against
+/// its rounding error.
+fn relative_step() -> f64 {
+    f64::EPSILON.cbrt()
+}
+
+/// Central difference of `f` along coordinate `i` at `x` with step `h`.
+fn central_difference<const N: usize>(
+    f: &impl Fn([f64; N]) -> f64,
+    x: [f64; N],
+    i: usize,
+    h: f64,
+) -> f64 {
+    let mut plus = x;
+    plus[i] = x[i] + h;
+    let mut minus = x;
+    minus[i] = x[i] - h;
+    // Divide by the step actually taken: `x +- h` is rounded, their difference is exact.
+    (f(plus) - f(minus)) / (plus[i] - minus[i])
+}
+
+/// One point where the generated gradient (or value) disagrees with the reference.
+struct Failure<const N: usize> {
+    point: [f64; N],
+    value: f64,
+    reference_value: f64,
+    gradient: [f64; N],
+    finite_difference: [f64; N],
+}
+
+/// A gradient check: a name for the report, tolerances, and where the function stops being smooth.
+///
+/// The finite-difference step along coordinate `i` is
+/// `min(cbrt(eps) * min(max(1, |x_i|), scale_i), kink / 2)`:
+/// - `scale_i` is the distance to a singularity along `i` (a pole, the end of a domain). Near one,
+///   the derivatives grow like powers of `1 / scale_i`, so the step must shrink in proportion for
+///   the truncation error to stay relative.
+/// - `kink` is the distance to the nearest kink or jump (abs, max, a branch switch). The function is
+///   smooth on either side, so the step only has to stay short of it.
+pub struct GradCheck<const N: usize> {
+    name: &'static str,
+    rtol: f64,
+    value_rtol: f64,
+    kink: fn(&[f64; N]) -> f64,
+    scale: fn(&[f64; N]) -> [f64; N],
+}
+
+impl<const N: usize> GradCheck<N> {
+    /// An f64 check: gradients to [`F64_RTOL`], values exactly equal to the user's function.
+    pub fn new(name: &'static str) -> Self {
+        Self {
+            name,
+            rtol: F64_RTOL,
+            value_rtol: 0.0,
+            kink: |_| f64::INFINITY,
+            scale: |_| [f64::INFINITY; N],
+        }
+    }
+
+    /// The distance from a point to the nearest kink or jump of the function.
+    pub fn kink(mut self, kink: fn(&[f64; N]) -> f64) -> Self {
+        self.kink = kink;
+        self
+    }
+
+    /// Per coordinate, the distance from a point to the nearest singularity along that coordinate.
+    pub fn scale(mut self, scale: fn(&[f64; N]) -> [f64; N]) -> Self {
+        self.scale = scale;
+        self
+    }
+
+    /// Looser gradient tolerance, for a function whose curvature demands it (say why at the call).
+    pub fn rtol(mut self, rtol: f64) -> Self {
+        self.rtol = rtol;
+        self
+    }
+
+    /// f32 code checked against an f64 twin: gradient and value to [`F32_RTOL`].
+    pub fn f32(mut self) -> Self {
+        self.rtol = F32_RTOL;
+        self.value_rtol = F32_RTOL;
+        self
+    }
+
+    /// Checks `grad` (value, gradient) against `f` and its central differences at every point.
+    ///
+    /// A gradient entry passes when `|g - fd| <= rtol * max(1, |fd|) + 64 eps |f| / h`: the
+    /// tolerance scales with the reference (so a wildly wrong `g` cannot loosen its own bound),
+    /// plus the finite difference's own rounding noise. NaN never passes.
+    pub fn run(
+        &self,
+        points: &[[f64; N]],
+        f: impl Fn([f64; N]) -> f64,
+        grad: impl Fn([f64; N]) -> (f64, [f64; N]),
+    ) {
+        assert!(
+            points.len() >= MIN_POINTS,
+            "{}: {} points, a check needs at least {MIN_POINTS}",
+            self.name,
+            points.len()
+        );
+        let mut failures = Vec::new();
+        // (difference / tolerance, difference, point, coordinate)
+        let mut largest: (f64, f64, [f64; N], usize) = (0.0, 0.0, points[0], 0);
+        for &point in points {
+            let kink = (self.kink)(&point);
+            let scale = (self.scale)(&point);
+            assert!(
+                kink > 0.0 && scale.iter().all(|&s| s > 0.0),
+                "{}: point {point:?} sits on a kink or singularity; finite differences are meaningless there",
+                self.name
+            );
+            let reference_value = f(point);
+            let (value, gradient) = grad(point);
+            let steps: [f64; N] = core::array::from_fn(|i| {
+                (relative_step() * point[i].abs().max(1.0).min(scale[i])).min(kink / 2.0)
+            });
+            let finite_difference: [f64; N] =
+                core::array::from_fn(|i| central_difference(&f, point, i, steps[i]));
+            let value_tolerance = self.value_rtol * reference_value.abs().max(1.0);
+            let mut ok = (value - reference_value).abs() <= value_tolerance;
+            for i in 0..N {
+                let difference = (gradient[i] - finite_difference[i]).abs();
+                let rounding = ROUNDING_ULPS * f64::EPSILON * reference_value.abs() / steps[i];
+                let tolerance = self.rtol * finite_difference[i].abs().max(1.0) + rounding;
+                let ratio = difference / tolerance;
+                // A NaN difference compares false, so it fails.
+                ok &= difference <= tolerance;
+                if ratio.is_nan() || ratio > largest.0 {
+                    largest = (ratio, difference, point, i);
+                }
+            }
+            if !ok {
+                failures.push(Failure {
+                    point,
+                    value,
+                    reference_value,
+                    gradient,
+                    finite_difference,
+                });
+            }
+        }
+        if failures.is_empty() {
+            return;
+        }
+        let mut report = format!(
+            "{}: {} of {} points fail (|g - fd| <= {:e} * max(1, |fd|) + {ROUNDING_ULPS} eps |f| / h, value within {:e} relative)\n",
+            self.name,
+            failures.len(),
+            points.len(),
+            self.rtol,
+            self.value_rtol
+        );
+        for failure in failures.iter().take(REPORTED_FAILURES) {
+            report += &format!(
+                "  at {:?}: generated gradient {:?}, finite difference {:?}; value {:?}, reference {:?}\n",
+                failure.point,
+                failure.gradient,
+                failure.finite_difference,
+                failure.value,
+                failure.reference_value
+            );
+        }
+        if failures.len() > REPORTED_FAILURES {
+            report += &format!("  ... and {} more\n", failures.len() - REPORTED_FAILURES);
+        }
+        let (ratio, difference, point, i) = largest;
+        report += &format!(
+            "  largest difference: {difference:e} in d/dx{i} at {point:?} ({ratio:.3e} x the tolerance)"
+        );
+        panic!("{report}");
+    }
+}
+
+impl GradCheck<1> {
+    /// [`GradCheck::run`] for `f(x)` and its generated `f_grad(x) -> (value, d_x)`.
+    pub fn unary(&self, points: &[[f64; 1]], f: fn(f64) -> f64, grad: fn(f64) -> (f64, f64)) {
+        self.run(
+            points,
+            |[x]| f(x),
+            |[x]| {
+                let (value, d_x) = grad(x);
+                (value, [d_x])
+            },
+        );
+    }
+}
+
+impl GradCheck<2> {
+    /// [`GradCheck::run`] for `f(x, y)` and its generated `f_grad`.
+    pub fn binary(
+        &self,
+        points: &[[f64; 2]],
+        f: fn(f64, f64) -> f64,
+        grad: fn(f64, f64) -> (f64, (f64, f64)),
+    ) {
+        self.run(
+            points,
+            |[x, y]| f(x, y),
+            |[x, y]| {
+                let (value, (d_x, d_y)) = grad(x, y);
+                (value, [d_x, d_y])
+            },
+        );
+    }
+}
+
+/// The generated `f_grad` of a function of three floats.
+pub type Grad3 = fn(f64, f64, f64) -> (f64, (f64, f64, f64));
+
+impl GradCheck<3> {
+    /// [`GradCheck::run`] for `f(x, y, z)` and its generated `f_grad`.
+    pub fn ternary(&self, points: &[[f64; 3]], f: fn(f64, f64, f64) -> f64, grad: Grad3) {
+        self.run(
+            points,
+            |[x, y, z]| f(x, y, z),
+            |[x, y, z]| {
+                let (value, (d_x, d_y, d_z)) = grad(x, y, z);
+                (value, [d_x, d_y, d_z])
+            },
+        );
+    }
+}
+
+/// Asserts `|actual - expected| <= rtol * max(1, |expected|)`, naming what was compared.
+#[track_caller]
+pub fn assert_close(what: &str, actual: f64, expected: f64, rtol: f64) {
+    let tolerance = rtol * expected.abs().max(1.0);
+    assert!(
+        (actual - expected).abs() <= tolerance,
+        "{what}: got {actual:?}, expected {expected:?} (difference {:e}, tolerance {tolerance:e})",
+        (actual - expected).abs()
+    );
+}
