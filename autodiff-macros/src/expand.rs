@@ -132,62 +132,6 @@ fn items(func: &syn::ItemFn, f: &Func) -> TokenStream {
     ));
     let allow = quote!(#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]);
 
-    let call_adj = format_ident!("{}_call_adjoint", name);
-    let camel = tape_ty.to_string();
-    let excluded = format_ident!("{}ParamNotDifferentiated", camel.trim_end_matches("Tape"));
-    let has_excluded =
-        f.params.iter().enumerate().any(|(i, &v)| {
-            f.types.kind(f.vars[v].ty) == crate::ir::Kind::Float && !f.wrt.contains(&i)
-        });
-    let call_adjoint = {
-        let mut sinks = Vec::new();
-        let mut pass = Vec::new();
-        for (i, &v) in f.params.iter().enumerate() {
-            let ty = f.types.tokens(f.vars[v].ty);
-            if f.types.kind(f.vars[v].ty) != crate::ir::Kind::Float {
-                continue;
-            }
-            match f.wrt.iter().position(|&w| w == i) {
-                Some(k) => {
-                    let d = &d_params[k];
-                    sinks.push(quote!(#d: ::core::option::Option<&mut #ty>));
-                    let local = Ident::new(&format!("{d}_local"), Span::mixed_site());
-                    pass.push((d.clone(), local, ty));
-                }
-                None => {
-                    let d = Ident::new(&format!("d_{}", f.vars[v].name), Span::mixed_site());
-                    sinks.push(quote!(#d: ::core::option::Option<#excluded>));
-                }
-            }
-        }
-        let unwrap = pass.iter().map(|(d, local, ty)| {
-            quote!(let mut #local: #ty = -0.0; let #d = match #d { ::core::option::Option::Some(d) => d, ::core::option::Option::None => &mut #local };)
-        });
-        let ds = pass.iter().map(|(d, _, _)| d);
-        let call_doc = doc(format!(
-            "[`{adj}`] as calls from other differentiable functions use it: one optional adjoint per \
-             float parameter, `None` where the caller's argument carries no derivative. A parameter \
-             [`{name}`] does not differentiate takes only `None`."
-        ));
-        let excluded_ty = has_excluded.then(|| {
-            let marker_doc = doc(format!(
-                "Marks a float parameter of [`{name}`] that `wrt(..)` leaves out: a caller cannot pass it a derivative."
-            ));
-            quote!(#marker_doc #[doc(hidden)] #vis enum #excluded {})
-        });
-        quote! {
-            #excluded_ty
-            #call_doc
-            #[doc(hidden)]
-            #[inline]
-            #allow
-            #vis fn #call_adj(#(#params,)* #tape_ident: &#tape_ty, #d_out: #ret, #(#sinks),*) {
-                #(#unwrap)*
-                #adj(#(#args,)* #tape_ident, #d_out, #(#ds),*);
-            }
-        }
-    };
-
     let grad_fn = if f.ret_tuple {
         TokenStream::new()
     } else {
@@ -269,7 +213,6 @@ fn items(func: &syn::ItemFn, f: &Func) -> TokenStream {
             #reverse
         }
 
-        #call_adjoint
         #grad_fn
         #const_check
         // Uses the primal, so that calling only the generated functions warns of nothing.

@@ -6,7 +6,7 @@
 use std::collections::HashSet;
 
 use proc_macro2::{Ident, Span, TokenStream};
-use quote::{format_ident, quote, quote_spanned};
+use quote::{format_ident, quote};
 
 use crate::analysis::Activity;
 use crate::ir::*;
@@ -409,9 +409,9 @@ impl<'a> Rev<'a> {
         }
     }
 
-    /// `g_call_adjoint(args.., &tape.g, s, d_arg..)` for a call to a differentiable function:
-    /// each float argument passes `Some(&mut d_arg)` when it is active and `None` otherwise.
-    /// Where `g` does not differentiate that parameter, `Some(..)` fails to compile.
+    /// `g_adjoint(args.., &tape.g, s, &mut d_arg..)` for a call to a differentiable function: one
+    /// adjoint per float argument (a scratch one where the argument carries no derivative), so
+    /// the callee must differentiate every float parameter.
     fn call(
         &mut self,
         def: usize,
@@ -434,9 +434,9 @@ impl<'a> Rev<'a> {
                 Operand::Var { var, .. } if self.act.vars[*var] => {
                     let d = self.d_vars[*var].clone().unwrap();
                     if self.f.vars[*var].param.is_some() {
-                        quote_spanned!(span=> ::core::option::Option::Some(&mut *#d))
+                        quote!(&mut *#d)
                     } else {
-                        quote_spanned!(span=> ::core::option::Option::Some(&mut #d))
+                        quote!(&mut #d)
                     }
                 }
                 Operand::Temp(t) if self.act.temps[*t] => {
@@ -444,15 +444,19 @@ impl<'a> Rev<'a> {
                     let d = self.names.fresh(&base);
                     pre.extend(quote!(let mut #d: #tyt = -0.0;));
                     self.d_temps[*t] = Some(quote!(#d));
-                    quote_spanned!(span=> ::core::option::Option::Some(&mut #d))
+                    quote!(&mut #d)
                 }
-                _ => quote!(::core::option::Option::None),
+                _ => {
+                    let d = self.names.fresh("d_unused");
+                    pre.extend(quote!(let mut #d: #tyt = -0.0;));
+                    quote!(&mut #d)
+                }
             };
             d_args.push(d);
         }
         let callee = path.segments.last().unwrap().ident.to_string();
         let tape = self.call_tape(def, path, &callee);
-        let adjoint = companion(path, |i| format_ident!("{}_call_adjoint", i, span = span));
+        let adjoint = companion(path, |i| format_ident!("{}_adjoint", i, span = span));
         quote!(#pre #adjoint(#(#vals,)* &#tape, #s, #(#d_args),*);)
     }
 

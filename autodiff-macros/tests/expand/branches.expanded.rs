@@ -122,31 +122,7 @@ pub fn branches_adjoint(
     }
     let d_t0: f64 = d_a * y;
     *d_y += d_a * tape.t0;
-    inner::g_call_adjoint(x, &tape.g, d_t0, ::core::option::Option::Some(&mut *d_x));
-}
-///[`branches_adjoint`] as calls from other differentiable functions use it: one optional adjoint per float parameter, `None` where the caller's argument carries no derivative. A parameter [`branches`] does not differentiate takes only `None`.
-#[doc(hidden)]
-#[inline]
-#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
-pub fn branches_call_adjoint(
-    x: f64,
-    y: f64,
-    tape: &BranchesTape,
-    d_out: f64,
-    d_x: ::core::option::Option<&mut f64>,
-    d_y: ::core::option::Option<&mut f64>,
-) {
-    let mut d_x_local: f64 = -0.0;
-    let d_x = match d_x {
-        ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_x_local,
-    };
-    let mut d_y_local: f64 = -0.0;
-    let d_y = match d_y {
-        ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_y_local,
-    };
-    branches_adjoint(x, y, tape, d_out, d_x, d_y);
+    inner::g_adjoint(x, &tape.g, d_t0, &mut *d_x);
 }
 ///The value of [`branches`] and its gradient with respect to `x`, `y`, in parameter order.
 #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]

@@ -127,30 +127,6 @@ pub fn micrograd_adjoint(
     *d_a += d_c;
     *d_b += d_c;
 }
-///[`micrograd_adjoint`] as calls from other differentiable functions use it: one optional adjoint per float parameter, `None` where the caller's argument carries no derivative. A parameter [`micrograd`] does not differentiate takes only `None`.
-#[doc(hidden)]
-#[inline]
-#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
-pub fn micrograd_call_adjoint(
-    a: f64,
-    b: f64,
-    tape: &MicrogradTape,
-    d_out: f64,
-    d_a: ::core::option::Option<&mut f64>,
-    d_b: ::core::option::Option<&mut f64>,
-) {
-    let mut d_a_local: f64 = -0.0;
-    let d_a = match d_a {
-        ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_a_local,
-    };
-    let mut d_b_local: f64 = -0.0;
-    let d_b = match d_b {
-        ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_b_local,
-    };
-    micrograd_adjoint(a, b, tape, d_out, d_a, d_b);
-}
 ///The value of [`micrograd`] and its gradient with respect to `a`, `b`, in parameter order.
 #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
 pub fn micrograd_grad(a: f64, b: f64) -> (f64, (f64, f64)) {

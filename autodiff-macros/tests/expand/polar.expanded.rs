@@ -85,36 +85,6 @@ pub fn polar_adjoint(
     *d_r += d_r_1 * scale;
     *d_theta += d_theta_1;
 }
-///Marks a float parameter of [`polar`] that `wrt(..)` leaves out: a caller cannot pass it a derivative.
-#[doc(hidden)]
-pub enum PolarParamNotDifferentiated {}
-///[`polar_adjoint`] as calls from other differentiable functions use it: one optional adjoint per float parameter, `None` where the caller's argument carries no derivative. A parameter [`polar`] does not differentiate takes only `None`.
-#[doc(hidden)]
-#[inline]
-#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
-pub fn polar_call_adjoint(
-    r: f64,
-    theta: f64,
-    turns: i32,
-    scale: f64,
-    tape: &PolarTape,
-    d_out: (f64, f64),
-    d_r: ::core::option::Option<&mut f64>,
-    d_theta: ::core::option::Option<&mut f64>,
-    d_scale: ::core::option::Option<PolarParamNotDifferentiated>,
-) {
-    let mut d_r_local: f64 = -0.0;
-    let d_r = match d_r {
-        ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_r_local,
-    };
-    let mut d_theta_local: f64 = -0.0;
-    let d_theta = match d_theta {
-        ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_theta_local,
-    };
-    polar_adjoint(r, theta, turns, scale, tape, d_out, d_r, d_theta);
-}
 const _: () = {
     #[allow(dead_code, unused_variables, clippy::all)]
     fn only_const_items() {

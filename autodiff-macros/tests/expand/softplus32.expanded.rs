@@ -58,23 +58,6 @@ pub fn softplus32_adjoint(x: f32, tape: &Softplus32Tape, d_out: f32, d_x: &mut f
         *d_x += d_t0 as f32;
     }
 }
-///[`softplus32_adjoint`] as calls from other differentiable functions use it: one optional adjoint per float parameter, `None` where the caller's argument carries no derivative. A parameter [`softplus32`] does not differentiate takes only `None`.
-#[doc(hidden)]
-#[inline]
-#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
-pub fn softplus32_call_adjoint(
-    x: f32,
-    tape: &Softplus32Tape,
-    d_out: f32,
-    d_x: ::core::option::Option<&mut f32>,
-) {
-    let mut d_x_local: f32 = -0.0;
-    let d_x = match d_x {
-        ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_x_local,
-    };
-    softplus32_adjoint(x, tape, d_out, d_x);
-}
 ///The value of [`softplus32`] and its gradient with respect to `x`, in parameter order.
 #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
 pub fn softplus32_grad(x: f32) -> (f32, f32) {

@@ -28,7 +28,7 @@ impl Sqrt for f64 {
 }
 
 /// Huber loss: quadratic near 0, linear beyond `delta`; methods from `core` only.
-#[differentiable(wrt(r))]
+#[differentiable]
 pub fn huber(r: f64, delta: f64) -> f64 {
     let a = r.abs();
     if a <= delta {
@@ -45,8 +45,8 @@ pub fn norm_clamped(x: f64, y: f64) -> f64 {
     h.max(0.1) + x.clamp(-1.0, 1.0) * (2.0 + y * y).recip() - y.min(0.2)
 }
 
-/// A tuple output in `f32`.
-#[differentiable]
+/// A tuple output in `f32`, differentiated with respect to the point only.
+#[differentiable(wrt(x, y))]
 pub fn rotate(x: f32, y: f32, c: f32, s: f32) -> (f32, f32) {
     (c * x - s * y, s * x + c * y)
 }
@@ -58,7 +58,7 @@ mod tests {
     #[test]
     fn huber_gradient_matches_closed_form() {
         for (r, want) in [(0.5, 0.5), (-0.25, -0.25), (3.0, 1.0), (-2.0, -1.0)] {
-            let (_, g) = huber_grad(r, 1.0);
+            let (_, (g, _)) = huber_grad(r, 1.0);
             assert!((g - want).abs() < 1e-12, "huber'({r}) = {g}, want {want}");
         }
     }
@@ -82,20 +82,8 @@ mod tests {
         let (c, s) = (0.6_f32, 0.8_f32);
         let mut tape = RotateTape::new();
         rotate_forward(1.0, 2.0, c, s, &mut tape);
-        let (mut dx, mut dy, mut dc, mut ds) = (0.0, 0.0, 0.0, 0.0);
-        rotate_adjoint(
-            1.0,
-            2.0,
-            c,
-            s,
-            &tape,
-            (1.0, 0.0),
-            &mut dx,
-            &mut dy,
-            &mut dc,
-            &mut ds,
-        );
+        let (mut dx, mut dy) = (0.0, 0.0);
+        rotate_adjoint(1.0, 2.0, c, s, &tape, (1.0, 0.0), &mut dx, &mut dy);
         assert_eq!((dx, dy), (c, -s));
-        assert_eq!((dc, ds), (1.0, -2.0));
     }
 }
