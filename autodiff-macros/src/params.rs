@@ -131,7 +131,8 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream> {
             Err(e) => errors.push(e),
         }
     }
-    let scalar = scalar_type(input, &fields, &mut errors);
+    // Without named fields there is nothing more to say about them.
+    let scalar = named.and_then(|_| scalar_type(input, &fields, &mut errors));
     errors.finish()?;
     let (Some(krate), Some(scalar_source)) = (krate, scalar) else {
         return Err(syn::Error::new_spanned(
@@ -141,7 +142,7 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream> {
     };
     let scalar = match scalar_source {
         Leaf::Float(ty) => ty.to_token_stream(),
-        Leaf::Nested(ty) => quote!(<#ty as #krate::Parameters>::Scalar),
+        Leaf::Nested(ty) => assoc(&krate, &ty, "Scalar"),
     };
     Ok(Emit {
         krate,
@@ -216,12 +217,8 @@ fn classify(ty: &Type, type_params: &[&Ident]) -> syn::Result<(Vec<Expr>, Leaf)>
             _ => break,
         }
     }
-    let unsupported = |what: &str| {
-        syn::Error::new_spanned(
-            ty,
-            format!("{what} `{}`: {SUPPORTED}", ty.to_token_stream()),
-        )
-    };
+    let unsupported =
+        |what: &str| syn::Error::new_spanned(ty, format!("{what} `{}`: {SUPPORTED}", show(ty)));
     let Type::Path(tp) = ty else {
         return Err(unsupported("unsupported field type"));
     };
@@ -289,8 +286,8 @@ fn scalar_type(input: &DeriveInput, fields: &[Field], errors: &mut Errors) -> Op
                     ty,
                     format!(
                         "all float fields must have one type: `{name}` is `{}`, this is `{}`",
-                        want.to_token_stream(),
-                        ty.to_token_stream()
+                        show(want),
+                        show(ty)
                     ),
                 ));
             }
@@ -318,6 +315,32 @@ struct Emit<'a> {
     krate: Path,
     scalar: TokenStream,
     fields: &'a [Field],
+}
+
+/// `<ty as krate::Parameters>::item`, spanned at the field's type so that a type that does not
+/// implement `Parameters` is reported there.
+fn assoc(krate: &Path, ty: &Type, item: &str) -> TokenStream {
+    let item = Ident::new(item, ty.span());
+    quote_spanned!(ty.span()=> <#ty as #krate::Parameters>::#item)
+}
+
+/// The type as the user wrote it, for messages: `Vec<f32>`, not `Vec < f32 >`.
+fn show(ty: &Type) -> String {
+    let mut s = ty.to_token_stream().to_string();
+    for (from, to) in [
+        (" < ", "<"),
+        (" <", "<"),
+        ("< ", "<"),
+        (" >", ">"),
+        (" ,", ","),
+        (" :: ", "::"),
+        (":: ", "::"),
+        ("& ", "&"),
+        (" ;", ";"),
+    ] {
+        s = s.replace(from, to);
+    }
+    s
 }
 
 /// `start + term`, or `term` when nothing comes before it.
@@ -366,17 +389,11 @@ impl Emit<'_> {
         // tensor per array element.
         let count = self.sum(|f| match &f.leaf {
             Leaf::Float(_) => (quote!(1usize), true),
-            Leaf::Nested(ty) => (
-                quote_spanned!(ty.span()=> <#ty as #krate::Parameters>::COUNT),
-                true,
-            ),
+            Leaf::Nested(ty) => (assoc(krate, ty, "COUNT"), true),
         });
         let tensors = self.sum(|f| match &f.leaf {
             Leaf::Float(_) => (quote!(1usize), false),
-            Leaf::Nested(ty) => (
-                quote_spanned!(ty.span()=> <#ty as #krate::Parameters>::TENSORS),
-                true,
-            ),
+            Leaf::Nested(ty) => (assoc(krate, ty, "TENSORS"), true),
         });
         let zeroed = self.fields.iter().map(|f| {
             let ident = &f.ident;
@@ -460,7 +477,10 @@ impl Emit<'_> {
                 |inner, d| quote!([#inner; #d]),
             ),
             Leaf::Nested(ty) => f.dims.iter().fold(
-                quote_spanned!(ty.span()=> <#ty as #krate::Parameters>::zeroed()),
+                {
+                    let zeroed = assoc(krate, ty, "zeroed");
+                    quote_spanned!(ty.span()=> #zeroed())
+                },
                 |inner, _| quote!(::core::array::from_fn(|_| #inner)),
             ),
         }
@@ -484,17 +504,13 @@ impl Emit<'_> {
                     quote!(return ::core::option::Option::Some(#items);),
                 ),
                 Leaf::Nested(ty) => {
-                    let getter = if mutable {
-                        quote!(tensor_mut)
-                    } else {
-                        quote!(tensor)
-                    };
+                    let getter = assoc(krate, ty, if mutable { "tensor_mut" } else { "tensor" });
                     let get = if mutable {
                         quote!(get_mut)
                     } else {
                         quote!(get)
                     };
-                    let tensors = quote_spanned!(ty.span()=> <#ty as #krate::Parameters>::TENSORS);
+                    let tensors = assoc(krate, ty, "TENSORS");
                     let end = add(&start, quote!(#tensors #(* (#dims))*));
                     let offset = match &start {
                         Some(start) => quote!(#index - (#start)),
@@ -507,12 +523,12 @@ impl Emit<'_> {
                         } else {
                             quote!(&self.#field)
                         };
-                        quote!(return <#ty as #krate::Parameters>::#getter(#refer, #offset);)
+                        quote_spanned!(ty.span()=> return #getter(#refer, #offset);)
                     } else {
-                        quote! {
+                        quote_spanned! {ty.span()=>
                             let #inner = #offset;
                             let #per = #tensors;
-                            return <#ty as #krate::Parameters>::#getter(
+                            return #getter(
                                 #items.#get(#inner.checked_div(#per)?)?,
                                 #inner.checked_rem(#per)?,
                             );
@@ -582,14 +598,15 @@ impl Emit<'_> {
                     }
                 }
                 Leaf::Nested(ty) => {
+                    let call = assoc(krate, ty, if mutable { "visit_mut" } else { "visit" });
                     // One loop per array dimension, each adding an index segment to the name;
                     // built from the innermost call outwards.
                     let refer = if mutable { quote!(&mut self.#ident) } else { quote!(&self.#ident) };
                     let item = |level: usize| if level == 0 { refer.clone() } else { local(&format!("x{}", level - 1)).to_token_stream() };
                     let parent = |level: usize| if level == 0 { field_name.clone() } else { local(&format!("n{}", level - 1)) };
                     let (item_k, parent_k) = (item(dims.len()), parent(dims.len()));
-                    let call = quote! {
-                        <#ty as #krate::Parameters>::#method(#item_k, ::core::option::Option::Some(&#parent_k), &mut *#visitor);
+                    let call = quote_spanned! {ty.span()=>
+                        #call(#item_k, ::core::option::Option::Some(&#parent_k), &mut *#visitor);
                     };
                     let body = (0..dims.len()).rev().fold(call, |body, level| {
                         let (i, x, n) = (local(&format!("i{level}")), local(&format!("x{level}")), local(&format!("n{level}")));
@@ -790,7 +807,7 @@ where
         let msgs = errors(quote! {
             struct Bad { a: [Vec<f32>; 2], b: &'static [f32], c: (f32, f32), d: usize, ok: f32 }
         });
-        let types = ["Vec < f32 >", "& 'static [f32]", "(f32 , f32)", "usize"];
+        let types = ["Vec<f32>", "&'static [f32]", "(f32, f32)", "usize"];
         assert_eq!(msgs.len(), types.len(), "{msgs:?}");
         for (msg, ty) in msgs.iter().zip(types) {
             assert!(

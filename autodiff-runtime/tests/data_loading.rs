@@ -43,6 +43,16 @@ fn csv_reads_features_and_labels_with_header_and_label_column() {
     assert_eq!(d.labels, [3, 0]);
     assert_eq!(d.row(1), Some(&[0.25, 100.0][..]));
     assert_eq!(d.row(2), None);
+    let (head, tail) = d.split_at(1);
+    assert_eq!(
+        (head.features.as_slice(), head.labels.as_slice()),
+        (&[1.5, -2.0][..], &[3][..])
+    );
+    assert_eq!(
+        (tail.len(), tail.n_classes, tail.row(0)),
+        (1, 4, Some(&[0.25, 100.0][..]))
+    );
+    assert_eq!(d.split_at(9).1.len(), 0);
     // Without num_classes, the classes are 0..=max label.
     assert_eq!(csv("1,7\n2,3\n", &plain()).unwrap().n_classes, 8);
 }
@@ -493,4 +503,56 @@ fn batches_over_a_bundled_set_are_deterministic_for_a_seed() {
     assert_eq!(run(1).len(), 144);
     assert_eq!(run(1), run(1));
     assert_ne!(run(1), run(2));
+}
+
+/// `bytes` with a few random byte flips, insertions, deletions and a random truncation.
+fn mutate(bytes: &[u8], rng: &mut SmallRng) -> Vec<u8> {
+    use rand::Rng;
+    let mut out = bytes.to_vec();
+    for _ in 0..rng.gen_range(1..4) {
+        let at = rng.gen_range(0..=out.len());
+        match rng.gen_range(0..3) {
+            0 if at < out.len() => out[at] = rng.r#gen(),
+            1 => out.insert(at, *b",\n-.e0x\xff ".get(rng.gen_range(0..9)).unwrap_or(&0)),
+            _ if at < out.len() => {
+                out.remove(at);
+            }
+            _ => {}
+        }
+    }
+    let keep = rng.gen_range(out.len() / 2..=out.len());
+    out.truncate(keep);
+    out
+}
+
+/// A stable-toolchain stand-in for the fuzz targets in `fuzz/`: corrupted inputs give an error or
+/// a consistent result, never a panic.
+#[test]
+fn readers_survive_corrupted_input() {
+    let mut rng = SmallRng::seed_from_u64(11);
+    let iris = std::fs::read(bundled::data_dir().join("iris/iris.csv")).unwrap();
+    let csv_base = &iris[34..400]; // the first rows after the header line
+    let idx_base = idx(0x0B, &[2, 3], &(0..12).collect::<Vec<u8>>());
+    let (mut csv_ok, mut idx_ok) = (0, 0);
+    for i in 0..3000 {
+        let options = CsvOptions {
+            has_header: i % 2 == 0,
+            num_classes: Some(3),
+            ..plain()
+        };
+        if let Ok(t) = parse_csv(mutate(csv_base, &mut rng).as_slice(), "fuzz.csv", &options) {
+            assert_eq!(t.features.len(), t.len() * t.n_features);
+            assert!(t.features.iter().all(|x| x.is_finite()) && t.labels.iter().all(|&l| l < 3));
+            csv_ok += 1;
+        }
+        if let Ok(a) = parse_idx(&mutate(&idx_base, &mut rng), "fuzz.idx") {
+            assert_eq!(a.len(), a.dims.iter().product::<usize>());
+            idx_ok += 1;
+        }
+    }
+    // Both readers saw accepted and rejected inputs.
+    assert!(
+        (1..3000).contains(&csv_ok) && (1..3000).contains(&idx_ok),
+        "{csv_ok} {idx_ok}"
+    );
 }

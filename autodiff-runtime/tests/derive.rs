@@ -129,6 +129,9 @@ fn update_helpers_walk_every_scalar() {
     assert_eq!(p.w, [[-1.0; 4]; 4]);
     assert_eq!(p.scale, -1.0);
     assert_eq!(p.sum_of_squares(), 25.0);
+    let mut q = Block::zeroed();
+    q.copy_from(&p);
+    assert_eq!(q, p);
 }
 
 /// A generic layer: the float type and sizes are parameters.

@@ -39,10 +39,11 @@ impl<'a, const D: usize, const B: usize> BatchLoader<'a, D, B> {
     ///
     /// # Errors
     ///
-    /// [`DataErrorKind::FeatureCount`] if `data` does not have `D` features per row.
+    /// [`DataErrorKind::FeatureCount`] if `data` does not have `D` features per row (or its
+    /// `features` do not hold `len() * D` values).
     pub fn new(data: &'a Dataset, last: LastBatch) -> Result<Self, DataError> {
         const { assert!(B > 0, "the batch size B must be positive") };
-        if data.n_features != D {
+        if data.n_features != D || data.features.len() != data.len() * D {
             return Err(DataError::new(
                 "<dataset>",
                 DataErrorKind::FeatureCount {
@@ -95,7 +96,7 @@ impl<'a, const D: usize, const B: usize> BatchLoader<'a, D, B> {
         for (b, (xb, yb)) in x.iter_mut().zip(y.iter_mut()).enumerate() {
             match rows
                 .get(b)
-                .and_then(|&i| Some((self.data.row(i)?, self.data.labels[i])))
+                .and_then(|&i| Some((self.data.row(i)?, *self.data.labels.get(i)?)))
             {
                 Some((features, label)) => {
                     xb.copy_from_slice(features);

@@ -69,9 +69,12 @@ impl Dataset {
         self.labels.is_empty()
     }
 
-    /// The features of row `i`, or `None` past the end.
+    /// The features of row `i`, or `None` past the end (or if `features` is too short for it).
     #[must_use]
     pub fn row(&self, i: usize) -> Option<&[f32]> {
+        if i >= self.len() {
+            return None;
+        }
         self.features
             .get(i * self.n_features..(i + 1) * self.n_features)
     }

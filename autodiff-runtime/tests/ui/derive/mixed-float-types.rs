@@ -1,0 +1,10 @@
+use autodiff_macros::Parameters;
+
+#[derive(Parameters)]
+#[parameters(crate = "autodiff_runtime")]
+struct Mixed {
+    w: [f32; 4],
+    b: f64,
+}
+
+fn main() {}

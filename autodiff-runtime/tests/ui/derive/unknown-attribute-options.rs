@@ -1,0 +1,10 @@
+use autodiff_macros::Parameters;
+
+#[derive(Parameters)]
+#[parameters(krate = "autodiff_runtime")]
+struct A {
+    #[parameters(ignore)]
+    w: f32,
+}
+
+fn main() {}
