@@ -21,4 +21,5 @@
 //! ```
 #![no_std]
 
-pub use autodiff_macros::differentiable;
+pub use autodiff_macros::{Parameters, differentiable};
+pub use autodiff_runtime as runtime;

@@ -45,7 +45,7 @@ impl Activity {
                 method.name != "signum"
                     && (self.operand(recv) || args.iter().any(|a| self.operand(a)))
             }
-            Rhs::Call { args, .. } => args.iter().any(|a| self.operand(a)),
+            Rhs::Call { args, .. } | Rhs::Array(args) => args.iter().any(|a| self.operand(a)),
             Rhs::Pure(_) => false,
         }
     }
@@ -87,9 +87,35 @@ fn walk(b: &Block, act: &mut Activity) -> bool {
                     }
                 }
             }
+            Stmt::For { body, .. } => changed |= walk(body, act),
+            Stmt::Break | Stmt::Continue => {}
         }
     }
     changed
+}
+
+/// The variables a block assigns (wholly or in part), at any depth.
+pub fn assigned(b: &Block, out: &mut Vec<VarId>) {
+    for s in &b.stmts {
+        match s {
+            Stmt::Def {
+                target: Target::Var(v),
+                ..
+            } => out.push(*v),
+            Stmt::Def { .. } | Stmt::Break | Stmt::Continue => {}
+            Stmt::If {
+                then, els, results, ..
+            } => {
+                assigned(then, out);
+                assigned(els, out);
+                out.extend(results.iter().filter_map(|r| match r {
+                    Target::Var(v) => Some(*v),
+                    Target::Temp(_) => None,
+                }));
+            }
+            Stmt::For { body, .. } => assigned(body, out),
+        }
+    }
 }
 
 /// For every read of a variable, the definition whose value it reads, where only one can reach
@@ -98,22 +124,45 @@ fn walk(b: &Block, act: &mut Activity) -> bool {
 pub fn reaching_defs(f: &Func) -> Vec<Option<usize>> {
     fn walk(b: &Block, state: &mut Vec<Option<usize>>, out: &mut Vec<Option<usize>>) {
         let read = |o: &Operand, state: &[Option<usize>], out: &mut Vec<Option<usize>>| {
-            if let Operand::Var { var, read } = o {
+            if let Operand::Var {
+                var, read, proj, ..
+            } = o
+                && proj.is_empty()
+            {
                 out[*read] = state[*var];
             }
         };
         for s in &b.stmts {
             match s {
                 Stmt::Def {
-                    id, target, rhs, ..
+                    id,
+                    target,
+                    rhs,
+                    place,
+                    ..
                 } => {
                     for o in crate::emit::operands(rhs) {
                         read(o, state, out);
                     }
                     if let Target::Var(v) = target {
-                        state[*v] = Some(*id);
+                        // A write to an element leaves no single definition of the whole.
+                        state[*v] = place.is_empty().then_some(*id);
                     }
                 }
+                Stmt::For { body, .. } => {
+                    // A variable the loop assigns holds, at any read in the loop, either the
+                    // value from before the loop or one from an earlier iteration.
+                    let mut vars = Vec::new();
+                    assigned(body, &mut vars);
+                    for &v in &vars {
+                        state[v] = None;
+                    }
+                    walk(body, state, out);
+                    for &v in &vars {
+                        state[v] = None;
+                    }
+                }
+                Stmt::Break | Stmt::Continue => {}
                 Stmt::If {
                     then, els, results, ..
                 } => {

@@ -29,6 +29,8 @@ pub fn name_temps(f: &Func) -> Vec<Option<Ident>> {
                         name(*r, names, n);
                     }
                 }
+                Stmt::For { body, .. } => walk(body, names, n),
+                Stmt::Break | Stmt::Continue => {}
             }
         }
     }
@@ -51,9 +53,55 @@ pub fn operands(rhs: &Rhs) -> Vec<&Operand> {
         Rhs::Copy(o) | Rhs::Neg(o) | Rhs::Cast(o) => vec![o],
         Rhs::Bin(_, a, b) => vec![a, b],
         Rhs::Method { recv, args, .. } => std::iter::once(recv).chain(args).collect(),
-        Rhs::Call { args, .. } => args.iter().collect(),
+        Rhs::Call { args, .. } | Rhs::Array(args) => args.iter().collect(),
         Rhs::Pure(_) => Vec::new(),
     }
+}
+
+/// Every read in an expression tree (indices included): `(var, place, read)`.
+fn pure_reads<'p>(p: &'p Pure, out: &mut Vec<(VarId, &'p [Proj], ReadId)>) {
+    match p {
+        Pure::Lit(_) => {}
+        Pure::Var(v, proj, r) => {
+            out.push((*v, proj, *r));
+            proj_reads(proj, out);
+        }
+        Pure::Unary(_, a) | Pure::Cast(a, _) => pure_reads(a, out),
+        Pure::Bin(_, a, b) => {
+            pure_reads(a, out);
+            pure_reads(b, out);
+        }
+        Pure::Method(r, _, args) => {
+            pure_reads(r, out);
+            args.iter().for_each(|a| pure_reads(a, out));
+        }
+        Pure::Call(_, args) => args.iter().for_each(|a| pure_reads(a, out)),
+    }
+}
+
+fn proj_reads<'p>(proj: &'p [Proj], out: &mut Vec<(VarId, &'p [Proj], ReadId)>) {
+    for p in proj {
+        if let Proj::Index(i) = p {
+            pure_reads(i, out);
+        }
+    }
+}
+
+/// Every read a definition makes, in its operands, their indices and its own place.
+fn rhs_reads<'p>(rhs: &'p Rhs, place: &'p [Proj], out: &mut Vec<(VarId, &'p [Proj], ReadId)>) {
+    for o in operands(rhs) {
+        if let Operand::Var {
+            var, proj, read, ..
+        } = o
+        {
+            out.push((*var, proj, *read));
+            proj_reads(proj, out);
+        }
+    }
+    if let Rhs::Pure(p) = rhs {
+        pure_reads(p, out);
+    }
+    proj_reads(place, out);
 }
 
 impl Fwd<'_> {
@@ -66,24 +114,51 @@ impl Fwd<'_> {
 
     fn operand(&self, o: &Operand) -> TokenStream {
         match o {
-            Operand::Var { var, .. } => {
-                let v = &self.f.vars[*var].emit;
-                quote!(#v)
+            Operand::Var {
+                var, proj, borrow, ..
+            } => {
+                let v = self.place(*var, proj);
+                if *borrow { quote!(&#v) } else { v }
             }
             Operand::Temp(t) => self.target(Target::Temp(*t)).into_token_stream(),
             Operand::Const { tokens, .. } => tokens.clone(),
         }
     }
 
+    /// `v[i].w`: a place as the forward function reads it.
+    fn place(&self, var: VarId, proj: &[Proj]) -> TokenStream {
+        let mut out = self.f.vars[var].emit.to_token_stream();
+        for p in proj {
+            out = match p {
+                Proj::Index(i) => {
+                    let i = self.pure(i);
+                    quote!(#out[#i])
+                }
+                Proj::Field(f) => quote!(#out.#f),
+                Proj::Deref => quote!((*#out)),
+            };
+        }
+        out
+    }
+
     fn store(&self, key: Key, value: &impl quote::ToTokens) -> TokenStream {
-        match self.tape.get(key) {
-            Some(field) => {
-                self.written.borrow_mut().push((field.clone(), None));
-                let tape = self.tape_ident;
-                quote!(#tape.#field = #value;)
+        match self.tape.access(key, self.tape_ident, &self.f.loops) {
+            Some(slot) => {
+                self.written
+                    .borrow_mut()
+                    .push((self.tape.get(key).unwrap().clone(), None));
+                quote!(#slot = #value;)
             }
             None => TokenStream::new(),
         }
+    }
+
+    /// Stores of the values a definition reads that the tape records per read.
+    fn read_stores(&self, reads: &[(VarId, &[Proj], ReadId)]) -> TokenStream {
+        reads
+            .iter()
+            .map(|(v, proj, r)| self.store(Key::Read(*r), &self.place(*v, proj)))
+            .collect()
     }
 
     fn pure(&self, p: &Pure) -> TokenStream {
@@ -96,7 +171,7 @@ impl Fwd<'_> {
         };
         match p {
             Pure::Lit(t) => t.clone(),
-            Pure::Var(v) => self.f.vars[*v].emit.clone().into_token_stream(),
+            Pure::Var(v, proj, _) => self.place(*v, proj),
             Pure::Unary(op, a) => {
                 let a = wrap(a);
                 quote!(#op #a)
@@ -154,14 +229,21 @@ impl Fwd<'_> {
                 let args = args.iter().map(|a| self.operand(a));
                 quote!(#r.#m(#(#args),*))
             }
+            Rhs::Array(elems) => {
+                let elems = elems.iter().map(|a| self.operand(a));
+                quote!([#(#elems),*])
+            }
             Rhs::Call { path, args, span } => {
                 let args = args.iter().map(|a| self.operand(a));
-                match self.tape.get(Key::Call(def)) {
-                    Some(field) => {
-                        self.written.borrow_mut().push((field.clone(), None));
+                match self
+                    .tape
+                    .access(Key::Call(def), self.tape_ident, &self.f.loops)
+                {
+                    Some(slot) => {
+                        let field = self.tape.get(Key::Call(def)).unwrap().clone();
+                        self.written.borrow_mut().push((field, None));
                         let fwd = companion(path, |i| format_ident!("{}_forward", i, span = *span));
-                        let tape = self.tape_ident;
-                        quote!(#fwd(#(#args,)* &mut #tape.#field))
+                        quote!(#fwd(#(#args,)* &mut #slot))
                     }
                     None => quote!(#path(#(#args),*)),
                 }
@@ -170,11 +252,13 @@ impl Fwd<'_> {
         }
     }
 
-    /// Stores after a definition of `target`.
-    fn stores_after(&self, def: Option<usize>, target: Target) -> TokenStream {
+    /// Stores after a definition of `target` (or of a place in it).
+    fn stores_after(&self, def: Option<usize>, target: Target, place: &[Proj]) -> TokenStream {
         let name = self.target(target);
         let mut out = self.store(Key::Value(target), &name);
-        if let Some(d) = def {
+        if let (Some(d), Target::Var(v)) = (def, target) {
+            out.extend(self.store(Key::DefOut(d), &self.place(v, place)));
+        } else if let Some(d) = def {
             out.extend(self.store(Key::DefOut(d), &name));
         }
         out
@@ -185,15 +269,13 @@ impl Fwd<'_> {
             Stmt::Def {
                 id,
                 target,
+                place,
                 rhs,
                 is_let,
             } => {
-                let mut pre = TokenStream::new();
-                for o in operands(rhs) {
-                    if let Operand::Var { var, read } = o {
-                        pre.extend(self.store(Key::Read(*read), &self.f.vars[*var].emit));
-                    }
-                }
+                let mut reads = Vec::new();
+                rhs_reads(rhs, place, &mut reads);
+                let pre = self.read_stores(&reads);
                 let value = self.rhs(*id, *target, rhs);
                 if let (Target::Temp(_), Some(field)) = (target, self.tape.get(Key::Value(*target)))
                 {
@@ -201,10 +283,57 @@ impl Fwd<'_> {
                         format!("`{} = {}`", self.target(*target), crate::emit::text(&value));
                     self.written.borrow_mut().push((field.clone(), Some(text)));
                 }
-                let def = self.bind(&[*target], *is_let, value);
-                let post = self.stores_after(Some(*id), *target);
+                let def = if place.is_empty() {
+                    self.bind(&[*target], *is_let, value)
+                } else {
+                    let Target::Var(v) = target else {
+                        unreachable!()
+                    };
+                    let p = self.place(*v, place);
+                    quote!(#p = #value;)
+                };
+                let post = self.stores_after(Some(*id), *target, place);
                 quote!(#pre #def #post)
             }
+            Stmt::For {
+                id,
+                var,
+                range,
+                body,
+            } => {
+                let mut reads = Vec::new();
+                pure_reads(&range.start, &mut reads);
+                pure_reads(&range.end, &mut reads);
+                for a in &range.adapters {
+                    if let Adapter::StepBy(k) = a {
+                        pure_reads(k, &mut reads);
+                    }
+                }
+                let pre = self.read_stores(&reads);
+                let lp = &self.f.loops[*id];
+                let (k, i) = (&lp.counter, &self.f.vars[*var].emit);
+                let iter = crate::reverse::range_tokens(
+                    self.pure(&range.start),
+                    self.pure(&range.end),
+                    range,
+                    false,
+                    |p| self.pure(p),
+                );
+                let k1 = quote!(#k + 1);
+                let zero = quote!(0);
+                let (reset, count) = (
+                    self.store(Key::Trips(*id), &zero),
+                    self.store(Key::Trips(*id), &k1),
+                );
+                let body = self.block(body, false);
+                if self.tape.uses_loop(*id) || !count.is_empty() {
+                    quote!(#pre #reset for (#k, #i) in #iter.enumerate() { #count #body })
+                } else {
+                    quote!(#pre for #i in #iter { #body })
+                }
+            }
+            Stmt::Break => quote!(break;),
+            Stmt::Continue => quote!(continue;),
             Stmt::If {
                 results, is_let, ..
             } => {
@@ -215,7 +344,7 @@ impl Fwd<'_> {
                 let def = self.bind(results, *is_let, expr);
                 let post: TokenStream = results
                     .iter()
-                    .map(|r| self.stores_after(None, *r))
+                    .map(|r| self.stores_after(None, *r, &[]))
                     .collect();
                 quote!(#pre #def #post)
             }
@@ -262,11 +391,11 @@ impl Fwd<'_> {
         };
         let tuple = results.len() > 1;
         let cond = self.pure(cond);
-        let (pre, test) = match self.tape.get(Key::Flag(*id)) {
-            Some(field) => {
-                let tape = self.tape_ident;
-                (quote!(#tape.#field = #cond;), quote!(#tape.#field))
-            }
+        let (pre, test) = match self
+            .tape
+            .access(Key::Flag(*id), self.tape_ident, &self.f.loops)
+        {
+            Some(slot) => (self.store(Key::Flag(*id), &cond), slot),
             None => (TokenStream::new(), cond),
         };
         let t = self.block(then, tuple);
@@ -300,18 +429,35 @@ impl Fwd<'_> {
                 .all(|(r, o)| matches!((r, o), (Target::Temp(a), Operand::Temp(b)) if a == b))
             && results
                 .iter()
-                .all(|r| self.stores_after(None, *r).is_empty())
+                .all(|r| self.tape.get(Key::Value(*r)).is_none())
         {
             let (pre, expr) = self.if_expr(last);
             stmts = rest;
             tail = quote!(#pre #expr);
         }
-        if let ([Operand::Temp(t)], Some((Stmt::Def { id, target: Target::Temp(d), rhs, .. }, rest))) =
-            (b.tail.as_slice(), stmts.split_last())
+        if let (
+            [Operand::Temp(t)],
+            Some((
+                Stmt::Def {
+                    id,
+                    target: Target::Temp(d),
+                    rhs,
+                    ..
+                },
+                rest,
+            )),
+        ) = (b.tail.as_slice(), stmts.split_last())
             && t == d
             && !tuple
-            && self.stores_after(Some(*id), Target::Temp(*d)).is_empty()
-            && operands(rhs).iter().all(|o| !matches!(o, Operand::Var { read, .. } if self.tape.get(Key::Read(*read)).is_some()))
+            && self.tape.get(Key::Value(Target::Temp(*d))).is_none()
+            && self.tape.get(Key::DefOut(*id)).is_none()
+            && {
+                let mut reads = Vec::new();
+                rhs_reads(rhs, &[], &mut reads);
+                reads
+                    .iter()
+                    .all(|(_, _, r)| self.tape.get(Key::Read(*r)).is_none())
+            }
         {
             stmts = rest;
             tail = self.rhs(*id, Target::Temp(*d), rhs);

@@ -94,13 +94,36 @@ fn items(func: &syn::ItemFn, f: &Func) -> TokenStream {
         syn::ReturnType::Type(_, t) => quote!(#t),
         syn::ReturnType::Default => quote!(()),
     };
+    let param_ty = |v: usize| {
+        let ty = f.types.tokens(f.vars[v].ty);
+        if f.vars[v].by_ref { quote!(&#ty) } else { ty }
+    };
     let params: Vec<_> = f
         .params
         .iter()
         .map(|&v| {
-            let (n, ty) = (&f.vars[v].emit, f.types.tokens(f.vars[v].ty));
+            let (n, ty) = (&f.vars[v].emit, param_ty(v));
             quote!(#n: #ty)
         })
+        .collect();
+    // Const generics: `<const N: usize>` on every item, `<N>` where the tape type is named.
+    let gnames: Vec<_> = f.generics.iter().map(|(n, _)| n).collect();
+    let gtys: Vec<_> = f.generics.iter().map(|(_, t)| t).collect();
+    let gdecl = if gnames.is_empty() {
+        quote!()
+    } else {
+        quote!(<#(const #gnames: #gtys),*>)
+    };
+    let guse = if gnames.is_empty() {
+        quote!()
+    } else {
+        quote!(<#(#gnames),*>)
+    };
+    let tape_ty_use = quote!(#tape_ty #guse);
+    let wrt_zero: Vec<_> = f
+        .wrt
+        .iter()
+        .map(|&i| f.types.zero(f.vars[f.params[i]].ty))
         .collect();
     let args: Vec<_> = f.params.iter().map(|&v| f.vars[v].emit.clone()).collect();
     let wrt_tys: Vec<_> = f
@@ -110,14 +133,20 @@ fn items(func: &syn::ItemFn, f: &Func) -> TokenStream {
         .collect();
     let wrt_names = list(f.wrt.iter().map(|&i| f.vars[f.params[i]].name.to_string()));
     let d_names = list(d_params.iter().map(|d| d.to_string()));
+    let _ = &wrt_zero;
 
-    let field_names = tape.fields.iter().map(|x| &x.name);
-    let field_tys = tape.fields.iter().map(|x| &x.ty);
-    let field_docs = tape.fields.iter().map(|x| doc(x.doc.clone()));
-    let inits = tape.fields.iter().map(|x| {
-        let (n, i) = (&x.name, &x.init);
-        quote!(#n: #i)
-    });
+    let mut field_names: Vec<_> = tape.fields.iter().map(|x| x.name.clone()).collect();
+    let mut field_tys: Vec<_> = tape.fields.iter().map(|x| x.ty.clone()).collect();
+    let mut field_docs: Vec<_> = tape.fields.iter().map(|x| doc(x.doc.clone())).collect();
+    let mut inits: Vec<_> = tape.fields.iter().map(|x| x.init.clone()).collect();
+    if !gnames.is_empty() {
+        // Every const parameter appears in a field, even where no recorded value needs it.
+        field_names.push(Ident::new("const_params", Span::call_site()));
+        field_tys.push(quote!((#([(); #gnames],)*)));
+        inits.push(quote!((#([(); #gnames],)*)));
+        field_docs.push(doc("The const parameters (zero-sized).".into()));
+    }
+    let inits = field_names.iter().zip(&inits).map(|(n, i)| quote!(#n: #i));
 
     let tape_doc = doc(format!(
         "The tape of [`{name}`]: what [`{adj}`] reads, recorded by [`{fwd}`] in fixed-size fields."
@@ -146,10 +175,10 @@ fn items(func: &syn::ItemFn, f: &Func) -> TokenStream {
         quote! {
             #grad_doc
             #allow
-            #vis fn #grad(#(#params),*) -> (#ret, #grad_ty) {
-                let mut #tape_ident = #tape_ty::new();
+            #vis fn #grad #gdecl(#(#params),*) -> (#ret, #grad_ty) {
+                let mut #tape_ident = <#tape_ty_use>::new();
                 let #value = #fwd(#(#args,)* &mut #tape_ident);
-                #(let mut #d_params: #wrt_tys = 0.0;)*
+                #(let mut #d_params: #wrt_tys = #wrt_zero;)*
                 #adj(#(#args,)* &#tape_ident, 1.0, #(&mut #d_params),*);
                 (#value, #grads)
             }
@@ -173,16 +202,26 @@ fn items(func: &syn::ItemFn, f: &Func) -> TokenStream {
             };
         }
     };
-    let param_tys = f.params.iter().map(|&v| f.types.tokens(f.vars[v].ty));
+    let param_tys: Vec<_> = f.params.iter().map(|&v| param_ty(v)).collect();
+    // Uses the primal, so that calling only the generated functions warns of nothing (a
+    // generic primal is named from the forward function, where its parameters are in scope).
+    let (use_primal, use_generic_primal) = if gnames.is_empty() {
+        (
+            quote!(const _: fn(#(#param_tys),*) -> #ret = #name;),
+            quote!(),
+        )
+    } else {
+        (quote!(), quote!(let _ = #name::<#(#gnames),*>;))
+    };
 
     quote! {
         #tape_doc
         #[derive(::core::clone::Clone, ::core::fmt::Debug)]
-        #vis struct #tape_ty {
+        #vis struct #tape_ty #gdecl {
             #(#field_docs #field_names: #field_tys,)*
         }
 
-        impl #tape_ty {
+        impl #gdecl #tape_ty_use {
             /// The exact size of this tape in bytes.
             pub const BYTES: usize = ::core::mem::size_of::<Self>();
 
@@ -192,7 +231,7 @@ fn items(func: &syn::ItemFn, f: &Func) -> TokenStream {
             }
         }
 
-        impl ::core::default::Default for #tape_ty {
+        impl #gdecl ::core::default::Default for #tape_ty_use {
             fn default() -> Self {
                 Self::new()
             }
@@ -201,22 +240,22 @@ fn items(func: &syn::ItemFn, f: &Func) -> TokenStream {
         #fwd_doc
         #[inline]
         #allow
-        #vis fn #fwd(#(#params,)* #tape_ident: &mut #tape_ty) -> #ret {
+        #vis fn #fwd #gdecl(#(#params,)* #tape_ident: &mut #tape_ty_use) -> #ret {
+            #use_generic_primal
             #forward
         }
 
         #adj_doc
         #[inline]
         #allow
-        #vis fn #adj(#(#params,)* #tape_ident: &#tape_ty, #d_out: #ret, #(#d_params: &mut #wrt_tys),*) {
+        #vis fn #adj #gdecl(#(#params,)* #tape_ident: &#tape_ty_use, #d_out: #ret, #(#d_params: &mut #wrt_tys),*) {
             #(#decls)*
             #reverse
         }
 
         #grad_fn
         #const_check
-        // Uses the primal, so that calling only the generated functions warns of nothing.
-        const _: fn(#(#param_tys),*) -> #ret = #name;
+        #use_primal
     }
 }
 

@@ -15,6 +15,10 @@ pub enum Kind {
     Float,
     Int,
     Bool,
+    /// A fixed-size array (of floats, integers, or arrays).
+    Array,
+    /// A user struct, passed by reference: its float fields carry derivatives.
+    Struct,
 }
 
 /// A type as inference knows it.
@@ -25,6 +29,9 @@ pub enum TyVal {
     F64,
     Bool,
     Int(Ident),
+    /// `[elem; len]`.
+    Array(TyId, TokenStream),
+    Struct(TokenStream),
 }
 
 impl TyVal {
@@ -34,6 +41,8 @@ impl TyVal {
             TyVal::F32 | TyVal::F64 => Kind::Float,
             TyVal::Bool => Kind::Bool,
             TyVal::Int(_) => Kind::Int,
+            TyVal::Array(..) => Kind::Array,
+            TyVal::Struct(_) => Kind::Struct,
         }
     }
 }
@@ -75,11 +84,32 @@ impl Types {
         if ra == rb {
             return;
         }
+        if let (TyVal::Array(ea, _), TyVal::Array(eb, _)) = (&self.val[ra], &self.val[rb]) {
+            let (ea, eb) = (*ea, *eb);
+            self.unify(ea, eb);
+        }
         let keep_b = matches!(self.val[ra], TyVal::Unknown(_));
         if keep_b {
             self.parent[ra] = rb;
         } else {
             self.parent[rb] = ra;
+        }
+    }
+
+    /// The element type of an array type.
+    pub fn elem(&self, a: TyId) -> Option<TyId> {
+        match self.get(a) {
+            TyVal::Array(e, _) => Some(*e),
+            _ => None,
+        }
+    }
+
+    /// Is this a float, an array of floats or a struct: something that can carry a derivative?
+    pub fn differentiable(&self, a: TyId) -> bool {
+        match self.kind(a) {
+            Kind::Float | Kind::Struct => true,
+            Kind::Array => self.differentiable(self.elem(a).unwrap()),
+            _ => false,
         }
     }
 
@@ -91,15 +121,33 @@ impl Types {
             TyVal::Bool | TyVal::Unknown(Kind::Bool) => quote::quote!(bool),
             TyVal::Unknown(Kind::Int) => quote::quote!(i32),
             TyVal::Int(i) => quote::quote!(#i),
+            TyVal::Array(e, n) => {
+                let e = self.tokens(*e);
+                quote::quote!([#e; #n])
+            }
+            TyVal::Struct(p) => p.clone(),
+            TyVal::Unknown(_) => quote::quote!(_),
         }
     }
 
     /// The zero value of a type, as a literal.
     pub fn zero(&self, a: TyId) -> TokenStream {
-        match self.kind(a) {
-            Kind::Float => quote::quote!(0.0),
-            Kind::Int => quote::quote!(0),
-            Kind::Bool => quote::quote!(false),
+        self.filled(a, quote::quote!(0.0))
+    }
+
+    /// A value of the type with every float set to `float` (`0.0`, or `-0.0` for accumulators).
+    pub fn filled(&self, a: TyId, float: TokenStream) -> TokenStream {
+        match self.get(a) {
+            TyVal::Array(e, n) => {
+                let e = self.filled(*e, float);
+                quote::quote!([#e; #n])
+            }
+            TyVal::Struct(p) => quote::quote!(<#p as ::core::default::Default>::default()),
+            v => match v.kind() {
+                Kind::Float => float,
+                Kind::Int => quote::quote!(0),
+                _ => quote::quote!(false),
+            },
         }
     }
 }
@@ -114,6 +162,19 @@ pub struct Var {
     pub ty: TyId,
     /// Index of the function parameter this variable is, if it is one.
     pub param: Option<usize>,
+    /// A parameter taken by reference (`x: &[f64; N]`, `p: &Params`).
+    pub by_ref: bool,
+    /// A loop counter: its value is available in the reverse sweep, which runs the same loop.
+    pub loop_var: bool,
+}
+
+/// A projection of a place: `a[i]` or `p.w`.
+#[derive(Clone)]
+pub enum Proj {
+    Index(Pure),
+    Field(Ident),
+    /// `*x` for a parameter taken by reference.
+    Deref,
 }
 
 pub struct Temp {
@@ -122,11 +183,15 @@ pub struct Temp {
 
 #[derive(Clone)]
 pub enum Operand {
-    /// A read of a variable; `read` identifies this read site (a mutable variable's value is
-    /// recorded per read).
+    /// A read of a variable or of a place in it (`a[i]`, `p.w[i][j]`); `read` identifies this
+    /// read site (a mutable variable's value is recorded per read). `borrow`: written `&a`.
     Var {
         var: VarId,
+        proj: Vec<Proj>,
         read: ReadId,
+        borrow: bool,
+        /// The type of the place read.
+        ty: TyId,
     },
     Temp(TempId),
     /// A literal or a path to a constant.
@@ -156,6 +221,8 @@ pub enum Rhs {
         span: Span,
     },
     Cast(Operand),
+    /// `[a, b, c]`.
+    Array(Vec<Operand>),
     Call {
         path: syn::Path,
         args: Vec<Operand>,
@@ -172,10 +239,11 @@ pub enum Target {
 }
 
 pub enum Stmt {
-    /// `let target = rhs` (`is_let`) or `target = rhs`.
+    /// `let target = rhs` (`is_let`), `target = rhs` or, with `place`, `target[i].f = rhs`.
     Def {
         id: usize,
         target: Target,
+        place: Vec<Proj>,
         rhs: Rhs,
         is_let: bool,
     },
@@ -188,6 +256,42 @@ pub enum Stmt {
         results: Vec<Target>,
         is_let: bool,
     },
+    /// `for var in range { body }`.
+    For {
+        id: usize,
+        var: VarId,
+        range: Range,
+        body: Block,
+    },
+    Break,
+    Continue,
+}
+
+/// `start..end` or `start..=end`, then `.rev()` and `.step_by(k)` in the order written.
+#[derive(Clone)]
+pub struct Range {
+    pub start: Pure,
+    pub end: Pure,
+    pub inclusive: bool,
+    pub adapters: Vec<Adapter>,
+}
+
+#[derive(Clone)]
+pub enum Adapter {
+    Rev,
+    StepBy(Pure),
+}
+
+/// A loop: what the tape needs to know of it.
+pub struct Loop {
+    /// The loops around it, outermost first.
+    pub nest: Vec<usize>,
+    /// The iteration counter in generated code (`k0`, `k1`, ...).
+    pub counter: Ident,
+    /// A compile-time bound on its trip count: the length of tape arrays recorded in it.
+    pub trips: TokenStream,
+    /// Has a `break`: the trip count is recorded.
+    pub breaks: bool,
 }
 
 /// A sequence of statements and, for value blocks, the operands they produce.
@@ -201,7 +305,8 @@ pub struct Block {
 #[derive(Clone)]
 pub enum Pure {
     Lit(TokenStream),
-    Var(VarId),
+    /// A read of a variable or a place in it.
+    Var(VarId, Vec<Proj>, ReadId),
     Unary(TokenStream, Box<Pure>),
     Bin(TokenStream, Box<Pure>, Box<Pure>),
     Cast(Box<Pure>, TokenStream),
@@ -225,19 +330,54 @@ pub struct Func {
     /// One entry for a scalar return, one per element for a tuple return.
     pub ret: Vec<TyId>,
     pub ret_tuple: bool,
-    /// Every variable read, to its variable.
-    pub reads: Vec<VarId>,
+    /// Every variable read: its variable and the loops around the read.
+    pub reads: Vec<(VarId, Vec<usize>)>,
+    /// The loops around each definition (by def id) and each `if` (by if id).
+    pub def_nest: Vec<Vec<usize>>,
+    pub if_nest: Vec<Vec<usize>>,
+    pub loops: Vec<Loop>,
+    /// The function's const generic parameters.
+    pub generics: Vec<(Ident, syn::Type)>,
     /// Constant paths named in the body (checked to be `const` items).
     pub consts: Vec<syn::Path>,
     pub n_defs: usize,
-    /// The type of branch flags (`bool`).
+    /// The type of branch flags (`bool`) and of trip counts (`usize`).
     pub flag_ty: TyId,
+    pub usize_ty: TyId,
+    /// The type of the place each read reads.
+    pub read_tys: std::collections::HashMap<ReadId, TyId>,
+    /// Types of struct fields and their elements, by variable and path (`.w[]`).
+    pub field_tys: std::collections::HashMap<(VarId, String), TyId>,
+}
+
+/// The key of a place's type among struct field types: `.w[]` for `p.w[i]`.
+pub fn place_path(proj: &[Proj]) -> String {
+    let mut path = String::new();
+    for p in proj {
+        match p {
+            Proj::Index(_) => path.push_str("[]"),
+            Proj::Field(f) => {
+                path.push('.');
+                path.push_str(&f.to_string());
+            }
+            Proj::Deref => {}
+        }
+    }
+    path
 }
 
 impl Func {
+    pub fn reads_ty(&self, read: ReadId) -> Option<TyId> {
+        self.read_tys.get(&read).copied()
+    }
+
+    pub fn field_ty(&self, var: VarId, proj: &[Proj]) -> Option<TyId> {
+        self.field_tys.get(&(var, place_path(proj))).copied()
+    }
+
     pub fn operand_ty(&self, o: &Operand) -> TyId {
         match o {
-            Operand::Var { var, .. } => self.vars[*var].ty,
+            Operand::Var { ty, .. } => *ty,
             Operand::Temp(t) => self.temps[*t].ty,
             Operand::Const { ty, .. } => *ty,
         }

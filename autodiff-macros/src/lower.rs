@@ -22,14 +22,28 @@ enum Mode {
     Unit,
     /// A block or `if` used as a value with `k` elements (`tuple`: written `(a, b)`).
     Value { k: usize, tuple: bool },
+    /// The body of a `for` loop: no value; `break` and `continue` allowed.
+    Loop,
+}
+
+/// What a name in scope stands for.
+#[derive(Clone)]
+enum Binding {
+    Var(VarId),
+    /// `x` bound by `for x in a.iter_mut()`: the place `a[k]`.
+    Alias(VarId, Vec<Proj>, TyId),
 }
 
 pub struct Lower {
     f: Func,
-    scopes: Vec<HashMap<String, VarId>>,
+    scopes: Vec<HashMap<String, Binding>>,
     names: HashMap<String, usize>,
     errors: Vec<syn::Error>,
     n_ifs: usize,
+    /// The loops around the statement being lowered, outermost first.
+    nest: Vec<usize>,
+    /// The ranges of those loops, for bounds that depend on outer loop variables.
+    ranges: HashMap<VarId, (syn::Expr, syn::Expr)>,
 }
 
 pub fn lower(item: &syn::ItemFn, args: &Args) -> syn::Result<Func> {
@@ -45,25 +59,38 @@ pub fn lower(item: &syn::ItemFn, args: &Args) -> syn::Result<Func> {
             ret: Vec::new(),
             ret_tuple: false,
             reads: Vec::new(),
+            def_nest: Vec::new(),
+            if_nest: Vec::new(),
+            loops: Vec::new(),
+            generics: Vec::new(),
             consts: Vec::new(),
             n_defs: 0,
             flag_ty: 0,
+            usize_ty: 0,
+            read_tys: HashMap::new(),
+            field_tys: HashMap::new(),
         },
         scopes: vec![HashMap::new()],
         names: HashMap::new(),
         errors: Vec::new(),
         n_ifs: 0,
+        nest: Vec::new(),
+        ranges: HashMap::new(),
     };
     l.f.flag_ty = l.f.types.fresh(TyVal::Bool);
+    l.f.usize_ty =
+        l.f.types
+            .fresh(TyVal::Int(Ident::new("usize", Span::call_site())));
     l.signature(&item.sig, args);
     let mut body = Block::default();
     for &(param, local) in &l.f.param_copies.clone() {
-        let read = l.read(param);
+        let op = l.var_operand(param, Vec::new(), false);
         let id = l.def_id();
         body.stmts.push(Stmt::Def {
             id,
             target: Target::Var(local),
-            rhs: Rhs::Copy(Operand::Var { var: param, read }),
+            place: Vec::new(),
+            rhs: Rhs::Copy(op),
             is_let: true,
         });
     }
@@ -111,6 +138,104 @@ fn scalar_ty(ty: &syn::Type) -> Option<TyVal> {
     })
 }
 
+/// A compile-time bound: a number, or an expression of constants.
+#[derive(Clone)]
+struct Bound {
+    num: Option<i128>,
+    expr: TokenStream,
+    /// The expression involves a const generic parameter in arithmetic: not usable as an array
+    /// length on stable Rust.
+    generic_expr: bool,
+    generic: bool,
+}
+
+impl Bound {
+    fn num(n: i128) -> Self {
+        Bound {
+            num: Some(n),
+            expr: TokenStream::new(),
+            generic_expr: false,
+            generic: false,
+        }
+    }
+
+    fn sym(expr: TokenStream, generic: bool) -> Self {
+        Bound {
+            num: None,
+            expr,
+            generic_expr: false,
+            generic,
+        }
+    }
+
+    fn tokens(&self) -> TokenStream {
+        match self.num {
+            Some(n) => {
+                let n = proc_macro2::Literal::usize_unsuffixed(n.max(0) as usize);
+                quote!(#n)
+            }
+            None => self.expr.clone(),
+        }
+    }
+
+    fn combine(&self, other: &Bound, op: TokenStream, f: impl Fn(i128, i128) -> i128) -> Bound {
+        if let (Some(a), Some(b)) = (self.num, other.num) {
+            return Bound::num(f(a, b));
+        }
+        let (a, b) = (self.tokens(), other.tokens());
+        Bound {
+            num: None,
+            expr: quote!((#a #op #b)),
+            generic_expr: self.generic || other.generic || self.generic_expr || other.generic_expr,
+            generic: false,
+        }
+    }
+
+    fn plus(&self, o: &Bound) -> Bound {
+        self.combine(o, quote!(+), |a, b| a + b)
+    }
+
+    fn times(&self, o: &Bound) -> Bound {
+        self.combine(o, quote!(*), |a, b| a * b)
+    }
+
+    fn add(&self, k: i128) -> Bound {
+        self.plus(&Bound::num(k))
+    }
+
+    fn sub(&self, k: i128) -> Bound {
+        self.combine(&Bound::num(k), quote!(-), |a, b| a - b)
+    }
+
+    fn div_ceil(&self, k: &Bound) -> Bound {
+        if let (Some(a), Some(b)) = (self.num, k.num)
+            && b > 0
+        {
+            return Bound::num((a + b - 1) / b);
+        }
+        if self.generic && k.num.is_some() {
+            // Conservative: one slot per value of the range.
+            return self.clone();
+        }
+        let (a, b) = (self.tokens(), k.tokens());
+        Bound {
+            num: None,
+            expr: quote!(((#a + #b - 1) / #b)),
+            generic_expr: self.generic || k.generic || self.generic_expr || k.generic_expr,
+            generic: false,
+        }
+    }
+}
+
+/// The name a loop pattern binds: `x` or `&x`.
+fn pat_name(p: &syn::Pat) -> Option<Ident> {
+    match p {
+        syn::Pat::Ident(pi) if pi.subpat.is_none() => Some(pi.ident.clone()),
+        syn::Pat::Reference(r) => pat_name(&r.pat),
+        _ => None,
+    }
+}
+
 fn is_screaming(name: &str) -> bool {
     name.chars().any(|c| c.is_ascii_uppercase())
         && name
@@ -131,6 +256,26 @@ fn has_return(node: &impl ToTokens) -> bool {
     if let Ok(e) = syn::parse2::<syn::Expr>(node.to_token_stream()) {
         v.visit_expr(&e);
     }
+    v.0
+}
+
+/// Does the `if` contain a `break` or `continue` of the enclosing loop (not of a loop inside it)?
+fn has_jump(ifx: &syn::ExprIf) -> bool {
+    struct V(bool);
+    impl<'a> Visit<'a> for V {
+        fn visit_expr_break(&mut self, _: &'a syn::ExprBreak) {
+            self.0 = true;
+        }
+        fn visit_expr_continue(&mut self, _: &'a syn::ExprContinue) {
+            self.0 = true;
+        }
+        fn visit_expr_closure(&mut self, _: &'a syn::ExprClosure) {}
+        fn visit_expr_for_loop(&mut self, _: &'a syn::ExprForLoop) {}
+        fn visit_expr_while(&mut self, _: &'a syn::ExprWhile) {}
+        fn visit_expr_loop(&mut self, _: &'a syn::ExprLoop) {}
+    }
+    let mut v = V(false);
+    v.visit_expr_if(ifx);
     v.0
 }
 
@@ -204,18 +349,58 @@ impl Lower {
     }
 
     fn if_id(&mut self) -> usize {
+        self.f.if_nest.push(self.nest.clone());
         self.n_ifs += 1;
         self.n_ifs - 1
     }
 
     fn def_id(&mut self) -> usize {
+        self.f.def_nest.push(self.nest.clone());
         self.f.n_defs += 1;
         self.f.n_defs - 1
     }
 
     fn read(&mut self, var: VarId) -> ReadId {
-        self.f.reads.push(var);
+        self.f.reads.push((var, self.nest.clone()));
         self.f.reads.len() - 1
+    }
+
+    /// A read of `var` (or of a place in it) as an operand.
+    fn var_operand(&mut self, var: VarId, proj: Vec<Proj>, borrow: bool) -> Operand {
+        let ty = self.place_ty(var, &proj);
+        let read = self.read(var);
+        self.f.read_tys.insert(read, ty);
+        Operand::Var {
+            var,
+            proj,
+            read,
+            borrow,
+            ty,
+        }
+    }
+
+    /// The type of a place: array elements follow the array's type; struct fields get one type
+    /// variable per path, inferred from their uses.
+    fn place_ty(&mut self, var: VarId, proj: &[Proj]) -> TyId {
+        let mut ty = self.f.vars[var].ty;
+        for (n, p) in proj.iter().enumerate() {
+            ty = match (p, self.f.types.elem(ty)) {
+                (Proj::Deref, _) => ty,
+                (Proj::Index(_), Some(e)) => e,
+                _ => {
+                    let key = (var, place_path(&proj[..=n]));
+                    match self.f.field_tys.get(&key) {
+                        Some(&t) => t,
+                        None => {
+                            let t = self.f.types.fresh(TyVal::Unknown(Kind::Float));
+                            self.f.field_tys.insert(key, t);
+                            t
+                        }
+                    }
+                }
+            };
+        }
+        ty
     }
 
     fn temp(&mut self, ty: TyId) -> TempId {
@@ -248,11 +433,30 @@ impl Lower {
     }
 
     fn lookup(&self, name: &str) -> Option<VarId> {
-        self.scopes.iter().rev().find_map(|s| s.get(name).copied())
+        match self.binding(name)? {
+            Binding::Var(v) => Some(v),
+            Binding::Alias(..) => None,
+        }
+    }
+
+    fn binding(&self, name: &str) -> Option<Binding> {
+        self.scopes.iter().rev().find_map(|s| s.get(name).cloned())
     }
 
     /// Declares a variable in the innermost scope, with a unique name for generated code.
     fn declare(&mut self, name: &Ident, mutable: bool, ty: TyId, param: Option<usize>) -> VarId {
+        self.declare_var(name, mutable, ty, param, false, false)
+    }
+
+    fn declare_var(
+        &mut self,
+        name: &Ident,
+        mutable: bool,
+        ty: TyId,
+        param: Option<usize>,
+        by_ref: bool,
+        loop_var: bool,
+    ) -> VarId {
         let key = name.to_string();
         let n = self.names.entry(key.clone()).or_insert(0);
         let emit = if *n == 0 {
@@ -267,9 +471,14 @@ impl Lower {
             mutable,
             ty,
             param,
+            by_ref,
+            loop_var,
         });
         let id = self.f.vars.len() - 1;
-        self.scopes.last_mut().unwrap().insert(key, id);
+        self.scopes
+            .last_mut()
+            .unwrap()
+            .insert(key, Binding::Var(id));
         id
     }
 
@@ -295,11 +504,19 @@ impl Lower {
         if let Some(v) = &sig.variadic {
             self.error(err(v, "variadic functions cannot be differentiable"));
         }
-        if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
-            self.error(err(
-                &sig.generics,
-                "generic parameters are not supported yet; write the function for concrete `f32` or `f64` types",
-            ));
+        for g in &sig.generics.params {
+            match g {
+                syn::GenericParam::Const(c) if c.default.is_none() => {
+                    self.f.generics.push((c.ident.clone(), c.ty.clone()))
+                }
+                _ => self.error(err(
+                    g,
+                    "only const generic parameters are supported, as in `<const N: usize>`; write the function for concrete `f32` or `f64` types",
+                )),
+            }
+        }
+        if let Some(w) = &sig.generics.where_clause {
+            self.error(err(w, "`where` clauses are not supported"));
         }
         for input in &sig.inputs {
             let pt = match input {
@@ -323,21 +540,50 @@ impl Lower {
                 self.error(err(pi, "write the parameter as `name: type`"));
                 continue;
             }
-            let Some(tv) = scalar_ty(&pt.ty) else {
-                self.error(err(
-                    &pt.ty,
-                    format!(
-                        "parameter type `{}` is not supported; use `f32` or `f64` (differentiable), or an integer or `bool` (not differentiated)",
+            let (inner, by_ref) = match &*pt.ty {
+                syn::Type::Reference(r) if r.mutability.is_none() && r.lifetime.is_none() => {
+                    (&*r.elem, true)
+                }
+                t => (t, false),
+            };
+            let parsed = match self.parse_ty(inner) {
+                Some(ty)
+                    if by_ref && !matches!(self.f.types.kind(ty), Kind::Array | Kind::Struct) =>
+                {
+                    None
+                }
+                Some(ty) if !by_ref && self.f.types.kind(ty) == Kind::Struct => {
+                    self.error(err(
+                        &pt.ty,
+                        format!(
+                            "take the struct by reference: `{}: &{}`",
+                            pi.ident,
+                            crate::emit::text(&inner.to_token_stream())
+                        ),
+                    ));
+                    Some(ty)
+                }
+                other => other,
+            };
+            let Some(ty) = parsed else {
+                let is_vec = matches!(inner, syn::Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "Vec"));
+                let msg = match &*pt.ty {
+                    _ if is_vec => "`Vec` is not supported: the tape needs sizes known at compile time; take an array, as in `x: &[f64; N]`".to_string(),
+                    syn::Type::Slice(_) | syn::Type::Reference(_) if matches!(inner, syn::Type::Slice(_)) => {
+                        "slices are not supported: the tape needs sizes known at compile time; take an array, as in `x: &[f64; N]`".to_string()
+                    }
+                    _ => format!(
+                        "parameter type `{}` is not supported; use `f32` or `f64`, arrays of them (`[f64; N]`, `&[[f32; N]; M]`), a struct by reference (`&Params`), integers or `bool`",
                         crate::emit::text(&pt.ty.to_token_stream())
                     ),
-                ));
+                };
+                self.error(err(&pt.ty, msg));
                 let ty = self.f.types.fresh(TyVal::Unknown(Kind::Float));
                 self.declare(&pi.ident, false, ty, None);
                 continue;
             };
-            let ty = self.f.types.fresh(tv);
             let index = self.f.params.len();
-            let var = self.declare(&pi.ident, false, ty, Some(index));
+            let var = self.declare_var(&pi.ident, false, ty, Some(index), by_ref, false);
             self.f.params.push(var);
             if pi.mutability.is_some() {
                 let local = self.declare(&pi.ident, true, ty, None);
@@ -358,16 +604,15 @@ impl Lower {
                     other => vec![other],
                 };
                 for t in elems {
-                    match scalar_ty(t) {
-                        Some(tv @ (TyVal::F32 | TyVal::F64)) => {
-                            let id = self.f.types.fresh(tv);
+                    match self.parse_ty(t) {
+                        Some(id) if self.f.types.differentiable(id) && self.f.types.kind(id) != Kind::Struct => {
                             self.f.ret.push(id);
                         }
                         _ => self.error(err(
                             t,
                             format!(
-                                "return type `{}` is not supported; return `f32`, `f64` or a tuple of them",
-                                t.to_token_stream()
+                                "return type `{}` is not supported; return `f32`, `f64`, an array of them or a tuple of floats",
+                                crate::emit::text(&t.to_token_stream())
                             ),
                         )),
                     }
@@ -377,8 +622,7 @@ impl Lower {
                 }
             }
         }
-        let is_float =
-            |l: &Self, i: usize| l.f.types.kind(l.f.vars[l.f.params[i]].ty) == Kind::Float;
+        let is_float = |l: &Self, i: usize| l.f.types.differentiable(l.f.vars[l.f.params[i]].ty);
         match &args.wrt {
             None => {
                 self.f.wrt = (0..self.f.params.len())
@@ -396,7 +640,7 @@ impl Lower {
                         )),
                         Some(i) if !is_float(self, i) => self.error(err(
                             name,
-                            format!("`{name}` is not a float parameter; only `f32` and `f64` parameters can be differentiated"),
+                            format!("`{name}` is not a float parameter; only `f32` and `f64` parameters, arrays of them and structs can be differentiated"),
                         )),
                         Some(i) if self.f.wrt.contains(&i) => {
                             self.error(err(name, format!("`{name}` is listed twice")))
@@ -406,6 +650,40 @@ impl Lower {
                 }
                 self.f.wrt.sort_unstable();
             }
+        }
+    }
+
+    /// Parses a type the macro knows: scalars, arrays of any depth, and user structs.
+    fn parse_ty(&mut self, ty: &syn::Type) -> Option<TyId> {
+        match ty {
+            syn::Type::Array(a) => {
+                let e = self.parse_ty(&a.elem)?;
+                Some(self.f.types.fresh(TyVal::Array(e, a.len.to_token_stream())))
+            }
+            syn::Type::Paren(p) => self.parse_ty(&p.elem),
+            syn::Type::Path(p) if p.qself.is_none() => match scalar_ty(ty) {
+                Some(tv) => Some(self.f.types.fresh(tv)),
+                None if p.path.segments.last().is_some_and(|s| {
+                    [
+                        "Vec", "Box", "Option", "String", "Rc", "Arc", "HashMap", "VecDeque",
+                    ]
+                    .iter()
+                    .any(|n| s.ident == n)
+                }) =>
+                {
+                    None
+                }
+                None if p.path.segments.last().is_some_and(|s| {
+                    s.ident
+                        .to_string()
+                        .starts_with(|c: char| c.is_ascii_uppercase())
+                }) =>
+                {
+                    Some(self.f.types.fresh(TyVal::Struct(ty.to_token_stream())))
+                }
+                None => None,
+            },
+            _ => None,
         }
     }
 
@@ -447,6 +725,46 @@ impl Lower {
                             }
                             return;
                         }
+                        (syn::Expr::Return(r), Mode::Loop) => {
+                            self.error(err(
+                                r,
+                                "`return` inside a loop is not supported; `break` out of the loop and return after it",
+                            ));
+                            return;
+                        }
+                        (syn::Expr::Break(b), Mode::Loop) => {
+                            if b.label.is_some() || b.expr.is_some() {
+                                self.error(err(b, "only a plain `break` is supported, without label or value"));
+                            }
+                            if let Some(&l) = self.nest.last() {
+                                self.f.loops[l].breaks = true;
+                            }
+                            out.stmts.push(Stmt::Break);
+                            return;
+                        }
+                        (syn::Expr::Continue(c), Mode::Loop) => {
+                            if c.label.is_some() {
+                                self.error(err(c, "only a plain `continue` is supported, without label"));
+                            }
+                            out.stmts.push(Stmt::Continue);
+                            return;
+                        }
+                        (syn::Expr::Break(_) | syn::Expr::Continue(_), _) => {
+                            self.error(err(
+                                e,
+                                "`break` and `continue` are supported in a loop's body and in the branches of `if` statements there, not inside a block or `if` used as a value",
+                            ));
+                            return;
+                        }
+                        (syn::Expr::If(ifx), Mode::Loop) if has_jump(ifx) => {
+                            self.returning_if(ifx, &conts2, out, Mode::Loop);
+                            return;
+                        }
+                        (syn::Expr::Block(b), Mode::Loop) if b.label.is_none() => {
+                            self.scopes.push(HashMap::new());
+                            self.seq(&b.block.stmts, &conts2, out, Mode::Loop, b.span());
+                            return;
+                        }
                         (syn::Expr::Return(r), _) => {
                             self.error(err(
                                 r,
@@ -455,7 +773,7 @@ impl Lower {
                             return;
                         }
                         (syn::Expr::If(ifx), Mode::Fn) if has_return(ifx) => {
-                            self.returning_if(ifx, &conts2, out);
+                            self.returning_if(ifx, &conts2, out, Mode::Fn);
                             return;
                         }
                         (syn::Expr::Block(b), Mode::Fn) if b.label.is_none() => {
@@ -485,12 +803,16 @@ impl Lower {
                 self.scopes.pop();
                 self.seq(next, rest, out, Mode::Fn, span);
             }
+            (Mode::Loop, Some((next, rest))) => {
+                self.scopes.pop();
+                self.seq(next, rest, out, Mode::Loop, span);
+            }
             (Mode::Fn, _) if self.f.ret.is_empty() => {}
             (Mode::Fn | Mode::Value { .. }, _) => self.error(syn::Error::new(
                 span,
                 "this block does not end in a value; end it with the value, as in `x * y`",
             )),
-            (Mode::Unit, _) => {}
+            (Mode::Unit | Mode::Loop, _) => {}
         }
     }
 
@@ -499,7 +821,13 @@ impl Lower {
     }
 
     /// `if c { ..; return a; } rest`: each branch continues with `rest`.
-    fn returning_if(&mut self, ifx: &syn::ExprIf, conts: &[&[syn::Stmt]], out: &mut Block) {
+    fn returning_if(
+        &mut self,
+        ifx: &syn::ExprIf,
+        conts: &[&[syn::Stmt]],
+        out: &mut Block,
+        mode: Mode,
+    ) {
         let id = self.if_id();
         let cond = self.cond(&ifx.cond);
         let saved = self.scopes.clone();
@@ -509,29 +837,32 @@ impl Lower {
             &ifx.then_branch.stmts,
             conts,
             &mut then,
-            Mode::Fn,
+            mode,
             ifx.then_branch.span(),
         );
         self.scopes = saved.clone();
         let mut els = Block::default();
         self.scopes.push(HashMap::new());
         match ifx.else_branch.as_ref().map(|(_, e)| &**e) {
-            None => self.seq(&[], conts, &mut els, Mode::Fn, ifx.span()),
-            Some(syn::Expr::Block(b)) => {
-                self.seq(&b.block.stmts, conts, &mut els, Mode::Fn, b.span())
-            }
+            None => self.seq(&[], conts, &mut els, mode, ifx.span()),
+            Some(syn::Expr::Block(b)) => self.seq(&b.block.stmts, conts, &mut els, mode, b.span()),
             Some(e) => {
                 let stmt = syn::Stmt::Expr(e.clone(), None);
-                self.seq(
-                    std::slice::from_ref(&stmt),
-                    conts,
-                    &mut els,
-                    Mode::Fn,
-                    e.span(),
-                )
+                self.seq(std::slice::from_ref(&stmt), conts, &mut els, mode, e.span())
             }
         }
         self.scopes = saved;
+        if mode == Mode::Loop {
+            out.stmts.push(Stmt::If {
+                id,
+                cond,
+                then,
+                els,
+                results: Vec::new(),
+                is_let: false,
+            });
+            return;
+        }
         let results = self.if_results(&then, &els, self.f.ret.len());
         out.tail = results.iter().map(|t| Operand::Temp(*t)).collect();
         out.stmts.push(Stmt::If {
@@ -604,13 +935,14 @@ impl Lower {
         }
         let ann_ty = match ann {
             None => None,
-            Some(t) => match scalar_ty(t) {
-                Some(tv) => Some(self.f.types.fresh(tv)),
-                None => {
+            Some(t) => match self.parse_ty(t) {
+                Some(ty) if self.f.types.kind(ty) != Kind::Struct => Some(ty),
+                _ => {
                     self.error(err(
                         t,
-                        format!("type `{}` is not supported here; use `f32`, `f64`, an integer or `bool`", t.to_token_stream()),
+                        format!("type `{}` is not supported here; use `f32`, `f64`, an array, an integer or `bool`", crate::emit::text(&t.to_token_stream())),
                     ));
+                    self.poison(pat);
                     return;
                 }
             },
@@ -620,14 +952,14 @@ impl Lower {
             None => self.kind_of(&init.expr).unwrap_or(Kind::Float),
         };
         let mutable = pi.mutability.is_some();
-        if kind == Kind::Float {
+        if matches!(kind, Kind::Float | Kind::Array) {
             let op = self.float(&init.expr, out);
             let ty = self.f.operand_ty(&op);
             let var = self.declare(&pi.ident, mutable, ty, None);
             if let Some(a) = ann_ty {
                 self.f.types.unify(ty, a);
             }
-            self.bind(out, op, Target::Var(var), true);
+            self.bind(out, op, Target::Var(var), Vec::new(), true);
         } else {
             let (p, ty) = self.pure(&init.expr);
             if let Some(a) = ann_ty {
@@ -638,6 +970,7 @@ impl Lower {
             out.stmts.push(Stmt::Def {
                 id,
                 target: Target::Var(var),
+                place: Vec::new(),
                 rhs: Rhs::Pure(p),
                 is_let: true,
             });
@@ -645,24 +978,36 @@ impl Lower {
     }
 
     /// Makes `target` hold `op`: renames the definition that produced a temporary, or copies.
-    fn bind(&mut self, out: &mut Block, op: Operand, target: Target, is_let: bool) {
+    fn bind(
+        &mut self,
+        out: &mut Block,
+        op: Operand,
+        target: Target,
+        place: Vec<Proj>,
+        is_let: bool,
+    ) {
         let ty = self.f.operand_ty(&op);
-        let tt = self.f.target_ty(target);
+        let tt = match target {
+            Target::Var(v) => self.place_ty(v, &place),
+            t => self.f.target_ty(t),
+        };
         self.f.types.unify(ty, tt);
         if let Operand::Temp(t) = op {
             match out.stmts.last_mut() {
                 Some(Stmt::Def {
                     target: tg @ Target::Temp(_),
+                    place: pl,
                     is_let: l,
                     ..
                 }) if *tg == Target::Temp(t) => {
                     *tg = target;
+                    *pl = place;
                     *l = is_let;
                     return;
                 }
                 Some(Stmt::If {
                     results, is_let: l, ..
-                }) if results.as_slice() == [Target::Temp(t)] => {
+                }) if place.is_empty() && results.as_slice() == [Target::Temp(t)] => {
                     results[0] = target;
                     *l = is_let;
                     return;
@@ -674,32 +1019,93 @@ impl Lower {
         out.stmts.push(Stmt::Def {
             id,
             target,
+            place,
             rhs: Rhs::Copy(op),
             is_let,
         });
     }
 
-    fn assigned_var(&mut self, left: &syn::Expr) -> Option<VarId> {
-        let syn::Expr::Path(p) = left else {
-            self.error(err(
-                left,
-                "only assignments to local variables are supported, as in `y = ..;`",
-            ));
-            return None;
-        };
-        let Some(id) = p.path.get_ident() else {
-            self.error(err(
-                left,
-                "only assignments to local variables are supported",
-            ));
-            return None;
-        };
-        match self.lookup(&id.to_string()) {
-            Some(v) => Some(v),
+    /// A place in a local variable: `x`, `a[i][j]`, `p.w[i]`, or `*v` for `v` bound by
+    /// `iter_mut()`. `None` (and no error) when `e` is not one.
+    fn place(&mut self, e: &syn::Expr) -> Option<(VarId, Vec<Proj>)> {
+        match e {
+            syn::Expr::Paren(p) => self.place(&p.expr),
+            syn::Expr::Group(g) => self.place(&g.expr),
+            syn::Expr::Path(p) => {
+                let id = p.path.get_ident()?;
+                match self.binding(&id.to_string())? {
+                    Binding::Var(v) => Some((v, Vec::new())),
+                    Binding::Alias(v, proj, _) => Some((v, proj)),
+                }
+            }
+            syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => {
+                let syn::Expr::Path(p) = &*u.expr else {
+                    return None;
+                };
+                let id = p.path.get_ident()?;
+                match self.binding(&id.to_string())? {
+                    Binding::Alias(v, proj, _) => Some((v, proj)),
+                    Binding::Var(v) if self.f.vars[v].by_ref => Some((v, vec![Proj::Deref])),
+                    Binding::Var(_) => None,
+                }
+            }
+            syn::Expr::Index(ix) => {
+                let (v, mut proj) = self.place(&ix.expr)?;
+                let base_ty = self.place_ty(v, &proj);
+                if !matches!(self.f.types.kind(base_ty), Kind::Array)
+                    && !matches!(self.f.types.get(base_ty), TyVal::Unknown(_))
+                {
+                    self.error(err(
+                        &ix.expr,
+                        "this is not an array; index only arrays (`[f64; N]`), and annotate a `let` that holds one, as in `let y: [f64; N] = ..`",
+                    ));
+                }
+                let (i, ity) = self.pure(&ix.index);
+                let usize_ty = self
+                    .f
+                    .types
+                    .fresh(TyVal::Int(Ident::new("usize", Span::call_site())));
+                self.f.types.unify(ity, usize_ty);
+                proj.push(Proj::Index(i));
+                Some((v, proj))
+            }
+            syn::Expr::Field(f) => {
+                let (v, mut proj) = self.place(&f.base)?;
+                match &f.member {
+                    syn::Member::Named(n) => proj.push(Proj::Field(n.clone())),
+                    syn::Member::Unnamed(_) => {
+                        self.error(err(
+                            f,
+                            "tuple fields are not supported; use named struct fields",
+                        ));
+                        return None;
+                    }
+                }
+                Some((v, proj))
+            }
+            _ => None,
+        }
+    }
+
+    fn assigned_place(&mut self, left: &syn::Expr) -> Option<(VarId, Vec<Proj>)> {
+        match self.place(left) {
+            Some((v, proj)) if self.f.vars[v].param.is_some() => {
+                let name = &self.f.vars[v].name;
+                let msg = if proj.is_empty() {
+                    format!("cannot assign to the parameter `{name}`; declare it `mut {name}`")
+                } else {
+                    format!(
+                        "cannot assign into the parameter `{name}`: parameters are read-only; copy it into a local (`let mut a = *{name};`)"
+                    )
+                };
+                self.error(err(left, msg));
+                None
+            }
+            Some(place) => Some(place),
             None => {
                 self.error(err(
                     left,
-                    format!("cannot assign to `{id}`: it is not a local variable"),
+                    "only assignments to local variables and their elements are supported, as in `y = ..;` or `h[i] = ..;`",
                 ));
                 None
             }
@@ -710,19 +1116,24 @@ impl Lower {
         match e {
             syn::Expr::Paren(p) => self.stmt_expr(&p.expr, out),
             syn::Expr::Assign(a) => {
-                let Some(var) = self.assigned_var(&a.left) else {
+                let Some((var, place)) = self.assigned_place(&a.left) else {
                     return;
                 };
-                if self.f.types.kind(self.f.vars[var].ty) == Kind::Float {
+                let ty = self.place_ty(var, &place);
+                if matches!(
+                    self.f.types.kind(ty),
+                    Kind::Float | Kind::Array | Kind::Struct
+                ) {
                     let op = self.float(&a.right, out);
-                    self.bind(out, op, Target::Var(var), false);
+                    self.bind(out, op, Target::Var(var), place, false);
                 } else {
-                    let (p, ty) = self.pure(&a.right);
-                    self.f.types.unify(ty, self.f.vars[var].ty);
+                    let (p, pty) = self.pure(&a.right);
+                    self.f.types.unify(ty, pty);
                     let id = self.def_id();
                     out.stmts.push(Stmt::Def {
                         id,
                         target: Target::Var(var),
+                        place,
                         rhs: Rhs::Pure(p),
                         is_let: false,
                     });
@@ -730,20 +1141,21 @@ impl Lower {
             }
             syn::Expr::Binary(b) if is_compound(&b.op).is_some() => {
                 let op = is_compound(&b.op).unwrap();
-                let Some(var) = self.assigned_var(&b.left) else {
+                let Some((var, place)) = self.assigned_place(&b.left) else {
                     return;
                 };
-                let ty = self.f.vars[var].ty;
+                let ty = self.place_ty(var, &place);
                 if self.f.types.kind(ty) == Kind::Float {
                     let rhs = self.float(&b.right, out);
-                    let read = self.read(var);
+                    let old = self.var_operand(var, place.clone(), false);
                     let rty = self.f.operand_ty(&rhs);
                     self.f.types.unify(ty, rty);
                     let id = self.def_id();
                     out.stmts.push(Stmt::Def {
                         id,
                         target: Target::Var(var),
-                        rhs: Rhs::Bin(op, Operand::Var { var, read }, rhs),
+                        place,
+                        rhs: Rhs::Bin(op, old, rhs),
                         is_let: false,
                     });
                 } else {
@@ -755,15 +1167,22 @@ impl Lower {
                         BinOp::Mul => quote!(*),
                         BinOp::Div => quote!(/),
                     };
+                    let read = self.read(var);
                     let id = self.def_id();
                     out.stmts.push(Stmt::Def {
                         id,
                         target: Target::Var(var),
-                        rhs: Rhs::Pure(Pure::Bin(sym, Box::new(Pure::Var(var)), Box::new(p))),
+                        place: place.clone(),
+                        rhs: Rhs::Pure(Pure::Bin(
+                            sym,
+                            Box::new(Pure::Var(var, place, read)),
+                            Box::new(p),
+                        )),
                         is_let: false,
                     });
                 }
             }
+            syn::Expr::ForLoop(fl) => self.for_loop(fl, out),
             syn::Expr::If(ifx) => {
                 let id = self.if_id();
                 let cond = self.cond(&ifx.cond);
@@ -808,6 +1227,353 @@ impl Lower {
                 "this statement computes a value and drops it; bind it with `let` or remove it",
             )),
             _ => self.error(err(e, unsupported(e))),
+        }
+    }
+
+    /// `for i in a..b { .. }` (with `.rev()`, `.step_by(k)`, `..=`) and `for x in a.iter()`
+    /// (with `.enumerate()`, `.zip(b.iter())`, `iter_mut()`), all lowered to counted loops.
+    fn for_loop(&mut self, fl: &syn::ExprForLoop, out: &mut Block) {
+        if let Some(l) = &fl.label {
+            self.error(err(l, "loop labels are not supported"));
+        }
+        // Peel the adapters: `(a..b).step_by(2).rev()` -> base `a..b`, [step_by(2), rev].
+        let mut chain: Vec<&syn::ExprMethodCall> = Vec::new();
+        let mut base = &*fl.expr;
+        loop {
+            match base {
+                syn::Expr::Paren(p) => base = &p.expr,
+                syn::Expr::MethodCall(m) => {
+                    chain.push(m);
+                    base = &m.receiver;
+                }
+                _ => break,
+            }
+        }
+        chain.reverse();
+        let id = self.f.loops.len();
+        let usize_ty = self
+            .f
+            .types
+            .fresh(TyVal::Int(Ident::new("usize", Span::call_site())));
+        let mut aliases: Vec<(Ident, VarId, Vec<Proj>)> = Vec::new();
+        let (range, trips, var_name, bounds) = if let syn::Expr::Range(r) = base {
+            let (Some(start), Some(end)) = (&r.start, &r.end) else {
+                self.error(err(r, "a loop range needs both bounds, as in `0..N`"));
+                return;
+            };
+            let mut adapters = Vec::new();
+            let mut step = None;
+            for m in &chain {
+                match (m.method.to_string().as_str(), m.args.len()) {
+                    ("rev", 0) => adapters.push(Adapter::Rev),
+                    ("step_by", 1) => {
+                        let (k, kt) = self.pure(&m.args[0]);
+                        self.f.types.unify(kt, usize_ty);
+                        step = Some(&m.args[0]);
+                        adapters.push(Adapter::StepBy(k));
+                    }
+                    _ => {
+                        self.error(err(
+                            &m.method,
+                            format!("`.{}()` is not supported on a loop range; use `.rev()` and `.step_by(k)`", m.method),
+                        ));
+                        return;
+                    }
+                }
+            }
+            let inclusive = matches!(r.limits, syn::RangeLimits::Closed(_));
+            let Some(trips) = self.trip_bound(start, end, inclusive, step) else {
+                return;
+            };
+            let (s, st) = self.pure(start);
+            let (e, et) = self.pure(end);
+            self.f.types.unify(st, et);
+            self.f.types.unify(st, usize_ty);
+            let name = match &*fl.pat {
+                syn::Pat::Ident(pi) if pi.subpat.is_none() => pi.ident.clone(),
+                syn::Pat::Wild(_) => Ident::new("_i", Span::mixed_site()),
+                p => {
+                    self.error(err(
+                        p,
+                        "bind the loop variable to a name, as in `for i in 0..N`",
+                    ));
+                    return;
+                }
+            };
+            (
+                Range {
+                    start: s,
+                    end: e,
+                    inclusive,
+                    adapters,
+                },
+                trips,
+                name,
+                Some(((**start).clone(), (**end).clone())),
+            )
+        } else {
+            // `a.iter()`, `a.iter_mut()`, then `.enumerate()` or `.zip(b.iter())`.
+            let mut iters = Vec::new();
+            let mut enumerate = false;
+            let mut first = true;
+            for m in &chain {
+                let name = m.method.to_string();
+                match name.as_str() {
+                    "iter" | "iter_mut" if first => iters.push((base, name == "iter_mut")),
+                    "enumerate" if !first && !enumerate && iters.len() == 1 => enumerate = true,
+                    "zip" if !first && !enumerate && iters.len() == 1 && m.args.len() == 1 => {
+                        match &m.args[0] {
+                            syn::Expr::MethodCall(z)
+                                if z.method == "iter" || z.method == "iter_mut" =>
+                            {
+                                iters.push((&*z.receiver, z.method == "iter_mut"))
+                            }
+                            a => {
+                                self.error(err(a, "zip with another array's `.iter()`, as in `a.iter().zip(b.iter())`"));
+                                return;
+                            }
+                        }
+                    }
+                    _ => {
+                        self.error(err(
+                            &m.method,
+                            "supported loops: `for i in a..b` (with `.rev()`, `.step_by(k)`), `for x in a.iter()`, `a.iter().enumerate()`, `a.iter().zip(b.iter())` and `iter_mut()` on local arrays",
+                        ));
+                        return;
+                    }
+                }
+                first = false;
+            }
+            if iters.is_empty() {
+                self.error(err(
+                    &fl.expr,
+                    "a loop must run over a range with a constant bound (`0..N`) or an array's `.iter()`: the tape needs a fixed size",
+                ));
+                return;
+            }
+            let mut len = None;
+            let mut places = Vec::new();
+            for (arr, _) in &iters {
+                let Some((v, proj)) = self.place(arr) else {
+                    self.error(err(arr, "iterate over a local array or an array parameter"));
+                    return;
+                };
+                let ty = self.place_ty(v, &proj);
+                match self.f.types.get(ty).clone() {
+                    TyVal::Array(_, n) => len = len.or(Some(n)),
+                    _ => {
+                        self.error(err(
+                            arr,
+                            "the length of this array is not known here; loop over an index instead, as in `for i in 0..N`",
+                        ));
+                        return;
+                    }
+                }
+                places.push((v, proj));
+            }
+            let len = len.unwrap();
+            let names: Vec<Ident> = match (&*fl.pat, enumerate, places.len()) {
+                (syn::Pat::Tuple(t), true, 1) if t.elems.len() == 2 => {
+                    let (Some(i), Some(x)) = (pat_name(&t.elems[0]), pat_name(&t.elems[1])) else {
+                        self.error(err(&fl.pat, "write the pattern as `(i, x)`"));
+                        return;
+                    };
+                    vec![i, x]
+                }
+                (syn::Pat::Tuple(t), false, 2) if t.elems.len() == 2 => {
+                    let (Some(x), Some(y)) = (pat_name(&t.elems[0]), pat_name(&t.elems[1])) else {
+                        self.error(err(&fl.pat, "write the pattern as `(x, y)`"));
+                        return;
+                    };
+                    let i = Ident::new("i", Span::mixed_site());
+                    vec![i, x, y]
+                }
+                (p, false, 1) => {
+                    let Some(x) = pat_name(p) else {
+                        self.error(err(
+                            p,
+                            "bind the element to a name, as in `for x in a.iter()`",
+                        ));
+                        return;
+                    };
+                    vec![Ident::new("i", Span::mixed_site()), x]
+                }
+                (p, ..) => {
+                    self.error(err(p, "this pattern does not match the iterator"));
+                    return;
+                }
+            };
+            let counter = names[0].clone();
+            let zero = syn::parse_quote!(0);
+            let (s, st) = self.pure(&zero);
+            self.f.types.unify(st, usize_ty);
+            let end = Pure::Lit(len.clone());
+            for (name, (v, proj)) in names[1..].iter().zip(places) {
+                aliases.push((name.clone(), v, proj));
+            }
+            (
+                Range {
+                    start: s,
+                    end,
+                    inclusive: false,
+                    adapters: Vec::new(),
+                },
+                len,
+                counter,
+                None,
+            )
+        };
+        self.f.loops.push(Loop {
+            nest: self.nest.clone(),
+            counter: format_ident!("k{}", id, span = Span::mixed_site()),
+            trips,
+            breaks: false,
+        });
+        self.scopes.push(HashMap::new());
+        let var = self.declare_var(&var_name, false, usize_ty, None, false, true);
+        if let Some(b) = bounds {
+            self.ranges.insert(var, b);
+        }
+        for (name, v, mut proj) in aliases {
+            let read = self.read(var);
+            proj.push(Proj::Index(Pure::Var(var, Vec::new(), read)));
+            let ty = self.place_ty(v, &proj);
+            self.scopes
+                .last_mut()
+                .unwrap()
+                .insert(name.to_string(), Binding::Alias(v, proj, ty));
+        }
+        self.nest.push(id);
+        let mut body = Block::default();
+        self.scopes.push(HashMap::new());
+        self.seq(&fl.body.stmts, &[], &mut body, Mode::Loop, fl.body.span());
+        self.scopes.pop();
+        self.nest.pop();
+        self.scopes.pop();
+        out.stmts.push(Stmt::For {
+            id,
+            var,
+            range,
+            body,
+        });
+    }
+
+    /// A compile-time bound on the trip count of `start..end` (stepped by `step`): the length
+    /// of the tape arrays recorded in the loop. Bounds may be literals, `const` items, const
+    /// generic parameters, and outer loop variables (a triangular loop `for j in 0..i`).
+    fn trip_bound(
+        &mut self,
+        start: &syn::Expr,
+        end: &syn::Expr,
+        inclusive: bool,
+        step: Option<&syn::Expr>,
+    ) -> Option<TokenStream> {
+        let Some(mut hi) = self.max_of(end) else {
+            self.error(err(
+                end,
+                format!(
+                    "the loop bound `{}` is not a compile-time constant, and the tape needs a fixed size: use a literal, a `const`, a const generic parameter or an outer loop's variable (a `#[max_iters(..)]` bound for other loops is planned)",
+                    crate::emit::text(&end.to_token_stream())
+                ),
+            ));
+            return None;
+        };
+        if inclusive {
+            hi = hi.add(1);
+        }
+        let lo = self.min_of(start);
+        let mut span = if lo > 0 && !hi.generic {
+            hi.sub(lo)
+        } else {
+            hi
+        };
+        if let Some(k) = step {
+            match self.max_of(k) {
+                Some(k) => span = span.div_ceil(&k),
+                None => {
+                    self.error(err(k, "the step must be a compile-time constant"));
+                    return None;
+                }
+            }
+        }
+        if span.generic_expr {
+            self.error(err(
+                end,
+                "this bound would size the tape with an expression of a const generic parameter, which stable Rust does not allow in array lengths; write the loop as `0..N` (or `(0..N).rev()`)",
+            ));
+            return None;
+        }
+        Some(span.tokens())
+    }
+
+    /// An upper bound on an integer expression, known at compile time.
+    fn max_of(&self, e: &syn::Expr) -> Option<Bound> {
+        match e {
+            syn::Expr::Paren(p) => self.max_of(&p.expr),
+            syn::Expr::Group(g) => self.max_of(&g.expr),
+            syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Int(i),
+                ..
+            }) => Some(Bound::num(i.base10_parse().ok()?)),
+            syn::Expr::Path(p) => {
+                let id = p.path.get_ident();
+                if let Some(id) = id
+                    && let Some(v) = self.lookup(&id.to_string())
+                {
+                    let (_, end) = self.ranges.get(&v)?;
+                    return self.max_of(end);
+                }
+                let last = p.path.segments.last()?.ident.to_string();
+                let generic = id.is_some_and(|id| self.f.generics.iter().any(|(g, _)| g == id));
+                (generic || is_screaming(&last)).then(|| Bound::sym(p.to_token_stream(), generic))
+            }
+            syn::Expr::Binary(b) => {
+                let l = self.max_of(&b.left)?;
+                match b.op {
+                    syn::BinOp::Add(_) => Some(l.plus(&self.max_of(&b.right)?)),
+                    // `a - b` with `b >= 0` (usize): at most `a`, less a known `b`.
+                    syn::BinOp::Sub(_) => Some(match self.literal(&b.right) {
+                        Some(k) if !l.generic => l.sub(k),
+                        _ => l,
+                    }),
+                    syn::BinOp::Mul(_) => Some(l.times(&self.max_of(&b.right)?)),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    fn literal(&self, e: &syn::Expr) -> Option<i128> {
+        match e {
+            syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Int(i),
+                ..
+            }) => i.base10_parse().ok(),
+            syn::Expr::Paren(p) => self.literal(&p.expr),
+            _ => None,
+        }
+    }
+
+    /// A lower bound on a non-negative integer expression (0 when unknown).
+    fn min_of(&self, e: &syn::Expr) -> i128 {
+        match e {
+            syn::Expr::Paren(p) => self.min_of(&p.expr),
+            syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Int(i),
+                ..
+            }) => i.base10_parse().unwrap_or(0),
+            syn::Expr::Path(p) => p
+                .path
+                .get_ident()
+                .and_then(|id| self.lookup(&id.to_string()))
+                .and_then(|v| self.ranges.get(&v))
+                .map(|(start, _)| self.min_of(start))
+                .unwrap_or(0),
+            syn::Expr::Binary(b) if matches!(b.op, syn::BinOp::Add(_)) => {
+                self.min_of(&b.left) + self.min_of(&b.right)
+            }
+            _ => 0,
         }
     }
 
@@ -895,6 +1661,7 @@ impl Lower {
         out.stmts.push(Stmt::Def {
             id,
             target: Target::Temp(t),
+            place: Vec::new(),
             rhs,
             is_let: true,
         });
@@ -937,7 +1704,11 @@ impl Lower {
             self.error(err(p, msg));
             return None;
         }
-        if !self.f.consts.iter().any(|c| c == &p.path) {
+        let generic = p
+            .path
+            .get_ident()
+            .is_some_and(|id| self.f.generics.iter().any(|(g, _)| g == id));
+        if !generic && !self.f.consts.iter().any(|c| c == &p.path) {
             self.f.consts.push(p.path.clone());
         }
         Some(self.const_ty(&p.path))
@@ -979,9 +1750,13 @@ impl Lower {
             },
             Expr::Path(p) => {
                 if let Some(id) = p.path.get_ident()
-                    && let Some(var) = self.lookup(&id.to_string())
+                    && let Some((var, proj)) = self.place(e)
                 {
-                    if self.f.types.kind(self.f.vars[var].ty) != Kind::Float {
+                    let op = self.var_operand(var, proj, false);
+                    if matches!(
+                        self.f.types.kind(self.f.operand_ty(&op)),
+                        Kind::Int | Kind::Bool
+                    ) {
                         self.error(err(
                             p,
                             format!(
@@ -989,8 +1764,7 @@ impl Lower {
                             ),
                         ));
                     }
-                    let read = self.read(var);
-                    return Operand::Var { var, read };
+                    return op;
                 }
                 match self.const_path(p) {
                     Some(ty) => Operand::Const {
@@ -998,6 +1772,57 @@ impl Lower {
                         ty,
                     },
                     None => self.dummy(),
+                }
+            }
+            Expr::Index(_) | Expr::Field(_) => match self.place(e) {
+                Some((var, proj)) => self.var_operand(var, proj, false),
+                None => {
+                    self.error(err(e, "index or field of something that is not a local, a parameter or a loop element"));
+                    self.dummy()
+                }
+            },
+            Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) && self.place(e).is_some() => {
+                let (var, proj) = self.place(e).unwrap();
+                self.var_operand(var, proj, false)
+            }
+            Expr::Array(a) => {
+                let elems: Vec<Operand> = a.elems.iter().map(|x| self.float(x, out)).collect();
+                let ety = self.f.types.fresh(TyVal::Unknown(Kind::Float));
+                for o in &elems {
+                    let t = self.f.operand_ty(o);
+                    self.f.types.unify(ety, t);
+                }
+                let n = proc_macro2::Literal::usize_unsuffixed(elems.len());
+                let ty = self.f.types.fresh(TyVal::Array(ety, quote!(#n)));
+                self.def_temp(out, Rhs::Array(elems), ty)
+            }
+            Expr::Repeat(r) => {
+                // `[0.0; N]`: a constant array (its element carries no derivative).
+                let (elem, ety) = match self.kind_of(&r.expr) {
+                    Some(Kind::Array) => match self.float(&r.expr, out) {
+                        Operand::Const { tokens, ty } => (tokens, ty),
+                        _ => {
+                            self.error(err(
+                                &r.expr,
+                                "fill an array with a constant, as in `[0.0; N]`",
+                            ));
+                            return self.dummy();
+                        }
+                    },
+                    _ => {
+                        let (p, t) = self.pure(&r.expr);
+                        let Pure::Lit(tokens) = p else {
+                            self.error(err(&r.expr, "fill an array with a constant, as in `[0.0; N]`, then assign its elements"));
+                            return self.dummy();
+                        };
+                        (tokens, t)
+                    }
+                };
+                let len = &r.len;
+                let ty = self.f.types.fresh(TyVal::Array(ety, quote!(#len)));
+                Operand::Const {
+                    tokens: quote!([#elem; #len]),
+                    ty,
                 }
             }
             Expr::Unary(u) => match u.op {
@@ -1072,8 +1897,15 @@ impl Lower {
                     ));
                     return self.dummy();
                 };
-                if p.qself.is_some() || p.path.segments.iter().any(|s| !s.arguments.is_none()) {
-                    self.error(err(p, "call a `#[differentiable]` function by a plain path, as in `g(x)` or `module::g(x)`"));
+                let n = p.path.segments.len();
+                if p.qself.is_some()
+                    || p.path
+                        .segments
+                        .iter()
+                        .take(n - 1)
+                        .any(|s| !s.arguments.is_none())
+                {
+                    self.error(err(p, "call a `#[differentiable]` function by a plain path, as in `g(x)`, `module::g(x)` or `dot::<N>(&a, &b)`"));
                     return self.dummy();
                 }
                 let args = c.args.iter().map(|a| self.operand(a, out)).collect();
@@ -1119,15 +1951,23 @@ impl Lower {
 
     /// An argument of a call or an integer argument of a method: float or not.
     fn operand(&mut self, e: &syn::Expr, out: &mut Block) -> Operand {
+        if let syn::Expr::Reference(r) = e {
+            if r.mutability.is_some() {
+                self.error(err(r, "pass arrays and structs by shared reference (`&a`); the adjoint writes the derivatives"));
+            }
+            return match self.place(&r.expr) {
+                Some((var, proj)) => self.var_operand(var, proj, true),
+                None => {
+                    self.error(err(r, "pass a reference to a local, a parameter or a place in one, as in `&a` or `&p.w`"));
+                    self.dummy()
+                }
+            };
+        }
         if self.kind_of(e).unwrap_or(Kind::Float) == Kind::Float {
             return self.float(e, out);
         }
-        if let syn::Expr::Path(p) = e
-            && let Some(id) = p.path.get_ident()
-            && let Some(var) = self.lookup(&id.to_string())
-        {
-            let read = self.read(var);
-            return Operand::Var { var, read };
+        if let Some((var, proj)) = self.place(e) {
+            return self.var_operand(var, proj, false);
         }
         let (p, ty) = self.pure(e);
         if let Pure::Lit(tokens) = &p {
@@ -1211,10 +2051,12 @@ impl Lower {
                 _ => None,
             },
             Expr::Path(p) => {
-                if let Some(id) = p.path.get_ident()
-                    && let Some(v) = self.lookup(&id.to_string())
-                {
-                    return Some(self.f.types.kind(self.f.vars[v].ty));
+                if let Some(id) = p.path.get_ident() {
+                    match self.binding(&id.to_string()) {
+                        Some(Binding::Var(v)) => return Some(self.f.types.kind(self.f.vars[v].ty)),
+                        Some(Binding::Alias(_, _, ty)) => return Some(self.f.types.kind(ty)),
+                        None => {}
+                    }
                 }
                 p.path
                     .segments
@@ -1225,6 +2067,27 @@ impl Lower {
             Expr::Paren(p) => self.kind_of(&p.expr),
             Expr::Group(g) => self.kind_of(&g.expr),
             Expr::Unary(u) => self.kind_of(&u.expr),
+            Expr::Array(_) | Expr::Repeat(_) => Some(Kind::Array),
+            Expr::Reference(r) => self.kind_of(&r.expr),
+            Expr::Index(ix) => {
+                let mut depth = 1;
+                let mut base = &*ix.expr;
+                while let Expr::Index(inner) = base {
+                    depth += 1;
+                    base = &inner.expr;
+                }
+                let Expr::Path(p) = base else { return None };
+                let id = p.path.get_ident()?;
+                let mut ty = match self.binding(&id.to_string())? {
+                    Binding::Var(v) => self.f.vars[v].ty,
+                    Binding::Alias(_, _, ty) => ty,
+                };
+                for _ in 0..depth {
+                    ty = self.f.types.elem(ty)?;
+                }
+                Some(self.f.types.kind(ty))
+            }
+            Expr::Field(_) => None,
             Expr::Binary(b) => match b.op {
                 syn::BinOp::Eq(_)
                 | syn::BinOp::Ne(_)
@@ -1283,12 +2146,21 @@ impl Lower {
                 };
                 (Pure::Lit(l.to_token_stream()), self.f.types.fresh(tv))
             }
+            Expr::Path(_) | Expr::Index(_) | Expr::Field(_) if self.place(e).is_some() => {
+                let (var, proj) = self.place(e).unwrap();
+                let ty = self.place_ty(var, &proj);
+                let read = self.read(var);
+                self.f.read_tys.insert(read, ty);
+                (Pure::Var(var, proj, read), ty)
+            }
+            Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) && self.place(e).is_some() => {
+                let (var, proj) = self.place(e).unwrap();
+                let ty = self.place_ty(var, &proj);
+                let read = self.read(var);
+                self.f.read_tys.insert(read, ty);
+                (Pure::Var(var, proj, read), ty)
+            }
             Expr::Path(p) => {
-                if let Some(id) = p.path.get_ident()
-                    && let Some(var) = self.lookup(&id.to_string())
-                {
-                    return (Pure::Var(var), self.f.vars[var].ty);
-                }
                 match self.const_path(p) {
                     Some(ty) => {
                         // An UPPER_CASE constant takes its type from where it is used.

@@ -1,18 +1,20 @@
 //! The reverse sweep: walks the IR backwards and emits, for every active definition, the
 //! propagation of its cotangent to its operands. Cotangents accumulate (`+=`); the cotangent of a
-//! variable is `d_<name>`, of a temporary `d_t<n>`. Values the propagation reads come from the
-//! adjoint's own arguments when they are unchanged parameters, and from the tape otherwise.
+//! variable is `d_<name>` (an array of cotangents for an array), of a temporary `d_t<n>`. Values
+//! the propagation reads come from the adjoint's own arguments when they are unchanged
+//! parameters or loop counters, and from the tape otherwise. A loop is reversed by running the
+//! same iterations backwards; values recorded in it are indexed by its iteration counter.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use proc_macro2::{Ident, Span, TokenStream};
-use quote::{format_ident, quote};
+use quote::{ToTokens, format_ident, quote};
 
 use crate::analysis::Activity;
 use crate::ir::*;
 use crate::lower::companion;
 use crate::rules::{self, Which};
-use crate::tape::{Key, Tape, unique};
+use crate::tape::{Key, Spec, Tape, unique};
 
 pub struct Names {
     used: HashSet<String>,
@@ -36,12 +38,14 @@ pub struct Rev<'a> {
     pub act: &'a Activity,
     /// The definition each read reads, where it is unique.
     pub reaching: Vec<Option<usize>>,
+    /// The loops around the definition of each variable and temporary.
+    value_nest: HashMap<Target, Vec<usize>>,
     pub tape: Tape,
     pub names: Names,
     pub tape_ident: Ident,
     /// Forward names of temporaries (`t0`, `t1`, ... in definition order).
     pub temp_names: &'a [Option<Ident>],
-    /// The cotangent of each variable (locals: a `let mut` at the top; parameters: `*d_x`).
+    /// The cotangent of each variable (locals: a `let mut` at the top; parameters: `d_x`).
     pub d_vars: Vec<Option<Ident>>,
     /// The cotangent of each temporary, once its consumer has defined it.
     pub d_temps: Vec<Option<TokenStream>>,
@@ -52,6 +56,36 @@ pub struct Rev<'a> {
     /// additive identity of IEEE floats (`-0.0 + x == x` for every `x`, which `0.0 + x` is not
     /// for `x = -0.0`), so the compiler can drop the first addition, as in hand-written code.
     pub decls: Vec<TokenStream>,
+}
+
+fn value_nests(f: &Func) -> HashMap<Target, Vec<usize>> {
+    fn walk(f: &Func, b: &Block, out: &mut HashMap<Target, Vec<usize>>) {
+        for s in &b.stmts {
+            match s {
+                Stmt::Def { id, target, .. } => {
+                    out.insert(*target, f.def_nest[*id].clone());
+                }
+                Stmt::If {
+                    id,
+                    then,
+                    els,
+                    results,
+                    ..
+                } => {
+                    walk(f, then, out);
+                    walk(f, els, out);
+                    for r in results {
+                        out.insert(*r, f.if_nest[*id].clone());
+                    }
+                }
+                Stmt::For { body, .. } => walk(f, body, out),
+                Stmt::Break | Stmt::Continue => {}
+            }
+        }
+    }
+    let mut out = HashMap::new();
+    walk(f, &f.body, &mut out);
+    out
 }
 
 impl<'a> Rev<'a> {
@@ -70,7 +104,8 @@ impl<'a> Rev<'a> {
                     var.name.to_string().trim_start_matches("r#")
                 ));
                 let ty = f.types.tokens(var.ty);
-                decls.push(quote!(let mut #d: #ty = -0.0;));
+                let zero = f.types.filled(var.ty, quote!(-0.0));
+                decls.push(quote!(let mut #d: #ty = #zero;));
                 d_vars[v] = Some(d);
             }
         }
@@ -78,6 +113,7 @@ impl<'a> Rev<'a> {
             f,
             act,
             reaching: crate::analysis::reaching_defs(f),
+            value_nest: value_nests(f),
             tape: Tape::default(),
             names,
             tape_ident: Ident::new("tape", Span::mixed_site()),
@@ -102,41 +138,154 @@ impl<'a> Rev<'a> {
         self.f.types.tokens(ty)
     }
 
-    fn field(&mut self, key: Key, base: &str, ty: TyId, doc: String) -> TokenStream {
-        let zero = self.f.types.zero(ty);
-        let tyt = self.ty(ty);
-        let name = self.tape.field(key, base, tyt, zero, doc);
-        let tape = &self.tape_ident;
-        quote!(#tape.#name)
+    /// The tape slot for `key` (created on first use), as the adjoint reads it.
+    fn field(
+        &mut self,
+        key: Key,
+        base: &str,
+        ty: TyId,
+        doc: String,
+        nest: &[usize],
+    ) -> TokenStream {
+        if self.tape.get(key).is_none() {
+            let spec = Spec {
+                base,
+                ty: self.ty(ty),
+                init: self.f.types.zero(ty),
+                init_is_call: false,
+                doc,
+                nest,
+            };
+            self.tape.field(key, spec, &self.f.loops);
+        }
+        self.tape
+            .access(key, &self.tape_ident, &self.f.loops)
+            .unwrap()
+    }
+
+    /// `[i][j].w`: a place's projections, with indices as the adjoint computes them.
+    fn suffix(&mut self, proj: &[Proj]) -> TokenStream {
+        let mut out = TokenStream::new();
+        for p in proj {
+            match p {
+                Proj::Index(i) => {
+                    let i = self.pure_val(i);
+                    out.extend(quote!([#i]));
+                }
+                Proj::Field(f) => out.extend(quote!(.#f)),
+                Proj::Deref => {}
+            }
+        }
+        out
+    }
+
+    /// `base` followed by the projections: `(*x)` for a dereferenced parameter.
+    fn project(&mut self, base: TokenStream, proj: &[Proj]) -> TokenStream {
+        if matches!(proj.first(), Some(Proj::Deref)) {
+            let rest = self.suffix(&proj[1..]);
+            return quote!((*#base) #rest);
+        }
+        let suffix = self.suffix(proj);
+        quote!(#base #suffix)
+    }
+
+    /// An integer or bool expression (an index, a loop bound) evaluated in the adjoint.
+    fn pure_val(&mut self, p: &Pure) -> TokenStream {
+        let wrap = |r: &mut Self, p: &Pure| {
+            let t = r.pure_val(p);
+            match p {
+                Pure::Bin(..) | Pure::Unary(..) | Pure::Cast(..) => quote!((#t)),
+                _ => t,
+            }
+        };
+        match p {
+            Pure::Lit(t) => t.clone(),
+            Pure::Var(v, proj, read) => self.var_val(*v, proj, *read),
+            Pure::Unary(op, a) => {
+                let a = wrap(self, a);
+                quote!(#op #a)
+            }
+            Pure::Bin(op, a, b) => {
+                let (a, b) = (wrap(self, a), wrap(self, b));
+                quote!(#a #op #b)
+            }
+            Pure::Cast(a, ty) => {
+                let a = wrap(self, a);
+                quote!(#a as #ty)
+            }
+            Pure::Method(r, m, args) => {
+                let r = wrap(self, r);
+                let args: Vec<_> = args.iter().map(|a| self.pure_val(a)).collect();
+                quote!(#r.#m(#(#args),*))
+            }
+            Pure::Call(path, args) => {
+                let args: Vec<_> = args.iter().map(|a| self.pure_val(a)).collect();
+                quote!(#path(#(#args),*))
+            }
+        }
+    }
+
+    /// The value of a place in a variable at one read, as the adjoint reads it.
+    fn var_val(&mut self, var: VarId, proj: &[Proj], read: ReadId) -> TokenStream {
+        let v = &self.f.vars[var];
+        if v.param.is_some() || v.loop_var {
+            let name = v.emit.to_token_stream();
+            return self.project(name, proj);
+        }
+        let (name, ty) = (v.emit.to_string(), v.ty);
+        if !v.mutable {
+            let doc = format!("`{}`", v.name);
+            let nest = self
+                .value_nest
+                .get(&Target::Var(var))
+                .cloned()
+                .unwrap_or_default();
+            let base = self.field(Key::Value(Target::Var(var)), &name, ty, doc, &nest);
+            let suffix = self.suffix(proj);
+            return quote!(#base #suffix);
+        }
+        let reaching = self.reaching.get(read).copied().flatten();
+        match reaching {
+            Some(def) if proj.is_empty() => {
+                let doc = format!("`{}` after an assignment", v.name);
+                let nest = self.f.def_nest[def].clone();
+                self.field(Key::DefOut(def), &name, ty, doc, &nest)
+            }
+            _ => {
+                let doc = format!(
+                    "`{}` where it is read",
+                    crate::emit::text(&self.place_text(var, proj))
+                );
+                let nest = self.f.reads[read].1.clone();
+                let pty = self.f.reads_ty(read).unwrap_or(ty);
+                self.field(Key::Read(read), &name, pty, doc, &nest)
+            }
+        }
+    }
+
+    fn place_text(&self, var: VarId, proj: &[Proj]) -> TokenStream {
+        let name = &self.f.vars[var].name;
+        let parts = proj.iter().map(|p| match p {
+            Proj::Index(_) => quote!([..]),
+            Proj::Field(f) => quote!(.#f),
+            Proj::Deref => quote!(),
+        });
+        quote!(#name #(#parts)*)
     }
 
     /// The primal value of an operand, as the adjoint reads it.
     pub fn val(&mut self, o: &Operand) -> TokenStream {
         match o {
             Operand::Const { tokens, ty } => self.typed_literal(tokens, *ty),
-            Operand::Var { var, read } => {
-                let v = &self.f.vars[*var];
-                if v.param.is_some() {
-                    let name = &v.emit;
-                    quote!(#name)
-                } else if v.mutable {
-                    let (key, doc) = match self.reaching.get(*read).copied().flatten() {
-                        Some(def) => (
-                            Key::DefOut(def),
-                            format!("`{}` after an assignment", v.name),
-                        ),
-                        None => (Key::Read(*read), format!("`{}` where it is read", v.name)),
-                    };
-                    self.field(key, &v.emit.to_string(), v.ty, doc)
-                } else {
-                    let doc = format!("`{}`", v.name);
-                    self.field(
-                        Key::Value(Target::Var(*var)),
-                        &v.emit.to_string(),
-                        v.ty,
-                        doc,
-                    )
-                }
+            Operand::Var {
+                var,
+                proj,
+                read,
+                borrow,
+                ..
+            } => {
+                let v = self.var_val(*var, proj, *read);
+                if *borrow { quote!(&#v) } else { v }
             }
             Operand::Temp(t) => self.value_of(Target::Temp(*t)),
         }
@@ -170,12 +319,15 @@ impl<'a> Rev<'a> {
     }
 
     /// The value a definition produced.
-    fn out(&mut self, def: usize, target: Target) -> TokenStream {
+    fn out(&mut self, def: usize, target: Target, place: &[Proj]) -> TokenStream {
         match target {
-            Target::Var(v) if self.f.vars[v].mutable => {
+            Target::Var(v) if self.f.vars[v].mutable || !place.is_empty() => {
                 let var = &self.f.vars[v];
                 let doc = format!("`{}` after an assignment", var.name);
-                self.field(Key::DefOut(def), &var.emit.to_string(), var.ty, doc)
+                let name = var.emit.to_string();
+                let ty = self.place_ty(v, place);
+                let nest = self.f.def_nest[def].clone();
+                self.field(Key::DefOut(def), &name, ty, doc, &nest)
             }
             t => self.value_of(t),
         }
@@ -183,19 +335,63 @@ impl<'a> Rev<'a> {
 
     fn value_of(&mut self, t: Target) -> TokenStream {
         match t {
-            Target::Var(v) => self.val(&Operand::Var {
-                var: v,
-                read: usize::MAX,
-            }),
+            Target::Var(v) => self.var_val(v, &[], usize::MAX),
             Target::Temp(id) => {
                 let name = self.temp_names[id]
                     .as_ref()
                     .map(|i| i.to_string())
                     .unwrap_or_default();
                 let ty = self.f.temps[id].ty;
-                self.field(Key::Value(t), &name, ty, "an intermediate value".into())
+                let nest = self.value_nest.get(&t).cloned().unwrap_or_default();
+                self.field(
+                    Key::Value(t),
+                    &name,
+                    ty,
+                    "an intermediate value".into(),
+                    &nest,
+                )
             }
         }
+    }
+
+    /// The accumulator of a place's cotangent: `d_x` (a parameter's `&mut`, dereferenced for a
+    /// scalar), `d_v[i]`, `d_p.w[i]`.
+    fn d_place(&mut self, var: VarId, proj: &[Proj]) -> TokenStream {
+        let d = self.d_vars[var].clone().unwrap();
+        let v = &self.f.vars[var];
+        let proj = match proj.first() {
+            Some(Proj::Deref) => &proj[1..],
+            _ => proj,
+        };
+        if v.param.is_some() && proj.is_empty() {
+            return match self.f.types.kind(v.ty) {
+                Kind::Array => quote!(#d),
+                _ => quote!(*#d),
+            };
+        }
+        let suffix = self.suffix(proj);
+        quote!(#d #suffix)
+    }
+
+    /// `dst += src` for a value of type `ty`: element by element for arrays.
+    fn add_into(&mut self, dst: TokenStream, src: TokenStream, ty: TyId) -> TokenStream {
+        if self.f.types.kind(ty) != Kind::Array {
+            return quote!(#dst += #src;);
+        }
+        let s = self.names.fresh("d_add");
+        let mut idx = Vec::new();
+        let mut lens = Vec::new();
+        let mut t = ty;
+        while let TyVal::Array(e, n) = self.f.types.get(t).clone() {
+            idx.push(format_ident!("i{}", idx.len(), span = Span::mixed_site()));
+            lens.push(n);
+            t = e;
+        }
+        let mut body = quote!(#dst #([#idx])* += #s #([#idx])*;);
+        for (i, n) in idx.iter().zip(&lens).rev() {
+            body = quote!(for #i in 0..#n { #body });
+        }
+        quote!({ let #s = #src; #body })
     }
 
     /// Passes the seed `s` on to `o` unchanged: a temporary takes a stable seed as it is.
@@ -225,13 +421,9 @@ impl<'a> Rev<'a> {
             return TokenStream::new();
         };
         match o {
-            Operand::Var { var, .. } => {
-                let d = self.d_vars[*var].clone().unwrap();
-                if self.f.vars[*var].param.is_some() {
-                    quote!(*#d += #c;)
-                } else {
-                    quote!(#d += #c;)
-                }
+            Operand::Var { var, proj, ty, .. } => {
+                let d = self.d_place(*var, proj);
+                self.add_into(d, c, *ty)
             }
             Operand::Temp(t) => {
                 let base = format!("d_{}", self.temp_names[*t].as_ref().unwrap());
@@ -260,8 +452,16 @@ impl<'a> Rev<'a> {
     }
 
     /// The cotangent of a definition's target, with the code that takes it: a temporary's is
-    /// defined by its consumer; an assignment takes the variable's and resets it.
-    fn seed(&mut self, target: Target, is_let: bool, pre: &mut TokenStream) -> Option<TokenStream> {
+    /// defined by its consumer; a variable's is taken and reset, except for a `let` outside any
+    /// loop, whose cotangent is final by then (every use comes after the definition).
+    fn seed(
+        &mut self,
+        target: Target,
+        place: &[Proj],
+        is_let: bool,
+        in_loop: bool,
+        pre: &mut TokenStream,
+    ) -> Option<TokenStream> {
         if !self.act.target(target) {
             return None;
         }
@@ -269,19 +469,32 @@ impl<'a> Rev<'a> {
             Target::Temp(t) => self.d_temps[t].clone(),
             Target::Var(v) => {
                 let d = self.d_vars[v].clone().unwrap();
-                if is_let {
-                    // Every use of the variable comes after its definition: from here on, in the
-                    // reverse sweep, its cotangent no longer changes.
+                if is_let && !in_loop && place.is_empty() {
                     self.stable.insert(d.to_string());
                     return Some(quote!(#d));
                 }
+                let ty = self.place_ty(v, place);
+                let dp = self.d_place(v, place);
                 let s = self.names.fresh(&d.to_string());
-                let ty = self.ty(self.f.vars[v].ty);
-                pre.extend(quote!(let #s: #ty = #d; #d = -0.0;));
+                let tyt = self.ty(ty);
+                let zero = self.f.types.filled(ty, quote!(-0.0));
+                pre.extend(quote!(let #s: #tyt = #dp; #dp = #zero;));
                 self.stable.insert(s.to_string());
                 Some(quote!(#s))
             }
         }
+    }
+
+    /// The type of a place, following array element types (struct fields: from the IR).
+    fn place_ty(&self, v: VarId, place: &[Proj]) -> TyId {
+        let mut ty = self.f.vars[v].ty;
+        for p in place {
+            ty = match (p, self.f.types.elem(ty)) {
+                (Proj::Index(_), Some(e)) => e,
+                _ => return self.f.field_ty(v, place).unwrap_or(ty),
+            };
+        }
+        ty
     }
 
     fn stmt(&mut self, stmt: &Stmt) -> TokenStream {
@@ -289,11 +502,17 @@ impl<'a> Rev<'a> {
             // `v += b` and `v -= b` leave `d_v` as it is and pass it on to `b`.
             Stmt::Def {
                 target: Target::Var(v),
-                rhs: Rhs::Bin(op @ (BinOp::Add | BinOp::Sub), Operand::Var { var, .. }, b),
+                place,
+                rhs: Rhs::Bin(op @ (BinOp::Add | BinOp::Sub), Operand::Var { var, proj, .. }, b),
                 is_let: false,
                 ..
-            } if v == var && self.act.vars[*v] => {
+            } if v == var && place.is_empty() && proj.is_empty() && self.act.vars[*v] => {
                 let d = self.d_vars[*v].clone().unwrap();
+                let d = if self.f.vars[*v].param.is_some() {
+                    quote!(*#d)
+                } else {
+                    quote!(#d)
+                };
                 match op {
                     BinOp::Add => self.contrib(b, |_| Some(quote!(#d))),
                     _ => self.contrib(b, |_| Some(quote!(-#d))),
@@ -302,14 +521,16 @@ impl<'a> Rev<'a> {
             Stmt::Def {
                 id,
                 target,
+                place,
                 rhs,
                 is_let,
             } => {
                 let mut pre = TokenStream::new();
-                let Some(s) = self.seed(*target, *is_let, &mut pre) else {
+                let in_loop = !self.f.def_nest[*id].is_empty();
+                let Some(s) = self.seed(*target, place, *is_let, in_loop, &mut pre) else {
                     return TokenStream::new();
                 };
-                let body = self.rhs(*id, *target, rhs, &s);
+                let body = self.rhs(*id, *target, place, rhs, &s);
                 quote!(#pre #body)
             }
             Stmt::If {
@@ -321,21 +542,27 @@ impl<'a> Rev<'a> {
                 ..
             } => {
                 let mut pre = TokenStream::new();
+                let in_loop = !self.f.if_nest[*id].is_empty();
                 let seeds: Vec<_> = results
                     .iter()
-                    .map(|r| self.seed(*r, *is_let, &mut pre))
+                    .map(|r| self.seed(*r, &[], *is_let, in_loop, &mut pre))
                     .collect();
                 let t = self.block(then, &seeds);
                 let e = self.block(els, &seeds);
                 if t.is_empty() && e.is_empty() {
                     return pre;
                 }
+                let nest = self.f.if_nest[*id].clone();
                 let flag = self.field(
                     Key::Flag(*id),
                     &format!("branch_{id}"),
                     self.f.flag_ty,
                     format!("whether the condition of `if` #{id} held"),
+                    &nest,
                 );
+                if t.is_empty() {
+                    return quote!(#pre if !#flag { #e });
+                }
                 let e = if e.is_empty() {
                     quote!()
                 } else {
@@ -343,16 +570,68 @@ impl<'a> Rev<'a> {
                 };
                 quote!(#pre if #flag { #t } #e)
             }
+            Stmt::For {
+                id,
+                var,
+                range,
+                body,
+            } => {
+                let body = self.block(body, &[]);
+                if body.is_empty() {
+                    return TokenStream::new();
+                }
+                let lp = &self.f.loops[*id];
+                let (k, i) = (lp.counter.clone(), self.f.vars[*var].emit.clone());
+                let iter = self.range(range, true);
+                let take = if lp.breaks {
+                    let nest = lp.nest.clone();
+                    let usize_ty = self.f.usize_ty;
+                    let trips = self.field(
+                        Key::Trips(*id),
+                        &format!("trips_{id}"),
+                        usize_ty,
+                        format!("how many iterations loop #{id} ran"),
+                        &nest,
+                    );
+                    quote!(.take(#trips))
+                } else {
+                    TokenStream::new()
+                };
+                quote!(for (#k, #i) in #iter.enumerate() #take .rev() { #body })
+            }
+            Stmt::Break | Stmt::Continue => TokenStream::new(),
         }
     }
 
-    fn rhs(&mut self, def: usize, target: Target, rhs: &Rhs, s: &TokenStream) -> TokenStream {
+    /// The iterator of a loop, in the adjoint (`reverse`) or the forward function.
+    pub fn range(&mut self, r: &Range, reverse: bool) -> TokenStream {
+        let start = self.pure_val(&r.start);
+        let end = self.pure_val(&r.end);
+        range_tokens(start, end, r, reverse, |p| self.pure_val(p))
+    }
+
+    fn rhs(
+        &mut self,
+        def: usize,
+        target: Target,
+        place: &[Proj],
+        rhs: &Rhs,
+        s: &TokenStream,
+    ) -> TokenStream {
         match rhs {
             Rhs::Copy(o) => self.pass(o, s),
             Rhs::Neg(o) => self.contrib(o, |_| Some(quote!(-#s))),
             Rhs::Cast(o) => {
                 let ty = self.ty(self.f.operand_ty(o));
                 self.contrib(o, |_| Some(quote!(#s as #ty)))
+            }
+            Rhs::Array(elems) => {
+                let mut out = TokenStream::new();
+                for (i, o) in elems.iter().enumerate() {
+                    let i = proc_macro2::Literal::usize_unsuffixed(i);
+                    out.extend(self.contrib(o, |_| Some(quote!(#s[#i]))));
+                }
+                out
             }
             Rhs::Bin(op, a, b) => {
                 let (ca, cb): (TokenStream, TokenStream) = match op {
@@ -374,7 +653,7 @@ impl<'a> Rev<'a> {
                             Some(quote!(#s / #vb))
                         }),
                         self.contrib(b, |r| {
-                            let (vb, out) = (r.val(b), r.out(def, target));
+                            let (vb, out) = (r.val(b), r.out(def, target, place));
                             // `s / b` is also the contribution to `a`: computed once, and in
                             // parallel with the primal's division rather than after it.
                             Some(quote!(-(#s / #vb * #out)))
@@ -386,13 +665,13 @@ impl<'a> Rev<'a> {
             Rhs::Method {
                 method, recv, args, ..
             } => {
-                let fty = self.ty(self.f.target_ty(target));
+                let fty = self.ty(self.f.operand_ty(recv));
                 let name = method.name;
                 let mut out = TokenStream::new();
                 let value = |r: &mut Self, w: Which| match w {
                     Which::Recv => r.val(recv),
                     Which::Arg(i) => r.val(&args[i]),
-                    Which::Out => r.out(def, target),
+                    Which::Out => r.out(def, target, place),
                 };
                 out.extend(self.contrib(recv, |r| {
                     rules::contribution(name, Which::Recv, s, &fty, &mut |w| value(r, w))
@@ -410,8 +689,8 @@ impl<'a> Rev<'a> {
     }
 
     /// `g_adjoint(args.., &tape.g, s, &mut d_arg..)` for a call to a differentiable function: one
-    /// adjoint per float argument (a scratch one where the argument carries no derivative), so
-    /// the callee must differentiate every float parameter.
+    /// adjoint per float, float-array or struct argument (a scratch one where the argument
+    /// carries no derivative), so the callee must differentiate every such parameter.
     fn call(
         &mut self,
         def: usize,
@@ -421,34 +700,48 @@ impl<'a> Rev<'a> {
         s: &TokenStream,
     ) -> TokenStream {
         let mut pre = TokenStream::new();
+        let mut post = TokenStream::new();
         let mut vals = Vec::new();
         let mut d_args = Vec::new();
+        let mut borrowed = HashSet::new();
         for a in args {
             vals.push(self.val(a));
             let ty = self.f.operand_ty(a);
-            if self.f.types.kind(ty) != Kind::Float {
+            if !self.f.types.differentiable(ty) {
                 continue;
             }
             let tyt = self.ty(ty);
+            let zero = self.f.types.filled(ty, quote!(-0.0));
             let d = match a {
-                Operand::Var { var, .. } if self.act.vars[*var] => {
+                // The same variable twice (`dot(a, a)`): the second adjoint goes through a
+                // scratch buffer, added in after the call.
+                Operand::Var { var, proj, .. } if self.act.vars[*var] && !borrowed.insert(*var) => {
+                    let d = self.names.fresh("d_again");
+                    pre.extend(quote!(let mut #d: #tyt = #zero;));
+                    let dp = self.d_place(*var, proj);
+                    post.extend(self.add_into(dp, quote!(#d), ty));
+                    quote!(&mut #d)
+                }
+                Operand::Var { var, proj, .. } if self.act.vars[*var] => {
+                    let v = &self.f.vars[*var];
                     let d = self.d_vars[*var].clone().unwrap();
-                    if self.f.vars[*var].param.is_some() {
+                    if v.param.is_some() && proj.is_empty() {
                         quote!(&mut *#d)
                     } else {
-                        quote!(&mut #d)
+                        let dp = self.d_place(*var, proj);
+                        quote!(&mut #dp)
                     }
                 }
                 Operand::Temp(t) if self.act.temps[*t] => {
                     let base = format!("d_{}", self.temp_names[*t].as_ref().unwrap());
                     let d = self.names.fresh(&base);
-                    pre.extend(quote!(let mut #d: #tyt = -0.0;));
+                    pre.extend(quote!(let mut #d: #tyt = #zero;));
                     self.d_temps[*t] = Some(quote!(#d));
                     quote!(&mut #d)
                 }
                 _ => {
                     let d = self.names.fresh("d_unused");
-                    pre.extend(quote!(let mut #d: #tyt = -0.0;));
+                    pre.extend(quote!(let mut #d: #tyt = #zero;));
                     quote!(&mut #d)
                 }
             };
@@ -457,19 +750,51 @@ impl<'a> Rev<'a> {
         let callee = path.segments.last().unwrap().ident.to_string();
         let tape = self.call_tape(def, path, &callee);
         let adjoint = companion(path, |i| format_ident!("{}_adjoint", i, span = span));
-        quote!(#pre #adjoint(#(#vals,)* &#tape, #s, #(#d_args),*);)
+        quote!(#pre #adjoint(#(#vals,)* &#tape, #s, #(#d_args),*); #post)
     }
 
     pub fn call_tape(&mut self, def: usize, path: &syn::Path, callee: &str) -> TokenStream {
-        let ty = companion(path, crate::lower::tape_name);
-        let name = self.tape.field(
-            Key::Call(def),
-            callee.trim_start_matches("r#"),
-            ty.clone(),
-            quote!(#ty::new()),
-            format!("the tape of the call to `{callee}`"),
-        );
-        let tape = &self.tape_ident;
-        quote!(#tape.#name)
+        let key = Key::Call(def);
+        if self.tape.get(key).is_none() {
+            let ty = companion(path, crate::lower::tape_name);
+            let spec = Spec {
+                base: callee.trim_start_matches("r#"),
+                ty: ty.clone(),
+                init: quote!(#ty::new()),
+                init_is_call: true,
+                doc: format!("the tape of the call to `{callee}`"),
+                nest: &self.f.def_nest[def],
+            };
+            self.tape.field(key, spec, &self.f.loops);
+        }
+        self.tape
+            .access(key, &self.tape_ident, &self.f.loops)
+            .unwrap()
     }
+}
+
+/// `(start..end).rev().step_by(k)` as the user wrote it; the adjoint spells `a..=b` as
+/// `a..b + 1` so that the iterator can be enumerated backwards.
+pub fn range_tokens(
+    start: TokenStream,
+    end: TokenStream,
+    r: &Range,
+    reverse: bool,
+    mut pure: impl FnMut(&Pure) -> TokenStream,
+) -> TokenStream {
+    let mut it = match (r.inclusive, reverse) {
+        (true, true) => quote!((#start..#end + 1)),
+        (true, false) => quote!((#start..=#end)),
+        (false, _) => quote!((#start..#end)),
+    };
+    for a in &r.adapters {
+        it = match a {
+            Adapter::Rev => quote!(#it.rev()),
+            Adapter::StepBy(k) => {
+                let k = pure(k);
+                quote!(#it.step_by(#k))
+            }
+        };
+    }
+    it
 }

@@ -1,12 +1,15 @@
-//! Tape layout: one fixed-size field per recorded value. Fields are created on demand while the
-//! reverse sweep is generated, so the tape holds exactly what the sweep reads and the forward
-//! sweep would otherwise drop or overwrite.
+//! Tape layout: one fixed-size field per recorded value, shaped by the loop nest. Fields are
+//! created on demand while the reverse sweep is generated, so the tape holds exactly what the
+//! sweep reads and the forward sweep would otherwise drop or overwrite. A value recorded inside
+//! `for i in 0..N { for j in 0..M { .. } }` is a `[[T; M]; N]` field indexed by the iteration
+//! counters, so every tape is a struct of fixed-size arrays and its size is exact.
 
 use std::collections::{HashMap, HashSet};
 
 use proc_macro2::{Ident, Span, TokenStream};
+use quote::quote;
 
-use crate::ir::{ReadId, Target};
+use crate::ir::{Loop, ReadId, Target};
 
 /// What a field records.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -15,12 +18,14 @@ pub enum Key {
     Value(Target),
     /// The value a definition assigns to a mutable variable.
     DefOut(usize),
-    /// The value of a mutable variable at one read.
+    /// The value of a mutable variable (or an element of one) at one read.
     Read(ReadId),
     /// The branch an `if` took.
     Flag(usize),
     /// The tape of a call to a differentiable function.
     Call(usize),
+    /// How many iterations a loop with a `break` ran.
+    Trips(usize),
 }
 
 pub struct Field {
@@ -28,6 +33,8 @@ pub struct Field {
     pub ty: TokenStream,
     pub init: TokenStream,
     pub doc: String,
+    /// The loops the value is recorded in, outermost first: one array dimension each.
+    pub nest: Vec<usize>,
 }
 
 #[derive(Default)]
@@ -37,33 +44,63 @@ pub struct Tape {
     used: HashSet<String>,
 }
 
+/// What a new field holds.
+pub struct Spec<'a> {
+    pub base: &'a str,
+    pub ty: TokenStream,
+    pub init: TokenStream,
+    /// `init` is a call (`GTape::new()`), which an array repeat needs in a `const` block.
+    pub init_is_call: bool,
+    pub doc: String,
+    pub nest: &'a [usize],
+}
+
 impl Tape {
-    /// The field for `key`, created with a name based on `base` on first use.
-    pub fn field(
-        &mut self,
-        key: Key,
-        base: &str,
-        ty: TokenStream,
-        init: TokenStream,
-        doc: String,
-    ) -> Ident {
+    /// The field for `key`, created from `spec` on first use.
+    pub fn field(&mut self, key: Key, spec: Spec, loops: &[Loop]) -> Ident {
         if let Some(&i) = self.map.get(&key) {
             return self.fields[i].name.clone();
         }
-        let name = unique(&mut self.used, base.trim_start_matches("r#"));
+        let name = unique(&mut self.used, spec.base.trim_start_matches("r#"));
         let name = Ident::new(&name, Span::call_site());
+        let (mut ty, mut init) = (spec.ty, spec.init);
+        let mut is_call = spec.init_is_call;
+        for &l in spec.nest.iter().rev() {
+            let n = &loops[l].trips;
+            ty = quote!([#ty; #n]);
+            init = if is_call {
+                quote!([const { #init }; #n])
+            } else {
+                quote!([#init; #n])
+            };
+            is_call = false;
+        }
         self.map.insert(key, self.fields.len());
         self.fields.push(Field {
             name: name.clone(),
             ty,
             init,
-            doc,
+            doc: spec.doc,
+            nest: spec.nest.to_vec(),
         });
         name
     }
 
     pub fn get(&self, key: Key) -> Option<&Ident> {
         self.map.get(&key).map(|&i| &self.fields[i].name)
+    }
+
+    /// `tape.name[k0][k1]`: the field's slot for the current iteration of its loops.
+    pub fn access(&self, key: Key, tape: &Ident, loops: &[Loop]) -> Option<TokenStream> {
+        let f = &self.fields[*self.map.get(&key)?];
+        let name = &f.name;
+        let ks = f.nest.iter().map(|&l| &loops[l].counter);
+        Some(quote!(#tape.#name #([#ks])*))
+    }
+
+    /// Does any field live in loop `l`?
+    pub fn uses_loop(&self, l: usize) -> bool {
+        self.fields.iter().any(|f| f.nest.contains(&l))
     }
 
     /// Puts the fields in the order the forward sweep writes them (`order` lists field names).
@@ -74,17 +111,15 @@ impl Tape {
                 .position(|n| *n == f.name)
                 .unwrap_or(usize::MAX)
         };
-        let mut keyed: Vec<(Key, Field)> = {
-            let mut by_index: Vec<Option<Key>> = vec![None; self.fields.len()];
-            for (k, &i) in &self.map {
-                by_index[i] = Some(*k);
-            }
-            by_index
-                .into_iter()
-                .map(Option::unwrap)
-                .zip(self.fields.drain(..))
-                .collect()
-        };
+        let mut by_index: Vec<Option<Key>> = vec![None; self.fields.len()];
+        for (k, &i) in &self.map {
+            by_index[i] = Some(*k);
+        }
+        let mut keyed: Vec<(Key, Field)> = by_index
+            .into_iter()
+            .map(Option::unwrap)
+            .zip(self.fields.drain(..))
+            .collect();
         keyed.sort_by_key(|(_, f)| pos(f));
         self.map = keyed
             .iter()

@@ -13,8 +13,14 @@ pub fn branches(x: f64, y: f64) -> f64 {
 ///The tape of [`branches`]: what [`branches_adjoint`] reads, recorded by [`branches_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct BranchesTape {
+    ///whether the condition of `if` #0 held
+    branch_0: bool,
     ///`t1 = a.sqrt()`
     t1: f64,
+    ///whether the condition of `if` #1 held
+    branch_1: bool,
+    ///whether the condition of `if` #2 held
+    branch_2: bool,
     ///`t2 = y.exp()`
     t2: f64,
     ///`c`
@@ -25,12 +31,6 @@ pub struct BranchesTape {
     t0: f64,
     ///`a`
     a: f64,
-    ///whether the condition of `if` #2 held
-    branch_2: bool,
-    ///whether the condition of `if` #1 held
-    branch_1: bool,
-    ///whether the condition of `if` #0 held
-    branch_0: bool,
 }
 impl BranchesTape {
     /// The exact size of this tape in bytes.
@@ -38,15 +38,15 @@ impl BranchesTape {
     /// A zeroed tape.
     pub const fn new() -> Self {
         Self {
+            branch_0: false,
             t1: 0.0,
+            branch_1: false,
+            branch_2: false,
             t2: 0.0,
             c: 0.0,
             g: inner::GTape::new(),
             t0: 0.0,
             a: 0.0,
-            branch_2: false,
-            branch_1: false,
-            branch_0: false,
         }
     }
 }
@@ -127,7 +127,7 @@ pub fn branches_adjoint(
 ///The value of [`branches`] and its gradient with respect to `x`, `y`, in parameter order.
 #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
 pub fn branches_grad(x: f64, y: f64) -> (f64, (f64, f64)) {
-    let mut tape = BranchesTape::new();
+    let mut tape = <BranchesTape>::new();
     let value = branches_forward(x, y, &mut tape);
     let mut d_x: f64 = 0.0;
     let mut d_y: f64 = 0.0;

@@ -130,7 +130,7 @@ pub fn micrograd_adjoint(
 ///The value of [`micrograd`] and its gradient with respect to `a`, `b`, in parameter order.
 #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
 pub fn micrograd_grad(a: f64, b: f64) -> (f64, (f64, f64)) {
-    let mut tape = MicrogradTape::new();
+    let mut tape = <MicrogradTape>::new();
     let value = micrograd_forward(a, b, &mut tape);
     let mut d_a: f64 = 0.0;
     let mut d_b: f64 = 0.0;

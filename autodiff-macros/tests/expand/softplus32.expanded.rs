@@ -9,17 +9,17 @@ pub fn softplus32(x: f32) -> f32 {
 ///The tape of [`softplus32`]: what [`softplus32_adjoint`] reads, recorded by [`softplus32_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct Softplus32Tape {
-    ///`t1 = t0.exp()`
-    t1: f64,
     ///whether the condition of `if` #0 held
     branch_0: bool,
+    ///`t1 = t0.exp()`
+    t1: f64,
 }
 impl Softplus32Tape {
     /// The exact size of this tape in bytes.
     pub const BYTES: usize = ::core::mem::size_of::<Self>();
     /// A zeroed tape.
     pub const fn new() -> Self {
-        Self { t1: 0.0, branch_0: false }
+        Self { branch_0: false, t1: 0.0 }
     }
 }
 impl ::core::default::Default for Softplus32Tape {
@@ -61,7 +61,7 @@ pub fn softplus32_adjoint(x: f32, tape: &Softplus32Tape, d_out: f32, d_x: &mut f
 ///The value of [`softplus32`] and its gradient with respect to `x`, in parameter order.
 #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
 pub fn softplus32_grad(x: f32) -> (f32, f32) {
-    let mut tape = Softplus32Tape::new();
+    let mut tape = <Softplus32Tape>::new();
     let value = softplus32_forward(x, &mut tape);
     let mut d_x: f32 = 0.0;
     softplus32_adjoint(x, &tape, 1.0, &mut d_x);

@@ -1,0 +1,77 @@
+/// A function generic over the length: the tape is generic too (and records nothing here).
+pub fn dot<const N: usize>(a: &[f64; N], b: &[f64; N]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..N {
+        s += a[i] * b[i];
+    }
+    s
+}
+///The tape of [`dot`]: what [`dot_adjoint`] reads, recorded by [`dot_forward`] in fixed-size fields.
+#[derive(::core::clone::Clone, ::core::fmt::Debug)]
+pub struct DotTape<const N: usize> {
+    ///The const parameters (zero-sized).
+    const_params: ([(); N],),
+}
+impl<const N: usize> DotTape<N> {
+    /// The exact size of this tape in bytes.
+    pub const BYTES: usize = ::core::mem::size_of::<Self>();
+    /// A zeroed tape.
+    pub const fn new() -> Self {
+        Self { const_params: ([(); N],) }
+    }
+}
+impl<const N: usize> ::core::default::Default for DotTape<N> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+///Computes [`dot`] and records in `tape` what [`dot_adjoint`] needs.
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+pub fn dot_forward<const N: usize>(
+    a: &[f64; N],
+    b: &[f64; N],
+    tape: &mut DotTape<N>,
+) -> f64 {
+    let _ = dot::<N>;
+    let mut s: f64 = 0.0;
+    for i in (0..N) {
+        let t0 = a[i] * b[i];
+        s = s + t0;
+    }
+    s
+}
+/**The reverse sweep of [`dot`]: adds `d_out` times the derivative of `dot` with respect to `a`, `b` into `d_a`, `d_b`.
+
+`tape` must have been filled by [`dot_forward`] with the same arguments. The adjoints accumulate: zero them first for a plain gradient.*/
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+pub fn dot_adjoint<const N: usize>(
+    a: &[f64; N],
+    b: &[f64; N],
+    tape: &DotTape<N>,
+    d_out: f64,
+    d_a: &mut [f64; N],
+    d_b: &mut [f64; N],
+) {
+    let mut d_s: f64 = -0.0;
+    d_s += d_out;
+    for (k0, i) in (0..N).enumerate().rev() {
+        let d_t0: f64 = d_s;
+        d_a[i] += d_t0 * b[i];
+        d_b[i] += d_t0 * a[i];
+    }
+}
+///The value of [`dot`] and its gradient with respect to `a`, `b`, in parameter order.
+#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+pub fn dot_grad<const N: usize>(
+    a: &[f64; N],
+    b: &[f64; N],
+) -> (f64, ([f64; N], [f64; N])) {
+    let mut tape = <DotTape<N>>::new();
+    let value = dot_forward(a, b, &mut tape);
+    let mut d_a: [f64; N] = [0.0; N];
+    let mut d_b: [f64; N] = [0.0; N];
+    dot_adjoint(a, b, &tape, 1.0, &mut d_a, &mut d_b);
+    (value, (d_a, d_b))
+}

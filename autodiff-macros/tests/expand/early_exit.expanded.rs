@@ -1,0 +1,116 @@
+/// `break` and `iter_mut`: the tape records the trip count and the branch taken.
+pub fn early_exit(x: &[f64; 6]) -> f64 {
+    let mut y = *x;
+    for v in y.iter_mut() {
+        *v = v.tanh();
+    }
+    let mut s = 0.0;
+    for i in 0..6 {
+        if s > 2.0 {
+            break;
+        }
+        s += y[i] * y[i];
+    }
+    s
+}
+///The tape of [`early_exit`]: what [`early_exit_adjoint`] reads, recorded by [`early_exit_forward`] in fixed-size fields.
+#[derive(::core::clone::Clone, ::core::fmt::Debug)]
+pub struct EarlyExitTape {
+    ///`y` after an assignment
+    y_2: [f64; 6],
+    ///how many iterations loop #1 ran
+    trips_1: usize,
+    ///whether the condition of `if` #0 held
+    branch_0: [bool; 6],
+    ///`y [..]` where it is read
+    y_1: [f64; 6],
+    ///`y [..]` where it is read
+    y: [f64; 6],
+}
+impl EarlyExitTape {
+    /// The exact size of this tape in bytes.
+    pub const BYTES: usize = ::core::mem::size_of::<Self>();
+    /// A zeroed tape.
+    pub const fn new() -> Self {
+        Self {
+            y_2: [0.0; 6],
+            trips_1: 0,
+            branch_0: [false; 6],
+            y_1: [0.0; 6],
+            y: [0.0; 6],
+        }
+    }
+}
+impl ::core::default::Default for EarlyExitTape {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+///Computes [`early_exit`] and records in `tape` what [`early_exit_adjoint`] needs.
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+pub fn early_exit_forward(x: &[f64; 6], tape: &mut EarlyExitTape) -> f64 {
+    let mut y: [f64; 6] = (*x);
+    for (k0, i) in (0..6).enumerate() {
+        y[i] = y[i].tanh();
+        tape.y_2[k0] = y[i];
+    }
+    let mut s: f64 = 0.0;
+    tape.trips_1 = 0;
+    for (k1, i_1) in (0..6).enumerate() {
+        tape.trips_1 = k1 + 1;
+        tape.branch_0[k1] = s > 2.0;
+        if tape.branch_0[k1] {
+            break;
+        } else {
+            tape.y_1[k1] = y[i_1];
+            tape.y[k1] = y[i_1];
+            let t0 = y[i_1] * y[i_1];
+            s = s + t0;
+        }
+    }
+    s
+}
+/**The reverse sweep of [`early_exit`]: adds `d_out` times the derivative of `early_exit` with respect to `x` into `d_x`.
+
+`tape` must have been filled by [`early_exit_forward`] with the same arguments. The adjoints accumulate: zero them first for a plain gradient.*/
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+pub fn early_exit_adjoint(
+    x: &[f64; 6],
+    tape: &EarlyExitTape,
+    d_out: f64,
+    d_x: &mut [f64; 6],
+) {
+    let mut d_y: [f64; 6] = [-0.0; 6];
+    let mut d_s: f64 = -0.0;
+    d_s += d_out;
+    for (k1, i_1) in (0..6).enumerate().take(tape.trips_1).rev() {
+        if !tape.branch_0[k1] {
+            let d_t0: f64 = d_s;
+            d_y[i_1] += d_t0 * tape.y[k1];
+            d_y[i_1] += d_t0 * tape.y_1[k1];
+        }
+    }
+    for (k0, i) in (0..6).enumerate().rev() {
+        let d_y_1: f64 = d_y[i];
+        d_y[i] = -0.0;
+        d_y[i] += d_y_1 * (1.0 - tape.y_2[k0] * tape.y_2[k0]);
+    }
+    {
+        let d_add = d_y;
+        for i0 in 0..6 {
+            d_x[i0] += d_add[i0];
+        }
+    }
+}
+///The value of [`early_exit`] and its gradient with respect to `x`, in parameter order.
+#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+pub fn early_exit_grad(x: &[f64; 6]) -> (f64, [f64; 6]) {
+    let mut tape = <EarlyExitTape>::new();
+    let value = early_exit_forward(x, &mut tape);
+    let mut d_x: [f64; 6] = [0.0; 6];
+    early_exit_adjoint(x, &tape, 1.0, &mut d_x);
+    (value, d_x)
+}
+const _: fn(&[f64; 6]) -> f64 = early_exit;

@@ -1,0 +1,86 @@
+/// A loop-carried state (a tanh RNN): the tape keeps one `h` per step.
+pub fn rnn(x: &[f64; 50], w: f64, u: f64) -> f64 {
+    let mut h = 0.0;
+    for t in 0..50 {
+        h = (w * h + u * x[t]).tanh();
+    }
+    h
+}
+///The tape of [`rnn`]: what [`rnn_adjoint`] reads, recorded by [`rnn_forward`] in fixed-size fields.
+#[derive(::core::clone::Clone, ::core::fmt::Debug)]
+pub struct RnnTape {
+    ///`h` where it is read
+    h_1: [f64; 50],
+    ///`h` after an assignment
+    h: [f64; 50],
+}
+impl RnnTape {
+    /// The exact size of this tape in bytes.
+    pub const BYTES: usize = ::core::mem::size_of::<Self>();
+    /// A zeroed tape.
+    pub const fn new() -> Self {
+        Self {
+            h_1: [0.0; 50],
+            h: [0.0; 50],
+        }
+    }
+}
+impl ::core::default::Default for RnnTape {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+///Computes [`rnn`] and records in `tape` what [`rnn_adjoint`] needs.
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+pub fn rnn_forward(x: &[f64; 50], w: f64, u: f64, tape: &mut RnnTape) -> f64 {
+    let mut h: f64 = 0.0;
+    for (k0, t) in (0..50).enumerate() {
+        tape.h_1[k0] = h;
+        let t0 = w * h;
+        let t1 = u * x[t];
+        let t2 = t0 + t1;
+        h = t2.tanh();
+        tape.h[k0] = h;
+    }
+    h
+}
+/**The reverse sweep of [`rnn`]: adds `d_out` times the derivative of `rnn` with respect to `x`, `w`, `u` into `d_x`, `d_w`, `d_u`.
+
+`tape` must have been filled by [`rnn_forward`] with the same arguments. The adjoints accumulate: zero them first for a plain gradient.*/
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+pub fn rnn_adjoint(
+    x: &[f64; 50],
+    w: f64,
+    u: f64,
+    tape: &RnnTape,
+    d_out: f64,
+    d_x: &mut [f64; 50],
+    d_w: &mut f64,
+    d_u: &mut f64,
+) {
+    let mut d_h: f64 = -0.0;
+    d_h += d_out;
+    for (k0, t) in (0..50).enumerate().rev() {
+        let d_h_1: f64 = d_h;
+        d_h = -0.0;
+        let d_t2: f64 = d_h_1 * (1.0 - tape.h[k0] * tape.h[k0]);
+        *d_u += d_t2 * x[t];
+        d_x[t] += d_t2 * u;
+        *d_w += d_t2 * tape.h_1[k0];
+        d_h += d_t2 * w;
+    }
+}
+///The value of [`rnn`] and its gradient with respect to `x`, `w`, `u`, in parameter order.
+#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+pub fn rnn_grad(x: &[f64; 50], w: f64, u: f64) -> (f64, ([f64; 50], f64, f64)) {
+    let mut tape = <RnnTape>::new();
+    let value = rnn_forward(x, w, u, &mut tape);
+    let mut d_x: [f64; 50] = [0.0; 50];
+    let mut d_w: f64 = 0.0;
+    let mut d_u: f64 = 0.0;
+    rnn_adjoint(x, w, u, &tape, 1.0, &mut d_x, &mut d_w, &mut d_u);
+    (value, (d_x, d_w, d_u))
+}
+const _: fn(&[f64; 50], f64, f64) -> f64 = rnn;
