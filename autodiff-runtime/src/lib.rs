@@ -44,6 +44,7 @@ extern crate std;
 pub mod clip;
 pub mod init;
 pub mod math;
+pub mod nn;
 pub mod optim;
 pub mod params;
 pub mod schedule;

@@ -1,0 +1,83 @@
+//! Embedding lookup: row `ids[r]` of a table.
+//!
+//! Shapes: `table`, `d_table` [V][C]; `ids` [R] (each `< V`); output and `d_out` [R][C].
+
+tape! {
+    /// What [`embedding_adjoint`] reads besides the arguments: nothing.
+    pub struct EmbeddingTape<const V: usize, const C: usize, const R: usize> {}
+}
+
+/// Checks a token id, naming its position and the table size when it is out of range.
+#[track_caller]
+fn id<const V: usize>(r: usize, id: usize) -> usize {
+    assert!(
+        id < V,
+        "embedding: id {id} at position {r} is out of range for a table of {V} rows"
+    );
+    id
+}
+
+/// The rows of `table` named by `ids`: `y[r] = table[ids[r]]`.
+///
+/// Shapes: `table` [V][C], `ids` [R] -> [R][C].
+///
+/// # Panics
+///
+/// If an id is not less than `V`.
+///
+/// # Examples
+///
+/// ```
+/// use autodiff_runtime::nn::embedding;
+///
+/// let table = [[0.0f32, 0.5], [1.0, 1.5], [2.0, 2.5]];
+/// assert_eq!(embedding(&table, &[2, 0, 2]), [[2.0, 2.5], [0.0, 0.5], [2.0, 2.5]]);
+/// ```
+#[track_caller]
+#[must_use]
+pub fn embedding<const V: usize, const C: usize, const R: usize>(
+    table: &[[f32; C]; V],
+    ids: &[usize; R],
+) -> [[f32; C]; R] {
+    let mut y = [[0.0; C]; R];
+    for (r, (y, &i)) in y.iter_mut().zip(ids).enumerate() {
+        *y = table[id::<V>(r, i)];
+    }
+    y
+}
+
+/// [`embedding`], recording its (empty) tape.
+///
+/// # Panics
+///
+/// If an id is not less than `V`.
+#[track_caller]
+pub fn embedding_forward<const V: usize, const C: usize, const R: usize>(
+    table: &[[f32; C]; V],
+    ids: &[usize; R],
+    _tape: &mut EmbeddingTape<V, C, R>,
+) -> [[f32; C]; R] {
+    embedding(table, ids)
+}
+
+/// Adds `d_out[r]` into row `ids[r]` of `d_table`, for every `r` (a repeated id collects the sum).
+///
+/// Shapes: `table`, `d_table` [V][C]; `ids` [R]; `d_out` [R][C].
+///
+/// # Panics
+///
+/// If an id is not less than `V`.
+#[track_caller]
+pub fn embedding_adjoint<const V: usize, const C: usize, const R: usize>(
+    _table: &[[f32; C]; V],
+    ids: &[usize; R],
+    _tape: &EmbeddingTape<V, C, R>,
+    d_out: [[f32; C]; R],
+    d_table: &mut [[f32; C]; V],
+) {
+    for (r, (d, &i)) in d_out.iter().zip(ids).enumerate() {
+        for (d_t, d) in d_table[id::<V>(r, i)].iter_mut().zip(d) {
+            *d_t += d;
+        }
+    }
+}

@@ -1,0 +1,111 @@
+//! Layer normalization over the channels of each row, with a learned gain and bias.
+//!
+//! Shapes: `x`, `y`, `d_x`, `d_out` [R][C]; `gain`, `bias` [C]; mean and reciprocal standard
+//! deviation [R].
+
+use crate::math;
+
+/// Added to the variance before the square root, as in PyTorch's default.
+const EPS: f32 = 1e-5;
+
+tape! {
+    /// What [`layer_norm_adjoint`] reads: the statistics of each row.
+    pub struct LayerNormTape<const R: usize, const C: usize> {
+        /// Mean of each row of `x`, [R].
+        pub mean: [f32; R] = [0.0; R],
+        /// `1 / sqrt(var + 1e-5)` of each row of `x` (biased variance), [R].
+        pub rstd: [f32; R] = [0.0; R],
+    }
+}
+
+/// Normalizes each row to mean 0 and variance 1 (biased variance, `eps = 1e-5`), then scales by
+/// `gain` and shifts by `bias`, channel by channel.
+///
+/// Shapes: `x` [R][C], `gain` [C], `bias` [C] -> [R][C].
+///
+/// # Examples
+///
+/// ```
+/// use autodiff_runtime::nn::layer_norm;
+///
+/// // Mean 2, variance 2/3.
+/// let y = layer_norm(&[[1.0f32, 2.0, 3.0]], &[1.0, 1.0, 2.0], &[0.0, 5.0, 0.0]);
+/// let s = 1.5f32.sqrt();
+/// assert!((y[0][0] + s).abs() < 1e-4 && (y[0][1] - 5.0).abs() < 1e-6 && (y[0][2] - 2.0 * s).abs() < 1e-4);
+/// ```
+#[must_use]
+pub fn layer_norm<const R: usize, const C: usize>(
+    x: &[[f32; C]; R],
+    gain: &[f32; C],
+    bias: &[f32; C],
+) -> [[f32; C]; R] {
+    let mut y = [[0.0; C]; R];
+    for (x, y) in x.iter().zip(&mut y) {
+        normalize_row(x, gain, bias, y);
+    }
+    y
+}
+
+/// Writes the normalized row into `y` and returns its mean and reciprocal standard deviation.
+fn normalize_row(x: &[f32], gain: &[f32], bias: &[f32], y: &mut [f32]) -> (f32, f32) {
+    let n = x.len() as f32;
+    let mean = x.iter().sum::<f32>() / n;
+    let var = x.iter().map(|x| (x - mean) * (x - mean)).sum::<f32>() / n;
+    let rstd = 1.0 / math::sqrtf(var + EPS);
+    for (((y, x), g), b) in y.iter_mut().zip(x).zip(gain).zip(bias) {
+        *y = (x - mean) * rstd * g + b;
+    }
+    (mean, rstd)
+}
+
+/// [`layer_norm`], recording the mean and reciprocal standard deviation of each row.
+pub fn layer_norm_forward<const R: usize, const C: usize>(
+    x: &[[f32; C]; R],
+    gain: &[f32; C],
+    bias: &[f32; C],
+    tape: &mut LayerNormTape<R, C>,
+) -> [[f32; C]; R] {
+    let mut y = [[0.0; C]; R];
+    for (r, (x, y)) in x.iter().zip(&mut y).enumerate() {
+        (tape.mean[r], tape.rstd[r]) = normalize_row(x, gain, bias, y);
+    }
+    y
+}
+
+/// Adds the cotangents of `x`, `gain` and `bias` into `d_x`, `d_gain` and `d_bias`. With
+/// `x̂ = (x - mean) rstd` and `g = d_out ⊙ gain`:
+/// `d_x += rstd (g - mean(g) - x̂ mean(g ⊙ x̂))`, `d_gain += Σ_r d_out ⊙ x̂`, `d_bias += Σ_r d_out`.
+///
+/// Shapes: `x`, `d_out`, `d_x` [R][C]; `gain`, `bias`, `d_gain`, `d_bias` [C].
+#[allow(clippy::too_many_arguments)]
+pub fn layer_norm_adjoint<const R: usize, const C: usize>(
+    x: &[[f32; C]; R],
+    gain: &[f32; C],
+    _bias: &[f32; C],
+    tape: &LayerNormTape<R, C>,
+    d_out: [[f32; C]; R],
+    d_x: &mut [[f32; C]; R],
+    d_gain: &mut [f32; C],
+    d_bias: &mut [f32; C],
+) {
+    let n = C as f32;
+    let stats = tape.mean.iter().zip(&tape.rstd);
+    for (((x, d_out), d_x), (&mean, &rstd)) in x.iter().zip(&d_out).zip(d_x).zip(stats) {
+        let xhat = |x: f32| (x - mean) * rstd;
+        let (mut mean_g, mut mean_g_xhat) = (0.0, 0.0);
+        for ((&x, d), gain) in x.iter().zip(d_out).zip(gain) {
+            mean_g += d * gain;
+            mean_g_xhat += d * gain * xhat(x);
+        }
+        mean_g /= n;
+        mean_g_xhat /= n;
+        let d_params = d_gain.iter_mut().zip(d_bias.iter_mut());
+        for ((((&x, d), gain), d_x), (d_gain, d_bias)) in
+            x.iter().zip(d_out).zip(gain).zip(d_x).zip(d_params)
+        {
+            *d_bias += d;
+            *d_gain += d * xhat(x);
+            *d_x += rstd * (d * gain - mean_g - xhat(x) * mean_g_xhat);
+        }
+    }
+}
