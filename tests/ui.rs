@@ -7,4 +7,6 @@ fn ui() {
     t.compile_fail("tests/ui/unsupported/*.rs");
     t.compile_fail("tests/ui/args/*.rs");
     t.compile_fail("tests/ui/calls/*.rs");
+    t.compile_fail("tests/ui/loops/*.rs");
+    t.compile_fail("tests/ui/arrays/*.rs");
 }

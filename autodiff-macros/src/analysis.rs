@@ -118,12 +118,28 @@ pub fn assigned(b: &Block, out: &mut Vec<VarId>) {
     }
 }
 
-/// For every read of a variable, the definition whose value it reads, where only one can reach
-/// it. A mutable variable's value is then recorded once, after that definition, however many
-/// times it is read before the next assignment.
-pub fn reaching_defs(f: &Func) -> Vec<Option<usize>> {
-    fn walk(b: &Block, state: &mut Vec<Option<usize>>, out: &mut Vec<Option<usize>>) {
-        let read = |o: &Operand, state: &[Option<usize>], out: &mut Vec<Option<usize>>| {
+/// What a read of a whole variable reads.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Reach {
+    /// Not known statically (several definitions may reach it).
+    Unknown,
+    /// The value one definition produced.
+    Def(usize),
+    /// In loop `lp`, before the loop's one assignment `inside`: at iteration 0 the value of
+    /// `before` (from before the loop), at iteration `k` the value `inside` produced at `k - 1`.
+    /// A loop-carried state (`h = f(h, x[t])`) is then recorded once per step, not twice.
+    Carried {
+        before: usize,
+        inside: usize,
+        lp: usize,
+    },
+}
+
+/// For every read of a variable, what it reads, where that is known. A mutable variable's value
+/// is then recorded once, after the definition, however many times it is read.
+pub fn reaching_defs(f: &Func) -> Vec<Reach> {
+    fn walk(b: &Block, state: &mut Vec<Reach>, out: &mut Vec<Reach>) {
+        let read = |o: &Operand, state: &[Reach], out: &mut Vec<Reach>| {
             if let Operand::Var {
                 var, read, proj, ..
             } = o
@@ -146,20 +162,45 @@ pub fn reaching_defs(f: &Func) -> Vec<Option<usize>> {
                     }
                     if let Target::Var(v) = target {
                         // A write to an element leaves no single definition of the whole.
-                        state[*v] = place.is_empty().then_some(*id);
+                        state[*v] = if place.is_empty() {
+                            Reach::Def(*id)
+                        } else {
+                            Reach::Unknown
+                        };
                     }
                 }
-                Stmt::For { body, .. } => {
-                    // A variable the loop assigns holds, at any read in the loop, either the
-                    // value from before the loop or one from an earlier iteration.
+                Stmt::For { id: lp, body, .. } => {
+                    // A variable the loop assigns holds, at a read in the loop, the value from
+                    // before the loop or one from an earlier iteration: known only for a
+                    // variable assigned once, unconditionally, in a loop without `continue`.
                     let mut vars = Vec::new();
                     assigned(body, &mut vars);
+                    let continues = has_continue(body);
                     for &v in &vars {
-                        state[v] = None;
+                        let once = vars.iter().filter(|&&w| w == v).count() == 1;
+                        let inside = body.stmts.iter().find_map(|s| match s {
+                            Stmt::Def {
+                                id,
+                                target: Target::Var(w),
+                                place,
+                                ..
+                            } if *w == v && place.is_empty() => Some(*id),
+                            _ => None,
+                        });
+                        state[v] = match (state[v], inside) {
+                            (Reach::Def(before), Some(inside)) if once && !continues => {
+                                Reach::Carried {
+                                    before,
+                                    inside,
+                                    lp: *lp,
+                                }
+                            }
+                            _ => Reach::Unknown,
+                        };
                     }
                     walk(body, state, out);
                     for &v in &vars {
-                        state[v] = None;
+                        state[v] = Reach::Unknown;
                     }
                 }
                 Stmt::Break | Stmt::Continue => {}
@@ -171,19 +212,27 @@ pub fn reaching_defs(f: &Func) -> Vec<Option<usize>> {
                     walk(els, &mut other, out);
                     for (a, b) in state.iter_mut().zip(other) {
                         if *a != b {
-                            *a = None;
+                            *a = Reach::Unknown;
                         }
                     }
                     for r in results {
                         if let Target::Var(v) = r {
-                            state[*v] = None;
+                            state[*v] = Reach::Unknown;
                         }
                     }
                 }
             }
         }
     }
-    let mut out = vec![None; f.reads.len()];
-    walk(&f.body, &mut vec![None; f.vars.len()], &mut out);
+    let mut out = vec![Reach::Unknown; f.reads.len()];
+    walk(&f.body, &mut vec![Reach::Unknown; f.vars.len()], &mut out);
     out
+}
+
+fn has_continue(b: &Block) -> bool {
+    b.stmts.iter().any(|s| match s {
+        Stmt::Continue => true,
+        Stmt::If { then, els, .. } => has_continue(then) || has_continue(els),
+        _ => false,
+    })
 }

@@ -161,7 +161,11 @@ fn items(func: &syn::ItemFn, f: &Func) -> TokenStream {
     ));
     let allow = quote!(#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]);
 
-    let grad_fn = if f.ret_tuple {
+    let grad_fn = if f.ret_tuple
+        || f.ret
+            .first()
+            .is_none_or(|&t| f.types.kind(t) != crate::ir::Kind::Float)
+    {
         TokenStream::new()
     } else {
         let grad_doc = doc(format!(

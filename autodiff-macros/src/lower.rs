@@ -313,32 +313,32 @@ fn unsupported(e: &syn::Expr) -> String {
     use syn::Expr::*;
     match e {
         Closure(_) => "closures are not supported in a differentiable function; write the closure's body inline, or make it a `#[differentiable]` function and call it".into(),
-        While(_) => "`while` loops are not supported: the tape needs a fixed size; write a `for` loop with a constant bound".into(),
-        Loop(_) => "`loop` is not supported: the tape needs a fixed size; write a `for` loop with a constant bound".into(),
-        ForLoop(_) => "`for` loops are not supported yet; write the steps out".into(),
+        While(_) => "`while` loops are not supported: the tape needs a fixed size known at compile time; write a `for` loop with a constant bound, as in `for i in 0..N`, with `break` for an early exit".into(),
+        Loop(_) => "`loop` is not supported: the tape needs a fixed size known at compile time; write a `for` loop with a constant bound, as in `for i in 0..N`, with `break` for an early exit".into(),
+        ForLoop(_) => "this `for` loop is not supported here".into(),
         Match(_) => "`match` is not supported; write an `if` / `else if` / `else` chain".into(),
         Macro(m) => format!(
             "macro `{}!` is not supported in a differentiable function: the macro cannot see through it; write the computation out, or move it into a function and supply its adjoint",
             m.mac.path.to_token_stream()
         ),
-        Index(_) => "indexing is not supported yet; use scalar parameters and locals".into(),
+        Index(_) => "index a local array, an array parameter or a field of a struct parameter".into(),
         Field(f) if matches!(f.member, syn::Member::Unnamed(_)) => {
             "tuple fields are not supported; return or bind each value on its own".into()
         }
-        Field(_) => "field access is not supported yet; pass the fields as scalar parameters".into(),
-        Reference(_) => "references are not supported; pass and use `f32` / `f64` values".into(),
+        Field(_) => "read fields of a struct parameter taken by reference (`p: &Params`, then `p.w[i]`)".into(),
+        Reference(_) => "references are only supported as arguments of calls, as in `dot::<N>(&a, &b)`".into(),
         Unsafe(_) => "`unsafe` blocks are not supported in a differentiable function".into(),
         Tuple(_) => "a tuple is only supported as the function's return value, as in `(a, b)`".into(),
-        Array(_) | Repeat(_) => "arrays are not supported yet; use scalar parameters and locals".into(),
-        Struct(_) => "struct literals are not supported in a differentiable function".into(),
-        Range(_) => "ranges are only meaningful in loops, which are not supported yet".into(),
+        Array(_) | Repeat(_) => "bind the array with `let` first, as in `let h = [0.0; N];`".into(),
+        Struct(_) => "struct literals are not supported in a differentiable function; take the struct as a parameter".into(),
+        Range(_) => "ranges are only supported as the iterator of a `for` loop".into(),
         Let(_) => "`if let` is not supported; compare values with `==`, `<`, ... instead".into(),
-        Break(_) | Continue(_) => "`break` and `continue` are only meaningful in loops, which are not supported yet".into(),
+        Break(_) | Continue(_) => "`break` and `continue` are supported in a loop's body and in `if` statements there".into(),
         Async(_) | Await(_) => "`async` is not supported in a differentiable function".into(),
         Try(_) => "the `?` operator is not supported in a differentiable function".into(),
         _ => format!(
-            "`{}` is not supported in a differentiable function; use arithmetic (`+ - * /`), float methods, `if`/`else` and calls to `#[differentiable]` functions",
-            e.to_token_stream()
+            "`{}` is not supported in a differentiable function; use arithmetic (`+ - * /`), float methods, `if`/`else`, `for` loops and calls to `#[differentiable]` functions",
+            crate::emit::text(&e.to_token_stream())
         ),
     }
 }
@@ -768,7 +768,7 @@ impl Lower {
                         (syn::Expr::Return(r), _) => {
                             self.error(err(
                                 r,
-                                "`return` is only supported in the function's body and in the branches of `if` statements there, not inside a block or `if` used as a value",
+                                "`return` is only supported in the function's body and in the branches of `if` statements there, not inside a loop, a block or an `if` used as a value; in a loop, `break` out of it and return after it",
                             ));
                             return;
                         }
@@ -1981,6 +1981,19 @@ impl Lower {
 
     fn method(&mut self, m: &syn::ExprMethodCall, out: &mut Block) -> Operand {
         let name = m.method.to_string();
+        if let Some((v, proj)) = self.place(&m.receiver)
+            && proj.is_empty()
+            && self.f.types.kind(self.f.vars[v].ty) == Kind::Struct
+        {
+            self.error(err(
+                &m.method,
+                format!(
+                    "methods of user types cannot be differentiated; write `{name}` as a `#[differentiable]` function that takes the struct, as in `{name}({})`",
+                    self.f.vars[v].name
+                ),
+            ));
+            return self.dummy();
+        }
         let Some(spec) = rules::lookup(&name) else {
             self.error(err(
                 &m.method,

@@ -10,7 +10,7 @@ use std::collections::{HashMap, HashSet};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{ToTokens, format_ident, quote};
 
-use crate::analysis::Activity;
+use crate::analysis::{Activity, Reach};
 use crate::ir::*;
 use crate::lower::companion;
 use crate::rules::{self, Which};
@@ -37,7 +37,7 @@ pub struct Rev<'a> {
     pub f: &'a Func,
     pub act: &'a Activity,
     /// The definition each read reads, where it is unique.
-    pub reaching: Vec<Option<usize>>,
+    pub reaching: Vec<Reach>,
     /// The loops around the definition of each variable and temporary.
     value_nest: HashMap<Target, Vec<usize>>,
     pub tape: Tape,
@@ -244,12 +244,28 @@ impl<'a> Rev<'a> {
             let suffix = self.suffix(proj);
             return quote!(#base #suffix);
         }
-        let reaching = self.reaching.get(read).copied().flatten();
+        let reaching = self.reaching.get(read).copied().unwrap_or(Reach::Unknown);
         match reaching {
-            Some(def) if proj.is_empty() => {
+            Reach::Def(def) if proj.is_empty() => {
                 let doc = format!("`{}` after an assignment", v.name);
                 let nest = self.f.def_nest[def].clone();
                 self.field(Key::DefOut(def), &name, ty, doc, &nest)
+            }
+            Reach::Carried { before, inside, lp } if proj.is_empty() => {
+                let doc = format!("`{}` after an assignment", v.name);
+                let nest = self.f.def_nest[before].clone();
+                let first = self.field(Key::DefOut(before), &name, ty, doc.clone(), &nest);
+                let nest = self.f.def_nest[inside].clone();
+                self.field(Key::DefOut(inside), &name, ty, doc, &nest);
+                let k = self.f.loops[lp].counter.clone();
+                let prev = self
+                    .tape
+                    .access_with(Key::DefOut(inside), &self.tape_ident, &self.f.loops, |l| {
+                        let c = &self.f.loops[l].counter;
+                        if l == lp { quote!(#c - 1) } else { quote!(#c) }
+                    })
+                    .unwrap();
+                quote!((if #k > 0 { #prev } else { #first }))
             }
             _ => {
                 let doc = format!(

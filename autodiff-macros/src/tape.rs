@@ -92,9 +92,24 @@ impl Tape {
 
     /// `tape.name[k0][k1]`: the field's slot for the current iteration of its loops.
     pub fn access(&self, key: Key, tape: &Ident, loops: &[Loop]) -> Option<TokenStream> {
+        self.access_with(key, tape, loops, |l| {
+            let c = &loops[l].counter;
+            quote!(#c)
+        })
+    }
+
+    /// The field's slot with each loop's index given by `index`.
+    pub fn access_with(
+        &self,
+        key: Key,
+        tape: &Ident,
+        loops: &[Loop],
+        index: impl Fn(usize) -> TokenStream,
+    ) -> Option<TokenStream> {
+        let _ = loops;
         let f = &self.fields[*self.map.get(&key)?];
         let name = &f.name;
-        let ks = f.nest.iter().map(|&l| &loops[l].counter);
+        let ks = f.nest.iter().map(|&l| index(l));
         Some(quote!(#tape.#name #([#ks])*))
     }
 

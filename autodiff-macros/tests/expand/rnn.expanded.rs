@@ -9,8 +9,8 @@ pub fn rnn(x: &[f64; 50], w: f64, u: f64) -> f64 {
 ///The tape of [`rnn`]: what [`rnn_adjoint`] reads, recorded by [`rnn_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct RnnTape {
-    ///`h` where it is read
-    h_1: [f64; 50],
+    ///`h` after an assignment
+    h_1: f64,
     ///`h` after an assignment
     h: [f64; 50],
 }
@@ -19,10 +19,7 @@ impl RnnTape {
     pub const BYTES: usize = ::core::mem::size_of::<Self>();
     /// A zeroed tape.
     pub const fn new() -> Self {
-        Self {
-            h_1: [0.0; 50],
-            h: [0.0; 50],
-        }
+        Self { h_1: 0.0, h: [0.0; 50] }
     }
 }
 impl ::core::default::Default for RnnTape {
@@ -35,8 +32,8 @@ impl ::core::default::Default for RnnTape {
 #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
 pub fn rnn_forward(x: &[f64; 50], w: f64, u: f64, tape: &mut RnnTape) -> f64 {
     let mut h: f64 = 0.0;
+    tape.h_1 = h;
     for (k0, t) in (0..50).enumerate() {
-        tape.h_1[k0] = h;
         let t0 = w * h;
         let t1 = u * x[t];
         let t2 = t0 + t1;
@@ -68,7 +65,7 @@ pub fn rnn_adjoint(
         let d_t2: f64 = d_h_1 * (1.0 - tape.h[k0] * tape.h[k0]);
         *d_u += d_t2 * x[t];
         d_x[t] += d_t2 * u;
-        *d_w += d_t2 * tape.h_1[k0];
+        *d_w += d_t2 * (if k0 > 0 { tape.h[k0 - 1] } else { tape.h_1 });
         d_h += d_t2 * w;
     }
 }

@@ -1,0 +1,8 @@
+use stackgrad::differentiable;
+
+#[differentiable]
+fn f(x: &[f64]) -> f64 {
+    x[0] * x[1]
+}
+
+fn main() {}
