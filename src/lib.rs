@@ -23,3 +23,5 @@
 
 pub use autodiff_macros::{Parameters, differentiable};
 pub use autodiff_runtime as runtime;
+/// The trait behind `#[derive(Parameters)]` (the derive macro of the same name is above).
+pub use autodiff_runtime::Parameters;

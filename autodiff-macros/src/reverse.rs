@@ -719,7 +719,7 @@ impl<'a> Rev<'a> {
         let mut post = TokenStream::new();
         let mut vals = Vec::new();
         let mut d_args = Vec::new();
-        let mut borrowed = HashSet::new();
+        let mut borrowed: Vec<(VarId, &[Proj])> = Vec::new();
         for a in args {
             vals.push(self.val(a));
             let ty = self.f.operand_ty(a);
@@ -731,7 +731,10 @@ impl<'a> Rev<'a> {
             let d = match a {
                 // The same variable twice (`dot(a, a)`): the second adjoint goes through a
                 // scratch buffer, added in after the call.
-                Operand::Var { var, proj, .. } if self.act.vars[*var] && !borrowed.insert(*var) => {
+                Operand::Var { var, proj, .. }
+                    if self.act.vars[*var]
+                        && borrowed.iter().any(|(v, p)| v == var && !disjoint(p, proj)) =>
+                {
                     let d = self.names.fresh("d_again");
                     pre.extend(quote!(let mut #d: #tyt = #zero;));
                     let dp = self.d_place(*var, proj);
@@ -739,6 +742,7 @@ impl<'a> Rev<'a> {
                     quote!(&mut #d)
                 }
                 Operand::Var { var, proj, .. } if self.act.vars[*var] => {
+                    borrowed.push((*var, proj));
                     let v = &self.f.vars[*var];
                     let d = self.d_vars[*var].clone().unwrap();
                     if v.param.is_some() && proj.is_empty() {
@@ -787,6 +791,21 @@ impl<'a> Rev<'a> {
             .access(key, &self.tape_ident, &self.f.loops)
             .unwrap()
     }
+}
+
+/// Are two places in the same variable certainly disjoint, as the borrow checker sees them? Only
+/// where they part at two different fields (`p.w` and `p.b`, `p.l[i].w` and `p.l[i].b`).
+fn disjoint(a: &[Proj], b: &[Proj]) -> bool {
+    for (x, y) in a.iter().zip(b) {
+        match (x, y) {
+            (Proj::Field(f), Proj::Field(g)) if f != g => return true,
+            (Proj::Field(_), Proj::Field(_))
+            | (Proj::Index(_), Proj::Index(_))
+            | (Proj::Deref, Proj::Deref) => {}
+            _ => return false,
+        }
+    }
+    false
 }
 
 /// `(start..end).rev().step_by(k)` as the user wrote it; the adjoint spells `a..=b` as

@@ -154,6 +154,16 @@ impl Progress {
         self.bar.inc(1);
     }
 
+    /// Prints a line above the bar (on standard output when the bar is hidden, as it is when
+    /// the output is not a terminal).
+    pub fn println(&self, line: &str) {
+        if self.bar.is_hidden() {
+            std::println!("{line}");
+        } else {
+            self.bar.println(line);
+        }
+    }
+
     /// Leaves the bar at its final state.
     pub fn finish(&self) {
         self.bar.finish();

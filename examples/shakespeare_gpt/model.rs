@@ -1,0 +1,197 @@
+//! The miniature GPT of the `shakespeare_gpt` example: parameters, the differentiable loss, and one
+//! training step. Shared with `benches/gpt.rs`.
+
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
+use stackgrad::runtime::optim::{AdamConfig, AdamW, Optimizer};
+use stackgrad::runtime::{init, nn};
+use stackgrad::{Parameters, differentiable};
+
+/// Vocabulary, context, channels, heads, head size, layers, feed-forward width, batch.
+pub const V: usize = 65;
+pub const T: usize = 8;
+pub const C: usize = 24;
+pub const H: usize = 6;
+pub const D: usize = 4;
+pub const L: usize = 6;
+pub const F: usize = 96;
+pub const B: usize = 64;
+/// Rows of a batch: `B * T` token positions.
+pub const R: usize = B * T;
+
+/// One transformer block: attention and feed-forward, each after a layer norm.
+#[derive(Parameters, Clone, Debug)]
+pub struct Block {
+    pub ln1_g: [f32; C],
+    pub ln1_b: [f32; C],
+    pub wq: [[f32; C]; C],
+    pub bq: [f32; C],
+    pub wk: [[f32; C]; C],
+    pub bk: [f32; C],
+    pub wv: [[f32; C]; C],
+    pub bv: [f32; C],
+    pub wo: [[f32; C]; C],
+    pub bo: [f32; C],
+    pub ln2_g: [f32; C],
+    pub ln2_b: [f32; C],
+    pub w1: [[f32; C]; F],
+    pub b1: [f32; F],
+    pub w2: [[f32; F]; C],
+    pub b2: [f32; C],
+}
+
+/// The model: token and position embeddings, the blocks, a final layer norm and the head.
+#[derive(Parameters, Clone, Debug)]
+pub struct Gpt {
+    pub wte: [[f32; C]; V],
+    pub wpe: [[f32; C]; T],
+    pub blocks: [Block; L],
+    pub lnf_g: [f32; C],
+    pub lnf_b: [f32; C],
+    pub head_w: [[f32; C]; V],
+    pub head_b: [f32; V],
+}
+
+impl Default for Gpt {
+    /// All zeros (the gradient buffer of `gpt_loss_grad`).
+    fn default() -> Self {
+        Gpt::zeroed()
+    }
+}
+
+/// `[BT][C]` rows to `[B][T][H][D]` heads (the same numbers, regrouped).
+#[differentiable]
+pub fn split_heads<const NB: usize, const NR: usize>(
+    x: &[[f32; C]; NR],
+) -> [[[[f32; D]; H]; T]; NB] {
+    let mut out = [[[[0.0; D]; H]; T]; NB];
+    for b in 0..NB {
+        for t in 0..T {
+            for h in 0..H {
+                for d in 0..D {
+                    out[b][t][h][d] = x[b * T + t][h * D + d];
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `[B][T][H][D]` heads back to `[BT][C]` rows.
+#[differentiable]
+pub fn merge_heads<const NB: usize, const NR: usize>(
+    x: &[[[[f32; D]; H]; T]; NB],
+) -> [[f32; C]; NR] {
+    let mut out = [[0.0; C]; NR];
+    for b in 0..NB {
+        for t in 0..T {
+            for h in 0..H {
+                for d in 0..D {
+                    out[b * T + t][h * D + d] = x[b][t][h][d];
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The logits of every position of `NB` sequences of `T` tokens (`NR = NB * T` rows).
+#[differentiable(wrt(p))]
+pub fn gpt_logits<const NB: usize, const NR: usize>(
+    p: &Gpt,
+    tokens: &[usize; NR],
+) -> [[f32; V]; NR] {
+    let tok: [[f32; C]; NR] = nn::embedding::<V, C, NR>(&p.wte, tokens);
+    let mut x = [[0.0; C]; NR];
+    for r in 0..NR {
+        for c in 0..C {
+            x[r][c] = tok[r][c] + p.wpe[r % T][c];
+        }
+    }
+    for l in 0..L {
+        let h: [[f32; C]; NR] = nn::layer_norm::<NR, C>(&x, &p.blocks[l].ln1_g, &p.blocks[l].ln1_b);
+        let q: [[f32; C]; NR] = nn::linear::<NR, C, C>(&h, &p.blocks[l].wq, &p.blocks[l].bq);
+        let k: [[f32; C]; NR] = nn::linear::<NR, C, C>(&h, &p.blocks[l].wk, &p.blocks[l].bk);
+        let v: [[f32; C]; NR] = nn::linear::<NR, C, C>(&h, &p.blocks[l].wv, &p.blocks[l].bv);
+        let qh: [[[[f32; D]; H]; T]; NB] = split_heads::<NB, NR>(&q);
+        let kh: [[[[f32; D]; H]; T]; NB] = split_heads::<NB, NR>(&k);
+        let vh: [[[[f32; D]; H]; T]; NB] = split_heads::<NB, NR>(&v);
+        let a: [[[[f32; D]; H]; T]; NB] = nn::causal_self_attention::<NB, T, H, D>(&qh, &kh, &vh);
+        let am: [[f32; C]; NR] = merge_heads::<NB, NR>(&a);
+        let o: [[f32; C]; NR] = nn::linear::<NR, C, C>(&am, &p.blocks[l].wo, &p.blocks[l].bo);
+        x = nn::residual_add::<NR, C>(&x, &o);
+        let h2: [[f32; C]; NR] =
+            nn::layer_norm::<NR, C>(&x, &p.blocks[l].ln2_g, &p.blocks[l].ln2_b);
+        let f1: [[f32; F]; NR] = nn::linear::<NR, C, F>(&h2, &p.blocks[l].w1, &p.blocks[l].b1);
+        let f1r: [[f32; F]; NR] = nn::relu::<NR, F>(&f1);
+        let f2: [[f32; C]; NR] = nn::linear::<NR, F, C>(&f1r, &p.blocks[l].w2, &p.blocks[l].b2);
+        x = nn::residual_add::<NR, C>(&x, &f2);
+    }
+    let hf: [[f32; C]; NR] = nn::layer_norm::<NR, C>(&x, &p.lnf_g, &p.lnf_b);
+    nn::linear::<NR, C, V>(&hf, &p.head_w, &p.head_b)
+}
+
+/// The mean cross-entropy of predicting `targets` from `tokens`.
+#[differentiable(wrt(p))]
+pub fn gpt_loss<const NB: usize, const NR: usize>(
+    p: &Gpt,
+    tokens: &[usize; NR],
+    targets: &[usize; NR],
+) -> f32 {
+    let logits: [[f32; V]; NR] = gpt_logits::<NB, NR>(p, tokens);
+    nn::cross_entropy::<NR, V>(&logits, targets)
+}
+
+/// GPT-2's initialisation, as the PyTorch reference uses it: weights and embeddings from
+/// N(0, 0.02), biases 0, layer-norm gains 1.
+pub fn init_gpt(rng: &mut SmallRng) -> Gpt {
+    let mut p = Gpt::zeroed();
+    let mut normal = |w: &mut [f32]| init::normal(w, 0.0, 0.02, rng);
+    normal(p.wte.as_flattened_mut());
+    normal(p.wpe.as_flattened_mut());
+    for b in &mut p.blocks {
+        for w in [&mut b.wq, &mut b.wk, &mut b.wv, &mut b.wo] {
+            normal(w.as_flattened_mut());
+        }
+        normal(b.w1.as_flattened_mut());
+        normal(b.w2.as_flattened_mut());
+        b.ln1_g = [1.0; C];
+        b.ln2_g = [1.0; C];
+    }
+    p.lnf_g = [1.0; C];
+    normal(p.head_w.as_flattened_mut());
+    p
+}
+
+/// Everything one training step needs, allocated once.
+pub struct Trainer {
+    pub params: Gpt,
+    pub grads: Gpt,
+    pub opt: AdamW<Gpt>,
+    pub tape: Box<GptLossTape<B, R>>,
+}
+
+impl Trainer {
+    pub fn new(seed: u64) -> Self {
+        let params = init_gpt(&mut SmallRng::seed_from_u64(seed));
+        let opt = AdamW::new(AdamConfig {
+            lr: 1e-3,
+            ..AdamConfig::adamw()
+        });
+        Trainer {
+            params,
+            grads: Gpt::zeroed(),
+            opt,
+            tape: Box::new(GptLossTape::new()),
+        }
+    }
+
+    /// Zero the gradients, forward, reverse sweep, AdamW update; returns the loss.
+    pub fn step(&mut self, x: &[usize; R], y: &[usize; R]) -> f32 {
+        self.grads.zero();
+        let loss = gpt_loss_forward::<B, R>(&self.params, x, y, &mut self.tape);
+        gpt_loss_adjoint::<B, R>(&self.params, x, y, &self.tape, 1.0, &mut self.grads);
+        self.opt.step(&mut self.params, &self.grads);
+        loss
+    }
+}
