@@ -305,6 +305,132 @@ impl GradCheck<3> {
     }
 }
 
+/// `count` points with every coordinate uniform in `lo..hi`.
+pub fn cube<const N: usize>(seed: u64, count: usize, lo: f64, hi: f64) -> Vec<[f64; N]> {
+    sample(seed, count, |rng| {
+        core::array::from_fn(|_| rng.gen_range(lo..hi))
+    })
+}
+
+/// A value made of a fixed run of float coordinates: `f64`, `f32`, arrays of any depth, tuples,
+/// and user structs (each test implements it for its own). Functions of arrays and structs are
+/// checked on flat points: the inputs are read from a point in order, and the gradient is written
+/// in the same order, so coordinate `i` of the gradient is the derivative along coordinate `i`.
+pub trait Flat: Sized {
+    /// Reads a value from the front of `coordinates` and advances past it.
+    fn read(coordinates: &mut &[f64]) -> Self;
+    /// Appends the coordinates of `self`.
+    fn write(&self, out: &mut Vec<f64>);
+}
+
+impl Flat for f64 {
+    fn read(coordinates: &mut &[f64]) -> f64 {
+        let (&first, rest) = coordinates
+            .split_first()
+            .expect("the point has fewer coordinates than the inputs");
+        *coordinates = rest;
+        first
+    }
+
+    fn write(&self, out: &mut Vec<f64>) {
+        out.push(*self);
+    }
+}
+
+/// f32 inputs come from points rounded with [`round_to_f32`], so the conversion is exact.
+impl Flat for f32 {
+    fn read(coordinates: &mut &[f64]) -> f32 {
+        f64::read(coordinates) as f32
+    }
+
+    fn write(&self, out: &mut Vec<f64>) {
+        out.push(f64::from(*self));
+    }
+}
+
+impl<T: Flat, const N: usize> Flat for [T; N] {
+    fn read(coordinates: &mut &[f64]) -> Self {
+        core::array::from_fn(|_| T::read(coordinates))
+    }
+
+    fn write(&self, out: &mut Vec<f64>) {
+        for item in self {
+            item.write(out);
+        }
+    }
+}
+
+macro_rules! flat_tuple {
+    ($($name:ident)+) => {
+        impl<$($name: Flat),+> Flat for ($($name,)+) {
+            fn read(coordinates: &mut &[f64]) -> Self {
+                ($($name::read(coordinates),)+)
+            }
+
+            #[allow(non_snake_case)]
+            fn write(&self, out: &mut Vec<f64>) {
+                let ($($name,)+) = self;
+                $($name.write(out);)+
+            }
+        }
+    };
+}
+
+flat_tuple!(A);
+flat_tuple!(A B);
+flat_tuple!(A B C);
+flat_tuple!(A B C D);
+
+/// The value whose coordinates are exactly `point`.
+pub fn unflatten<T: Flat>(point: &[f64]) -> T {
+    let mut rest = point;
+    let value = T::read(&mut rest);
+    assert!(
+        rest.is_empty(),
+        "the point has {} more coordinates than the inputs",
+        rest.len()
+    );
+    value
+}
+
+/// The `N` coordinates of `value`.
+pub fn flatten<T: Flat, const N: usize>(value: &T) -> [f64; N] {
+    let mut out = Vec::with_capacity(N);
+    value.write(&mut out);
+    out.try_into()
+        .unwrap_or_else(|out: Vec<f64>| panic!("{} coordinates, expected {N}", out.len()))
+}
+
+/// `sum_k weights_k * value_k` over the coordinates: the scalar whose gradient is the
+/// vector-Jacobian product with `weights`, for checking the adjoint of an array-valued function.
+pub fn weighted<T: Flat>(weights: &T, value: &T) -> f64 {
+    let (mut w, mut v) = (Vec::new(), Vec::new());
+    weights.write(&mut w);
+    value.write(&mut v);
+    w.iter().zip(&v).map(|(w, v)| w * v).sum()
+}
+
+impl<const N: usize> GradCheck<N> {
+    /// [`GradCheck::run`] for a function of arrays and structs: `f` and `grad` see the inputs `I`
+    /// read from each point, and `grad` returns the value and the gradient `G`, whose coordinates
+    /// line up with `I`'s (the generated `f_grad`'s tuple, or one array for one parameter).
+    pub fn flat<I: Flat, G: Flat>(
+        &self,
+        points: &[[f64; N]],
+        f: impl Fn(&I) -> f64,
+        grad: impl Fn(&I) -> (f64, G),
+    ) {
+        self.run(
+            points,
+            |point| f(&unflatten(&point)),
+            |point| {
+                let (value, gradient) = grad(&unflatten(&point));
+                (value, flatten(&gradient))
+            },
+        );
+    }
+}
+
 /// Asserts `|actual - expected| <= rtol * max(1, |expected|)`, naming what was compared.
 #[track_caller]
 pub fn assert_close(what: &str, actual: f64, expected: f64, rtol: f64) {

@@ -51,6 +51,63 @@ pub fn rotate(x: f32, y: f32, c: f32, s: f32) -> (f32, f32) {
     (c * x - s * y, s * x + c * y)
 }
 
+/// Affine layer parameters: a struct parameter, nested in [`Net`] as an array of structs.
+#[derive(Clone, Debug, Default)]
+pub struct Layer {
+    pub w: [[f64; 2]; 2],
+    pub b: [f64; 2],
+}
+
+/// Two layers and an output scale.
+#[derive(Clone, Debug, Default)]
+pub struct Net {
+    pub layers: [Layer; 2],
+    pub scale: f64,
+}
+
+/// A const-generic callee.
+#[differentiable]
+pub fn dot<const N: usize>(a: &[f64; N], b: &[f64; N]) -> f64 {
+    let mut s = 0.0;
+    for (x, y) in a.iter().zip(b.iter()) {
+        s += x * y;
+    }
+    s
+}
+
+/// Arrays, struct fields, an array of structs and calls in a loop, without `std` or `alloc`.
+#[differentiable]
+pub fn net(p: &Net, x: &[f64; 2]) -> f64 {
+    let mut h = [x[0], x[1]];
+    let mut out = 0.0;
+    for k in 0..2 {
+        let z = [
+            p.layers[k].b[0] + dot::<2>(&p.layers[k].w[0], &h),
+            p.layers[k].b[1] + dot::<2>(&p.layers[k].w[1], &h),
+        ];
+        h[0] = huber(z[0], 1.0);
+        h[1] = huber(z[1], 1.0);
+        out += h[0] * h[1];
+    }
+    p.scale * out
+}
+
+/// Nested loops, a triangular bound, `rev` and a running maximum (a branch in a loop).
+#[differentiable]
+pub fn triangle_max(x: &[f64; 4]) -> f64 {
+    let mut best = x[3];
+    let mut s = 0.0;
+    for i in (0..4).rev() {
+        if x[i] > best {
+            best = x[i];
+        }
+        for j in 0..i {
+            s += x[i] * x[j] * best;
+        }
+    }
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -74,6 +131,93 @@ mod tests {
                 (gx - fx).abs() < 1e-6 && (gy - fy).abs() < 1e-6,
                 "({x}, {y}): ({gx}, {gy}) vs ({fx}, {fy})"
             );
+        }
+    }
+
+    /// Central differences of `f` at `x`, one coordinate at a time.
+    fn central<const N: usize>(f: impl Fn(&[f64; N]) -> f64, x: &[f64; N]) -> [f64; N] {
+        core::array::from_fn(|i| {
+            let h = 1e-6;
+            let (mut plus, mut minus) = (*x, *x);
+            plus[i] += h;
+            minus[i] -= h;
+            (f(&plus) - f(&minus)) / (2.0 * h)
+        })
+    }
+
+    #[test]
+    fn net_matches_finite_differences() {
+        let p = Net {
+            layers: [
+                Layer {
+                    w: [[0.5, -1.2], [0.8, 0.3]],
+                    b: [0.1, -0.4],
+                },
+                Layer {
+                    w: [[-0.7, 0.9], [1.5, -0.2]],
+                    b: [0.6, 0.05],
+                },
+            ],
+            scale: 1.3,
+        };
+        let x = [0.9, -0.6];
+        let (value, (d_p, d_x)) = net_grad(&p, &x);
+        assert_eq!(value, net(&p, &x));
+        // Every parameter, in the order w, b per layer, then scale.
+        let flat = |p: &Net| {
+            let mut v = [0.0; 13];
+            for (k, layer) in p.layers.iter().enumerate() {
+                v[6 * k..6 * k + 4].copy_from_slice(&[
+                    layer.w[0][0],
+                    layer.w[0][1],
+                    layer.w[1][0],
+                    layer.w[1][1],
+                ]);
+                v[6 * k + 4..6 * k + 6].copy_from_slice(&layer.b);
+            }
+            v[12] = p.scale;
+            v
+        };
+        let unflat = |v: &[f64; 13]| Net {
+            layers: core::array::from_fn(|k| Layer {
+                w: [[v[6 * k], v[6 * k + 1]], [v[6 * k + 2], v[6 * k + 3]]],
+                b: [v[6 * k + 4], v[6 * k + 5]],
+            }),
+            scale: v[12],
+        };
+        let fd = central(|v| net(&unflat(v), &x), &flat(&p));
+        for (i, (g, want)) in flat(&d_p).iter().zip(fd).enumerate() {
+            assert!((g - want).abs() < 1e-6, "d_p[{i}]: {g} vs {want}");
+        }
+        let fd = central(|x| net(&p, x), &x);
+        for i in 0..2 {
+            assert!(
+                (d_x[i] - fd[i]).abs() < 1e-6,
+                "d_x[{i}]: {} vs {}",
+                d_x[i],
+                fd[i]
+            );
+        }
+    }
+
+    #[test]
+    fn triangle_max_matches_finite_differences() {
+        for x in [
+            [0.3, -1.2, 0.8, 0.1],
+            [2.0, 1.5, -0.5, 0.25],
+            [-0.4, 0.9, 1.7, -2.0],
+        ] {
+            let (value, d_x) = triangle_max_grad(&x);
+            assert_eq!(value, triangle_max(&x));
+            let fd = central(triangle_max, &x);
+            for i in 0..4 {
+                assert!(
+                    (d_x[i] - fd[i]).abs() < 1e-6,
+                    "{x:?}: d_x[{i}] = {} vs {}",
+                    d_x[i],
+                    fd[i]
+                );
+            }
         }
     }
 

@@ -1,0 +1,225 @@
+//! The generated `f_forward`, `f_adjoint` and `f_grad` allocate nothing: a counting global
+//! allocator sees zero allocations on the test's thread while they run (the harness allocates on
+//! its own threads, which are not counted). Inputs and gradient buffers are built before counting.
+
+#![allow(clippy::needless_range_loop)] // index loops are the construct under test
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::hint::black_box;
+
+use stackgrad::differentiable;
+
+/// `System`, counting the allocations made while the current thread has counting switched on.
+struct Counting;
+
+thread_local! {
+    static COUNTING: Cell<bool> = const { Cell::new(false) };
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+fn record() {
+    // `try_with`: the allocator also runs while thread-locals are being torn down.
+    if COUNTING.try_with(Cell::get).unwrap_or(false) {
+        let _ = ALLOCATIONS.try_with(|count| count.set(count.get() + 1));
+    }
+}
+
+// SAFETY: every call is forwarded to `System` unchanged; counting touches only const-initialized
+// thread-locals, which never allocate.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        record();
+        // SAFETY: the caller's contract is `System`'s.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        record();
+        // SAFETY: as above.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        record();
+        // SAFETY: as above.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: as above.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// How many allocations `run` makes on this thread.
+fn allocations_in(run: impl FnOnce()) -> usize {
+    ALLOCATIONS.with(|count| count.set(0));
+    COUNTING.with(|counting| counting.set(true));
+    run();
+    COUNTING.with(|counting| counting.set(false));
+    ALLOCATIONS.with(Cell::get)
+}
+
+/// The counter sees an allocation on this thread (so a zero below means something).
+#[test]
+fn the_counter_counts() {
+    let count = allocations_in(|| {
+        black_box(Box::new(black_box(1.0_f64)));
+    });
+    assert_eq!(count, 1);
+}
+
+const STEPS: usize = 50;
+const HIDDEN: usize = 8;
+
+#[differentiable]
+fn dot<const N: usize>(a: &[f64; N], b: &[f64; N]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..N {
+        s += a[i] * b[i];
+    }
+    s
+}
+
+/// A 50-step vector RNN: a tape of `[[f64; 8]; 50]` fields, a call to `dot` per step.
+#[differentiable]
+fn rnn(x: &[f64; STEPS], w: &[[f64; HIDDEN]; HIDDEN], u: &[f64; HIDDEN]) -> f64 {
+    let mut h = [0.0; HIDDEN];
+    let mut s = 0.0;
+    for t in 0..STEPS {
+        let mut z = [0.0; HIDDEN];
+        for i in 0..HIDDEN {
+            z[i] = u[i] * x[t];
+            for j in 0..HIDDEN {
+                z[i] += w[i][j] * h[j];
+            }
+        }
+        for i in 0..HIDDEN {
+            h[i] = z[i].tanh();
+        }
+        s += dot::<HIDDEN>(&h, u) * x[t];
+    }
+    s
+}
+
+#[derive(Clone, Debug, Default)]
+struct Layer {
+    w: [[f64; 4]; 4],
+    b: [f64; 4],
+}
+
+#[derive(Clone, Debug, Default)]
+struct Net {
+    layers: [Layer; 3],
+    scale: f64,
+}
+
+/// Struct parameters, nested; a data-dependent early exit.
+#[differentiable]
+fn net(p: &Net, x: &[f64; 4]) -> f64 {
+    let mut h = [x[0], x[1], x[2], x[3]];
+    for k in 0..3 {
+        let mut z = [0.0; 4];
+        for i in 0..4 {
+            z[i] = p.layers[k].b[i];
+            for j in 0..4 {
+                z[i] += p.layers[k].w[i][j] * h[j];
+            }
+        }
+        for i in 0..4 {
+            h[i] = z[i].tanh();
+        }
+        if h[0] > 0.99 {
+            break;
+        }
+    }
+    p.scale * (h[0] + h[1] * h[2] - h[3])
+}
+
+/// An array output: no `f_grad`, the seed is an array.
+#[differentiable]
+fn matvec(w: &[[f64; 16]; 16], x: &[f64; 16]) -> [f64; 16] {
+    let mut y = [0.0; 16];
+    for i in 0..16 {
+        for j in 0..16 {
+            y[i] += w[i][j] * x[j];
+        }
+        y[i] = y[i].tanh();
+    }
+    y
+}
+
+fn filled<const N: usize>(seed: f64) -> [f64; N] {
+    core::array::from_fn(|i| ((i as f64 + 1.0) * seed).sin() * 0.5)
+}
+
+#[test]
+fn dot_allocates_nothing() {
+    let (a, b) = (filled::<1024>(0.3), filled::<1024>(0.7));
+    let mut tape = DotTape::<1024>::new();
+    let (mut d_a, mut d_b) = ([0.0; 1024], [0.0; 1024]);
+    let count = allocations_in(|| {
+        black_box(dot_forward(black_box(&a), black_box(&b), &mut tape));
+        dot_adjoint(&a, &b, &tape, 1.0, &mut d_a, &mut d_b);
+        black_box(dot_grad(black_box(&a), black_box(&b)));
+    });
+    assert_eq!(count, 0);
+    assert_eq!(d_a, b, "the adjoint ran");
+}
+
+#[test]
+fn rnn_with_calls_allocates_nothing() {
+    let x = filled::<STEPS>(0.11);
+    let w: [[f64; HIDDEN]; HIDDEN] = core::array::from_fn(|i| filled(0.2 + i as f64));
+    let u = filled::<HIDDEN>(1.3);
+    let mut tape = RnnTape::new();
+    let (mut d_x, mut d_w, mut d_u) = ([0.0; STEPS], [[0.0; HIDDEN]; HIDDEN], [0.0; HIDDEN]);
+    let count = allocations_in(|| {
+        black_box(rnn_forward(black_box(&x), &w, &u, &mut tape));
+        rnn_adjoint(&x, &w, &u, &tape, 1.0, &mut d_x, &mut d_w, &mut d_u);
+        black_box(rnn_grad(black_box(&x), &w, &u));
+    });
+    assert_eq!(count, 0);
+    assert!(d_u.iter().any(|&g| g != 0.0), "the adjoint ran");
+}
+
+#[test]
+fn struct_parameters_allocate_nothing() {
+    let mut p = Net {
+        scale: 1.5,
+        ..Net::default()
+    };
+    for (k, layer) in p.layers.iter_mut().enumerate() {
+        layer.w = core::array::from_fn(|i| filled(0.3 + (4 * k + i) as f64));
+        layer.b = filled(2.1 + k as f64);
+    }
+    let x = filled::<4>(0.9);
+    let mut tape = NetTape::new();
+    let (mut d_p, mut d_x) = (Net::default(), [0.0; 4]);
+    let count = allocations_in(|| {
+        black_box(net_forward(black_box(&p), &x, &mut tape));
+        net_adjoint(&p, &x, &tape, 1.0, &mut d_p, &mut d_x);
+        black_box(net_grad(black_box(&p), &x));
+    });
+    assert_eq!(count, 0);
+    assert!(d_p.scale != 0.0, "the adjoint ran");
+}
+
+#[test]
+fn array_output_allocates_nothing() {
+    let w: [[f64; 16]; 16] = core::array::from_fn(|i| filled(0.1 * (i as f64 + 1.0)));
+    let x = filled::<16>(0.5);
+    let d_out = filled::<16>(1.7);
+    let mut tape = MatvecTape::new();
+    let (mut d_w, mut d_x) = ([[0.0; 16]; 16], [0.0; 16]);
+    let count = allocations_in(|| {
+        black_box(matvec_forward(black_box(&w), &x, &mut tape));
+        matvec_adjoint(&w, &x, &tape, d_out, &mut d_w, &mut d_x);
+    });
+    assert_eq!(count, 0);
+    assert!(d_x.iter().any(|&g| g != 0.0), "the adjoint ran");
+}
