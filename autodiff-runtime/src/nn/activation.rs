@@ -1,6 +1,6 @@
 //! Elementwise activations: relu, gelu (tanh form), tanh, sigmoid.
 //!
-//! Shapes: `x`, `y`, `d_x`, `d_out` [R][C]. The tapes are empty: each derivative is recomputed
+//! Shapes: `x`, `y`, `d_x`, `d_out` `[R][C]`. The tapes are empty: each derivative is recomputed
 //! from `x`, which the adjoint receives again, instead of storing `R * C` floats per call.
 
 use crate::math;
@@ -25,7 +25,7 @@ macro_rules! elementwise {
 
         $(#[$doc])*
         ///
-        /// Shapes: `x` [R][C] -> [R][C].
+        /// Shapes: `x` `[R][C]` -> `[R][C]`.
         #[must_use]
         pub fn $op<const R: usize, const C: usize>(x: &[[f32; C]; R]) -> [[f32; C]; R] {
             map(x, $value)
@@ -41,7 +41,7 @@ macro_rules! elementwise {
 
         #[doc = concat!("Adds `d_out` times the derivative of [`", stringify!($op), "`] at `x` into `d_x`.")]
         ///
-        /// Shapes: `x`, `d_out`, `d_x` [R][C].
+        /// Shapes: `x`, `d_out`, `d_x` `[R][C]`.
         pub fn $adjoint<const R: usize, const C: usize>(
             x: &[[f32; C]; R],
             _tape: &$tape<R, C>,

@@ -1,21 +1,23 @@
 //! Causal multi-head self-attention: `softmax(q kᵀ / sqrt(D) + causal mask) v`, head by head.
 //!
-//! Shapes: `q`, `k`, `v`, output and their cotangents [B][T][H][D] (the channels `C = H * D` of a
-//! token split into heads, in the same memory order as [B][T][C]); probabilities [B][H][T][T],
+//! Shapes: `q`, `k`, `v`, output and their cotangents `[B][T][H][D]` (the channels `C = H * D` of a
+//! token split into heads, in the same memory order as `[B][T][C]`); probabilities `[B][H][T][T]`,
 //! row `t` nonzero only for keys `s <= t`. Taking the heads as their own axis keeps every size a
 //! plain const generic (no `C / H` in a type) and lets the compiler infer all four at a call.
 
 use super::softmax::{softmax_row, softmax_row_adjoint};
 use crate::math;
 
-/// The `[T][H][D]` queries, keys or values of one sequence.
+/// The `[T]`[H]`[D]` queries, keys or values of one sequence.
 type Seq<const T: usize, const H: usize, const D: usize> = [[[f32; D]; H]; T];
 
 tape! {
     /// What [`causal_self_attention_adjoint`] reads: the attention probabilities.
-    pub struct CausalSelfAttentionTape<const B: usize, const T: usize, const H: usize, const D: usize> {
+    pub struct CausalSelfAttentionTape<
+        const B: usize, const T: usize, const H: usize, const D: usize
+    > {
         /// `probs[b][h][t][s]`: how much query `t` attends to key `s` (zero for `s > t`),
-        /// [B][H][T][T].
+        /// `[B][H][T][T]`.
         pub probs: [[[[f32; T]; T]; H]; B] = [[[[0.0; T]; T]; H]; B],
     }
 }
@@ -58,7 +60,7 @@ fn attend<const T: usize, const H: usize, const D: usize>(
 /// Causal self-attention of every sequence and head: query `t` attends to keys `0..=t` with
 /// weights `softmax(q[t] · k[s] / sqrt(D))` and returns the weighted sum of their values.
 ///
-/// Shapes: `q`, `k`, `v` [B][T][H][D] -> [B][T][H][D].
+/// Shapes: `q`, `k`, `v` `[B][T][H][D]` -> `[B][T][H][D]`.
 ///
 /// # Examples
 ///
@@ -124,7 +126,7 @@ pub fn causal_self_attention_forward<
 /// `ds[s] = p[s] (g · v[s] - Σ_s' p[s'] g · v[s'])`, `d_q[t] += Σ_s ds[s] k[s] / sqrt(D)` and
 /// `d_k[s] += ds[s] q[t] / sqrt(D)`.
 ///
-/// Shapes: all [B][T][H][D].
+/// Shapes: all `[B][T][H][D]`.
 #[allow(clippy::too_many_arguments)]
 pub fn causal_self_attention_adjoint<
     const B: usize,

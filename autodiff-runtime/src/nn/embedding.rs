@@ -1,6 +1,6 @@
 //! Embedding lookup: row `ids[r]` of a table.
 //!
-//! Shapes: `table`, `d_table` [V][C]; `ids` [R] (each `< V`); output and `d_out` [R][C].
+//! Shapes: `table`, `d_table` `[V][C]`; `ids` `[R]` (each `< V`); output and `d_out` `[R][C]`.
 
 tape! {
     /// What [`embedding_adjoint`] reads besides the arguments: nothing.
@@ -19,7 +19,7 @@ fn id<const V: usize>(r: usize, id: usize) -> usize {
 
 /// The rows of `table` named by `ids`: `y[r] = table[ids[r]]`.
 ///
-/// Shapes: `table` [V][C], `ids` [R] -> [R][C].
+/// Shapes: `table` `[V][C]`, `ids` `[R]` -> `[R][C]`.
 ///
 /// # Panics
 ///
@@ -62,7 +62,7 @@ pub fn embedding_forward<const V: usize, const C: usize, const R: usize>(
 
 /// Adds `d_out[r]` into row `ids[r]` of `d_table`, for every `r` (a repeated id collects the sum).
 ///
-/// Shapes: `table`, `d_table` [V][C]; `ids` [R]; `d_out` [R][C].
+/// Shapes: `table`, `d_table` `[V][C]`; `ids` `[R]`; `d_out` `[R][C]`.
 ///
 /// # Panics
 ///

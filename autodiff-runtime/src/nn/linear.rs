@@ -1,6 +1,6 @@
 //! Fully connected layer `y = x · wᵀ + b` over a batch of rows.
 //!
-//! Shapes: `x` [R][I], `w` [O][I] (one row per output, as in PyTorch), `b` [O], `y` [R][O].
+//! Shapes: `x` `[R][I]`, `w` `[O][I]` (one row per output, as in PyTorch), `b` `[O]`, `y` `[R][O]`.
 
 use super::matmul::{Strided, gemm};
 
@@ -11,7 +11,7 @@ tape! {
 
 /// The affine map `y[r] = w · x[r] + b` of every row.
 ///
-/// Shapes: `x` [R][I], `w` [O][I], `b` [O] -> [R][O].
+/// Shapes: `x` `[R][I]`, `w` `[O][I]`, `b` `[O]` -> `[R][O]`.
 ///
 /// # Examples
 ///
@@ -53,7 +53,7 @@ pub fn linear_forward<const R: usize, const I: usize, const O: usize>(
 
 /// Adds `d_out · w` into `d_x`, `d_outᵀ · x` into `d_w` and the column sums of `d_out` into `d_b`.
 ///
-/// Shapes: `x`, `d_x` [R][I]; `w`, `d_w` [O][I]; `b`, `d_b` [O]; `d_out` [R][O].
+/// Shapes: `x`, `d_x` `[R][I]`; `w`, `d_w` `[O][I]`; `b`, `d_b` `[O]`; `d_out` `[R][O]`.
 #[allow(clippy::too_many_arguments)]
 pub fn linear_adjoint<const R: usize, const I: usize, const O: usize>(
     x: &[[f32; I]; R],

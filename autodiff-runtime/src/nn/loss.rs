@@ -1,14 +1,14 @@
 //! Losses, each the mean over its rows: cross-entropy with integer targets (fused with
 //! log-softmax) and mean squared error.
 //!
-//! Shapes: `logits` [R][V], `targets` [R], `pred` and `target` [R][C]; the loss is an `f32`.
+//! Shapes: `logits` `[R][V]`, `targets` `[R]`, `pred` and `target` `[R][C]`; the loss is an `f32`.
 
 use super::softmax::softmax_row;
 
 tape! {
     /// What [`cross_entropy_adjoint`] reads: the softmax of the logits.
     pub struct CrossEntropyTape<const R: usize, const V: usize> {
-        /// The softmax of each row of logits, [R][V].
+        /// The softmax of each row of logits, `[R][V]`.
         pub probs: [[f32; V]; R] = [[0.0; V]; R],
     }
 }
@@ -33,7 +33,7 @@ fn nll(x: &[f32], target: usize, probs: &mut [f32]) -> f32 {
 /// `(max_v logits[r][v] - logits[r][targets[r]]) + ln Σ_v e^(logits[r][v] - max)`, so it is finite
 /// and accurate for any finite logits.
 ///
-/// Shapes: `logits` [R][V], `targets` [R] (each `< V`) -> a scalar.
+/// Shapes: `logits` `[R][V]`, `targets` `[R]` (each `< V`) -> a scalar.
 ///
 /// # Panics
 ///
@@ -85,7 +85,7 @@ pub fn cross_entropy_forward<const R: usize, const V: usize>(
 
 /// Adds `d_out / R * (softmax(logits[r]) - one_hot(targets[r]))` into each row of `d_logits`.
 ///
-/// Shapes: `logits`, `d_logits` [R][V]; `targets` [R].
+/// Shapes: `logits`, `d_logits` `[R][V]`; `targets` `[R]`.
 ///
 /// # Panics
 ///
@@ -115,7 +115,7 @@ tape! {
 
 /// The mean squared error `Σ (pred - target)² / (R C)`.
 ///
-/// Shapes: `pred`, `target` [R][C] -> a scalar.
+/// Shapes: `pred`, `target` `[R][C]` -> a scalar.
 ///
 /// # Examples
 ///
@@ -146,7 +146,7 @@ pub fn mse_forward<const R: usize, const C: usize>(
 
 /// Adds `2 d_out (pred - target) / (R C)` into `d_pred` and its negative into `d_target`.
 ///
-/// Shapes: `pred`, `target`, `d_pred`, `d_target` [R][C].
+/// Shapes: `pred`, `target`, `d_pred`, `d_target` `[R][C]`.
 pub fn mse_adjoint<const R: usize, const C: usize>(
     pred: &[[f32; C]; R],
     target: &[[f32; C]; R],

@@ -1,6 +1,6 @@
 //! Residual connection `a + b`.
 //!
-//! Shapes: `a`, `b`, output, `d_a`, `d_b`, `d_out` [R][C].
+//! Shapes: `a`, `b`, output, `d_a`, `d_b`, `d_out` `[R][C]`.
 
 tape! {
     /// What [`residual_add_adjoint`] reads besides the arguments: nothing.
@@ -9,7 +9,7 @@ tape! {
 
 /// The elementwise sum `a + b`.
 ///
-/// Shapes: `a`, `b` [R][C] -> [R][C].
+/// Shapes: `a`, `b` `[R][C]` -> `[R][C]`.
 ///
 /// # Examples
 ///
@@ -39,7 +39,7 @@ pub fn residual_add_forward<const R: usize, const C: usize>(
 
 /// Adds `d_out` into both `d_a` and `d_b`.
 ///
-/// Shapes: `a`, `b`, `d_out`, `d_a`, `d_b` [R][C].
+/// Shapes: `a`, `b`, `d_out`, `d_a`, `d_b` `[R][C]`.
 pub fn residual_add_adjoint<const R: usize, const C: usize>(
     _a: &[[f32; C]; R],
     _b: &[[f32; C]; R],

@@ -1,7 +1,7 @@
 //! Softmax and log-softmax over the last axis, and the numerically stable row kernel they share
 //! with the cross-entropy loss and attention.
 //!
-//! Shapes: `x`, `y`, `d_x`, `d_out`, probabilities [R][C].
+//! Shapes: `x`, `y`, `d_x`, `d_out`, probabilities `[R][C]`.
 
 use crate::math;
 
@@ -33,14 +33,14 @@ pub(super) fn softmax_row_adjoint(p: &[f32], d: &[f32], d_x: &mut [f32]) {
 tape! {
     /// What [`softmax_adjoint`] reads: the probabilities.
     pub struct SoftmaxTape<const R: usize, const C: usize> {
-        /// The output of the forward pass, [R][C].
+        /// The output of the forward pass, `[R][C]`.
         pub probs: [[f32; C]; R] = [[0.0; C]; R],
     }
 }
 
 /// Softmax of every row: `y[r][c] = e^x[r][c] / Σ_c' e^x[r][c']`.
 ///
-/// Shapes: `x` [R][C] -> [R][C].
+/// Shapes: `x` `[R][C]` -> `[R][C]`.
 ///
 /// # Examples
 ///
@@ -74,7 +74,7 @@ pub fn softmax_forward<const R: usize, const C: usize>(
 
 /// Adds `p ⊙ (d_out - Σ_c p d_out)`, row by row, into `d_x`.
 ///
-/// Shapes: `x`, `d_out`, `d_x` [R][C].
+/// Shapes: `x`, `d_out`, `d_x` `[R][C]`.
 pub fn softmax_adjoint<const R: usize, const C: usize>(
     _x: &[[f32; C]; R],
     tape: &SoftmaxTape<R, C>,
@@ -89,14 +89,14 @@ pub fn softmax_adjoint<const R: usize, const C: usize>(
 tape! {
     /// What [`log_softmax_adjoint`] reads: the probabilities `e^y`.
     pub struct LogSoftmaxTape<const R: usize, const C: usize> {
-        /// The softmax of each row, [R][C].
+        /// The softmax of each row, `[R][C]`.
         pub probs: [[f32; C]; R] = [[0.0; C]; R],
     }
 }
 
 /// Log-softmax of every row, `y[r][c] = x[r][c] - ln Σ_c' e^x[r][c']`, stable for any logits.
 ///
-/// Shapes: `x` [R][C] -> [R][C].
+/// Shapes: `x` `[R][C]` -> `[R][C]`.
 ///
 /// # Examples
 ///
@@ -137,7 +137,7 @@ pub fn log_softmax_forward<const R: usize, const C: usize>(
 
 /// Adds `d_out - p Σ_c d_out`, row by row, into `d_x`.
 ///
-/// Shapes: `x`, `d_out`, `d_x` [R][C].
+/// Shapes: `x`, `d_out`, `d_x` `[R][C]`.
 pub fn log_softmax_adjoint<const R: usize, const C: usize>(
     _x: &[[f32; C]; R],
     tape: &LogSoftmaxTape<R, C>,

@@ -1,0 +1,160 @@
+//! The matrix-product kernel of `nn` against the `matrixmultiply` crate, on the shapes of the
+//! miniature GPT (rows x in -> out): the feed-forward layers 512 x 24 -> 96 and 512 x 96 -> 24, the
+//! output layer 512 x 24 -> 65 (batch 64 x context 8 = 512 rows), and batch 1: 8 x 24 -> 96.
+//!
+//! Three products per shape, which between them use every operand layout of the kernel:
+//! `linear` (`x · wᵀ + b`), `matmul` (`a · b`) and `linear_adjoint` (`d_y · w` and `d_yᵀ · x`).
+//! Run with `cargo bench -p autodiff-runtime --bench matmul`; the results are in the doc comment of
+//! `src/nn/matmul.rs`.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use autodiff_runtime::nn::{LinearTape, linear, linear_adjoint, matmul};
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+/// `c += a · b` by `matrixmultiply`, where `a` is `m x k` with element `(i, p)` at
+/// `a[i * a_strides.0 + p * a_strides.1]`, `b` is `k x n` likewise, and `c` is row-major `m x n`.
+fn sgemm(
+    (m, k, n): (usize, usize, usize),
+    a: &[f32],
+    a_strides: (usize, usize),
+    b: &[f32],
+    b_strides: (usize, usize),
+    c: &mut [f32],
+) {
+    let last =
+        |(rows, cols): (usize, usize), (rs, cs): (usize, usize)| (rows - 1) * rs + (cols - 1) * cs;
+    assert!(m > 0 && k > 0 && n > 0);
+    assert!(last((m, k), a_strides) < a.len() && last((k, n), b_strides) < b.len());
+    assert_eq!(c.len(), m * n);
+    let s = |x: usize| isize::try_from(x).expect("stride fits isize");
+    // SAFETY: the assertions above keep every element the strides address inside `a`, `b` and
+    // `c`; `c` is a unique borrow, so it aliases neither `a` nor `b`.
+    unsafe {
+        matrixmultiply::sgemm(
+            m,
+            k,
+            n,
+            1.0,
+            a.as_ptr(),
+            s(a_strides.0),
+            s(a_strides.1),
+            b.as_ptr(),
+            s(b_strides.0),
+            s(b_strides.1),
+            1.0,
+            c.as_mut_ptr(),
+            s(n),
+            1,
+        );
+    }
+}
+
+fn random<const C: usize, const R: usize>(rng: &mut SmallRng) -> Box<[[f32; C]; R]> {
+    Box::new(core::array::from_fn(|_| {
+        core::array::from_fn(|_| rng.gen_range(-1.0..1.0))
+    }))
+}
+
+/// Benches the three products for `R` rows, `I` inputs and `O` outputs.
+fn shape<const R: usize, const I: usize, const O: usize>(c: &mut Criterion) {
+    let rng = &mut SmallRng::seed_from_u64(R as u64 * 10_000 + I as u64 * 100 + O as u64);
+    let (x, w, d_y) = (
+        random::<I, R>(rng),
+        random::<I, O>(rng),
+        random::<O, R>(rng),
+    );
+    let b = random::<O, 1>(rng)[0];
+    let m = random::<O, I>(rng); // a right operand for `matmul`: I x O
+    let size = format!("{R}x{I}x{O}");
+    let zeroed = || {
+        (
+            Box::new([[0.0f32; I]; R]),
+            Box::new([[0.0f32; I]; O]),
+            [0.0f32; O],
+        )
+    };
+
+    let mut group = c.benchmark_group(format!("linear_{size}"));
+    group.bench_function("nn", |bench| {
+        bench.iter(|| linear(black_box(&x), black_box(&w), black_box(&b)));
+    });
+    group.bench_function("matrixmultiply", |bench| {
+        bench.iter(|| {
+            let mut y = [b; R];
+            sgemm(
+                (R, I, O),
+                black_box(x.as_flattened()),
+                (I, 1),
+                black_box(w.as_flattened()),
+                (1, I),
+                y.as_flattened_mut(),
+            );
+            y
+        });
+    });
+    group.finish();
+
+    let mut group = c.benchmark_group(format!("matmul_{size}"));
+    group.bench_function("nn", |bench| {
+        bench.iter(|| matmul(black_box(&x), black_box(&m)));
+    });
+    group.bench_function("matrixmultiply", |bench| {
+        bench.iter(|| {
+            let mut y = [[0.0f32; O]; R];
+            let (x, m) = (black_box(x.as_flattened()), black_box(m.as_flattened()));
+            sgemm((R, I, O), x, (I, 1), m, (O, 1), y.as_flattened_mut());
+            y
+        });
+    });
+    group.finish();
+
+    let mut group = c.benchmark_group(format!("linear_adjoint_{size}"));
+    group.bench_function("nn", |bench| {
+        bench.iter_batched_ref(
+            zeroed,
+            |(d_x, d_w, d_b)| {
+                let tape = LinearTape::new();
+                linear_adjoint(&x, &w, &b, &tape, black_box(*d_y), d_x, d_w, d_b);
+            },
+            BatchSize::SmallInput,
+        );
+    });
+    group.bench_function("matrixmultiply", |bench| {
+        bench.iter_batched_ref(
+            zeroed,
+            |(d_x, d_w, d_b)| {
+                let d_y = black_box(d_y.as_flattened());
+                let (x, w) = (x.as_flattened(), w.as_flattened());
+                sgemm((R, O, I), d_y, (O, 1), w, (I, 1), d_x.as_flattened_mut());
+                sgemm((O, R, I), d_y, (1, O), x, (I, 1), d_w.as_flattened_mut());
+                for row in d_y.chunks_exact(O) {
+                    for (d_b, d) in d_b.iter_mut().zip(row) {
+                        *d_b += d;
+                    }
+                }
+            },
+            BatchSize::SmallInput,
+        );
+    });
+    group.finish();
+}
+
+fn gpt_shapes(c: &mut Criterion) {
+    shape::<512, 24, 96>(c);
+    shape::<512, 96, 24>(c);
+    shape::<512, 24, 65>(c);
+    shape::<8, 24, 96>(c);
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default()
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2));
+    targets = gpt_shapes
+}
+criterion_main!(benches);
