@@ -163,22 +163,25 @@ pub fn init_gpt(rng: &mut SmallRng) -> Gpt {
     p
 }
 
-/// Everything one training step needs, allocated once.
-pub struct Trainer {
+/// Everything one training step on `NB` sequences (`NR = NB * T` rows) needs, allocated once.
+pub struct GptTrainer<const NB: usize, const NR: usize> {
     pub params: Gpt,
     pub grads: Gpt,
     pub opt: AdamW<Gpt>,
-    pub tape: Box<GptLossTape<B, R>>,
+    pub tape: Box<GptLossTape<NB, NR>>,
 }
 
-impl Trainer {
+/// The trainer of the example: batches of `B` sequences.
+pub type Trainer = GptTrainer<B, R>;
+
+impl<const NB: usize, const NR: usize> GptTrainer<NB, NR> {
     pub fn new(seed: u64) -> Self {
         let params = init_gpt(&mut SmallRng::seed_from_u64(seed));
         let opt = AdamW::new(AdamConfig {
             lr: 1e-3,
             ..AdamConfig::adamw()
         });
-        Trainer {
+        GptTrainer {
             params,
             grads: Gpt::zeroed(),
             opt,
@@ -187,10 +190,10 @@ impl Trainer {
     }
 
     /// Zero the gradients, forward, reverse sweep, AdamW update; returns the loss.
-    pub fn step(&mut self, x: &[usize; R], y: &[usize; R]) -> f32 {
+    pub fn step(&mut self, x: &[usize; NR], y: &[usize; NR]) -> f32 {
         self.grads.zero();
-        let loss = gpt_loss_forward::<B, R>(&self.params, x, y, &mut self.tape);
-        gpt_loss_adjoint::<B, R>(&self.params, x, y, &self.tape, 1.0, &mut self.grads);
+        let loss = gpt_loss_forward::<NB, NR>(&self.params, x, y, &mut self.tape);
+        gpt_loss_adjoint::<NB, NR>(&self.params, x, y, &self.tape, 1.0, &mut self.grads);
         self.opt.step(&mut self.params, &self.grads);
         loss
     }
