@@ -279,8 +279,17 @@ impl Fwd<'_> {
                 let value = self.rhs(*id, *target, rhs);
                 if let (Target::Temp(_), Some(field)) = (target, self.tape.get(Key::Value(*target)))
                 {
-                    let text =
-                        format!("`{} = {}`", self.target(*target), crate::emit::text(&value));
+                    let at = match rhs {
+                        Rhs::Method { span, .. } | Rhs::Call { span, .. } => {
+                            crate::reverse::line_of(*span)
+                        }
+                        _ => String::new(),
+                    };
+                    let text = format!(
+                        "`{} = {}`{at}",
+                        self.target(*target),
+                        crate::emit::text(&value)
+                    );
                     self.written.borrow_mut().push((field.clone(), Some(text)));
                 }
                 let def = if place.is_empty() {

@@ -147,6 +147,10 @@ fn items(func: &syn::ItemFn, f: &Func) -> TokenStream {
         field_docs.push(doc("The const parameters (zero-sized).".into()));
     }
     let inits = field_names.iter().zip(&inits).map(|(n, i)| quote!(#n: #i));
+    let report_names: Vec<String> = tape.fields.iter().map(|x| x.name.to_string()).collect();
+    let report_docs: Vec<String> = tape.fields.iter().map(|x| x.doc.replace('`', "")).collect();
+    let report_tys: Vec<String> = tape.fields.iter().map(|x| crate::emit::text(&x.ty)).collect();
+    let report_types: Vec<&TokenStream> = tape.fields.iter().map(|x| &x.ty).collect();
 
     let tape_doc = doc(format!(
         "The tape of [`{name}`]: what [`{adj}`] reads, recorded by [`{fwd}`] in fixed-size fields."
@@ -228,6 +232,13 @@ fn items(func: &syn::ItemFn, f: &Func) -> TokenStream {
         impl #gdecl #tape_ty_use {
             /// The exact size of this tape in bytes.
             pub const BYTES: usize = ::core::mem::size_of::<Self>();
+
+            /// Every recorded field, in the order the forward sweep writes it: its name, what it
+            /// records, its type and its size in bytes. The sizes add up to [`Self::BYTES`] up
+            /// to alignment padding.
+            pub const FIELDS: &'static [(&'static str, &'static str, &'static str, usize)] = &[
+                #((#report_names, #report_docs, #report_tys, ::core::mem::size_of::<#report_types>()),)*
+            ];
 
             /// A zeroed tape.
             pub const fn new() -> Self {

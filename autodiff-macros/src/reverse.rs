@@ -233,8 +233,9 @@ impl<'a> Rev<'a> {
             return self.project(name, proj);
         }
         let (name, ty) = (v.emit.to_string(), v.ty);
+        let at = line_of(v.name.span());
         if !v.mutable {
-            let doc = format!("`{}`", v.name);
+            let doc = format!("`{}`{at}", v.name);
             let nest = self
                 .value_nest
                 .get(&Target::Var(var))
@@ -247,12 +248,12 @@ impl<'a> Rev<'a> {
         let reaching = self.reaching.get(read).copied().unwrap_or(Reach::Unknown);
         match reaching {
             Reach::Def(def) if proj.is_empty() => {
-                let doc = format!("`{}` after an assignment", v.name);
+                let doc = format!("`{}`{at} after an assignment", v.name);
                 let nest = self.f.def_nest[def].clone();
                 self.field(Key::DefOut(def), &name, ty, doc, &nest)
             }
             Reach::Carried { before, inside, lp } if proj.is_empty() => {
-                let doc = format!("`{}` after an assignment", v.name);
+                let doc = format!("`{}`{at} after an assignment", v.name);
                 let nest = self.f.def_nest[before].clone();
                 let first = self.field(Key::DefOut(before), &name, ty, doc.clone(), &nest);
                 let nest = self.f.def_nest[inside].clone();
@@ -339,7 +340,7 @@ impl<'a> Rev<'a> {
         match target {
             Target::Var(v) if self.f.vars[v].mutable || !place.is_empty() => {
                 let var = &self.f.vars[v];
-                let doc = format!("`{}` after an assignment", var.name);
+                let doc = format!("`{}`{} after an assignment", var.name, line_of(var.name.span()));
                 let name = var.emit.to_string();
                 let ty = self.place_ty(v, place);
                 let nest = self.f.def_nest[def].clone();
@@ -790,6 +791,14 @@ impl<'a> Rev<'a> {
         self.tape
             .access(key, &self.tape_ident, &self.f.loops)
             .unwrap()
+    }
+}
+
+/// ` (line N)` for a span whose line is known (in a compiler that reports it), else nothing.
+pub fn line_of(span: Span) -> String {
+    match span.start().line {
+        0 => String::new(),
+        n => format!(" (line {n})"),
     }
 }
 

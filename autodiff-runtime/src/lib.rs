@@ -48,6 +48,7 @@ pub mod nn;
 pub mod optim;
 pub mod params;
 pub mod schedule;
+pub mod tape;
 
 #[cfg(feature = "std")]
 pub mod checkpoint;

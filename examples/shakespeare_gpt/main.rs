@@ -9,6 +9,7 @@
 //! ```sh
 //! cargo run --release --example shakespeare_gpt            # 3000 steps
 //! cargo run --release --example shakespeare_gpt -- 300     # a shorter run
+//! cargo run --release --example shakespeare_gpt -- --tape-report  # what the tape keeps
 //! ```
 //!
 //! Prints the train and validation loss every 100 steps, then 500 generated characters; writes
@@ -22,11 +23,12 @@ use rand::{Rng, SeedableRng};
 use stackgrad::Parameters;
 use stackgrad::runtime::checkpoint;
 use stackgrad::runtime::data::{bundled, fill_windows};
+use stackgrad::runtime::tape::TapeReport;
 use stackgrad::runtime::train::{Progress, RunningMean, plot_losses};
 
 mod model;
 
-use model::{B, Gpt, GptLossTape, R, T, Trainer, V, gpt_logits, gpt_loss};
+use model::{B, Gpt, GptLogitsTape, GptLossTape, R, T, Trainer, V, gpt_logits, gpt_loss};
 
 /// A batch of `B` random windows of `T + 1` characters, as rows of inputs and targets.
 fn batch(tokens: &[usize], rng: &mut SmallRng) -> Result<([usize; R], [usize; R]), Box<dyn Error>> {
@@ -136,7 +138,27 @@ fn run(steps: usize) -> Result<(), Box<dyn Error>> {
 }
 
 fn main() -> Result<(), Box<dyn Error>> {
-    let steps = match std::env::args().nth(1) {
+    let steps = match std::env::args().nth(1).as_deref() {
+        Some("--tape-report") => {
+            // What the reverse sweep of one training step keeps, field by field.
+            println!(
+                "{}",
+                TapeReport::new(
+                    "GptLossTape<64, 512>",
+                    GptLossTape::<B, R>::FIELDS,
+                    GptLossTape::<B, R>::BYTES
+                )
+            );
+            println!(
+                "{}",
+                TapeReport::new(
+                    "GptLogitsTape<64, 512>",
+                    GptLogitsTape::<B, R>::FIELDS,
+                    GptLogitsTape::<B, R>::BYTES
+                )
+            );
+            return Ok(());
+        }
         Some(s) => s.parse()?,
         None => 3000,
     };

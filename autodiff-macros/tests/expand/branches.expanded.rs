@@ -35,6 +35,45 @@ pub struct BranchesTape {
 impl BranchesTape {
     /// The exact size of this tape in bytes.
     pub const BYTES: usize = ::core::mem::size_of::<Self>();
+    /// Every recorded field, in the order the forward sweep writes it: its name, what it
+    /// records, its type and its size in bytes. The sizes add up to [`Self::BYTES`] up
+    /// to alignment padding.
+    pub const FIELDS: &'static [(&'static str, &'static str, &'static str, usize)] = &[
+        (
+            "branch_0",
+            "whether the condition of if #0 held",
+            "bool",
+            ::core::mem::size_of::<bool>(),
+        ),
+        ("t1", "t1 = a.sqrt()", "f64", ::core::mem::size_of::<f64>()),
+        (
+            "branch_1",
+            "whether the condition of if #1 held",
+            "bool",
+            ::core::mem::size_of::<bool>(),
+        ),
+        (
+            "branch_2",
+            "whether the condition of if #2 held",
+            "bool",
+            ::core::mem::size_of::<bool>(),
+        ),
+        ("t2", "t2 = y.exp()", "f64", ::core::mem::size_of::<f64>()),
+        ("c", "c", "f64", ::core::mem::size_of::<f64>()),
+        (
+            "g",
+            "the tape of the call to g",
+            "inner::GTape",
+            ::core::mem::size_of::<inner::GTape>(),
+        ),
+        (
+            "t0",
+            "t0 = inner::g_forward(x, &mut tape.g)",
+            "f64",
+            ::core::mem::size_of::<f64>(),
+        ),
+        ("a", "a", "f64", ::core::mem::size_of::<f64>()),
+    ];
     /// A zeroed tape.
     pub const fn new() -> Self {
         Self {

@@ -30,6 +30,36 @@ pub struct EarlyExitTape {
 impl EarlyExitTape {
     /// The exact size of this tape in bytes.
     pub const BYTES: usize = ::core::mem::size_of::<Self>();
+    /// Every recorded field, in the order the forward sweep writes it: its name, what it
+    /// records, its type and its size in bytes. The sizes add up to [`Self::BYTES`] up
+    /// to alignment padding.
+    pub const FIELDS: &'static [(&'static str, &'static str, &'static str, usize)] = &[
+        (
+            "y_2",
+            "y after an assignment",
+            "[f64 ; 6]",
+            ::core::mem::size_of::<[f64; 6]>(),
+        ),
+        (
+            "trips_1",
+            "how many iterations loop #1 ran",
+            "usize",
+            ::core::mem::size_of::<usize>(),
+        ),
+        (
+            "branch_0",
+            "whether the condition of if #0 held",
+            "[bool ; 6]",
+            ::core::mem::size_of::<[bool; 6]>(),
+        ),
+        (
+            "y_1",
+            "y [..] where it is read",
+            "[f64 ; 6]",
+            ::core::mem::size_of::<[f64; 6]>(),
+        ),
+        ("y", "y [..] where it is read", "[f64 ; 6]", ::core::mem::size_of::<[f64; 6]>()),
+    ];
     /// A zeroed tape.
     pub const fn new() -> Self {
         Self {

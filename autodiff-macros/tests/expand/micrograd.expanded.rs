@@ -29,6 +29,16 @@ pub struct MicrogradTape {
 impl MicrogradTape {
     /// The exact size of this tape in bytes.
     pub const BYTES: usize = ::core::mem::size_of::<Self>();
+    /// Every recorded field, in the order the forward sweep writes it: its name, what it
+    /// records, its type and its size in bytes. The sizes add up to [`Self::BYTES`] up
+    /// to alignment padding.
+    pub const FIELDS: &'static [(&'static str, &'static str, &'static str, usize)] = &[
+        ("t7", "t7 = b + a", "f64", ::core::mem::size_of::<f64>()),
+        ("t11", "t11 = b - a", "f64", ::core::mem::size_of::<f64>()),
+        ("e", "e", "f64", ::core::mem::size_of::<f64>()),
+        ("f", "f", "f64", ::core::mem::size_of::<f64>()),
+        ("t14", "t14 = 10.0 / f", "f64", ::core::mem::size_of::<f64>()),
+    ];
     /// A zeroed tape.
     pub const fn new() -> Self {
         Self {

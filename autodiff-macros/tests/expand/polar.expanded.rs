@@ -19,6 +19,15 @@ pub struct PolarTape {
 impl PolarTape {
     /// The exact size of this tape in bytes.
     pub const BYTES: usize = ::core::mem::size_of::<Self>();
+    /// Every recorded field, in the order the forward sweep writes it: its name, what it
+    /// records, its type and its size in bytes. The sizes add up to [`Self::BYTES`] up
+    /// to alignment padding.
+    pub const FIELDS: &'static [(&'static str, &'static str, &'static str, usize)] = &[
+        ("theta_1", "theta after an assignment", "f64", ::core::mem::size_of::<f64>()),
+        ("r_1", "r", "f64", ::core::mem::size_of::<f64>()),
+        ("t2", "t2 = theta_1.cos()", "f64", ::core::mem::size_of::<f64>()),
+        ("t4", "t4 = theta_1.sin()", "f64", ::core::mem::size_of::<f64>()),
+    ];
     /// A zeroed tape.
     pub const fn new() -> Self {
         Self {

@@ -17,6 +17,13 @@ pub struct RnnTape {
 impl RnnTape {
     /// The exact size of this tape in bytes.
     pub const BYTES: usize = ::core::mem::size_of::<Self>();
+    /// Every recorded field, in the order the forward sweep writes it: its name, what it
+    /// records, its type and its size in bytes. The sizes add up to [`Self::BYTES`] up
+    /// to alignment padding.
+    pub const FIELDS: &'static [(&'static str, &'static str, &'static str, usize)] = &[
+        ("h_1", "h after an assignment", "f64", ::core::mem::size_of::<f64>()),
+        ("h", "h after an assignment", "[f64 ; 50]", ::core::mem::size_of::<[f64; 50]>()),
+    ];
     /// A zeroed tape.
     pub const fn new() -> Self {
         Self { h_1: 0.0, h: [0.0; 50] }

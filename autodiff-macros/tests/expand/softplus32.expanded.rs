@@ -17,6 +17,18 @@ pub struct Softplus32Tape {
 impl Softplus32Tape {
     /// The exact size of this tape in bytes.
     pub const BYTES: usize = ::core::mem::size_of::<Self>();
+    /// Every recorded field, in the order the forward sweep writes it: its name, what it
+    /// records, its type and its size in bytes. The sizes add up to [`Self::BYTES`] up
+    /// to alignment padding.
+    pub const FIELDS: &'static [(&'static str, &'static str, &'static str, usize)] = &[
+        (
+            "branch_0",
+            "whether the condition of if #0 held",
+            "bool",
+            ::core::mem::size_of::<bool>(),
+        ),
+        ("t1", "t1 = t0.exp()", "f64", ::core::mem::size_of::<f64>()),
+    ];
     /// A zeroed tape.
     pub const fn new() -> Self {
         Self { branch_0: false, t1: 0.0 }
