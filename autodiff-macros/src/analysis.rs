@@ -88,7 +88,7 @@ fn walk(b: &Block, act: &mut Activity) -> bool {
                 }
             }
             Stmt::For { body, .. } => changed |= walk(body, act),
-            Stmt::Break | Stmt::Continue => {}
+            Stmt::Break | Stmt::Continue | Stmt::Panic(_) => {}
         }
     }
     changed
@@ -102,7 +102,7 @@ pub fn assigned(b: &Block, out: &mut Vec<VarId>) {
                 target: Target::Var(v),
                 ..
             } => out.push(*v),
-            Stmt::Def { .. } | Stmt::Break | Stmt::Continue => {}
+            Stmt::Def { .. } | Stmt::Break | Stmt::Continue | Stmt::Panic(_) => {}
             Stmt::If {
                 then, els, results, ..
             } => {
@@ -203,7 +203,7 @@ pub fn reaching_defs(f: &Func) -> Vec<Reach> {
                         state[v] = Reach::Unknown;
                     }
                 }
-                Stmt::Break | Stmt::Continue => {}
+                Stmt::Break | Stmt::Continue | Stmt::Panic(_) => {}
                 Stmt::If {
                     then, els, results, ..
                 } => {

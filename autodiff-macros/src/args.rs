@@ -1,4 +1,6 @@
-//! The attribute's arguments: `#[differentiable]` or `#[differentiable(wrt(x, y))]`.
+//! The attribute's arguments: `#[differentiable]`, `#[differentiable(wrt(x, y))]`, and bounds
+//! for `while` / `loop`: `#[differentiable(max_iters(newton = 50))]` for a loop labelled
+//! `'newton:`. Options name loops by label, so the function itself stays untouched.
 
 use proc_macro2::{Ident, TokenStream};
 use syn::parse::{Parse, ParseStream, Parser};
@@ -9,9 +11,11 @@ use syn::{Token, parenthesized};
 pub struct Args {
     /// `None`: every float parameter.
     pub wrt: Option<Vec<Ident>>,
+    /// `max_iters(label = K)`: the bound of each labelled `while` / `loop`.
+    pub max_iters: Vec<(Ident, syn::Expr)>,
 }
 
-const EXPECTED: &str = "expected `#[differentiable]` or `#[differentiable(wrt(x, y))]`";
+const EXPECTED: &str = "expected `#[differentiable]`, `#[differentiable(wrt(x, y))]` or `#[differentiable(max_iters(label = K))]`";
 
 impl Parse for Args {
     fn parse(input: ParseStream) -> syn::Result<Self> {
@@ -20,6 +24,25 @@ impl Parse for Args {
             let key: Ident = input
                 .parse()
                 .map_err(|e| syn::Error::new(e.span(), EXPECTED))?;
+            if key == "max_iters" {
+                let content;
+                parenthesized!(content in input);
+                let bounds =
+                    Punctuated::<syn::MetaNameValue, Token![,]>::parse_terminated(&content)?;
+                for b in bounds {
+                    let Some(label) = b.path.get_ident() else {
+                        return Err(syn::Error::new_spanned(
+                            &b.path,
+                            "name the loop by its label, as in `max_iters(newton = 50)` for `'newton: while ..`",
+                        ));
+                    };
+                    args.max_iters.push((label.clone(), b.value));
+                }
+                if !input.is_empty() {
+                    input.parse::<Token![,]>()?;
+                }
+                continue;
+            }
             if key != "wrt" {
                 return Err(syn::Error::new(
                     key.span(),

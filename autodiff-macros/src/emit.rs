@@ -30,7 +30,7 @@ pub fn name_temps(f: &Func) -> Vec<Option<Ident>> {
                     }
                 }
                 Stmt::For { body, .. } => walk(body, names, n),
-                Stmt::Break | Stmt::Continue => {}
+                Stmt::Break | Stmt::Continue | Stmt::Panic(_) => {}
             }
         }
     }
@@ -343,6 +343,7 @@ impl Fwd<'_> {
             }
             Stmt::Break => quote!(break;),
             Stmt::Continue => quote!(continue;),
+            Stmt::Panic(msg) => quote!(::core::panic!(#msg);),
             Stmt::If {
                 results, is_let, ..
             } => {

@@ -9,6 +9,7 @@ use crate::ir::Func;
 use crate::lower::tape_name;
 use crate::reverse::Rev;
 use crate::{analysis, args, lower};
+use syn::visit_mut::VisitMut;
 
 pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     let func: syn::ItemFn = match syn::parse2(item.clone()) {
@@ -22,12 +23,31 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             return quote!(#item #e);
         }
     };
-    match generate(attr, &func) {
+    let generated = generate(attr, &func);
+    // The primal is the user's function as written, less the `#[max_iters(K)]` bounds on its
+    // loops, which only this macro reads.
+    let mut func = func;
+    StripBounds.visit_item_fn_mut(&mut func);
+    match generated {
         Ok(items) => quote!(#func #items),
         Err(e) => {
             let e = e.to_compile_error();
             quote!(#func #e)
         }
+    }
+}
+
+struct StripBounds;
+
+impl syn::visit_mut::VisitMut for StripBounds {
+    fn visit_expr_while_mut(&mut self, w: &mut syn::ExprWhile) {
+        w.attrs.retain(|a| !a.path().is_ident("max_iters"));
+        syn::visit_mut::visit_expr_while_mut(self, w);
+    }
+
+    fn visit_expr_loop_mut(&mut self, l: &mut syn::ExprLoop) {
+        l.attrs.retain(|a| !a.path().is_ident("max_iters"));
+        syn::visit_mut::visit_expr_loop_mut(self, l);
     }
 }
 
@@ -149,7 +169,11 @@ fn items(func: &syn::ItemFn, f: &Func) -> TokenStream {
     let inits = field_names.iter().zip(&inits).map(|(n, i)| quote!(#n: #i));
     let report_names: Vec<String> = tape.fields.iter().map(|x| x.name.to_string()).collect();
     let report_docs: Vec<String> = tape.fields.iter().map(|x| x.doc.replace('`', "")).collect();
-    let report_tys: Vec<String> = tape.fields.iter().map(|x| crate::emit::text(&x.ty)).collect();
+    let report_tys: Vec<String> = tape
+        .fields
+        .iter()
+        .map(|x| crate::emit::text(&x.ty))
+        .collect();
     let report_types: Vec<&TokenStream> = tape.fields.iter().map(|x| &x.ty).collect();
 
     let tape_doc = doc(format!(

@@ -265,6 +265,8 @@ pub enum Stmt {
     },
     Break,
     Continue,
+    /// A bounded `while` / `loop` ran out of iterations (forward sweep only).
+    Panic(String),
 }
 
 /// `start..end` or `start..=end`, then `.rev()` and `.step_by(k)` in the order written.
@@ -292,6 +294,8 @@ pub struct Loop {
     pub trips: TokenStream,
     /// Has a `break`: the trip count is recorded.
     pub breaks: bool,
+    /// The loop's label, if it has one (`'newton`).
+    pub label: Option<String>,
 }
 
 /// A sequence of statements and, for value blocks, the operands they produce.

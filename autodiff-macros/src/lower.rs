@@ -44,7 +44,17 @@ pub struct Lower {
     nest: Vec<usize>,
     /// The ranges of those loops, for bounds that depend on outer loop variables.
     ranges: HashMap<VarId, (syn::Expr, syn::Expr)>,
+    /// The function's name, for messages of generated code.
+    fn_name: String,
+    /// `max_iters(label = K)` bounds, and whether a loop used each.
+    max_iters: Vec<(Ident, syn::Expr, bool)>,
+    /// The bounds of the bounded loops being lowered, and their panic messages.
+    bounds: Vec<syn::Expr>,
+    bound_msgs: Vec<String>,
 }
+
+/// The statement that marks where a bounded loop checks its bound.
+const MAX_ITERS_CHECK: &str = "__stackgrad_max_iters_check";
 
 pub fn lower(item: &syn::ItemFn, args: &Args) -> syn::Result<Func> {
     let mut l = Lower {
@@ -76,6 +86,14 @@ pub fn lower(item: &syn::ItemFn, args: &Args) -> syn::Result<Func> {
         n_ifs: 0,
         nest: Vec::new(),
         ranges: HashMap::new(),
+        fn_name: item.sig.ident.to_string(),
+        max_iters: args
+            .max_iters
+            .iter()
+            .map(|(l, k)| (l.clone(), k.clone(), false))
+            .collect(),
+        bounds: Vec::new(),
+        bound_msgs: Vec::new(),
     };
     l.f.flag_ty = l.f.types.fresh(TyVal::Bool);
     l.f.usize_ty =
@@ -102,6 +120,14 @@ pub fn lower(item: &syn::ItemFn, args: &Args) -> syn::Result<Func> {
         Mode::Fn,
         item.block.span(),
     );
+    for (label, _, used) in &l.max_iters {
+        if !used {
+            l.errors.push(err(
+                label,
+                format!("no `while` or `loop` is labelled `'{label}` in this function"),
+            ));
+        }
+    }
     let ret = l.f.ret.clone();
     for (o, t) in body.tail.iter().zip(ret) {
         let ty = l.f.operand_ty(o);
@@ -284,6 +310,7 @@ fn is_unit_expr(e: &syn::Expr) -> bool {
         syn::Expr::Assign(_) => true,
         syn::Expr::Binary(b) => is_compound(&b.op).is_some(),
         syn::Expr::If(i) => i.else_branch.is_none(),
+        syn::Expr::While(_) | syn::Expr::Loop(_) | syn::Expr::ForLoop(_) => true,
         _ => false,
     }
 }
@@ -706,6 +733,7 @@ impl Lower {
                     item,
                     "items inside a differentiable function are not supported; move them outside the function",
                 )),
+                syn::Stmt::Macro(m) if m.mac.path.is_ident(MAX_ITERS_CHECK) => self.max_iters_check(out),
                 syn::Stmt::Macro(m) => self.error(err(
                     m,
                     format!(
@@ -733,8 +761,13 @@ impl Lower {
                             return;
                         }
                         (syn::Expr::Break(b), Mode::Loop) => {
-                            if b.label.is_some() || b.expr.is_some() {
-                                self.error(err(b, "only a plain `break` is supported, without label or value"));
+                            let own = self.nest.last().and_then(|&l| self.f.loops[l].label.clone());
+                            let outer = b.label.as_ref().is_some_and(|l| Some(l.ident.to_string()) != own);
+                            if outer || b.expr.is_some() {
+                                self.error(err(
+                                    b,
+                                    "only a plain `break` of the innermost loop is supported, without value",
+                                ));
                             }
                             if let Some(&l) = self.nest.last() {
                                 self.f.loops[l].breaks = true;
@@ -1183,6 +1216,12 @@ impl Lower {
                 }
             }
             syn::Expr::ForLoop(fl) => self.for_loop(fl, out),
+            syn::Expr::While(w) => {
+                self.bounded_loop(e, &w.attrs, w.label.as_ref(), Some(&w.cond), &w.body, out)
+            }
+            syn::Expr::Loop(l) => {
+                self.bounded_loop(e, &l.attrs, l.label.as_ref(), None, &l.body, out)
+            }
             syn::Expr::If(ifx) => {
                 let id = self.if_id();
                 let cond = self.cond(&ifx.cond);
@@ -1233,9 +1272,7 @@ impl Lower {
     /// `for i in a..b { .. }` (with `.rev()`, `.step_by(k)`, `..=`) and `for x in a.iter()`
     /// (with `.enumerate()`, `.zip(b.iter())`, `iter_mut()`), all lowered to counted loops.
     fn for_loop(&mut self, fl: &syn::ExprForLoop, out: &mut Block) {
-        if let Some(l) = &fl.label {
-            self.error(err(l, "loop labels are not supported"));
-        }
+        let label = fl.label.as_ref().map(|l| l.name.ident.to_string());
         // Peel the adapters: `(a..b).step_by(2).rev()` -> base `a..b`, [step_by(2), rev].
         let mut chain: Vec<&syn::ExprMethodCall> = Vec::new();
         let mut base = &*fl.expr;
@@ -1428,6 +1465,7 @@ impl Lower {
             counter: format_ident!("k{}", id, span = Span::mixed_site()),
             trips,
             breaks: false,
+            label,
         });
         self.scopes.push(HashMap::new());
         let var = self.declare_var(&var_name, false, usize_ty, None, false, true);
@@ -1455,6 +1493,159 @@ impl Lower {
             var,
             range,
             body,
+        });
+    }
+
+    /// `'label: while cond { .. }` or `'label: loop { .. }` with `max_iters(label = K)`: a counted
+    /// loop of at most `K` iterations that checks `cond` first, records its trip count, and
+    /// panics (in debug and release alike) if it would start iteration `K + 1`.
+    fn bounded_loop(
+        &mut self,
+        e: &syn::Expr,
+        attrs: &[syn::Attribute],
+        label: Option<&syn::Label>,
+        cond: Option<&syn::Expr>,
+        body: &syn::Block,
+        out: &mut Block,
+    ) {
+        let attr = attrs.iter().find(|a| a.path().is_ident("max_iters"));
+        let bound = match attr {
+            Some(a) => match a.parse_args::<syn::Expr>() {
+                Ok(k) => Some(k),
+                Err(_) => {
+                    self.error(err(
+                        a,
+                        "write the bound as `#[max_iters(K)]`, with `K` a literal or a `const`",
+                    ));
+                    return;
+                }
+            },
+            None => label.and_then(|l| {
+                let name = l.name.ident.to_string();
+                self.max_iters
+                    .iter_mut()
+                    .find(|(m, _, _)| *m == name)
+                    .map(|b| {
+                        b.2 = true;
+                        b.1.clone()
+                    })
+            }),
+        };
+        let Some(k) = bound else {
+            let what = if cond.is_some() {
+                "`while` loops"
+            } else {
+                "`loop`"
+            };
+            let fix = "put `#[max_iters(K)]` on it (at most `K` iterations)";
+            self.error(err(
+                e,
+                format!(
+                    "{what} need a bound: the tape needs a fixed size known at compile time; {fix}, or write a `for` loop with a constant bound and `break`"
+                ),
+            ));
+            return;
+        };
+        let Some(max) = self.max_of(&k) else {
+            self.error(err(
+                &k,
+                "the bound must be a compile-time constant: a literal or a `const`",
+            ));
+            return;
+        };
+        let trips = max.add(1);
+        if trips.generic_expr {
+            self.error(err(&k, "the bound cannot be a const generic parameter (stable Rust cannot size the tape with `K + 1`)"));
+            return;
+        }
+        let id = self.f.loops.len();
+        let name = match label {
+            Some(l) => format!("'{}", l.name.ident),
+            None => format!(
+                "`{}`{}",
+                if cond.is_some() { "while" } else { "loop" },
+                crate::reverse::line_of(e.span())
+            ),
+        };
+        self.f.loops.push(Loop {
+            nest: self.nest.clone(),
+            counter: format_ident!("k{}", id, span = Span::mixed_site()),
+            trips: trips.tokens(),
+            breaks: true,
+            label: label.map(|l| l.name.ident.to_string()),
+        });
+        self.bound_msgs.push(format!(
+            "{name} in `{}` did not finish within {} iterations: raise its `max_iters`",
+            self.fn_name,
+            crate::emit::text(&k.to_token_stream())
+        ));
+        self.bounds.push(k.clone());
+        self.scopes.push(HashMap::new());
+        let it = Ident::new("iteration", Span::mixed_site());
+        let var = self.declare_var(&it, false, self.f.usize_ty, None, false, true);
+        // Hidden from the user's names: only the bound check reads it.
+        let scope = self.scopes.last_mut().unwrap();
+        scope.remove("iteration");
+        scope.insert("#iteration".into(), Binding::Var(var));
+        let check = Ident::new(MAX_ITERS_CHECK, Span::call_site());
+        let mut stmts: Vec<syn::Stmt> = Vec::new();
+        if let Some(c) = cond {
+            stmts.push(syn::parse_quote!(if !(#c) { break; }));
+        }
+        stmts.push(syn::parse_quote!(#check!();));
+        stmts.extend(body.stmts.iter().cloned());
+        self.nest.push(id);
+        let mut blk = Block::default();
+        self.scopes.push(HashMap::new());
+        self.seq(&stmts, &[], &mut blk, Mode::Loop, body.span());
+        self.scopes.pop();
+        self.nest.pop();
+        self.scopes.pop();
+        let zero = Pure::Lit(quote!(0));
+        let end = Pure::Lit(trips.tokens());
+        let range = Range {
+            start: zero,
+            end,
+            inclusive: false,
+            adapters: Vec::new(),
+        };
+        self.bound_msgs.pop();
+        self.bounds.pop();
+        out.stmts.push(Stmt::For {
+            id,
+            var,
+            range,
+            body: blk,
+        });
+    }
+
+    /// `if iteration == K { panic!(..) }` at the top of a bounded loop's body.
+    fn max_iters_check(&mut self, out: &mut Block) {
+        let (Some(k), Some(msg)) = (self.bounds.last().cloned(), self.bound_msgs.last().cloned())
+        else {
+            return;
+        };
+        let Some(it) = self.lookup("#iteration") else {
+            return;
+        };
+        let read = self.read(it);
+        let cond = Pure::Bin(
+            quote!(==),
+            Box::new(Pure::Var(it, Vec::new(), read)),
+            Box::new(Pure::Lit(quote!(#k))),
+        );
+        let id = self.if_id();
+        let then = Block {
+            stmts: vec![Stmt::Panic(msg)],
+            tail: Vec::new(),
+        };
+        out.stmts.push(Stmt::If {
+            id,
+            cond,
+            then,
+            els: Block::default(),
+            results: Vec::new(),
+            is_let: false,
         });
     }
 

@@ -79,7 +79,7 @@ fn value_nests(f: &Func) -> HashMap<Target, Vec<usize>> {
                     }
                 }
                 Stmt::For { body, .. } => walk(f, body, out),
-                Stmt::Break | Stmt::Continue => {}
+                Stmt::Break | Stmt::Continue | Stmt::Panic(_) => {}
             }
         }
     }
@@ -340,7 +340,11 @@ impl<'a> Rev<'a> {
         match target {
             Target::Var(v) if self.f.vars[v].mutable || !place.is_empty() => {
                 let var = &self.f.vars[v];
-                let doc = format!("`{}`{} after an assignment", var.name, line_of(var.name.span()));
+                let doc = format!(
+                    "`{}`{} after an assignment",
+                    var.name,
+                    line_of(var.name.span())
+                );
                 let name = var.emit.to_string();
                 let ty = self.place_ty(v, place);
                 let nest = self.f.def_nest[def].clone();
@@ -616,7 +620,7 @@ impl<'a> Rev<'a> {
                 };
                 quote!(for (#k, #i) in #iter.enumerate() #take .rev() { #body })
             }
-            Stmt::Break | Stmt::Continue => TokenStream::new(),
+            Stmt::Break | Stmt::Continue | Stmt::Panic(_) => TokenStream::new(),
         }
     }
 

@@ -15,21 +15,21 @@ pub fn branches(x: f64, y: f64) -> f64 {
 pub struct BranchesTape {
     ///whether the condition of `if` #0 held
     branch_0: bool,
-    ///`t1 = a.sqrt()`
+    ///`t1 = a.sqrt()` (line 6)
     t1: f64,
     ///whether the condition of `if` #1 held
     branch_1: bool,
     ///whether the condition of `if` #2 held
     branch_2: bool,
-    ///`t2 = y.exp()`
+    ///`t2 = y.exp()` (line 11)
     t2: f64,
-    ///`c`
+    ///`c` (line 11)
     c: f64,
     ///the tape of the call to `g`
     g: inner::GTape,
-    ///`t0 = inner::g_forward(x, &mut tape.g)`
+    ///`t0 = inner::g_forward(x, &mut tape.g)` (line 4)
     t0: f64,
-    ///`a`
+    ///`a` (line 4)
     a: f64,
 }
 impl BranchesTape {
@@ -45,7 +45,7 @@ impl BranchesTape {
             "bool",
             ::core::mem::size_of::<bool>(),
         ),
-        ("t1", "t1 = a.sqrt()", "f64", ::core::mem::size_of::<f64>()),
+        ("t1", "t1 = a.sqrt() (line 6)", "f64", ::core::mem::size_of::<f64>()),
         (
             "branch_1",
             "whether the condition of if #1 held",
@@ -58,8 +58,8 @@ impl BranchesTape {
             "bool",
             ::core::mem::size_of::<bool>(),
         ),
-        ("t2", "t2 = y.exp()", "f64", ::core::mem::size_of::<f64>()),
-        ("c", "c", "f64", ::core::mem::size_of::<f64>()),
+        ("t2", "t2 = y.exp() (line 11)", "f64", ::core::mem::size_of::<f64>()),
+        ("c", "c (line 11)", "f64", ::core::mem::size_of::<f64>()),
         (
             "g",
             "the tape of the call to g",
@@ -68,11 +68,11 @@ impl BranchesTape {
         ),
         (
             "t0",
-            "t0 = inner::g_forward(x, &mut tape.g)",
+            "t0 = inner::g_forward(x, &mut tape.g) (line 4)",
             "f64",
             ::core::mem::size_of::<f64>(),
         ),
-        ("a", "a", "f64", ::core::mem::size_of::<f64>()),
+        ("a", "a (line 4)", "f64", ::core::mem::size_of::<f64>()),
     ];
     /// A zeroed tape.
     pub const fn new() -> Self {

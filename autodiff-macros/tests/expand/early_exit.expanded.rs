@@ -16,7 +16,7 @@ pub fn early_exit(x: &[f64; 6]) -> f64 {
 ///The tape of [`early_exit`]: what [`early_exit_adjoint`] reads, recorded by [`early_exit_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct EarlyExitTape {
-    ///`y` after an assignment
+    ///`y` (line 4) after an assignment
     y_2: [f64; 6],
     ///how many iterations loop #1 ran
     trips_1: usize,
@@ -36,7 +36,7 @@ impl EarlyExitTape {
     pub const FIELDS: &'static [(&'static str, &'static str, &'static str, usize)] = &[
         (
             "y_2",
-            "y after an assignment",
+            "y (line 4) after an assignment",
             "[f64 ; 6]",
             ::core::mem::size_of::<[f64; 6]>(),
         ),

@@ -19,9 +19,9 @@ pub struct MicrogradTape {
     t7: f64,
     ///`t11 = b - a`
     t11: f64,
-    ///`e`
+    ///`e` (line 10)
     e: f64,
-    ///`f`
+    ///`f` (line 11)
     f: f64,
     ///`t14 = 10.0 / f`
     t14: f64,
@@ -35,8 +35,8 @@ impl MicrogradTape {
     pub const FIELDS: &'static [(&'static str, &'static str, &'static str, usize)] = &[
         ("t7", "t7 = b + a", "f64", ::core::mem::size_of::<f64>()),
         ("t11", "t11 = b - a", "f64", ::core::mem::size_of::<f64>()),
-        ("e", "e", "f64", ::core::mem::size_of::<f64>()),
-        ("f", "f", "f64", ::core::mem::size_of::<f64>()),
+        ("e", "e (line 10)", "f64", ::core::mem::size_of::<f64>()),
+        ("f", "f (line 11)", "f64", ::core::mem::size_of::<f64>()),
         ("t14", "t14 = 10.0 / f", "f64", ::core::mem::size_of::<f64>()),
     ];
     /// A zeroed tape.

@@ -7,13 +7,13 @@ pub fn polar(r: f64, mut theta: f64, turns: i32, scale: f64) -> (f64, f64) {
 ///The tape of [`polar`]: what [`polar_adjoint`] reads, recorded by [`polar_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct PolarTape {
-    ///`theta` after an assignment
+    ///`theta` (line 3) after an assignment
     theta_1: f64,
-    ///`r`
+    ///`r` (line 5)
     r_1: f64,
-    ///`t2 = theta_1.cos()`
+    ///`t2 = theta_1.cos()` (line 6)
     t2: f64,
-    ///`t4 = theta_1.sin()`
+    ///`t4 = theta_1.sin()` (line 6)
     t4: f64,
 }
 impl PolarTape {
@@ -23,10 +23,15 @@ impl PolarTape {
     /// records, its type and its size in bytes. The sizes add up to [`Self::BYTES`] up
     /// to alignment padding.
     pub const FIELDS: &'static [(&'static str, &'static str, &'static str, usize)] = &[
-        ("theta_1", "theta after an assignment", "f64", ::core::mem::size_of::<f64>()),
-        ("r_1", "r", "f64", ::core::mem::size_of::<f64>()),
-        ("t2", "t2 = theta_1.cos()", "f64", ::core::mem::size_of::<f64>()),
-        ("t4", "t4 = theta_1.sin()", "f64", ::core::mem::size_of::<f64>()),
+        (
+            "theta_1",
+            "theta (line 3) after an assignment",
+            "f64",
+            ::core::mem::size_of::<f64>(),
+        ),
+        ("r_1", "r (line 5)", "f64", ::core::mem::size_of::<f64>()),
+        ("t2", "t2 = theta_1.cos() (line 6)", "f64", ::core::mem::size_of::<f64>()),
+        ("t4", "t4 = theta_1.sin() (line 6)", "f64", ::core::mem::size_of::<f64>()),
     ];
     /// A zeroed tape.
     pub const fn new() -> Self {

@@ -9,9 +9,9 @@ pub fn rnn(x: &[f64; 50], w: f64, u: f64) -> f64 {
 ///The tape of [`rnn`]: what [`rnn_adjoint`] reads, recorded by [`rnn_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct RnnTape {
-    ///`h` after an assignment
+    ///`h` (line 4) after an assignment
     h_1: f64,
-    ///`h` after an assignment
+    ///`h` (line 4) after an assignment
     h: [f64; 50],
 }
 impl RnnTape {
@@ -21,8 +21,13 @@ impl RnnTape {
     /// records, its type and its size in bytes. The sizes add up to [`Self::BYTES`] up
     /// to alignment padding.
     pub const FIELDS: &'static [(&'static str, &'static str, &'static str, usize)] = &[
-        ("h_1", "h after an assignment", "f64", ::core::mem::size_of::<f64>()),
-        ("h", "h after an assignment", "[f64 ; 50]", ::core::mem::size_of::<[f64; 50]>()),
+        ("h_1", "h (line 4) after an assignment", "f64", ::core::mem::size_of::<f64>()),
+        (
+            "h",
+            "h (line 4) after an assignment",
+            "[f64 ; 50]",
+            ::core::mem::size_of::<[f64; 50]>(),
+        ),
     ];
     /// A zeroed tape.
     pub const fn new() -> Self {

@@ -11,7 +11,7 @@ pub fn softplus32(x: f32) -> f32 {
 pub struct Softplus32Tape {
     ///whether the condition of `if` #0 held
     branch_0: bool,
-    ///`t1 = t0.exp()`
+    ///`t1 = t0.exp()` (line 7)
     t1: f64,
 }
 impl Softplus32Tape {
@@ -27,7 +27,7 @@ impl Softplus32Tape {
             "bool",
             ::core::mem::size_of::<bool>(),
         ),
-        ("t1", "t1 = t0.exp()", "f64", ::core::mem::size_of::<f64>()),
+        ("t1", "t1 = t0.exp() (line 7)", "f64", ::core::mem::size_of::<f64>()),
     ];
     /// A zeroed tape.
     pub const fn new() -> Self {
