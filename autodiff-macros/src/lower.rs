@@ -1533,15 +1533,15 @@ impl Lower {
         };
         let Some(k) = bound else {
             let what = if cond.is_some() {
-                "`while` loops"
+                "a `while` loop"
             } else {
-                "`loop`"
+                "a `loop`"
             };
             let fix = "put `#[max_iters(K)]` on it (at most `K` iterations)";
             self.error(err(
                 e,
                 format!(
-                    "{what} need a bound: the tape needs a fixed size known at compile time; {fix}, or write a `for` loop with a constant bound and `break`"
+                    "{what} needs a bound: the tape needs a fixed size known at compile time; {fix}, or write a `for` loop with a constant bound and `break`"
                 ),
             ));
             return;
