@@ -138,7 +138,7 @@ pub enum Reach {
 /// For every read of a variable, what it reads, where that is known. A mutable variable's value
 /// is then recorded once, after the definition, however many times it is read.
 pub fn reaching_defs(f: &Func) -> Vec<Reach> {
-    fn walk(b: &Block, state: &mut Vec<Reach>, out: &mut Vec<Reach>) {
+    fn walk(f: &Func, b: &Block, state: &mut Vec<Reach>, out: &mut Vec<Reach>) {
         let read = |o: &Operand, state: &[Reach], out: &mut Vec<Reach>| {
             if let Operand::Var {
                 var, read, proj, ..
@@ -188,7 +188,10 @@ pub fn reaching_defs(f: &Func) -> Vec<Reach> {
                             _ => None,
                         });
                         state[v] = match (state[v], inside) {
-                            (Reach::Def(before), Some(inside)) if once && !continues => {
+                            // A checkpointed loop keeps one iteration's tape at a time.
+                            (Reach::Def(before), Some(inside))
+                                if once && !continues && f.loops[*lp].checkpoint.is_none() =>
+                            {
                                 Reach::Carried {
                                     before,
                                     inside,
@@ -198,7 +201,7 @@ pub fn reaching_defs(f: &Func) -> Vec<Reach> {
                             _ => Reach::Unknown,
                         };
                     }
-                    walk(body, state, out);
+                    walk(f, body, state, out);
                     for &v in &vars {
                         state[v] = Reach::Unknown;
                     }
@@ -208,8 +211,8 @@ pub fn reaching_defs(f: &Func) -> Vec<Reach> {
                     then, els, results, ..
                 } => {
                     let mut other = state.clone();
-                    walk(then, state, out);
-                    walk(els, &mut other, out);
+                    walk(f, then, state, out);
+                    walk(f, els, &mut other, out);
                     for (a, b) in state.iter_mut().zip(other) {
                         if *a != b {
                             *a = Reach::Unknown;
@@ -225,7 +228,12 @@ pub fn reaching_defs(f: &Func) -> Vec<Reach> {
         }
     }
     let mut out = vec![Reach::Unknown; f.reads.len()];
-    walk(&f.body, &mut vec![Reach::Unknown; f.vars.len()], &mut out);
+    walk(
+        f,
+        &f.body,
+        &mut vec![Reach::Unknown; f.vars.len()],
+        &mut out,
+    );
     out
 }
 
@@ -235,4 +243,88 @@ fn has_continue(b: &Block) -> bool {
         Stmt::If { then, els, .. } => has_continue(then) || has_continue(els),
         _ => false,
     })
+}
+
+/// Every variable a block reads or writes, at any depth (indices included).
+pub fn referenced(b: &Block, out: &mut std::collections::BTreeSet<VarId>) {
+    fn pure(p: &Pure, out: &mut std::collections::BTreeSet<VarId>) {
+        match p {
+            Pure::Lit(_) => {}
+            Pure::Var(v, proj, _) => {
+                out.insert(*v);
+                projs(proj, out);
+            }
+            Pure::Unary(_, a) | Pure::Cast(a, _) => pure(a, out),
+            Pure::Bin(_, a, b) => {
+                pure(a, out);
+                pure(b, out);
+            }
+            Pure::Method(r, _, args) => {
+                pure(r, out);
+                args.iter().for_each(|a| pure(a, out));
+            }
+            Pure::Call(_, args) => args.iter().for_each(|a| pure(a, out)),
+        }
+    }
+    fn projs(proj: &[Proj], out: &mut std::collections::BTreeSet<VarId>) {
+        for p in proj {
+            if let Proj::Index(i) = p {
+                pure(i, out);
+            }
+        }
+    }
+    fn operand(o: &Operand, out: &mut std::collections::BTreeSet<VarId>) {
+        if let Operand::Var { var, proj, .. } = o {
+            out.insert(*var);
+            projs(proj, out);
+        }
+    }
+    for s in &b.stmts {
+        match s {
+            Stmt::Def {
+                target, place, rhs, ..
+            } => {
+                if let Target::Var(v) = target {
+                    out.insert(*v);
+                }
+                projs(place, out);
+                crate::emit::operands(rhs)
+                    .into_iter()
+                    .for_each(|o| operand(o, out));
+                if let Rhs::Pure(p) = rhs {
+                    pure(p, out);
+                }
+            }
+            Stmt::If {
+                cond,
+                then,
+                els,
+                results,
+                ..
+            } => {
+                pure(cond, out);
+                referenced(then, out);
+                referenced(els, out);
+                for r in results {
+                    if let Target::Var(v) = r {
+                        out.insert(*v);
+                    }
+                }
+            }
+            Stmt::For { range, body, .. } => {
+                pure(&range.start, out);
+                pure(&range.end, out);
+                for a in &range.adapters {
+                    if let Adapter::StepBy(k) = a {
+                        pure(k, out);
+                    }
+                }
+                referenced(body, out);
+            }
+            Stmt::Break | Stmt::Continue | Stmt::Panic(_) => {}
+        }
+    }
+    for o in &b.tail {
+        operand(o, out);
+    }
 }

@@ -46,6 +46,18 @@ pub struct Fwd<'a> {
     pub tape: &'a Tape,
     pub temp_names: &'a [Option<Ident>],
     pub tape_ident: &'a Ident,
+    /// Recording into step tapes: off in the forward function inside a checkpointed loop (it
+    /// only saves checkpoints), on when the reverse sweep re-runs one iteration.
+    pub recording: std::cell::Cell<bool>,
+    /// In a re-run iteration, `break` and `continue` leave this labelled block instead.
+    pub rerun_exit: std::cell::Cell<Option<(usize, bool)>>,
+}
+
+/// The label of the block a re-run iteration of checkpointed loop `l` runs in (`record`), or an
+/// advancing one (without recording).
+pub fn rerun_label(l: usize, record: bool) -> syn::Lifetime {
+    let name = if record { "rerun" } else { "advance" };
+    syn::Lifetime::new(&format!("'{name}{l}"), Span::mixed_site())
 }
 
 pub fn operands(rhs: &Rhs) -> Vec<&Operand> {
@@ -142,6 +154,9 @@ impl Fwd<'_> {
     }
 
     fn store(&self, key: Key, value: &impl quote::ToTokens) -> TokenStream {
+        if self.tape.in_step(key) && !self.recording.get() {
+            return TokenStream::new();
+        }
         match self.tape.access(key, self.tape_ident, &self.f.loops) {
             Some(slot) => {
                 self.written
@@ -235,10 +250,11 @@ impl Fwd<'_> {
             }
             Rhs::Call { path, args, span } => {
                 let args = args.iter().map(|a| self.operand(a));
-                match self
+                let slot = self
                     .tape
-                    .access(Key::Call(def), self.tape_ident, &self.f.loops)
-                {
+                    .access(Key::Call(def), self.tape_ident, &self.f.loops);
+                let recorded = !self.tape.in_step(Key::Call(def)) || self.recording.get();
+                match slot.filter(|_| recorded) {
                     Some(slot) => {
                         let field = self.tape.get(Key::Call(def)).unwrap().clone();
                         self.written.borrow_mut().push((field, None));
@@ -334,12 +350,46 @@ impl Fwd<'_> {
                     self.store(Key::Trips(*id), &zero),
                     self.store(Key::Trips(*id), &k1),
                 );
+                // An inner loop's `break` is its own, also in a re-run iteration.
+                let exit = self.rerun_exit.replace(None);
+                let checkpointed = lp.checkpoint.is_some();
+                let recording = self
+                    .recording
+                    .replace(self.recording.get() && !checkpointed);
                 let body = self.block(body, false);
-                if self.tape.uses_loop(*id) || !count.is_empty() {
-                    quote!(#pre #reset for (#k, #i) in #iter.enumerate() { #count #body })
+                self.recording.set(recording);
+                self.rerun_exit.set(exit);
+                // A checkpointed loop saves its state before each iteration.
+                let mut snaps = TokenStream::new();
+                if self.recording.get() {
+                    let (_, stride) = crate::reverse::checkpoint_layout(lp);
+                    for &v in &lp.carried {
+                        let Some(slot) =
+                            self.tape
+                                .access(Key::Snap(*id, v), self.tape_ident, &self.f.loops)
+                        else {
+                            continue;
+                        };
+                        self.written
+                            .borrow_mut()
+                            .push((self.tape.get(Key::Snap(*id, v)).unwrap().clone(), None));
+                        let emit = &self.f.vars[v].emit;
+                        snaps.extend(match &stride {
+                            None => quote!(#slot[#k] = #emit;),
+                            Some(s) => quote!(if #k % #s == 0 { #slot[#k / #s] = #emit; }),
+                        });
+                    }
+                }
+                if self.tape.uses_loop(*id) || !count.is_empty() || !snaps.is_empty() {
+                    quote!(#pre #reset for (#k, #i) in #iter.enumerate() { #count #snaps #body })
                 } else {
                     quote!(#pre for #i in #iter { #body })
                 }
+            }
+            Stmt::Break | Stmt::Continue if self.rerun_exit.get().is_some() => {
+                let (l, record) = self.rerun_exit.get().unwrap();
+                let label = rerun_label(l, record);
+                quote!(break #label;)
             }
             Stmt::Break => quote!(break;),
             Stmt::Continue => quote!(continue;),
@@ -401,10 +451,11 @@ impl Fwd<'_> {
         };
         let tuple = results.len() > 1;
         let cond = self.pure(cond);
-        let (pre, test) = match self
+        let recorded = !self.tape.in_step(Key::Flag(*id)) || self.recording.get();
+        let slot = self
             .tape
-            .access(Key::Flag(*id), self.tape_ident, &self.f.loops)
-        {
+            .access(Key::Flag(*id), self.tape_ident, &self.f.loops);
+        let (pre, test) = match slot.filter(|_| recorded) {
             Some(slot) => (self.store(Key::Flag(*id), &cond), slot),
             None => (TokenStream::new(), cond),
         };
@@ -416,6 +467,21 @@ impl Fwd<'_> {
             quote!(else { #e })
         };
         (pre, quote!(if #test { #t } #e))
+    }
+
+    /// One iteration of checkpointed loop `l`, recording its step tape: what the reverse sweep
+    /// runs again before sweeping the iteration backwards.
+    pub fn rerun(&self, l: usize, record: bool) -> TokenStream {
+        let Some(body) = find_loop(&self.f.body, l) else {
+            return TokenStream::new();
+        };
+        let recording = self.recording.replace(record);
+        let exit = self.rerun_exit.replace(Some((l, record)));
+        let code = self.block(body, false);
+        self.recording.set(recording);
+        self.rerun_exit.set(exit);
+        let label = rerun_label(l, record);
+        quote!(#label: { #code })
     }
 
     /// A block's statements and its value, if it has one. An `if` that defines the value as its
@@ -490,4 +556,14 @@ pub fn text(t: &TokenStream) -> String {
         .replace("( ", "(")
         .replace(" )", ")")
         .replace(" ,", ",")
+}
+
+/// The body of loop `l`.
+fn find_loop(b: &Block, l: usize) -> Option<&Block> {
+    b.stmts.iter().find_map(|s| match s {
+        Stmt::For { id, body, .. } if *id == l => Some(body),
+        Stmt::For { body, .. } => find_loop(body, l),
+        Stmt::If { then, els, .. } => find_loop(then, l).or_else(|| find_loop(els, l)),
+        _ => None,
+    })
 }

@@ -24,8 +24,8 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
         }
     };
     let generated = generate(attr, &func);
-    // The primal is the user's function as written, less the `#[max_iters(K)]` bounds on its
-    // loops, which only this macro reads.
+    // The primal is the user's function as written, less the `#[max_iters(K)]` and
+    // `#[checkpoint]` attributes on its loops, which only this macro reads.
     let mut func = func;
     StripBounds.visit_item_fn_mut(&mut func);
     match generated {
@@ -35,6 +35,93 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             quote!(#func #e)
         }
     }
+}
+
+/// Emits a tape struct with `new`, `Default`, `BYTES` and `FIELDS`.
+struct TapeItems<'a> {
+    vis: &'a syn::Visibility,
+    gdecl: &'a TokenStream,
+    guse: &'a TokenStream,
+    gnames: &'a [&'a Ident],
+}
+
+impl TapeItems<'_> {
+    fn emit<'f>(
+        &self,
+        ty: &Ident,
+        doc_text: &str,
+        fields: impl Iterator<Item = &'f crate::tape::Field>,
+    ) -> TokenStream {
+        let (vis, gdecl, guse, gnames) = (self.vis, self.gdecl, self.guse, self.gnames);
+        let fields: Vec<_> = fields.collect();
+        let mut names: Vec<_> = fields.iter().map(|x| x.name.clone()).collect();
+        let mut tys: Vec<_> = fields.iter().map(|x| x.ty.clone()).collect();
+        let mut docs: Vec<_> = fields.iter().map(|x| doc(x.doc.clone())).collect();
+        let mut inits: Vec<_> = fields.iter().map(|x| x.init.clone()).collect();
+        if !gnames.is_empty() {
+            // Every const parameter appears in a field, even where no recorded value needs it.
+            names.push(Ident::new("const_params", Span::call_site()));
+            tys.push(quote!((#([(); #gnames],)*)));
+            inits.push(quote!((#([(); #gnames],)*)));
+            docs.push(doc("The const parameters (zero-sized).".into()));
+        }
+        let inits = names.iter().zip(&inits).map(|(n, i)| quote!(#n: #i));
+        let report_names: Vec<String> = fields.iter().map(|x| x.name.to_string()).collect();
+        let report_docs: Vec<String> = fields.iter().map(|x| x.doc.replace('`', "")).collect();
+        let report_tys: Vec<String> = fields.iter().map(|x| crate::emit::text(&x.ty)).collect();
+        let report_types: Vec<&TokenStream> = fields.iter().map(|x| &x.ty).collect();
+        let doc_attr = doc(doc_text.to_string());
+        quote! {
+            #doc_attr
+            #[derive(::core::clone::Clone, ::core::fmt::Debug)]
+            #vis struct #ty #gdecl {
+                #(#docs #names: #tys,)*
+            }
+
+            impl #gdecl #ty #guse {
+                /// The exact size of this tape in bytes.
+                pub const BYTES: usize = ::core::mem::size_of::<Self>();
+
+                /// Every recorded field, in the order the forward sweep writes it: its name, what
+                /// it records, its type and its size in bytes. The sizes add up to
+                /// [`Self::BYTES`] up to alignment padding.
+                pub const FIELDS: &'static [(&'static str, &'static str, &'static str, usize)] = &[
+                    #((#report_names, #report_docs, #report_tys, ::core::mem::size_of::<#report_types>()),)*
+                ];
+
+                /// A zeroed tape.
+                pub const fn new() -> Self {
+                    Self { #(#inits),* }
+                }
+            }
+
+            impl #gdecl ::core::default::Default for #ty #guse {
+                fn default() -> Self {
+                    Self::new()
+                }
+            }
+        }
+    }
+}
+
+/// Replaces the identifier `marker` in `tokens` (at any depth) by `with`.
+fn replace_marker(tokens: TokenStream, marker: &Ident, with: &TokenStream) -> TokenStream {
+    use proc_macro2::{Group, TokenTree};
+    tokens
+        .into_iter()
+        .flat_map(|t| -> Vec<TokenTree> {
+            match t {
+                TokenTree::Ident(i) if i == *marker => with.clone().into_iter().collect(),
+                TokenTree::Group(g) => {
+                    let mut ng =
+                        Group::new(g.delimiter(), replace_marker(g.stream(), marker, with));
+                    ng.set_span(g.span());
+                    vec![TokenTree::Group(ng)]
+                }
+                t => vec![t],
+            }
+        })
+        .collect()
 }
 
 struct StripBounds;
@@ -48,6 +135,11 @@ impl syn::visit_mut::VisitMut for StripBounds {
     fn visit_expr_loop_mut(&mut self, l: &mut syn::ExprLoop) {
         l.attrs.retain(|a| !a.path().is_ident("max_iters"));
         syn::visit_mut::visit_expr_loop_mut(self, l);
+    }
+
+    fn visit_expr_for_loop_mut(&mut self, l: &mut syn::ExprForLoop) {
+        l.attrs.retain(|a| !a.path().is_ident("checkpoint"));
+        syn::visit_mut::visit_expr_for_loop_mut(self, l);
     }
 }
 
@@ -72,6 +164,13 @@ fn items(func: &syn::ItemFn, f: &Func) -> TokenStream {
     let act = analysis::activity(f);
     let temp_names = name_temps(f);
     let mut rev = Rev::new(f, &act, &temp_names);
+    rev.tape_ty = tape_name(&func.sig.ident);
+    let gn: Vec<_> = f.generics.iter().map(|(n, _)| n).collect();
+    rev.guse = if gn.is_empty() {
+        quote!()
+    } else {
+        quote!(<#(#gn),*>)
+    };
     let d_out = Ident::new("d_out", Span::mixed_site());
     let seeds: Vec<_> = if f.ret_tuple {
         (0..f.ret.len())
@@ -83,7 +182,7 @@ fn items(func: &syn::ItemFn, f: &Func) -> TokenStream {
     } else {
         vec![Some(quote!(#d_out))]
     };
-    let reverse = rev.block(&f.body, &seeds);
+    let mut reverse = rev.block(&f.body, &seeds);
     let decls = std::mem::take(&mut rev.decls);
     let d_params = rev.param_adjoints();
     let mut tape = std::mem::take(&mut rev.tape);
@@ -94,8 +193,19 @@ fn items(func: &syn::ItemFn, f: &Func) -> TokenStream {
         tape: &tape,
         temp_names: &temp_names,
         tape_ident: &tape_ident,
+        recording: std::cell::Cell::new(true),
+        rerun_exit: std::cell::Cell::new(None),
     };
     let forward = fwd_emit.block(&f.body, f.ret_tuple);
+    // Checkpointed loops: the reverse sweep re-runs each iteration with the forward code.
+    for (l, lp) in f.loops.iter().enumerate() {
+        if lp.checkpoint.is_some() {
+            let rerun = fwd_emit.rerun(l, true);
+            reverse = replace_marker(reverse, &crate::reverse::rerun_marker(l), &rerun);
+            let advance = fwd_emit.rerun(l, false);
+            reverse = replace_marker(reverse, &crate::reverse::advance_marker(l), &advance);
+        }
+    }
     let written = fwd_emit.written.into_inner();
     for (name, doc) in &written {
         if let Some(doc) = doc {
@@ -155,30 +265,34 @@ fn items(func: &syn::ItemFn, f: &Func) -> TokenStream {
     let d_names = list(d_params.iter().map(|d| d.to_string()));
     let _ = &wrt_zero;
 
-    let mut field_names: Vec<_> = tape.fields.iter().map(|x| x.name.clone()).collect();
-    let mut field_tys: Vec<_> = tape.fields.iter().map(|x| x.ty.clone()).collect();
-    let mut field_docs: Vec<_> = tape.fields.iter().map(|x| doc(x.doc.clone())).collect();
-    let mut inits: Vec<_> = tape.fields.iter().map(|x| x.init.clone()).collect();
-    if !gnames.is_empty() {
-        // Every const parameter appears in a field, even where no recorded value needs it.
-        field_names.push(Ident::new("const_params", Span::call_site()));
-        field_tys.push(quote!((#([(); #gnames],)*)));
-        inits.push(quote!((#([(); #gnames],)*)));
-        field_docs.push(doc("The const parameters (zero-sized).".into()));
-    }
-    let inits = field_names.iter().zip(&inits).map(|(n, i)| quote!(#n: #i));
-    let report_names: Vec<String> = tape.fields.iter().map(|x| x.name.to_string()).collect();
-    let report_docs: Vec<String> = tape.fields.iter().map(|x| x.doc.replace('`', "")).collect();
-    let report_tys: Vec<String> = tape
-        .fields
-        .iter()
-        .map(|x| crate::emit::text(&x.ty))
-        .collect();
-    let report_types: Vec<&TokenStream> = tape.fields.iter().map(|x| &x.ty).collect();
-
-    let tape_doc = doc(format!(
+    let tape_doc = format!(
         "The tape of [`{name}`]: what [`{adj}`] reads, recorded by [`{fwd}`] in fixed-size fields."
-    ));
+    );
+    let tapes = TapeItems {
+        vis,
+        gdecl: &gdecl,
+        guse: &guse,
+        gnames: &gnames,
+    };
+    let main_tape = tapes.emit(
+        &tape_ty,
+        &tape_doc,
+        tape.fields.iter().filter(|x| x.owner.is_none()),
+    );
+    let mut step_tapes = TokenStream::new();
+    for (l, lp) in f.loops.iter().enumerate() {
+        if lp.checkpoint.is_some() {
+            let doc = format!(
+                "One iteration's tape of checkpointed loop #{l} of [`{name}`]: [`{adj}`] fills it again for each iteration, from the state saved before it."
+            );
+            let ty = crate::reverse::step_tape_name(&tape_ty, l);
+            step_tapes.extend(tapes.emit(
+                &ty,
+                &doc,
+                tape.fields.iter().filter(|x| x.owner == Some(l)),
+            ));
+        }
+    }
     let fwd_doc = doc(format!(
         "Computes [`{name}`] and records in `tape` what [`{adj}`] needs."
     ));
@@ -247,34 +361,8 @@ fn items(func: &syn::ItemFn, f: &Func) -> TokenStream {
     };
 
     quote! {
-        #tape_doc
-        #[derive(::core::clone::Clone, ::core::fmt::Debug)]
-        #vis struct #tape_ty #gdecl {
-            #(#field_docs #field_names: #field_tys,)*
-        }
-
-        impl #gdecl #tape_ty_use {
-            /// The exact size of this tape in bytes.
-            pub const BYTES: usize = ::core::mem::size_of::<Self>();
-
-            /// Every recorded field, in the order the forward sweep writes it: its name, what it
-            /// records, its type and its size in bytes. The sizes add up to [`Self::BYTES`] up
-            /// to alignment padding.
-            pub const FIELDS: &'static [(&'static str, &'static str, &'static str, usize)] = &[
-                #((#report_names, #report_docs, #report_tys, ::core::mem::size_of::<#report_types>()),)*
-            ];
-
-            /// A zeroed tape.
-            pub const fn new() -> Self {
-                Self { #(#inits),* }
-            }
-        }
-
-        impl #gdecl ::core::default::Default for #tape_ty_use {
-            fn default() -> Self {
-                Self::new()
-            }
-        }
+        #main_tape
+        #step_tapes
 
         #fwd_doc
         #[inline]

@@ -296,6 +296,11 @@ pub struct Loop {
     pub breaks: bool,
     /// The loop's label, if it has one (`'newton`).
     pub label: Option<String>,
+    /// `#[checkpoint]` (`Some(None)`) or `#[checkpoint(snapshots = S)]` (`Some(Some(S))`).
+    pub checkpoint: Option<Option<TokenStream>>,
+    /// Variables declared before the loop that its body reads or writes (not parameters or
+    /// loop counters): the state a checkpoint saves.
+    pub carried: Vec<VarId>,
 }
 
 /// A sequence of statements and, for value blocks, the operands they produce.

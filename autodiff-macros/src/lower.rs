@@ -246,7 +246,7 @@ impl Bound {
         let (a, b) = (self.tokens(), k.tokens());
         Bound {
             num: None,
-            expr: quote!(((#a + #b - 1) / #b)),
+            expr: quote!(::core::primitive::usize::div_ceil(#a, #b)),
             generic_expr: self.generic || k.generic || self.generic_expr || k.generic_expr,
             generic: false,
         }
@@ -1460,13 +1460,17 @@ impl Lower {
                 None,
             )
         };
+        let checkpoint = self.checkpoint_attr(&fl.attrs);
         self.f.loops.push(Loop {
             nest: self.nest.clone(),
             counter: format_ident!("k{}", id, span = Span::mixed_site()),
             trips,
             breaks: false,
             label,
+            checkpoint,
+            carried: Vec::new(),
         });
+        let first_var = self.f.vars.len();
         self.scopes.push(HashMap::new());
         let var = self.declare_var(&var_name, false, usize_ty, None, false, true);
         if let Some(b) = bounds {
@@ -1488,12 +1492,50 @@ impl Lower {
         self.scopes.pop();
         self.nest.pop();
         self.scopes.pop();
+        if self.f.loops[id].checkpoint.is_some() {
+            if self
+                .nest
+                .iter()
+                .any(|&l| self.f.loops[l].checkpoint.is_some())
+            {
+                self.error(err(
+                    fl,
+                    "a checkpointed loop inside another is not supported; checkpoint the outer one",
+                ));
+            }
+            let mut used = std::collections::BTreeSet::new();
+            crate::analysis::referenced(&body, &mut used);
+            self.f.loops[id].carried = used
+                .into_iter()
+                .filter(|&v| {
+                    v < first_var && self.f.vars[v].param.is_none() && !self.f.vars[v].loop_var
+                })
+                .collect();
+        }
         out.stmts.push(Stmt::For {
             id,
             var,
             range,
             body,
         });
+    }
+
+    /// `#[checkpoint]` or `#[checkpoint(snapshots = S)]` on a `for` loop.
+    fn checkpoint_attr(&mut self, attrs: &[syn::Attribute]) -> Option<Option<TokenStream>> {
+        let a = attrs.iter().find(|a| a.path().is_ident("checkpoint"))?;
+        if matches!(a.meta, syn::Meta::Path(_)) {
+            return Some(None);
+        }
+        match a.parse_args::<syn::MetaNameValue>() {
+            Ok(nv) if nv.path.is_ident("snapshots") => Some(Some(nv.value.to_token_stream())),
+            _ => {
+                self.error(err(
+                    a,
+                    "write `#[checkpoint]` or `#[checkpoint(snapshots = S)]`",
+                ));
+                None
+            }
+        }
     }
 
     /// `'label: while cond { .. }` or `'label: loop { .. }` with `max_iters(label = K)`: a counted
@@ -1573,6 +1615,8 @@ impl Lower {
             trips: trips.tokens(),
             breaks: true,
             label: label.map(|l| l.name.ident.to_string()),
+            checkpoint: None,
+            carried: Vec::new(),
         });
         self.bound_msgs.push(format!(
             "{name} in `{}` did not finish within {} iterations: raise its `max_iters`",

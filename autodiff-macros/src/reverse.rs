@@ -52,6 +52,9 @@ pub struct Rev<'a> {
     /// Cotangents that are never modified once defined (`d_out`, temporaries' and assignments'
     /// seeds): a temporary that receives one of them unchanged just uses it.
     stable: HashSet<String>,
+    /// The tape type's name and const arguments, for the step tapes of checkpointed loops.
+    pub tape_ty: Ident,
+    pub guse: TokenStream,
     /// `let mut d_v = -0.0;` for every active local variable. Accumulators start at `-0.0`, the
     /// additive identity of IEEE floats (`-0.0 + x == x` for every `x`, which `0.0 + x` is not
     /// for `x = -0.0`), so the compiler can drop the first addition, as in hand-written code.
@@ -104,7 +107,13 @@ impl<'a> Rev<'a> {
                     var.name.to_string().trim_start_matches("r#")
                 ));
                 let ty = f.types.tokens(var.ty);
-                let zero = f.types.filled(var.ty, quote!(-0.0));
+                // Arrays start at `0.0`, which the compiler fills with `memset`.
+                let fill = if f.types.kind(var.ty) == Kind::Array {
+                    quote!(0.0)
+                } else {
+                    quote!(-0.0)
+                };
+                let zero = f.types.filled(var.ty, fill);
                 decls.push(quote!(let mut #d: #ty = #zero;));
                 d_vars[v] = Some(d);
             }
@@ -121,8 +130,17 @@ impl<'a> Rev<'a> {
             d_vars,
             d_temps: vec![None; f.temps.len()],
             stable: ["d_out".to_string()].into_iter().collect(),
+            tape_ty: Ident::new("Tape", Span::call_site()),
+            guse: TokenStream::new(),
             decls,
         }
+    }
+
+    /// The step tape type of checkpointed loop `l`: `FLoop0Tape<N>`.
+    pub fn step_ty(&self, l: usize) -> TokenStream {
+        let name = step_tape_name(&self.tape_ty, l);
+        let g = &self.guse;
+        quote!(#name #g)
     }
 
     /// The adjoint parameter of each differentiated parameter, in order.
@@ -155,6 +173,7 @@ impl<'a> Rev<'a> {
                 init_is_call: false,
                 doc,
                 nest,
+                main: false,
             };
             self.tape.field(key, spec, &self.f.loops);
         }
@@ -618,7 +637,109 @@ impl<'a> Rev<'a> {
                 } else {
                     TokenStream::new()
                 };
-                quote!(for (#k, #i) in #iter.enumerate() #take .rev() { #body })
+                if lp.checkpoint.is_none() {
+                    return quote!(for (#k, #i) in #iter.enumerate() #take .rev() { #body });
+                }
+                // Checkpointed: restore the state saved before iteration `k`, run the iteration
+                // again recording one iteration's tape, then sweep it backwards. With
+                // `snapshots = S`, the state is saved every `stride` iterations only: each segment
+                // is first re-run without recording to save its states on the stack.
+                let (snapshots, stride) = checkpoint_layout(lp);
+                let mut restore = TokenStream::new();
+                let mut seg_decl = TokenStream::new();
+                let mut seg_save = TokenStream::new();
+                let mut seg_restore = TokenStream::new();
+                let seg_start = Ident::new("start", Span::mixed_site());
+                for &v in &lp.carried.clone() {
+                    let var = &self.f.vars[v];
+                    let (emit, ty) = (var.emit.clone(), var.ty);
+                    let tyt = self.ty(ty);
+                    if !var.mutable {
+                        let val = self.var_val(v, &[], usize::MAX);
+                        restore.extend(quote!(let #emit: #tyt = #val;));
+                        continue;
+                    }
+                    let key = Key::Snap(*id, v);
+                    if self.tape.get(key).is_none() {
+                        let zero = self.f.types.zero(ty);
+                        let spec = Spec {
+                            base: &format!("{}_checkpoints", var.emit),
+                            ty: quote!([#tyt; #snapshots]),
+                            init: quote!([#zero; #snapshots]),
+                            init_is_call: false,
+                            doc: format!("`{}` saved by checkpointed loop #{id}", var.name),
+                            nest: &self.f.loops[*id].nest.clone(),
+                            main: true,
+                        };
+                        self.tape.field(key, spec, &self.f.loops);
+                    }
+                    let slot = self
+                        .tape
+                        .access(key, &self.tape_ident, &self.f.loops)
+                        .unwrap();
+                    match &stride {
+                        None => restore.extend(quote!(let mut #emit: #tyt = #slot[#k];)),
+                        Some(stride) => {
+                            let seg = format_ident!("{}_segment", emit, span = Span::mixed_site());
+                            let zero = self.f.types.zero(ty);
+                            let seg_index = Ident::new("segment", Span::mixed_site());
+                            restore.extend(quote!(let mut #emit: #tyt = #slot[#seg_index];));
+                            seg_decl
+                                .extend(quote!(let mut #seg: [#tyt; #stride] = [#zero; #stride];));
+                            seg_save.extend(quote!(#seg[#k - #seg_start] = #emit;));
+                            seg_restore
+                                .extend(quote!(let mut #emit: #tyt = #seg[#k - #seg_start];));
+                        }
+                    }
+                }
+                let step = crate::tape::step_ident(*id);
+                let step_ty = self.step_ty(*id);
+                let marker = rerun_marker(*id);
+                let Some(stride) = stride else {
+                    return quote!(for (#k, #i) in #iter.enumerate() #take .rev() {
+                        let mut #step = <#step_ty>::new();
+                        #restore
+                        #marker
+                        #body
+                    });
+                };
+                let n = Ident::new("trips", Span::mixed_site());
+                let count = if lp.breaks {
+                    let trips = self
+                        .tape
+                        .access(Key::Trips(*id), &self.tape_ident, &self.f.loops)
+                        .unwrap();
+                    quote!(#trips)
+                } else {
+                    quote!(#iter.len())
+                };
+                let (seg_index, len) = (
+                    Ident::new("segment", Span::mixed_site()),
+                    Ident::new("len", Span::mixed_site()),
+                );
+                let advance = advance_marker(*id);
+                quote!(
+                    let #n: usize = #count;
+                    for #seg_index in (0..#snapshots).rev() {
+                        let #seg_start = #seg_index * #stride;
+                        if #seg_start >= #n {
+                            continue;
+                        }
+                        let #len = if #n - #seg_start < #stride { #n - #seg_start } else { #stride };
+                        #restore
+                        #seg_decl
+                        for (#k, #i) in #iter.enumerate().skip(#seg_start).take(#len) {
+                            #seg_save
+                            #advance
+                        }
+                        for (#k, #i) in #iter.enumerate().skip(#seg_start).take(#len).rev() {
+                            let mut #step = <#step_ty>::new();
+                            #seg_restore
+                            #marker
+                            #body
+                        }
+                    }
+                )
             }
             Stmt::Break | Stmt::Continue | Stmt::Panic(_) => TokenStream::new(),
         }
@@ -789,12 +910,37 @@ impl<'a> Rev<'a> {
                 init_is_call: true,
                 doc: format!("the tape of the call to `{callee}`"),
                 nest: &self.f.def_nest[def],
+                main: false,
             };
             self.tape.field(key, spec, &self.f.loops);
         }
         self.tape
             .access(key, &self.tape_ident, &self.f.loops)
             .unwrap()
+    }
+}
+
+/// Where the reverse sweep of checkpointed loop `l` re-runs an iteration: replaced by the
+/// forward code once the tape layout is final.
+pub fn rerun_marker(l: usize) -> Ident {
+    Ident::new(&format!("__stackgrad_rerun_{l}"), Span::call_site())
+}
+
+/// Where the reverse sweep of checkpointed loop `l` advances through an iteration without
+/// recording (to reach the next state of a segment).
+pub fn advance_marker(l: usize) -> Ident {
+    Ident::new(&format!("__stackgrad_advance_{l}"), Span::call_site())
+}
+
+/// How many states a checkpointed loop saves, and every how many iterations (`None`: every one).
+pub fn checkpoint_layout(lp: &Loop) -> (TokenStream, Option<TokenStream>) {
+    let trips = &lp.trips;
+    match &lp.checkpoint {
+        Some(Some(s)) => (
+            s.clone(),
+            Some(quote!(::core::primitive::usize::div_ceil(#trips, #s))),
+        ),
+        _ => (trips.clone(), None),
     }
 }
 
@@ -845,4 +991,11 @@ pub fn range_tokens(
         };
     }
     it
+}
+
+/// `FTape` -> `FLoop0Tape` for checkpointed loop 0.
+pub fn step_tape_name(tape: &Ident, l: usize) -> Ident {
+    let base = tape.to_string();
+    let base = base.trim_end_matches("Tape");
+    Ident::new(&format!("{base}Loop{l}Tape"), tape.span())
 }

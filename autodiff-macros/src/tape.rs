@@ -26,6 +26,8 @@ pub enum Key {
     Call(usize),
     /// How many iterations a loop with a `break` ran.
     Trips(usize),
+    /// The state a checkpointed loop saves before an iteration: (loop, variable).
+    Snap(usize, usize),
 }
 
 pub struct Field {
@@ -35,6 +37,9 @@ pub struct Field {
     pub doc: String,
     /// The loops the value is recorded in, outermost first: one array dimension each.
     pub nest: Vec<usize>,
+    /// A value recorded inside a checkpointed loop lives in that loop's step tape (one
+    /// iteration's worth, recomputed by the reverse sweep), not in the function's tape.
+    pub owner: Option<usize>,
 }
 
 #[derive(Default)]
@@ -53,6 +58,8 @@ pub struct Spec<'a> {
     pub init_is_call: bool,
     pub doc: String,
     pub nest: &'a [usize],
+    /// Keep in the function's tape even inside a checkpointed loop (the checkpoints).
+    pub main: bool,
 }
 
 impl Tape {
@@ -64,16 +71,34 @@ impl Tape {
         let name = unique(&mut self.used, spec.base.trim_start_matches("r#"));
         let name = Ident::new(&name, Span::call_site());
         let (mut ty, mut init) = (spec.ty, spec.init);
-        let mut is_call = spec.init_is_call;
-        for &l in spec.nest.iter().rev() {
+        let is_call = spec.init_is_call;
+        let owner = if spec.main {
+            None
+        } else {
+            spec.nest
+                .iter()
+                .copied()
+                .find(|&l| loops[l].checkpoint.is_some())
+        };
+        let nest: Vec<usize> = match owner {
+            Some(o) => spec
+                .nest
+                .iter()
+                .copied()
+                .skip_while(|&l| l != o)
+                .skip(1)
+                .collect(),
+            None => spec.nest.to_vec(),
+        };
+        for &l in nest.iter().rev() {
             let n = &loops[l].trips;
             ty = quote!([#ty; #n]);
+            // A callee's tape is not `Copy`: every level of the array repeats a `const` block.
             init = if is_call {
                 quote!([const { #init }; #n])
             } else {
                 quote!([#init; #n])
             };
-            is_call = false;
         }
         self.map.insert(key, self.fields.len());
         self.fields.push(Field {
@@ -81,7 +106,8 @@ impl Tape {
             ty,
             init,
             doc: spec.doc,
-            nest: spec.nest.to_vec(),
+            nest,
+            owner,
         });
         name
     }
@@ -106,16 +132,29 @@ impl Tape {
         loops: &[Loop],
         index: impl Fn(usize) -> TokenStream,
     ) -> Option<TokenStream> {
-        let _ = loops;
         let f = &self.fields[*self.map.get(&key)?];
         let name = &f.name;
         let ks = f.nest.iter().map(|&l| index(l));
-        Some(quote!(#tape.#name #([#ks])*))
+        match f.owner {
+            Some(o) => {
+                let step = step_ident(o);
+                let _ = loops;
+                Some(quote!(#step.#name #([#ks])*))
+            }
+            None => Some(quote!(#tape.#name #([#ks])*)),
+        }
     }
 
     /// Does any field live in loop `l`?
     pub fn uses_loop(&self, l: usize) -> bool {
         self.fields.iter().any(|f| f.nest.contains(&l))
+    }
+
+    /// Is this key recorded in a checkpointed loop's step tape?
+    pub fn in_step(&self, key: Key) -> bool {
+        self.map
+            .get(&key)
+            .is_some_and(|&i| self.fields[i].owner.is_some())
     }
 
     /// Puts the fields in the order the forward sweep writes them (`order` lists field names).
@@ -161,4 +200,9 @@ pub fn unique(used: &mut HashSet<String>, base: &str) -> String {
     }
     used.insert(name.clone());
     name
+}
+
+/// The local that holds one iteration's tape of checkpointed loop `l` in the reverse sweep.
+pub fn step_ident(l: usize) -> Ident {
+    Ident::new(&format!("step{l}"), Span::mixed_site())
 }

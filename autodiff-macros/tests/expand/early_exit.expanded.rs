@@ -30,9 +30,9 @@ pub struct EarlyExitTape {
 impl EarlyExitTape {
     /// The exact size of this tape in bytes.
     pub const BYTES: usize = ::core::mem::size_of::<Self>();
-    /// Every recorded field, in the order the forward sweep writes it: its name, what it
-    /// records, its type and its size in bytes. The sizes add up to [`Self::BYTES`] up
-    /// to alignment padding.
+    /// Every recorded field, in the order the forward sweep writes it: its name, what
+    /// it records, its type and its size in bytes. The sizes add up to
+    /// [`Self::BYTES`] up to alignment padding.
     pub const FIELDS: &'static [(&'static str, &'static str, &'static str, usize)] = &[
         (
             "y_2",
@@ -112,7 +112,7 @@ pub fn early_exit_adjoint(
     d_out: f64,
     d_x: &mut [f64; 6],
 ) {
-    let mut d_y: [f64; 6] = [-0.0; 6];
+    let mut d_y: [f64; 6] = [0.0; 6];
     let mut d_s: f64 = -0.0;
     d_s += d_out;
     for (k1, i_1) in (0..6).enumerate().take(tape.trips_1).rev() {

@@ -29,9 +29,9 @@ pub struct MicrogradTape {
 impl MicrogradTape {
     /// The exact size of this tape in bytes.
     pub const BYTES: usize = ::core::mem::size_of::<Self>();
-    /// Every recorded field, in the order the forward sweep writes it: its name, what it
-    /// records, its type and its size in bytes. The sizes add up to [`Self::BYTES`] up
-    /// to alignment padding.
+    /// Every recorded field, in the order the forward sweep writes it: its name, what
+    /// it records, its type and its size in bytes. The sizes add up to
+    /// [`Self::BYTES`] up to alignment padding.
     pub const FIELDS: &'static [(&'static str, &'static str, &'static str, usize)] = &[
         ("t7", "t7 = b + a", "f64", ::core::mem::size_of::<f64>()),
         ("t11", "t11 = b - a", "f64", ::core::mem::size_of::<f64>()),

@@ -17,9 +17,9 @@ pub struct RnnTape {
 impl RnnTape {
     /// The exact size of this tape in bytes.
     pub const BYTES: usize = ::core::mem::size_of::<Self>();
-    /// Every recorded field, in the order the forward sweep writes it: its name, what it
-    /// records, its type and its size in bytes. The sizes add up to [`Self::BYTES`] up
-    /// to alignment padding.
+    /// Every recorded field, in the order the forward sweep writes it: its name, what
+    /// it records, its type and its size in bytes. The sizes add up to
+    /// [`Self::BYTES`] up to alignment padding.
     pub const FIELDS: &'static [(&'static str, &'static str, &'static str, usize)] = &[
         ("h_1", "h (line 4) after an assignment", "f64", ::core::mem::size_of::<f64>()),
         (

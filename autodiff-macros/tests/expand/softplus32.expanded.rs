@@ -17,9 +17,9 @@ pub struct Softplus32Tape {
 impl Softplus32Tape {
     /// The exact size of this tape in bytes.
     pub const BYTES: usize = ::core::mem::size_of::<Self>();
-    /// Every recorded field, in the order the forward sweep writes it: its name, what it
-    /// records, its type and its size in bytes. The sizes add up to [`Self::BYTES`] up
-    /// to alignment padding.
+    /// Every recorded field, in the order the forward sweep writes it: its name, what
+    /// it records, its type and its size in bytes. The sizes add up to
+    /// [`Self::BYTES`] up to alignment padding.
     pub const FIELDS: &'static [(&'static str, &'static str, &'static str, usize)] = &[
         (
             "branch_0",
