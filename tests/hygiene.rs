@@ -36,6 +36,9 @@ fn user_names_do_not_collide_with_generated_locals() {
     let df_dt0 = 2.0 * s * t0.cos() / a + t0.exp();
     let want = (df_dt0 * b - s * s / (a * a), df_dt0 * a, 2.0 * s / a);
     for (got, want) in [(g_tape, want.0), (g_d_out, want.1), (g_value, want.2)] {
-        assert!((got - want).abs() <= 1e-12 * want.abs().max(1.0), "{got} vs {want}");
+        assert!(
+            (got - want).abs() <= 1e-12 * want.abs().max(1.0),
+            "{got} vs {want}"
+        );
     }
 }
