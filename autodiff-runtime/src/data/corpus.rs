@@ -41,9 +41,12 @@ impl CharCorpus {
         if text.is_empty() {
             return Err(DataError::new(name, DataErrorKind::Empty));
         }
-        let mut vocab: Vec<char> = text.chars().collect();
-        vocab.sort_unstable();
-        vocab.dedup();
+        // The distinct characters, sorted, without a copy of the whole text.
+        let vocab: Vec<char> = text
+            .chars()
+            .collect::<alloc::collections::BTreeSet<char>>()
+            .into_iter()
+            .collect();
         let mut corpus = CharCorpus {
             name: name.into(),
             vocab,
@@ -92,13 +95,16 @@ impl CharCorpus {
     ///
     /// [`DataErrorKind::UnknownChar`] for a character outside the vocabulary.
     pub fn encode(&self, text: &str) -> Result<Vec<usize>, DataError> {
-        text.chars()
-            .map(|c| {
-                self.vocab
-                    .binary_search(&c)
-                    .map_err(|_| DataError::new(&*self.name, DataErrorKind::UnknownChar(c)))
-            })
-            .collect()
+        // Exactly one slot per character: no growth by doubling (the text can be large).
+        let mut tokens = Vec::with_capacity(text.chars().count());
+        for c in text.chars() {
+            let id = self
+                .vocab
+                .binary_search(&c)
+                .map_err(|_| DataError::new(&*self.name, DataErrorKind::UnknownChar(c)))?;
+            tokens.push(id);
+        }
+        Ok(tokens)
     }
 
     /// The text of token ids.
