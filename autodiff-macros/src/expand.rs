@@ -301,7 +301,7 @@ fn items(func: &syn::ItemFn, f: &Func) -> TokenStream {
          {wrt_names} into {d_names}.\n\n`tape` must have been filled by [`{fwd}`] with the same arguments. \
          The adjoints accumulate: zero them first for a plain gradient."
     ));
-    let allow = quote!(#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]);
+    let allow = quote!(#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]);
 
     let grad_fn = if f.ret_tuple
         || f.ret

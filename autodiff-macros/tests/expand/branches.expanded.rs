@@ -96,7 +96,7 @@ impl ::core::default::Default for BranchesTape {
 }
 ///Computes [`branches`] and records in `tape` what [`branches_adjoint`] needs.
 #[inline]
-#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
 pub fn branches_forward(x: f64, y: f64, tape: &mut BranchesTape) -> f64 {
     let t0 = inner::g_forward(x, &mut tape.g);
     tape.t0 = t0;
@@ -130,7 +130,7 @@ pub fn branches_forward(x: f64, y: f64, tape: &mut BranchesTape) -> f64 {
 
 `tape` must have been filled by [`branches_forward`] with the same arguments. The adjoints accumulate: zero them first for a plain gradient.*/
 #[inline]
-#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
 pub fn branches_adjoint(
     x: f64,
     y: f64,
@@ -164,7 +164,7 @@ pub fn branches_adjoint(
     inner::g_adjoint(x, &tape.g, d_t0, &mut *d_x);
 }
 ///The value of [`branches`] and its gradient with respect to `x`, `y`, in parameter order.
-#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
 pub fn branches_grad(x: f64, y: f64) -> (f64, (f64, f64)) {
     let mut tape = <BranchesTape>::new();
     let value = branches_forward(x, y, &mut tape);

@@ -31,7 +31,7 @@ impl<const N: usize> ::core::default::Default for DotTape<N> {
 }
 ///Computes [`dot`] and records in `tape` what [`dot_adjoint`] needs.
 #[inline]
-#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
 pub fn dot_forward<const N: usize>(
     a: &[f64; N],
     b: &[f64; N],
@@ -49,7 +49,7 @@ pub fn dot_forward<const N: usize>(
 
 `tape` must have been filled by [`dot_forward`] with the same arguments. The adjoints accumulate: zero them first for a plain gradient.*/
 #[inline]
-#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
 pub fn dot_adjoint<const N: usize>(
     a: &[f64; N],
     b: &[f64; N],
@@ -67,7 +67,7 @@ pub fn dot_adjoint<const N: usize>(
     }
 }
 ///The value of [`dot`] and its gradient with respect to `a`, `b`, in parameter order.
-#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
 pub fn dot_grad<const N: usize>(
     a: &[f64; N],
     b: &[f64; N],

@@ -78,7 +78,7 @@ impl ::core::default::Default for EarlyExitTape {
 }
 ///Computes [`early_exit`] and records in `tape` what [`early_exit_adjoint`] needs.
 #[inline]
-#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
 pub fn early_exit_forward(x: &[f64; 6], tape: &mut EarlyExitTape) -> f64 {
     let mut y: [f64; 6] = (*x);
     for (k0, i) in (0..6).enumerate() {
@@ -105,7 +105,7 @@ pub fn early_exit_forward(x: &[f64; 6], tape: &mut EarlyExitTape) -> f64 {
 
 `tape` must have been filled by [`early_exit_forward`] with the same arguments. The adjoints accumulate: zero them first for a plain gradient.*/
 #[inline]
-#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
 pub fn early_exit_adjoint(
     x: &[f64; 6],
     tape: &EarlyExitTape,
@@ -135,7 +135,7 @@ pub fn early_exit_adjoint(
     }
 }
 ///The value of [`early_exit`] and its gradient with respect to `x`, in parameter order.
-#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
 pub fn early_exit_grad(x: &[f64; 6]) -> (f64, [f64; 6]) {
     let mut tape = <EarlyExitTape>::new();
     let value = early_exit_forward(x, &mut tape);

@@ -57,7 +57,7 @@ impl ::core::default::Default for MicrogradTape {
 }
 ///Computes [`micrograd`] and records in `tape` what [`micrograd_adjoint`] needs.
 #[inline]
-#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
 pub fn micrograd_forward(a: f64, b: f64, tape: &mut MicrogradTape) -> f64 {
     let mut c: f64 = a + b;
     let t0 = a * b;
@@ -95,7 +95,7 @@ pub fn micrograd_forward(a: f64, b: f64, tape: &mut MicrogradTape) -> f64 {
 
 `tape` must have been filled by [`micrograd_forward`] with the same arguments. The adjoints accumulate: zero them first for a plain gradient.*/
 #[inline]
-#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
 pub fn micrograd_adjoint(
     a: f64,
     b: f64,
@@ -138,7 +138,7 @@ pub fn micrograd_adjoint(
     *d_b += d_c;
 }
 ///The value of [`micrograd`] and its gradient with respect to `a`, `b`, in parameter order.
-#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
 pub fn micrograd_grad(a: f64, b: f64) -> (f64, (f64, f64)) {
     let mut tape = <MicrogradTape>::new();
     let value = micrograd_forward(a, b, &mut tape);

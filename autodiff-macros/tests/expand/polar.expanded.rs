@@ -50,7 +50,7 @@ impl ::core::default::Default for PolarTape {
 }
 ///Computes [`polar`] and records in `tape` what [`polar_adjoint`] needs.
 #[inline]
-#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
 pub fn polar_forward(
     r: f64,
     theta: f64,
@@ -77,7 +77,7 @@ pub fn polar_forward(
 
 `tape` must have been filled by [`polar_forward`] with the same arguments. The adjoints accumulate: zero them first for a plain gradient.*/
 #[inline]
-#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
 pub fn polar_adjoint(
     r: f64,
     theta: f64,

@@ -41,7 +41,7 @@ impl ::core::default::Default for RnnTape {
 }
 ///Computes [`rnn`] and records in `tape` what [`rnn_adjoint`] needs.
 #[inline]
-#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
 pub fn rnn_forward(x: &[f64; 50], w: f64, u: f64, tape: &mut RnnTape) -> f64 {
     let mut h: f64 = 0.0;
     tape.h_1 = h;
@@ -58,7 +58,7 @@ pub fn rnn_forward(x: &[f64; 50], w: f64, u: f64, tape: &mut RnnTape) -> f64 {
 
 `tape` must have been filled by [`rnn_forward`] with the same arguments. The adjoints accumulate: zero them first for a plain gradient.*/
 #[inline]
-#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
 pub fn rnn_adjoint(
     x: &[f64; 50],
     w: f64,
@@ -82,7 +82,7 @@ pub fn rnn_adjoint(
     }
 }
 ///The value of [`rnn`] and its gradient with respect to `x`, `w`, `u`, in parameter order.
-#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
 pub fn rnn_grad(x: &[f64; 50], w: f64, u: f64) -> (f64, ([f64; 50], f64, f64)) {
     let mut tape = <RnnTape>::new();
     let value = rnn_forward(x, w, u, &mut tape);

@@ -41,7 +41,7 @@ impl ::core::default::Default for Softplus32Tape {
 }
 ///Computes [`softplus32`] and records in `tape` what [`softplus32_adjoint`] needs.
 #[inline]
-#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
 pub fn softplus32_forward(x: f32, tape: &mut Softplus32Tape) -> f32 {
     tape.branch_0 = x > 20.0;
     if tape.branch_0 {
@@ -58,7 +58,7 @@ pub fn softplus32_forward(x: f32, tape: &mut Softplus32Tape) -> f32 {
 
 `tape` must have been filled by [`softplus32_forward`] with the same arguments. The adjoints accumulate: zero them first for a plain gradient.*/
 #[inline]
-#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
 pub fn softplus32_adjoint(x: f32, tape: &Softplus32Tape, d_out: f32, d_x: &mut f32) {
     let mut d_wide: f64 = -0.0;
     if tape.branch_0 {
@@ -71,7 +71,7 @@ pub fn softplus32_adjoint(x: f32, tape: &Softplus32Tape, d_out: f32, d_x: &mut f
     }
 }
 ///The value of [`softplus32`] and its gradient with respect to `x`, in parameter order.
-#[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
 pub fn softplus32_grad(x: f32) -> (f32, f32) {
     let mut tape = <Softplus32Tape>::new();
     let value = softplus32_forward(x, &mut tape);
