@@ -24,8 +24,8 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
         }
     };
     let generated = generate(attr, &func);
-    // The primal is the user's function as written, less the `#[max_iters(K)]` and
-    // `#[checkpoint]` attributes on its loops, which only this macro reads.
+    // The primal is the user's function as written, less the `#[max_iters(K)]`,
+    // `#[checkpoint]` and `#[recompute]` attributes, which only this macro reads.
     let mut func = func;
     StripBounds.visit_item_fn_mut(&mut func);
     match generated {
@@ -135,6 +135,11 @@ impl syn::visit_mut::VisitMut for StripBounds {
     fn visit_expr_loop_mut(&mut self, l: &mut syn::ExprLoop) {
         l.attrs.retain(|a| !a.path().is_ident("max_iters"));
         syn::visit_mut::visit_expr_loop_mut(self, l);
+    }
+
+    fn visit_local_mut(&mut self, l: &mut syn::Local) {
+        l.attrs.retain(|a| !a.path().is_ident("recompute"));
+        syn::visit_mut::visit_local_mut(self, l);
     }
 
     fn visit_expr_for_loop_mut(&mut self, l: &mut syn::ExprForLoop) {

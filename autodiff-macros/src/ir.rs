@@ -166,6 +166,9 @@ pub struct Var {
     pub by_ref: bool,
     /// A loop counter: its value is available in the reverse sweep, which runs the same loop.
     pub loop_var: bool,
+    /// `#[recompute] let`: the reverse sweep evaluates the definition again instead of reading a
+    /// recorded value.
+    pub recompute: bool,
 }
 
 /// A projection of a place: `a[i]` or `p.w`.

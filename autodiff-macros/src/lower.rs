@@ -500,6 +500,7 @@ impl Lower {
             param,
             by_ref,
             loop_var,
+            recompute: false,
         });
         let id = self.f.vars.len() - 1;
         self.scopes
@@ -993,6 +994,15 @@ impl Lower {
                 self.f.types.unify(ty, a);
             }
             self.bind(out, op, Target::Var(var), Vec::new(), true);
+            if local.attrs.iter().any(|a| a.path().is_ident("recompute")) {
+                if mutable {
+                    self.error(err(
+                        pi,
+                        "`#[recompute]` applies to an immutable `let`: its value is computed once, so the reverse sweep can compute it again",
+                    ));
+                }
+                self.f.vars[var].recompute = true;
+            }
         } else {
             let (p, ty) = self.pure(&init.expr);
             if let Some(a) = ann_ty {

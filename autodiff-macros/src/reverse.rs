@@ -40,6 +40,10 @@ pub struct Rev<'a> {
     pub reaching: Vec<Reach>,
     /// The loops around the definition of each variable and temporary.
     value_nest: HashMap<Target, Vec<usize>>,
+    /// The definition of each variable defined by a single `let` (for `#[recompute]`), and of
+    /// each temporary.
+    defs: HashMap<VarId, (usize, &'a Rhs)>,
+    temp_defs: HashMap<TempId, &'a Rhs>,
     pub tape: Tape,
     pub names: Names,
     pub tape_ident: Ident,
@@ -59,6 +63,52 @@ pub struct Rev<'a> {
     /// additive identity of IEEE floats (`-0.0 + x == x` for every `x`, which `0.0 + x` is not
     /// for `x = -0.0`), so the compiler can drop the first addition, as in hand-written code.
     pub decls: Vec<TokenStream>,
+}
+
+fn temp_defs(b: &Block) -> HashMap<TempId, &Rhs> {
+    let mut out = HashMap::new();
+    for s in &b.stmts {
+        match s {
+            Stmt::Def {
+                target: Target::Temp(t),
+                rhs,
+                ..
+            } => {
+                out.insert(*t, rhs);
+            }
+            Stmt::If { then, els, .. } => {
+                out.extend(temp_defs(then));
+                out.extend(temp_defs(els));
+            }
+            Stmt::For { body, .. } => out.extend(temp_defs(body)),
+            _ => {}
+        }
+    }
+    out
+}
+
+fn let_defs(b: &Block) -> HashMap<VarId, (usize, &Rhs)> {
+    let mut out = HashMap::new();
+    for s in &b.stmts {
+        match s {
+            Stmt::Def {
+                id,
+                target: Target::Var(v),
+                place,
+                rhs,
+                is_let: true,
+            } if place.is_empty() => {
+                out.insert(*v, (*id, rhs));
+            }
+            Stmt::If { then, els, .. } => {
+                out.extend(let_defs(then));
+                out.extend(let_defs(els));
+            }
+            Stmt::For { body, .. } => out.extend(let_defs(body)),
+            _ => {}
+        }
+    }
+    out
 }
 
 fn value_nests(f: &Func) -> HashMap<Target, Vec<usize>> {
@@ -123,6 +173,8 @@ impl<'a> Rev<'a> {
             act,
             reaching: crate::analysis::reaching_defs(f),
             value_nest: value_nests(f),
+            defs: let_defs(&f.body),
+            temp_defs: temp_defs(&f.body),
             tape: Tape::default(),
             names,
             tape_ident: Ident::new("tape", Span::mixed_site()),
@@ -253,6 +305,17 @@ impl<'a> Rev<'a> {
         }
         let (name, ty) = (v.emit.to_string(), v.ty);
         let at = line_of(v.name.span());
+        if v.recompute
+            && let Some(rhs) = self.defs.get(&var).map(|&(_, rhs)| rhs)
+        {
+            let value = self.recompute(rhs);
+            let suffix = self.suffix(proj);
+            return if proj.is_empty() {
+                value
+            } else {
+                quote!((#value) #suffix)
+            };
+        }
         if !v.mutable {
             let doc = format!("`{}`{at}", v.name);
             let nest = self
@@ -352,6 +415,60 @@ impl<'a> Rev<'a> {
             return quote!((-#t));
         }
         tokens.clone()
+    }
+
+    /// A definition evaluated again in the reverse sweep, from its operands' values
+    /// (`#[recompute] let`): calls call the primal.
+    fn recompute(&mut self, rhs: &'a Rhs) -> TokenStream {
+        // The statement's own subexpressions are recomputed too, not read from the tape.
+        let val = |r: &mut Self, o: &'a Operand| match o {
+            Operand::Temp(t) if r.temp_defs.contains_key(t) => {
+                let rhs = r.temp_defs[t];
+                r.recompute(rhs)
+            }
+            o => r.val(o),
+        };
+        match rhs {
+            Rhs::Copy(o) => val(self, o),
+            Rhs::Neg(o) => {
+                let o = val(self, o);
+                quote!((-#o))
+            }
+            Rhs::Cast(o) => {
+                let o = val(self, o);
+                quote!((#o as _))
+            }
+            Rhs::Bin(op, a, b) => {
+                let (a, b) = (val(self, a), val(self, b));
+                let op = match op {
+                    BinOp::Add => quote!(+),
+                    BinOp::Sub => quote!(-),
+                    BinOp::Mul => quote!(*),
+                    BinOp::Div => quote!(/),
+                };
+                quote!((#a #op #b))
+            }
+            Rhs::Method {
+                method,
+                recv,
+                args,
+                span,
+            } => {
+                let m = Ident::new(method.name, *span);
+                let r = val(self, recv);
+                let args: Vec<_> = args.iter().map(|a| val(self, a)).collect();
+                quote!(#r.#m(#(#args),*))
+            }
+            Rhs::Array(elems) => {
+                let elems: Vec<_> = elems.iter().map(|a| val(self, a)).collect();
+                quote!([#(#elems),*])
+            }
+            Rhs::Call { path, args, .. } => {
+                let args: Vec<_> = args.iter().map(|a| val(self, a)).collect();
+                quote!(#path(#(#args),*))
+            }
+            Rhs::Pure(p) => self.pure_val(p),
+        }
     }
 
     /// The value a definition produced.
