@@ -5,7 +5,7 @@
 #   bench/peers/run.sh [STEPS]        # GPT training steps for both (default 3000)
 #
 # Environment: TORCH_PYTHON, a Python with torch already installed (else a venv is made in
-# target/peers-venv with the CPU build of torch from PyTorch's index); CORE, the core to pin
+# target/peers-venv with torch from PyPI); CORE, the core to pin
 # (default 0); BATCH1_STEPS, steps timed at batch 1 (default 1000).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -23,10 +23,9 @@ else
     if ! "$PY" -c 'import torch, numpy' 2>/dev/null; then
         python3 -m venv target/peers-venv
         "$PY" -m pip install --quiet --upgrade pip
-        # The CPU build if PyTorch's index is reachable; else PyPI's default wheel (built with CUDA,
-        # which loads more libraries; results.md gives the version, and the RSS of `import torch`).
-        "$PY" -m pip install --quiet torch --index-url https://download.pytorch.org/whl/cpu ||
-            "$PY" -m pip install --quiet torch
+        # PyPI's default wheel (on Linux x86-64 it is built with CUDA and loads more libraries;
+        # results.md gives the version and the RSS of `import torch` alone).
+        "$PY" -m pip install --quiet torch
         "$PY" -m pip install --quiet numpy
     fi
 fi
