@@ -61,6 +61,26 @@ fn dot_by_hand<const N: usize>(a: &[f64; N], b: &[f64; N]) -> (f64, ([f64; N], [
     (s, (d_a, d_b))
 }
 
+/// The same gradient written as an adjoint that adds into caller-zeroed buffers, the contract
+/// `dot_adjoint` follows (and so `dot_grad`): the like-for-like hand-written version.
+fn dot_by_hand_accumulating<const N: usize>(
+    a: &[f64; N],
+    b: &[f64; N],
+) -> (f64, ([f64; N], [f64; N])) {
+    let mut s = 0.0;
+    for i in 0..N {
+        s += a[i] * b[i];
+    }
+    let d_s = 1.0;
+    let mut d_a = [0.0; N];
+    let mut d_b = [0.0; N];
+    for i in 0..N {
+        d_a[i] += d_s * b[i];
+        d_b[i] += d_s * a[i];
+    }
+    (s, (d_a, d_b))
+}
+
 fn dot_1024(c: &mut Criterion) {
     let (a, b) = (seeded::<DOT>(1), seeded::<DOT>(2));
     let (value, (d_a, d_b)) = dot_grad(&a, &b);
@@ -74,6 +94,10 @@ fn dot_1024(c: &mut Criterion) {
     });
     group.bench_function("dot_1024_handwritten", |bencher| {
         bencher.iter(|| dot_by_hand(black_box(&a), black_box(&b)));
+    });
+    assert_eq!(dot_by_hand_accumulating(&a, &b), (value, (d_a, d_b)));
+    group.bench_function("dot_1024_handwritten_accumulating", |bencher| {
+        bencher.iter(|| dot_by_hand_accumulating(black_box(&a), black_box(&b)));
     });
     group.bench_function("dot_1024_primal", |bencher| {
         bencher.iter(|| dot(black_box(&a), black_box(&b)));
