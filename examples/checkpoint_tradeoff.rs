@@ -15,25 +15,10 @@ use std::time::Instant;
 
 use stackgrad::differentiable;
 
-const STEPS: usize = 1000;
+#[path = "../tests/models/rnn1000.rs"]
+mod rnn1000;
 
-/// The RNN with a full tape.
-#[differentiable]
-fn rnn_full(x: &[f64; STEPS], w: &[[f64; 4]; 4], u: &[f64; 4]) -> f64 {
-    let mut h = [0.0; 4];
-    for t in 0..STEPS {
-        let mut next = [0.0; 4];
-        for i in 0..4 {
-            let mut z = u[i] * x[t];
-            for j in 0..4 {
-                z += w[i][j] * h[j];
-            }
-            next[i] = z.tanh();
-        }
-        h = next;
-    }
-    h[0] + h[1] * h[2] - h[3]
-}
+use rnn1000::{RnnFullTape, STEPS, rnn_full, rnn_full_grad};
 
 /// The same RNN checkpointed with `$s` snapshots, as `$name`.
 macro_rules! checkpointed {

@@ -177,38 +177,7 @@ impl Fwd<'_> {
     }
 
     fn pure(&self, p: &Pure) -> TokenStream {
-        let wrap = |p: &Pure| {
-            let t = self.pure(p);
-            match p {
-                Pure::Bin(..) | Pure::Unary(..) | Pure::Cast(..) => quote!((#t)),
-                _ => t,
-            }
-        };
-        match p {
-            Pure::Lit(t) => t.clone(),
-            Pure::Var(v, proj, _) => self.place(*v, proj),
-            Pure::Unary(op, a) => {
-                let a = wrap(a);
-                quote!(#op #a)
-            }
-            Pure::Bin(op, a, b) => {
-                let (a, b) = (wrap(a), wrap(b));
-                quote!(#a #op #b)
-            }
-            Pure::Cast(a, ty) => {
-                let a = wrap(a);
-                quote!(#a as #ty)
-            }
-            Pure::Method(r, m, args) => {
-                let r = wrap(r);
-                let args = args.iter().map(|a| self.pure(a));
-                quote!(#r.#m(#(#args),*))
-            }
-            Pure::Call(path, args) => {
-                let args = args.iter().map(|a| self.pure(a));
-                quote!(#path(#(#args),*))
-            }
-        }
+        pure_tokens(p, &mut |v, proj, _| self.place(v, proj))
     }
 
     fn rhs(&self, def: usize, target: Target, rhs: &Rhs) -> TokenStream {
@@ -566,4 +535,45 @@ fn find_loop(b: &Block, l: usize) -> Option<&Block> {
         Stmt::If { then, els, .. } => find_loop(then, l).or_else(|| find_loop(els, l)),
         _ => None,
     })
+}
+
+/// An expression tree as tokens, with `leaf` giving each variable read (forward and reverse
+/// sweeps differ only there).
+pub fn pure_tokens(
+    p: &Pure,
+    leaf: &mut dyn FnMut(VarId, &[Proj], ReadId) -> TokenStream,
+) -> TokenStream {
+    let wrap = |p: &Pure, leaf: &mut dyn FnMut(VarId, &[Proj], ReadId) -> TokenStream| {
+        let t = pure_tokens(p, leaf);
+        match p {
+            Pure::Bin(..) | Pure::Unary(..) | Pure::Cast(..) => quote!((#t)),
+            _ => t,
+        }
+    };
+    match p {
+        Pure::Lit(t) => t.clone(),
+        Pure::Var(v, proj, read) => leaf(*v, proj, *read),
+        Pure::Unary(op, a) => {
+            let a = wrap(a, leaf);
+            quote!(#op #a)
+        }
+        Pure::Bin(op, a, b) => {
+            let a = wrap(a, leaf);
+            let b = wrap(b, leaf);
+            quote!(#a #op #b)
+        }
+        Pure::Cast(a, ty) => {
+            let a = wrap(a, leaf);
+            quote!(#a as #ty)
+        }
+        Pure::Method(r, m, args) => {
+            let r = wrap(r, leaf);
+            let args: Vec<_> = args.iter().map(|a| pure_tokens(a, leaf)).collect();
+            quote!(#r.#m(#(#args),*))
+        }
+        Pure::Call(path, args) => {
+            let args: Vec<_> = args.iter().map(|a| pure_tokens(a, leaf)).collect();
+            quote!(#path(#(#args),*))
+        }
+    }
 }

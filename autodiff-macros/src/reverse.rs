@@ -262,38 +262,7 @@ impl<'a> Rev<'a> {
 
     /// An integer or bool expression (an index, a loop bound) evaluated in the adjoint.
     fn pure_val(&mut self, p: &Pure) -> TokenStream {
-        let wrap = |r: &mut Self, p: &Pure| {
-            let t = r.pure_val(p);
-            match p {
-                Pure::Bin(..) | Pure::Unary(..) | Pure::Cast(..) => quote!((#t)),
-                _ => t,
-            }
-        };
-        match p {
-            Pure::Lit(t) => t.clone(),
-            Pure::Var(v, proj, read) => self.var_val(*v, proj, *read),
-            Pure::Unary(op, a) => {
-                let a = wrap(self, a);
-                quote!(#op #a)
-            }
-            Pure::Bin(op, a, b) => {
-                let (a, b) = (wrap(self, a), wrap(self, b));
-                quote!(#a #op #b)
-            }
-            Pure::Cast(a, ty) => {
-                let a = wrap(self, a);
-                quote!(#a as #ty)
-            }
-            Pure::Method(r, m, args) => {
-                let r = wrap(self, r);
-                let args: Vec<_> = args.iter().map(|a| self.pure_val(a)).collect();
-                quote!(#r.#m(#(#args),*))
-            }
-            Pure::Call(path, args) => {
-                let args: Vec<_> = args.iter().map(|a| self.pure_val(a)).collect();
-                quote!(#path(#(#args),*))
-            }
-        }
+        crate::emit::pure_tokens(p, &mut |v, proj, read| self.var_val(v, proj, read))
     }
 
     /// The value of a place in a variable at one read, as the adjoint reads it.
