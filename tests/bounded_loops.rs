@@ -138,3 +138,15 @@ fn the_tape_holds_the_bound_plus_one_iterations() {
     let total: usize = GrowTape::FIELDS.iter().map(|f| f.3).sum();
     assert!(total <= GrowTape::BYTES, "{total} > {}", GrowTape::BYTES);
 }
+
+#[test]
+fn the_try_form_returns_the_error_instead() {
+    let mut tape = GrowTape::new();
+    let err = grow_try_forward(1.0, 1.5, &mut tape).unwrap_err();
+    assert!(
+        err.contains("in `grow` did not finish within 8 iterations"),
+        "{err}"
+    );
+    let ok = grow_try_forward(3.0, 2.0, &mut tape).unwrap();
+    assert_eq!(ok, grow(3.0, 2.0));
+}

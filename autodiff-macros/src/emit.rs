@@ -49,6 +49,9 @@ pub struct Fwd<'a> {
     /// Recording into step tapes: off in the forward function inside a checkpointed loop (it
     /// only saves checkpoints), on when the reverse sweep re-runs one iteration.
     pub recording: std::cell::Cell<bool>,
+    /// Emitting `f_try_forward`: a bounded loop that runs out returns an error instead of
+    /// panicking.
+    pub fallible: std::cell::Cell<bool>,
     /// In a re-run iteration, `break` and `continue` leave this labelled block instead.
     pub rerun_exit: std::cell::Cell<Option<(usize, bool)>>,
 }
@@ -362,6 +365,9 @@ impl Fwd<'_> {
             }
             Stmt::Break => quote!(break;),
             Stmt::Continue => quote!(continue;),
+            Stmt::Panic(msg) if self.fallible.get() => {
+                quote!(return ::core::result::Result::Err(#msg);)
+            }
             Stmt::Panic(msg) => quote!(::core::panic!(#msg);),
             Stmt::If {
                 results, is_let, ..

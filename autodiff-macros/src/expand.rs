@@ -37,6 +37,17 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     }
 }
 
+/// Does the function have a bounded loop (a bound check that panics)?
+fn has_panic(b: &crate::ir::Block) -> bool {
+    use crate::ir::Stmt;
+    b.stmts.iter().any(|s| match s {
+        Stmt::Panic(_) => true,
+        Stmt::If { then, els, .. } => has_panic(then) || has_panic(els),
+        Stmt::For { body, .. } => has_panic(body),
+        _ => false,
+    })
+}
+
 /// Emits a tape struct with `new`, `Default`, `BYTES` and `FIELDS`.
 struct TapeItems<'a> {
     vis: &'a syn::Visibility,
@@ -199,9 +210,18 @@ fn items(func: &syn::ItemFn, f: &Func) -> TokenStream {
         temp_names: &temp_names,
         tape_ident: &tape_ident,
         recording: std::cell::Cell::new(true),
+        fallible: std::cell::Cell::new(false),
         rerun_exit: std::cell::Cell::new(None),
     };
     let forward = fwd_emit.block(&f.body, f.ret_tuple);
+    // With bounded loops, `f_try_forward` returns an error where `f_forward` would panic.
+    let bounded = has_panic(&f.body);
+    let try_forward = bounded.then(|| {
+        fwd_emit.fallible.set(true);
+        let body = fwd_emit.block(&f.body, f.ret_tuple);
+        fwd_emit.fallible.set(false);
+        body
+    });
     // Checkpointed loops: the reverse sweep re-runs each iteration with the forward code.
     for (l, lp) in f.loops.iter().enumerate() {
         if lp.checkpoint.is_some() {
@@ -308,6 +328,20 @@ fn items(func: &syn::ItemFn, f: &Func) -> TokenStream {
     ));
     let allow = quote!(#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]);
 
+    let try_fwd_fn = try_forward.map(|body| {
+        let try_fwd = format_ident!("{}_try_forward", name);
+        let doc = doc(format!(
+            "[`{fwd}`], except that a bounded loop (`#[max_iters(K)]`) that would run past its bound returns `Err` with the message [`{fwd}`] panics with."
+        ));
+        quote! {
+            #doc
+            #[inline]
+            #allow
+            #vis fn #try_fwd #gdecl(#(#params,)* #tape_ident: &mut #tape_ty_use) -> ::core::result::Result<#ret, &'static str> {
+                ::core::result::Result::Ok({ #body })
+            }
+        }
+    });
     let grad_fn = if f.ret_tuple
         || f.ret
             .first()
@@ -376,6 +410,8 @@ fn items(func: &syn::ItemFn, f: &Func) -> TokenStream {
             #use_generic_primal
             #forward
         }
+
+        #try_fwd_fn
 
         #adj_doc
         #[inline]
