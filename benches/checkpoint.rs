@@ -1,5 +1,5 @@
 //! The cost of checkpointing: the gradient of a 1000-step RNN with a full tape, with 10
-//! snapshots, and with a snapshot before every step. `cargo bench --bench checkpoint`.
+//! snapshots (two-level and binomial), and with a snapshot before every step. `cargo bench --bench checkpoint`.
 
 #![allow(clippy::needless_range_loop)]
 
@@ -21,12 +21,16 @@ fn checkpoint(c: &mut Criterion) {
         .for_each(|v| *v = rng.gen_range(-0.6..0.6));
     let u = [0.3, -0.2, 0.5, 0.1];
     assert_eq!(rnn_full_grad(&x, &w, &u), rnn_snapshots_grad(&x, &w, &u));
+    assert_eq!(rnn_full_grad(&x, &w, &u), rnn_binomial_grad(&x, &w, &u));
     let mut group = c.benchmark_group("checkpoint");
     group.bench_function("rnn1000_full_tape", |b| {
         b.iter(|| rnn_full_grad(black_box(&x), black_box(&w), black_box(&u)))
     });
     group.bench_function("rnn1000_snapshots_10", |b| {
         b.iter(|| rnn_snapshots_grad(black_box(&x), black_box(&w), black_box(&u)))
+    });
+    group.bench_function("rnn1000_binomial_10", |b| {
+        b.iter(|| rnn_binomial_grad(black_box(&x), black_box(&w), black_box(&u)))
     });
     group.bench_function("rnn1000_every_step", |b| {
         b.iter(|| rnn_every_step_grad(black_box(&x), black_box(&w), black_box(&u)))
@@ -36,9 +40,10 @@ fn checkpoint(c: &mut Criterion) {
     });
     group.finish();
     println!(
-        "tape bytes: full {}, snapshots = 10: {}, every step: {}",
+        "tape bytes: full {}, snapshots = 10: {}, binomial 10: {}, every step: {}",
         RnnFullTape::BYTES,
         RnnSnapshotsTape::BYTES,
+        RnnBinomialTape::BYTES,
         RnnEveryStepTape::BYTES
     );
 }

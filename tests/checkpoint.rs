@@ -36,6 +36,21 @@ fn early(x: &[f64; 40], a: f64) -> f64 {
 }
 
 #[differentiable]
+fn early_binomial(x: &[f64; 40], a: f64) -> f64 {
+    let mut s = 0.0;
+    let mut p = 1.0;
+    #[checkpoint(snapshots = 3, binomial)]
+    for t in 0..40 {
+        if s > 25.0 {
+            break;
+        }
+        p *= 0.9 + 0.1 * x[t].sin();
+        s += soft(a * x[t] + p);
+    }
+    s * p
+}
+
+#[differentiable]
 fn early_full(x: &[f64; 40], a: f64) -> f64 {
     let mut s = 0.0;
     let mut p = 1.0;
@@ -83,6 +98,7 @@ fn snapshots_give_the_full_tape_gradient_with_a_tape_50_times_smaller() {
     for (name, (v, (gx, gw, gu))) in [
         ("snapshots = 10", rnn_snapshots_grad(&x, &w, &u)),
         ("every step", rnn_every_step_grad(&x, &w, &u)),
+        ("binomial, 10 snapshots", rnn_binomial_grad(&x, &w, &u)),
     ] {
         // The same operations in the same order: the same numbers, not just close ones.
         assert_eq!(v, v_full, "{name}");
@@ -132,6 +148,7 @@ fn checkpointed_early_exit_and_calls_match_the_full_tape() {
         x.iter_mut().for_each(|v| *v = rng.gen_range(-2.0..2.0));
         let a = rng.gen_range(0.2..1.5);
         assert_eq!(early_grad(&x, a), early_full_grad(&x, a));
+        assert_eq!(early_binomial_grad(&x, a), early_full_grad(&x, a));
     }
 }
 

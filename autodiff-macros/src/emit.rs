@@ -347,6 +347,7 @@ impl Fwd<'_> {
                             .push((self.tape.get(Key::Snap(*id, v)).unwrap().clone(), None));
                         let emit = &self.f.vars[v].emit;
                         snaps.extend(match &stride {
+                            _ if lp.binomial => quote!(if #k == 0 { #slot = #emit; }),
                             None => quote!(#slot[#k] = #emit;),
                             Some(s) => quote!(if #k % #s == 0 { #slot[#k / #s] = #emit; }),
                         });

@@ -301,6 +301,9 @@ pub struct Loop {
     pub label: Option<String>,
     /// `#[checkpoint]` (`Some(None)`) or `#[checkpoint(snapshots = S)]` (`Some(Some(S))`).
     pub checkpoint: Option<Option<TokenStream>>,
+    /// `#[checkpoint(snapshots = S, binomial)]`: Griewank's binomial schedule in the reverse
+    /// sweep, the tape keeping the state before the loop only.
+    pub binomial: bool,
     /// Variables declared before the loop that its body reads or writes (not parameters or
     /// loop counters): the state a checkpoint saves.
     pub carried: Vec<VarId>,

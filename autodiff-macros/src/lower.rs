@@ -1470,7 +1470,7 @@ impl Lower {
                 None,
             )
         };
-        let checkpoint = self.checkpoint_attr(&fl.attrs);
+        let (checkpoint, binomial) = self.checkpoint_attr(&fl.attrs);
         self.f.loops.push(Loop {
             nest: self.nest.clone(),
             counter: format_ident!("k{}", id, span = Span::mixed_site()),
@@ -1478,6 +1478,7 @@ impl Lower {
             breaks: false,
             label,
             checkpoint,
+            binomial,
             carried: Vec::new(),
         });
         let first_var = self.f.vars.len();
@@ -1531,19 +1532,35 @@ impl Lower {
     }
 
     /// `#[checkpoint]` or `#[checkpoint(snapshots = S)]` on a `for` loop.
-    fn checkpoint_attr(&mut self, attrs: &[syn::Attribute]) -> Option<Option<TokenStream>> {
-        let a = attrs.iter().find(|a| a.path().is_ident("checkpoint"))?;
+    fn checkpoint_attr(&mut self, attrs: &[syn::Attribute]) -> (Option<Option<TokenStream>>, bool) {
+        let Some(a) = attrs.iter().find(|a| a.path().is_ident("checkpoint")) else {
+            return (None, false);
+        };
         if matches!(a.meta, syn::Meta::Path(_)) {
-            return Some(None);
+            return (Some(None), false);
         }
-        match a.parse_args::<syn::MetaNameValue>() {
-            Ok(nv) if nv.path.is_ident("snapshots") => Some(Some(nv.value.to_token_stream())),
+        let parsed = a.parse_args_with(
+            syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated,
+        );
+        let mut snapshots = None;
+        let mut binomial = false;
+        for m in parsed.iter().flatten() {
+            match m {
+                syn::Meta::NameValue(nv) if nv.path.is_ident("snapshots") => {
+                    snapshots = Some(nv.value.to_token_stream());
+                }
+                syn::Meta::Path(p) if p.is_ident("binomial") => binomial = true,
+                _ => snapshots = None,
+            }
+        }
+        match (parsed.is_ok(), snapshots) {
+            (true, Some(s)) => (Some(Some(s)), binomial),
             _ => {
                 self.error(err(
                     a,
-                    "write `#[checkpoint]` or `#[checkpoint(snapshots = S)]`",
+                    "write `#[checkpoint]`, `#[checkpoint(snapshots = S)]` or `#[checkpoint(snapshots = S, binomial)]`",
                 ));
-                None
+                (None, false)
             }
         }
     }
@@ -1626,6 +1643,7 @@ impl Lower {
             breaks: true,
             label: label.map(|l| l.name.ident.to_string()),
             checkpoint: None,
+            binomial: false,
             carried: Vec::new(),
         });
         self.bound_msgs.push(format!(

@@ -731,6 +731,9 @@ impl<'a> Rev<'a> {
                 // `snapshots = S`, the state is saved every `stride` iterations only: each segment
                 // is first re-run without recording to save its states on the stack.
                 let (snapshots, stride) = checkpoint_layout(lp);
+                if lp.binomial {
+                    return self.binomial(*id, &iter, &take, &body, &snapshots);
+                }
                 let mut restore = TokenStream::new();
                 let mut seg_decl = TokenStream::new();
                 let mut seg_save = TokenStream::new();
@@ -829,6 +832,158 @@ impl<'a> Rev<'a> {
             }
             Stmt::Break | Stmt::Continue | Stmt::Panic(_) => TokenStream::new(),
         }
+    }
+
+    /// The reverse sweep of a loop checkpointed with Griewank's binomial schedule: the tape keeps
+    /// the state before the loop; the sweep reverses `[lo, hi)` with `s` free snapshots by
+    /// advancing to the split point `m` that the binomial bound allows, saving the state there,
+    /// reversing `[m, hi)` with `s - 1` snapshots, then `[lo, m)` with `s`; one step left (or no
+    /// snapshot left) is recomputed from the nearest saved state and swept back. At most `s + 1`
+    /// states are live, on the sweep's stack.
+    fn binomial(
+        &mut self,
+        id: usize,
+        iter: &TokenStream,
+        take: &TokenStream,
+        body: &TokenStream,
+        snapshots: &TokenStream,
+    ) -> TokenStream {
+        let lp = &self.f.loops[id];
+        let (k, i) = (lp.counter.clone(), {
+            let v = self.loop_var(id);
+            self.f.vars[v].emit.clone()
+        });
+        let trips_bound = lp.trips.clone();
+        let slot_ident = Ident::new("slot", Span::mixed_site());
+        let (mut slots_decl, mut restore, mut save) =
+            (TokenStream::new(), TokenStream::new(), TokenStream::new());
+        for &v in &lp.carried.clone() {
+            let var = &self.f.vars[v];
+            let (emit, ty) = (var.emit.clone(), var.ty);
+            let tyt = self.ty(ty);
+            if !var.mutable {
+                let val = self.var_val(v, &[], usize::MAX);
+                restore.extend(quote!(let #emit: #tyt = #val;));
+                continue;
+            }
+            let key = Key::Snap(id, v);
+            if self.tape.get(key).is_none() {
+                let spec = Spec {
+                    base: &format!("{}_checkpoints", var.emit),
+                    ty: tyt.clone(),
+                    init: self.f.types.zero(ty),
+                    init_is_call: false,
+                    doc: format!("`{}` before checkpointed loop #{id}", var.name),
+                    nest: &self.f.loops[id].nest.clone(),
+                    main: true,
+                };
+                self.tape.field(key, spec, &self.f.loops);
+            }
+            let first = self
+                .tape
+                .access(key, &self.tape_ident, &self.f.loops)
+                .unwrap();
+            let states = format_ident!("{}_states", emit, span = Span::mixed_site());
+            let zero = self.f.types.zero(ty);
+            slots_decl.extend(quote!(
+                let mut #states: [#tyt; #snapshots + 1] = [#zero; #snapshots + 1];
+                #states[0] = #first;
+            ));
+            restore.extend(quote!(let mut #emit: #tyt = #states[#slot_ident];));
+            save.extend(quote!(#states[#slot_ident + 1] = #emit;));
+        }
+        let step = crate::tape::step_ident(id);
+        let step_ty = self.step_ty(id);
+        let (rerun, advance) = (rerun_marker(id), advance_marker(id));
+        let count = if lp.breaks {
+            let trips = self
+                .tape
+                .access(Key::Trips(id), &self.tape_ident, &self.f.loops)
+                .unwrap();
+            quote!(#trips)
+        } else {
+            quote!(#iter.len())
+        };
+        let _ = take;
+        let [n, top, frames, lo, hi, s, m, j, binom, split, r, c, t] = [
+            "trips", "top", "frames", "lo", "hi", "free", "mid", "target", "binomial", "split",
+            "len", "c", "reps",
+        ]
+        .map(|x| Ident::new(x, Span::mixed_site()));
+        quote!({
+            /// `C(n, k)`, or `cap` if that is smaller.
+            fn #binom(#n: usize, #j: usize, #hi: usize) -> usize {
+                // With `k <= n / 2` the partial products `C(n, i)` only grow, so capping is exact.
+                let #j = if #j > #n - #j { #n - #j } else { #j };
+                let mut #c: usize = 1;
+                for #lo in 0..#j {
+                    #c = #c * (#n - #lo) / (#lo + 1);
+                    if #c >= #hi {
+                        return #hi;
+                    }
+                }
+                #c
+            }
+            /// Where to split `len` steps with `free` snapshots besides the one holding the
+            /// start: with `t` the fewest repetitions that `free + 1` snapshots need for `len`
+            /// steps (`C(free + 1 + t, t) >= len`), the right part gets the most that `free`
+            /// snapshots reverse in `t` repetitions, `C(free + t, t)`.
+            fn #split(#r: usize, #s: usize) -> usize {
+                let mut #t: usize = 1;
+                while #binom(#s + 1 + #t, #s + 1, #r) < #r {
+                    #t += 1;
+                }
+                #r - #binom(#s + #t, #s, #r).min(#r - 1)
+            }
+            let #n: usize = #count;
+            #slots_decl
+            let mut #frames = [(0usize, 0usize, 0usize, 0usize); #trips_bound + #snapshots + 2];
+            #frames[0] = (0, #n, #snapshots, 0);
+            let mut #top: usize = 1;
+            while #top > 0 {
+                #top -= 1;
+                let (#lo, #hi, #s, #slot_ident) = #frames[#top];
+                if #hi <= #lo {
+                    continue;
+                }
+                if #hi - #lo == 1 || #s == 0 {
+                    for #j in (#lo..#hi).rev() {
+                        #restore
+                        for (#k, #i) in #iter.enumerate().skip(#lo).take(#j - #lo) {
+                            #advance
+                        }
+                        for (#k, #i) in #iter.enumerate().skip(#j).take(1) {
+                            let mut #step = <#step_ty>::new();
+                            #rerun
+                            #body
+                        }
+                    }
+                    continue;
+                }
+                let #m = #lo + #split(#hi - #lo, #s);
+                #restore
+                for (#k, #i) in #iter.enumerate().skip(#lo).take(#m - #lo) {
+                    #advance
+                }
+                #save
+                #frames[#top] = (#lo, #m, #s, #slot_ident);
+                #frames[#top + 1] = (#m, #hi, #s - 1, #slot_ident + 1);
+                #top += 2;
+            }
+        })
+    }
+
+    /// The loop counter variable of loop `l`.
+    fn loop_var(&self, l: usize) -> VarId {
+        fn find(b: &Block, l: usize) -> Option<VarId> {
+            b.stmts.iter().find_map(|s| match s {
+                Stmt::For { id, var, .. } if *id == l => Some(*var),
+                Stmt::For { body, .. } => find(body, l),
+                Stmt::If { then, els, .. } => find(then, l).or_else(|| find(els, l)),
+                _ => None,
+            })
+        }
+        find(&self.f.body, l).unwrap()
     }
 
     /// The iterator of a loop, in the adjoint (`reverse`) or the forward function.

@@ -60,3 +60,22 @@ pub fn rnn_every_step(x: &[f64; STEPS], w: &[[f64; 4]; 4], u: &[f64; 4]) -> f64 
     }
     h[0] + h[1] * h[2] - h[3]
 }
+
+/// The same with 10 snapshots on Griewank's binomial schedule.
+#[differentiable]
+pub fn rnn_binomial(x: &[f64; STEPS], w: &[[f64; 4]; 4], u: &[f64; 4]) -> f64 {
+    let mut h = [0.0; 4];
+    #[checkpoint(snapshots = 10, binomial)]
+    for t in 0..STEPS {
+        let mut next = [0.0; 4];
+        for i in 0..4 {
+            let mut z = u[i] * x[t];
+            for j in 0..4 {
+                z += w[i][j] * h[j];
+            }
+            next[i] = z.tanh();
+        }
+        h = next;
+    }
+    h[0] + h[1] * h[2] - h[3]
+}
