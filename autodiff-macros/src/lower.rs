@@ -790,15 +790,6 @@ impl Lower {
                             ));
                             return;
                         }
-                        (syn::Expr::If(ifx), Mode::Loop) if has_jump(ifx) => {
-                            self.returning_if(ifx, &conts2, out, Mode::Loop);
-                            return;
-                        }
-                        (syn::Expr::Block(b), Mode::Loop) if b.label.is_none() => {
-                            self.scopes.push(HashMap::new());
-                            self.seq(&b.block.stmts, &conts2, out, Mode::Loop, b.span());
-                            return;
-                        }
                         (syn::Expr::Return(r), _) => {
                             self.error(err(
                                 r,
@@ -806,13 +797,18 @@ impl Lower {
                             ));
                             return;
                         }
-                        (syn::Expr::If(ifx), Mode::Fn) if has_return(ifx) => {
-                            self.returning_if(ifx, &conts2, out, Mode::Fn);
+                        // An `if` that leaves the sequence (`return` in the body, `break` or
+                        // `continue` in a loop) takes the rest of the sequence into its branches;
+                        // so does a block that may contain one.
+                        (syn::Expr::If(ifx), Mode::Fn | Mode::Loop)
+                            if (mode == Mode::Fn && has_return(ifx)) || (mode == Mode::Loop && has_jump(ifx)) =>
+                        {
+                            self.returning_if(ifx, &conts2, out, mode);
                             return;
                         }
-                        (syn::Expr::Block(b), Mode::Fn) if b.label.is_none() => {
+                        (syn::Expr::Block(b), Mode::Fn | Mode::Loop) if b.label.is_none() => {
                             self.scopes.push(HashMap::new());
-                            self.seq(&b.block.stmts, &conts2, out, Mode::Fn, b.span());
+                            self.seq(&b.block.stmts, &conts2, out, mode, b.span());
                             return;
                         }
                         _ => {}

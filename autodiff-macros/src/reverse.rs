@@ -65,8 +65,11 @@ pub struct Rev<'a> {
     pub decls: Vec<TokenStream>,
 }
 
-fn temp_defs(b: &Block) -> HashMap<TempId, &Rhs> {
-    let mut out = HashMap::new();
+/// The right-hand side of each temporary, and of each variable defined by a single `let` (with
+/// its definition's id).
+type Defs<'f> = (HashMap<TempId, &'f Rhs>, HashMap<VarId, (usize, &'f Rhs)>);
+
+fn defs<'f>(b: &'f Block, out: &mut Defs<'f>) {
     for s in &b.stmts {
         match s {
             Stmt::Def {
@@ -74,23 +77,8 @@ fn temp_defs(b: &Block) -> HashMap<TempId, &Rhs> {
                 rhs,
                 ..
             } => {
-                out.insert(*t, rhs);
+                out.0.insert(*t, rhs);
             }
-            Stmt::If { then, els, .. } => {
-                out.extend(temp_defs(then));
-                out.extend(temp_defs(els));
-            }
-            Stmt::For { body, .. } => out.extend(temp_defs(body)),
-            _ => {}
-        }
-    }
-    out
-}
-
-fn let_defs(b: &Block) -> HashMap<VarId, (usize, &Rhs)> {
-    let mut out = HashMap::new();
-    for s in &b.stmts {
-        match s {
             Stmt::Def {
                 id,
                 target: Target::Var(v),
@@ -98,17 +86,16 @@ fn let_defs(b: &Block) -> HashMap<VarId, (usize, &Rhs)> {
                 rhs,
                 is_let: true,
             } if place.is_empty() => {
-                out.insert(*v, (*id, rhs));
+                out.1.insert(*v, (*id, rhs));
             }
             Stmt::If { then, els, .. } => {
-                out.extend(let_defs(then));
-                out.extend(let_defs(els));
+                defs(then, out);
+                defs(els, out);
             }
-            Stmt::For { body, .. } => out.extend(let_defs(body)),
+            Stmt::For { body, .. } => defs(body, out),
             _ => {}
         }
     }
-    out
 }
 
 fn value_nests(f: &Func) -> HashMap<Target, Vec<usize>> {
@@ -168,13 +155,15 @@ impl<'a> Rev<'a> {
                 d_vars[v] = Some(d);
             }
         }
+        let mut all_defs: Defs<'a> = Default::default();
+        defs(&f.body, &mut all_defs);
         Rev {
             f,
             act,
             reaching: crate::analysis::reaching_defs(f),
             value_nest: value_nests(f),
-            defs: let_defs(&f.body),
-            temp_defs: temp_defs(&f.body),
+            defs: all_defs.1,
+            temp_defs: all_defs.0,
             tape: Tape::default(),
             names,
             tape_ident: Ident::new("tape", Span::mixed_site()),
