@@ -85,3 +85,19 @@ fn a_recomputed_call_gives_the_same_gradient() {
         );
     }
 }
+
+#[differentiable]
+fn widened(x: f32, y: f32) -> f32 {
+    #[recompute]
+    let w = (x as f64 * 2.0).exp();
+    (w as f32) * y
+}
+
+#[test]
+fn a_recomputed_cast_keeps_its_type() {
+    let (v, (dx, dy)) = widened_grad(0.25, 3.0);
+    let w = (0.5f64).exp() as f32;
+    assert_eq!(v, w * 3.0);
+    assert!((dx - 2.0 * w * 3.0).abs() <= 1e-5, "{dx}");
+    assert_eq!(dy, w);
+}

@@ -266,7 +266,7 @@ impl<'a> Rev<'a> {
         if v.recompute
             && let Some(rhs) = self.defs.get(&var).map(|&(_, rhs)| rhs)
         {
-            let value = self.recompute(rhs);
+            let value = self.recompute(rhs, ty);
             let suffix = self.suffix(proj);
             return if proj.is_empty() {
                 value
@@ -377,12 +377,13 @@ impl<'a> Rev<'a> {
 
     /// A definition evaluated again in the reverse sweep, from its operands' values
     /// (`#[recompute] let`): calls call the primal.
-    fn recompute(&mut self, rhs: &'a Rhs) -> TokenStream {
+    fn recompute(&mut self, rhs: &'a Rhs, ty: TyId) -> TokenStream {
         // The statement's own subexpressions are recomputed too, not read from the tape.
         let val = |r: &mut Self, o: &'a Operand| match o {
             Operand::Temp(t) if r.temp_defs.contains_key(t) => {
                 let rhs = r.temp_defs[t];
-                r.recompute(rhs)
+                let ty = r.f.temps[*t].ty;
+                r.recompute(rhs, ty)
             }
             o => r.val(o),
         };
@@ -394,7 +395,8 @@ impl<'a> Rev<'a> {
             }
             Rhs::Cast(o) => {
                 let o = val(self, o);
-                quote!((#o as _))
+                let t = self.ty(ty);
+                quote!((#o as #t))
             }
             Rhs::Bin(op, a, b) => {
                 let (a, b) = (val(self, a), val(self, b));
