@@ -42,3 +42,40 @@ fn user_names_do_not_collide_with_generated_locals() {
         );
     }
 }
+
+/// User names equal to the locals of generated checkpointing and bounded-loop code.
+#[differentiable]
+fn clash_loops(x: &[f64; 12], iteration: f64) -> f64 {
+    let mut trips = iteration;
+    let segment = 0.5;
+    #[checkpoint(snapshots = 3, binomial)]
+    for t in 0..12 {
+        let frames = x[t] * segment;
+        trips = (trips * 0.9 + frames).sin();
+    }
+    let mut slot = trips;
+    #[max_iters(50)]
+    while slot.abs() > 1e-3 {
+        slot *= 0.5;
+    }
+    slot + trips
+}
+
+#[test]
+fn generated_loop_locals_do_not_collide() {
+    let x: [f64; 12] = ::core::array::from_fn(|i| (i as f64 * 0.3).cos());
+    let (v, (gx, gi)) = clash_loops_grad(&x, 0.4);
+    assert_eq!(v, clash_loops(&x, 0.4));
+    let h = 1e-6;
+    let fd = (clash_loops(&x, 0.4 + h) - clash_loops(&x, 0.4 - h)) / (2.0 * h);
+    assert!((gi - fd).abs() <= 1e-6 * fd.abs().max(1.0), "{gi} vs {fd}");
+    let (mut a, mut b) = (x, x);
+    a[5] += h;
+    b[5] -= h;
+    let fd = (clash_loops(&a, 0.4) - clash_loops(&b, 0.4)) / (2.0 * h);
+    assert!(
+        (gx[5] - fd).abs() <= 1e-6 * fd.abs().max(1.0),
+        "{} vs {fd}",
+        gx[5]
+    );
+}
