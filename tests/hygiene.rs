@@ -44,6 +44,7 @@ fn user_names_do_not_collide_with_generated_locals() {
 }
 
 /// User names equal to the locals of generated checkpointing and bounded-loop code.
+#[allow(clippy::needless_range_loop)]
 #[differentiable]
 fn clash_loops(x: &[f64; 12], iteration: f64) -> f64 {
     let mut trips = iteration;
