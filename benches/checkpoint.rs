@@ -3,13 +3,32 @@
 
 #![allow(clippy::needless_range_loop)]
 
+#[macro_use]
 #[path = "../tests/models/rnn1000.rs"]
 mod rnn1000;
 
 use criterion::{Criterion, black_box, criterion_group, criterion_main};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use rnn1000::*;
+use rnn1000::STEPS;
+use stackgrad::differentiable;
+
+rnn1000!(
+    /// With a full tape.
+    rnn_full
+);
+rnn1000!(
+    /// With 10 snapshots (two-level).
+    rnn_snapshots, #[checkpoint(snapshots = 10)]
+);
+rnn1000!(
+    /// With a snapshot before every step.
+    rnn_every_step, #[checkpoint]
+);
+rnn1000!(
+    /// With 10 snapshots on Griewank's binomial schedule.
+    rnn_binomial, #[checkpoint(snapshots = 10, binomial)]
+);
 
 fn checkpoint(c: &mut Criterion) {
     let mut rng = SmallRng::seed_from_u64(5);

@@ -15,31 +15,21 @@ use std::time::Instant;
 
 use stackgrad::differentiable;
 
+#[macro_use]
 #[path = "../tests/models/rnn1000.rs"]
 mod rnn1000;
 
-use rnn1000::{RnnFullTape, STEPS, rnn_full, rnn_full_grad};
+use rnn1000::STEPS;
+
+rnn1000!(
+    /// The RNN with a full tape.
+    rnn_full
+);
 
 /// The same RNN checkpointed with `$s` snapshots, as `$name`.
 macro_rules! checkpointed {
     ($($name:ident $s:literal),*) => {$(
-        #[differentiable]
-        fn $name(x: &[f64; STEPS], w: &[[f64; 4]; 4], u: &[f64; 4]) -> f64 {
-            let mut h = [0.0; 4];
-            #[checkpoint(snapshots = $s)]
-            for t in 0..STEPS {
-                let mut next = [0.0; 4];
-                for i in 0..4 {
-                    let mut z = u[i] * x[t];
-                    for j in 0..4 {
-                        z += w[i][j] * h[j];
-                    }
-                    next[i] = z.tanh();
-                }
-                h = next;
-            }
-            h[0] + h[1] * h[2] - h[3]
-        }
+        rnn1000!($name, #[checkpoint(snapshots = $s)]);
     )*};
 }
 

@@ -9,10 +9,28 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use stackgrad::differentiable;
 
+#[macro_use]
 #[path = "models/rnn1000.rs"]
 mod rnn1000;
 
-use rnn1000::*;
+use rnn1000::STEPS;
+
+rnn1000!(
+    /// With a full tape.
+    rnn_full
+);
+rnn1000!(
+    /// With 10 snapshots (two-level).
+    rnn_snapshots, #[checkpoint(snapshots = 10)]
+);
+rnn1000!(
+    /// With a snapshot before every step.
+    rnn_every_step, #[checkpoint]
+);
+rnn1000!(
+    /// With 10 snapshots on Griewank's binomial schedule.
+    rnn_binomial, #[checkpoint(snapshots = 10, binomial)]
+);
 
 /// A checkpointed loop with an early exit, a scalar accumulator and a call.
 #[differentiable]
@@ -20,49 +38,29 @@ fn soft(v: f64) -> f64 {
     (1.0 + v.exp()).ln()
 }
 
-#[differentiable]
-fn early(x: &[f64; 40], a: f64) -> f64 {
-    let mut s = 0.0;
-    let mut p = 1.0;
-    #[checkpoint(snapshots = 6)]
-    for t in 0..40 {
-        if s > 25.0 {
-            break;
+/// `early!(name, #[loop attributes])`: a loop with an early exit, a scalar accumulator and a call.
+macro_rules! early {
+    ($name:ident $(, #[$attr:meta])*) => {
+        #[differentiable]
+        fn $name(x: &[f64; 40], a: f64) -> f64 {
+            let mut s = 0.0;
+            let mut p = 1.0;
+            $(#[$attr])*
+            for t in 0..40 {
+                if s > 25.0 {
+                    break;
+                }
+                p *= 0.9 + 0.1 * x[t].sin();
+                s += soft(a * x[t] + p);
+            }
+            s * p
         }
-        p *= 0.9 + 0.1 * x[t].sin();
-        s += soft(a * x[t] + p);
-    }
-    s * p
+    };
 }
 
-#[differentiable]
-fn early_binomial(x: &[f64; 40], a: f64) -> f64 {
-    let mut s = 0.0;
-    let mut p = 1.0;
-    #[checkpoint(snapshots = 3, binomial)]
-    for t in 0..40 {
-        if s > 25.0 {
-            break;
-        }
-        p *= 0.9 + 0.1 * x[t].sin();
-        s += soft(a * x[t] + p);
-    }
-    s * p
-}
-
-#[differentiable]
-fn early_full(x: &[f64; 40], a: f64) -> f64 {
-    let mut s = 0.0;
-    let mut p = 1.0;
-    for t in 0..40 {
-        if s > 25.0 {
-            break;
-        }
-        p *= 0.9 + 0.1 * x[t].sin();
-        s += soft(a * x[t] + p);
-    }
-    s * p
-}
+early!(early, #[checkpoint(snapshots = 6)]);
+early!(early_binomial, #[checkpoint(snapshots = 3, binomial)]);
+early!(early_full);
 
 /// Calls two loops deep: an array of arrays of callee tapes.
 #[differentiable]

@@ -197,12 +197,7 @@ impl Fwd<'_> {
             }
             Rhs::Bin(op, a, b) => {
                 let (a, b) = (self.operand(a), self.operand(b));
-                let op = match op {
-                    BinOp::Add => quote!(+),
-                    BinOp::Sub => quote!(-),
-                    BinOp::Mul => quote!(*),
-                    BinOp::Div => quote!(/),
-                };
+                let op = op.tokens();
                 quote!(#a #op #b)
             }
             Rhs::Method {

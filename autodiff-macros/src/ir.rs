@@ -212,6 +212,17 @@ pub enum BinOp {
     Div,
 }
 
+impl BinOp {
+    pub fn tokens(self) -> TokenStream {
+        match self {
+            BinOp::Add => quote::quote!(+),
+            BinOp::Sub => quote::quote!(-),
+            BinOp::Mul => quote::quote!(*),
+            BinOp::Div => quote::quote!(/),
+        }
+    }
+}
+
 /// The right-hand side of a definition.
 pub enum Rhs {
     Copy(Operand),

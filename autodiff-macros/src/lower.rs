@@ -715,6 +715,15 @@ impl Lower {
         }
     }
 
+    /// Lowers `stmts` into a new block, in a scope of their own.
+    fn scoped(&mut self, stmts: &[syn::Stmt], mode: Mode, span: Span) -> Block {
+        self.scopes.push(HashMap::new());
+        let mut block = Block::default();
+        self.seq(stmts, &[], &mut block, mode, span);
+        self.scopes.pop();
+        block
+    }
+
     /// Lowers a statement sequence; `conts` are the statements that follow it in enclosing
     /// blocks (an `if` statement with a `return` in a branch pulls them into its branches, so
     /// every path ends in the function's value).
@@ -1200,12 +1209,7 @@ impl Lower {
                 } else {
                     let (p, rty) = self.pure(&b.right);
                     self.f.types.unify(ty, rty);
-                    let sym = match op {
-                        BinOp::Add => quote!(+),
-                        BinOp::Sub => quote!(-),
-                        BinOp::Mul => quote!(*),
-                        BinOp::Div => quote!(/),
-                    };
+                    let sym = op.tokens();
                     let read = self.read(var);
                     let id = self.def_id();
                     out.stmts.push(Stmt::Def {
@@ -1231,16 +1235,7 @@ impl Lower {
             syn::Expr::If(ifx) => {
                 let id = self.if_id();
                 let cond = self.cond(&ifx.cond);
-                let mut then = Block::default();
-                self.scopes.push(HashMap::new());
-                self.seq(
-                    &ifx.then_branch.stmts,
-                    &[],
-                    &mut then,
-                    Mode::Unit,
-                    ifx.span(),
-                );
-                self.scopes.pop();
+                let then = self.scoped(&ifx.then_branch.stmts, Mode::Unit, ifx.span());
                 let mut els = Block::default();
                 if let Some((_, e)) = &ifx.else_branch {
                     self.scopes.push(HashMap::new());
@@ -1493,10 +1488,7 @@ impl Lower {
                 .insert(name.to_string(), Binding::Alias(v, proj, ty));
         }
         self.nest.push(id);
-        let mut body = Block::default();
-        self.scopes.push(HashMap::new());
-        self.seq(&fl.body.stmts, &[], &mut body, Mode::Loop, fl.body.span());
-        self.scopes.pop();
+        let body = self.scoped(&fl.body.stmts, Mode::Loop, fl.body.span());
         self.nest.pop();
         self.scopes.pop();
         if self.f.loops[id].checkpoint.is_some() {
@@ -1663,10 +1655,7 @@ impl Lower {
         stmts.push(syn::parse_quote!(#check!();));
         stmts.extend(body.stmts.iter().cloned());
         self.nest.push(id);
-        let mut blk = Block::default();
-        self.scopes.push(HashMap::new());
-        self.seq(&stmts, &[], &mut blk, Mode::Loop, body.span());
-        self.scopes.pop();
+        let blk = self.scoped(&stmts, Mode::Loop, body.span());
         self.nest.pop();
         self.scopes.pop();
         let zero = Pure::Lit(quote!(0));
@@ -1848,16 +1837,7 @@ impl Lower {
             }
             syn::Expr::If(ifx) => self.value_if(ifx, k, tuple, out),
             syn::Expr::Block(b) if b.label.is_none() => {
-                self.scopes.push(HashMap::new());
-                let mut blk = Block::default();
-                self.seq(
-                    &b.block.stmts,
-                    &[],
-                    &mut blk,
-                    Mode::Value { k, tuple },
-                    b.span(),
-                );
-                self.scopes.pop();
+                let blk = self.scoped(&b.block.stmts, Mode::Value { k, tuple }, b.span());
                 out.stmts.extend(blk.stmts);
                 blk.tail
             }
@@ -1880,16 +1860,11 @@ impl Lower {
     ) -> Vec<Operand> {
         let id = self.if_id();
         let cond = self.cond(&ifx.cond);
-        let mut then = Block::default();
-        self.scopes.push(HashMap::new());
-        self.seq(
+        let then = self.scoped(
             &ifx.then_branch.stmts,
-            &[],
-            &mut then,
             Mode::Value { k, tuple },
             ifx.then_branch.span(),
         );
-        self.scopes.pop();
         let mut els = Block::default();
         match ifx.else_branch.as_ref().map(|(_, e)| &**e) {
             None => {
@@ -2181,16 +2156,7 @@ impl Lower {
             }
             Expr::If(ifx) => self.value_if(ifx, 1, false, out).remove(0),
             Expr::Block(b) if b.label.is_none() => {
-                self.scopes.push(HashMap::new());
-                let mut blk = Block::default();
-                self.seq(
-                    &b.block.stmts,
-                    &[],
-                    &mut blk,
-                    Mode::Value { k: 1, tuple: false },
-                    b.span(),
-                );
-                self.scopes.pop();
+                let blk = self.scoped(&b.block.stmts, Mode::Value { k: 1, tuple: false }, b.span());
                 out.stmts.extend(blk.stmts);
                 blk.tail.into_iter().next().unwrap_or_else(|| self.dummy())
             }

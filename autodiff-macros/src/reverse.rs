@@ -400,12 +400,7 @@ impl<'a> Rev<'a> {
             }
             Rhs::Bin(op, a, b) => {
                 let (a, b) = (val(self, a), val(self, b));
-                let op = match op {
-                    BinOp::Add => quote!(+),
-                    BinOp::Sub => quote!(-),
-                    BinOp::Mul => quote!(*),
-                    BinOp::Div => quote!(/),
-                };
+                let op = op.tokens();
                 quote!((#a #op #b))
             }
             Rhs::Method {
@@ -739,24 +734,8 @@ impl<'a> Rev<'a> {
                         restore.extend(quote!(let #emit: #tyt = #val;));
                         continue;
                     }
-                    let key = Key::Snap(*id, v);
-                    if self.tape.get(key).is_none() {
-                        let zero = self.f.types.zero(ty);
-                        let spec = Spec {
-                            base: &format!("{}_checkpoints", var.emit),
-                            ty: quote!([#tyt; #snapshots]),
-                            init: quote!([#zero; #snapshots]),
-                            init_is_call: false,
-                            doc: format!("`{}` saved by checkpointed loop #{id}", var.name),
-                            nest: &self.f.loops[*id].nest.clone(),
-                            main: true,
-                        };
-                        self.tape.field(key, spec, &self.f.loops);
-                    }
-                    let slot = self
-                        .tape
-                        .access(key, &self.tape_ident, &self.f.loops)
-                        .unwrap();
+                    let count = Some(&snapshots);
+                    let slot = self.snapshot_field(*id, v, count, "saved by");
                     match &stride {
                         None => restore.extend(quote!(let mut #emit: #tyt = #slot[#k];)),
                         Some(stride) => {
@@ -825,6 +804,39 @@ impl<'a> Rev<'a> {
         }
     }
 
+    /// The tape field of checkpointed loop `l` that saves variable `v`: `count` states of it, or
+    /// one (the state before the loop).
+    fn snapshot_field(
+        &mut self,
+        l: usize,
+        v: VarId,
+        count: Option<&TokenStream>,
+        when: &str,
+    ) -> TokenStream {
+        let key = Key::Snap(l, v);
+        if self.tape.get(key).is_none() {
+            let var = &self.f.vars[v];
+            let (tyt, zero) = (self.ty(var.ty), self.f.types.zero(var.ty));
+            let (ty, init) = match count {
+                Some(n) => (quote!([#tyt; #n]), quote!([#zero; #n])),
+                None => (tyt, zero),
+            };
+            let spec = Spec {
+                base: &format!("{}_checkpoints", var.emit),
+                ty,
+                init,
+                init_is_call: false,
+                doc: format!("`{}` {when} checkpointed loop #{l}", var.name),
+                nest: &self.f.loops[l].nest.clone(),
+                main: true,
+            };
+            self.tape.field(key, spec, &self.f.loops);
+        }
+        self.tape
+            .access(key, &self.tape_ident, &self.f.loops)
+            .unwrap()
+    }
+
     /// The reverse sweep of a loop checkpointed with Griewank's binomial schedule: the tape keeps
     /// the state before the loop; the sweep reverses `[lo, hi)` with `s` free snapshots by
     /// advancing to the split point `m` that the binomial bound allows, saving the state there,
@@ -857,23 +869,7 @@ impl<'a> Rev<'a> {
                 restore.extend(quote!(let #emit: #tyt = #val;));
                 continue;
             }
-            let key = Key::Snap(id, v);
-            if self.tape.get(key).is_none() {
-                let spec = Spec {
-                    base: &format!("{}_checkpoints", var.emit),
-                    ty: tyt.clone(),
-                    init: self.f.types.zero(ty),
-                    init_is_call: false,
-                    doc: format!("`{}` before checkpointed loop #{id}", var.name),
-                    nest: &self.f.loops[id].nest.clone(),
-                    main: true,
-                };
-                self.tape.field(key, spec, &self.f.loops);
-            }
-            let first = self
-                .tape
-                .access(key, &self.tape_ident, &self.f.loops)
-                .unwrap();
+            let first = self.snapshot_field(id, v, None, "before");
             let states = format_ident!("{}_states", emit, span = Span::mixed_site());
             let zero = self.f.types.zero(ty);
             slots_decl.extend(quote!(
