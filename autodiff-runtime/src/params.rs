@@ -206,10 +206,13 @@ where
         let (Some(p), Some(g)) = (params.tensor_mut(k), grads.tensor(k)) else {
             continue;
         };
-        let mut s = state
+        let s = state
             .each_mut()
             .map(|s| s.tensor_mut(k).unwrap_or_default());
         let len = s.iter().fold(p.len().min(g.len()), |n, s| n.min(s.len()));
+        // Every slice cut to `len` up front: the loop has no bounds checks and vectorizes.
+        let (p, g) = (&mut p[..len], &g[..len]);
+        let mut s = s.map(|s| &mut s[..len]);
         for i in 0..len {
             f(&mut p[i], g[i], s.each_mut().map(|s| &mut s[i]));
         }

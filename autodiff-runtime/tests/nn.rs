@@ -513,6 +513,35 @@ fn residual_add_gradients() {
     );
 }
 
+/// Causal self-attention by the textbook formula in `f64`, on `B` sequences of `T` tokens whose
+/// `H * D` channels (token-major, flat) are `H` heads of size `D`.
+fn attention64<const B: usize, const T: usize, const H: usize, const D: usize>(
+    p: &[Vec<f64>],
+) -> Vec<f64> {
+    let at = |x: &[f64], b: usize, t: usize, h: usize| -> Vec<f64> {
+        x[((b * T + t) * H + h) * D..][..D].to_vec()
+    };
+    let (q, k, v) = (&p[0], &p[1], &p[2]);
+    let mut y = vec![0.0; B * T * H * D];
+    for b in 0..B {
+        for t in 0..T {
+            for h in 0..H {
+                let scores: Vec<f64> = (0..=t)
+                    .map(|s| dot(&at(q, b, t, h), &at(k, b, s, h)) / (D as f64).sqrt())
+                    .collect();
+                let z: f64 = scores.iter().map(|s| s.exp()).sum();
+                for (s, score) in scores.iter().enumerate() {
+                    let weight = score.exp() / z;
+                    for (d, v) in at(v, b, s, h).iter().enumerate() {
+                        y[((b * T + t) * H + h) * D + d] += weight * v;
+                    }
+                }
+            }
+        }
+    }
+    y
+}
+
 #[test]
 fn causal_self_attention_gradients() {
     const B: usize = 2;
@@ -540,38 +569,66 @@ fn causal_self_attention_gradients() {
         &d_out.flat(),
         &y.flat(),
         &once,
-        |p| {
-            let at = |x: &[f64], b: usize, t: usize, h: usize| -> Vec<f64> {
-                x[((b * T + t) * H + h) * D..][..D].to_vec()
-            };
-            let (q, k, v) = (&p[0], &p[1], &p[2]);
-            let mut y = vec![0.0; B * T * H * D];
-            for b in 0..B {
-                for t in 0..T {
-                    for h in 0..H {
-                        let scores: Vec<f64> = (0..=t)
-                            .map(|s| dot(&at(q, b, t, h), &at(k, b, s, h)) / (D as f64).sqrt())
-                            .collect();
-                        let z: f64 = scores.iter().map(|s| s.exp()).sum();
-                        for (s, score) in scores.iter().enumerate() {
-                            let weight = score.exp() / z;
-                            for (d, v) in at(v, b, s, h).iter().enumerate() {
-                                y[((b * T + t) * H + h) * D + d] += weight * v;
-                            }
-                        }
-                    }
-                }
-            }
-            y
+        attention64::<B, T, H, D>,
+    );
+    // The first query of each sequence attends only to itself, in every head; no query sees a
+    // later key.
+    for probs in &tape.probs {
+        assert!(probs[0].iter().all(|p| *p == [1.0, 0.0, 0.0, 0.0]));
+        for (t, heads) in probs.iter().enumerate() {
+            assert!(heads.iter().all(|p| p[t + 1..].iter().all(|&p| p == 0.0)));
+        }
+    }
+}
+
+/// The rows layout: the same numbers as `[R][C]`, against the same reference, on sizes where
+/// the kernel's `T`-wide vectors are full (`T = 8`) and with several sequences.
+#[test]
+fn causal_self_attention_rows_gradients() {
+    const B: usize = 3;
+    const T: usize = 8;
+    const H: usize = 3;
+    const D: usize = 2;
+    const R: usize = B * T;
+    const C: usize = H * D;
+    type Rows = [[f32; C]; R];
+    let mut rng = SmallRng::seed_from_u64(18);
+    let (q, k, v): (Rows, Rows, Rows) = (
+        Tensor::random(&mut rng),
+        Tensor::random(&mut rng),
+        Tensor::random(&mut rng),
+    );
+    let d_out: Rows = Tensor::random(&mut rng);
+    let mut tape = CausalSelfAttentionRowsTape::<T, H, D, R, C>::new();
+    let y = causal_self_attention_rows_forward::<T, H, D, R, C>(&q, &k, &v, &mut tape);
+    assert_eq!(y, causal_self_attention_rows::<T, H, D, R, C>(&q, &k, &v));
+    let once = run_adjoint(
+        "causal_self_attention_rows",
+        |g: &mut (Rows, Rows, Rows)| {
+            causal_self_attention_rows_adjoint::<T, H, D, R, C>(
+                &q, &k, &v, &tape, d_out, &mut g.0, &mut g.1, &mut g.2,
+            );
         },
     );
-    // The first query of each sequence attends only to itself.
-    assert!(
-        tape.probs
-            .iter()
-            .flatten()
-            .all(|p| p[0] == [1.0, 0.0, 0.0, 0.0])
+    let inputs = [q.flat(), k.flat(), v.flat()];
+    check(
+        "causal_self_attention_rows",
+        &inputs,
+        &d_out.flat(),
+        &y.flat(),
+        &once,
+        attention64::<B, T, H, D>,
     );
+    // The same numbers in the `[B][T][H][D]` layout give the same output, bit for bit.
+    let split = |m: &Rows| -> [[[[f32; D]; H]; T]; B] {
+        core::array::from_fn(|b| {
+            core::array::from_fn(|t| {
+                core::array::from_fn(|h| core::array::from_fn(|d| m[b * T + t][h * D + d]))
+            })
+        })
+    };
+    let y4 = causal_self_attention(&split(&q), &split(&k), &split(&v));
+    assert_eq!(y4.flat(), y.flat());
 }
 
 #[test]
@@ -582,6 +639,10 @@ fn tapes_are_exactly_what_the_adjoints_read() {
     assert_eq!(CrossEntropyTape::<64, 65>::BYTES, 64 * 65 * 4);
     assert_eq!(
         CausalSelfAttentionTape::<64, 8, 6, 4>::BYTES,
+        64 * 6 * 8 * 8 * 4
+    );
+    assert_eq!(
+        CausalSelfAttentionRowsTape::<8, 6, 4, 512, 24>::BYTES,
         64 * 6 * 8 * 8 * 4
     );
     const _: LayerNormTape<2, 3> = LayerNormTape::new(); // `new` is a `const fn`

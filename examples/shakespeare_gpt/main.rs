@@ -50,7 +50,7 @@ fn evaluate(
     let mut mean = RunningMean::default();
     for _ in 0..batches {
         let (x, y) = batch(tokens, rng)?;
-        mean.push(f64::from(gpt_loss::<B, R>(p, &x, &y)));
+        mean.push(f64::from(gpt_loss::<R>(p, &x, &y)));
     }
     Ok(mean.mean().unwrap_or(f64::NAN) as f32)
 }
@@ -67,7 +67,7 @@ fn evaluate_all(p: &Gpt, tokens: &[usize]) -> f32 {
             x[b * T..(b + 1) * T].copy_from_slice(&tokens[s..s + T]);
             y[b * T..(b + 1) * T].copy_from_slice(&tokens[s + 1..s + T + 1]);
         }
-        total += f64::from(gpt_loss::<B, R>(p, &x, &y));
+        total += f64::from(gpt_loss::<R>(p, &x, &y));
     }
     (total / batches.max(1) as f64) as f32
 }
@@ -77,7 +77,7 @@ fn generate(p: &Gpt, context: &[usize; T], n: usize, rng: &mut SmallRng) -> Vec<
     let mut window = *context;
     let mut out = Vec::with_capacity(n);
     for _ in 0..n {
-        let logits = gpt_logits::<1, T>(p, &window);
+        let logits = gpt_logits::<T>(p, &window);
         let last = &logits[T - 1];
         let max = last.iter().copied().fold(f32::NEG_INFINITY, f32::max);
         let weights: Vec<f32> = last.iter().map(|&z| (z - max).exp()).collect();
@@ -110,7 +110,7 @@ fn run(steps: usize) -> Result<(), Box<dyn Error>> {
     println!(
         "gpt: {} parameters, tape {} KiB, {} steps of batch {B} x context {T}",
         Gpt::COUNT,
-        GptLossTape::<B, R>::BYTES / 1024,
+        GptLossTape::<R>::BYTES / 1024,
         steps
     );
     let progress = Progress::new(steps as u64, "train");
@@ -161,17 +161,17 @@ fn main() -> Result<(), Box<dyn Error>> {
             println!(
                 "{}",
                 TapeReport::new(
-                    "GptLossTape<64, 512>",
-                    GptLossTape::<B, R>::FIELDS,
-                    GptLossTape::<B, R>::BYTES
+                    "GptLossTape<512>",
+                    GptLossTape::<R>::FIELDS,
+                    GptLossTape::<R>::BYTES
                 )
             );
             println!(
                 "{}",
                 TapeReport::new(
-                    "GptLogitsTape<64, 512>",
-                    GptLogitsTape::<B, R>::FIELDS,
-                    GptLogitsTape::<B, R>::BYTES
+                    "GptLogitsTape<512>",
+                    GptLogitsTape::<R>::FIELDS,
+                    GptLogitsTape::<R>::BYTES
                 )
             );
             return Ok(());

@@ -2,7 +2,7 @@
 //!
 //! Shapes: `x` `[R][I]`, `w` `[O][I]` (one row per output, as in PyTorch), `b` `[O]`, `y` `[R][O]`.
 
-use super::matmul::{Strided, gemm};
+use super::gemm;
 
 tape! {
     /// What [`linear_adjoint`] reads besides the arguments: nothing.
@@ -30,14 +30,7 @@ pub fn linear<const R: usize, const I: usize, const O: usize>(
     b: &[f32; O],
 ) -> [[f32; O]; R] {
     let mut y = [*b; R];
-    gemm(
-        R,
-        I,
-        O,
-        Strided::rows(x),
-        Strided::transposed(w),
-        y.as_flattened_mut(),
-    );
+    gemm::nt(x, w, &mut y);
     y
 }
 
@@ -65,22 +58,8 @@ pub fn linear_adjoint<const R: usize, const I: usize, const O: usize>(
     d_w: &mut [[f32; I]; O],
     d_b: &mut [f32; O],
 ) {
-    gemm(
-        R,
-        O,
-        I,
-        Strided::rows(&d_out),
-        Strided::rows(w),
-        d_x.as_flattened_mut(),
-    );
-    gemm(
-        O,
-        R,
-        I,
-        Strided::transposed(&d_out),
-        Strided::rows(x),
-        d_w.as_flattened_mut(),
-    );
+    gemm::nn(&d_out, w, d_x);
+    gemm::tn(&d_out, x, d_w);
     for row in &d_out {
         for (d_b, d) in d_b.iter_mut().zip(row) {
             *d_b += d;

@@ -86,6 +86,7 @@ macro_rules! tape {
 mod activation;
 mod attention;
 mod embedding;
+mod gemm;
 mod layer_norm;
 mod linear;
 mod loss;
@@ -99,8 +100,9 @@ pub use activation::{
     tanh_forward,
 };
 pub use attention::{
-    CausalSelfAttentionTape, causal_self_attention, causal_self_attention_adjoint,
-    causal_self_attention_forward,
+    CausalSelfAttentionRowsTape, CausalSelfAttentionTape, causal_self_attention,
+    causal_self_attention_adjoint, causal_self_attention_forward, causal_self_attention_rows,
+    causal_self_attention_rows_adjoint, causal_self_attention_rows_forward,
 };
 pub use embedding::{EmbeddingTape, embedding, embedding_adjoint, embedding_forward};
 pub use layer_norm::{LayerNormTape, layer_norm, layer_norm_adjoint, layer_norm_forward};

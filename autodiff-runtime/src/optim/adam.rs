@@ -153,8 +153,8 @@ impl<P: Parameters> Moments<P> {
             } else {
                 g + wd * *p
             };
-            *m += one_minus_b1 * (d - *m);
-            *v = b2 * *v + one_minus_b2 * d * d;
+            *m = (*m + one_minus_b1 * (d - *m)).flush_subnormal();
+            *v = (b2 * *v + one_minus_b2 * d * d).flush_subnormal();
             let second = match v_max {
                 Some(v_max) => {
                     *v_max = v_max.max(*v);
@@ -173,5 +173,64 @@ impl<P: Parameters> Moments<P> {
                 update(p, g, m, v, Some(vm));
             }),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A parameter with one nonzero gradient and zeros after it: its first moment decays by
+    /// `beta1` per step and would be subnormal after about 800 steps; it must become exactly 0
+    /// instead, and stay normal or zero on every step.
+    use crate::params::{Name, Visitor, VisitorMut};
+
+    /// One `f32` parameter.
+    #[derive(Clone, Debug)]
+    struct One(f32);
+
+    impl Parameters for One {
+        type Scalar = f32;
+        const COUNT: usize = 1;
+        const TENSORS: usize = 1;
+        fn zeroed() -> Self {
+            One(0.0)
+        }
+        fn tensor(&self, i: usize) -> Option<&[f32]> {
+            (i == 0).then_some(core::slice::from_ref(&self.0))
+        }
+        fn tensor_mut(&mut self, i: usize) -> Option<&mut [f32]> {
+            (i == 0).then_some(core::slice::from_mut(&mut self.0))
+        }
+        fn visit<V: Visitor<f32>>(&self, p: Option<&Name<'_>>, v: &mut V) {
+            v.visit(&Name::field(p, "x"), &[], core::slice::from_ref(&self.0));
+        }
+        fn visit_mut<V: VisitorMut<f32>>(&mut self, p: Option<&Name<'_>>, v: &mut V) {
+            v.visit_mut(
+                &Name::field(p, "x"),
+                &[],
+                core::slice::from_mut(&mut self.0),
+            );
+        }
+    }
+
+    /// A parameter with one nonzero gradient and zeros after it: its first moment decays by
+    /// `beta1` per step and would be subnormal after about 800 steps; it must become exactly 0
+    /// instead, and stay normal or zero on every step.
+    #[test]
+    fn decaying_moments_never_go_subnormal() {
+        let mut params = One(1.0);
+        let mut adam = Adam::<One>::new(AdamConfig::default());
+        adam.step(&mut params, &One(1.0));
+        let mut reached_zero = false;
+        for _ in 0..2000 {
+            adam.step(&mut params, &One(0.0));
+            let (m, v) = (adam.moments.m.0, adam.moments.v.0);
+            assert!(m == 0.0 || m.is_normal(), "m = {m:e}");
+            assert!(v == 0.0 || v.is_normal(), "v = {v:e}");
+            reached_zero |= m == 0.0;
+        }
+        assert!(reached_zero, "the first moment should have decayed to 0");
+        assert!(params.0.is_finite());
     }
 }

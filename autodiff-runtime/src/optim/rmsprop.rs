@@ -98,17 +98,17 @@ impl<P: Parameters> Optimizer<P> for RmsProp<P> {
                       b: Option<&mut P::Scalar>,
                       a: Option<&mut P::Scalar>| {
             let d = g + wd * *p;
-            *s = alpha * *s + one_minus_alpha * d * d;
+            *s = (alpha * *s + one_minus_alpha * d * d).flush_subnormal();
             let rms = match a {
                 Some(a) => {
-                    *a += one_minus_alpha * (d - *a);
+                    *a = (*a + one_minus_alpha * (d - *a)).flush_subnormal();
                     (*s - *a * *a).sqrt() + eps
                 }
                 None => s.sqrt() + eps,
             };
             match b {
                 Some(b) => {
-                    *b = momentum * *b + d / rms;
+                    *b = (momentum * *b + d / rms).flush_subnormal();
                     *p -= lr * *b;
                 }
                 None => *p -= lr * d / rms,

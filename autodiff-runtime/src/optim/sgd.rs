@@ -99,7 +99,7 @@ impl<P: Parameters> Optimizer<P> for Sgd<P> {
             *b = if first {
                 d
             } else {
-                momentum * *b + undamped * d
+                (momentum * *b + undamped * d).flush_subnormal()
             };
             *p -= lr * if c.nesterov { d + momentum * *b } else { *b };
         });
