@@ -944,6 +944,31 @@ mod calls {
             |(x, v): &([f64; 4], [f64; 2])| squash_chain_grad(x, v),
         );
     }
+    /// Variables overwritten by calls that do not read them, whole and one row at a time: the
+    /// callee's adjoint takes their cotangents directly, and they are reset after the call.
+    #[differentiable]
+    pub fn overwritten_by_calls(x: &[f64; 4], v: &[f64; 2]) -> f64 {
+        let mut y = [v[0], v[1]];
+        let mut rows = [[0.0; 2]; 2];
+        let mut total = 0.0;
+        for k in 0..4 {
+            total += y[0] * y[1];
+            let u = [x[k] + y[1], v[1] * x[k]];
+            y = squash(&u);
+            rows[k % 2] = squash(&y);
+            total += y[0] * rows[0][1] + rows[1][0] * y[1];
+        }
+        total
+    }
+
+    #[test]
+    fn variables_overwritten_by_calls() {
+        GradCheck::new("overwritten_by_calls").flat(
+            &cube::<6>(84, 20, -1.2, 1.2),
+            |(x, v): &([f64; 4], [f64; 2])| overwritten_by_calls(x, v),
+            |(x, v): &([f64; 4], [f64; 2])| overwritten_by_calls_grad(x, v),
+        );
+    }
 }
 
 /// The companions' contract: `f_forward` computes `f`, adjoints accumulate and scale with

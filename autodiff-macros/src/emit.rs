@@ -54,6 +54,9 @@ pub struct Fwd<'a> {
     pub fallible: std::cell::Cell<bool>,
     /// In a re-run iteration, `break` and `continue` leave this labelled block instead.
     pub rerun_exit: std::cell::Cell<Option<(usize, bool)>>,
+    /// Immutable array variables bound to their tape slot (`let h = &tape.h[k];`, see
+    /// [`Fwd::bind_in_tape`]): reads go through the reference.
+    pub in_tape: std::cell::RefCell<std::collections::HashSet<VarId>>,
 }
 
 /// The label of the block a re-run iteration of checkpointed loop `l` runs in (`record`), or an
@@ -143,6 +146,9 @@ impl Fwd<'_> {
     /// `v[i].w`: a place as the forward function reads it.
     fn place(&self, var: VarId, proj: &[Proj]) -> TokenStream {
         let mut out = self.f.vars[var].emit.to_token_stream();
+        if self.in_tape.borrow().contains(&var) {
+            out = quote!((*#out));
+        }
         for p in proj {
             out = match p {
                 Proj::Index(i) => {
@@ -235,6 +241,44 @@ impl Fwd<'_> {
         }
     }
 
+    /// `let v: [..] = value;` for an immutable array the tape records whole, written as
+    /// `tape.v[k] = value; let v = &tape.v[k];`: the value goes straight into its slot instead of
+    /// being copied there from a local (for the large arrays of a model, a copy per layer and
+    /// value). Not inside checkpointed functions, whose re-run iterations record selectively.
+    fn bind_in_tape(
+        &self,
+        def: usize,
+        target: Target,
+        place: &[Proj],
+        is_let: bool,
+        value: &TokenStream,
+    ) -> Option<TokenStream> {
+        let Target::Var(v) = target else {
+            return None;
+        };
+        let var = &self.f.vars[v];
+        let key = Key::Value(target);
+        let eligible = is_let
+            && place.is_empty()
+            && !var.mutable
+            && var.param.is_none()
+            && self.f.types.elem(var.ty).is_some()
+            && self.f.loops.iter().all(|l| l.checkpoint.is_none())
+            && !self.tape.in_step(key);
+        if !eligible {
+            return None;
+        }
+        let slot = self.tape.access(key, self.tape_ident, &self.f.loops)?;
+        self.written
+            .borrow_mut()
+            .push((self.tape.get(key).unwrap().clone(), None));
+        self.in_tape.borrow_mut().insert(v);
+        let name = &var.emit;
+        let ty = self.f.types.tokens(var.ty);
+        let rest = self.store(Key::DefOut(def), &self.place(v, place));
+        Some(quote!(#slot = #value; let #name: &#ty = &#slot; #rest))
+    }
+
     /// Stores after a definition of `target` (or of a place in it).
     fn stores_after(&self, def: Option<usize>, target: Target, place: &[Proj]) -> TokenStream {
         let name = self.target(target);
@@ -274,6 +318,9 @@ impl Fwd<'_> {
                         crate::emit::text(&value)
                     );
                     self.written.borrow_mut().push((field.clone(), Some(text)));
+                }
+                if let Some(bound) = self.bind_in_tape(*id, *target, place, *is_let, &value) {
+                    return quote!(#pre #bound);
                 }
                 let def = if place.is_empty() {
                     self.bind(&[*target], *is_let, value)

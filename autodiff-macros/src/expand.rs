@@ -212,6 +212,7 @@ fn items(func: &syn::ItemFn, f: &Func) -> TokenStream {
         recording: std::cell::Cell::new(true),
         fallible: std::cell::Cell::new(false),
         rerun_exit: std::cell::Cell::new(None),
+        in_tape: Default::default(),
     };
     let forward = fwd_emit.block(&f.body, f.ret_tuple);
     // With bounded loops, `f_try_forward` returns an error where `f_forward` would panic.

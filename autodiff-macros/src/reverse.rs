@@ -597,6 +597,33 @@ impl<'a> Rev<'a> {
         }
     }
 
+    /// The seed of a call `v = g(args)` whose arguments do not read `v`, with the reset that
+    /// follows the call: the callee's adjoint gets `d_v` itself (by value) instead of a copy
+    /// taken before resetting it, as nothing in the call's adjoint reads or writes `d_v` (for an
+    /// array, this saves a copy of the whole array per call). `None` for anything else.
+    fn seed_for_call(
+        &mut self,
+        target: Target,
+        place: &[Proj],
+        rhs: &Rhs,
+        is_let: bool,
+        in_loop: bool,
+    ) -> Option<(TokenStream, TokenStream)> {
+        let (Target::Var(v), Rhs::Call { args, .. }) = (target, rhs) else {
+            return None;
+        };
+        let reads_v = args
+            .iter()
+            .any(|a| matches!(a, Operand::Var { var, .. } if *var == v));
+        if !self.act.target(target) || reads_v || (is_let && !in_loop && place.is_empty()) {
+            return None;
+        }
+        let ty = self.place_ty(v, place);
+        let dp = self.d_place(v, place);
+        let zero = self.f.types.filled(ty, quote!(-0.0));
+        Some((quote!(#dp), quote!(#dp = #zero;)))
+    }
+
     /// The type of a place, following array element types (struct fields: from the IR).
     fn place_ty(&self, v: VarId, place: &[Proj]) -> TyId {
         let mut ty = self.f.vars[v].ty;
@@ -639,6 +666,11 @@ impl<'a> Rev<'a> {
             } => {
                 let mut pre = TokenStream::new();
                 let in_loop = !self.f.def_nest[*id].is_empty();
+                if let Some((s, reset)) = self.seed_for_call(*target, place, rhs, *is_let, in_loop)
+                {
+                    let body = self.rhs(*id, *target, place, rhs, &s);
+                    return quote!(#body #reset);
+                }
                 let Some(s) = self.seed(*target, place, *is_let, in_loop, &mut pre) else {
                     return TokenStream::new();
                 };

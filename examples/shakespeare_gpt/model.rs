@@ -79,14 +79,22 @@ pub fn gpt_logits<const NR: usize>(p: &Gpt, tokens: &[usize; NR]) -> [[f32; V]; 
         let v: [[f32; C]; NR] = nn::linear::<NR, C, C>(&h, &p.blocks[l].wv, &p.blocks[l].bv);
         let a: [[f32; C]; NR] = nn::causal_self_attention_rows::<T, H, D, NR, C>(&q, &k, &v);
         let o: [[f32; C]; NR] = nn::linear::<NR, C, C>(&a, &p.blocks[l].wo, &p.blocks[l].bo);
-        x = nn::residual_add::<NR, C>(&x, &o);
+        for r in 0..NR {
+            for c in 0..C {
+                x[r][c] += o[r][c];
+            }
+        }
         let h2: [[f32; C]; NR] =
             nn::layer_norm::<NR, C>(&x, &p.blocks[l].ln2_g, &p.blocks[l].ln2_b);
         let f1: [[f32; F]; NR] = nn::linear::<NR, C, F>(&h2, &p.blocks[l].w1, &p.blocks[l].b1);
         #[recompute]
         let f1r: [[f32; F]; NR] = nn::relu::<NR, F>(&f1);
         let f2: [[f32; C]; NR] = nn::linear::<NR, F, C>(&f1r, &p.blocks[l].w2, &p.blocks[l].b2);
-        x = nn::residual_add::<NR, C>(&x, &f2);
+        for r in 0..NR {
+            for c in 0..C {
+                x[r][c] += f2[r][c];
+            }
+        }
     }
     let hf: [[f32; C]; NR] = nn::layer_norm::<NR, C>(&x, &p.lnf_g, &p.lnf_b);
     nn::linear::<NR, C, V>(&hf, &p.head_w, &p.head_b)

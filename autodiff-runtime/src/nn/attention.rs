@@ -9,24 +9,24 @@
 //!   the call (`causal_self_attention_rows::<T, H, D, R, C>`), and `R = B T`, `C = H D` are
 //!   checked at compile time.
 //!
-//! Probabilities are kept as `[B][T][H][T]` (`[R][H][T]` for rows): for query `t` of head `h`, the
-//! weights of the keys `s`, zero for `s > t`.
+//! Probabilities are kept key-major, `[B][T][H][T]` (`[R][H][T]` for rows): `probs[b][s][h][t]`
+//! is how much query `t` attends to key `s` in head `h`, zero for `s > t`.
 //!
 //! # The kernel
 //!
-//! One sequence and one head at a time, all `T` keys at once: the head's keys and values are
-//! copied transposed (`[D][T]`, `T = 8` floats to a vector) so that the scores of a query, the
-//! exponentials ([`math::exp_fast`](crate::math::exp_fast)), the probabilities and, in the
-//! adjoint, `d_v`, `d_k` and the score cotangents are `T`-wide vector operations. Masked keys are
-//! given probability exactly `0`, so the adjoint runs over all `T` keys and adds exact zeros for
-//! them.
+//! One sequence and one head at a time, all `T` queries at once: the head's queries are copied
+//! transposed (`[D][T]`; `T = 8` floats make one vector), so the scores of a key for every query,
+//! the softmax (a lane-wise max and sum over the keys), the exponentials
+//! ([`math::exp_fast`](crate::math::exp_fast)) and the output are `T`-wide vector operations
+//! with no horizontal reductions. Masked keys get probability exactly `0`, so the adjoint runs
+//! over all `T x T` pairs and adds exact zeros for them.
 
 use crate::math;
 
 /// The `[T][H][D]` queries, keys or values of one sequence.
 type Seq<const T: usize, const H: usize, const D: usize> = [[[f32; D]; H]; T];
 
-/// `probs[t][h][s]` of one sequence.
+/// `probs[s][h][t]` of one sequence: key, head, query.
 type Probs<const T: usize, const H: usize> = [[[f32; T]; H]; T];
 
 tape! {
@@ -34,7 +34,7 @@ tape! {
     pub struct CausalSelfAttentionTape<
         const B: usize, const T: usize, const H: usize, const D: usize
     > {
-        /// `probs[b][t][h][s]`: how much query `t` attends to key `s` in head `h` (zero for
+        /// `probs[b][s][h][t]`: how much query `t` attends to key `s` in head `h` (zero for
         /// `s > t`), `[B][T][H][T]`.
         pub probs: [Probs<T, H>; B] = [[[[0.0; T]; H]; T]; B],
     }
@@ -45,7 +45,7 @@ tape! {
     pub struct CausalSelfAttentionRowsTape<
         const T: usize, const H: usize, const D: usize, const R: usize, const C: usize
     > {
-        /// `probs[b * T + t][h][s]`: how much query `t` of sequence `b` attends to key `s` in head
+        /// `probs[b * T + s][h][t]`: how much query `t` of sequence `b` attends to key `s` in head
         /// `h` (zero for `s > t`), `[R][H][T]`.
         pub probs: [[[f32; T]; H]; R] = [[[0.0; T]; H]; R],
     }
@@ -100,49 +100,70 @@ fn add_head<const T: usize, const D: usize>(m: &mut [f32], h: usize, x: &[[f32; 
 }
 
 /// The attention output of one sequence (`T` token rows of `H * D` channels in `q`, `k`, `v`),
-/// written into `y`, with the probabilities into `probs`.
+/// added into `y`, with the probabilities into `probs` (`[s][h][t]`).
+///
+/// Everything is computed transposed, one vector per key `s` with the queries `t` in its lanes:
+/// scores `st[s] = scale Σ_d k[s][d] qᵀ[d]`, the softmax over `s` is then lane-wise (no
+/// horizontal reductions), and `yᵀ[d] = Σ_s v[s][d] pᵀ[s]`.
 fn sequence_forward<const T: usize, const H: usize, const D: usize>(
     (q, k, v): (&[f32], &[f32], &[f32]),
     y: &mut [f32],
     probs: &mut Probs<T, H>,
 ) {
     for h in 0..H {
-        let qh = head::<T, D>(q, h);
-        let kt = transpose(&head::<T, D>(k, h));
+        let qt = transpose(&head::<T, D>(q, h));
+        let kh = head::<T, D>(k, h);
         let vh = head::<T, D>(v, h);
-        let mut out = [[0.0; D]; T];
-        for t in 0..T {
-            let mut scores = [0.0; T];
-            for (&q, k) in qh[t].iter().zip(&kt) {
-                for (score, &k) in scores.iter_mut().zip(k) {
-                    *score += q * k;
-                }
-            }
-            let max = scores[..=t]
-                .iter()
-                .fold(f32::NEG_INFINITY, |m, &x| m.max(x));
-            let mut e = [0.0; T];
-            for (s, (e, &score)) in e.iter_mut().zip(&scores).enumerate() {
-                let x = math::exp_fast(scale::<D>() * (score - max));
-                *e = if s <= t { x } else { 0.0 };
-            }
-            let inv = 1.0 / e[..=t].iter().sum::<f32>();
-            let p = &mut probs[t][h];
-            for (p, e) in p.iter_mut().zip(&e) {
-                *p = e * inv;
-            }
-            for (&p, v) in p[..=t].iter().zip(&vh) {
-                for (out, v) in out[t].iter_mut().zip(v) {
-                    *out += p * v;
+        let mut st = [[0.0; T]; T];
+        for (st, k) in st.iter_mut().zip(&kh) {
+            for (&k, qt) in k.iter().zip(&qt) {
+                for (st, &q) in st.iter_mut().zip(qt) {
+                    *st += k * q;
                 }
             }
         }
-        add_head(y, h, &out);
+        // Key `s` is visible to queries `t >= s` only.
+        let mut max = [f32::NEG_INFINITY; T];
+        for (s, st) in st.iter_mut().enumerate() {
+            for (t, (st, max)) in st.iter_mut().zip(&mut max).enumerate() {
+                *st = if t >= s {
+                    scale::<D>() * *st
+                } else {
+                    f32::NEG_INFINITY
+                };
+                *max = if *st > *max { *st } else { *max };
+            }
+        }
+        let mut sum = [0.0; T];
+        for st in &mut st {
+            for ((e, &max), sum) in st.iter_mut().zip(&max).zip(&mut sum) {
+                // exp(-inf) is exactly 0: masked keys get probability 0.
+                *e = math::exp_fast(*e - max);
+                *sum += *e;
+            }
+        }
+        let inv = sum.map(|sum| 1.0 / sum);
+        let mut yt = [[0.0; T]; D];
+        for (s, pt) in st.iter().enumerate() {
+            let p = &mut probs[s][h];
+            for ((p, &e), &inv) in p.iter_mut().zip(pt).zip(&inv) {
+                *p = e * inv;
+            }
+            for (yt, &v) in yt.iter_mut().zip(&vh[s]) {
+                for (y, &p) in yt.iter_mut().zip(p.iter()) {
+                    *y += v * p;
+                }
+            }
+        }
+        add_head(y, h, &transpose(&yt));
     }
 }
 
 /// Adds the cotangents of one sequence's `q`, `k`, `v` into `d_q`, `d_k`, `d_v`, given the
-/// output's cotangent `g` (all `T` token rows of `H * D` channels).
+/// output's cotangent `g` (all `T` token rows of `H * D` channels) and the probabilities
+/// (`[s][h][t]`), transposed as in [`sequence_forward`]: with `pᵀ[s]`, `gᵀ[d]` vectors over `t`,
+/// `d_pᵀ[s] = Σ_d v[s][d] gᵀ[d]`, `dsᵀ[s] = scale pᵀ[s] (d_pᵀ[s] - Σ_s' pᵀ[s'] d_pᵀ[s'])`,
+/// `d_qᵀ[d] = Σ_s k[s][d] dsᵀ[s]`, `d_k[s] = Σ_t dsᵀ[s][t] q[t]`, `d_v[s] = Σ_t pᵀ[s][t] g[t]`.
 #[allow(clippy::similar_names)]
 fn sequence_adjoint<const T: usize, const H: usize, const D: usize>(
     (q, k, v): (&[f32], &[f32], &[f32]),
@@ -153,40 +174,45 @@ fn sequence_adjoint<const T: usize, const H: usize, const D: usize>(
     for h in 0..H {
         let qh = head::<T, D>(q, h);
         let kh = head::<T, D>(k, h);
-        let vt = transpose(&head::<T, D>(v, h));
+        let vh = head::<T, D>(v, h);
         let gh = head::<T, D>(g, h);
-        let (mut d_qh, mut d_kt, mut d_vt) = ([[0.0; D]; T], [[0.0; T]; D], [[0.0; T]; D]);
-        for t in 0..T {
-            let p = &probs[t][h];
-            // d_v[s] += p[s] g[t];  d_p[s] = g[t] · v[s]
-            let mut d_p = [0.0; T];
-            for ((&g, d_vt), vt) in gh[t].iter().zip(&mut d_vt).zip(&vt) {
-                for (((d_v, d_p), &p), &v) in d_vt.iter_mut().zip(&mut d_p).zip(p).zip(vt) {
-                    *d_v += p * g;
-                    *d_p += g * v;
+        let gt = transpose(&gh);
+        let mut d_pt = [[0.0; T]; T];
+        let mut dot = [0.0; T];
+        for ((d_pt, v), probs) in d_pt.iter_mut().zip(&vh).zip(probs) {
+            for (&v, gt) in v.iter().zip(&gt) {
+                for (d_p, &g) in d_pt.iter_mut().zip(gt) {
+                    *d_p += v * g;
                 }
             }
-            // The softmax's adjoint, with the score scale folded in.
-            let dot: f32 = p.iter().zip(&d_p).map(|(p, d)| p * d).sum();
-            let mut ds = [0.0; T];
-            for ((ds, &p), &d_p) in ds.iter_mut().zip(p).zip(&d_p) {
+            for ((dot, &p), &d_p) in dot.iter_mut().zip(&probs[h]).zip(d_pt.iter()) {
+                *dot += p * d_p;
+            }
+        }
+        let (mut d_qt, mut d_kh, mut d_vh) = ([[0.0; T]; D], [[0.0; D]; T], [[0.0; D]; T]);
+        for (s, d_pt) in d_pt.iter().enumerate() {
+            let pt = &probs[s][h];
+            let mut dst = [0.0; T];
+            for (((ds, &p), &d_p), &dot) in dst.iter_mut().zip(pt).zip(d_pt).zip(&dot) {
                 *ds = scale::<D>() * p * (d_p - dot);
             }
-            // d_q[t] += Σ_s ds[s] k[s];  d_k[s] += ds[s] q[t]
-            for (&ds, k) in ds.iter().zip(&kh) {
-                for (d_q, &k) in d_qh[t].iter_mut().zip(k) {
-                    *d_q += ds * k;
+            for (d_qt, &k) in d_qt.iter_mut().zip(&kh[s]) {
+                for (d_q, &ds) in d_qt.iter_mut().zip(&dst) {
+                    *d_q += k * ds;
                 }
             }
-            for (&q, d_kt) in qh[t].iter().zip(&mut d_kt) {
-                for (d_k, &ds) in d_kt.iter_mut().zip(&ds) {
+            for (t, (&ds, &p)) in dst.iter().zip(pt).enumerate() {
+                for (((d_k, d_v), &q), &g) in
+                    d_kh[s].iter_mut().zip(&mut d_vh[s]).zip(&qh[t]).zip(&gh[t])
+                {
                     *d_k += ds * q;
+                    *d_v += p * g;
                 }
             }
         }
-        add_head(d_q, h, &d_qh);
-        add_head(d_k, h, &transpose(&d_kt));
-        add_head(d_v, h, &transpose(&d_vt));
+        add_head(d_q, h, &transpose(&d_qt));
+        add_head(d_k, h, &d_kh);
+        add_head(d_v, h, &d_vh);
     }
 }
 

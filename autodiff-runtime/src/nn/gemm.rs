@@ -41,10 +41,11 @@ fn fma(a: f32, b: f32, c: f32) -> f32 {
 }
 
 /// `c[i][j0 .. j0 + W] += Σ_{p ∈ ks} a(i, p) · b(p)[..W]` for every row `i` of `c`, `MR` rows at a
-/// time.
+/// time; with `init`, `c[i][j0 .. j0 + W] = init[j0 .. j0 + W] + ..` instead (`c` is not read).
 #[inline(always)]
 fn strip<'b, const W: usize, const M: usize, const N: usize>(
     c: &mut [[f32; N]; M],
+    init: Option<&[f32; N]>,
     j0: usize,
     ks: Range<usize>,
     a: impl Fn(usize, usize) -> f32 + Copy,
@@ -52,11 +53,11 @@ fn strip<'b, const W: usize, const M: usize, const N: usize>(
 ) {
     let mut i = 0;
     while i + MR <= M {
-        tile::<MR, W, M, N>(c, i, j0, ks.clone(), a, b);
+        tile::<MR, W, M, N>(c, init, i, j0, ks.clone(), a, b);
         i += MR;
     }
     while i < M {
-        tile::<1, W, M, N>(c, i, j0, ks.clone(), a, b);
+        tile::<1, W, M, N>(c, init, i, j0, ks.clone(), a, b);
         i += 1;
     }
 }
@@ -65,6 +66,7 @@ fn strip<'b, const W: usize, const M: usize, const N: usize>(
 #[inline(always)]
 fn tile<'b, const R: usize, const W: usize, const M: usize, const N: usize>(
     c: &mut [[f32; N]; M],
+    init: Option<&[f32; N]>,
     i0: usize,
     j0: usize,
     ks: Range<usize>,
@@ -76,7 +78,10 @@ fn tile<'b, const R: usize, const W: usize, const M: usize, const N: usize>(
             .first_chunk::<W>()
             .expect("the strip lies inside c")
     };
-    let mut acc: [[f32; W]; R] = core::array::from_fn(|r| window(&c[i0 + r]));
+    let mut acc: [[f32; W]; R] = match init {
+        Some(row) => [window(row); R],
+        None => core::array::from_fn(|r| window(&c[i0 + r])),
+    };
     for p in ks {
         let b_row = b(p);
         for (r, acc_row) in acc.iter_mut().enumerate() {
@@ -148,6 +153,7 @@ pub(super) fn nn<const M: usize, const K: usize, const N: usize>(
             let (a, b) = (self.a, self.b);
             strip::<W, M, N>(
                 self.c,
+                None,
                 j0,
                 self.ks.clone(),
                 |i, p| a[i][p],
@@ -189,6 +195,7 @@ pub(super) fn tn<const M: usize, const K: usize, const N: usize>(
             let (a, b) = (self.a, self.b);
             strip::<W, M, N>(
                 self.c,
+                None,
                 j0,
                 self.ks.clone(),
                 |i, p| a[p][i],
@@ -210,18 +217,21 @@ pub(super) fn tn<const M: usize, const K: usize, const N: usize>(
     }
 }
 
-/// `c += a · bᵀ`.
+/// `c += a · bᵀ`; with `init`, `c = [init; M] + a · bᵀ` (the old `c` is not read: a linear
+/// layer's bias goes in without a pass of its own).
 ///
-/// Shapes: `a` `[M][K]`, `b` `[N][K]`, `c` `[M][N]`.
+/// Shapes: `a` `[M][K]`, `b` `[N][K]`, `c` `[M][N]`, `init` `[N]`.
 pub(super) fn nt<const M: usize, const K: usize, const N: usize>(
     a: &[[f32; K]; M],
     b: &[[f32; K]; N],
+    init: Option<&[f32; N]>,
     c: &mut [[f32; N]; M],
 ) {
     struct Nt<'x, const M: usize, const K: usize, const N: usize> {
         a: &'x [[f32; K]; M],
         b: &'x [[f32; K]; N],
         c: &'x mut [[f32; N]; M],
+        init: Option<&'x [f32; N]>,
         ks: Range<usize>,
     }
     impl<const M: usize, const K: usize, const N: usize> Strip for Nt<'_, M, K, N> {
@@ -247,14 +257,24 @@ pub(super) fn nt<const M: usize, const K: usize, const N: usize>(
                 }
             }
             let panel = &panel;
-            strip::<W, M, N>(self.c, j0, ks, |i, p| a[i][p], |p| &panel[p - pc]);
+            strip::<W, M, N>(
+                self.c,
+                self.init,
+                j0,
+                ks,
+                |i, p| a[i][p],
+                |p| &panel[p - pc],
+            );
         }
     }
     for ks in k_blocks::<K>() {
+        // Only the first block starts from `init`; the others add to what it wrote.
+        let init = if ks.start == 0 { init } else { None };
         each_strip::<N>(&mut Nt {
             a,
             b,
             c: &mut *c,
+            init,
             ks,
         });
     }
@@ -299,8 +319,19 @@ mod tests {
         tn(&transpose(&a), &b, &mut c);
         assert_eq!(c, expected, "tn {M}x{K}x{N}");
         let mut c = c0;
-        nt(&a, &transpose(&b), &mut c);
+        nt(&a, &transpose(&b), None, &mut c);
         assert_eq!(c, expected, "nt {M}x{K}x{N}");
+        // With `init`: the old contents are ignored, `init` is every row's start.
+        let mut c = [[f32::NAN; N]; M];
+        nt(&a, &transpose(&b), Some(&c0[0]), &mut c);
+        let zeros = [[0.0; N]; M];
+        let mut expected = reference(&a, &b, &zeros);
+        for row in &mut expected {
+            for (x, b) in row.iter_mut().zip(&c0[0]) {
+                *x += b;
+            }
+        }
+        assert_eq!(c, expected, "nt with init {M}x{K}x{N}");
     }
 
     /// Every strip width (whole, 32, 16, 8, 1), whole and partial row tiles, and several `KC`

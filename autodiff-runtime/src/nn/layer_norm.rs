@@ -3,6 +3,7 @@
 //! Shapes: `x`, `y`, `d_x`, `d_out` `[R][C]`; `gain`, `bias` `[C]`; mean and reciprocal standard
 //! deviation `[R]`.
 
+use super::sum_lanes;
 use crate::math;
 
 /// Added to the variance before the square root, as in PyTorch's default.
@@ -48,11 +49,17 @@ pub fn layer_norm<const R: usize, const C: usize>(
 }
 
 /// Writes the normalized row into `y` and returns its mean and reciprocal standard deviation.
-fn normalize_row(x: &[f32], gain: &[f32], bias: &[f32], y: &mut [f32]) -> (f32, f32) {
-    let n = x.len() as f32;
-    let mean = x.iter().sum::<f32>() / n;
-    let var = x.iter().map(|x| (x - mean) * (x - mean)).sum::<f32>() / n;
-    let rstd = 1.0 / math::sqrtf(var + EPS);
+#[inline(always)]
+fn normalize_row<const C: usize>(
+    x: &[f32; C],
+    gain: &[f32; C],
+    bias: &[f32; C],
+    y: &mut [f32; C],
+) -> (f32, f32) {
+    let n = C as f32;
+    let mean = sum_lanes(x) / n;
+    let sq = x.map(|x| (x - mean) * (x - mean));
+    let rstd = 1.0 / math::sqrtf(sum_lanes(&sq) / n + EPS);
     for (((y, x), g), b) in y.iter_mut().zip(x).zip(gain).zip(bias) {
         *y = (x - mean) * rstd * g + b;
     }
@@ -92,21 +99,27 @@ pub fn layer_norm_adjoint<const R: usize, const C: usize>(
     let n = C as f32;
     let stats = tape.mean.iter().zip(&tape.rstd);
     for (((x, d_out), d_x), (&mean, &rstd)) in x.iter().zip(&d_out).zip(d_x).zip(stats) {
-        let xhat = |x: f32| (x - mean) * rstd;
-        let (mut mean_g, mut mean_g_xhat) = (0.0, 0.0);
-        for ((&x, d), gain) in x.iter().zip(d_out).zip(gain) {
-            mean_g += d * gain;
-            mean_g_xhat += d * gain * xhat(x);
+        let xhat = x.map(|x| (x - mean) * rstd);
+        let mut g = [0.0; C];
+        let mut g_xhat = [0.0; C];
+        for (((g, g_xhat), (d, gain)), xhat) in g
+            .iter_mut()
+            .zip(&mut g_xhat)
+            .zip(d_out.iter().zip(gain))
+            .zip(&xhat)
+        {
+            *g = d * gain;
+            *g_xhat = *g * xhat;
         }
-        mean_g /= n;
-        mean_g_xhat /= n;
+        let mean_g = sum_lanes(&g) / n;
+        let mean_g_xhat = sum_lanes(&g_xhat) / n;
         let d_params = d_gain.iter_mut().zip(d_bias.iter_mut());
-        for ((((&x, d), gain), d_x), (d_gain, d_bias)) in
-            x.iter().zip(d_out).zip(gain).zip(d_x).zip(d_params)
+        for ((((d, g), xhat), d_x), (d_gain, d_bias)) in
+            d_out.iter().zip(&g).zip(&xhat).zip(d_x).zip(d_params)
         {
             *d_bias += d;
-            *d_gain += d * xhat(x);
-            *d_x += rstd * (d * gain - mean_g - xhat(x) * mean_g_xhat);
+            *d_gain += d * xhat;
+            *d_x += rstd * (g - mean_g - xhat * mean_g_xhat);
         }
     }
 }

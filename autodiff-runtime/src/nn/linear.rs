@@ -29,8 +29,8 @@ pub fn linear<const R: usize, const I: usize, const O: usize>(
     w: &[[f32; I]; O],
     b: &[f32; O],
 ) -> [[f32; O]; R] {
-    let mut y = [*b; R];
-    gemm::nt(x, w, &mut y);
+    let mut y = [[0.0; O]; R];
+    gemm::nt(x, w, Some(b), &mut y);
     y
 }
 

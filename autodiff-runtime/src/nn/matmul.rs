@@ -53,6 +53,6 @@ pub fn matmul_adjoint<const M: usize, const K: usize, const N: usize>(
     d_a: &mut [[f32; K]; M],
     d_b: &mut [[f32; N]; K],
 ) {
-    gemm::nt(&d_out, b, d_a);
+    gemm::nt(&d_out, b, None, d_a);
     gemm::tn(a, &d_out, d_b);
 }

@@ -83,6 +83,41 @@ macro_rules! tape {
     };
 }
 
+/// `Σ x` in a fixed order the compiler can keep in one vector register: eight interleaved partial
+/// sums (lane `j` adds elements `j`, `j + 8`, ..), added pairwise at the end. A plain running sum
+/// is a chain of dependent scalar additions, as Rust never reorders float arithmetic itself.
+#[inline(always)]
+fn sum_lanes(x: &[f32]) -> f32 {
+    let mut acc = [0.0f32; 8];
+    let mut chunks = x.chunks_exact(8);
+    for chunk in &mut chunks {
+        for (acc, &x) in acc.iter_mut().zip(chunk) {
+            *acc += x;
+        }
+    }
+    for (acc, &x) in acc.iter_mut().zip(chunks.remainder()) {
+        *acc += x;
+    }
+    ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]))
+}
+
+/// The largest element (`-inf` for none), in the lane order of [`sum_lanes`]; NaN elements are
+/// skipped, as by `f32::max`.
+#[inline(always)]
+fn max_lanes(x: &[f32]) -> f32 {
+    let mut acc = [f32::NEG_INFINITY; 8];
+    let mut chunks = x.chunks_exact(8);
+    for chunk in &mut chunks {
+        for (acc, &x) in acc.iter_mut().zip(chunk) {
+            *acc = acc.max(x);
+        }
+    }
+    for (acc, &x) in acc.iter_mut().zip(chunks.remainder()) {
+        *acc = acc.max(x);
+    }
+    acc.iter().fold(f32::NEG_INFINITY, |m, &x| m.max(x))
+}
+
 mod activation;
 mod attention;
 mod embedding;

@@ -23,8 +23,15 @@ pub fn residual_add<const R: usize, const C: usize>(
     a: &[[f32; C]; R],
     b: &[[f32; C]; R],
 ) -> [[f32; C]; R] {
-    let mut y = *a;
-    accumulate(&mut y, b);
+    let mut y = [[0.0; C]; R];
+    for ((y, a), b) in y
+        .as_flattened_mut()
+        .iter_mut()
+        .zip(a.as_flattened())
+        .zip(b.as_flattened())
+    {
+        *y = a + b;
+    }
     y
 }
 

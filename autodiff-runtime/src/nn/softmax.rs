@@ -1,20 +1,21 @@
 //! Softmax and log-softmax over the last axis, and the numerically stable row kernel they share
-//! with the cross-entropy loss and attention.
+//! with the cross-entropy loss. The exponentials are [`math::exp_fast`] (within 2 ulp), so a row
+//! is vector code.
 //!
 //! Shapes: `x`, `y`, `d_x`, `d_out`, probabilities `[R][C]`.
 
+use super::{max_lanes, sum_lanes};
 use crate::math;
 
 /// Writes the softmax of `x` into `p` (same length) and returns `max x` and `ln Σ e^(x - max x)`
 /// (whose sum is `ln Σ e^x`): subtracting the maximum keeps every exponential in range, and keeping
 /// the two terms apart lets callers subtract `x` from the maximum first, exactly.
 pub(super) fn softmax_row(x: &[f32], p: &mut [f32]) -> (f32, f32) {
-    let max = x.iter().fold(f32::NEG_INFINITY, |m, &x| m.max(x));
-    let mut sum = 0.0;
+    let max = max_lanes(x);
     for (p, &x) in p.iter_mut().zip(x) {
-        *p = math::expf(x - max);
-        sum += *p;
+        *p = math::exp_fast(x - max);
     }
+    let sum = sum_lanes(p);
     let inv = 1.0 / sum;
     for p in p.iter_mut() {
         *p *= inv;
