@@ -137,7 +137,7 @@ fn matvec_generated(
     *y = matvec_forward(w, x, &mut tape);
     *d_w = [[0.0; SIDE]; SIDE];
     *d_x = [0.0; SIDE];
-    matvec_adjoint(w, x, &tape, d_y, d_w, d_x);
+    matvec_adjoint(w, x, &tape, &d_y, d_w, d_x);
 }
 
 /// The same by hand: rows of `d_W` are `d_y[i] x` (written, not accumulated), `d_x` accumulates

@@ -218,7 +218,7 @@ fn array_output_allocates_nothing() {
     let (mut d_w, mut d_x) = ([[0.0; 16]; 16], [0.0; 16]);
     let count = allocations_in(|| {
         black_box(matvec_forward(black_box(&w), &x, &mut tape));
-        matvec_adjoint(&w, &x, &tape, d_out, &mut d_w, &mut d_x);
+        matvec_adjoint(&w, &x, &tape, &d_out, &mut d_w, &mut d_x);
     });
     assert_eq!(count, 0);
     assert!(d_x.iter().any(|&g| g != 0.0), "the adjoint ran");

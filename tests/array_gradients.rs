@@ -102,7 +102,7 @@ mod products {
                 let y = matvec_forward(w, x, &mut tape);
                 let mut d_w = [[0.0; COLS]; ROWS];
                 let mut d_x = [0.0; COLS];
-                matvec_adjoint(w, x, &tape, MATVEC_SEED, &mut d_w, &mut d_x);
+                matvec_adjoint(w, x, &tape, &MATVEC_SEED, &mut d_w, &mut d_x);
                 (weighted(&MATVEC_SEED, &y), (d_w, d_x))
             },
         );
@@ -136,7 +136,7 @@ mod products {
                 let c = matmul_forward(a, b, &mut tape);
                 let mut d_a = [[0.0; INNER]; ROWS];
                 let mut d_b = [[0.0; COLS]; INNER];
-                matmul_adjoint(a, b, &tape, MATMUL_SEED, &mut d_a, &mut d_b);
+                matmul_adjoint(a, b, &tape, &MATMUL_SEED, &mut d_a, &mut d_b);
                 (weighted(&MATMUL_SEED, &c), (d_a, d_b))
             },
         );

@@ -188,7 +188,15 @@ fn items(func: &syn::ItemFn, f: &Func) -> TokenStream {
         quote!(<#(#gn),*>)
     };
     let d_out = Ident::new("d_out", Span::mixed_site());
-    let seeds: Vec<_> = if f.ret_tuple {
+    // The output cotangent comes by value for a float or a tuple, by reference for an array or
+    // a struct (no copy of a large array per call); the sweep reads it as the place `(*d_out)`.
+    let d_out_by_ref = !f.ret_tuple
+        && f.ret
+            .first()
+            .is_some_and(|&t| f.types.kind(t) != crate::ir::Kind::Float);
+    let seeds: Vec<_> = if d_out_by_ref {
+        vec![Some(quote!((*#d_out)))]
+    } else if f.ret_tuple {
         (0..f.ret.len())
             .map(|i| {
                 let i = syn::Index::from(i);
@@ -322,10 +330,15 @@ fn items(func: &syn::ItemFn, f: &Func) -> TokenStream {
     let fwd_doc = doc(format!(
         "Computes [`{name}`] and records in `tape` what [`{adj}`] needs."
     ));
+    let by_ref = if d_out_by_ref {
+        " `d_out`, the cotangent of the output, comes by reference (an array or struct output)."
+    } else {
+        ""
+    };
     let adj_doc = doc(format!(
         "The reverse sweep of [`{name}`]: adds `d_out` times the derivative of `{name}` with respect to \
          {wrt_names} into {d_names}.\n\n`tape` must have been filled by [`{fwd}`] with the same arguments. \
-         The adjoints accumulate: zero them first for a plain gradient."
+         The adjoints accumulate: zero them first for a plain gradient.{by_ref}"
     ));
     let allow = quote!(#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]);
 
@@ -371,6 +384,11 @@ fn items(func: &syn::ItemFn, f: &Func) -> TokenStream {
         }
     };
 
+    let d_out_ty = if d_out_by_ref {
+        quote!(&#ret)
+    } else {
+        quote!(#ret)
+    };
     let checks: Vec<_> = f
         .consts
         .iter()
@@ -417,7 +435,7 @@ fn items(func: &syn::ItemFn, f: &Func) -> TokenStream {
         #adj_doc
         #[inline]
         #allow
-        #vis fn #adj #gdecl(#(#params,)* #tape_ident: &#tape_ty_use, #d_out: #ret, #(#d_params: &mut #wrt_tys),*) {
+        #vis fn #adj #gdecl(#(#params,)* #tape_ident: &#tape_ty_use, #d_out: #d_out_ty, #(#d_params: &mut #wrt_tys),*) {
             #(#decls)*
             #reverse
         }

@@ -1085,12 +1085,25 @@ impl<'a> Rev<'a> {
                 }
                 out
             }
-            Rhs::Call { path, args, span } => self.call(def, path, args, *span, s),
+            Rhs::Call { path, args, span } => {
+                let out = match target {
+                    Target::Var(v) => self.place_ty(v, place),
+                    t => self.f.target_ty(t),
+                };
+                // The output cotangent: a float by value, an array or struct by reference.
+                let s = if self.f.types.kind(out) == Kind::Float {
+                    s.clone()
+                } else {
+                    quote!(&#s)
+                };
+                self.call(def, path, args, *span, &s)
+            }
             Rhs::Pure(_) => TokenStream::new(),
         }
     }
 
-    /// `g_adjoint(args.., &tape.g, s, &mut d_arg..)` for a call to a differentiable function: one
+    /// `g_adjoint(args.., &tape.g, s, &mut d_arg..)` for a call to a differentiable function (`s`
+    /// by value for a float output, `&s` otherwise): one
     /// adjoint per float, float-array or struct argument (a scratch one where the argument
     /// carries no derivative), so the callee must differentiate every such parameter.
     fn call(

@@ -118,7 +118,7 @@ fn shape<const R: usize, const I: usize, const O: usize>(c: &mut Criterion) {
             zeroed,
             |(d_x, d_w, d_b)| {
                 let tape = LinearTape::new();
-                linear_adjoint(&x, &w, &b, &tape, black_box(*d_y), d_x, d_w, d_b);
+                linear_adjoint(&x, &w, &b, &tape, black_box(&*d_y), d_x, d_w, d_b);
             },
             BatchSize::SmallInput,
         );

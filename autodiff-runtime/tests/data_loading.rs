@@ -389,6 +389,21 @@ fn corpus_rejects_unknown_characters_tokens_and_empty_text() {
         CharCorpus::from_text("", "nothing").unwrap_err().kind,
         DataErrorKind::Empty
     ));
+    // Token ids are u16: 65,536 distinct characters fit, one more does not.
+    let distinct = |n: u32| -> String {
+        (0x100..)
+            .filter_map(char::from_u32)
+            .take(n as usize)
+            .collect()
+    };
+    let corpus = CharCorpus::from_text(&distinct(65_536), "wide").unwrap();
+    assert_eq!(corpus.tokens().last(), Some(&u16::MAX));
+    let err = CharCorpus::from_text(&distinct(65_537), "wider").unwrap_err();
+    assert!(matches!(err.kind, DataErrorKind::VocabTooLarge(65_537)));
+    assert!(
+        err.to_string()
+            .starts_with("wider: 65537 distinct characters")
+    );
     let err = CharCorpus::read(temp_file("bad.txt", b"ok\nstill ok\n\xff")).unwrap_err();
     assert!(matches!(err.kind, DataErrorKind::InvalidUtf8), "{err}");
     assert_eq!(err.line, Some(3));

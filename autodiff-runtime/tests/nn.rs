@@ -184,7 +184,7 @@ fn check_linear<const R: usize, const I: usize, const O: usize>(seed: u64) {
     let once = run_adjoint(
         "linear",
         |g: &mut ([[f32; I]; R], [[f32; I]; O], [f32; O])| {
-            linear_adjoint(&x, &w, &b, &tape, d_out, &mut g.0, &mut g.1, &mut g.2);
+            linear_adjoint(&x, &w, &b, &tape, &d_out, &mut g.0, &mut g.1, &mut g.2);
         },
     );
     let inputs = [x.flat(), w.flat(), b.flat()];
@@ -216,7 +216,7 @@ fn check_matmul<const M: usize, const K: usize, const N: usize>(seed: u64) {
     let y = matmul_forward(&a, &b, &mut tape);
     assert_eq!(y, matmul(&a, &b));
     let once = run_adjoint("matmul", |g: &mut ([[f32; K]; M], [[f32; N]; K])| {
-        matmul_adjoint(&a, &b, &tape, d_out, &mut g.0, &mut g.1);
+        matmul_adjoint(&a, &b, &tape, &d_out, &mut g.0, &mut g.1);
     });
     check(
         "matmul",
@@ -253,7 +253,7 @@ fn check_rowwise<Tape, const C: usize>(
     seed: u64,
     value: fn(&Rows<C>) -> Rows<C>,
     forward: fn(&Rows<C>, &mut Tape) -> Rows<C>,
-    adjoint: fn(&Rows<C>, &Tape, Rows<C>, &mut Rows<C>),
+    adjoint: fn(&Rows<C>, &Tape, &Rows<C>, &mut Rows<C>),
     tape: &mut Tape,
     reference: impl Fn(&[f64]) -> Vec<f64>,
 ) {
@@ -264,7 +264,7 @@ fn check_rowwise<Tape, const C: usize>(
     let y = forward(&x, tape);
     assert_eq!(y, value(&x), "{op}: forward and primal differ");
     let once = run_adjoint(op, |g: &mut (Rows<C>,)| {
-        adjoint(&x, tape, d_out, &mut g.0);
+        adjoint(&x, tape, &d_out, &mut g.0);
     });
     check(op, &[x.flat()], &d_out.flat(), &y.flat(), &once, |p| {
         reference(&p[0])
@@ -434,7 +434,9 @@ fn layer_norm_gradients() {
     let once = run_adjoint(
         "layer_norm",
         |g: &mut ([[f32; C]; 3], [f32; C], [f32; C])| {
-            layer_norm_adjoint(&x, &gain, &bias, &tape, d_out, &mut g.0, &mut g.1, &mut g.2);
+            layer_norm_adjoint(
+                &x, &gain, &bias, &tape, &d_out, &mut g.0, &mut g.1, &mut g.2,
+            );
         },
     );
     let inputs = [x.flat(), gain.flat(), bias.flat()];
@@ -469,7 +471,7 @@ fn embedding_gradients() {
     let y = embedding_forward(&table, &ids, &mut tape);
     assert_eq!(y, embedding(&table, &ids));
     let once = run_adjoint("embedding", |g: &mut ([[f32; C]; 6],)| {
-        embedding_adjoint(&table, &ids, &tape, d_out, &mut g.0);
+        embedding_adjoint(&table, &ids, &tape, &d_out, &mut g.0);
     });
     check(
         "embedding",
@@ -501,7 +503,7 @@ fn residual_add_gradients() {
     let y = residual_add_forward(&a, &b, &mut tape);
     assert_eq!(y, residual_add(&a, &b));
     let once = run_adjoint("residual_add", |g: &mut ([[f32; 4]; 3], [[f32; 4]; 3])| {
-        residual_add_adjoint(&a, &b, &tape, d_out, &mut g.0, &mut g.1);
+        residual_add_adjoint(&a, &b, &tape, &d_out, &mut g.0, &mut g.1);
     });
     check(
         "residual_add",
@@ -560,7 +562,7 @@ fn causal_self_attention_gradients() {
     let y = causal_self_attention_forward(&q, &k, &v, &mut tape);
     assert_eq!(y, causal_self_attention(&q, &k, &v));
     let once = run_adjoint("causal_self_attention", |g: &mut (Qkv, Qkv, Qkv)| {
-        causal_self_attention_adjoint(&q, &k, &v, &tape, d_out, &mut g.0, &mut g.1, &mut g.2);
+        causal_self_attention_adjoint(&q, &k, &v, &tape, &d_out, &mut g.0, &mut g.1, &mut g.2);
     });
     let inputs = [q.flat(), k.flat(), v.flat()];
     check(
@@ -608,7 +610,7 @@ fn causal_self_attention_rows_gradients() {
         "causal_self_attention_rows",
         |g: &mut (Rows, Rows, Rows)| {
             causal_self_attention_rows_adjoint::<T, H, D, R, C>(
-                &q, &k, &v, &tape, d_out, &mut g.0, &mut g.1, &mut g.2,
+                &q, &k, &v, &tape, &d_out, &mut g.0, &mut g.1, &mut g.2,
             );
         },
     );

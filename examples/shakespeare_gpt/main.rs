@@ -31,7 +31,7 @@ mod model;
 use model::{B, Gpt, GptLogitsTape, GptLossTape, R, T, Trainer, V, gpt_logits, gpt_loss};
 
 /// A batch of `B` random windows of `T + 1` characters, as rows of inputs and targets.
-fn batch(tokens: &[usize], rng: &mut SmallRng) -> Result<([usize; R], [usize; R]), Box<dyn Error>> {
+fn batch(tokens: &[u16], rng: &mut SmallRng) -> Result<([usize; R], [usize; R]), Box<dyn Error>> {
     let (mut x, mut y) = ([[0usize; T]; B], [[0usize; T]; B]);
     fill_windows(tokens, &mut x, &mut y, rng)?;
     Ok((
@@ -43,7 +43,7 @@ fn batch(tokens: &[usize], rng: &mut SmallRng) -> Result<([usize; R], [usize; R]
 /// Mean loss over `batches` random batches, without gradients.
 fn evaluate(
     p: &Gpt,
-    tokens: &[usize],
+    tokens: &[u16],
     batches: usize,
     rng: &mut SmallRng,
 ) -> Result<f32, Box<dyn Error>> {
@@ -57,15 +57,17 @@ fn evaluate(
 
 /// Mean loss over every non-overlapping window of `tokens`, in full batches, in order: a
 /// deterministic measure (the PyTorch reference computes the same windows).
-fn evaluate_all(p: &Gpt, tokens: &[usize]) -> f32 {
+fn evaluate_all(p: &Gpt, tokens: &[u16]) -> f32 {
     let starts: Vec<usize> = (0..tokens.len().saturating_sub(T)).step_by(T).collect();
     let batches = starts.len() / B;
     let mut total = 0.0;
     for chunk in starts.chunks_exact(B) {
         let (mut x, mut y) = ([0usize; R], [0usize; R]);
         for (b, &s) in chunk.iter().enumerate() {
-            x[b * T..(b + 1) * T].copy_from_slice(&tokens[s..s + T]);
-            y[b * T..(b + 1) * T].copy_from_slice(&tokens[s + 1..s + T + 1]);
+            for t in 0..T {
+                x[b * T + t] = usize::from(tokens[s + t]);
+                y[b * T + t] = usize::from(tokens[s + t + 1]);
+            }
         }
         total += f64::from(gpt_loss::<R>(p, &x, &y));
     }
@@ -73,7 +75,7 @@ fn evaluate_all(p: &Gpt, tokens: &[usize]) -> f32 {
 }
 
 /// Samples `n` characters after `context`, one at a time from the softmax of the last logits.
-fn generate(p: &Gpt, context: &[usize; T], n: usize, rng: &mut SmallRng) -> Vec<usize> {
+fn generate(p: &Gpt, context: &[usize; T], n: usize, rng: &mut SmallRng) -> Vec<u16> {
     let mut window = *context;
     let mut out = Vec::with_capacity(n);
     for _ in 0..n {
@@ -90,7 +92,7 @@ fn generate(p: &Gpt, context: &[usize; T], n: usize, rng: &mut SmallRng) -> Vec<
             }
             u -= w;
         }
-        out.push(next);
+        out.push(u16::try_from(next).expect("V < 65536"));
         window.rotate_left(1);
         window[T - 1] = next;
     }
@@ -144,9 +146,9 @@ fn run(steps: usize) -> Result<(), Box<dyn Error>> {
         &[("train", &train_curve), ("validation", &val_curve)],
     )?;
     checkpoint::save(&trainer.params, out_dir.join("gpt.safetensors"))?;
-    let context: [usize; T] = *val.first_chunk().unwrap();
+    let context: [usize; T] = core::array::from_fn(|t| usize::from(val[t]));
     let text = corpus.decode(&generate(&trainer.params, &context, 500, &mut rng))?;
-    println!("---\n{}{text}\n---", corpus.decode(&context)?);
+    println!("---\n{}{text}\n---", corpus.decode(&val[..T])?);
     println!(
         "result: {steps} steps in {:.1} s, final validation loss {final_val:.4} (every window of the held-out text)",
         start.elapsed().as_secs_f64()

@@ -140,6 +140,11 @@ pub struct GptTrainer<const NB: usize, const NR: usize> {
 pub type Trainer = GptTrainer<B, R>;
 
 impl<const NB: usize, const NR: usize> GptTrainer<NB, NR> {
+    /// The zeroed tape as a constant: `Box::new` of a constant fills the heap allocation
+    /// directly, where `Box::new(GptLossTape::new())` would build the 4.4 MiB value on the stack
+    /// first (and those stack pages would stay in the process's resident memory).
+    const EMPTY_TAPE: GptLossTape<NR> = GptLossTape::new();
+
     pub fn new(seed: u64) -> Self {
         let params = init_gpt(&mut SmallRng::seed_from_u64(seed));
         let opt = AdamW::new(AdamConfig {
@@ -150,7 +155,7 @@ impl<const NB: usize, const NR: usize> GptTrainer<NB, NR> {
             params,
             grads: Gpt::zeroed(),
             opt,
-            tape: Box::new(GptLossTape::new()),
+            tape: Box::new(Self::EMPTY_TAPE),
         }
     }
 

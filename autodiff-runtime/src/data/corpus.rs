@@ -11,6 +11,9 @@ use super::{DataError, DataErrorKind, read_file};
 /// A text as token ids, with its vocabulary: the distinct characters, sorted, token `i` being
 /// `vocab()[i]`.
 ///
+/// Ids are `u16` (2 bytes per character of text; a vocabulary of up to 65,536 characters):
+/// tiny-shakespeare's 1.1 million characters take 2.2 MB instead of 8.9 MB as `usize`.
+///
 /// # Examples
 ///
 /// ```
@@ -28,7 +31,7 @@ use super::{DataError, DataErrorKind, read_file};
 pub struct CharCorpus {
     name: String,
     vocab: Vec<char>,
-    tokens: Vec<usize>,
+    tokens: Vec<u16>,
 }
 
 impl CharCorpus {
@@ -36,7 +39,8 @@ impl CharCorpus {
     ///
     /// # Errors
     ///
-    /// [`DataErrorKind::Empty`] if `text` is empty.
+    /// [`DataErrorKind::Empty`] if `text` is empty, [`DataErrorKind::VocabTooLarge`] if it has
+    /// more than 65,536 distinct characters.
     pub fn from_text(text: &str, name: &str) -> Result<Self, DataError> {
         if text.is_empty() {
             return Err(DataError::new(name, DataErrorKind::Empty));
@@ -47,6 +51,12 @@ impl CharCorpus {
             .collect::<alloc::collections::BTreeSet<char>>()
             .into_iter()
             .collect();
+        if vocab.len() > usize::from(u16::MAX) + 1 {
+            return Err(DataError::new(
+                name,
+                DataErrorKind::VocabTooLarge(vocab.len()),
+            ));
+        }
         let mut corpus = CharCorpus {
             name: name.into(),
             vocab,
@@ -85,7 +95,7 @@ impl CharCorpus {
 
     /// The whole text as token ids.
     #[must_use]
-    pub fn tokens(&self) -> &[usize] {
+    pub fn tokens(&self) -> &[u16] {
         &self.tokens
     }
 
@@ -94,7 +104,7 @@ impl CharCorpus {
     /// # Errors
     ///
     /// [`DataErrorKind::UnknownChar`] for a character outside the vocabulary.
-    pub fn encode(&self, text: &str) -> Result<Vec<usize>, DataError> {
+    pub fn encode(&self, text: &str) -> Result<Vec<u16>, DataError> {
         // Exactly one slot per character: no growth by doubling (the text can be large).
         let mut tokens = Vec::with_capacity(text.chars().count());
         for c in text.chars() {
@@ -102,7 +112,8 @@ impl CharCorpus {
                 .vocab
                 .binary_search(&c)
                 .map_err(|_| DataError::new(&*self.name, DataErrorKind::UnknownChar(c)))?;
-            tokens.push(id);
+            // The vocabulary has at most 65,536 characters (checked when it was built).
+            tokens.push(u16::try_from(id).expect("vocabulary of at most 65,536 characters"));
         }
         Ok(tokens)
     }
@@ -112,10 +123,11 @@ impl CharCorpus {
     /// # Errors
     ///
     /// [`DataErrorKind::UnknownToken`] for an id not below the vocabulary size.
-    pub fn decode(&self, tokens: &[usize]) -> Result<String, DataError> {
+    pub fn decode(&self, tokens: &[u16]) -> Result<String, DataError> {
         tokens
             .iter()
             .map(|&t| {
+                let t = usize::from(t);
                 self.vocab
                     .get(t)
                     .copied()
@@ -143,7 +155,7 @@ impl CharCorpus {
         clippy::cast_sign_loss,
         clippy::cast_precision_loss
     )]
-    pub fn split(&self, train_fraction: f64) -> (&[usize], &[usize]) {
+    pub fn split(&self, train_fraction: f64) -> (&[u16], &[u16]) {
         let n = (self.tokens.len() as f64 * train_fraction.clamp(0.0, 1.0)) as usize;
         self.tokens.split_at(n.min(self.tokens.len()))
     }
@@ -151,7 +163,8 @@ impl CharCorpus {
 
 /// Fills `B` random windows for next-token prediction: `x[b]` is `T` consecutive tokens of `tokens`
 /// from a uniformly random start and `y[b]` the same window shifted by one (`y[b][t] = x[b][t+1]`,
-/// the last one being the token after the window).
+/// the last one being the token after the window). The token ids can be any unsigned type up to
+/// `usize` (a [`CharCorpus`] keeps `u16`); the windows are `usize`, as an embedding takes them.
 ///
 /// # Errors
 ///
@@ -164,7 +177,7 @@ impl CharCorpus {
 /// use autodiff_runtime::data::fill_windows;
 /// use rand::{SeedableRng, rngs::SmallRng};
 ///
-/// let tokens = [0, 1, 2, 3, 4, 5];
+/// let tokens: [u16; 6] = [0, 1, 2, 3, 4, 5];
 /// let (mut x, mut y) = ([[0usize; 3]; 2], [[0usize; 3]; 2]);
 /// fill_windows(&tokens, &mut x, &mut y, &mut SmallRng::seed_from_u64(1))?;
 /// for b in 0..2 {
@@ -174,8 +187,8 @@ impl CharCorpus {
 /// assert!(fill_windows(&tokens[..3], &mut x, &mut y, &mut SmallRng::seed_from_u64(1)).is_err());
 /// # Ok::<(), autodiff_runtime::data::DataError>(())
 /// ```
-pub fn fill_windows<const B: usize, const T: usize, R: Rng + ?Sized>(
-    tokens: &[usize],
+pub fn fill_windows<const B: usize, const T: usize, Id: Copy + Into<usize>, R: Rng + ?Sized>(
+    tokens: &[Id],
     x: &mut [[usize; T]; B],
     y: &mut [[usize; T]; B],
     rng: &mut R,
@@ -192,8 +205,10 @@ pub fn fill_windows<const B: usize, const T: usize, R: Rng + ?Sized>(
     }
     for (xb, yb) in x.iter_mut().zip(y.iter_mut()) {
         let start = rng.gen_range(0..=tokens.len() - needed);
-        xb.copy_from_slice(&tokens[start..start + T]);
-        yb.copy_from_slice(&tokens[start + 1..start + needed]);
+        for (t, (x, y)) in xb.iter_mut().zip(yb.iter_mut()).enumerate() {
+            *x = tokens[start + t].into();
+            *y = tokens[start + t + 1].into();
+        }
     }
     Ok(())
 }

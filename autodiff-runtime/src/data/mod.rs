@@ -187,6 +187,8 @@ pub enum DataErrorKind {
     UnknownChar(char),
     /// A token id is not in the corpus vocabulary.
     UnknownToken(usize),
+    /// A text has more distinct characters than token ids can number (65,536).
+    VocabTooLarge(usize),
     /// A text file is not valid UTF-8.
     InvalidUtf8,
     /// A problem the CSV reader reports, such as invalid UTF-8 in a field.
@@ -282,6 +284,10 @@ impl fmt::Display for DataErrorKind {
             }
             K::UnknownChar(c) => write!(f, "character {c:?} is not in the vocabulary"),
             K::UnknownToken(t) => write!(f, "token {t} is not in the vocabulary"),
+            K::VocabTooLarge(n) => write!(
+                f,
+                "{n} distinct characters: token ids are u16, so at most 65536"
+            ),
             K::InvalidUtf8 => f.write_str("the text is not valid UTF-8"),
             K::Csv(reason) => f.write_str(reason),
         }

@@ -45,10 +45,10 @@ macro_rules! elementwise {
         pub fn $adjoint<const R: usize, const C: usize>(
             x: &[[f32; C]; R],
             _tape: &$tape<R, C>,
-            d_out: [[f32; C]; R],
+            d_out: &[[f32; C]; R],
             d_x: &mut [[f32; C]; R],
         ) {
-            map_adjoint(x, &d_out, d_x, $derivative);
+            map_adjoint(x, d_out, d_x, $derivative);
         }
     )*};
 }

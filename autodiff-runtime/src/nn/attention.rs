@@ -105,6 +105,7 @@ fn add_head<const T: usize, const D: usize>(m: &mut [f32], h: usize, x: &[[f32; 
 /// Everything is computed transposed, one vector per key `s` with the queries `t` in its lanes:
 /// scores `st[s] = scale Σ_d k[s][d] qᵀ[d]`, the softmax over `s` is then lane-wise (no
 /// horizontal reductions), and `yᵀ[d] = Σ_s v[s][d] pᵀ[s]`.
+#[allow(clippy::needless_range_loop)] // `h` picks channels of q, k, v, y and the middle axis of probs
 fn sequence_forward<const T: usize, const H: usize, const D: usize>(
     (q, k, v): (&[f32], &[f32], &[f32]),
     y: &mut [f32],
@@ -285,7 +286,7 @@ pub fn causal_self_attention_adjoint<
     k: &[Seq<T, H, D>; B],
     v: &[Seq<T, H, D>; B],
     tape: &CausalSelfAttentionTape<B, T, H, D>,
-    d_out: [Seq<T, H, D>; B],
+    d_out: &[Seq<T, H, D>; B],
     d_q: &mut [Seq<T, H, D>; B],
     d_k: &mut [Seq<T, H, D>; B],
     d_v: &mut [Seq<T, H, D>; B],
@@ -415,7 +416,7 @@ pub fn causal_self_attention_rows_adjoint<
     k: &[[f32; C]; R],
     v: &[[f32; C]; R],
     tape: &CausalSelfAttentionRowsTape<T, H, D, R, C>,
-    d_out: [[f32; C]; R],
+    d_out: &[[f32; C]; R],
     d_q: &mut [[f32; C]; R],
     d_k: &mut [[f32; C]; R],
     d_v: &mut [[f32; C]; R],

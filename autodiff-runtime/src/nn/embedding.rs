@@ -72,7 +72,7 @@ pub fn embedding_adjoint<const V: usize, const C: usize, const R: usize>(
     _table: &[[f32; C]; V],
     ids: &[usize; R],
     _tape: &EmbeddingTape<V, C, R>,
-    d_out: [[f32; C]; R],
+    d_out: &[[f32; C]; R],
     d_table: &mut [[f32; C]; V],
 ) {
     for (r, (d, &i)) in d_out.iter().zip(ids).enumerate() {

@@ -91,14 +91,14 @@ pub fn layer_norm_adjoint<const R: usize, const C: usize>(
     gain: &[f32; C],
     _bias: &[f32; C],
     tape: &LayerNormTape<R, C>,
-    d_out: [[f32; C]; R],
+    d_out: &[[f32; C]; R],
     d_x: &mut [[f32; C]; R],
     d_gain: &mut [f32; C],
     d_bias: &mut [f32; C],
 ) {
     let n = C as f32;
     let stats = tape.mean.iter().zip(&tape.rstd);
-    for (((x, d_out), d_x), (&mean, &rstd)) in x.iter().zip(&d_out).zip(d_x).zip(stats) {
+    for (((x, d_out), d_x), (&mean, &rstd)) in x.iter().zip(d_out).zip(d_x).zip(stats) {
         let xhat = x.map(|x| (x - mean) * rstd);
         let mut g = [0.0; C];
         let mut g_xhat = [0.0; C];

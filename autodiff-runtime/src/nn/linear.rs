@@ -53,14 +53,14 @@ pub fn linear_adjoint<const R: usize, const I: usize, const O: usize>(
     w: &[[f32; I]; O],
     _b: &[f32; O],
     _tape: &LinearTape<R, I, O>,
-    d_out: [[f32; O]; R],
+    d_out: &[[f32; O]; R],
     d_x: &mut [[f32; I]; R],
     d_w: &mut [[f32; I]; O],
     d_b: &mut [f32; O],
 ) {
-    gemm::nn(&d_out, w, d_x);
-    gemm::tn(&d_out, x, d_w);
-    for row in &d_out {
+    gemm::nn(d_out, w, d_x);
+    gemm::tn(d_out, x, d_w);
+    for row in d_out {
         for (d_b, d) in d_b.iter_mut().zip(row) {
             *d_b += d;
         }

@@ -49,10 +49,10 @@ pub fn matmul_adjoint<const M: usize, const K: usize, const N: usize>(
     a: &[[f32; K]; M],
     b: &[[f32; N]; K],
     _tape: &MatmulTape<M, K, N>,
-    d_out: [[f32; N]; M],
+    d_out: &[[f32; N]; M],
     d_a: &mut [[f32; K]; M],
     d_b: &mut [[f32; N]; K],
 ) {
-    gemm::nt(&d_out, b, None, d_a);
-    gemm::tn(a, &d_out, d_b);
+    gemm::nt(d_out, b, None, d_a);
+    gemm::tn(a, d_out, d_b);
 }

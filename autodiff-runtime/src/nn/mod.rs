@@ -10,8 +10,9 @@
 //! | `op_forward(args, &mut tape) -> out` | the same value as `op`, and records the tape |
 //! | `op_adjoint(args, &tape, d_out, d_arg..)` | **adds** `d_out` times the Jacobian into one `d_` buffer per float argument, in parameter order |
 //!
-//! Arrays are passed by reference, outputs and `d_out` by value; integer arguments (targets, token
-//! ids) get no `d_` buffer. The const generics of an op and of its tape are the dimensions in the
+//! Arrays are passed by reference and outputs returned by value; `d_out` comes by value for a
+//! float output (the losses) and by reference for an array output, as `#[differentiable]`
+//! functions take it. Integer arguments (targets, token ids) get no `d_` buffer. The const generics of an op and of its tape are the dimensions in the
 //! order they first appear in the parameters, outermost first (`linear::<R, I, O>` for
 //! `x: [[f32; I]; R]`, `w: [[f32; I]; O]`), and every one of them appears in a parameter type, so
 //! the compiler infers all of them at a call. Nothing allocates and nothing uses `unsafe`.
@@ -43,7 +44,7 @@
 //! let mut d_logits = [[0.0f32; 2]];
 //! cross_entropy_adjoint(&logits, &targets, &ce, 1.0, &mut d_logits);
 //! let (mut d_x, mut d_w, mut d_b) = ([[0.0f32; 2]], [[0.0f32; 2]; 2], [0.0f32; 2]);
-//! linear_adjoint(&x, &w, &b, &lin, d_logits, &mut d_x, &mut d_w, &mut d_b);
+//! linear_adjoint(&x, &w, &b, &lin, &d_logits, &mut d_x, &mut d_w, &mut d_b);
 //! // d loss / d logits = softmax - one_hot = [0.5, -0.5]; d_w = that times x.
 //! assert_eq!(d_b, [0.5, -0.5]);
 //! assert_eq!(d_w, [[0.5, 1.0], [-0.5, -1.0]]);

@@ -51,12 +51,12 @@ pub fn residual_add_adjoint<const R: usize, const C: usize>(
     _a: &[[f32; C]; R],
     _b: &[[f32; C]; R],
     _tape: &ResidualAddTape<R, C>,
-    d_out: [[f32; C]; R],
+    d_out: &[[f32; C]; R],
     d_a: &mut [[f32; C]; R],
     d_b: &mut [[f32; C]; R],
 ) {
-    accumulate(d_a, &d_out);
-    accumulate(d_b, &d_out);
+    accumulate(d_a, d_out);
+    accumulate(d_b, d_out);
 }
 
 fn accumulate<const R: usize, const C: usize>(acc: &mut [[f32; C]; R], x: &[[f32; C]; R]) {

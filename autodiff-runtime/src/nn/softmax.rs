@@ -79,10 +79,10 @@ pub fn softmax_forward<const R: usize, const C: usize>(
 pub fn softmax_adjoint<const R: usize, const C: usize>(
     _x: &[[f32; C]; R],
     tape: &SoftmaxTape<R, C>,
-    d_out: [[f32; C]; R],
+    d_out: &[[f32; C]; R],
     d_x: &mut [[f32; C]; R],
 ) {
-    for ((p, d), d_x) in tape.probs.iter().zip(&d_out).zip(d_x) {
+    for ((p, d), d_x) in tape.probs.iter().zip(d_out).zip(d_x) {
         softmax_row_adjoint(p, d, d_x);
     }
 }
@@ -142,10 +142,10 @@ pub fn log_softmax_forward<const R: usize, const C: usize>(
 pub fn log_softmax_adjoint<const R: usize, const C: usize>(
     _x: &[[f32; C]; R],
     tape: &LogSoftmaxTape<R, C>,
-    d_out: [[f32; C]; R],
+    d_out: &[[f32; C]; R],
     d_x: &mut [[f32; C]; R],
 ) {
-    for ((p, d), d_x) in tape.probs.iter().zip(&d_out).zip(d_x) {
+    for ((p, d), d_x) in tape.probs.iter().zip(d_out).zip(d_x) {
         let sum: f32 = d.iter().sum();
         for ((d_x, p), d) in d_x.iter_mut().zip(p).zip(d) {
             *d_x += d - p * sum;
