@@ -51,84 +51,71 @@ tape! {
     }
 }
 
-/// One sequence's channels as one slice.
-fn flat<const T: usize, const H: usize, const D: usize>(s: &Seq<T, H, D>) -> &[f32] {
-    s.as_flattened().as_flattened()
-}
-
-/// Sequence `b` of the token rows `m`, as one slice.
-fn seq<const T: usize, const C: usize>(m: &[[f32; C]], b: usize) -> &[f32] {
-    m[b * T..][..T].as_flattened()
-}
-
 fn scale<const D: usize>() -> f32 {
     1.0 / math::sqrtf(D as f32)
 }
 
-/// Head `h` of the `T` token rows `m` (each `H * D` long, token-major).
+/// The heads of one sequence transposed, `[H][D][T]`: `out[h][d][t] = m[t][h][d]`.
 #[inline(always)]
-fn head<const T: usize, const D: usize>(m: &[f32], h: usize) -> [[f32; D]; T] {
-    let c = m.len() / T;
-    let mut out = [[0.0; D]; T];
-    for (t, out) in out.iter_mut().enumerate() {
-        out.copy_from_slice(&m[t * c + h * D..][..D]);
-    }
-    out
-}
-
-/// `[T][D]` to `[D][T]`.
-#[inline(always)]
-fn transpose<const T: usize, const D: usize>(m: &[[f32; D]; T]) -> [[f32; T]; D] {
-    let mut out = [[0.0; T]; D];
-    for (t, row) in m.iter().enumerate() {
-        for (d, &x) in row.iter().enumerate() {
-            out[d][t] = x;
+fn transpose_heads<const T: usize, const H: usize, const D: usize>(
+    m: &Seq<T, H, D>,
+) -> [[[f32; T]; D]; H] {
+    let mut out = [[[0.0; T]; D]; H];
+    for (t, heads) in m.iter().enumerate() {
+        for (out, head) in out.iter_mut().zip(heads) {
+            for (out, &x) in out.iter_mut().zip(head) {
+                out[t] = x;
+            }
         }
     }
     out
 }
 
-/// Adds the `[T][D]` head `x` into head `h` of the token rows `m`.
+/// Adds the `[H][D][T]` transposed heads `x` into the sequence `m` (`[T][H][D]`).
 #[inline(always)]
-fn add_head<const T: usize, const D: usize>(m: &mut [f32], h: usize, x: &[[f32; D]; T]) {
-    let c = m.len() / T;
-    for (t, x) in x.iter().enumerate() {
-        for (m, x) in m[t * c + h * D..][..D].iter_mut().zip(x) {
-            *m += x;
+fn add_transposed<const T: usize, const H: usize, const D: usize>(
+    m: &mut Seq<T, H, D>,
+    x: &[[[f32; T]; D]; H],
+) {
+    for (t, heads) in m.iter_mut().enumerate() {
+        for (head, x) in heads.iter_mut().zip(x) {
+            for (m, x) in head.iter_mut().zip(x) {
+                *m += x[t];
+            }
         }
     }
 }
 
-/// The attention output of one sequence (`T` token rows of `H * D` channels in `q`, `k`, `v`),
-/// added into `y`, with the probabilities into `probs` (`[s][h][t]`).
+/// The attention output of one sequence, added into `y`, with the probabilities into `probs`
+/// (`[s][h][t]`).
 ///
 /// Everything is computed transposed, one vector per key `s` with the queries `t` in its lanes:
 /// scores `st[s] = scale Σ_d k[s][d] qᵀ[d]`, the softmax over `s` is then lane-wise (no
-/// horizontal reductions), and `yᵀ[d] = Σ_s v[s][d] pᵀ[s]`.
-#[allow(clippy::needless_range_loop)] // `h` picks channels of q, k, v, y and the middle axis of probs
+/// horizontal reductions), and `yᵀ[d] = Σ_s v[s][d] pᵀ[s]`. Keys and values are read in place
+/// (one broadcast per element); the queries and the output are transposed once per sequence.
 fn sequence_forward<const T: usize, const H: usize, const D: usize>(
-    (q, k, v): (&[f32], &[f32], &[f32]),
-    y: &mut [f32],
+    (q, k, v): (&Seq<T, H, D>, &Seq<T, H, D>, &Seq<T, H, D>),
+    y: &mut Seq<T, H, D>,
     probs: &mut Probs<T, H>,
 ) {
-    for h in 0..H {
-        let qt = transpose(&head::<T, D>(q, h));
-        let kh = head::<T, D>(k, h);
-        let vh = head::<T, D>(v, h);
+    let qt = transpose_heads(q);
+    let mut yt = [[[0.0; T]; D]; H];
+    for (h, (qt, yt)) in qt.iter().zip(&mut yt).enumerate() {
+        // Every accumulator is a fresh local reduced over its innermost loop, so it stays in a
+        // register.
         let mut st = [[0.0; T]; T];
-        for (st, k) in st.iter_mut().zip(&kh) {
-            for (&k, qt) in k.iter().zip(&qt) {
-                for (st, &q) in st.iter_mut().zip(qt) {
-                    *st += k * q;
-                }
-            }
-        }
-        // Key `s` is visible to queries `t >= s` only.
         let mut max = [f32::NEG_INFINITY; T];
         for (s, st) in st.iter_mut().enumerate() {
-            for (t, (st, max)) in st.iter_mut().zip(&mut max).enumerate() {
+            let mut row = [0.0; T];
+            for (&k, qt) in k[s][h].iter().zip(qt) {
+                for (r, &q) in row.iter_mut().zip(qt) {
+                    *r += k * q;
+                }
+            }
+            // Key `s` is visible to queries `t >= s` only.
+            for (t, ((st, &r), max)) in st.iter_mut().zip(&row).zip(&mut max).enumerate() {
                 *st = if t >= s {
-                    scale::<D>() * *st
+                    scale::<D>() * r
                 } else {
                     f32::NEG_INFINITY
                 };
@@ -144,77 +131,111 @@ fn sequence_forward<const T: usize, const H: usize, const D: usize>(
             }
         }
         let inv = sum.map(|sum| 1.0 / sum);
-        let mut yt = [[0.0; T]; D];
-        for (s, pt) in st.iter().enumerate() {
-            let p = &mut probs[s][h];
-            for ((p, &e), &inv) in p.iter_mut().zip(pt).zip(&inv) {
-                *p = e * inv;
+        for (s, e) in st.iter_mut().enumerate() {
+            for (e, &inv) in e.iter_mut().zip(&inv) {
+                *e *= inv;
             }
-            for (yt, &v) in yt.iter_mut().zip(&vh[s]) {
-                for (y, &p) in yt.iter_mut().zip(p.iter()) {
-                    *y += v * p;
+            probs[s][h] = *e;
+        }
+        for (d, yt) in yt.iter_mut().enumerate() {
+            let mut acc = [0.0; T];
+            for (pt, v) in st.iter().zip(v) {
+                for (a, &p) in acc.iter_mut().zip(pt) {
+                    *a += v[h][d] * p;
                 }
             }
+            *yt = acc;
         }
-        add_head(y, h, &transpose(&yt));
     }
+    add_transposed(y, &yt);
 }
 
 /// Adds the cotangents of one sequence's `q`, `k`, `v` into `d_q`, `d_k`, `d_v`, given the
-/// output's cotangent `g` (all `T` token rows of `H * D` channels) and the probabilities
-/// (`[s][h][t]`), transposed as in [`sequence_forward`]: with `pᵀ[s]`, `gᵀ[d]` vectors over `t`,
+/// output's cotangent `g` and the probabilities (`[s][h][t]`), transposed as in
+/// [`sequence_forward`]: with `pᵀ[s]`, `gᵀ[d]` vectors over `t`,
 /// `d_pᵀ[s] = Σ_d v[s][d] gᵀ[d]`, `dsᵀ[s] = scale pᵀ[s] (d_pᵀ[s] - Σ_s' pᵀ[s'] d_pᵀ[s'])`,
 /// `d_qᵀ[d] = Σ_s k[s][d] dsᵀ[s]`, `d_k[s] = Σ_t dsᵀ[s][t] q[t]`, `d_v[s] = Σ_t pᵀ[s][t] g[t]`.
 #[allow(clippy::similar_names)]
 fn sequence_adjoint<const T: usize, const H: usize, const D: usize>(
-    (q, k, v): (&[f32], &[f32], &[f32]),
+    (q, k, v): (&Seq<T, H, D>, &Seq<T, H, D>, &Seq<T, H, D>),
     probs: &Probs<T, H>,
-    g: &[f32],
-    (d_q, d_k, d_v): (&mut [f32], &mut [f32], &mut [f32]),
+    g: &Seq<T, H, D>,
+    (d_q, d_k, d_v): (&mut Seq<T, H, D>, &mut Seq<T, H, D>, &mut Seq<T, H, D>),
 ) {
-    for h in 0..H {
-        let qh = head::<T, D>(q, h);
-        let kh = head::<T, D>(k, h);
-        let vh = head::<T, D>(v, h);
-        let gh = head::<T, D>(g, h);
-        let gt = transpose(&gh);
+    let gt = transpose_heads(g);
+    let mut d_qt = [[[0.0; T]; D]; H];
+    for (h, (gt, d_qt)) in gt.iter().zip(&mut d_qt).enumerate() {
         let mut d_pt = [[0.0; T]; T];
         let mut dot = [0.0; T];
-        for ((d_pt, v), probs) in d_pt.iter_mut().zip(&vh).zip(probs) {
-            for (&v, gt) in v.iter().zip(&gt) {
-                for (d_p, &g) in d_pt.iter_mut().zip(gt) {
-                    *d_p += v * g;
+        for ((d_pt, v), probs) in d_pt.iter_mut().zip(v).zip(probs) {
+            let mut row = [0.0; T];
+            for (&v, gt) in v[h].iter().zip(gt) {
+                for (r, &g) in row.iter_mut().zip(gt) {
+                    *r += v * g;
                 }
             }
-            for ((dot, &p), &d_p) in dot.iter_mut().zip(&probs[h]).zip(d_pt.iter()) {
-                *dot += p * d_p;
+            for ((dot, &p), &r) in dot.iter_mut().zip(&probs[h]).zip(&row) {
+                *dot += p * r;
             }
+            *d_pt = row;
         }
-        let (mut d_qt, mut d_kh, mut d_vh) = ([[0.0; T]; D], [[0.0; D]; T], [[0.0; D]; T]);
+        let mut acc_q = [[0.0; T]; D];
         for (s, d_pt) in d_pt.iter().enumerate() {
             let pt = &probs[s][h];
             let mut dst = [0.0; T];
             for (((ds, &p), &d_p), &dot) in dst.iter_mut().zip(pt).zip(d_pt).zip(&dot) {
                 *ds = scale::<D>() * p * (d_p - dot);
             }
-            for (d_qt, &k) in d_qt.iter_mut().zip(&kh[s]) {
-                for (d_q, &ds) in d_qt.iter_mut().zip(&dst) {
-                    *d_q += k * ds;
+            for (acc, &k) in acc_q.iter_mut().zip(&k[s][h]) {
+                for (a, &ds) in acc.iter_mut().zip(&dst) {
+                    *a += k * ds;
                 }
             }
+            let (mut acc_k, mut acc_v) = ([0.0; D], [0.0; D]);
             for (t, (&ds, &p)) in dst.iter().zip(pt).enumerate() {
-                for (((d_k, d_v), &q), &g) in
-                    d_kh[s].iter_mut().zip(&mut d_vh[s]).zip(&qh[t]).zip(&gh[t])
+                for (((a_k, a_v), &q), &g) in
+                    acc_k.iter_mut().zip(&mut acc_v).zip(&q[t][h]).zip(&g[t][h])
                 {
-                    *d_k += ds * q;
-                    *d_v += p * g;
+                    *a_k += ds * q;
+                    *a_v += p * g;
                 }
+            }
+            for ((d_k, d_v), (a_k, a_v)) in d_k[s][h]
+                .iter_mut()
+                .zip(&mut d_v[s][h])
+                .zip(acc_k.iter().zip(&acc_v))
+            {
+                *d_k += a_k;
+                *d_v += a_v;
             }
         }
-        add_head(d_q, h, &transpose(&d_qt));
-        add_head(d_k, h, &d_kh);
-        add_head(d_v, h, &d_vh);
+        *d_qt = acc_q;
     }
+    add_transposed(d_q, &d_qt);
+}
+
+/// Sequence `b` of `T` token rows of `C = H * D` channels, seen as `[T][H][D]`.
+fn seq<const T: usize, const H: usize, const D: usize, const C: usize>(
+    m: &[[f32; C]],
+    b: usize,
+) -> &Seq<T, H, D> {
+    let (heads, _) = m[b * T..][..T].as_flattened().as_chunks::<D>();
+    let (tokens, _) = heads.as_chunks::<H>();
+    tokens
+        .try_into()
+        .expect("T tokens of H heads of D channels")
+}
+
+/// [`seq`], mutable.
+fn seq_mut<const T: usize, const H: usize, const D: usize, const C: usize>(
+    m: &mut [[f32; C]],
+    b: usize,
+) -> &mut Seq<T, H, D> {
+    let (heads, _) = m[b * T..][..T].as_flattened_mut().as_chunks_mut::<D>();
+    let (tokens, _) = heads.as_chunks_mut::<H>();
+    tokens
+        .try_into()
+        .expect("T tokens of H heads of D channels")
 }
 
 /// Causal self-attention of every sequence and head: query `t` attends to keys `0..=t` with
@@ -242,9 +263,8 @@ pub fn causal_self_attention<const B: usize, const T: usize, const H: usize, con
 ) -> [Seq<T, H, D>; B] {
     let mut tape = [[[0.0; T]; H]; T];
     let mut y = [[[[0.0; D]; H]; T]; B];
-    for b in 0..B {
-        let y = y[b].as_flattened_mut().as_flattened_mut();
-        sequence_forward::<T, H, D>((flat(&q[b]), flat(&k[b]), flat(&v[b])), y, &mut tape);
+    for (b, y) in y.iter_mut().enumerate() {
+        sequence_forward::<T, H, D>((&q[b], &k[b], &v[b]), y, &mut tape);
     }
     y
 }
@@ -262,9 +282,8 @@ pub fn causal_self_attention_forward<
     tape: &mut CausalSelfAttentionTape<B, T, H, D>,
 ) -> [Seq<T, H, D>; B] {
     let mut y = [[[[0.0; D]; H]; T]; B];
-    for (b, probs) in tape.probs.iter_mut().enumerate() {
-        let y = y[b].as_flattened_mut().as_flattened_mut();
-        sequence_forward::<T, H, D>((flat(&q[b]), flat(&k[b]), flat(&v[b])), y, probs);
+    for (b, (y, probs)) in y.iter_mut().zip(&mut tape.probs).enumerate() {
+        sequence_forward::<T, H, D>((&q[b], &k[b], &v[b]), y, probs);
     }
     y
 }
@@ -293,14 +312,10 @@ pub fn causal_self_attention_adjoint<
 ) {
     for (b, probs) in tape.probs.iter().enumerate() {
         sequence_adjoint::<T, H, D>(
-            (flat(&q[b]), flat(&k[b]), flat(&v[b])),
+            (&q[b], &k[b], &v[b]),
             probs,
-            flat(&d_out[b]),
-            (
-                d_q[b].as_flattened_mut().as_flattened_mut(),
-                d_k[b].as_flattened_mut().as_flattened_mut(),
-                d_v[b].as_flattened_mut().as_flattened_mut(),
-            ),
+            &d_out[b],
+            (&mut d_q[b], &mut d_k[b], &mut d_v[b]),
         );
     }
 }
@@ -352,14 +367,14 @@ pub fn causal_self_attention_rows<
     const { check_rows::<T, H, D, R, C>() };
     let mut probs = [[[0.0; T]; H]; T];
     let mut y = [[0.0; C]; R];
-    for (b, y) in y.chunks_exact_mut(T).enumerate() {
+    for b in 0..R / T {
         sequence_forward::<T, H, D>(
             (
-                seq::<T, C>(&q[..], b),
-                seq::<T, C>(&k[..], b),
-                seq::<T, C>(&v[..], b),
+                seq::<T, H, D, C>(q, b),
+                seq::<T, H, D, C>(k, b),
+                seq::<T, H, D, C>(v, b),
             ),
-            y.as_flattened_mut(),
+            seq_mut::<T, H, D, C>(&mut y, b),
             &mut probs,
         );
     }
@@ -381,19 +396,15 @@ pub fn causal_self_attention_rows_forward<
 ) -> [[f32; C]; R] {
     const { check_rows::<T, H, D, R, C>() };
     let mut y = [[0.0; C]; R];
-    for (b, (y, probs)) in y
-        .chunks_exact_mut(T)
-        .zip(tape.probs.chunks_exact_mut(T))
-        .enumerate()
-    {
+    for (b, probs) in tape.probs.chunks_exact_mut(T).enumerate() {
         let probs: &mut Probs<T, H> = probs.try_into().expect("chunks of T rows");
         sequence_forward::<T, H, D>(
             (
-                seq::<T, C>(&q[..], b),
-                seq::<T, C>(&k[..], b),
-                seq::<T, C>(&v[..], b),
+                seq::<T, H, D, C>(q, b),
+                seq::<T, H, D, C>(k, b),
+                seq::<T, H, D, C>(v, b),
             ),
-            y.as_flattened_mut(),
+            seq_mut::<T, H, D, C>(&mut y, b),
             probs,
         );
     }
@@ -422,25 +433,20 @@ pub fn causal_self_attention_rows_adjoint<
     d_v: &mut [[f32; C]; R],
 ) {
     const { check_rows::<T, H, D, R, C>() };
-    let chunks = d_q
-        .chunks_exact_mut(T)
-        .zip(d_k.chunks_exact_mut(T))
-        .zip(d_v.chunks_exact_mut(T))
-        .zip(tape.probs.chunks_exact(T));
-    for (b, (((d_q, d_k), d_v), probs)) in chunks.enumerate() {
+    for (b, probs) in tape.probs.chunks_exact(T).enumerate() {
         let probs: &Probs<T, H> = probs.try_into().expect("chunks of T rows");
         sequence_adjoint::<T, H, D>(
             (
-                seq::<T, C>(&q[..], b),
-                seq::<T, C>(&k[..], b),
-                seq::<T, C>(&v[..], b),
+                seq::<T, H, D, C>(q, b),
+                seq::<T, H, D, C>(k, b),
+                seq::<T, H, D, C>(v, b),
             ),
             probs,
-            seq::<T, C>(&d_out[..], b),
+            seq::<T, H, D, C>(d_out, b),
             (
-                d_q.as_flattened_mut(),
-                d_k.as_flattened_mut(),
-                d_v.as_flattened_mut(),
+                seq_mut::<T, H, D, C>(d_q, b),
+                seq_mut::<T, H, D, C>(d_k, b),
+                seq_mut::<T, H, D, C>(d_v, b),
             ),
         );
     }
