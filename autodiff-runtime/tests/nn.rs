@@ -585,38 +585,38 @@ fn causal_self_attention_gradients() {
     }
 }
 
-/// The rows layout: the same numbers as `[R][C]`, against the same reference, on sizes where
-/// the kernel's `T`-wide vectors are full (`T = 8`) and with several sequences.
-#[test]
-fn causal_self_attention_rows_gradients() {
-    const B: usize = 3;
-    const T: usize = 8;
-    const H: usize = 3;
-    const D: usize = 2;
-    const R: usize = B * T;
-    const C: usize = H * D;
-    type Rows = [[f32; C]; R];
-    let mut rng = SmallRng::seed_from_u64(18);
-    let (q, k, v): (Rows, Rows, Rows) = (
+/// The rows layout: the same numbers as `[R][C]`, against the same reference, for `B` sequences
+/// of `T` tokens and `H` heads of size `D` (`R = B T` rows of `C = H D` channels).
+fn check_attention_rows<
+    const B: usize,
+    const T: usize,
+    const H: usize,
+    const D: usize,
+    const R: usize,
+    const C: usize,
+>(
+    seed: u64,
+) {
+    type Rows<const R: usize, const C: usize> = [[f32; C]; R];
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let (q, k, v): (Rows<R, C>, Rows<R, C>, Rows<R, C>) = (
         Tensor::random(&mut rng),
         Tensor::random(&mut rng),
         Tensor::random(&mut rng),
     );
-    let d_out: Rows = Tensor::random(&mut rng);
+    let d_out: Rows<R, C> = Tensor::random(&mut rng);
     let mut tape = CausalSelfAttentionRowsTape::<T, H, D, R, C>::new();
     let y = causal_self_attention_rows_forward::<T, H, D, R, C>(&q, &k, &v, &mut tape);
     assert_eq!(y, causal_self_attention_rows::<T, H, D, R, C>(&q, &k, &v));
-    let once = run_adjoint(
-        "causal_self_attention_rows",
-        |g: &mut (Rows, Rows, Rows)| {
-            causal_self_attention_rows_adjoint::<T, H, D, R, C>(
-                &q, &k, &v, &tape, &d_out, &mut g.0, &mut g.1, &mut g.2,
-            );
-        },
-    );
+    let op = format!("causal_self_attention_rows T={T} H={H} D={D}");
+    let once = run_adjoint(&op, |g: &mut (Rows<R, C>, Rows<R, C>, Rows<R, C>)| {
+        causal_self_attention_rows_adjoint::<T, H, D, R, C>(
+            &q, &k, &v, &tape, &d_out, &mut g.0, &mut g.1, &mut g.2,
+        );
+    });
     let inputs = [q.flat(), k.flat(), v.flat()];
     check(
-        "causal_self_attention_rows",
+        &op,
         &inputs,
         &d_out.flat(),
         &y.flat(),
@@ -624,7 +624,7 @@ fn causal_self_attention_rows_gradients() {
         attention64::<B, T, H, D>,
     );
     // The same numbers in the `[B][T][H][D]` layout give the same output, bit for bit.
-    let split = |m: &Rows| -> [[[[f32; D]; H]; T]; B] {
+    let split = |m: &Rows<R, C>| -> [[[[f32; D]; H]; T]; B] {
         core::array::from_fn(|b| {
             core::array::from_fn(|t| {
                 core::array::from_fn(|h| core::array::from_fn(|d| m[b * T + t][h * D + d]))
@@ -633,6 +633,15 @@ fn causal_self_attention_rows_gradients() {
     };
     let y4 = causal_self_attention(&split(&q), &split(&k), &split(&v));
     assert_eq!(y4.flat(), y.flat());
+}
+
+/// Both paths of the kernel: channels a multiple of 8 with `T = 8` (transposed in 8 x 8 register
+/// blocks, as the GPT's `C = 24`) and any other shape (element by element).
+#[test]
+fn causal_self_attention_rows_gradients() {
+    check_attention_rows::<3, 8, 3, 2, 24, 6>(18);
+    check_attention_rows::<2, 8, 4, 4, 16, 16>(19);
+    check_attention_rows::<2, 8, 6, 4, 16, 24>(20);
 }
 
 #[test]

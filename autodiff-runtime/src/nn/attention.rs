@@ -55,12 +55,75 @@ fn scale<const D: usize>() -> f32 {
     1.0 / math::sqrtf(D as f32)
 }
 
+/// Eight vectors of eight: the register transpose of an 8 x 8 block, written as the
+/// interleaving steps the compiler turns into vector shuffles (a plain index loop became gathers
+/// and scatters, several times slower).
+#[inline(always)]
+fn transpose8(r: &[[f32; 8]; 8]) -> [[f32; 8]; 8] {
+    type V = [f32; 8];
+    let lo = |a: V, b: V| [a[0], b[0], a[1], b[1], a[4], b[4], a[5], b[5]];
+    let hi = |a: V, b: V| [a[2], b[2], a[3], b[3], a[6], b[6], a[7], b[7]];
+    let lo64 = |a: V, b: V| [a[0], a[1], b[0], b[1], a[4], a[5], b[4], b[5]];
+    let hi64 = |a: V, b: V| [a[2], a[3], b[2], b[3], a[6], a[7], b[6], b[7]];
+    let lo128 = |a: V, b: V| [a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3]];
+    let hi128 = |a: V, b: V| [a[4], a[5], a[6], a[7], b[4], b[5], b[6], b[7]];
+    let t = [
+        lo(r[0], r[1]),
+        hi(r[0], r[1]),
+        lo(r[2], r[3]),
+        hi(r[2], r[3]),
+        lo(r[4], r[5]),
+        hi(r[4], r[5]),
+        lo(r[6], r[7]),
+        hi(r[6], r[7]),
+    ];
+    let u = [
+        lo64(t[0], t[2]),
+        hi64(t[0], t[2]),
+        lo64(t[1], t[3]),
+        hi64(t[1], t[3]),
+        lo64(t[4], t[6]),
+        hi64(t[4], t[6]),
+        lo64(t[5], t[7]),
+        hi64(t[5], t[7]),
+    ];
+    [
+        lo128(u[0], u[4]),
+        lo128(u[1], u[5]),
+        lo128(u[2], u[6]),
+        lo128(u[3], u[7]),
+        hi128(u[0], u[4]),
+        hi128(u[1], u[5]),
+        hi128(u[2], u[6]),
+        hi128(u[3], u[7]),
+    ]
+}
+
+/// Whether a sequence transposes in 8 x 8 blocks: `T = 8` tokens, channels a multiple of 8.
+const fn blocked<const T: usize, const H: usize, const D: usize>() -> bool {
+    T == 8 && (H * D) % 8 == 0
+}
+
 /// The heads of one sequence transposed, `[H][D][T]`: `out[h][d][t] = m[t][h][d]`.
 #[inline(always)]
 fn transpose_heads<const T: usize, const H: usize, const D: usize>(
     m: &Seq<T, H, D>,
 ) -> [[[f32; T]; D]; H] {
     let mut out = [[[0.0; T]; D]; H];
+    if blocked::<T, H, D>() {
+        let cols = out.as_flattened_mut();
+        for j in 0..H * D / 8 {
+            let block: [[f32; 8]; 8] = core::array::from_fn(|t| {
+                *m[t].as_flattened()[8 * j..]
+                    .first_chunk::<8>()
+                    .expect("8 channels")
+            });
+            for (col, x) in cols[8 * j..].iter_mut().zip(&transpose8(&block)) {
+                col.copy_from_slice(x);
+            }
+        }
+        return out;
+    }
     for (t, heads) in m.iter().enumerate() {
         for (out, head) in out.iter_mut().zip(heads) {
             for (out, &x) in out.iter_mut().zip(head) {
@@ -77,6 +140,19 @@ fn add_transposed<const T: usize, const H: usize, const D: usize>(
     m: &mut Seq<T, H, D>,
     x: &[[[f32; T]; D]; H],
 ) {
+    if blocked::<T, H, D>() {
+        let cols = x.as_flattened();
+        for j in 0..H * D / 8 {
+            let block: [[f32; 8]; 8] =
+                core::array::from_fn(|c| *cols[8 * j + c].first_chunk::<8>().expect("T = 8"));
+            for (t, x) in transpose8(&block).iter().enumerate() {
+                for (m, x) in m[t].as_flattened_mut()[8 * j..][..8].iter_mut().zip(x) {
+                    *m += x;
+                }
+            }
+        }
+        return;
+    }
     for (t, heads) in m.iter_mut().enumerate() {
         for (head, x) in heads.iter_mut().zip(x) {
             for (m, x) in head.iter_mut().zip(x) {
@@ -100,6 +176,10 @@ fn sequence_forward<const T: usize, const H: usize, const D: usize>(
 ) {
     let qt = transpose_heads(q);
     let mut yt = [[[0.0; T]; D]; H];
+    // The causal mask as an additive bias: key `s` is visible to queries `t >= s` only.
+    let mask: [[f32; T]; T] = core::array::from_fn(|s| {
+        core::array::from_fn(|t| if t >= s { 0.0 } else { f32::NEG_INFINITY })
+    });
     for (h, (qt, yt)) in qt.iter().zip(&mut yt).enumerate() {
         // Every accumulator is a fresh local reduced over its innermost loop, so it stays in a
         // register.
@@ -112,13 +192,8 @@ fn sequence_forward<const T: usize, const H: usize, const D: usize>(
                     *r += k * q;
                 }
             }
-            // Key `s` is visible to queries `t >= s` only.
-            for (t, ((st, &r), max)) in st.iter_mut().zip(&row).zip(&mut max).enumerate() {
-                *st = if t >= s {
-                    scale::<D>() * r
-                } else {
-                    f32::NEG_INFINITY
-                };
+            for (((st, &r), max), &mask) in st.iter_mut().zip(&row).zip(&mut max).zip(&mask[s]) {
+                *st = scale::<D>() * r + mask;
                 *max = if *st > *max { *st } else { *max };
             }
         }
