@@ -200,6 +200,57 @@ fn check_linear<const R: usize, const I: usize, const O: usize>(seed: u64) {
     });
 }
 
+fn check_linear_relu<const R: usize, const I: usize, const O: usize>(seed: u64) {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let x: [[f32; I]; R] = Tensor::random(&mut rng);
+    let w: [[f32; I]; O] = Tensor::random(&mut rng);
+    let b: [f32; O] = Tensor::random(&mut rng);
+    let d_out: [[f32; O]; R] = Tensor::random(&mut rng);
+    let mut tape = LinearReluTape::new();
+    let y = linear_relu_forward(&x, &w, &b, &mut tape);
+    assert_eq!(y, linear_relu(&x, &w, &b));
+    assert_eq!(
+        y,
+        relu(&linear(&x, &w, &b)),
+        "the fused op is linear then relu"
+    );
+    let flags = tape.active.as_flattened();
+    assert!(
+        flags.iter().any(|&a| a) && flags.iter().any(|&a| !a),
+        "both sides of the ReLU"
+    );
+    let once = run_adjoint(
+        "linear_relu",
+        |g: &mut ([[f32; I]; R], [[f32; I]; O], [f32; O])| {
+            linear_relu_adjoint(&x, &w, &b, &tape, &d_out, &mut g.0, &mut g.1, &mut g.2);
+        },
+    );
+    let inputs = [x.flat(), w.flat(), b.flat()];
+    check(
+        "linear_relu",
+        &inputs,
+        &d_out.flat(),
+        &y.flat(),
+        &once,
+        |p| {
+            let (x, w, b) = (&p[0], &p[1], &p[2]);
+            let mut y = Vec::new();
+            for r in 0..R {
+                for o in 0..O {
+                    y.push((dot(&x[r * I..][..I], &w[o * I..][..I]) + b[o]).max(0.0));
+                }
+            }
+            y
+        },
+    );
+}
+
+#[test]
+fn linear_relu_gradients() {
+    check_linear_relu::<3, 4, 5>(3);
+    check_linear_relu::<9, 24, 40>(4);
+}
+
 #[test]
 fn linear_gradients() {
     check_linear::<3, 4, 5>(1);

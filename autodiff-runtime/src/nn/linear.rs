@@ -66,3 +66,84 @@ pub fn linear_adjoint<const R: usize, const I: usize, const O: usize>(
         }
     }
 }
+
+tape! {
+    /// What [`linear_relu_adjoint`] reads besides the arguments: which outputs the ReLU passed.
+    pub struct LinearReluTape<const R: usize, const I: usize, const O: usize> {
+        /// `active[r][o]`: whether `x[r] · w[o] + b[o] > 0`, `[R][O]` (a byte each, a quarter of
+        /// the output's size).
+        pub active: [[bool; O]; R] = [[false; O]; R],
+    }
+}
+
+/// A linear layer followed by a ReLU, `relu(x · wᵀ + b)`, in one pass over the output.
+///
+/// The fused form needs no copy of the pre-activation: its tape keeps one flag per output, and
+/// the sweep that calls it records only the result (for the next layer), where `linear` then
+/// `relu` record the pre-activation for the ReLU's adjoint as well.
+///
+/// Shapes: `x` `[R][I]`, `w` `[O][I]`, `b` `[O]` -> `[R][O]`.
+///
+/// # Examples
+///
+/// ```
+/// use autodiff_runtime::nn::linear_relu;
+///
+/// let x = [[1.0f32, 2.0]];
+/// let w = [[1.0f32, 1.0], [-2.0, 0.0]];
+/// assert_eq!(linear_relu(&x, &w, &[0.5, 1.0]), [[3.5, 0.0]]);
+/// ```
+#[must_use]
+pub fn linear_relu<const R: usize, const I: usize, const O: usize>(
+    x: &[[f32; I]; R],
+    w: &[[f32; I]; O],
+    b: &[f32; O],
+) -> [[f32; O]; R] {
+    let mut y = linear(x, w, b);
+    for y in y.as_flattened_mut() {
+        *y = if *y > 0.0 { *y } else { 0.0 };
+    }
+    y
+}
+
+/// [`linear_relu`], recording which outputs are positive.
+pub fn linear_relu_forward<const R: usize, const I: usize, const O: usize>(
+    x: &[[f32; I]; R],
+    w: &[[f32; I]; O],
+    b: &[f32; O],
+    tape: &mut LinearReluTape<R, I, O>,
+) -> [[f32; O]; R] {
+    let mut y = linear(x, w, b);
+    for (y, active) in y
+        .as_flattened_mut()
+        .iter_mut()
+        .zip(tape.active.as_flattened_mut())
+    {
+        *active = *y > 0.0;
+        *y = if *active { *y } else { 0.0 };
+    }
+    y
+}
+
+/// Adds the cotangents of `x`, `w` and `b` into `d_x`, `d_w` and `d_b`: those of [`linear`] for
+/// `d_out` with the entries the ReLU stopped set to 0 (its derivative at 0 is taken as 0).
+///
+/// Shapes: `x`, `d_x` `[R][I]`; `w`, `d_w` `[O][I]`; `b`, `d_b` `[O]`; `d_out` `[R][O]`.
+#[allow(clippy::too_many_arguments)]
+pub fn linear_relu_adjoint<const R: usize, const I: usize, const O: usize>(
+    x: &[[f32; I]; R],
+    w: &[[f32; I]; O],
+    b: &[f32; O],
+    tape: &LinearReluTape<R, I, O>,
+    d_out: &[[f32; O]; R],
+    d_x: &mut [[f32; I]; R],
+    d_w: &mut [[f32; I]; O],
+    d_b: &mut [f32; O],
+) {
+    let mut d_pre = [[0.0; O]; R];
+    let (d, active) = (d_out.as_flattened(), tape.active.as_flattened());
+    for ((d_pre, &d), &active) in d_pre.as_flattened_mut().iter_mut().zip(d).zip(active) {
+        *d_pre = if active { d } else { 0.0 };
+    }
+    linear_adjoint(x, w, b, &LinearTape::new(), &d_pre, d_x, d_w, d_b);
+}

@@ -142,7 +142,10 @@ pub use attention::{
 };
 pub use embedding::{EmbeddingTape, embedding, embedding_adjoint, embedding_forward};
 pub use layer_norm::{LayerNormTape, layer_norm, layer_norm_adjoint, layer_norm_forward};
-pub use linear::{LinearTape, linear, linear_adjoint, linear_forward};
+pub use linear::{
+    LinearReluTape, LinearTape, linear, linear_adjoint, linear_forward, linear_relu,
+    linear_relu_adjoint, linear_relu_forward,
+};
 pub use loss::{
     CrossEntropyTape, MseTape, cross_entropy, cross_entropy_adjoint, cross_entropy_forward, mse,
     mse_adjoint, mse_forward,
