@@ -136,6 +136,18 @@ impl Types {
     }
 
     /// A value of the type with every float set to `float` (`0.0`, or `-0.0` for accumulators).
+    /// The starting value of an accumulator of type `a`: `-0.0` for a float (the additive
+    /// identity, so the compiler can fold the first `+=`), `0.0` in arrays (a fill with `-0.0` is
+    /// not a `memset`; for a large array the compiler emitted scattered stores).
+    pub fn zero_acc(&self, a: TyId) -> TokenStream {
+        let fill = if self.kind(a) == Kind::Array {
+            quote::quote!(0.0)
+        } else {
+            quote::quote!(-0.0)
+        };
+        self.filled(a, fill)
+    }
+
     pub fn filled(&self, a: TyId, float: TokenStream) -> TokenStream {
         match self.get(a) {
             TyVal::Array(e, n) => {

@@ -144,13 +144,7 @@ impl<'a> Rev<'a> {
                     var.name.to_string().trim_start_matches("r#")
                 ));
                 let ty = f.types.tokens(var.ty);
-                // Arrays start at `0.0`, which the compiler fills with `memset`.
-                let fill = if f.types.kind(var.ty) == Kind::Array {
-                    quote!(0.0)
-                } else {
-                    quote!(-0.0)
-                };
-                let zero = f.types.filled(var.ty, fill);
+                let zero = f.types.zero_acc(var.ty);
                 decls.push(quote!(let mut #d: #ty = #zero;));
                 d_vars[v] = Some(d);
             }
@@ -589,7 +583,7 @@ impl<'a> Rev<'a> {
                 let dp = self.d_place(v, place);
                 let s = self.names.fresh(&d.to_string());
                 let tyt = self.ty(ty);
-                let zero = self.f.types.filled(ty, quote!(-0.0));
+                let zero = self.f.types.zero_acc(ty);
                 pre.extend(quote!(let #s: #tyt = #dp; #dp = #zero;));
                 self.stable.insert(s.to_string());
                 Some(quote!(#s))
@@ -620,7 +614,7 @@ impl<'a> Rev<'a> {
         }
         let ty = self.place_ty(v, place);
         let dp = self.d_place(v, place);
-        let zero = self.f.types.filled(ty, quote!(-0.0));
+        let zero = self.f.types.zero_acc(ty);
         Some((quote!(#dp), quote!(#dp = #zero;)))
     }
 
@@ -1126,7 +1120,7 @@ impl<'a> Rev<'a> {
                 continue;
             }
             let tyt = self.ty(ty);
-            let zero = self.f.types.filled(ty, quote!(-0.0));
+            let zero = self.f.types.zero_acc(ty);
             let d = match a {
                 // The same variable twice (`dot(a, a)`): the second adjoint goes through a
                 // scratch buffer, added in after the call.
