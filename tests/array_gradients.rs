@@ -246,6 +246,37 @@ mod recurrences {
         );
     }
 
+    /// A state assigned twice per step: reads at the top of the body see the previous step's
+    /// second value (or the initial one), reads between the two see the first.
+    #[differentiable]
+    pub fn two_updates_per_step(x: &[f64; STEPS], w: f64) -> f64 {
+        let mut h = w;
+        let mut acc = 0.0;
+        for k in 0..STEPS {
+            acc += h * x[k];
+            h = (h * x[k]).sin();
+            acc += h * h;
+            h = h * w + x[k];
+        }
+        acc + h
+    }
+
+    #[test]
+    fn state_assigned_twice_per_step() {
+        GradCheck::new("two_updates_per_step").flat(
+            &cube::<{ STEPS + 1 }>(31, 20, -1.2, 1.2),
+            |(x, w): &([f64; STEPS], f64)| two_updates_per_step(x, *w),
+            |(x, w): &([f64; STEPS], f64)| two_updates_per_step_grad(x, *w),
+        );
+        // The carried value is recorded once per step (as the second assignment's result), not
+        // again where the top of the body reads it: the tape holds the two assignments' values
+        // and the `sin` argument for each step, and the initial state.
+        assert_eq!(
+            TwoUpdatesPerStepTape::BYTES,
+            core::mem::size_of::<f64>() * (3 * STEPS + 1)
+        );
+    }
+
     pub const HIDDEN: usize = 3;
 
     /// A 50-step tanh RNN with a vector state, `h = tanh(W h + u x_t)`.

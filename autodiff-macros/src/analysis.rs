@@ -97,24 +97,29 @@ fn walk(b: &Block, act: &mut Activity) -> bool {
 /// The variables a block assigns (wholly or in part), at any depth.
 pub fn assigned(b: &Block, out: &mut Vec<VarId>) {
     for s in &b.stmts {
-        match s {
-            Stmt::Def {
-                target: Target::Var(v),
-                ..
-            } => out.push(*v),
-            Stmt::Def { .. } | Stmt::Break | Stmt::Continue | Stmt::Panic(_) => {}
-            Stmt::If {
-                then, els, results, ..
-            } => {
-                assigned(then, out);
-                assigned(els, out);
-                out.extend(results.iter().filter_map(|r| match r {
-                    Target::Var(v) => Some(*v),
-                    Target::Temp(_) => None,
-                }));
-            }
-            Stmt::For { body, .. } => assigned(body, out),
+        stmt_assigns(s, out);
+    }
+}
+
+/// The variables one statement assigns (wholly or in part, at any depth), once per assignment.
+fn stmt_assigns(s: &Stmt, out: &mut Vec<VarId>) {
+    match s {
+        Stmt::Def {
+            target: Target::Var(v),
+            ..
+        } => out.push(*v),
+        Stmt::Def { .. } | Stmt::Break | Stmt::Continue | Stmt::Panic(_) => {}
+        Stmt::If {
+            then, els, results, ..
+        } => {
+            assigned(then, out);
+            assigned(els, out);
+            out.extend(results.iter().filter_map(|r| match r {
+                Target::Var(v) => Some(*v),
+                Target::Temp(_) => None,
+            }));
         }
+        Stmt::For { body, .. } => assigned(body, out),
     }
 }
 
@@ -171,26 +176,34 @@ pub fn reaching_defs(f: &Func) -> Vec<Reach> {
                 }
                 Stmt::For { id: lp, body, .. } => {
                     // A variable the loop assigns holds, at a read in the loop, the value from
-                    // before the loop or one from an earlier iteration: known only for a
-                    // variable assigned once, unconditionally, in a loop without `continue`.
+                    // before the loop or one from an earlier iteration: known when the last
+                    // statement of the body that writes it is an unconditional assignment of the
+                    // whole variable (its value at the end of every iteration), in a loop
+                    // without `continue`.
                     let mut vars = Vec::new();
                     assigned(body, &mut vars);
+                    vars.sort_unstable();
+                    vars.dedup();
                     let continues = has_continue(body);
                     for &v in &vars {
-                        let once = vars.iter().filter(|&&w| w == v).count() == 1;
-                        let inside = body.stmts.iter().find_map(|s| match s {
-                            Stmt::Def {
-                                id,
-                                target: Target::Var(w),
-                                place,
-                                ..
-                            } if *w == v && place.is_empty() => Some(*id),
-                            _ => None,
+                        let inside = body.stmts.iter().rev().find_map(|s| {
+                            let mut writes = Vec::new();
+                            stmt_assigns(s, &mut writes);
+                            writes.contains(&v).then(|| match s {
+                                Stmt::Def {
+                                    id,
+                                    target: Target::Var(w),
+                                    place,
+                                    ..
+                                } if *w == v && place.is_empty() => Some(*id),
+                                _ => None,
+                            })
                         });
+                        let inside = inside.flatten();
                         state[v] = match (state[v], inside) {
                             // A checkpointed loop keeps one iteration's tape at a time.
                             (Reach::Def(before), Some(inside))
-                                if once && !continues && f.loops[*lp].checkpoint.is_none() =>
+                                if !continues && f.loops[*lp].checkpoint.is_none() =>
                             {
                                 Reach::Carried {
                                     before,

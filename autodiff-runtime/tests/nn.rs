@@ -539,6 +539,43 @@ fn embedding_gradients() {
 }
 
 #[test]
+fn token_position_embedding_gradients() {
+    const C: usize = 3;
+    const T: usize = 2;
+    let mut rng = SmallRng::seed_from_u64(16);
+    let tokens: [[f32; C]; 6] = Tensor::random(&mut rng);
+    let positions: [[f32; C]; T] = Tensor::random(&mut rng);
+    let ids = [4, 1, 4, 0, 2, 4]; // three sequences of two
+    let d_out: [[f32; C]; 6] = Tensor::random(&mut rng);
+    let mut tape = TokenPositionEmbeddingTape::new();
+    let y = token_position_embedding_forward(&tokens, &positions, &ids, &mut tape);
+    assert_eq!(y, token_position_embedding(&tokens, &positions, &ids));
+    let once = run_adjoint(
+        "token_position_embedding",
+        |g: &mut ([[f32; C]; 6], [[f32; C]; T])| {
+            token_position_embedding_adjoint(
+                &tokens, &positions, &ids, &tape, &d_out, &mut g.0, &mut g.1,
+            );
+        },
+    );
+    check(
+        "token_position_embedding",
+        &[tokens.flat(), positions.flat()],
+        &d_out.flat(),
+        &y.flat(),
+        &once,
+        |p| {
+            let (tokens, positions) = (&p[0], &p[1]);
+            (0..ids.len())
+                .flat_map(|r| {
+                    (0..C).map(move |c| tokens[ids[r] * C + c] + positions[(r % T) * C + c])
+                })
+                .collect()
+        },
+    );
+}
+
+#[test]
 #[should_panic(expected = "id 6 at position 2 is out of range for a table of 6 rows")]
 fn embedding_rejects_an_id_out_of_range() {
     let _ = embedding(&[[0.0f32; 2]; 6], &[0, 5, 6]);

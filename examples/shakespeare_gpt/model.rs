@@ -62,17 +62,10 @@ impl Default for Gpt {
 /// The logits of every position of `NR / T` sequences of `T` tokens (`NR` rows).
 ///
 /// The feed-forward ReLU is fused into its linear layer (`nn::linear_relu`), whose tape keeps a
-/// flag per output instead of the pre-activation, and the residual additions are written as
-/// loops, which record nothing.
+/// flag per output instead of the pre-activation.
 #[differentiable(wrt(p))]
 pub fn gpt_logits<const NR: usize>(p: &Gpt, tokens: &[usize; NR]) -> [[f32; V]; NR] {
-    let tok: [[f32; C]; NR] = nn::embedding::<V, C, NR>(&p.wte, tokens);
-    let mut x = [[0.0; C]; NR];
-    for r in 0..NR {
-        for c in 0..C {
-            x[r][c] = tok[r][c] + p.wpe[r % T][c];
-        }
-    }
+    let mut x: [[f32; C]; NR] = nn::token_position_embedding::<V, T, C, NR>(&p.wte, &p.wpe, tokens);
     for l in 0..L {
         let h: [[f32; C]; NR] = nn::layer_norm::<NR, C>(&x, &p.blocks[l].ln1_g, &p.blocks[l].ln1_b);
         let q: [[f32; C]; NR] = nn::linear::<NR, C, C>(&h, &p.blocks[l].wq, &p.blocks[l].bq);
@@ -80,21 +73,13 @@ pub fn gpt_logits<const NR: usize>(p: &Gpt, tokens: &[usize; NR]) -> [[f32; V]; 
         let v: [[f32; C]; NR] = nn::linear::<NR, C, C>(&h, &p.blocks[l].wv, &p.blocks[l].bv);
         let a: [[f32; C]; NR] = nn::causal_self_attention_rows::<T, H, D, NR, C>(&q, &k, &v);
         let o: [[f32; C]; NR] = nn::linear::<NR, C, C>(&a, &p.blocks[l].wo, &p.blocks[l].bo);
-        for r in 0..NR {
-            for c in 0..C {
-                x[r][c] += o[r][c];
-            }
-        }
+        x = nn::residual_add::<NR, C>(&x, &o);
         let h2: [[f32; C]; NR] =
             nn::layer_norm::<NR, C>(&x, &p.blocks[l].ln2_g, &p.blocks[l].ln2_b);
         let f1r: [[f32; F]; NR] =
             nn::linear_relu::<NR, C, F>(&h2, &p.blocks[l].w1, &p.blocks[l].b1);
         let f2: [[f32; C]; NR] = nn::linear::<NR, F, C>(&f1r, &p.blocks[l].w2, &p.blocks[l].b2);
-        for r in 0..NR {
-            for c in 0..C {
-                x[r][c] += f2[r][c];
-            }
-        }
+        x = nn::residual_add::<NR, C>(&x, &f2);
     }
     let hf: [[f32; C]; NR] = nn::layer_norm::<NR, C>(&x, &p.lnf_g, &p.lnf_b);
     nn::linear::<NR, C, V>(&hf, &p.head_w, &p.head_b)

@@ -81,3 +81,102 @@ pub fn embedding_adjoint<const V: usize, const C: usize, const R: usize>(
         }
     }
 }
+
+tape! {
+    /// What [`token_position_embedding_adjoint`] reads besides the arguments: nothing.
+    pub struct TokenPositionEmbeddingTape<
+        const V: usize, const T: usize, const C: usize, const R: usize
+    > {}
+}
+
+/// A transformer's input: the embedding of each token plus the embedding of its position in its
+/// sequence, `y[r] = tokens[ids[r]] + positions[r % T]`, for `R / T` sequences of `T` tokens.
+///
+/// Shapes: `tokens` `[V][C]`, `positions` `[T][C]`, `ids` `[R]` -> `[R][C]`.
+///
+/// # Panics
+///
+/// If an id is not less than `V`.
+///
+/// # Examples
+///
+/// ```
+/// use autodiff_runtime::nn::token_position_embedding;
+///
+/// let tokens = [[1.0f32], [2.0]];
+/// let positions = [[10.0f32], [20.0]]; // T = 2
+/// let y = token_position_embedding(&tokens, &positions, &[1, 1, 0, 1]);
+/// assert_eq!(y, [[12.0], [22.0], [11.0], [22.0]]);
+/// ```
+#[track_caller]
+#[must_use]
+pub fn token_position_embedding<const V: usize, const T: usize, const C: usize, const R: usize>(
+    tokens: &[[f32; C]; V],
+    positions: &[[f32; C]; T],
+    ids: &[usize; R],
+) -> [[f32; C]; R] {
+    let mut y = [[0.0; C]; R];
+    for (r, (y, &i)) in y.iter_mut().zip(ids).enumerate() {
+        for ((y, t), p) in y
+            .iter_mut()
+            .zip(&tokens[id::<V>(r, i)])
+            .zip(&positions[r % T])
+        {
+            *y = t + p;
+        }
+    }
+    y
+}
+
+/// [`token_position_embedding`], recording its (empty) tape.
+///
+/// # Panics
+///
+/// If an id is not less than `V`.
+#[track_caller]
+pub fn token_position_embedding_forward<
+    const V: usize,
+    const T: usize,
+    const C: usize,
+    const R: usize,
+>(
+    tokens: &[[f32; C]; V],
+    positions: &[[f32; C]; T],
+    ids: &[usize; R],
+    _tape: &mut TokenPositionEmbeddingTape<V, T, C, R>,
+) -> [[f32; C]; R] {
+    token_position_embedding(tokens, positions, ids)
+}
+
+/// Adds `d_out[r]` into row `ids[r]` of `d_tokens` and row `r % T` of `d_positions`.
+///
+/// Shapes: `tokens`, `d_tokens` `[V][C]`; `positions`, `d_positions` `[T][C]`; `ids` `[R]`;
+/// `d_out` `[R][C]`.
+///
+/// # Panics
+///
+/// If an id is not less than `V`.
+#[track_caller]
+pub fn token_position_embedding_adjoint<
+    const V: usize,
+    const T: usize,
+    const C: usize,
+    const R: usize,
+>(
+    _tokens: &[[f32; C]; V],
+    _positions: &[[f32; C]; T],
+    ids: &[usize; R],
+    _tape: &TokenPositionEmbeddingTape<V, T, C, R>,
+    d_out: &[[f32; C]; R],
+    d_tokens: &mut [[f32; C]; V],
+    d_positions: &mut [[f32; C]; T],
+) {
+    for (r, (d, &i)) in d_out.iter().zip(ids).enumerate() {
+        for (d_t, d) in d_tokens[id::<V>(r, i)].iter_mut().zip(d) {
+            *d_t += d;
+        }
+        for (d_p, d) in d_positions[r % T].iter_mut().zip(d) {
+            *d_p += d;
+        }
+    }
+}

@@ -18,12 +18,15 @@
 //! `W`-wide row of `b` and does `rows x W` fused multiply-adds, which the compiler turns into
 //! vector instructions for the target. `b`'s rows
 //! are read in place where they are contiguous (`nn`, `tn`); `nt` first copies the strip's
-//! `KC x W` panel of `b` transposed into a stack buffer (at most 32 KiB, so it stays in L1).
+//! `KC x W` panel of `b` transposed into a stack buffer (at most 32 KiB, so it stays in L1), in
+//! 8 x 8 register blocks.
 //!
 //! Fused multiply-adds are used when the target has them (`-C target-cpu=native` on any x86-64 of
 //! the last decade) and `std` is on (`f32::mul_add`); otherwise a multiply and an add.
 
 use core::ops::Range;
+
+use super::transpose8;
 
 /// Rows of `c` per register tile.
 const MR: usize = 4;
@@ -260,8 +263,27 @@ pub(super) fn nt<const M: usize, const K: usize, const N: usize>(
             let (a, b, ks) = (self.a, self.b, self.ks.clone());
             let pc = ks.start;
             let mut panel = [[0.0f32; W]; P];
-            for (j, b_row) in b[j0..][..W].iter().enumerate() {
-                for (dst, &x) in panel.iter_mut().zip(&b_row[ks.clone()]) {
+            let rows = &b[j0..][..W];
+            // 8 x 8 blocks through registers (an element loop became scattered stores), the
+            // rest element by element.
+            let (mut j8, mut p8) = (0, 0);
+            if W % 8 == 0 {
+                p8 = ks.len() / 8 * 8;
+                for jb in (0..W).step_by(8) {
+                    for pb in (0..p8).step_by(8) {
+                        let block: [[f32; 8]; 8] = core::array::from_fn(|j| {
+                            *rows[jb + j][pc + pb..].first_chunk().expect("8 columns")
+                        });
+                        for (dst, src) in panel[pb..].iter_mut().zip(&transpose8(&block)) {
+                            dst[jb..jb + 8].copy_from_slice(src);
+                        }
+                    }
+                }
+                j8 = W;
+            }
+            for (j, b_row) in rows.iter().enumerate() {
+                let from = if j < j8 { p8 } else { 0 };
+                for (dst, &x) in panel[from..].iter_mut().zip(&b_row[pc + from..ks.end]) {
                     dst[j] = x;
                 }
             }
