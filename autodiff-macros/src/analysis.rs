@@ -186,20 +186,20 @@ pub fn reaching_defs(f: &Func) -> Vec<Reach> {
                     vars.dedup();
                     let continues = has_continue(body);
                     for &v in &vars {
-                        let inside = body.stmts.iter().rev().find_map(|s| {
+                        let last_write = body.stmts.iter().rev().find(|s| {
                             let mut writes = Vec::new();
                             stmt_assigns(s, &mut writes);
-                            writes.contains(&v).then(|| match s {
-                                Stmt::Def {
-                                    id,
-                                    target: Target::Var(w),
-                                    place,
-                                    ..
-                                } if *w == v && place.is_empty() => Some(*id),
-                                _ => None,
-                            })
+                            writes.contains(&v)
                         });
-                        let inside = inside.flatten();
+                        let inside = match last_write {
+                            Some(Stmt::Def {
+                                id,
+                                target: Target::Var(w),
+                                place,
+                                ..
+                            }) if *w == v && place.is_empty() => Some(*id),
+                            _ => None,
+                        };
                         state[v] = match (state[v], inside) {
                             // A checkpointed loop keeps one iteration's tape at a time.
                             (Reach::Def(before), Some(inside))

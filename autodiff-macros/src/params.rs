@@ -225,10 +225,10 @@ fn classify(ty: &Type, type_params: &[&Ident]) -> syn::Result<(Vec<Expr>, Leaf)>
     if tp.qself.is_some() {
         return Err(unsupported("unsupported field type"));
     }
-    if let Some(ident) = tp.path.get_ident() {
-        if ident == "f32" || ident == "f64" || type_params.contains(&ident) {
-            return Ok((dims, Leaf::Float(ty.clone())));
-        }
+    if let Some(ident) = tp.path.get_ident()
+        && (ident == "f32" || ident == "f64" || type_params.contains(&ident))
+    {
+        return Ok((dims, Leaf::Float(ty.clone())));
     }
     let last = tp
         .path

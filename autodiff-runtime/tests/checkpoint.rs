@@ -25,7 +25,12 @@ fn filled() -> Model {
     let mut i = 0.0f32;
     m.for_each_mut(|x| {
         i += 1.0;
-        *x = (i / 3.0) * if i as u32 % 2 == 0 { -1.0 } else { 1e-3 };
+        *x = (i / 3.0)
+            * if (i as u32).is_multiple_of(2) {
+                -1.0
+            } else {
+                1e-3
+            };
     });
     m
 }

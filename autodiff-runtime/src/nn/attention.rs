@@ -58,7 +58,7 @@ fn scale<const D: usize>() -> f32 {
 
 /// Whether a sequence transposes in 8 x 8 blocks: `T = 8` tokens, channels a multiple of 8.
 const fn blocked<const T: usize, const H: usize, const D: usize>() -> bool {
-    T == 8 && (H * D) % 8 == 0
+    T == 8 && (H * D).is_multiple_of(8)
 }
 
 /// The heads of one sequence transposed, `[H][D][T]`: `out[h][d][t] = m[t][h][d]`.
@@ -361,7 +361,7 @@ const fn check_rows<
     const C: usize,
 >() {
     assert!(
-        T > 0 && R % T == 0,
+        T > 0 && R.is_multiple_of(T),
         "R must be a whole number of sequences of T tokens"
     );
     assert!(C == H * D, "C must be H * D");

@@ -267,7 +267,7 @@ pub(super) fn nt<const M: usize, const K: usize, const N: usize>(
             // 8 x 8 blocks through registers (an element loop became scattered stores), the
             // rest element by element.
             let (mut j8, mut p8) = (0, 0);
-            if W % 8 == 0 {
+            if W.is_multiple_of(8) {
                 p8 = ks.len() / 8 * 8;
                 for jb in (0..W).step_by(8) {
                     for pb in (0..p8).step_by(8) {
