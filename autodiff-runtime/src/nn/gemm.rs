@@ -16,13 +16,27 @@
 //! (8 for strips of at most 24 columns), holding that tile of `c` in registers over a block of
 //! `KC = 256` inner indices: each inner step broadcasts one value of `a` per row, loads one
 //! `W`-wide row of `b` and does `rows x W` fused multiply-adds, which the compiler turns into
-//! vector instructions for the target. `b`'s rows
-//! are read in place where they are contiguous (`nn`, `tn`); `nt` first copies the strip's
+//! vector instructions for the target. `b`'s rows are read in place where they are contiguous (`nn`, `tn`); `nt` first copies the strip's
 //! `KC x W` panel of `b` transposed into a stack buffer (at most 32 KiB, so it stays in L1), in
 //! 8 x 8 register blocks.
 //!
 //! Fused multiply-adds are used when the target has them (`-C target-cpu=native` on any x86-64 of
 //! the last decade) and `std` is on (`f32::mul_add`); otherwise a multiply and an add.
+//!
+//! # Choice of kernel (measured)
+//!
+//! `cargo bench -p autodiff-runtime --bench matmul` times these kernels against the
+//! `matrixmultiply` crate (0.3, run-time dispatch to AVX-512/FMA) on the GPT's shapes; the table
+//! is in `BENCHMARKS.md`. With the project's `-C target-cpu=native` the two are within about 15 %
+//! of each other on the forward products and these kernels are faster on the adjoint pairs
+//! (1.0-3.1x) and at batch 1 (1.7-3.1x), where the shapes are known at compile time and no
+//! packing buffer is needed. They stay because `matrixmultiply::sgemm` would also break the ops'
+//! contract: it allocates its packing buffers on the heap at every call (the generated code and
+//! the ops must not allocate, and a test counts allocations), needs `alloc` (this crate builds
+//! without it), and is an `unsafe fn`. What the kernels do not do is use 512-bit vectors: the
+//! compiler prefers 256-bit ones on this CPU, and changing that needs an unstable target feature
+//! or `unsafe` intrinsics (loads and stores take raw pointers); that would be the next 2x for the
+//! products.
 
 use core::ops::Range;
 
