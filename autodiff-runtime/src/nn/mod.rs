@@ -12,10 +12,14 @@
 //!
 //! Arrays are passed by reference and outputs returned by value; `d_out` comes by value for a
 //! float output (the losses) and by reference for an array output, as `#[differentiable]`
-//! functions take it. Integer arguments (targets, token ids) get no `d_` buffer. The const generics of an op and of its tape are the dimensions in the
-//! order they first appear in the parameters, outermost first (`linear::<R, I, O>` for
-//! `x: [[f32; I]; R]`, `w: [[f32; I]; O]`), and every one of them appears in a parameter type, so
-//! the compiler infers all of them at a call. Nothing allocates and nothing uses `unsafe`.
+//! functions take it. Integer arguments (targets, token ids) get no `d_` buffer.
+//!
+//! The const generics of an op and of its tape are the dimensions in the order they first appear
+//! in the parameters, outermost first (`linear::<R, I, O>` for `x: [[f32; I]; R]`,
+//! `w: [[f32; I]; O]`), so the compiler infers them at a call. The one exception is
+//! `causal_self_attention_rows::<T, H, D, R, C>`, whose sequence length and head sizes no
+//! parameter type shows: they come first and are named at the call. Nothing allocates and
+//! nothing uses `unsafe`.
 //!
 //! Shapes, in the comments of every kernel: `B` batch, `T` time, `C` channels, `R` rows, `I` in,
 //! `O` out, `H` heads, `D` head size, `V` vocabulary, and `M`, `K`, `N` for a matrix product.
