@@ -1,0 +1,151 @@
+/// Two layers of an array-valued callee: the recorded hidden arrays are computed straight into
+/// their tape slots, and the callee's adjoint takes each output's cotangent by reference.
+fn layers(w: &[[f64; 3]; 3], x: &[f64; 3]) -> f64 {
+    let mut h: [f64; 3] = squash(x);
+    for _ in 0..2 {
+        let z: [f64; 3] = affine(w, &h);
+        h = squash(&z);
+    }
+    h[0] * h[1] + h[2]
+}
+///The tape of [`layers`]: what [`layers_adjoint`] reads, recorded by [`layers_forward`] in fixed-size fields.
+#[derive(::core::clone::Clone, ::core::fmt::Debug)]
+struct LayersTape {
+    ///the tape of the call to `squash`
+    squash_1: SquashTape,
+    ///`h` (line 5) after an assignment
+    h_2: [f64; 3],
+    ///the tape of the call to `affine`
+    affine: [AffineTape; 2],
+    ///`z` (line 7)
+    z: [[f64; 3]; 2],
+    ///the tape of the call to `squash`
+    squash: [SquashTape; 2],
+    ///`h` (line 5) after an assignment
+    h_3: [[f64; 3]; 2],
+    ///`h [..]` where it is read
+    h_1: f64,
+    ///`h [..]` where it is read
+    h: f64,
+}
+impl LayersTape {
+    /// The exact size of this tape in bytes.
+    pub const BYTES: usize = ::core::mem::size_of::<Self>();
+    /// Every recorded field, in the order the forward sweep writes it: its name, what
+    /// it records, its type and its size in bytes. The sizes add up to
+    /// [`Self::BYTES`] up to alignment padding.
+    pub const FIELDS: &'static [(&'static str, &'static str, &'static str, usize)] = &[
+        (
+            "squash_1",
+            "the tape of the call to squash",
+            "SquashTape",
+            ::core::mem::size_of::<SquashTape>(),
+        ),
+        (
+            "h_2",
+            "h (line 5) after an assignment",
+            "[f64 ; 3]",
+            ::core::mem::size_of::<[f64; 3]>(),
+        ),
+        (
+            "affine",
+            "the tape of the call to affine",
+            "[AffineTape ; 2]",
+            ::core::mem::size_of::<[AffineTape; 2]>(),
+        ),
+        ("z", "z (line 7)", "[[f64 ; 3] ; 2]", ::core::mem::size_of::<[[f64; 3]; 2]>()),
+        (
+            "squash",
+            "the tape of the call to squash",
+            "[SquashTape ; 2]",
+            ::core::mem::size_of::<[SquashTape; 2]>(),
+        ),
+        (
+            "h_3",
+            "h (line 5) after an assignment",
+            "[[f64 ; 3] ; 2]",
+            ::core::mem::size_of::<[[f64; 3]; 2]>(),
+        ),
+        ("h_1", "h [..] where it is read", "f64", ::core::mem::size_of::<f64>()),
+        ("h", "h [..] where it is read", "f64", ::core::mem::size_of::<f64>()),
+    ];
+    /// A zeroed tape.
+    pub const fn new() -> Self {
+        Self {
+            squash_1: SquashTape::new(),
+            h_2: [0.0; 3],
+            affine: [const { AffineTape::new() }; 2],
+            z: [[0.0; 3]; 2],
+            squash: [const { SquashTape::new() }; 2],
+            h_3: [[0.0; 3]; 2],
+            h_1: 0.0,
+            h: 0.0,
+        }
+    }
+}
+impl ::core::default::Default for LayersTape {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+///Computes [`layers`] and records in `tape` what [`layers_adjoint`] needs.
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+fn layers_forward(w: &[[f64; 3]; 3], x: &[f64; 3], tape: &mut LayersTape) -> f64 {
+    let mut h: [f64; 3] = squash_forward(x, &mut tape.squash_1);
+    tape.h_2 = h;
+    for (k0, _i) in (0..2).enumerate() {
+        tape.z[k0] = affine_forward(w, &h, &mut tape.affine[k0]);
+        let z: &[f64; 3] = &tape.z[k0];
+        h = squash_forward(&(*z), &mut tape.squash[k0]);
+        tape.h_3[k0] = h;
+    }
+    tape.h_1 = h[0];
+    tape.h = h[1];
+    let t0 = h[0] * h[1];
+    t0 + h[2]
+}
+/**The reverse sweep of [`layers`]: adds `d_out` times the derivative of `layers` with respect to `w`, `x` into `d_w`, `d_x`.
+
+`tape` must have been filled by [`layers_forward`] with the same arguments. The adjoints accumulate: zero them first for a plain gradient.*/
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+fn layers_adjoint(
+    w: &[[f64; 3]; 3],
+    x: &[f64; 3],
+    tape: &LayersTape,
+    d_out: f64,
+    d_w: &mut [[f64; 3]; 3],
+    d_x: &mut [f64; 3],
+) {
+    let mut d_h: [f64; 3] = [0.0; 3];
+    let mut d_z: [f64; 3] = [0.0; 3];
+    d_h[2] += d_out;
+    d_h[0] += d_out * tape.h;
+    d_h[1] += d_out * tape.h_1;
+    for (k0, _i) in (0..2).enumerate().rev() {
+        squash_adjoint(&tape.z[k0], &tape.squash[k0], &d_h, &mut d_z);
+        d_h = [0.0; 3];
+        affine_adjoint(
+            w,
+            &(if k0 > 0 { tape.h_3[k0 - 1] } else { tape.h_2 }),
+            &tape.affine[k0],
+            &d_z,
+            &mut *d_w,
+            &mut d_h,
+        );
+        d_z = [0.0; 3];
+    }
+    squash_adjoint(x, &tape.squash_1, &d_h, &mut *d_x);
+}
+///The value of [`layers`] and its gradient with respect to `w`, `x`, in parameter order.
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+fn layers_grad(w: &[[f64; 3]; 3], x: &[f64; 3]) -> (f64, ([[f64; 3]; 3], [f64; 3])) {
+    let mut tape = <LayersTape>::new();
+    let value = layers_forward(w, x, &mut tape);
+    let mut d_w: [[f64; 3]; 3] = [[0.0; 3]; 3];
+    let mut d_x: [f64; 3] = [0.0; 3];
+    layers_adjoint(w, x, &tape, 1.0, &mut d_w, &mut d_x);
+    (value, (d_w, d_x))
+}
+const _: fn(&[[f64; 3]; 3], &[f64; 3]) -> f64 = layers;
