@@ -14,12 +14,14 @@
 //!
 //! # The kernel
 //!
-//! One sequence and one head at a time, all `T` queries at once: the head's queries are copied
-//! transposed (`[D][T]`; `T = 8` floats make one vector), so the scores of a key for every query,
-//! the softmax (a lane-wise max and sum over the keys), the exponentials
-//! ([`math::exp_fast`](crate::math::exp_fast)) and the output are `T`-wide vector operations
-//! with no horizontal reductions. Masked keys get probability exactly `0`, so the adjoint runs
-//! over all `T x T` pairs and adds exact zeros for them.
+//! One sequence at a time, all `T` queries of a head at once: the sequence's queries are
+//! transposed once (`[H][D][T]`; `T = 8` floats make one vector; through 8 x 8 register blocks
+//! when `T = 8` and `C` is a multiple of 8), keys and values are read in place, so the scores of
+//! a key for every query, the causal mask (an additive `0` / `-inf`), the softmax (a lane-wise
+//! max and sum over the keys), the exponentials ([`math::exp_fast`](crate::math::exp_fast)) and
+//! the output are `T`-wide vector operations with no horizontal reductions; the output goes back
+//! to rows through the same transpose. Masked keys get probability exactly `0`, so the adjoint
+//! runs over all `T x T` pairs and adds exact zeros for them.
 
 use super::transpose8;
 use crate::math;
