@@ -559,7 +559,11 @@ impl<'a> Rev<'a> {
 
     /// The cotangent of a definition's target, with the code that takes it: a temporary's is
     /// defined by its consumer; a variable's is taken and reset, except for a `let` outside any
-    /// loop, whose cotangent is final by then (every use comes after the definition).
+    /// loop, whose cotangent is final by then (every use comes after the definition). With
+    /// `post` (the definition is a call that does not read the variable, so nothing in the
+    /// call's adjoint reads or writes its cotangent), the variable's cotangent is handed to the
+    /// callee as it is and reset after the call (into `post`) instead of copied out first: for an
+    /// array, one copy less per call.
     fn seed(
         &mut self,
         target: Target,
@@ -567,6 +571,7 @@ impl<'a> Rev<'a> {
         is_let: bool,
         in_loop: bool,
         pre: &mut TokenStream,
+        post: Option<&mut TokenStream>,
     ) -> Option<TokenStream> {
         if !self.act.target(target) {
             return None;
@@ -581,41 +586,18 @@ impl<'a> Rev<'a> {
                 }
                 let ty = self.place_ty(v, place);
                 let dp = self.d_place(v, place);
+                let zero = self.f.types.zero_acc(ty);
+                if let Some(post) = post {
+                    post.extend(quote!(#dp = #zero;));
+                    return Some(dp);
+                }
                 let s = self.names.fresh(&d.to_string());
                 let tyt = self.ty(ty);
-                let zero = self.f.types.zero_acc(ty);
                 pre.extend(quote!(let #s: #tyt = #dp; #dp = #zero;));
                 self.stable.insert(s.to_string());
                 Some(quote!(#s))
             }
         }
-    }
-
-    /// The seed of a call `v = g(args)` whose arguments do not read `v`, with the reset that
-    /// follows the call: the callee's adjoint gets `d_v` itself (by value) instead of a copy
-    /// taken before resetting it, as nothing in the call's adjoint reads or writes `d_v` (for an
-    /// array, this saves a copy of the whole array per call). `None` for anything else.
-    fn seed_for_call(
-        &mut self,
-        target: Target,
-        place: &[Proj],
-        rhs: &Rhs,
-        is_let: bool,
-        in_loop: bool,
-    ) -> Option<(TokenStream, TokenStream)> {
-        let (Target::Var(v), Rhs::Call { args, .. }) = (target, rhs) else {
-            return None;
-        };
-        let reads_v = args
-            .iter()
-            .any(|a| matches!(a, Operand::Var { var, .. } if *var == v));
-        if !self.act.target(target) || reads_v || (is_let && !in_loop && place.is_empty()) {
-            return None;
-        }
-        let ty = self.place_ty(v, place);
-        let dp = self.d_place(v, place);
-        let zero = self.f.types.zero_acc(ty);
-        Some((quote!(#dp), quote!(#dp = #zero;)))
     }
 
     /// The type of a place, following array element types (struct fields: from the IR).
@@ -658,18 +640,22 @@ impl<'a> Rev<'a> {
                 rhs,
                 is_let,
             } => {
-                let mut pre = TokenStream::new();
+                let (mut pre, mut post) = (TokenStream::new(), TokenStream::new());
                 let in_loop = !self.f.def_nest[*id].is_empty();
-                if let Some((s, reset)) = self.seed_for_call(*target, place, rhs, *is_let, in_loop)
-                {
-                    let body = self.rhs(*id, *target, place, rhs, &s);
-                    return quote!(#body #reset);
-                }
-                let Some(s) = self.seed(*target, place, *is_let, in_loop, &mut pre) else {
+                // A call that does not read the variable it assigns.
+                let hands_over = match (target, rhs) {
+                    (Target::Var(v), Rhs::Call { args, .. }) => !args
+                        .iter()
+                        .any(|a| matches!(a, Operand::Var { var, .. } if var == v)),
+                    _ => false,
+                };
+                let post_ref = hands_over.then_some(&mut post);
+                let Some(s) = self.seed(*target, place, *is_let, in_loop, &mut pre, post_ref)
+                else {
                     return TokenStream::new();
                 };
                 let body = self.rhs(*id, *target, place, rhs, &s);
-                quote!(#pre #body)
+                quote!(#pre #body #post)
             }
             Stmt::If {
                 id,
@@ -683,7 +669,7 @@ impl<'a> Rev<'a> {
                 let in_loop = !self.f.if_nest[*id].is_empty();
                 let seeds: Vec<_> = results
                     .iter()
-                    .map(|r| self.seed(*r, &[], *is_let, in_loop, &mut pre))
+                    .map(|r| self.seed(*r, &[], *is_let, in_loop, &mut pre, None))
                     .collect();
                 let t = self.block(then, &seeds);
                 let e = self.block(els, &seeds);

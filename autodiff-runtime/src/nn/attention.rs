@@ -29,6 +29,9 @@ use crate::math;
 /// The `[T][H][D]` queries, keys or values of one sequence.
 type Seq<const T: usize, const H: usize, const D: usize> = [[[f32; D]; H]; T];
 
+/// Queries, keys and values.
+type Qkv<'a, M> = (&'a M, &'a M, &'a M);
+
 /// `probs[s][h][t]` of one sequence: key, head, query.
 type Probs<const T: usize, const H: usize> = [[[f32; T]; H]; T];
 
@@ -295,10 +298,23 @@ pub fn causal_self_attention<const B: usize, const T: usize, const H: usize, con
     k: &[Seq<T, H, D>; B],
     v: &[Seq<T, H, D>; B],
 ) -> [Seq<T, H, D>; B] {
-    let mut tape = [[[0.0; T]; H]; T];
+    batch_forward((q, k, v), None)
+}
+
+/// Every sequence, writing the probabilities into `probs` when given (else into a one-sequence
+/// scratch).
+fn batch_forward<const B: usize, const T: usize, const H: usize, const D: usize>(
+    (q, k, v): Qkv<'_, [Seq<T, H, D>; B]>,
+    mut probs: Option<&mut [Probs<T, H>; B]>,
+) -> [Seq<T, H, D>; B] {
+    let mut scratch = [[[0.0; T]; H]; T];
     let mut y = [[[[0.0; D]; H]; T]; B];
     for (b, y) in y.iter_mut().enumerate() {
-        sequence_forward::<T, H, D>((&q[b], &k[b], &v[b]), y, &mut tape);
+        let probs = match probs.as_deref_mut() {
+            Some(all) => &mut all[b],
+            None => &mut scratch,
+        };
+        sequence_forward::<T, H, D>((&q[b], &k[b], &v[b]), y, probs);
     }
     y
 }
@@ -315,11 +331,7 @@ pub fn causal_self_attention_forward<
     v: &[Seq<T, H, D>; B],
     tape: &mut CausalSelfAttentionTape<B, T, H, D>,
 ) -> [Seq<T, H, D>; B] {
-    let mut y = [[[[0.0; D]; H]; T]; B];
-    for (b, (y, probs)) in y.iter_mut().zip(&mut tape.probs).enumerate() {
-        sequence_forward::<T, H, D>((&q[b], &k[b], &v[b]), y, probs);
-    }
-    y
+    batch_forward((q, k, v), Some(&mut tape.probs))
 }
 
 /// Adds the cotangents of `q`, `k` and `v` into `d_q`, `d_k` and `d_v`. For query `t` of head `h`
@@ -398,10 +410,23 @@ pub fn causal_self_attention_rows<
     k: &[[f32; C]; R],
     v: &[[f32; C]; R],
 ) -> [[f32; C]; R] {
+    rows_forward::<T, H, D, R, C>((q, k, v), None)
+}
+
+/// Every sequence of the rows, writing the probabilities into `probs` when given (else into a
+/// one-sequence scratch).
+fn rows_forward<const T: usize, const H: usize, const D: usize, const R: usize, const C: usize>(
+    (q, k, v): Qkv<'_, [[f32; C]; R]>,
+    mut probs: Option<&mut [[[f32; T]; H]; R]>,
+) -> [[f32; C]; R] {
     const { check_rows::<T, H, D, R, C>() };
-    let mut probs = [[[0.0; T]; H]; T];
+    let mut scratch = [[[0.0; T]; H]; T];
     let mut y = [[0.0; C]; R];
     for b in 0..R / T {
+        let probs: &mut Probs<T, H> = match probs.as_deref_mut() {
+            Some(all) => (&mut all[b * T..][..T]).try_into().expect("T rows"),
+            None => &mut scratch,
+        };
         sequence_forward::<T, H, D>(
             (
                 seq::<T, H, D, C>(q, b),
@@ -409,7 +434,7 @@ pub fn causal_self_attention_rows<
                 seq::<T, H, D, C>(v, b),
             ),
             seq_mut::<T, H, D, C>(&mut y, b),
-            &mut probs,
+            probs,
         );
     }
     y
@@ -428,21 +453,7 @@ pub fn causal_self_attention_rows_forward<
     v: &[[f32; C]; R],
     tape: &mut CausalSelfAttentionRowsTape<T, H, D, R, C>,
 ) -> [[f32; C]; R] {
-    const { check_rows::<T, H, D, R, C>() };
-    let mut y = [[0.0; C]; R];
-    for (b, probs) in tape.probs.chunks_exact_mut(T).enumerate() {
-        let probs: &mut Probs<T, H> = probs.try_into().expect("chunks of T rows");
-        sequence_forward::<T, H, D>(
-            (
-                seq::<T, H, D, C>(q, b),
-                seq::<T, H, D, C>(k, b),
-                seq::<T, H, D, C>(v, b),
-            ),
-            seq_mut::<T, H, D, C>(&mut y, b),
-            probs,
-        );
-    }
-    y
+    rows_forward::<T, H, D, R, C>((q, k, v), Some(&mut tape.probs))
 }
 
 /// Adds the cotangents of `q`, `k` and `v` into `d_q`, `d_k` and `d_v`, as

@@ -159,6 +159,43 @@ fn k_blocks<const K: usize>() -> impl Iterator<Item = Range<usize>> {
     (0..K).step_by(KC).map(|p| p..K.min(p + KC))
 }
 
+/// `c += a · b` for any `a` (element `(i, p)` is `a(i, p)`) and a row-major `b`, whose rows are
+/// read in place: the body of [`nn`] and [`tn`].
+#[inline(always)]
+fn rows_of_b<const M: usize, const K: usize, const N: usize>(
+    a: impl Fn(usize, usize) -> f32 + Copy,
+    b: &[[f32; N]; K],
+    c: &mut [[f32; N]; M],
+) {
+    struct RowsOfB<'x, A, const M: usize, const K: usize, const N: usize> {
+        a: A,
+        b: &'x [[f32; N]; K],
+        c: &'x mut [[f32; N]; M],
+        ks: Range<usize>,
+    }
+    impl<A: Fn(usize, usize) -> f32 + Copy, const M: usize, const K: usize, const N: usize> Strip
+        for RowsOfB<'_, A, M, K, N>
+    {
+        #[inline(always)]
+        fn run<const W: usize>(&mut self, j0: usize) {
+            let b = self.b;
+            strip::<W, M, N>(self.c, None, j0, self.ks.clone(), self.a, |p| {
+                b[p][j0..]
+                    .first_chunk::<W>()
+                    .expect("the strip lies inside b")
+            });
+        }
+    }
+    for ks in k_blocks::<K>() {
+        each_strip::<N>(&mut RowsOfB {
+            a,
+            b,
+            c: &mut *c,
+            ks,
+        });
+    }
+}
+
 /// `c += a · b`.
 ///
 /// Shapes: `a` `[M][K]`, `b` `[K][N]`, `c` `[M][N]`.
@@ -167,38 +204,7 @@ pub(super) fn nn<const M: usize, const K: usize, const N: usize>(
     b: &[[f32; N]; K],
     c: &mut [[f32; N]; M],
 ) {
-    struct Nn<'x, const M: usize, const K: usize, const N: usize> {
-        a: &'x [[f32; K]; M],
-        b: &'x [[f32; N]; K],
-        c: &'x mut [[f32; N]; M],
-        ks: Range<usize>,
-    }
-    impl<const M: usize, const K: usize, const N: usize> Strip for Nn<'_, M, K, N> {
-        #[inline(always)]
-        fn run<const W: usize>(&mut self, j0: usize) {
-            let (a, b) = (self.a, self.b);
-            strip::<W, M, N>(
-                self.c,
-                None,
-                j0,
-                self.ks.clone(),
-                |i, p| a[i][p],
-                |p| {
-                    b[p][j0..]
-                        .first_chunk::<W>()
-                        .expect("the strip lies inside b")
-                },
-            );
-        }
-    }
-    for ks in k_blocks::<K>() {
-        each_strip::<N>(&mut Nn {
-            a,
-            b,
-            c: &mut *c,
-            ks,
-        });
-    }
+    rows_of_b(|i, p| a[i][p], b, c);
 }
 
 /// `c += aᵀ · b`.
@@ -209,38 +215,7 @@ pub(super) fn tn<const M: usize, const K: usize, const N: usize>(
     b: &[[f32; N]; K],
     c: &mut [[f32; N]; M],
 ) {
-    struct Tn<'x, const M: usize, const K: usize, const N: usize> {
-        a: &'x [[f32; M]; K],
-        b: &'x [[f32; N]; K],
-        c: &'x mut [[f32; N]; M],
-        ks: Range<usize>,
-    }
-    impl<const M: usize, const K: usize, const N: usize> Strip for Tn<'_, M, K, N> {
-        #[inline(always)]
-        fn run<const W: usize>(&mut self, j0: usize) {
-            let (a, b) = (self.a, self.b);
-            strip::<W, M, N>(
-                self.c,
-                None,
-                j0,
-                self.ks.clone(),
-                |i, p| a[p][i],
-                |p| {
-                    b[p][j0..]
-                        .first_chunk::<W>()
-                        .expect("the strip lies inside b")
-                },
-            );
-        }
-    }
-    for ks in k_blocks::<K>() {
-        each_strip::<N>(&mut Tn {
-            a,
-            b,
-            c: &mut *c,
-            ks,
-        });
-    }
+    rows_of_b(|i, p| a[p][i], b, c);
 }
 
 /// `c += a · bᵀ`; with `init`, `c = [init; M] + a · bᵀ` (the old `c` is not read: a linear
