@@ -51,7 +51,11 @@ impl Activity {
     }
 }
 
-/// Forward propagation to a fixed point (a mutable variable is active if any assignment to it is).
+/// A value is active when it is *varied* (depends on a differentiated parameter: forward
+/// propagation to a fixed point, a mutable variable being varied if any assignment to it is)
+/// and *useful* (the output depends on it: backward propagation from the returned values). A
+/// value that never reaches the output gets no adjoint code at all: its cotangent would be zero,
+/// and zero times an infinite partial (`atan2` at the origin) is NaN.
 pub fn activity(f: &Func) -> Activity {
     let mut act = Activity {
         vars: vec![false; f.vars.len()],
@@ -61,7 +65,70 @@ pub fn activity(f: &Func) -> Activity {
         act.vars[f.params[i]] = true;
     }
     while walk(&f.body, &mut act) {}
+    let useful = usefulness(f);
+    for (v, var) in f.vars.iter().enumerate() {
+        if var.param.is_none() {
+            act.vars[v] &= useful.vars[v];
+        }
+    }
+    for (t, a) in act.temps.iter_mut().enumerate() {
+        *a &= useful.temps[t];
+    }
     act
+}
+
+/// Which values the output depends on: the returned operands, then, to a fixed point, the
+/// operands of every definition of a useful value (per variable: a variable is useful if any
+/// of its values may be read by something useful).
+pub fn usefulness(f: &Func) -> Activity {
+    fn mark(o: &Operand, u: &mut Activity) -> bool {
+        match o {
+            Operand::Var { var, .. } => u.set(Target::Var(*var)),
+            Operand::Temp(t) => u.set(Target::Temp(*t)),
+            Operand::Const { .. } => false,
+        }
+    }
+    fn walk(b: &Block, u: &mut Activity) -> bool {
+        let mut changed = false;
+        for s in &b.stmts {
+            match s {
+                Stmt::Def { target, rhs, .. } => {
+                    if u.target(*target) {
+                        for o in crate::emit::operands(rhs) {
+                            changed |= mark(o, u);
+                        }
+                    }
+                }
+                Stmt::If {
+                    then, els, results, ..
+                } => {
+                    for (i, r) in results.iter().enumerate() {
+                        if u.target(*r) {
+                            for blk in [then, els] {
+                                if let Some(o) = blk.tail.get(i) {
+                                    changed |= mark(o, u);
+                                }
+                            }
+                        }
+                    }
+                    changed |= walk(then, u);
+                    changed |= walk(els, u);
+                }
+                Stmt::For { body, .. } => changed |= walk(body, u),
+                Stmt::Break | Stmt::Continue | Stmt::Panic(_) => {}
+            }
+        }
+        changed
+    }
+    let mut u = Activity {
+        vars: vec![false; f.vars.len()],
+        temps: vec![false; f.temps.len()],
+    };
+    for o in &f.body.tail {
+        mark(o, &mut u);
+    }
+    while walk(&f.body, &mut u) {}
+    u
 }
 
 fn walk(b: &Block, act: &mut Activity) -> bool {
@@ -267,7 +334,12 @@ pub fn referenced(b: &Block, out: &mut std::collections::BTreeSet<VarId>) {
                 out.insert(*v);
                 projs(proj, out);
             }
-            Pure::Unary(_, a) | Pure::Cast(a, _) => pure(a, out),
+            Pure::Unary(_, a) | Pure::Cast(a, _) | Pure::Ref(a) => pure(a, out),
+            Pure::If(c, a, b) => {
+                pure(c, out);
+                pure(a, out);
+                pure(b, out);
+            }
             Pure::Bin(_, a, b) => {
                 pure(a, out);
                 pure(b, out);

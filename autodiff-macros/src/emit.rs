@@ -84,7 +84,12 @@ fn pure_reads<'p>(p: &'p Pure, out: &mut Vec<(VarId, &'p [Proj], ReadId)>) {
             out.push((*v, proj, *r));
             proj_reads(proj, out);
         }
-        Pure::Unary(_, a) | Pure::Cast(a, _) => pure_reads(a, out),
+        Pure::Unary(_, a) | Pure::Cast(a, _) | Pure::Ref(a) => pure_reads(a, out),
+        Pure::If(c, a, b) => {
+            pure_reads(c, out);
+            pure_reads(a, out);
+            pure_reads(b, out);
+        }
         Pure::Bin(_, a, b) => {
             pure_reads(a, out);
             pure_reads(b, out);
@@ -189,7 +194,7 @@ impl Fwd<'_> {
         pure_tokens(p, &mut |v, proj, _| self.place(v, proj))
     }
 
-    fn rhs(&self, def: usize, target: Target, rhs: &Rhs) -> TokenStream {
+    fn rhs(&self, def: usize, target: Target, place: &[Proj], rhs: &Rhs) -> TokenStream {
         match rhs {
             Rhs::Copy(o) => self.operand(o),
             Rhs::Neg(o) => {
@@ -197,7 +202,11 @@ impl Fwd<'_> {
                 quote!(-#o)
             }
             Rhs::Cast(o) => {
-                let ty = self.f.types.tokens(self.f.target_ty(target));
+                let ty = match target {
+                    Target::Var(v) => self.f.place_ty(v, place),
+                    t => self.f.target_ty(t),
+                };
+                let ty = self.f.types.tokens(ty);
                 let o = self.operand(o);
                 quote!(#o as #ty)
             }
@@ -274,7 +283,7 @@ impl Fwd<'_> {
             .push((self.tape.get(key).unwrap().clone(), None));
         self.in_tape.borrow_mut().insert(v);
         let name = &var.emit;
-        let ty = self.f.types.tokens(var.ty);
+        let ty = self.f.types.tokens_infer(var.ty);
         let rest = self.store(Key::DefOut(def), &self.place(v, place));
         Some(quote!(#slot = #value; let #name: &#ty = &#slot; #rest))
     }
@@ -303,7 +312,7 @@ impl Fwd<'_> {
                 let mut reads = Vec::new();
                 rhs_reads(rhs, place, &mut reads);
                 let pre = self.read_stores(&reads);
-                let value = self.rhs(*id, *target, rhs);
+                let value = self.rhs(*id, *target, place, rhs);
                 if let (Target::Temp(_), Some(field)) = (target, self.tape.get(Key::Value(*target)))
                 {
                     let at = match rhs {
@@ -439,7 +448,7 @@ impl Fwd<'_> {
             return match t {
                 Target::Var(v) => {
                     let var = &self.f.vars[*v];
-                    let ty = self.f.types.tokens(var.ty);
+                    let ty = self.f.types.tokens_infer(var.ty);
                     let m = var.mutable.then(|| quote!(mut));
                     quote!(let #m #name: #ty = #value;)
                 }
@@ -554,7 +563,7 @@ impl Fwd<'_> {
             }
         {
             stmts = rest;
-            tail = self.rhs(*id, Target::Temp(*d), rhs);
+            tail = self.rhs(*id, Target::Temp(*d), &[], rhs);
         }
         let stmts = stmts.iter().map(|s| self.stmt(s));
         quote!(#(#stmts)* #tail)
@@ -623,6 +632,18 @@ pub fn pure_tokens(
         Pure::Call(path, args) => {
             let args: Vec<_> = args.iter().map(|a| pure_tokens(a, leaf)).collect();
             quote!(#path(#(#args),*))
+        }
+        Pure::Ref(a) => {
+            let a = pure_tokens(a, leaf);
+            quote!(&#a)
+        }
+        Pure::If(c, a, b) => {
+            let (c, a, b) = (
+                pure_tokens(c, leaf),
+                pure_tokens(a, leaf),
+                pure_tokens(b, leaf),
+            );
+            quote!((if #c { #a } else { #b }))
         }
     }
 }

@@ -472,6 +472,15 @@ mod tests {
         prettyplease::unparse(&file)
     }
 
+    /// `EXPAND=path/to/fn.rs cargo test -p autodiff-macros print_expansion -- --nocapture`
+    /// prints the expansion of one function: a tool for reading what the macro generates.
+    #[test]
+    fn print_expansion() {
+        if let Ok(path) = std::env::var("EXPAND") {
+            println!("{}", expand_file(&std::fs::read_to_string(path).unwrap()));
+        }
+    }
+
     #[test]
     fn golden_expansions() {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/expand");

@@ -19,6 +19,10 @@ pub enum Kind {
     Array,
     /// A user struct, passed by reference: its float fields carry derivatives.
     Struct,
+    /// A number whose kind the function's source does not tell: a `const` item declared
+    /// elsewhere, before its use makes it a float or an integer. It is a constant either way
+    /// (no derivative); unification with a float or an integer decides it.
+    Num,
 }
 
 /// A type as inference knows it.
@@ -78,7 +82,8 @@ impl Types {
     }
 
     /// Merges two type variables. A conflict between two known types is left for rustc to
-    /// report on the primal function, where the user wrote it.
+    /// report on the primal function, where the user wrote it. Of two unknowns, the one that
+    /// knows more wins: a float or an integer over a number of unknown kind.
     pub fn unify(&mut self, a: TyId, b: TyId) {
         let (ra, rb) = (self.root(a), self.root(b));
         if ra == rb {
@@ -88,7 +93,11 @@ impl Types {
             let (ea, eb) = (*ea, *eb);
             self.unify(ea, eb);
         }
-        let keep_b = matches!(self.val[ra], TyVal::Unknown(_));
+        let keep_b = match (&self.val[ra], &self.val[rb]) {
+            (TyVal::Unknown(Kind::Num), _) => true,
+            (_, TyVal::Unknown(Kind::Num)) => false,
+            (a, _) => matches!(a, TyVal::Unknown(_)),
+        };
         if keep_b {
             self.parent[ra] = rb;
         } else {
@@ -110,6 +119,37 @@ impl Types {
             Kind::Float | Kind::Struct => true,
             Kind::Array => self.differentiable(self.elem(a).unwrap()),
             _ => false,
+        }
+    }
+
+    /// Is the type fully known to the macro (no float or number left to inference)?
+    pub fn known(&self, a: TyId) -> bool {
+        match self.get(a) {
+            TyVal::Unknown(Kind::Float | Kind::Num) => false,
+            TyVal::Array(e, _) => self.known(*e),
+            _ => true,
+        }
+    }
+
+    /// The type as tokens where rustc can infer it (a `let` binding): a float the macro could
+    /// not type is `_`, so rustc types it as it types the user's own function (from a `const`
+    /// item's declared type, a callee's signature) instead of the macro guessing `f64`.
+    pub fn tokens_infer(&self, a: TyId) -> TokenStream {
+        match self.get(a) {
+            TyVal::Unknown(Kind::Float | Kind::Num) => quote::quote!(_),
+            TyVal::Array(e, n) => {
+                let e = self.tokens_infer(*e);
+                quote::quote!([#e; #n])
+            }
+            _ => self.tokens(a),
+        }
+    }
+
+    /// The scalar type at the bottom of a (nested) array type, or the type itself.
+    pub fn leaf(&self, a: TyId) -> TyId {
+        match self.elem(a) {
+            Some(e) => self.leaf(e),
+            None => a,
         }
     }
 
@@ -156,7 +196,7 @@ impl Types {
             }
             TyVal::Struct(p) => quote::quote!(<#p as ::core::default::Default>::default()),
             v => match v.kind() {
-                Kind::Float => float,
+                Kind::Float | Kind::Num => float,
                 Kind::Int => quote::quote!(0),
                 _ => quote::quote!(false),
             },
@@ -318,6 +358,9 @@ pub struct Loop {
     pub counter: Ident,
     /// A compile-time bound on its trip count: the length of tape arrays recorded in it.
     pub trips: TokenStream,
+    /// `trips` is a const generic parameter: usable as an array length, but not in arithmetic
+    /// there (`div_ceil(N, S)` sizes nothing on stable Rust).
+    pub trips_generic: bool,
     /// Has a `break`: the trip count is recorded.
     pub breaks: bool,
     /// The loop's label, if it has one (`'newton`).
@@ -351,6 +394,10 @@ pub enum Pure {
     Method(Box<Pure>, Ident, Vec<Pure>),
     /// A call to the primal of a differentiable function.
     Call(syn::Path, Vec<Pure>),
+    /// `&a`, an argument of such a call.
+    Ref(Box<Pure>),
+    /// `if c { a } else { b }` inside a condition.
+    If(Box<Pure>, Box<Pure>, Box<Pure>),
 }
 
 /// A lowered function.
@@ -419,6 +466,19 @@ impl Func {
             Operand::Temp(t) => self.temps[*t].ty,
             Operand::Const { ty, .. } => *ty,
         }
+    }
+
+    /// The type of a place in a variable, following array element types (struct fields: the
+    /// field's own type variable).
+    pub fn place_ty(&self, v: VarId, place: &[Proj]) -> TyId {
+        let mut ty = self.vars[v].ty;
+        for p in place {
+            ty = match (p, self.types.elem(ty)) {
+                (Proj::Index(_), Some(e)) => e,
+                _ => return self.field_ty(v, place).unwrap_or(ty),
+            };
+        }
+        ty
     }
 
     pub fn target_ty(&self, t: Target) -> TyId {

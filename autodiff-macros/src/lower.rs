@@ -42,8 +42,9 @@ pub struct Lower {
     n_ifs: usize,
     /// The loops around the statement being lowered, outermost first.
     nest: Vec<usize>,
-    /// The ranges of those loops, for bounds that depend on outer loop variables.
-    ranges: HashMap<VarId, (syn::Expr, syn::Expr)>,
+    /// The ranges of those loops, for bounds that depend on outer loop variables: start, end,
+    /// and whether the end is included.
+    ranges: HashMap<VarId, (syn::Expr, syn::Expr, bool)>,
     /// The function's name, for messages of generated code.
     fn_name: String,
     /// `max_iters(label = K)` bounds, and whether a loop used each.
@@ -134,6 +135,7 @@ pub fn lower(item: &syn::ItemFn, args: &Args) -> syn::Result<Func> {
         l.f.types.unify(ty, t);
     }
     l.f.body = body;
+    default_call_types(&mut l.f);
     let mut errors = l.errors.into_iter();
     match errors.next() {
         None => Ok(l.f),
@@ -142,6 +144,75 @@ pub fn lower(item: &syn::ItemFn, args: &Args) -> syn::Result<Func> {
                 first.combine(e);
             }
             Err(first)
+        }
+    }
+}
+
+/// Types the floats of calls that inference left open. The macro cannot see a callee's
+/// signature, so where a call's float arguments and result are partly typed (`h(1.5, x)` with
+/// `x: f32`, `h(h(x, x), x)`), the open ones take the one float type the others agree on: a
+/// callee's parameters and result are of one float type unless its signature mixes them, and
+/// then a wrong guess fails to compile (Rust has no implicit float conversion), never silently.
+/// What stays open is typed by rustc where the code allows (`let` bindings), `f64` otherwise.
+fn default_call_types(f: &mut Func) {
+    fn calls(b: &Block, f: &Func, out: &mut Vec<Vec<TyId>>) {
+        for s in &b.stmts {
+            match s {
+                Stmt::Def {
+                    target,
+                    place,
+                    rhs: Rhs::Call { args, .. },
+                    ..
+                } => {
+                    let out_ty = match target {
+                        Target::Var(v) => f.place_ty(*v, place),
+                        t => f.target_ty(*t),
+                    };
+                    let tys = args
+                        .iter()
+                        .map(|a| f.operand_ty(a))
+                        .chain([out_ty])
+                        .filter(|&t| {
+                            matches!(f.types.kind(t), Kind::Float | Kind::Array | Kind::Num)
+                        })
+                        .map(|t| f.types.leaf(t))
+                        .filter(|&t| matches!(f.types.kind(t), Kind::Float | Kind::Num))
+                        .collect();
+                    out.push(tys);
+                }
+                Stmt::If { then, els, .. } => {
+                    calls(then, f, out);
+                    calls(els, f, out);
+                }
+                Stmt::For { body, .. } => calls(body, f, out),
+                _ => {}
+            }
+        }
+    }
+    let mut all = Vec::new();
+    calls(&f.body, f, &mut all);
+    loop {
+        let mut changed = false;
+        for tys in &all {
+            let known: Vec<TyId> = tys.iter().copied().filter(|&t| f.types.known(t)).collect();
+            let Some(&first) = known.first() else {
+                continue;
+            };
+            let one = known.iter().all(|&t| {
+                std::mem::discriminant(f.types.get(t)) == std::mem::discriminant(f.types.get(first))
+            });
+            if !one {
+                continue;
+            }
+            for &t in tys {
+                if !f.types.known(t) {
+                    f.types.unify(first, t);
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            break;
         }
     }
 }
@@ -164,14 +235,18 @@ fn scalar_ty(ty: &syn::Type) -> Option<TyVal> {
     })
 }
 
-/// A compile-time bound: a number, or an expression of constants.
+/// A compile-time bound: a number, or an expression of constants plus a known offset (so that
+/// `N - 1 + 1` is `N`, which stable Rust accepts as an array length where `N` is generic).
 #[derive(Clone)]
 struct Bound {
     num: Option<i128>,
     expr: TokenStream,
+    /// Added to `expr`.
+    off: i128,
     /// The expression involves a const generic parameter in arithmetic: not usable as an array
     /// length on stable Rust.
     generic_expr: bool,
+    /// The expression is a const generic parameter (plus `off`).
     generic: bool,
 }
 
@@ -180,6 +255,7 @@ impl Bound {
         Bound {
             num: Some(n),
             expr: TokenStream::new(),
+            off: 0,
             generic_expr: false,
             generic: false,
         }
@@ -189,18 +265,35 @@ impl Bound {
         Bound {
             num: None,
             expr,
+            off: 0,
             generic_expr: false,
             generic,
         }
     }
 
+    /// Is this an expression stable Rust rejects as an array length (`N + 1` with `N` generic)?
+    fn is_generic_expr(&self) -> bool {
+        self.generic_expr || (self.generic && self.off > 0)
+    }
+
+    /// The bound as an array length. A generic parameter less a constant is bounded by the
+    /// parameter itself (`N - 1 <= N`), which stable Rust accepts where `N - 1` is not.
     fn tokens(&self) -> TokenStream {
         match self.num {
             Some(n) => {
                 let n = proc_macro2::Literal::usize_unsuffixed(n.max(0) as usize);
                 quote!(#n)
             }
-            None => self.expr.clone(),
+            None => {
+                let e = &self.expr;
+                let k = proc_macro2::Literal::usize_unsuffixed(self.off.unsigned_abs() as usize);
+                match self.off {
+                    0 => e.clone(),
+                    o if o < 0 && self.generic => e.clone(),
+                    o if o < 0 => quote!((#e - #k)),
+                    _ => quote!((#e + #k)),
+                }
+            }
         }
     }
 
@@ -212,13 +305,21 @@ impl Bound {
         Bound {
             num: None,
             expr: quote!((#a #op #b)),
-            generic_expr: self.generic || other.generic || self.generic_expr || other.generic_expr,
+            off: 0,
+            generic_expr: self.generic
+                || other.generic
+                || self.is_generic_expr()
+                || other.is_generic_expr(),
             generic: false,
         }
     }
 
     fn plus(&self, o: &Bound) -> Bound {
-        self.combine(o, quote!(+), |a, b| a + b)
+        match o.num {
+            Some(k) => self.add(k),
+            None if self.num.is_some() => o.plus(self),
+            None => self.combine(o, quote!(+), |a, b| a + b),
+        }
     }
 
     fn times(&self, o: &Bound) -> Bound {
@@ -226,11 +327,17 @@ impl Bound {
     }
 
     fn add(&self, k: i128) -> Bound {
-        self.plus(&Bound::num(k))
+        match self.num {
+            Some(n) => Bound::num(n + k),
+            None => Bound {
+                off: self.off + k,
+                ..self.clone()
+            },
+        }
     }
 
     fn sub(&self, k: i128) -> Bound {
-        self.combine(&Bound::num(k), quote!(-), |a, b| a - b)
+        self.add(-k)
     }
 
     fn div_ceil(&self, k: &Bound) -> Bound {
@@ -247,7 +354,11 @@ impl Bound {
         Bound {
             num: None,
             expr: quote!(::core::primitive::usize::div_ceil(#a, #b)),
-            generic_expr: self.generic || k.generic || self.generic_expr || k.generic_expr,
+            off: 0,
+            generic_expr: self.generic
+                || k.generic
+                || self.is_generic_expr()
+                || k.is_generic_expr(),
             generic: false,
         }
     }
@@ -1347,7 +1458,7 @@ impl Lower {
                 },
                 trips,
                 name,
-                Some(((**start).clone(), (**end).clone())),
+                Some(((**start).clone(), (**end).clone(), inclusive)),
             )
         } else {
             // `a.iter()`, `a.iter_mut()`, then `.enumerate()` or `.zip(b.iter())`.
@@ -1449,6 +1560,12 @@ impl Lower {
             for (name, (v, proj)) in names[1..].iter().zip(places) {
                 aliases.push((name.clone(), v, proj));
             }
+            let len_generic = syn::parse2::<Ident>(len.clone())
+                .is_ok_and(|id| self.f.generics.iter().any(|(g, _)| *g == id));
+            // The index of `.enumerate()` bounds inner loops like a range's variable.
+            let bounds = syn::parse2::<syn::Expr>(len.clone())
+                .ok()
+                .map(|len| (zero.clone(), len, false));
             (
                 Range {
                     start: s,
@@ -1456,16 +1573,18 @@ impl Lower {
                     inclusive: false,
                     adapters: Vec::new(),
                 },
-                len,
+                (len, len_generic),
                 counter,
-                None,
+                bounds,
             )
         };
         let (checkpoint, binomial) = self.checkpoint_attr(&fl.attrs);
+        let (trips, trips_generic) = trips;
         self.f.loops.push(Loop {
             nest: self.nest.clone(),
             counter: format_ident!("k{}", id, span = Span::mixed_site()),
             trips,
+            trips_generic,
             breaks: false,
             label,
             checkpoint,
@@ -1611,7 +1730,7 @@ impl Lower {
             return;
         };
         let trips = max.add(1);
-        if trips.generic_expr {
+        if trips.is_generic_expr() {
             self.error(err(&k, "the bound cannot be a const generic parameter (stable Rust cannot size the tape with `K + 1`)"));
             return;
         }
@@ -1628,6 +1747,7 @@ impl Lower {
             nest: self.nest.clone(),
             counter: format_ident!("k{}", id, span = Span::mixed_site()),
             trips: trips.tokens(),
+            trips_generic: trips.generic,
             breaks: true,
             label: label.map(|l| l.name.ident.to_string()),
             checkpoint: None,
@@ -1715,7 +1835,7 @@ impl Lower {
         end: &syn::Expr,
         inclusive: bool,
         step: Option<&syn::Expr>,
-    ) -> Option<TokenStream> {
+    ) -> Option<(TokenStream, bool)> {
         let Some(mut hi) = self.max_of(end) else {
             self.error(err(
                 end,
@@ -1730,11 +1850,7 @@ impl Lower {
             hi = hi.add(1);
         }
         let lo = self.min_of(start);
-        let mut span = if lo > 0 && !hi.generic {
-            hi.sub(lo)
-        } else {
-            hi
-        };
+        let mut span = if lo > 0 { hi.sub(lo) } else { hi };
         if let Some(k) = step {
             match self.max_of(k) {
                 Some(k) => span = span.div_ceil(&k),
@@ -1744,14 +1860,14 @@ impl Lower {
                 }
             }
         }
-        if span.generic_expr {
+        if span.is_generic_expr() {
             self.error(err(
                 end,
                 "this bound would size the tape with an expression of a const generic parameter, which stable Rust does not allow in array lengths; write the loop as `0..N` (or `(0..N).rev()`)",
             ));
             return None;
         }
-        Some(span.tokens())
+        Some((span.tokens(), span.generic))
     }
 
     /// An upper bound on an integer expression, known at compile time.
@@ -1768,8 +1884,11 @@ impl Lower {
                 if let Some(id) = id
                     && let Some(v) = self.lookup(&id.to_string())
                 {
-                    let (_, end) = self.ranges.get(&v)?;
-                    return self.max_of(end);
+                    // The largest value of a loop variable: its range's end, less one when the
+                    // end is excluded.
+                    let (_, end, inclusive) = self.ranges.get(&v)?;
+                    let max = self.max_of(end)?;
+                    return Some(if *inclusive { max } else { max.sub(1) });
                 }
                 let last = p.path.segments.last()?.ident.to_string();
                 let generic = id.is_some_and(|id| self.f.generics.iter().any(|(g, _)| g == id));
@@ -1781,7 +1900,7 @@ impl Lower {
                     syn::BinOp::Add(_) => Some(l.plus(&self.max_of(&b.right)?)),
                     // `a - b` with `b >= 0` (usize): at most `a`, less a known `b`.
                     syn::BinOp::Sub(_) => Some(match self.literal(&b.right) {
-                        Some(k) if !l.generic => l.sub(k),
+                        Some(k) => l.sub(k),
                         _ => l,
                     }),
                     syn::BinOp::Mul(_) => Some(l.times(&self.max_of(&b.right)?)),
@@ -1816,7 +1935,7 @@ impl Lower {
                 .get_ident()
                 .and_then(|id| self.lookup(&id.to_string()))
                 .and_then(|v| self.ranges.get(&v))
-                .map(|(start, _)| self.min_of(start))
+                .map(|(start, _, _)| self.min_of(start))
                 .unwrap_or(0),
             syn::Expr::Binary(b) if matches!(b.op, syn::BinOp::Add(_)) => {
                 self.min_of(&b.left) + self.min_of(&b.right)
@@ -2188,8 +2307,17 @@ impl Lower {
                 }
             };
         }
-        if self.kind_of(e).unwrap_or(Kind::Float) == Kind::Float {
-            return self.float(e, out);
+        // An argument of unknown kind (a `const` declared elsewhere) is taken for a float: a
+        // callee's parameters are floats, arrays and structs, or integers it never
+        // differentiates; an integer constant there fails to compile, never silently.
+        if matches!(self.kind_of(e), None | Some(Kind::Float | Kind::Num)) {
+            let o = self.float(e, out);
+            let ty = self.f.operand_ty(&o);
+            if self.f.types.kind(ty) == Kind::Num {
+                let float = self.f.types.fresh(TyVal::Unknown(Kind::Float));
+                self.f.types.unify(ty, float);
+            }
+            return o;
         }
         if let Some((var, proj)) = self.place(e) {
             return self.var_operand(var, proj, false);
@@ -2296,11 +2424,22 @@ impl Lower {
                         None => {}
                     }
                 }
-                p.path
+                if p.path
                     .segments
                     .iter()
                     .any(|s| s.ident == "f32" || s.ident == "f64")
-                    .then_some(Kind::Float)
+                {
+                    return Some(Kind::Float);
+                }
+                let last = p.path.segments.last()?.ident.to_string();
+                let generic = p
+                    .path
+                    .get_ident()
+                    .is_some_and(|id| self.f.generics.iter().any(|(g, _)| g == id));
+                if generic {
+                    return Some(Kind::Int);
+                }
+                is_screaming(&last).then_some(Kind::Num)
             }
             Expr::Paren(p) => self.kind_of(&p.expr),
             Expr::Group(g) => self.kind_of(&g.expr),
@@ -2335,13 +2474,21 @@ impl Lower {
                 | syn::BinOp::Ge(_)
                 | syn::BinOp::And(_)
                 | syn::BinOp::Or(_) => Some(Kind::Bool),
-                _ => self.kind_of(&b.left).or_else(|| self.kind_of(&b.right)),
+                // A constant of unknown kind takes the other side's; with a side whose kind is
+                // not known from syntax, nothing is known.
+                _ => match (self.kind_of(&b.left), self.kind_of(&b.right)) {
+                    (Some(Kind::Num), Some(Kind::Num)) => Some(Kind::Num),
+                    (Some(Kind::Num), k) | (k, Some(Kind::Num)) => k,
+                    (Some(k), _) | (None, Some(k)) => Some(k),
+                    (None, None) => None,
+                },
             },
             Expr::MethodCall(m) => match m.method.to_string().as_str() {
                 "is_nan" | "is_finite" | "is_infinite" | "is_sign_positive"
                 | "is_sign_negative" | "is_positive" | "is_negative" => Some(Kind::Bool),
-                _ => match self.kind_of(&m.receiver) {
+                name => match self.kind_of(&m.receiver) {
                     Some(Kind::Int) => Some(Kind::Int),
+                    Some(Kind::Num) if rules::lookup(name).is_none() => Some(Kind::Num),
                     _ => Some(Kind::Float),
                 },
             },
@@ -2401,11 +2548,12 @@ impl Lower {
             Expr::Path(p) => {
                 match self.const_path(p) {
                     Some(ty) => {
-                        // An UPPER_CASE constant takes its type from where it is used.
+                        // An UPPER_CASE constant declared elsewhere: a float or an integer, as
+                        // its use decides (`m > K` makes it a float when `m` is one).
                         let ty = if self.f.types.kind(ty) == Kind::Float
                             && !matches!(self.f.types.get(ty), TyVal::F32 | TyVal::F64)
                         {
-                            self.f.types.fresh(TyVal::Unknown(Kind::Int))
+                            self.f.types.fresh(TyVal::Unknown(Kind::Num))
                         } else {
                             ty
                         };
@@ -2479,9 +2627,17 @@ impl Lower {
                     name.as_str(),
                     "abs" | "pow" | "min" | "max" | "signum" | "rem_euclid" | "div_euclid"
                 );
+                let float_method = rules::lookup(&name).is_some();
+                if kind == Kind::Num && float_method && !int_method {
+                    // `K.sin()`: the method makes the constant a float.
+                    let float = self.f.types.fresh(TyVal::Unknown(Kind::Float));
+                    self.f.types.unify(rt, float);
+                }
+                let kind = self.f.types.kind(rt);
                 let ok = bool_method
-                    || (kind == Kind::Float && rules::lookup(&name).is_some())
-                    || (kind == Kind::Int && int_method);
+                    || (kind == Kind::Float && float_method)
+                    || (kind == Kind::Int && int_method)
+                    || (kind == Kind::Num && int_method);
                 if !ok {
                     self.error(err(
                         &m.method,
@@ -2517,8 +2673,49 @@ impl Lower {
                     self.f.types.fresh(TyVal::Unknown(Kind::Float)),
                 )
             }
+            // `&t` as an argument of a call in a condition: `if g(&t, x) < 0.5`.
+            Expr::Reference(r) if r.mutability.is_none() => {
+                let (a, ty) = self.pure(&r.expr);
+                (Pure::Ref(Box::new(a)), ty)
+            }
+            // `if` and blocks inside a condition (`if (if y > 0.5 { 1.0 } else { x }) < y`): the
+            // forward sweep evaluates them as written; the reverse sweep reads the branch taken.
+            Expr::If(ifx) => {
+                let Some((_, els)) = &ifx.else_branch else {
+                    self.error(err(ifx, "an `if` used as a value needs an `else` branch"));
+                    return (
+                        Pure::Lit(quote!(false)),
+                        self.f.types.fresh(TyVal::Unknown(Kind::Bool)),
+                    );
+                };
+                let cond = self.cond(&ifx.cond);
+                let (then, tt) = self.pure_block(&ifx.then_branch);
+                let (els, et) = self.pure(els);
+                self.f.types.unify(tt, et);
+                (Pure::If(Box::new(cond), Box::new(then), Box::new(els)), tt)
+            }
+            Expr::Block(b) if b.label.is_none() => self.pure_block(&b.block),
             _ => {
                 self.error(err(e, unsupported(e)));
+                (
+                    Pure::Lit(quote!(false)),
+                    self.f.types.fresh(TyVal::Unknown(Kind::Bool)),
+                )
+            }
+        }
+    }
+}
+
+impl Lower {
+    /// A block of a value without derivative: one expression, as in `{ x * 2.0 }`.
+    fn pure_block(&mut self, b: &syn::Block) -> (Pure, TyId) {
+        match b.stmts.as_slice() {
+            [syn::Stmt::Expr(e, None)] => self.pure(e),
+            _ => {
+                self.error(err(
+                    b,
+                    "inside a condition, a block must be a single expression, as in `{ x * 2.0 }`; compute the value with `let` before the `if`",
+                ));
                 (
                     Pure::Lit(quote!(false)),
                     self.f.types.fresh(TyVal::Unknown(Kind::Bool)),

@@ -143,7 +143,7 @@ impl<'a> Rev<'a> {
                     "d_{}",
                     var.name.to_string().trim_start_matches("r#")
                 ));
-                let ty = f.types.tokens(var.ty);
+                let ty = f.types.tokens_infer(var.ty);
                 let zero = f.types.zero_acc(var.ty);
                 decls.push(quote!(let mut #d: #ty = #zero;));
                 d_vars[v] = Some(d);
@@ -346,7 +346,11 @@ impl<'a> Rev<'a> {
     /// literal can be the receiver of a method (`a.ln()`), where its type must be known.
     fn typed_literal(&self, tokens: &TokenStream, ty: TyId) -> TokenStream {
         let suffixed = |lit: &syn::LitFloat| -> Option<TokenStream> {
-            if !lit.suffix().is_empty() || self.f.types.kind(ty) != Kind::Float {
+            // A float of a type the macro could not tell stays unsuffixed: rustc types it.
+            if !lit.suffix().is_empty()
+                || self.f.types.kind(ty) != Kind::Float
+                || !self.f.types.known(ty)
+            {
                 return None;
             }
             let t = self.f.types.tokens(ty);
@@ -416,7 +420,10 @@ impl<'a> Rev<'a> {
                 let args: Vec<_> = args.iter().map(|a| val(self, a)).collect();
                 quote!(#path(#(#args),*))
             }
-            Rhs::Pure(p) => self.pure_val(p),
+            Rhs::Pure(p) => {
+                let p = self.pure_val(p);
+                quote!((#p))
+            }
         }
     }
 
@@ -534,7 +541,7 @@ impl<'a> Rev<'a> {
             Operand::Temp(t) => {
                 let base = format!("d_{}", self.temp_names[*t].as_ref().unwrap());
                 let d = self.names.fresh(&base);
-                let ty = self.ty(self.f.temps[*t].ty);
+                let ty = self.f.types.tokens_infer(self.f.temps[*t].ty);
                 self.d_temps[*t] = Some(quote!(#d));
                 self.stable.insert(d.to_string());
                 quote!(let #d: #ty = #c;)
@@ -592,7 +599,7 @@ impl<'a> Rev<'a> {
                     return Some(dp);
                 }
                 let s = self.names.fresh(&d.to_string());
-                let tyt = self.ty(ty);
+                let tyt = self.f.types.tokens_infer(ty);
                 pre.extend(quote!(let #s: #tyt = #dp; #dp = #zero;));
                 self.stable.insert(s.to_string());
                 Some(quote!(#s))
@@ -602,14 +609,7 @@ impl<'a> Rev<'a> {
 
     /// The type of a place, following array element types (struct fields: from the IR).
     fn place_ty(&self, v: VarId, place: &[Proj]) -> TyId {
-        let mut ty = self.f.vars[v].ty;
-        for p in place {
-            ty = match (p, self.f.types.elem(ty)) {
-                (Proj::Index(_), Some(e)) => e,
-                _ => return self.f.field_ty(v, place).unwrap_or(ty),
-            };
-        }
-        ty
+        self.f.place_ty(v, place)
     }
 
     fn stmt(&mut self, stmt: &Stmt) -> TokenStream {
@@ -729,6 +729,13 @@ impl<'a> Rev<'a> {
                 // `snapshots = S`, the state is saved every `stride` iterations only: each segment
                 // is first re-run without recording to save its states on the stack.
                 let (snapshots, stride) = checkpoint_layout(lp);
+                // The segment buffer's length: the stride, or for a const generic trip count
+                // `N` (where `div_ceil(N, S)` cannot size an array on stable Rust) `N` itself.
+                let capacity = if lp.trips_generic {
+                    lp.trips.clone()
+                } else {
+                    stride.clone().unwrap_or_default()
+                };
                 if lp.binomial {
                     return self.binomial(*id, &iter, &take, &body, &snapshots);
                 }
@@ -750,13 +757,14 @@ impl<'a> Rev<'a> {
                     let slot = self.snapshot_field(*id, v, count, "saved by");
                     match &stride {
                         None => restore.extend(quote!(let mut #emit: #tyt = #slot[#k];)),
-                        Some(stride) => {
+                        Some(_) => {
                             let seg = format_ident!("{}_segment", emit, span = Span::mixed_site());
                             let zero = self.f.types.zero(ty);
                             let seg_index = Ident::new("segment", Span::mixed_site());
                             restore.extend(quote!(let mut #emit: #tyt = #slot[#seg_index];));
-                            seg_decl
-                                .extend(quote!(let mut #seg: [#tyt; #stride] = [#zero; #stride];));
+                            seg_decl.extend(
+                                quote!(let mut #seg: [#tyt; #capacity] = [#zero; #capacity];),
+                            );
                             seg_save.extend(quote!(#seg[#k - #seg_start] = #emit;));
                             seg_restore
                                 .extend(quote!(let mut #emit: #tyt = #seg[#k - #seg_start];));
@@ -868,7 +876,6 @@ impl<'a> Rev<'a> {
             let v = self.loop_var(id);
             self.f.vars[v].emit.clone()
         });
-        let trips_bound = lp.trips.clone();
         let slot_ident = Ident::new("slot", Span::mixed_site());
         let (mut slots_decl, mut restore, mut save) =
             (TokenStream::new(), TokenStream::new(), TokenStream::new());
@@ -936,7 +943,9 @@ impl<'a> Rev<'a> {
             }
             let #n: usize = #count;
             #slots_decl
-            let mut #frames = [(0usize, 0usize, 0usize, 0usize); #trips_bound + #snapshots + 2];
+            // Pending frames: one per split on the path to the current frame that went right
+            // (each spends a snapshot), plus the current pair: at most `S + 1`.
+            let mut #frames = [(0usize, 0usize, 0usize, 0usize); #snapshots + 2];
             #frames[0] = (0, #n, #snapshots, 0);
             let mut #top: usize = 1;
             while #top > 0 {
@@ -1098,30 +1107,35 @@ impl<'a> Rev<'a> {
         let mut post = TokenStream::new();
         let mut vals = Vec::new();
         let mut d_args = Vec::new();
-        let mut borrowed: Vec<(VarId, &[Proj])> = Vec::new();
-        for a in args {
+        let direct = self.direct_adjoints(args);
+        let mut helper = false;
+        for (a, direct) in args.iter().zip(direct) {
             vals.push(self.val(a));
             let ty = self.f.operand_ty(a);
             if !self.f.types.differentiable(ty) {
                 continue;
             }
-            let tyt = self.ty(ty);
+            let tyt = self.f.types.tokens_infer(ty);
             let zero = self.f.types.zero_acc(ty);
             let d = match a {
-                // The same variable twice (`dot(a, a)`): the second adjoint goes through a
-                // scratch buffer, added in after the call.
-                Operand::Var { var, proj, .. }
-                    if self.act.vars[*var]
-                        && borrowed.iter().any(|(v, p)| v == var && !disjoint(p, proj)) =>
-                {
+                // A place that overlaps a wider one passed to the same call (`h(a[0], a)`,
+                // `dot(a, a)`, `h(p.b, p)`): its adjoint goes through a scratch buffer, added in
+                // after the call. A struct field's type is not known here, so its buffer is
+                // made like the accumulator and added by a local helper trait.
+                Operand::Var { var, proj, .. } if self.act.vars[*var] && !direct => {
                     let d = self.names.fresh("d_again");
-                    pre.extend(quote!(let mut #d: #tyt = #zero;));
                     let dp = self.d_place(*var, proj);
-                    post.extend(self.add_into(dp, quote!(#d), ty));
+                    if proj.iter().any(|p| matches!(p, Proj::Field(_))) {
+                        helper = true;
+                        pre.extend(quote!(let mut #d = __StackgradAccumulate::zeroed(&#dp);));
+                        post.extend(quote!(__StackgradAccumulate::add(&mut #dp, &#d);));
+                    } else {
+                        pre.extend(quote!(let mut #d: #tyt = #zero;));
+                        post.extend(self.add_into(dp, quote!(#d), ty));
+                    }
                     quote!(&mut #d)
                 }
                 Operand::Var { var, proj, .. } if self.act.vars[*var] => {
-                    borrowed.push((*var, proj));
                     let v = &self.f.vars[*var];
                     let d = self.d_vars[*var].clone().unwrap();
                     if v.param.is_some() && proj.is_empty() {
@@ -1146,10 +1160,41 @@ impl<'a> Rev<'a> {
             };
             d_args.push(d);
         }
+        if helper {
+            pre = quote!(#ACCUMULATE_HELPER #pre);
+        }
         let callee = path.segments.last().unwrap().ident.to_string();
         let tape = self.call_tape(def, path, &callee);
         let adjoint = companion(path, |i| format_ident!("{}_adjoint", i, span = span));
-        quote!(#pre #adjoint(#(#vals,)* &#tape, #s, #(#d_args),*); #post)
+        let call = quote!(#pre #adjoint(#(#vals,)* &#tape, #s, #(#d_args),*); #post);
+        if helper { quote!({ #call }) } else { call }
+    }
+
+    /// Which arguments of a call get the caller's cotangent buffer itself: of the active places
+    /// that overlap in one variable (`h(p.w[0], &p.w)`), the widest (fewest projections); the
+    /// others go through scratch buffers, since one buffer cannot be borrowed twice.
+    fn direct_adjoints(&self, args: &[Operand]) -> Vec<bool> {
+        let depth = |a: &Operand| match a {
+            Operand::Var { proj, .. } => proj.iter().filter(|p| !matches!(p, Proj::Deref)).count(),
+            _ => 0,
+        };
+        let mut order: Vec<usize> = (0..args.len()).collect();
+        order.sort_by_key(|&i| depth(&args[i]));
+        let mut taken: Vec<(VarId, &[Proj])> = Vec::new();
+        let mut direct = vec![true; args.len()];
+        for i in order {
+            if let Operand::Var { var, proj, ty, .. } = &args[i]
+                && self.act.vars[*var]
+                && self.f.types.differentiable(*ty)
+            {
+                if taken.iter().any(|(v, p)| v == var && !disjoint(p, proj)) {
+                    direct[i] = false;
+                } else {
+                    taken.push((*var, proj));
+                }
+            }
+        }
+        direct
     }
 
     pub fn call_tape(&mut self, def: usize, path: &syn::Path, callee: &str) -> TokenStream {
@@ -1170,6 +1215,41 @@ impl<'a> Rev<'a> {
         self.tape
             .access(key, &self.tape_ident, &self.f.loops)
             .unwrap()
+    }
+}
+
+/// Zeroed copies and element-wise sums of cotangent buffers whose type the macro cannot see (a
+/// struct field passed twice to one call), for floats and arrays of them.
+const ACCUMULATE_HELPER: Helper = Helper;
+
+struct Helper;
+
+impl ToTokens for Helper {
+    fn to_tokens(&self, out: &mut TokenStream) {
+        out.extend(quote! {
+            trait __StackgradAccumulate: ::core::marker::Copy {
+                fn zeroed(&self) -> Self;
+                fn add(&mut self, other: &Self);
+            }
+            impl __StackgradAccumulate for f32 {
+                fn zeroed(&self) -> Self { 0.0 }
+                fn add(&mut self, other: &Self) { *self += *other; }
+            }
+            impl __StackgradAccumulate for f64 {
+                fn zeroed(&self) -> Self { 0.0 }
+                fn add(&mut self, other: &Self) { *self += *other; }
+            }
+            impl<T: __StackgradAccumulate, const N: usize> __StackgradAccumulate for [T; N] {
+                fn zeroed(&self) -> Self {
+                    let mut z = *self;
+                    for x in z.iter_mut() { *x = x.zeroed(); }
+                    z
+                }
+                fn add(&mut self, other: &Self) {
+                    for (x, y) in self.iter_mut().zip(other.iter()) { x.add(y); }
+                }
+            }
+        });
     }
 }
 

@@ -135,10 +135,14 @@ pub fn contribution(
             let r = v(Out);
             quote!(#s / (3.0 * #r * #r))
         }
-        // r = x.powi(n)        =>  d_x += s * n * x.powi(n - 1)
+        // r = x.powi(n)        =>  d_x += s * n * x.powi(n - 1)  (0 for n == 0, also at x == 0)
         ("powi", Recv) => {
             let (x, n) = (v(Recv), v(Arg(0)));
-            quote!(#s * (#n as #f) * #x.powi(#n - 1))
+            match syn::parse2::<syn::LitInt>(n.clone()).map(|l| l.base10_parse::<i32>()) {
+                Ok(Ok(0)) => return None,
+                Ok(Ok(_)) => quote!(#s * (#n as #f) * #x.powi(#n - 1)),
+                _ => quote!(if #n == 0 { 0.0 } else { #s * (#n as #f) * #x.powi(#n - 1) }),
+            }
         }
         // r = x.powf(a)        =>  d_x += s * a * x.powf(a - 1);  d_a += s * r * x.ln() (x > 0)
         ("powf", Recv) => {
@@ -180,13 +184,14 @@ pub fn contribution(
             quote!(#s / (1.0 + #x * #x))
         }
         // r = y.atan2(a)       =>  d_y += s * a / (a*a + y*y);  d_a -= s * y / (a*a + y*y)
+        //                          (0 at the origin, where atan2 jumps: like `hypot`)
         ("atan2", Recv) => {
             let (y, a) = (v(Recv), v(Arg(0)));
-            quote!(#s * #a / (#a * #a + #y * #y))
+            quote!(if #a * #a + #y * #y > 0.0 { #s * #a / (#a * #a + #y * #y) } else { 0.0 })
         }
         ("atan2", Arg(0)) => {
             let (y, a) = (v(Recv), v(Arg(0)));
-            quote!(-(#s * #y / (#a * #a + #y * #y)))
+            quote!(if #a * #a + #y * #y > 0.0 { -(#s * #y / (#a * #a + #y * #y)) } else { 0.0 })
         }
         // r = x.sinh()         =>  d_x += s * x.cosh()
         ("sinh", Recv) => {
