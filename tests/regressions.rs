@@ -36,6 +36,16 @@ mod const_in_condition {
         if c < K { c } else { c * x }
     }
 
+    /// A mutable variable that starts as the constant and becomes a float.
+    #[differentiable]
+    pub fn accumulator(x: f64) -> f64 {
+        let mut v = K;
+        for _ in 0..3 {
+            v += x * v;
+        }
+        v
+    }
+
     #[differentiable]
     pub fn method_of_const(x: f64) -> f64 {
         if K.sin() < x { x * x } else { -x }
@@ -59,6 +69,7 @@ mod const_in_condition {
             literal_local_grad,
         );
         GradCheck::new("call result against a const").unary(&points, call_result, call_result_grad);
+        GradCheck::new("const accumulator").unary(&points, accumulator, accumulator_grad);
         GradCheck::new("method of a const in a condition")
             .kink(|&[x]| (x - K.sin()).abs())
             .unary(&points, method_of_const, method_of_const_grad);

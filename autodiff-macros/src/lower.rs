@@ -52,6 +52,11 @@ pub struct Lower {
     /// The bounds of the bounded loops being lowered, and their panic messages.
     bounds: Vec<syn::Expr>,
     bound_msgs: Vec<String>,
+    /// Lowering a value as a constant because it looked like one (a `const` of unknown kind):
+    /// the mutable variables it reads then, whose kind was not known yet. If one turns out a
+    /// float that carries a derivative later, the value may not have been constant: an error.
+    as_constant: Option<Vec<(VarId, TokenStream)>>,
+    undecided: Vec<(VarId, TokenStream)>,
 }
 
 /// The statement that marks where a bounded loop checks its bound.
@@ -95,6 +100,8 @@ pub fn lower(item: &syn::ItemFn, args: &Args) -> syn::Result<Func> {
             .collect(),
         bounds: Vec::new(),
         bound_msgs: Vec::new(),
+        as_constant: None,
+        undecided: Vec::new(),
     };
     l.f.flag_ty = l.f.types.fresh(TyVal::Bool);
     l.f.usize_ty =
@@ -136,6 +143,17 @@ pub fn lower(item: &syn::ItemFn, args: &Args) -> syn::Result<Func> {
     }
     l.f.body = body;
     default_call_types(&mut l.f);
+    for (v, at) in std::mem::take(&mut l.undecided) {
+        if l.f.types.kind(l.f.vars[v].ty) == Kind::Float {
+            let name = &l.f.vars[v].name;
+            l.errors.push(err(
+                at,
+                format!(
+                    "cannot tell whether `{name}` is a float here: it starts as a `const` whose type this function does not show and becomes a float later; give it a type where it is declared, as in `let mut {name}: f64 = ..`"
+                ),
+            ));
+        }
+    }
     let mut errors = l.errors.into_iter();
     match errors.next() {
         None => Ok(l.f),
@@ -361,6 +379,17 @@ impl Bound {
                 || k.is_generic_expr(),
             generic: false,
         }
+    }
+}
+
+/// The kind of a value made of two parts (`a * b`, the branches of an `if`): a constant of
+/// unknown kind takes the other part's; a part whose kind syntax does not tell leaves it unknown.
+fn either_kind(a: Option<Kind>, b: Option<Kind>) -> Option<Kind> {
+    match (a, b) {
+        (Some(Kind::Num), Some(Kind::Num)) => Some(Kind::Num),
+        (Some(Kind::Num), k) | (k, Some(Kind::Num)) => k,
+        (Some(k), _) | (None, Some(k)) => Some(k),
+        (None, None) => None,
     }
 }
 
@@ -1120,7 +1149,7 @@ impl Lower {
                 self.f.vars[var].recompute = true;
             }
         } else {
-            let (p, ty) = self.pure(&init.expr);
+            let (p, ty) = self.pure_constant(&init.expr, kind);
             if let Some(a) = ann_ty {
                 self.f.types.unify(ty, a);
             }
@@ -1279,6 +1308,7 @@ impl Lower {
                     return;
                 };
                 let ty = self.place_ty(var, &place);
+                self.decide_num(ty, &a.right);
                 if matches!(
                     self.f.types.kind(ty),
                     Kind::Float | Kind::Array | Kind::Struct
@@ -1304,6 +1334,7 @@ impl Lower {
                     return;
                 };
                 let ty = self.place_ty(var, &place);
+                self.decide_num(ty, &b.right);
                 if self.f.types.kind(ty) == Kind::Float {
                     let rhs = self.float(&b.right, out);
                     let old = self.var_operand(var, place.clone(), false);
@@ -2234,7 +2265,8 @@ impl Lower {
                     let a = self.float(&c.expr, out);
                     self.def_temp(out, Rhs::Cast(a), ty)
                 } else {
-                    let (p, _) = self.pure(&c.expr);
+                    let kind = self.kind_of(&c.expr).unwrap_or(Kind::Float);
+                    let (p, _) = self.pure_constant(&c.expr, kind);
                     self.def_temp(
                         out,
                         Rhs::Pure(Pure::Cast(Box::new(p), c.ty.to_token_stream())),
@@ -2476,12 +2508,7 @@ impl Lower {
                 | syn::BinOp::Or(_) => Some(Kind::Bool),
                 // A constant of unknown kind takes the other side's; with a side whose kind is
                 // not known from syntax, nothing is known.
-                _ => match (self.kind_of(&b.left), self.kind_of(&b.right)) {
-                    (Some(Kind::Num), Some(Kind::Num)) => Some(Kind::Num),
-                    (Some(Kind::Num), k) | (k, Some(Kind::Num)) => k,
-                    (Some(k), _) | (None, Some(k)) => Some(k),
-                    (None, None) => None,
-                },
+                _ => either_kind(self.kind_of(&b.left), self.kind_of(&b.right)),
             },
             Expr::MethodCall(m) => match m.method.to_string().as_str() {
                 "is_nan" | "is_finite" | "is_infinite" | "is_sign_positive"
@@ -2494,13 +2521,52 @@ impl Lower {
             },
             Expr::Cast(c) => scalar_ty(&c.ty).map(|t| t.kind()),
             Expr::Call(_) => Some(Kind::Float),
-            Expr::If(i) => match i.then_branch.stmts.last() {
-                Some(syn::Stmt::Expr(e, None)) => self.kind_of(e),
-                _ => None,
-            },
-            Expr::Block(b) => match b.block.stmts.last() {
-                Some(syn::Stmt::Expr(e, None)) => self.kind_of(e),
-                _ => None,
+            // Both branches: `if c { K } else { x }` is a float when `x` is one.
+            Expr::If(i) => {
+                let then = self.block_kind(&i.then_branch);
+                match &i.else_branch {
+                    Some((_, e)) => either_kind(then, self.kind_of(e)),
+                    None => then,
+                }
+            }
+            Expr::Block(b) => self.block_kind(&b.block),
+            _ => None,
+        }
+    }
+
+    /// A variable that holds a constant of unknown kind (`let mut v = K;`) and is assigned
+    /// `rhs`: a float unless `rhs` is an integer or another such constant.
+    fn decide_num(&mut self, ty: TyId, rhs: &syn::Expr) {
+        if self.f.types.kind(ty) != Kind::Num {
+            return;
+        }
+        if !matches!(self.kind_of(rhs), Some(Kind::Int | Kind::Bool | Kind::Num)) {
+            let float = self.f.types.fresh(TyVal::Unknown(Kind::Float));
+            self.f.types.unify(ty, float);
+        }
+    }
+
+    /// [`Lower::pure`] for a value taken for a constant because of its `kind`; with
+    /// [`Kind::Num`], reads of mutable variables of unknown kind are remembered (see
+    /// `undecided`).
+    fn pure_constant(&mut self, e: &syn::Expr, kind: Kind) -> (Pure, TyId) {
+        if kind != Kind::Num {
+            return self.pure(e);
+        }
+        let outer = self.as_constant.replace(Vec::new());
+        let r = self.pure(e);
+        let reads = std::mem::replace(&mut self.as_constant, outer).unwrap_or_default();
+        self.undecided.extend(reads);
+        r
+    }
+
+    /// The kind of a block's value. Its tail may name the block's own locals, which are not in
+    /// scope yet: a tail that looks like a constant after statements tells nothing.
+    fn block_kind(&self, b: &syn::Block) -> Option<Kind> {
+        match b.stmts.split_last() {
+            Some((syn::Stmt::Expr(e, None), rest)) => match self.kind_of(e) {
+                Some(Kind::Num) if !rest.is_empty() => None,
+                k => k,
             },
             _ => None,
         }
@@ -2534,6 +2600,12 @@ impl Lower {
             Expr::Path(_) | Expr::Index(_) | Expr::Field(_) if self.place(e).is_some() => {
                 let (var, proj) = self.place(e).unwrap();
                 let ty = self.place_ty(var, &proj);
+                if self.f.vars[var].mutable
+                    && self.f.types.kind(ty) == Kind::Num
+                    && let Some(reads) = &mut self.as_constant
+                {
+                    reads.push((var, e.to_token_stream()));
+                }
                 let read = self.read(var);
                 self.f.read_tys.insert(read, ty);
                 (Pure::Var(var, proj, read), ty)
