@@ -3,9 +3,12 @@
 //! checks its gradient against central finite differences of the user's own function (or against a
 //! hand-derived value at a point where finite differences cannot see the convention).
 
+// Index loops are the constructs under test.
+#![allow(clippy::needless_range_loop)]
+
 mod common;
 
-/// 1. A `const` in a condition made the gradient silently zero: the analysis took `m` for an
+/// Bug 1: A `const` in a condition made the gradient silently zero: the analysis took `m` for an
 /// integer.
 mod const_in_condition {
     use crate::common::{GradCheck, assert_close, uniform};
@@ -76,7 +79,7 @@ mod const_in_condition {
     }
 }
 
-/// 2. An `if` expression inside a condition.
+/// Bug 2: An `if` expression inside a condition.
 mod if_in_condition {
     use crate::common::{GradCheck, uniform};
     use stackgrad::differentiable;
@@ -98,7 +101,7 @@ mod if_in_condition {
     }
 }
 
-/// 3. A call with a `&` argument inside a condition.
+/// Bug 3: A call with a `&` argument inside a condition.
 mod borrowed_call_in_condition {
     use crate::common::{GradCheck, uniform};
     use stackgrad::differentiable;
@@ -122,7 +125,7 @@ mod borrowed_call_in_condition {
     }
 }
 
-/// 4. Overlapping parts of one struct parameter passed to one call.
+/// Bug 4: Overlapping parts of one struct parameter passed to one call.
 mod overlapping_struct_parts {
     use crate::common::{Flat, GradCheck, cube};
     use stackgrad::differentiable;
@@ -197,7 +200,7 @@ mod overlapping_struct_parts {
     }
 }
 
-/// 5. `powi(0)` gave a NaN gradient at 0.
+/// Bug 5: `powi(0)` gave a NaN gradient at 0.
 mod powi_zero {
     use crate::common::{GradCheck, uniform};
     use stackgrad::differentiable;
@@ -219,7 +222,7 @@ mod powi_zero {
     }
 }
 
-/// 6. `#[recompute]` on a method of a cast.
+/// Bug 6: `#[recompute]` on a method of a cast.
 mod recompute_cast_receiver {
     use crate::common::{GradCheck, uniform};
     use stackgrad::differentiable;
@@ -247,7 +250,7 @@ mod recompute_cast_receiver {
     }
 }
 
-/// 7. A local array returned after an early return.
+/// Bug 7: A local array returned after an early return.
 mod array_after_early_return {
     use crate::common::{GradCheck, uniform, weighted};
     use stackgrad::differentiable;
@@ -281,7 +284,7 @@ mod array_after_early_return {
     }
 }
 
-/// 8. A triangular loop over an `.enumerate()` index.
+/// Bug 8: A triangular loop over an `.enumerate()` index.
 mod triangular_over_enumerate {
     use crate::common::{GradCheck, cube};
     use stackgrad::differentiable;
@@ -307,7 +310,7 @@ mod triangular_over_enumerate {
     }
 }
 
-/// 9. `#[checkpoint(snapshots = S)]` and `binomial` on a loop bounded by a const generic.
+/// Bug 9: `#[checkpoint(snapshots = S)]` and `binomial` on a loop bounded by a const generic.
 mod checkpoint_const_generic {
     use crate::common::{GradCheck, cube};
     use stackgrad::differentiable;
@@ -348,7 +351,7 @@ mod checkpoint_const_generic {
     }
 }
 
-/// 10. A float cast assigned to an array element.
+/// Bug 10: A float cast assigned to an array element.
 mod cast_into_element {
     use crate::common::{GradCheck, round_to_f32, uniform};
     use stackgrad::differentiable;
@@ -376,7 +379,7 @@ mod cast_into_element {
     }
 }
 
-/// 11. In f32 code, arguments of calls got f64 adjoints.
+/// Bug 11: In f32 code, arguments of calls got f64 adjoints.
 mod f32_call_arguments {
     use crate::common::{GradCheck, round_to_f32, uniform};
     use stackgrad::differentiable;
@@ -474,7 +477,7 @@ mod f32_call_arguments {
     }
 }
 
-/// 12. In f32 code, a local typed only by an f32 `const` was taken for f64.
+/// Bug 12: In f32 code, a local typed only by an f32 `const` was taken for f64.
 mod f32_const_local {
     use crate::common::{GradCheck, round_to_f32, uniform};
     use stackgrad::differentiable;
@@ -512,7 +515,8 @@ mod f32_const_local {
     fn gradients() {
         let points = round_to_f32(uniform(121, 24, [(-1.0, 1.0)]));
         let k = K as f64;
-        let cases: [(&'static str, fn(f32) -> (f32, f32), fn(f64) -> f64); 4] = [
+        type Case = (&'static str, fn(f32) -> (f32, f32), fn(f64) -> f64);
+        let cases: [Case; 4] = [
             ("unused", unused_grad, |x| x),
             ("in an array", in_array_grad, |x| 0.5 * x + 0.5),
             ("assigned", assigned_grad, |x| 0.5 * x),
@@ -534,7 +538,7 @@ mod f32_const_local {
     }
 }
 
-/// 13. A value that does not reach the output poisoned the gradient with NaN; `atan2` at the
+/// Bug 13: A value that does not reach the output poisoned the gradient with NaN; `atan2` at the
 /// origin has gradient 0 by convention.
 mod unused_value {
     use crate::common::{GradCheck, uniform};
@@ -591,6 +595,72 @@ mod triangular_const_generic {
             &cube::<4>(141, 24, -1.5, 1.5),
             |a: &[f64; 4]| f::<4>(a),
             |a: &[f64; 4]| f_grad::<4>(a),
+        );
+    }
+}
+
+/// Found by the generated-program test: a struct field cast in f32 code, and a struct passed
+/// with one of its fields to a call whose argument's cotangent is defined before the call.
+mod generated_findings {
+    use crate::common::{Flat, GradCheck, cube, round_to_f32};
+    use stackgrad::differentiable;
+
+    #[derive(Clone, Copy, Debug, Default)]
+    pub struct S32 {
+        pub b: f32,
+    }
+
+    #[differentiable]
+    pub fn field_cast(x: f32, p: &S32) -> f32 {
+        let v = (p.b as f64).exp() as f32;
+        v * x
+    }
+
+    #[derive(Clone, Copy, Debug, Default)]
+    pub struct S {
+        pub a: f64,
+        pub w: [f64; 2],
+    }
+
+    impl Flat for S {
+        fn read(coordinates: &mut &[f64]) -> Self {
+            S {
+                a: Flat::read(coordinates),
+                w: Flat::read(coordinates),
+            }
+        }
+
+        fn write(&self, out: &mut Vec<f64>) {
+            self.a.write(out);
+            self.w.write(out);
+        }
+    }
+
+    #[differentiable]
+    pub fn g(x: f64, w: &[f64; 2], p: &S) -> f64 {
+        (x * w[0] + p.a * w[1]).sin()
+    }
+
+    #[differentiable]
+    pub fn twice(x: f64, p: &S) -> f64 {
+        let v = g(x * x, &p.w, p);
+        g((1.0 - v) * 0.5, &p.w, p) * 0.3 + v
+    }
+
+    #[test]
+    fn gradients() {
+        GradCheck::new("struct field cast in f32 code").f32().run(
+            &round_to_f32(cube::<2>(151, 24, -1.0, 1.0)),
+            |[x, b]| b.exp() * x,
+            |[x, b]| {
+                let (value, (d_x, d_p)) = field_cast_grad(x as f32, &S32 { b: b as f32 });
+                (f64::from(value), [f64::from(d_x), f64::from(d_p.b)])
+            },
+        );
+        GradCheck::new("struct and its field through two calls").flat(
+            &cube::<4>(152, 24, -1.5, 1.5),
+            |(x, p): &(f64, S)| twice(*x, p),
+            |(x, p): &(f64, S)| twice_grad(*x, p),
         );
     }
 }

@@ -143,6 +143,7 @@ pub fn lower(item: &syn::ItemFn, args: &Args) -> syn::Result<Func> {
     }
     l.f.body = body;
     default_call_types(&mut l.f);
+    default_field_types(&mut l.f);
     for (v, at) in std::mem::take(&mut l.undecided) {
         if l.f.types.kind(l.f.vars[v].ty) == Kind::Float {
             let name = &l.f.vars[v].name;
@@ -231,6 +232,35 @@ fn default_call_types(f: &mut Func) {
         }
         if !changed {
             break;
+        }
+    }
+}
+
+/// Types the struct fields that inference left open. The macro does not see a struct's
+/// declaration; in a function whose float parameters and result are all of one float type, its
+/// structs' open fields are taken to be of that type too (`(p.b as f64).exp() as f32` in f32
+/// code). A wrong guess fails to compile, never silently.
+fn default_field_types(f: &mut Func) {
+    let floats: Vec<TyId> = f
+        .params
+        .iter()
+        .map(|&v| f.vars[v].ty)
+        .chain(f.ret.iter().copied())
+        .filter(|&t| matches!(f.types.kind(t), Kind::Float | Kind::Array))
+        .map(|t| f.types.leaf(t))
+        .filter(|&t| f.types.kind(t) == Kind::Float && f.types.known(t))
+        .collect();
+    let Some(&first) = floats.first() else {
+        return;
+    };
+    let same = |t: TyId| std::mem::discriminant(f.types.get(t));
+    if floats.iter().any(|&t| same(t) != same(first)) {
+        return;
+    }
+    let fields: Vec<TyId> = f.field_tys.values().map(|&t| f.types.leaf(t)).collect();
+    for t in fields {
+        if f.types.kind(t) == Kind::Float && !f.types.known(t) {
+            f.types.unify(first, t);
         }
     }
 }

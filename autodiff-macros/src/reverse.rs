@@ -63,6 +63,9 @@ pub struct Rev<'a> {
     /// additive identity of IEEE floats (`-0.0 + x == x` for every `x`, which `0.0 + x` is not
     /// for `x = -0.0`), so the compiler can drop the first addition, as in hand-written code.
     pub decls: Vec<TokenStream>,
+    /// The adjoint defines the helper trait for buffers of unknown type (see
+    /// [`ACCUMULATE_HELPER`]) among its declarations.
+    needs_accumulate: bool,
 }
 
 /// The right-hand side of each temporary, and of each variable defined by a single `let` (with
@@ -168,6 +171,7 @@ impl<'a> Rev<'a> {
             tape_ty: Ident::new("Tape", Span::call_site()),
             guse: TokenStream::new(),
             decls,
+            needs_accumulate: false,
         }
     }
 
@@ -1160,14 +1164,14 @@ impl<'a> Rev<'a> {
             };
             d_args.push(d);
         }
-        if helper {
-            pre = quote!(#ACCUMULATE_HELPER #pre);
+        if helper && !self.needs_accumulate {
+            self.needs_accumulate = true;
+            self.decls.push(quote!(#ACCUMULATE_HELPER));
         }
         let callee = path.segments.last().unwrap().ident.to_string();
         let tape = self.call_tape(def, path, &callee);
         let adjoint = companion(path, |i| format_ident!("{}_adjoint", i, span = span));
-        let call = quote!(#pre #adjoint(#(#vals,)* &#tape, #s, #(#d_args),*); #post);
-        if helper { quote!({ #call }) } else { call }
+        quote!(#pre #adjoint(#(#vals,)* &#tape, #s, #(#d_args),*); #post)
     }
 
     /// Which arguments of a call get the caller's cotangent buffer itself: of the active places

@@ -1,0 +1,509 @@
+//! Generated programs: items and statements as data, expressions as text.
+//!
+//! Expressions are built as source text by the generator; they name the float type through two
+//! placeholders, `$F` (the program's float type) and `$H` (the other one, for mixed casts). A
+//! program is printed in two modes: the `test` module under `#[differentiable]` with the float
+//! type under test, and the `r` module, plain Rust in f64 without the macro's attributes, whose
+//! primal is the reference for finite differences.
+
+use std::fmt::Write;
+
+/// How a program is printed.
+#[derive(Clone, Copy, Debug)]
+pub struct Mode {
+    /// `$F`.
+    pub float: &'static str,
+    /// `$H`.
+    pub other: &'static str,
+    /// `#[differentiable]` and the loop and `let` attributes it reads.
+    pub macros: bool,
+}
+
+impl Mode {
+    /// The reference: plain f64 Rust.
+    pub const REFERENCE: Mode = Mode {
+        float: "f64",
+        other: "f64",
+        macros: false,
+    };
+
+    /// The module under test for a program in `float`.
+    pub fn test(float: Float) -> Mode {
+        match float {
+            Float::F64 => Mode {
+                float: "f64",
+                other: "f32",
+                macros: true,
+            },
+            Float::F32 => Mode {
+                float: "f32",
+                other: "f64",
+                macros: true,
+            },
+        }
+    }
+
+    /// `text` with the float placeholders replaced.
+    pub fn subst(&self, text: &str) -> String {
+        text.replace("$F", self.float).replace("$H", self.other)
+    }
+}
+
+/// The float type a program is tested in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Float {
+    F64,
+    F32,
+}
+
+/// An array length: a literal, or a `const` item or const generic parameter with its value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Len {
+    Lit(usize),
+    Named(String, usize),
+}
+
+impl Len {
+    pub fn value(&self) -> usize {
+        match self {
+            Len::Lit(n) | Len::Named(_, n) => *n,
+        }
+    }
+
+    pub fn text(&self) -> String {
+        match self {
+            Len::Lit(n) => n.to_string(),
+            Len::Named(name, _) => name.clone(),
+        }
+    }
+}
+
+/// Parameter and return types.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Ty {
+    /// `$F`.
+    Float,
+    /// `usize`, never differentiated.
+    Usize,
+    /// `[elem; len]`.
+    Array(Box<Ty>, Len),
+    /// The program's struct, `S`.
+    Struct,
+    /// `(a, b, ..)`.
+    Tuple(Vec<Ty>),
+}
+
+impl Ty {
+    /// A float array with the given dimensions, outermost first.
+    pub fn floats(dims: &[Len]) -> Ty {
+        dims.iter().rev().fold(Ty::Float, |elem, len| {
+            Ty::Array(Box::new(elem), len.clone())
+        })
+    }
+
+    /// The type as written, with `$F` for the float type.
+    pub fn text(&self) -> String {
+        match self {
+            Ty::Float => "$F".into(),
+            Ty::Usize => "usize".into(),
+            Ty::Array(elem, len) => format!("[{}; {}]", elem.text(), len.text()),
+            Ty::Struct => "S".into(),
+            Ty::Tuple(items) => {
+                let items: Vec<_> = items.iter().map(Ty::text).collect();
+                format!("({})", items.join(", "))
+            }
+        }
+    }
+
+    /// Whether the type holds floats (and so is differentiated as a parameter).
+    pub fn has_floats(&self) -> bool {
+        match self {
+            Ty::Float | Ty::Struct => true,
+            Ty::Usize => false,
+            Ty::Array(elem, _) => elem.has_floats(),
+            Ty::Tuple(items) => items.iter().any(Ty::has_floats),
+        }
+    }
+}
+
+/// A function parameter; arrays and the struct are taken by reference unless `by_value`.
+#[derive(Clone, Debug)]
+pub struct Param {
+    pub name: String,
+    pub ty: Ty,
+    pub by_value: bool,
+    /// For a `usize` array (an index table): its fixed contents in the harness.
+    pub fixed: Option<Vec<usize>>,
+}
+
+impl Param {
+    pub fn text(&self) -> String {
+        let by_ref = matches!(self.ty, Ty::Array(..) | Ty::Struct) && !self.by_value;
+        format!(
+            "{}: {}{}",
+            self.name,
+            if by_ref { "&" } else { "" },
+            self.ty.text()
+        )
+    }
+
+    /// How the harness passes a value named `value`.
+    pub fn arg(&self, value: &str) -> String {
+        let by_ref = matches!(self.ty, Ty::Array(..) | Ty::Struct) && !self.by_value;
+        format!("{}{value}", if by_ref { "&" } else { "" })
+    }
+}
+
+/// The attribute of a `for` loop.
+#[derive(Clone, Debug)]
+pub enum Checkpoint {
+    Every,
+    Snapshots(usize),
+    Binomial(usize),
+}
+
+#[derive(Clone, Debug)]
+pub enum Stmt {
+    Let {
+        name: String,
+        mutable: bool,
+        ty: Option<String>,
+        value: String,
+        recompute: bool,
+    },
+    /// `place op value;` with `op` one of `= += -= *= /=`.
+    Assign {
+        place: String,
+        op: &'static str,
+        value: String,
+    },
+    If {
+        arms: Vec<(String, Vec<Stmt>)>,
+        els: Option<Vec<Stmt>>,
+    },
+    For {
+        checkpoint: Option<Checkpoint>,
+        pat: String,
+        iter: String,
+        body: Vec<Stmt>,
+    },
+    While {
+        max_iters: usize,
+        cond: String,
+        body: Vec<Stmt>,
+    },
+    Loop {
+        max_iters: usize,
+        body: Vec<Stmt>,
+    },
+    Break,
+    Continue,
+    Return(String),
+}
+
+impl Stmt {
+    /// Whether the statement holds a `while` or `loop` (so the function has `f_try_forward`).
+    pub fn has_bounded_loop(&self) -> bool {
+        match self {
+            Stmt::While { .. } | Stmt::Loop { .. } => true,
+            Stmt::If { arms, els } => {
+                arms.iter()
+                    .any(|(_, b)| b.iter().any(Stmt::has_bounded_loop))
+                    || els.iter().flatten().any(Stmt::has_bounded_loop)
+            }
+            Stmt::For { body, .. } => body.iter().any(Stmt::has_bounded_loop),
+            _ => false,
+        }
+    }
+}
+
+/// A generated function.
+#[derive(Clone, Debug)]
+pub struct Func {
+    pub name: String,
+    /// Const generic parameters with the value the harness instantiates them at.
+    pub generics: Vec<(String, usize)>,
+    pub params: Vec<Param>,
+    pub ret: Ty,
+    pub body: Vec<Stmt>,
+    pub tail: String,
+    /// `#[differentiable(wrt(..))]`: the parameters differentiated, when not all of them.
+    pub wrt: Option<Vec<String>>,
+    /// Whether the function sits in the program's `inner` module.
+    pub inner: bool,
+}
+
+impl Func {
+    /// The parameters whose gradient the generated functions return, in order.
+    pub fn differentiated(&self) -> Vec<&Param> {
+        self.params
+            .iter()
+            .filter(|p| p.ty.has_floats())
+            .filter(|p| self.wrt.as_ref().is_none_or(|w| w.contains(&p.name)))
+            .collect()
+    }
+
+    /// `::<3, 2>` for the harness, empty without generics.
+    pub fn turbofish(&self) -> String {
+        if self.generics.is_empty() {
+            String::new()
+        } else {
+            let values: Vec<_> = self.generics.iter().map(|(_, v)| v.to_string()).collect();
+            format!("::<{}>", values.join(", "))
+        }
+    }
+
+    pub fn has_bounded_loop(&self) -> bool {
+        self.body.iter().any(Stmt::has_bounded_loop)
+    }
+
+    /// The path of the function from the program's module (`g` or `inner::g`).
+    pub fn path(&self) -> String {
+        if self.inner {
+            format!("inner::{}", self.name)
+        } else {
+            self.name.clone()
+        }
+    }
+
+    /// The tape type: `my_fn` -> `MyFnTape`.
+    pub fn tape(&self) -> String {
+        let mut s: String = self
+            .name
+            .split('_')
+            .map(|part| {
+                let mut c = part.chars();
+                c.next()
+                    .map(|first| first.to_uppercase().chain(c).collect::<String>())
+                    .unwrap_or_default()
+            })
+            .collect();
+        s.push_str("Tape");
+        s
+    }
+}
+
+/// A `const` item: name, type (`$F` or `usize`) and value.
+#[derive(Clone, Debug)]
+pub struct Const {
+    pub name: String,
+    pub ty: &'static str,
+    pub value: String,
+}
+
+/// A generated program: its items, printed as one module.
+#[derive(Clone, Debug)]
+pub struct Program {
+    pub name: String,
+    pub float: Float,
+    /// Whether the program casts to `$H` (then its f64 reference differs from it in rounding).
+    pub mixed: bool,
+    pub consts: Vec<Const>,
+    /// The fields of struct `S`, if the program has one.
+    pub fields: Vec<(String, Ty)>,
+    /// Helpers first (callees before callers), the function under test last.
+    pub funcs: Vec<Func>,
+}
+
+/// Source text with the line each function starts and ends at (1-based, in the printed text).
+pub struct Printed {
+    pub text: String,
+    pub spans: Vec<(String, usize, usize)>,
+}
+
+/// Appends `text` to `out` with line tracking done by the caller through `out`'s line count.
+fn line(out: &mut String, depth: usize, text: &str) {
+    for _ in 0..depth {
+        out.push_str("    ");
+    }
+    out.push_str(text);
+    out.push('\n');
+}
+
+impl Program {
+    /// Prints the program as the body of a module (`pub mod t { .. }` is the caller's), at
+    /// indentation `depth`. `first_line` is the line of the file the text will start at.
+    pub fn print(&self, mode: Mode, depth: usize, first_line: usize) -> Printed {
+        let mut out = String::new();
+        let mut spans = Vec::new();
+        if mode.macros {
+            line(&mut out, depth, "use stackgrad::differentiable;");
+        }
+        for c in &self.consts {
+            line(
+                &mut out,
+                depth,
+                &mode.subst(&format!("pub const {}: {} = {};", c.name, c.ty, c.value)),
+            );
+        }
+        if !self.fields.is_empty() {
+            line(&mut out, depth, "#[derive(Default, Clone, Copy, Debug)]");
+            line(&mut out, depth, "pub struct S {");
+            for (name, ty) in &self.fields {
+                line(
+                    &mut out,
+                    depth + 1,
+                    &mode.subst(&format!("pub {name}: {},", ty.text())),
+                );
+            }
+            line(&mut out, depth, "}");
+        }
+        let (outer, inner): (Vec<&Func>, Vec<&Func>) = self.funcs.iter().partition(|f| !f.inner);
+        if !inner.is_empty() {
+            line(&mut out, depth, "pub mod inner {");
+            line(&mut out, depth + 1, "#![allow(unused_imports)]");
+            line(&mut out, depth + 1, "use super::*;");
+            for f in inner {
+                print_func(&mut out, &mut spans, f, mode, depth + 1, first_line);
+            }
+            line(&mut out, depth, "}");
+        }
+        for f in outer {
+            print_func(&mut out, &mut spans, f, mode, depth, first_line);
+        }
+        Printed { text: out, spans }
+    }
+}
+
+fn print_func(
+    out: &mut String,
+    spans: &mut Vec<(String, usize, usize)>,
+    f: &Func,
+    mode: Mode,
+    depth: usize,
+    first_line: usize,
+) {
+    let start = first_line + out.lines().count();
+    if mode.macros {
+        match &f.wrt {
+            Some(wrt) => line(
+                out,
+                depth,
+                &format!("#[differentiable(wrt({}))]", wrt.join(", ")),
+            ),
+            None => line(out, depth, "#[differentiable]"),
+        }
+    }
+    let generics = if f.generics.is_empty() {
+        String::new()
+    } else {
+        let g: Vec<_> = f
+            .generics
+            .iter()
+            .map(|(n, _)| format!("const {n}: usize"))
+            .collect();
+        format!("<{}>", g.join(", "))
+    };
+    let params: Vec<_> = f.params.iter().map(Param::text).collect();
+    line(
+        out,
+        depth,
+        &mode.subst(&format!(
+            "pub fn {}{generics}({}) -> {} {{",
+            f.name,
+            params.join(", "),
+            f.ret.text()
+        )),
+    );
+    print_block(out, &f.body, mode, depth + 1);
+    line(out, depth + 1, &mode.subst(&f.tail));
+    line(out, depth, "}");
+    let end = first_line + out.lines().count() - 1;
+    spans.push((f.path(), start, end));
+}
+
+fn print_block(out: &mut String, stmts: &[Stmt], mode: Mode, depth: usize) {
+    for s in stmts {
+        print_stmt(out, s, mode, depth);
+    }
+}
+
+fn print_stmt(out: &mut String, s: &Stmt, mode: Mode, depth: usize) {
+    match s {
+        Stmt::Let {
+            name,
+            mutable,
+            ty,
+            value,
+            recompute,
+        } => {
+            if *recompute && mode.macros {
+                line(out, depth, "#[recompute]");
+            }
+            let mut text = format!("let {}{name}", if *mutable { "mut " } else { "" });
+            if let Some(ty) = ty {
+                let _ = write!(text, ": {ty}");
+            }
+            let _ = write!(text, " = {value};");
+            line(out, depth, &mode.subst(&text));
+        }
+        Stmt::Assign { place, op, value } => {
+            line(out, depth, &mode.subst(&format!("{place} {op} {value};")));
+        }
+        Stmt::If { arms, els } => {
+            for (k, (cond, body)) in arms.iter().enumerate() {
+                let head = if k == 0 {
+                    format!("if {cond} {{")
+                } else {
+                    format!("}} else if {cond} {{")
+                };
+                line(out, depth, &mode.subst(&head));
+                print_block(out, body, mode, depth + 1);
+            }
+            if let Some(els) = els {
+                line(out, depth, "} else {");
+                print_block(out, els, mode, depth + 1);
+            }
+            line(out, depth, "}");
+        }
+        Stmt::For {
+            checkpoint,
+            pat,
+            iter,
+            body,
+        } => {
+            if mode.macros {
+                match checkpoint {
+                    None => {}
+                    Some(Checkpoint::Every) => line(out, depth, "#[checkpoint]"),
+                    Some(Checkpoint::Snapshots(s)) => {
+                        line(out, depth, &format!("#[checkpoint(snapshots = {s})]"));
+                    }
+                    Some(Checkpoint::Binomial(s)) => {
+                        line(
+                            out,
+                            depth,
+                            &format!("#[checkpoint(snapshots = {s}, binomial)]"),
+                        );
+                    }
+                }
+            }
+            line(out, depth, &mode.subst(&format!("for {pat} in {iter} {{")));
+            print_block(out, body, mode, depth + 1);
+            line(out, depth, "}");
+        }
+        Stmt::While {
+            max_iters,
+            cond,
+            body,
+        } => {
+            if mode.macros {
+                line(out, depth, &format!("#[max_iters({max_iters})]"));
+            }
+            line(out, depth, &mode.subst(&format!("while {cond} {{")));
+            print_block(out, body, mode, depth + 1);
+            line(out, depth, "}");
+        }
+        Stmt::Loop { max_iters, body } => {
+            if mode.macros {
+                line(out, depth, &format!("#[max_iters({max_iters})]"));
+            }
+            line(out, depth, "loop {");
+            print_block(out, body, mode, depth + 1);
+            line(out, depth, "}");
+        }
+        Stmt::Break => line(out, depth, "break;"),
+        Stmt::Continue => line(out, depth, "continue;"),
+        Stmt::Return(value) => line(out, depth, &mode.subst(&format!("return {value};"))),
+    }
+}

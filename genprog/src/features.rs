@@ -1,0 +1,146 @@
+//! The constructs the generator can produce, by name, so a run can switch them on and off
+//! (`--only` and `--exclude`) to isolate a construct that fails.
+
+/// Declares [`Feature`] with the name and description of each construct.
+macro_rules! features {
+    ($($variant:ident $name:literal $doc:literal,)*) => {
+        /// A construct of the `#[differentiable]` language the generator can produce.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+        pub enum Feature {
+            $(#[doc = $doc] $variant,)*
+        }
+
+        impl Feature {
+            pub const ALL: &[Feature] = &[$(Feature::$variant,)*];
+
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Feature::$variant => $name,)*
+                }
+            }
+
+            pub fn doc(self) -> &'static str {
+                match self {
+                    $(Feature::$variant => $doc,)*
+                }
+            }
+        }
+    };
+}
+
+features! {
+    Methods "methods" "float methods with guarded domains (`exp`, `ln`, `asin`, `powf`, `atan2`, ...)",
+    Kinks "kinks" "`abs`, `signum`, `max`, `min`, `clamp`",
+    Division "division" "`/` by expressions kept away from 0",
+    Blocks "blocks" "block expressions `{ let t = ..; t * 2.0 }`",
+    Shadowing "shadowing" "`let x = x * ..;` over an existing name",
+    Compound "compound" "`+= -= *= /=`",
+    IfStmt "if-stmt" "`if` / `else if` / `else` statements",
+    IfExpr "if-expr" "`if` as an expression",
+    CondIf "cond-if" "an `if` expression inside a condition",
+    CondCall "cond-call" "a call (with `&` arguments) inside a condition",
+    Logic "logic" "`&&`, `||`, `!` in conditions",
+    Consts "consts" "`const` items in arithmetic and as loop bounds",
+    ConstCond "const-cond" "`const` items in conditions",
+    Paths "paths" "`core::$F::consts::PI`",
+    IntLocals "int-locals" "integer locals and counters",
+    IntCasts "int-casts" "`i as $F` from loop indices and integer locals",
+    MixedCasts "mixed-casts" "casts to the other float type and back, `(x as f32).sin() as f64`",
+    F32 "f32" "programs in `f32` (checked against their f64 twin)",
+    LocalArrays "local-arrays" "local arrays `[x, x * x]` and `[0.0; N]`",
+    Arrays2d "arrays-2d" "2-D and 3-D local arrays and 2-D parameters",
+    ElemAssign "elem-assign" "element assignment `a[i] = ..`, `a[i][j] += ..`",
+    ForRange "for-range" "`for i in 0..N`",
+    ForInclusive "for-inclusive" "`for i in a..=b`",
+    ForRev "for-rev" "`(0..N).rev()`",
+    ForStep "for-step" "`(0..N).step_by(k)`",
+    Triangular "triangular" "`for j in 0..i` and `0..=i`",
+    Iter "iter" "`a.iter()`",
+    Enumerate "enumerate" "`a.iter().enumerate()`",
+    Zip "zip" "`a.iter().zip(b.iter())`",
+    IterMut "iter-mut" "`h.iter_mut()` on local arrays",
+    Break "break" "`break` and `continue` under conditions",
+    While "while" "`#[max_iters(K)] while`",
+    Loop "loop" "`#[max_iters(K)] loop` with `break`",
+    Checkpoint "checkpoint" "`#[checkpoint]` on `for` loops",
+    Snapshots "snapshots" "`#[checkpoint(snapshots = S)]`",
+    Binomial "binomial" "`#[checkpoint(snapshots = S, binomial)]`",
+    Recompute "recompute" "`#[recompute] let`",
+    EarlyReturn "early-return" "`return` inside `if` branches",
+    Calls "calls" "calls to other `#[differentiable]` functions",
+    ArrayCalls "array-calls" "callees returning arrays, `let y: [$F; 3] = g(..)`",
+    StructCalls "struct-calls" "callees taking the struct",
+    PathCalls "path-calls" "callees in a module, `inner::g(x)`, `super::g(x)`",
+    GenericCalls "generic-calls" "const-generic callees, `g::<N>(a, b)`",
+    GenericFn "generic-fn" "a const-generic function under test",
+    Wrt "wrt" "`#[differentiable(wrt(..))]` on the function under test",
+    Structs "structs" "struct parameters `p: &S` with float and array fields",
+    IndexTables "index-tables" "`idx: &[usize; N]` tables, `a[idx[t]]`",
+    UsizeParams "usize-params" "`n: usize` parameters used as indices",
+    ByValue "by-value" "arrays taken by value",
+    ArrayReturn "array-return" "functions returning `[$F; N]`",
+    TupleReturn "tuple-return" "functions returning `($F, $F)`",
+}
+
+/// The set of features a run may use.
+#[derive(Clone, Debug)]
+pub struct Features {
+    on: Vec<bool>,
+}
+
+impl Features {
+    pub fn all() -> Features {
+        Features {
+            on: vec![true; Feature::ALL.len()],
+        }
+    }
+
+    /// Only the named features (comma-separated).
+    ///
+    /// # Errors
+    ///
+    /// An unknown name, with the list of known ones.
+    pub fn only(names: &str) -> Result<Features, String> {
+        let mut f = Features {
+            on: vec![false; Feature::ALL.len()],
+        };
+        for feature in parse(names)? {
+            f.on[feature as usize] = true;
+        }
+        Ok(f)
+    }
+
+    /// Switches the named features (comma-separated) off.
+    ///
+    /// # Errors
+    ///
+    /// An unknown name, with the list of known ones.
+    pub fn exclude(mut self, names: &str) -> Result<Features, String> {
+        for feature in parse(names)? {
+            self.on[feature as usize] = false;
+        }
+        Ok(self)
+    }
+
+    pub fn has(&self, feature: Feature) -> bool {
+        self.on[feature as usize]
+    }
+}
+
+fn parse(names: &str) -> Result<Vec<Feature>, String> {
+    names
+        .split(',')
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+        .map(|n| {
+            Feature::ALL
+                .iter()
+                .copied()
+                .find(|f| f.name() == n)
+                .ok_or_else(|| {
+                    let known: Vec<_> = Feature::ALL.iter().map(|f| f.name()).collect();
+                    format!("unknown feature `{n}`; known: {}", known.join(", "))
+                })
+        })
+        .collect()
+}

@@ -1,0 +1,1938 @@
+//! The generator: from a seed, a program of the documented language whose values stay moderate
+//! (every float carries a rough bound on its magnitude, and large ones are scaled down before they
+//! are combined) and whose non-smooth points are only hit by chance.
+
+use crate::ast::{Checkpoint, Const, Float, Func, Len, Param, Program, Stmt, Ty};
+use crate::features::{Feature, Features};
+use rand::rngs::SmallRng;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+
+/// The most statements in one function under test (helpers get fewer).
+const TOP_BUDGET: usize = 22;
+const HELPER_BUDGET: usize = 7;
+/// Nesting of blocks (if, loops).
+const MAX_NESTING: usize = 3;
+/// Expressions above this magnitude are scaled down before they are combined.
+const TAME: f64 = 4.0;
+
+/// A float expression as text, with a bound on its magnitude over the input range.
+#[derive(Clone, Debug)]
+struct Ex {
+    s: String,
+    mag: f64,
+    /// Whether the expression has a type of its own (names a variable, a constant or a cast);
+    /// one made of literals only is `{float}` and cannot receive a method call.
+    typed: bool,
+}
+
+impl Ex {
+    fn new(s: String, mag: f64) -> Ex {
+        Ex {
+            s,
+            mag,
+            typed: true,
+        }
+    }
+
+    /// An expression built from `parts`: typed if any part is.
+    fn from(s: String, mag: f64, parts: &[&Ex]) -> Ex {
+        Ex {
+            s,
+            mag,
+            typed: parts.iter().any(|p| p.typed),
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+enum Kind {
+    /// A float, read by name.
+    Float,
+    /// An element of `iter()` (`&$F`), read as `(*v)`.
+    Elem,
+    /// An element of `iter_mut()`, read as `(*v)` and assigned as `*v`.
+    ElemMut,
+    /// A `usize` in `0..=max` (a loop index or a `usize` parameter).
+    Index(usize),
+    /// An integer counter (`let mut c = 0;`), not an index.
+    Counter,
+    /// A float array; `by_ref` when the name is already a reference (a parameter).
+    Array { dims: Vec<Len>, by_ref: bool },
+    /// The struct parameter (a reference).
+    Struct,
+    /// An index table: `len` entries, each below `bound`.
+    Table { len: usize, bound: usize },
+}
+
+#[derive(Clone, Debug)]
+struct Var {
+    name: String,
+    kind: Kind,
+    mutable: bool,
+    mag: f64,
+    /// The loop depth it was declared at: assignments from deeper loops repeat.
+    depth: usize,
+}
+
+/// An array that can be read, passed or iterated: a variable or a struct field.
+#[derive(Clone, Debug)]
+struct ArraySrc {
+    /// How an element is read: `a`, `p.w`.
+    text: String,
+    /// How it is passed by reference: `a` (already a reference), `&h`, `&p.w`.
+    arg: String,
+    dims: Vec<Len>,
+    mag: f64,
+    /// The scope slot of a mutable local array.
+    slot: Option<usize>,
+    /// A struct field: its length is not visible to the macro, so it is not iterated.
+    field: bool,
+}
+
+/// A function's signature, for calls.
+#[derive(Clone, Debug)]
+struct Callee {
+    name: String,
+    inner: bool,
+    generic: bool,
+    params: Vec<Param>,
+    ret: Ty,
+}
+
+pub struct Gen<'a> {
+    rng: SmallRng,
+    on: &'a Features,
+    used: Vec<Feature>,
+    float: Float,
+    mixed: bool,
+    /// Array lengths the program's arrays share (so calls type-check).
+    lens: Vec<Len>,
+    consts: Vec<Const>,
+    float_consts: Vec<(String, f64)>,
+    fields: Vec<(String, Ty)>,
+    callees: Vec<Callee>,
+    fresh: usize,
+    // The function being generated.
+    scope: Vec<Var>,
+    inner: bool,
+    loops: usize,
+    trips: f64,
+    loop_trips: Vec<f64>,
+    nesting: usize,
+    checkpointed: bool,
+    /// Arrays iterated by reference here: not assignable.
+    frozen: Vec<String>,
+    /// Arrays iterated mutably here: not readable.
+    hidden: Vec<String>,
+    immutable_only: bool,
+    /// Inside a condition (no block expressions there).
+    in_cond: usize,
+    budget: usize,
+    ret: Ty,
+    /// The local array an array-valued function returns.
+    out_array: Option<String>,
+}
+
+/// Generates program `index` of the run seeded with `seed`.
+pub fn program(seed: u64, index: usize, on: &Features) -> (Program, Vec<Feature>) {
+    let rng = SmallRng::seed_from_u64(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ index as u64);
+    let mut g = Gen {
+        rng,
+        on,
+        used: Vec::new(),
+        float: Float::F64,
+        mixed: false,
+        lens: Vec::new(),
+        consts: Vec::new(),
+        float_consts: Vec::new(),
+        fields: Vec::new(),
+        callees: Vec::new(),
+        fresh: 0,
+        scope: Vec::new(),
+        inner: false,
+        loops: 0,
+        trips: 1.0,
+        loop_trips: Vec::new(),
+        nesting: 0,
+        checkpointed: false,
+        frozen: Vec::new(),
+        hidden: Vec::new(),
+        immutable_only: false,
+        in_cond: 0,
+        budget: 0,
+        ret: Ty::Float,
+        out_array: None,
+    };
+    let program = g.program(format!("p{index:03}"));
+    let mut used = g.used;
+    used.sort();
+    used.dedup();
+    (program, used)
+}
+
+impl Gen<'_> {
+    /// With probability `p`, if `feature` is on (and then records it as used).
+    fn p(&mut self, feature: Feature, p: f64) -> bool {
+        if self.on.has(feature) && self.rng.gen_bool(p) {
+            self.used.push(feature);
+            true
+        } else {
+            false
+        }
+    }
+
+    fn coin(&mut self, p: f64) -> bool {
+        self.rng.gen_bool(p)
+    }
+
+    fn fresh(&mut self, prefix: &str) -> String {
+        self.fresh += 1;
+        format!("{prefix}{}", self.fresh)
+    }
+
+    fn program(&mut self, name: String) -> Program {
+        if self.p(Feature::F32, 0.3) {
+            self.float = Float::F32;
+        }
+        let n_lens = self.rng.gen_range(1..=2);
+        for _ in 0..n_lens {
+            let n = self.rng.gen_range(2..=5);
+            let len = if self.p(Feature::Consts, 0.4) {
+                let c = format!("N{}", self.consts.len());
+                self.consts.push(Const {
+                    name: c.clone(),
+                    ty: "usize",
+                    value: n.to_string(),
+                });
+                Len::Named(c, n)
+            } else {
+                Len::Lit(n)
+            };
+            self.lens.push(len);
+        }
+        for _ in 0..self.rng.gen_range(0..=2) {
+            if self.p(Feature::Consts, 0.5) {
+                let c = format!("K{}", self.consts.len());
+                let v = self.lit_value(-1.5, 1.5);
+                self.consts.push(Const {
+                    name: c.clone(),
+                    ty: "$F",
+                    value: format!("{v:.2}"),
+                });
+                self.float_consts.push((c, v));
+            }
+        }
+        if self.p(Feature::Structs, 0.35) {
+            self.fields.push(("a".into(), Ty::Float));
+            if self.coin(0.5) {
+                self.fields.push(("b".into(), Ty::Float));
+            }
+            let len = self.pick_len();
+            self.fields.push(("w".into(), Ty::floats(&[len])));
+            if self.p(Feature::Arrays2d, 0.3) {
+                let (a, b) = (self.pick_len(), self.pick_len());
+                self.fields.push(("m".into(), Ty::floats(&[a, b])));
+            }
+        }
+        let mut funcs = Vec::new();
+        if self.on.has(Feature::Calls) {
+            for k in 0..self.rng.gen_range(0..=3) {
+                let f = self.helper(k);
+                funcs.push(f);
+            }
+        }
+        let top = self.top();
+        funcs.push(top);
+        let mut consts = self.consts.clone();
+        consts.sort_by(|a, b| a.name.cmp(&b.name));
+        Program {
+            name,
+            float: self.float,
+            mixed: self.mixed,
+            consts,
+            fields: self.fields.clone(),
+            funcs,
+        }
+    }
+
+    fn pick_len(&mut self) -> Len {
+        self.lens
+            .choose(&mut self.rng)
+            .cloned()
+            .expect("at least one length")
+    }
+
+    fn lit_value(&mut self, lo: f64, hi: f64) -> f64 {
+        (self.rng.gen_range(lo..hi) * 100.0).round() / 100.0
+    }
+
+    fn start(&mut self, inner: bool, budget: usize, ret: Ty) {
+        self.scope.clear();
+        self.inner = inner;
+        self.loops = 0;
+        self.trips = 1.0;
+        self.loop_trips.clear();
+        self.nesting = 0;
+        self.checkpointed = false;
+        self.immutable_only = false;
+        self.budget = budget;
+        self.ret = ret;
+        self.out_array = None;
+    }
+
+    fn param(&mut self, name: &str, ty: Ty, by_value: bool) -> Param {
+        let kind = match &ty {
+            Ty::Float => Kind::Float,
+            Ty::Struct => Kind::Struct,
+            Ty::Array(..) => Kind::Array {
+                dims: dims_of(&ty),
+                by_ref: !by_value,
+            },
+            _ => unreachable!("index parameters are made by their callers"),
+        };
+        self.scope.push(Var {
+            name: name.into(),
+            kind,
+            mutable: false,
+            mag: 1.5,
+            depth: 0,
+        });
+        Param {
+            name: name.into(),
+            ty,
+            by_value,
+            fixed: None,
+        }
+    }
+
+    /// A helper: a few float and array parameters (maybe the struct), a float or an array result.
+    fn helper(&mut self, k: usize) -> Func {
+        let inner = self.p(Feature::PathCalls, 0.3);
+        let generic = self.p(Feature::GenericCalls, 0.25);
+        let name = format!("g{k}");
+        let ret = if self.p(Feature::ArrayCalls, 0.25) {
+            Ty::floats(&[self.pick_len()])
+        } else {
+            Ty::Float
+        };
+        self.start(inner, HELPER_BUDGET, ret.clone());
+        let mut params = Vec::new();
+        let mut generics = Vec::new();
+        if generic {
+            let n = self.pick_len().value();
+            generics.push(("N".to_string(), n));
+            let len = Len::Named("N".into(), n);
+            params.push(self.param("a", Ty::floats(std::slice::from_ref(&len)), false));
+            if self.coin(0.6) {
+                params.push(self.param("b", Ty::floats(&[len]), false));
+            }
+            if self.coin(0.5) {
+                params.push(self.param("x", Ty::Float, false));
+            }
+        } else {
+            params.push(self.param("x", Ty::Float, false));
+            if self.coin(0.5) {
+                params.push(self.param("y", Ty::Float, false));
+            }
+            if self.coin(0.4) {
+                let len = self.pick_len();
+                params.push(self.param("a", Ty::floats(&[len]), false));
+            }
+            if !self.fields.is_empty() && self.p(Feature::StructCalls, 0.4) {
+                params.push(self.param("p", Ty::Struct, false));
+            }
+        }
+        let (body, tail) = self.body();
+        let f = Func {
+            name: name.clone(),
+            generics,
+            params: params.clone(),
+            ret: ret.clone(),
+            body,
+            tail,
+            wrt: None,
+            inner,
+        };
+        self.callees.push(Callee {
+            name,
+            inner,
+            generic,
+            params,
+            ret,
+        });
+        f
+    }
+
+    /// The function under test.
+    fn top(&mut self) -> Func {
+        let ret = if self.p(Feature::ArrayReturn, 0.12) {
+            Ty::floats(&[self.pick_len()])
+        } else if self.p(Feature::TupleReturn, 0.12) {
+            Ty::Tuple(vec![Ty::Float, Ty::Float])
+        } else {
+            Ty::Float
+        };
+        let budget = self.rng.gen_range(5..=TOP_BUDGET);
+        self.start(false, budget, ret.clone());
+        let mut generics = Vec::new();
+        let generic = self.p(Feature::GenericFn, 0.12);
+        if generic {
+            let n = self.pick_len().value();
+            generics.push(("N".to_string(), n));
+        }
+        let mut params = Vec::new();
+        for name in ["x", "y", "z"].iter().take(self.rng.gen_range(1..=3)) {
+            params.push(self.param(name, Ty::Float, false));
+        }
+        for name in ["a", "b"].iter().take(self.rng.gen_range(0..=2)) {
+            let len = if generic {
+                Len::Named("N".into(), generics[0].1)
+            } else {
+                self.pick_len()
+            };
+            let ty = if self.p(Feature::Arrays2d, 0.2) {
+                let rows = self.pick_len();
+                Ty::floats(&[rows, len])
+            } else {
+                Ty::floats(&[len])
+            };
+            let by_value = self.p(Feature::ByValue, 0.15);
+            params.push(self.param(name, ty, by_value));
+        }
+        if !self.fields.is_empty() {
+            params.push(self.param("p", Ty::Struct, false));
+        }
+        let arrays = self.arrays();
+        if let Some(src) = arrays.iter().find(|a| a.dims.len() == 1)
+            && self.p(Feature::IndexTables, 0.25)
+        {
+            let bound = src.dims[0].value();
+            let len = self.rng.gen_range(2..=5);
+            let fixed: Vec<usize> = (0..len).map(|_| self.rng.gen_range(0..bound)).collect();
+            self.scope.push(Var {
+                name: "idx".into(),
+                kind: Kind::Table { len, bound },
+                mutable: false,
+                mag: 0.0,
+                depth: 0,
+            });
+            params.push(Param {
+                name: "idx".into(),
+                ty: Ty::Array(Box::new(Ty::Usize), Len::Lit(len)),
+                by_value: false,
+                fixed: Some(fixed),
+            });
+        }
+        if self.p(Feature::UsizeParams, 0.1) {
+            let value = self.rng.gen_range(0..2);
+            self.scope.push(Var {
+                name: "n".into(),
+                kind: Kind::Index(value),
+                mutable: false,
+                mag: 0.0,
+                depth: 0,
+            });
+            params.push(Param {
+                name: "n".into(),
+                ty: Ty::Usize,
+                by_value: true,
+                fixed: Some(vec![value]),
+            });
+        }
+        let floats: Vec<String> = params
+            .iter()
+            .filter(|p| p.ty.has_floats())
+            .map(|p| p.name.clone())
+            .collect();
+        let wrt = if floats.len() >= 2 && self.p(Feature::Wrt, 0.15) {
+            let keep: Vec<String> = floats
+                .iter()
+                .filter(|_| self.rng.gen_bool(0.5))
+                .cloned()
+                .collect();
+            if keep.is_empty() || keep.len() == floats.len() {
+                Some(vec![floats[0].clone()])
+            } else {
+                Some(keep)
+            }
+        } else {
+            None
+        };
+        let (body, tail) = self.body();
+        Func {
+            name: "f".into(),
+            generics,
+            params,
+            ret,
+            body,
+            tail,
+            wrt,
+            inner: false,
+        }
+    }
+
+    /// A function body for `self.ret`, and its tail expression.
+    fn body(&mut self) -> (Vec<Stmt>, String) {
+        let mut out = Vec::new();
+        let ret = self.ret.clone();
+        let out_array = if let Ty::Array(..) = ret {
+            let name = self.fresh("o");
+            let dims = dims_of(&ret);
+            out.push(Stmt::Let {
+                name: name.clone(),
+                mutable: true,
+                ty: Some(Ty::floats(&dims).text()),
+                value: zeros(&dims),
+                recompute: false,
+            });
+            self.scope.push(Var {
+                name: name.clone(),
+                kind: Kind::Array {
+                    dims,
+                    by_ref: false,
+                },
+                mutable: true,
+                mag: 0.0,
+                depth: 0,
+            });
+            self.out_array = Some(name.clone());
+            Some(name)
+        } else {
+            None
+        };
+        while self.budget > 0 {
+            self.budget -= 1;
+            self.stmt(&mut out, true);
+        }
+        let tail = match (&ret, out_array) {
+            (Ty::Array(_, len), Some(name)) => {
+                // Every output element depends on the inputs.
+                let i = self.fresh("i");
+                self.enter_loop(&i, len.value() - 1, len.value() as f64);
+                let e = self.bounded(2);
+                self.leave_loop();
+                out.push(Stmt::For {
+                    checkpoint: None,
+                    pat: i.clone(),
+                    iter: format!("0..{}", len.text()),
+                    body: vec![Stmt::Assign {
+                        place: format!("{name}[{i}]"),
+                        op: "+=",
+                        value: e.s,
+                    }],
+                });
+                name
+            }
+            (Ty::Tuple(items), _) => {
+                let parts: Vec<String> = items.iter().map(|_| self.result_expr()).collect();
+                format!("({})", parts.join(", "))
+            }
+            _ => self.result_expr(),
+        };
+        (out, tail)
+    }
+
+    /// A float result: the latest float locals plus a fresh expression.
+    fn result_expr(&mut self) -> String {
+        let recent: Vec<Ex> = self
+            .scope
+            .iter()
+            .rev()
+            .filter(|v| matches!(v.kind, Kind::Float) && v.depth == 0)
+            .take(3)
+            .map(|v| tame(Ex::new(v.name.clone(), v.mag)))
+            .collect();
+        let mut e = self.expr(2);
+        for r in recent {
+            e = tame(Ex::new(format!("({} + {})", e.s, r.s), e.mag + r.mag));
+        }
+        e.s
+    }
+
+    fn enter_loop(&mut self, var: &str, max: usize, trips: f64) {
+        self.loops += 1;
+        self.loop_trips.push(trips.max(1.0));
+        self.trips = self.loop_trips.iter().product();
+        if !var.is_empty() {
+            self.scope.push(Var {
+                name: var.into(),
+                kind: Kind::Index(max),
+                mutable: false,
+                mag: 0.0,
+                depth: self.loops,
+            });
+        }
+    }
+
+    fn leave_loop(&mut self) {
+        self.loops -= 1;
+        self.loop_trips.pop();
+        self.trips = self.loop_trips.iter().product();
+    }
+
+    /// How many times an assignment here repeats per execution of the scope of a variable
+    /// declared at loop depth `depth`.
+    fn repeats(&self, depth: usize) -> f64 {
+        self.loop_trips[depth.min(self.loop_trips.len())..]
+            .iter()
+            .product()
+    }
+
+    /// The slots of the variables that are in scope and not shadowed or borrowed.
+    fn visible(&self) -> Vec<usize> {
+        (0..self.scope.len())
+            .filter(|&k| {
+                let v = &self.scope[k];
+                !self.hidden.contains(&v.name)
+                    && !self.scope[k + 1..].iter().any(|w| w.name == v.name)
+            })
+            .collect()
+    }
+
+    fn arrays(&self) -> Vec<ArraySrc> {
+        let mut out = Vec::new();
+        for k in self.visible() {
+            let v = &self.scope[k];
+            match &v.kind {
+                Kind::Array { dims, by_ref } => {
+                    if self.immutable_only && v.mutable {
+                        continue;
+                    }
+                    out.push(ArraySrc {
+                        text: v.name.clone(),
+                        arg: if *by_ref {
+                            v.name.clone()
+                        } else {
+                            format!("&{}", v.name)
+                        },
+                        dims: dims.clone(),
+                        mag: v.mag,
+                        slot: (v.mutable && !self.frozen.contains(&v.name)).then_some(k),
+                        field: false,
+                    });
+                }
+                Kind::Struct => {
+                    for (field, ty) in &self.fields {
+                        if let Ty::Array(..) = ty {
+                            out.push(ArraySrc {
+                                text: format!("{}.{field}", v.name),
+                                arg: format!("&{}.{field}", v.name),
+                                dims: dims_of(ty),
+                                mag: 1.5,
+                                slot: None,
+                                field: true,
+                            });
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// An index below `len` from loop indices and literals.
+    fn int_index(&mut self, len: usize) -> String {
+        let mut cands = Vec::new();
+        for k in self.visible() {
+            let v = &self.scope[k];
+            if let Kind::Index(max) = v.kind
+                && max < len
+            {
+                cands.push(v.name.clone());
+                cands.push(v.name.clone());
+                if max + 1 < len {
+                    cands.push(format!("{} + 1", v.name));
+                }
+                cands.push(format!("{} - {}", len - 1, v.name));
+            }
+        }
+        if cands.is_empty() || self.coin(0.15) {
+            return self.rng.gen_range(0..len).to_string();
+        }
+        cands.choose(&mut self.rng).cloned().expect("not empty")
+    }
+
+    /// An index below `len`, maybe through an index table.
+    fn index(&mut self, len: usize) -> String {
+        let tables: Vec<(String, usize)> = self
+            .visible()
+            .into_iter()
+            .filter_map(|k| match self.scope[k].kind {
+                Kind::Table { len: t, bound } if bound <= len => {
+                    Some((self.scope[k].name.clone(), t))
+                }
+                _ => None,
+            })
+            .collect();
+        if let Some((name, t)) = tables.choose(&mut self.rng).cloned()
+            && self.coin(0.5)
+        {
+            let j = self.int_index(t);
+            return format!("{name}[{j}]");
+        }
+        self.int_index(len)
+    }
+
+    fn elem(&mut self, src: &ArraySrc) -> String {
+        let mut s = src.text.clone();
+        for d in &src.dims {
+            let i = self.index(d.value());
+            s.push_str(&format!("[{i}]"));
+        }
+        s
+    }
+
+    fn literal(&mut self) -> Ex {
+        let v = self.lit_value(-2.0, 2.0);
+        let s = if v < 0.0 {
+            format!("({v:.2})")
+        } else {
+            format!("{v:.2}")
+        };
+        Ex {
+            s,
+            mag: v.abs(),
+            typed: false,
+        }
+    }
+
+    /// A float read: a variable, an element, a field, a constant, a literal or a cast index.
+    fn leaf(&mut self) -> Ex {
+        let r = self.rng.gen_range(0..100);
+        if r < 12 {
+            return self.literal();
+        }
+        if r < 20 && !self.float_consts.is_empty() && self.on.has(Feature::Consts) {
+            let (name, v) = self
+                .float_consts
+                .choose(&mut self.rng)
+                .cloned()
+                .expect("not empty");
+            self.used.push(Feature::Consts);
+            // The macro cannot see a constant's type: a `let` of constants alone needs one.
+            return Ex {
+                s: name,
+                mag: v.abs(),
+                typed: false,
+            };
+        }
+        if r < 22 && self.p(Feature::Paths, 0.5) {
+            return Ex::new("core::$F::consts::PI".into(), 3.2);
+        }
+        if r < 50 {
+            let arrays = self.arrays();
+            if let Some(src) = arrays.choose(&mut self.rng).cloned() {
+                let e = self.elem(&src);
+                return Ex::new(e, src.mag);
+            }
+        }
+        if r < 56 && self.coin(0.5) {
+            let scalar: Vec<String> = self
+                .fields
+                .iter()
+                .filter(|(_, t)| *t == Ty::Float)
+                .map(|(n, _)| n.clone())
+                .collect();
+            let p = self.visible().into_iter().find_map(|k| {
+                matches!(self.scope[k].kind, Kind::Struct).then(|| self.scope[k].name.clone())
+            });
+            if let (Some(p), Some(field)) = (p, scalar.choose(&mut self.rng)) {
+                return Ex::new(format!("{p}.{field}"), 1.5);
+            }
+        }
+        let mut cands = Vec::new();
+        for k in self.visible() {
+            let v = &self.scope[k];
+            if self.immutable_only && v.mutable {
+                continue;
+            }
+            match v.kind {
+                Kind::Float => cands.push(Ex::new(v.name.clone(), v.mag)),
+                Kind::Elem => cands.push(Ex::new(format!("(*{})", v.name), v.mag)),
+                Kind::ElemMut if !self.immutable_only => {
+                    cands.push(Ex::new(format!("(*{})", v.name), v.mag));
+                }
+                Kind::Index(max) if self.on.has(Feature::IntCasts) => {
+                    cands.push(Ex::new(format!("({} as $F)", v.name), max as f64));
+                }
+                Kind::Counter if self.on.has(Feature::IntCasts) => {
+                    cands.push(Ex::new(format!("({} as $F)", v.name), 12.0));
+                }
+                _ => {}
+            }
+        }
+        if cands.is_empty() {
+            return self.literal();
+        }
+        // Biased to the latest: loop variables and fresh locals.
+        let n = cands.len();
+        let back = self.rng.gen_range(0..n).min(self.rng.gen_range(0..n));
+        let e = cands.swap_remove(n - 1 - back);
+        if e.s.contains(" as $F") {
+            self.used.push(Feature::IntCasts);
+        }
+        e
+    }
+
+    /// An expression that is not a bare literal (so it can receive a method call).
+    fn operand(&mut self, depth: usize) -> Ex {
+        for _ in 0..6 {
+            let e = self.expr(depth);
+            if e.typed {
+                return tame(e);
+            }
+        }
+        let arrays = self.arrays();
+        match arrays.first().cloned() {
+            Some(src) => Ex::new(self.elem(&src), src.mag),
+            None => Ex::new("(1.0 as $F)".into(), 1.0),
+        }
+    }
+
+    /// A value in about [-1.6, 1.6] whatever its operands, for updates that repeat in loops.
+    fn bounded(&mut self, depth: usize) -> Ex {
+        let e = self.operand(depth);
+        let m = *["tanh", "sin", "cos", "atan"]
+            .choose(&mut self.rng)
+            .expect("not empty");
+        Ex::new(format!("{}.{m}()", e.s), 1.6)
+    }
+
+    fn expr(&mut self, depth: usize) -> Ex {
+        if depth == 0 || self.coin(0.2) {
+            return self.leaf();
+        }
+        let d = depth - 1;
+        match self.rng.gen_range(0..100) {
+            0..30 => {
+                let (a, b) = (tame(self.expr(d)), tame(self.expr(d)));
+                let op = *["+", "-", "*"].choose(&mut self.rng).expect("not empty");
+                let mag = if op == "*" {
+                    a.mag * b.mag
+                } else {
+                    a.mag + b.mag
+                };
+                Ex::from(format!("({} {op} {})", a.s, b.s), mag, &[&a, &b])
+            }
+            30..37 if self.p(Feature::Division, 0.9) => {
+                let a = tame(self.expr(d));
+                let b = tame(self.leaf());
+                match self.rng.gen_range(0..3) {
+                    0 => Ex::from(
+                        format!("({} / ({} * {} + 1.0))", a.s, b.s, b.s),
+                        a.mag,
+                        &[&a, &b],
+                    ),
+                    1 if b.typed && self.p(Feature::Kinks, 0.5) => Ex::from(
+                        format!("({} / ({}.abs() + 0.5))", a.s, b.s),
+                        2.0 * a.mag,
+                        &[&a],
+                    ),
+                    _ => Ex::from(format!("({} / 1.7)", a.s), a.mag / 1.7, &[&a]),
+                }
+            }
+            37..41 => {
+                let a = self.expr(d);
+                Ex::from(format!("(-{})", a.s), a.mag, &[&a])
+            }
+            41..66 => self.method(d),
+            66..71 if self.p(Feature::IfExpr, 0.8) => {
+                let c = self.cond(1);
+                let (a, b) = (self.expr(d), self.expr(d));
+                if self.coin(0.3) {
+                    let c2 = self.cond(0);
+                    let e = self.expr(d);
+                    Ex::from(
+                        format!(
+                            "(if {c} {{ {} }} else if {c2} {{ {} }} else {{ {} }})",
+                            a.s, b.s, e.s
+                        ),
+                        a.mag.max(b.mag).max(e.mag),
+                        &[&a, &b, &e],
+                    )
+                } else {
+                    Ex::from(
+                        format!("(if {c} {{ {} }} else {{ {} }})", a.s, b.s),
+                        a.mag.max(b.mag),
+                        &[&a, &b],
+                    )
+                }
+            }
+            71..75 if self.in_cond == 0 && self.p(Feature::Blocks, 0.8) => {
+                let a = tame(self.expr(d));
+                let t = self.fresh("t");
+                self.scope.push(Var {
+                    name: t.clone(),
+                    kind: Kind::Float,
+                    mutable: false,
+                    mag: a.mag,
+                    depth: self.loops,
+                });
+                let b = tame(self.expr(d));
+                self.scope.pop();
+                let ty = if a.typed { "" } else { ": $F" };
+                Ex::from(
+                    format!("{{ let {t}{ty} = {}; {t} * {} }}", a.s, b.s),
+                    a.mag * b.mag,
+                    &[&a, &b],
+                )
+            }
+            75..85 => match self.call(d) {
+                Some(e) => e,
+                None => self.leaf(),
+            },
+            85..89 if self.p(Feature::MixedCasts, 0.8) => {
+                self.mixed = true;
+                let a = self.operand(d);
+                if self.coin(0.5) {
+                    let m = *["sin", "cos", "tanh", "atan", "exp"]
+                        .choose(&mut self.rng)
+                        .expect("not empty");
+                    let a = if m == "exp" { self.bounded_of(a) } else { a };
+                    Ex::new(format!("(({} as $H).{m}() as $F)", a.s), 3.0)
+                } else {
+                    Ex::new(format!("({} as $H as $F)", a.s), a.mag)
+                }
+            }
+            _ => self.leaf(),
+        }
+    }
+
+    fn bounded_of(&mut self, e: Ex) -> Ex {
+        if e.mag <= 1.0 {
+            e
+        } else {
+            Ex::new(format!("{}.tanh()", e.s), 1.0)
+        }
+    }
+
+    /// A float method, with its operand kept inside the method's domain.
+    fn method(&mut self, d: usize) -> Ex {
+        const SMOOTH: &[&str] = &[
+            "exp",
+            "exp2",
+            "exp_m1",
+            "ln",
+            "ln_1p",
+            "log",
+            "log2",
+            "log10",
+            "sqrt",
+            "cbrt",
+            "powi",
+            "powf",
+            "sin",
+            "cos",
+            "tan",
+            "asin",
+            "acos",
+            "atan",
+            "atan2",
+            "sinh",
+            "cosh",
+            "tanh",
+            "asinh",
+            "acosh",
+            "atanh",
+            "recip",
+            "hypot",
+            "mul_add",
+            "to_degrees",
+            "to_radians",
+        ];
+        const KINKS: &[&str] = &["abs", "signum", "max", "min", "clamp"];
+        let kinks = self.on.has(Feature::Kinks) && self.coin(0.25);
+        if !kinks && !self.on.has(Feature::Methods) {
+            return self.leaf();
+        }
+        let m = if kinks {
+            self.used.push(Feature::Kinks);
+            *KINKS.choose(&mut self.rng).expect("not empty")
+        } else {
+            self.used.push(Feature::Methods);
+            *SMOOTH.choose(&mut self.rng).expect("not empty")
+        };
+        let x = self.operand(d);
+        let (s, mag) = (x.s.clone(), x.mag);
+        // `s * s + c` for a positive argument.
+        let square = |c: f64| format!("({s} * {s} + {c:.1})");
+        match m {
+            "exp" | "exp2" | "exp_m1" => {
+                let x = if mag > 2.0 {
+                    Ex::new(format!("{s}.tanh()"), 1.0)
+                } else {
+                    x
+                };
+                Ex::new(format!("{}.{m}()", x.s), x.mag.exp() + 1.0)
+            }
+            "ln" | "log2" | "log10" => Ex::new(
+                format!("{}.{m}()", square(0.5)),
+                (mag * mag + 0.5).ln().abs().max(0.7) * 1.5,
+            ),
+            "log" => {
+                let base = if self.coin(0.5) {
+                    "3.0".to_string()
+                } else {
+                    let b = self.operand(0);
+                    format!("({} * {} + 1.5)", b.s, b.s)
+                };
+                Ex::new(
+                    format!("{}.log({base})", square(0.5)),
+                    (mag * mag + 0.5).ln().abs().max(0.7) * 2.5,
+                )
+            }
+            "ln_1p" => Ex::new(format!("({s} * {s}).ln_1p()"), (mag * mag).ln_1p()),
+            "sqrt" | "cbrt" => Ex::new(format!("{}.{m}()", square(0.5)), mag + 1.0),
+            "recip" => Ex::new(format!("{}.recip()", square(0.5)), 2.0),
+            "powi" => {
+                let n: i32 = *[0, 1, 2, 3, 4, -1, -2]
+                    .choose(&mut self.rng)
+                    .expect("not empty");
+                if n < 0 {
+                    Ex::new(format!("{}.powi({n})", square(0.5)), 4.0)
+                } else {
+                    let x = tame(Ex::new(s.clone(), mag * 2.0));
+                    Ex::new(format!("{}.powi({n})", x.s), (x.mag / 2.0).max(1.0).powi(n))
+                }
+            }
+            "powf" => {
+                let b = self.bounded_of(x);
+                let y = self.bounded(0);
+                Ex::new(format!("({} * {} + 0.5).powf({})", b.s, b.s, y.s), 5.0)
+            }
+            "sin" | "cos" | "tanh" => Ex::new(format!("{s}.{m}()"), 1.0),
+            "atan" => Ex::new(format!("{s}.atan()"), 1.6),
+            "tan" => Ex::new(format!("{s}.sin().tan()"), 1.6),
+            "asin" | "acos" => Ex::new(format!("({s}.tanh() * 0.9).{m}()"), 2.7),
+            "atanh" => Ex::new(format!("({s}.tanh() * 0.9).atanh()"), 1.5),
+            "atan2" => {
+                let y = self.operand(d);
+                let y = if self.coin(0.5) {
+                    y.s
+                } else {
+                    format!("({} * {} + 0.3)", y.s, y.s)
+                };
+                Ex::new(format!("{s}.atan2({y})"), 3.2)
+            }
+            "sinh" | "cosh" => {
+                let x = if mag > 2.0 {
+                    Ex::new(format!("{s}.tanh()"), 1.0)
+                } else {
+                    x
+                };
+                Ex::new(format!("{}.{m}()", x.s), x.mag.cosh())
+            }
+            "asinh" => Ex::new(format!("{s}.asinh()"), mag.asinh()),
+            "acosh" => Ex::new(
+                format!("{}.acosh()", square(1.1)),
+                (mag * mag + 1.1).acosh(),
+            ),
+            "hypot" => {
+                let y = self.operand(d);
+                Ex::new(format!("{s}.hypot({})", y.s), mag + y.mag)
+            }
+            "mul_add" => {
+                let (y, z) = (self.operand(d), tame(self.expr(d)));
+                Ex::new(
+                    format!("{s}.mul_add({}, {})", y.s, z.s),
+                    mag * y.mag + z.mag,
+                )
+            }
+            "to_degrees" => Ex::new(format!("({s}.to_degrees() * 0.01)"), mag * 0.6),
+            "to_radians" => Ex::new(format!("{s}.to_radians()"), mag * 0.02),
+            "abs" => Ex::new(format!("{s}.abs()"), mag),
+            "signum" => Ex::new(format!("{s}.signum()"), 1.0),
+            "max" | "min" if self.coin(0.3) => {
+                // Exact zeros downstream: the edge cases of later rules.
+                Ex::new(format!("{s}.{m}(0.0)"), mag)
+            }
+            "max" | "min" => {
+                let y = tame(self.expr(d));
+                Ex::new(format!("{s}.{m}({})", y.s), mag.max(y.mag))
+            }
+            "clamp" => {
+                let lo = self.lit_value(-1.5, 0.5);
+                let hi = lo + self.lit_value(0.2, 1.5);
+                Ex::new(
+                    format!("{s}.clamp({lo:.2}, {hi:.2})"),
+                    lo.abs().max(hi.abs()),
+                )
+            }
+            _ => unreachable!("every method has a template"),
+        }
+    }
+
+    /// A call to an earlier helper returning a float, if one can be called here.
+    fn call(&mut self, d: usize) -> Option<Ex> {
+        let floats: Vec<Callee> = self
+            .callees
+            .iter()
+            .filter(|c| c.ret == Ty::Float)
+            .cloned()
+            .collect();
+        let callee = floats.choose(&mut self.rng)?.clone();
+        let text = self.call_text(&callee, d)?;
+        Some(tame(Ex::new(text, 6.0)))
+    }
+
+    /// `g(args)` with arguments of the right types from what is in scope.
+    fn call_text(&mut self, callee: &Callee, d: usize) -> Option<String> {
+        let arrays = self.arrays();
+        let mut args = Vec::new();
+        let mut turbofish = String::new();
+        let mut generic_len: Option<Len> = None;
+        for p in &callee.params {
+            match &p.ty {
+                Ty::Float => args.push(tame(self.expr(d)).s),
+                Ty::Struct => {
+                    let k = self
+                        .visible()
+                        .into_iter()
+                        .find(|&k| matches!(self.scope[k].kind, Kind::Struct))?;
+                    args.push(self.scope[k].name.clone());
+                }
+                Ty::Array(..) => {
+                    let mut want = dims_of(&p.ty);
+                    if let Some(n) = &generic_len {
+                        want[0] = n.clone();
+                    }
+                    let fits: Vec<&ArraySrc> = arrays
+                        .iter()
+                        .filter(|a| {
+                            a.dims.len() == want.len()
+                                && a.dims.iter().zip(&want).all(|(x, y)| {
+                                    same_type(x, y)
+                                        || (callee.generic
+                                            && generic_len.is_none()
+                                            && x.value() == y.value())
+                                })
+                        })
+                        .collect();
+                    let src = fits.choose(&mut self.rng)?;
+                    if callee.generic && generic_len.is_none() {
+                        generic_len = Some(src.dims[0].clone());
+                        turbofish = format!("::<{}>", src.dims[0].text());
+                    }
+                    args.push(src.arg.clone());
+                }
+                Ty::Usize | Ty::Tuple(_) => return None,
+            }
+        }
+        self.used.push(Feature::Calls);
+        if callee.generic {
+            self.used.push(Feature::GenericCalls);
+        }
+        if callee.params.iter().any(|p| p.ty == Ty::Struct) {
+            self.used.push(Feature::StructCalls);
+        }
+        let path = match (self.inner, callee.inner) {
+            (false, true) => format!("inner::{}", callee.name),
+            (true, false) => format!("super::{}", callee.name),
+            _ => callee.name.clone(),
+        };
+        if self.inner != callee.inner {
+            self.used.push(Feature::PathCalls);
+        }
+        Some(format!("{path}{turbofish}({})", args.join(", ")))
+    }
+
+    fn cmp_op(&mut self) -> &'static str {
+        ["<", ">", "<=", ">="]
+            .choose(&mut self.rng)
+            .expect("not empty")
+    }
+
+    fn cond(&mut self, depth: usize) -> String {
+        self.in_cond += 1;
+        let c = self.cond_inner(depth);
+        self.in_cond -= 1;
+        c
+    }
+
+    fn cond_inner(&mut self, depth: usize) -> String {
+        let r = self.rng.gen_range(0..100);
+        if depth > 0 && r < 20 && self.p(Feature::Logic, 0.9) {
+            let (a, b) = (self.cond(depth - 1), self.cond(depth - 1));
+            return match r % 3 {
+                0 => format!("{a} && {b}"),
+                1 => format!("{a} || {b}"),
+                _ => format!("!({a})"),
+            };
+        }
+        if r < 30 && !self.float_consts.is_empty() && self.p(Feature::ConstCond, 0.9) {
+            let (k, _) = self
+                .float_consts
+                .choose(&mut self.rng)
+                .cloned()
+                .expect("not empty");
+            let e = tame(self.expr(1));
+            let op = self.cmp_op();
+            return format!("{} {op} {k}", e.s);
+        }
+        if r < 36 && self.p(Feature::CondIf, 0.9) {
+            let c = self.cond(0);
+            let (a, b) = (tame(self.expr(1)), tame(self.expr(1)));
+            let t = self.literal();
+            return format!("(if {c} {{ {} }} else {{ {} }}) > {}", a.s, b.s, t.s);
+        }
+        if r < 42 && self.on.has(Feature::CondCall) {
+            let e = self.call(1);
+            if let Some(e) = e {
+                self.used.push(Feature::CondCall);
+                let t = self.literal();
+                let op = self.cmp_op();
+                return format!("{} {op} {}", e.s, t.s);
+            }
+        }
+        if r < 52 {
+            let ints: Vec<(String, Option<usize>)> = self
+                .visible()
+                .into_iter()
+                .filter_map(|k| match self.scope[k].kind {
+                    Kind::Index(max) => Some((self.scope[k].name.clone(), Some(max))),
+                    Kind::Counter => Some((self.scope[k].name.clone(), None)),
+                    _ => None,
+                })
+                .collect();
+            if let Some((name, max)) = ints.choose(&mut self.rng).cloned() {
+                let k = self.rng.gen_range(0..=max.unwrap_or(3).max(1));
+                let op = *["<", ">", "==", "!=", ">="]
+                    .choose(&mut self.rng)
+                    .expect("not empty");
+                return format!("{name} {op} {k}");
+            }
+        }
+        let a = tame(self.expr(2));
+        let op = self.cmp_op();
+        let b = if self.coin(0.5) {
+            self.literal()
+        } else {
+            tame(self.expr(1))
+        };
+        format!("{} {op} {}", a.s, b.s)
+    }
+
+    /// A block of one to `max` statements in a new scope.
+    fn block(&mut self, max: usize) -> Vec<Stmt> {
+        let mark = self.scope.len();
+        self.nesting += 1;
+        let mut out = Vec::new();
+        let n = self.rng.gen_range(1..=max);
+        for k in 0..n {
+            if k > 0 && self.budget == 0 {
+                break;
+            }
+            self.budget = self.budget.saturating_sub(1);
+            self.stmt(&mut out, false);
+        }
+        self.nesting -= 1;
+        self.scope.truncate(mark);
+        out
+    }
+
+    fn declare(&mut self, name: &str, kind: Kind, mutable: bool, mag: f64) {
+        self.scope.push(Var {
+            name: name.into(),
+            kind,
+            mutable,
+            mag,
+            depth: self.loops,
+        });
+    }
+
+    /// Mutable float variables that may be assigned here.
+    fn assignable(&self, outer_only: bool) -> Vec<usize> {
+        self.visible()
+            .into_iter()
+            .filter(|&k| {
+                let v = &self.scope[k];
+                v.mutable
+                    && matches!(v.kind, Kind::Float)
+                    && !self.frozen.contains(&v.name)
+                    && (!outer_only || v.depth < self.loops)
+            })
+            .collect()
+    }
+
+    /// `v op= rhs` for the variable (or element) at `slot`, with a right-hand side that keeps
+    /// the magnitude moderate even when the assignment repeats in a loop.
+    fn update(&mut self, slot: usize, place: String) -> Stmt {
+        let reps = self.repeats(self.scope[slot].depth);
+        let old = self.scope[slot].mag;
+        let compound = self.on.has(Feature::Compound);
+        let (op, value, mag) = match self.rng.gen_range(0..10) {
+            0..3 if compound => {
+                let e = if reps > 1.0 {
+                    self.bounded(2)
+                } else {
+                    tame(self.expr(2))
+                };
+                let op = if self.coin(0.5) { "+=" } else { "-=" };
+                (op, e.s, old + reps * e.mag)
+            }
+            3..5 if compound => {
+                let e = self.bounded(1);
+                (
+                    "*=",
+                    format!("(1.0 + 0.1 * {})", e.s),
+                    old * 1.16f64.powf(reps),
+                )
+            }
+            5 if compound => {
+                let e = self.operand(1);
+                ("/=", format!("({}.cos() + 2.0)", e.s), old)
+            }
+            _ => {
+                let e = if reps > 1.0 {
+                    self.bounded(2)
+                } else {
+                    tame(self.expr(2))
+                };
+                if place.contains('[') {
+                    ("=", e.s, old.max(e.mag))
+                } else {
+                    ("=", e.s, e.mag)
+                }
+            }
+        };
+        if op != "=" {
+            self.used.push(Feature::Compound);
+        }
+        self.scope[slot].mag = mag.min(1e6);
+        Stmt::Assign {
+            place,
+            op,
+            value: value.clone(),
+        }
+    }
+
+    /// An assignment to a mutable array element.
+    fn elem_update(&mut self) -> Option<Stmt> {
+        let arrays: Vec<ArraySrc> = self
+            .arrays()
+            .into_iter()
+            .filter(|a| a.slot.is_some())
+            .collect();
+        let src = arrays.choose(&mut self.rng)?.clone();
+        let slot = src.slot.expect("filtered");
+        let place = self.elem(&src);
+        self.used.push(Feature::ElemAssign);
+        if self.coin(0.15) {
+            let ints: Vec<String> = self
+                .visible()
+                .into_iter()
+                .filter(|&k| matches!(self.scope[k].kind, Kind::Index(_)))
+                .map(|k| self.scope[k].name.clone())
+                .collect();
+            if let Some(i) = ints.choose(&mut self.rng)
+                && self.on.has(Feature::IntCasts)
+            {
+                self.scope[slot].mag = self.scope[slot].mag.max(6.0);
+                return Some(Stmt::Assign {
+                    place,
+                    op: "=",
+                    value: format!("({i} as $F) * 0.5"),
+                });
+            }
+            if self.p(Feature::MixedCasts, 0.5) {
+                self.mixed = true;
+                let e = self.bounded(1);
+                self.scope[slot].mag = self.scope[slot].mag.max(1.6);
+                return Some(Stmt::Assign {
+                    place,
+                    op: "=",
+                    value: format!("{} as $H as $F", e.s),
+                });
+            }
+        }
+        Some(self.update(slot, place))
+    }
+
+    fn stmt(&mut self, out: &mut Vec<Stmt>, _top: bool) {
+        let nest = self.nesting < MAX_NESTING;
+        let r = self.rng.gen_range(0..100);
+        match r {
+            0..22 => {
+                let mutable = self.coin(0.5);
+                let e = tame(self.expr(3));
+                let name = self.fresh("v");
+                self.declare(&name, Kind::Float, mutable, e.mag);
+                out.push(Stmt::Let {
+                    name,
+                    mutable,
+                    ty: (!e.typed || self.coin(0.1)).then(|| "$F".into()),
+                    value: e.s,
+                    recompute: false,
+                });
+            }
+            22..36 => {
+                let slots = self.assignable(false);
+                if let Some(&slot) = slots.choose(&mut self.rng) {
+                    let place = self.scope[slot].name.clone();
+                    let s = self.update(slot, place);
+                    out.push(s);
+                } else {
+                    self.local_array(out);
+                }
+            }
+            36..40 if self.p(Feature::Shadowing, 0.8) => {
+                let floats: Vec<usize> = self
+                    .visible()
+                    .into_iter()
+                    .filter(|&k| matches!(self.scope[k].kind, Kind::Float))
+                    .collect();
+                if let Some(&k) = floats.choose(&mut self.rng) {
+                    let (name, mag) = (self.scope[k].name.clone(), self.scope[k].mag);
+                    let e = tame(self.expr(2));
+                    let v = tame(Ex::new(format!("({name} * {})", e.s), mag * e.mag));
+                    self.declare(&name, Kind::Float, false, v.mag);
+                    out.push(Stmt::Let {
+                        name,
+                        mutable: false,
+                        ty: None,
+                        value: v.s,
+                        recompute: false,
+                    });
+                }
+            }
+            40..47 if self.on.has(Feature::LocalArrays) => self.local_array(out),
+            47..55 => {
+                if let Some(s) = self.elem_update() {
+                    out.push(s);
+                }
+            }
+            55..64 if nest && self.p(Feature::IfStmt, 0.9) => {
+                let mut arms = Vec::new();
+                let n = if self.coin(0.3) { 2 } else { 1 };
+                for _ in 0..n {
+                    let c = self.cond(1);
+                    let b = self.block(3);
+                    arms.push((c, b));
+                }
+                let els = self.coin(0.5).then(|| self.block(2));
+                out.push(Stmt::If { arms, els });
+            }
+            64..80 if nest => self.for_loop(out),
+            80..84 if nest => self.bounded_loop(out),
+            84..88 if self.on.has(Feature::Calls) => self.call_let(out),
+            88..92 if self.p(Feature::Recompute, 0.8) => {
+                self.immutable_only = true;
+                let e = tame(self.expr(2));
+                self.immutable_only = false;
+                let name = self.fresh("r");
+                self.declare(&name, Kind::Float, false, e.mag);
+                out.push(Stmt::Let {
+                    name,
+                    mutable: false,
+                    ty: (!e.typed).then(|| "$F".into()),
+                    value: e.s,
+                    recompute: true,
+                });
+            }
+            92..95 if self.loops == 0 && self.p(Feature::EarlyReturn, 0.8) => {
+                let c = self.cond(1);
+                let mut body = if self.coin(0.5) {
+                    self.block(2)
+                } else {
+                    Vec::new()
+                };
+                let value = match self.ret.clone() {
+                    Ty::Tuple(items) => {
+                        let parts: Vec<String> =
+                            items.iter().map(|_| tame(self.expr(2)).s).collect();
+                        format!("({})", parts.join(", "))
+                    }
+                    Ty::Array(..) => self
+                        .out_array
+                        .clone()
+                        .expect("array results have an output array"),
+                    _ => tame(self.expr(2)).s,
+                };
+                body.push(Stmt::Return(value));
+                out.push(Stmt::If {
+                    arms: vec![(c, body)],
+                    els: None,
+                });
+            }
+            95..100 if self.loops > 0 && self.p(Feature::Break, 0.8) => {
+                let c = self.cond(1);
+                let s = if self.coin(0.5) {
+                    Stmt::Break
+                } else {
+                    Stmt::Continue
+                };
+                out.push(Stmt::If {
+                    arms: vec![(c, vec![s])],
+                    els: None,
+                });
+            }
+            _ => {
+                if self.p(Feature::IntLocals, 0.3) {
+                    let name = self.fresh("c");
+                    self.declare(&name, Kind::Counter, true, 0.0);
+                    out.push(Stmt::Let {
+                        name,
+                        mutable: true,
+                        ty: None,
+                        value: "0".into(),
+                        recompute: false,
+                    });
+                } else {
+                    let counters: Vec<String> = self
+                        .visible()
+                        .into_iter()
+                        .filter(|&k| matches!(self.scope[k].kind, Kind::Counter))
+                        .map(|k| self.scope[k].name.clone())
+                        .collect();
+                    if let Some(c) = counters.choose(&mut self.rng) {
+                        out.push(Stmt::Assign {
+                            place: c.clone(),
+                            op: "+=",
+                            value: "1".into(),
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    /// A local array, often filled by a loop right after.
+    fn local_array(&mut self, out: &mut Vec<Stmt>) {
+        if !self.on.has(Feature::LocalArrays) {
+            return;
+        }
+        self.used.push(Feature::LocalArrays);
+        let name = self.fresh("h");
+        if self.coin(0.4) {
+            let len = self.pick_len();
+            let items: Vec<Ex> = (0..len.value()).map(|_| tame(self.expr(2))).collect();
+            let mag = items.iter().map(|e| e.mag).fold(0.0, f64::max);
+            let typed = items.iter().any(|e| e.typed);
+            let ty = (!typed).then(|| Ty::floats(std::slice::from_ref(&len)).text());
+            let mutable = self.coin(0.5);
+            let text: Vec<String> = items.into_iter().map(|e| e.s).collect();
+            self.declare(
+                &name,
+                Kind::Array {
+                    dims: vec![len],
+                    by_ref: false,
+                },
+                mutable,
+                mag,
+            );
+            out.push(Stmt::Let {
+                name,
+                mutable,
+                ty,
+                value: format!("[{}]", text.join(", ")),
+                recompute: false,
+            });
+            return;
+        }
+        let mut dims = vec![self.pick_len()];
+        if self.p(Feature::Arrays2d, 0.3) {
+            dims.insert(0, self.pick_len());
+            if self.coin(0.3) {
+                dims.insert(0, Len::Lit(2));
+            }
+        }
+        self.declare(
+            &name,
+            Kind::Array {
+                dims: dims.clone(),
+                by_ref: false,
+            },
+            true,
+            0.0,
+        );
+        out.push(Stmt::Let {
+            name: name.clone(),
+            mutable: true,
+            ty: Some(Ty::floats(&dims).text()),
+            value: zeros(&dims),
+            recompute: false,
+        });
+        if self.nesting < MAX_NESTING && self.on.has(Feature::ForRange) && self.coin(0.8) {
+            // Fill it, often only in part: one loop per dimension.
+            let slot = self.scope.len() - 1;
+            let mark = self.scope.len();
+            let mut idx = Vec::new();
+            for len in &dims {
+                let i = self.fresh("i");
+                let end = if self.coin(0.7) {
+                    len.clone()
+                } else {
+                    Len::Lit(self.rng.gen_range(1..=len.value()))
+                };
+                self.enter_loop(&i, end.value() - 1, end.value() as f64);
+                idx.push((i, end));
+            }
+            let place = format!(
+                "{name}{}",
+                idx.iter()
+                    .map(|(i, _)| format!("[{i}]"))
+                    .collect::<String>()
+            );
+            let fill = self.update(slot, place);
+            let mut body = vec![fill];
+            for (i, end) in idx.into_iter().rev() {
+                self.leave_loop();
+                body = vec![Stmt::For {
+                    checkpoint: None,
+                    pat: i,
+                    iter: format!("0..{}", end.text()),
+                    body,
+                }];
+            }
+            self.scope.truncate(mark);
+            out.extend(body);
+        }
+    }
+
+    /// `let y: [$F; L] = g(..);` for a helper returning an array.
+    fn call_let(&mut self, out: &mut Vec<Stmt>) {
+        let arrays: Vec<Callee> = self
+            .callees
+            .iter()
+            .filter(|c| matches!(c.ret, Ty::Array(..)))
+            .cloned()
+            .collect();
+        let Some(callee) = arrays.choose(&mut self.rng).cloned() else {
+            if let Some(e) = self.call(1) {
+                let name = self.fresh("v");
+                self.declare(&name, Kind::Float, false, e.mag);
+                out.push(Stmt::Let {
+                    name,
+                    mutable: false,
+                    ty: None,
+                    value: e.s,
+                    recompute: false,
+                });
+            }
+            return;
+        };
+        let Some(text) = self.call_text(&callee, 1) else {
+            return;
+        };
+        self.used.push(Feature::ArrayCalls);
+        let recompute = self.p(Feature::Recompute, 0.2);
+        let name = self.fresh("y");
+        self.declare(
+            &name,
+            Kind::Array {
+                dims: dims_of(&callee.ret),
+                by_ref: false,
+            },
+            false,
+            6.0,
+        );
+        out.push(Stmt::Let {
+            name,
+            mutable: false,
+            ty: Some(callee.ret.text()),
+            value: text,
+            recompute,
+        });
+    }
+
+    /// Makes sure a loop has an outer accumulator: declares `let mut s = 0.0;` when none is in
+    /// scope.
+    fn accumulator(&mut self, out: &mut Vec<Stmt>) {
+        if self.assignable(false).is_empty() {
+            let name = self.fresh("s");
+            self.declare(&name, Kind::Float, true, 0.0);
+            out.push(Stmt::Let {
+                name,
+                mutable: true,
+                ty: Some("$F".into()),
+                value: "0.0".into(),
+                recompute: false,
+            });
+        }
+    }
+
+    /// A loop body: an update of an outer accumulator first, then more statements.
+    fn loop_body(&mut self, out: &mut Vec<Stmt>) {
+        let slots = self.assignable(true);
+        if let Some(&slot) = slots.choose(&mut self.rng) {
+            let place = self.scope[slot].name.clone();
+            let s = self.update(slot, place);
+            out.push(s);
+        }
+        let more = self.block(3);
+        out.extend(more);
+    }
+
+    fn range_len(&mut self) -> Len {
+        let mut lens = self.lens.clone();
+        for a in self.arrays() {
+            lens.extend(a.dims);
+        }
+        lens.choose(&mut self.rng).cloned().expect("not empty")
+    }
+
+    fn for_loop(&mut self, out: &mut Vec<Stmt>) {
+        self.accumulator(out);
+        let mark = self.scope.len();
+        let (frozen, hidden) = (self.frozen.len(), self.hidden.len());
+        let arrays1: Vec<ArraySrc> = self
+            .arrays()
+            .into_iter()
+            .filter(|a| a.dims.len() == 1 && !a.field)
+            .collect();
+        let triangles: Vec<(String, usize)> = self
+            .visible()
+            .into_iter()
+            .filter_map(|k| match self.scope[k].kind {
+                Kind::Index(max) if self.scope[k].depth > 0 && max > 0 => {
+                    Some((self.scope[k].name.clone(), max))
+                }
+                _ => None,
+            })
+            .collect();
+        let mut forms: Vec<Feature> = vec![
+            Feature::ForRange,
+            Feature::ForInclusive,
+            Feature::ForRev,
+            Feature::ForStep,
+        ];
+        if !triangles.is_empty() {
+            forms.extend([Feature::Triangular, Feature::Triangular]);
+        }
+        if !arrays1.is_empty() {
+            forms.extend([Feature::Iter, Feature::Enumerate, Feature::Zip]);
+        }
+        if arrays1.iter().any(|a| a.slot.is_some()) {
+            forms.push(Feature::IterMut);
+        }
+        forms.retain(|&f| self.on.has(f));
+        let Some(&form) = forms.choose(&mut self.rng) else {
+            return;
+        };
+        self.used.push(form);
+        let mut body = Vec::new();
+        let (pat, iter, trips) = match form {
+            Feature::ForRange | Feature::ForRev | Feature::ForStep => {
+                let len = self.range_len();
+                let i = self.fresh("i");
+                let (iter, trips) = match form {
+                    Feature::ForRange => (format!("0..{}", len.text()), len.value()),
+                    Feature::ForRev => (format!("(0..{}).rev()", len.text()), len.value()),
+                    _ => {
+                        let start = self.rng.gen_range(0..=1);
+                        let k = self.rng.gen_range(2..=3);
+                        (
+                            format!("({start}..{}).step_by({k})", len.text()),
+                            (len.value() - start).div_ceil(k),
+                        )
+                    }
+                };
+                self.enter_loop(&i, len.value() - 1, trips as f64);
+                (i, iter, trips)
+            }
+            Feature::ForInclusive => {
+                let len = self.range_len().value();
+                let hi = self.rng.gen_range(0..len);
+                let lo = self.rng.gen_range(0..=hi);
+                let i = self.fresh("i");
+                self.enter_loop(&i, hi, (hi - lo + 1) as f64);
+                (i, format!("{lo}..={hi}"), hi - lo + 1)
+            }
+            Feature::Triangular => {
+                let (outer, max) = triangles.choose(&mut self.rng).cloned().expect("some");
+                let j = self.fresh("j");
+                if self.coin(0.5) {
+                    self.enter_loop(&j, max - 1, max as f64);
+                    (j, format!("0..{outer}"), max)
+                } else {
+                    self.enter_loop(&j, max, (max + 1) as f64);
+                    (j, format!("0..={outer}"), max + 1)
+                }
+            }
+            Feature::Iter | Feature::Enumerate => {
+                let src = arrays1.choose(&mut self.rng).cloned().expect("some");
+                let len = src.dims[0].value();
+                let v = self.fresh("e");
+                self.frozen.push(src.text.clone());
+                if form == Feature::Iter {
+                    self.enter_loop("", 0, len as f64);
+                    self.declare(&v, Kind::Elem, false, src.mag);
+                    (v, format!("{}.iter()", src.text), len)
+                } else {
+                    let i = self.fresh("i");
+                    self.enter_loop(&i, len - 1, len as f64);
+                    self.declare(&v, Kind::Elem, false, src.mag);
+                    (
+                        format!("({i}, {v})"),
+                        format!("{}.iter().enumerate()", src.text),
+                        len,
+                    )
+                }
+            }
+            Feature::Zip => {
+                let a = arrays1.choose(&mut self.rng).cloned().expect("some");
+                let len = a.dims[0].value();
+                let same: Vec<&ArraySrc> = arrays1
+                    .iter()
+                    .filter(|b| b.dims[0].value() == len)
+                    .collect();
+                let b = (*same.choose(&mut self.rng).expect("a itself")).clone();
+                let (u, v) = (self.fresh("e"), self.fresh("e"));
+                self.frozen.push(a.text.clone());
+                self.frozen.push(b.text.clone());
+                self.enter_loop("", 0, len as f64);
+                self.declare(&u, Kind::Elem, false, a.mag);
+                self.declare(&v, Kind::Elem, false, b.mag);
+                (
+                    format!("({u}, {v})"),
+                    format!("{}.iter().zip({}.iter())", a.text, b.text),
+                    len,
+                )
+            }
+            _ => {
+                let locals: Vec<ArraySrc> = arrays1
+                    .iter()
+                    .filter(|a| a.slot.is_some())
+                    .cloned()
+                    .collect();
+                let src = locals.choose(&mut self.rng).cloned().expect("some");
+                let len = src.dims[0].value();
+                let slot = src.slot.expect("filtered");
+                let v = self.fresh("e");
+                self.hidden.push(src.text.clone());
+                self.enter_loop("", 0, len as f64);
+                self.declare(&v, Kind::ElemMut, true, self.scope[slot].mag);
+                let e = self.bounded(2);
+                let op = if self.coin(0.6) { "=" } else { "+=" };
+                self.scope[slot].mag = if op == "=" {
+                    self.scope[slot].mag.max(1.6)
+                } else {
+                    self.scope[slot].mag + 1.6
+                };
+                body.push(Stmt::Assign {
+                    place: format!("*{v}"),
+                    op,
+                    value: e.s,
+                });
+                (v, format!("{}.iter_mut()", src.text), len)
+            }
+        };
+        let checkpoint = if !self.checkpointed && trips > 0 && self.p(Feature::Checkpoint, 0.12) {
+            let s = self.rng.gen_range(1..=trips.max(1));
+            Some(match self.rng.gen_range(0..3) {
+                1 if self.p(Feature::Snapshots, 0.9) => Checkpoint::Snapshots(s),
+                2 if self.p(Feature::Binomial, 0.9) => Checkpoint::Binomial(s),
+                _ => Checkpoint::Every,
+            })
+        } else {
+            None
+        };
+        let was = self.checkpointed;
+        self.checkpointed |= checkpoint.is_some();
+        self.loop_body(&mut body);
+        self.checkpointed = was;
+        self.leave_loop();
+        self.scope.truncate(mark);
+        self.frozen.truncate(frozen);
+        self.hidden.truncate(hidden);
+        out.push(Stmt::For {
+            checkpoint,
+            pat,
+            iter,
+            body,
+        });
+    }
+
+    /// A `while` or `loop` bounded by `#[max_iters(K)]`, with a counter that stops it in time.
+    fn bounded_loop(&mut self, out: &mut Vec<Stmt>) {
+        let use_while =
+            self.on.has(Feature::While) && (self.coin(0.5) || !self.on.has(Feature::Loop));
+        if !use_while && !self.on.has(Feature::Loop) {
+            return;
+        }
+        self.accumulator(out);
+        let mark = self.scope.len();
+        let c = self.fresh("c");
+        out.push(Stmt::Let {
+            name: c.clone(),
+            mutable: true,
+            ty: None,
+            value: "0".into(),
+            recompute: false,
+        });
+        self.declare(&c, Kind::Counter, false, 0.0);
+        let limit = self.rng.gen_range(1..=4);
+        let max_iters = limit + self.rng.gen_range(0..=1);
+        self.enter_loop("", 0, limit as f64);
+        let cond = self.cond(1);
+        let mut body = vec![Stmt::Assign {
+            place: c.clone(),
+            op: "+=",
+            value: "1".into(),
+        }];
+        self.loop_body(&mut body);
+        self.leave_loop();
+        self.scope.truncate(mark);
+        self.declare(&c, Kind::Counter, false, 0.0);
+        if use_while {
+            self.used.push(Feature::While);
+            out.push(Stmt::While {
+                max_iters,
+                cond: format!("{c} < {limit} && ({cond})"),
+                body,
+            });
+        } else {
+            self.used.push(Feature::Loop);
+            body.insert(
+                0,
+                Stmt::If {
+                    arms: vec![(format!("{c} >= {limit} || ({cond})"), vec![Stmt::Break])],
+                    els: None,
+                },
+            );
+            // The iteration that breaks at the top counts as started.
+            out.push(Stmt::Loop {
+                max_iters: max_iters + 1,
+                body,
+            });
+        }
+    }
+}
+
+fn dims_of(ty: &Ty) -> Vec<Len> {
+    let mut dims = Vec::new();
+    let mut t = ty;
+    while let Ty::Array(elem, len) = t {
+        dims.push(len.clone());
+        t = elem;
+    }
+    dims
+}
+
+/// Whether two lengths make the same array type: a const generic parameter only matches itself.
+fn same_type(a: &Len, b: &Len) -> bool {
+    let generic = |l: &Len| matches!(l, Len::Named(n, _) if n == "N");
+    if generic(a) || generic(b) {
+        a == b
+    } else {
+        a.value() == b.value()
+    }
+}
+
+fn zeros(dims: &[Len]) -> String {
+    dims.iter()
+        .rev()
+        .fold("0.0".to_string(), |e, len| format!("[{e}; {}]", len.text()))
+}
+
+/// Scales an expression down to magnitude about 2 when it is large.
+fn tame(e: Ex) -> Ex {
+    if e.mag <= TAME {
+        return e;
+    }
+    let scale = 2.0 / e.mag;
+    let digits = (-scale.log10()).ceil().max(0.0) as usize + 1;
+    Ex::from(format!("({} * {scale:.digits$})", e.s), 2.0, &[&e])
+}

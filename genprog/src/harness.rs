@@ -1,0 +1,306 @@
+//! Writes the generated crate: one file per program (the module under test, its f64 reference
+//! twin, and a check function per generated function), `main.rs` listing them, and the checker
+//! (`harness/prelude.rs`).
+
+use crate::ast::{Float, Func, Mode, Program, Ty};
+use crate::features::Feature;
+use std::fmt::Write;
+
+/// The checker, copied into every generated crate.
+pub const PRELUDE: &str = include_str!("../harness/prelude.rs");
+
+/// A line range of a program file and what it holds, for mapping compiler errors back.
+#[derive(Clone, Debug)]
+pub struct Span {
+    /// `f`, `inner::g0`, `f (reference)`, `f (harness)`.
+    pub what: String,
+    pub first: usize,
+    pub last: usize,
+}
+
+/// A program's file: its text and which lines hold which function.
+pub struct ProgramFile {
+    pub text: String,
+    pub spans: Vec<Span>,
+    /// The module under test as printed, for reports.
+    pub test_source: String,
+}
+
+/// How the harness spells a type: concrete lengths, the float type, `module::S`.
+fn harness_ty(ty: &Ty, float: &str, module: &str) -> String {
+    match ty {
+        Ty::Float => float.into(),
+        Ty::Usize => "usize".into(),
+        Ty::Struct => format!("{module}::S"),
+        Ty::Array(elem, len) => format!("[{}; {}]", harness_ty(elem, float, module), len.value()),
+        Ty::Tuple(items) => {
+            let items: Vec<_> = items.iter().map(|t| harness_ty(t, float, module)).collect();
+            format!("({},)", items.join(", "))
+        }
+    }
+}
+
+/// The names of a value's float coordinates, in `Flat` order.
+fn coordinates(name: &str, ty: &Ty, fields: &[(String, Ty)], out: &mut Vec<String>) {
+    match ty {
+        Ty::Float => out.push(name.into()),
+        Ty::Usize => {}
+        Ty::Struct => {
+            for (field, t) in fields {
+                coordinates(&format!("{name}.{field}"), t, fields, out);
+            }
+        }
+        Ty::Array(elem, len) => {
+            for i in 0..len.value() {
+                coordinates(&format!("{name}[{i}]"), elem, fields, out);
+            }
+        }
+        Ty::Tuple(items) => {
+            for (i, t) in items.iter().enumerate() {
+                coordinates(&format!("{name}.{i}"), t, fields, out);
+            }
+        }
+    }
+}
+
+fn lines(text: &str) -> usize {
+    text.lines().count()
+}
+
+/// The file of one program.
+pub fn program_file(p: &Program, seed: u64, used: &[Feature]) -> ProgramFile {
+    let mut out = String::new();
+    let mut spans = Vec::new();
+    let used: Vec<_> = used.iter().map(|f| f.name()).collect();
+    let _ = writeln!(
+        out,
+        "//! Program {} of seed {seed} ({}): {}.",
+        p.name,
+        match p.float {
+            Float::F64 => "f64",
+            Float::F32 => "f32",
+        },
+        used.join(", ")
+    );
+    out.push_str("#![allow(warnings, clippy::all)]\n");
+    out.push_str("pub mod t {\n");
+    let test = p.print(Mode::test(p.float), 1, lines(&out) + 1);
+    out.push_str(&test.text);
+    out.push_str("}\n");
+    for (what, first, last) in test.spans {
+        spans.push(Span { what, first, last });
+    }
+    out.push_str("pub mod r {\n");
+    let reference = p.print(Mode::REFERENCE, 1, lines(&out) + 1);
+    out.push_str(&reference.text);
+    out.push_str("}\n");
+    for (what, first, last) in reference.spans {
+        spans.push(Span {
+            what: format!("{what} (reference)"),
+            first,
+            last,
+        });
+    }
+    if !p.fields.is_empty() {
+        for module in ["t", "r"] {
+            let reads: Vec<_> = p
+                .fields
+                .iter()
+                .map(|(f, _)| format!("{f}: crate::Flat::read(c)"))
+                .collect();
+            let writes: String = p
+                .fields
+                .iter()
+                .map(|(f, _)| format!(" crate::Flat::write(&self.{f}, out);"))
+                .collect();
+            let _ = writeln!(
+                out,
+                "impl crate::Flat for {module}::S {{\n    fn read(c: &mut &[f64]) -> Self {{ {module}::S {{ {} }} }}\n    fn write(&self, out: &mut Vec<f64>) {{{writes} }}\n}}",
+                reads.join(", ")
+            );
+        }
+    }
+    let mut checks = Vec::new();
+    for f in &p.funcs {
+        let first = lines(&out) + 1;
+        let name = format!("check_{}", f.name);
+        out.push_str(&check_fn(p, f, &name));
+        spans.push(Span {
+            what: format!("{} (harness)", f.path()),
+            first,
+            last: lines(&out),
+        });
+        checks.push(format!("(\"{}\", {name})", f.path()));
+    }
+    let _ = writeln!(
+        out,
+        "pub const CHECKS: crate::Checks = &[{}];",
+        checks.join(", ")
+    );
+    ProgramFile {
+        text: out,
+        spans,
+        test_source: Mode::test(p.float).subst(&test.text),
+    }
+}
+
+/// `check_f(ctx)`: forward, grad, try_forward, accumulation and finite differences of one
+/// function at `ctx.points` points.
+fn check_fn(p: &Program, f: &Func, name: &str) -> String {
+    let mode = Mode::test(p.float);
+    let float = mode.float;
+    let single = p.float == Float::F32 || p.mixed;
+    let exact = !single;
+    let floats: Vec<_> = f.params.iter().filter(|q| q.ty.has_floats()).collect();
+    let differentiated = f.differentiated();
+    let mut names = Vec::new();
+    let mut wrt = Vec::new();
+    for q in &floats {
+        let before = names.len();
+        coordinates(&q.name, &q.ty, &p.fields, &mut names);
+        let on = differentiated.iter().any(|d| d.name == q.name);
+        wrt.extend(std::iter::repeat_n(on, names.len() - before));
+    }
+    let wrt_names: Vec<&String> = names
+        .iter()
+        .zip(&wrt)
+        .filter(|(_, w)| **w)
+        .map(|(n, _)| n)
+        .collect();
+    let mut out_coords = Vec::new();
+    coordinates("out", &f.ret, &p.fields, &mut out_coords);
+    let tuple = |module: &str, fl: &str, ps: &[&crate::ast::Param]| {
+        let names: Vec<_> = ps.iter().map(|q| q.name.clone()).collect();
+        let tys: Vec<_> = ps.iter().map(|q| harness_ty(&q.ty, fl, module)).collect();
+        (
+            format!("({},)", names.join(", ")),
+            format!("({},)", tys.join(", ")),
+        )
+    };
+    let (pat, test_tys) = tuple("t", float, &floats);
+    let (_, ref_tys) = tuple("r", "f64", &floats);
+    let d_tys = tuple("t", float, &differentiated).1;
+    let args: Vec<_> = f.params.iter().map(|q| q.arg(&q.name)).collect();
+    let args = args.join(", ");
+    let turbofish = f.turbofish();
+    let path = f.path();
+    let tape_path = match path.rsplit_once("::") {
+        Some((module, _)) => format!("t::{module}::{}", f.tape()),
+        None => format!("t::{}", f.tape()),
+    };
+    let d_args: String = (0..differentiated.len())
+        .map(|k| format!(", &mut d.{k}"))
+        .collect();
+    let ret_ty = harness_ty(&f.ret, float, "t");
+    let by_ref = matches!(f.ret, Ty::Array(..));
+    let amp = if by_ref { "&" } else { "" };
+
+    let mut s = String::new();
+    let _ = writeln!(s, "pub fn {name}(ctx: &mut crate::Ctx) {{");
+    let quoted = |v: &[String]| {
+        v.iter()
+            .map(|n| format!("{n:?}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let _ = writeln!(s, "    const NAMES: &[&str] = &[{}];", quoted(&names));
+    let wrt_names: Vec<String> = wrt_names.into_iter().cloned().collect();
+    let _ = writeln!(
+        s,
+        "    const WRT_NAMES: &[&str] = &[{}];",
+        quoted(&wrt_names)
+    );
+    let _ = writeln!(s, "    const WRT: &[bool] = &{wrt:?};");
+    let _ = writeln!(s, "    for _ in 0..ctx.points {{");
+    let _ = writeln!(s, "        let pt = ctx.point(NAMES.len(), {single});");
+    let _ = writeln!(s, "        let {pat}: {test_tys} = crate::unflat(&pt);");
+    for q in &f.params {
+        if let Some(fixed) = &q.fixed {
+            match q.ty {
+                Ty::Usize => {
+                    let _ = writeln!(s, "        let {}: usize = {};", q.name, fixed[0]);
+                }
+                _ => {
+                    let _ = writeln!(
+                        s,
+                        "        let {}: [usize; {}] = {fixed:?};",
+                        q.name,
+                        fixed.len()
+                    );
+                }
+            }
+        }
+    }
+    let _ = writeln!(s, "        let primal = t::{path}{turbofish}({args});");
+    let _ = writeln!(s, "        let mut tape = {tape_path}{turbofish}::new();");
+    let _ = writeln!(
+        s,
+        "        let fwd = t::{path}_forward{turbofish}({args}, &mut tape);"
+    );
+    let _ = writeln!(
+        s,
+        "        ctx.same(\"forward == primal\", &crate::flat(&fwd), &crate::flat(&primal));"
+    );
+    if f.has_bounded_loop() {
+        let _ = writeln!(
+            s,
+            "        let mut tape2 = {tape_path}{turbofish}::new();\n        match t::{path}_try_forward{turbofish}({args}, &mut tape2) {{\n            Ok(v) => ctx.same(\"try_forward == primal\", &crate::flat(&v), &crate::flat(&primal)),\n            Err(e) => ctx.fail(\"try_forward\", 1.0, format!(\"Err({{e:?}})\")),\n        }}"
+        );
+    }
+    let _ = writeln!(
+        s,
+        "        let reference = |q: &[f64], w: &[f64]| -> f64 {{\n            let {pat}: {ref_tys} = crate::unflat(q);\n            crate::dot(&crate::flat(&r::{path}{turbofish}({args})), w)\n        }};"
+    );
+    if exact {
+        let _ = writeln!(
+            s,
+            "        ctx.same(\"primal == reference twin\", &crate::flat(&primal), &crate::flat(&{{ let {pat}: {ref_tys} = crate::unflat(&pt); r::{path}{turbofish}({args}) }}));"
+        );
+    }
+    let zeros = format!("vec![0.0; {}]", wrt_names.len());
+    if f.ret == Ty::Float {
+        let _ = writeln!(s, "        let w = vec![1.0];");
+        let _ = writeln!(
+            s,
+            "        let (v, g) = t::{path}_grad{turbofish}({args});\n        ctx.same(\"grad value == primal\", &crate::flat(&v), &crate::flat(&primal));\n        let once = crate::flat(&g);"
+        );
+    } else {
+        let _ = writeln!(s, "        let w = ctx.seed({});", out_coords.len());
+        let _ = writeln!(
+            s,
+            "        let seed: {ret_ty} = crate::unflat(&w);\n        let mut d: {d_tys} = crate::unflat(&{zeros});\n        t::{path}_adjoint{turbofish}({args}, &tape, {amp}seed{d_args});\n        let once = crate::flat(&d);"
+        );
+    }
+    let _ = writeln!(
+        s,
+        "        let pre = ctx.prefill(once.len());\n        let mut d: {d_tys} = crate::unflat(&pre);\n        let seed2: {ret_ty} = crate::unflat(&w.iter().map(|v| 2.0 * v).collect::<Vec<f64>>());\n        t::{path}_adjoint{turbofish}({args}, &tape, {amp}seed2{d_args});\n        ctx.accumulate(&pre, &once, &crate::flat(&d), {single}, WRT_NAMES);"
+    );
+    let _ = writeln!(
+        s,
+        "        let value = crate::dot(&crate::flat(&primal), &w);\n        ctx.gradient(&pt, WRT, &once, &|q: &[f64]| reference(q, &w), value, {single}, NAMES);"
+    );
+    s.push_str("    }\n}\n");
+    s
+}
+
+/// `main.rs` of the generated crate: the checker and the programs that compile.
+pub fn main_rs(programs: &[&str]) -> String {
+    let mut s =
+        String::from("#![allow(warnings, clippy::all)]\nmod prelude;\npub use prelude::*;\n");
+    for p in programs {
+        let _ = writeln!(s, "mod {p};");
+    }
+    s.push_str("\nfn main() {\n    let mut args = std::env::args().skip(1);\n    let seed: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(1);\n    let points: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(4);\n    prelude::run(seed, points, &[\n");
+    for p in programs {
+        let _ = writeln!(s, "        (\"{p}\", {p}::CHECKS),");
+    }
+    s.push_str("    ]);\n}\n");
+    s
+}
+
+/// `Cargo.toml` of the generated crate: its own workspace, `stackgrad` by path.
+pub fn cargo_toml(stackgrad: &str) -> String {
+    format!(
+        "[package]\nname = \"genprog-run\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n[dependencies]\nstackgrad = {{ path = {stackgrad:?} }}\n\n[workspace]\n\n[profile.dev]\ndebug = false\n"
+    )
+}
