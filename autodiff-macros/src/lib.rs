@@ -31,7 +31,10 @@ mod params;
 ///
 /// Use it through the `stackgrad` crate (`stackgrad::Parameters`), whose documentation has
 /// examples. `#[parameters(crate = "path")]` names the runtime when it is not
-/// `::stackgrad::runtime`; `#[parameters(skip)]` on a field leaves it out.
+/// `::stackgrad::runtime`; `#[parameters(skip)]` on a field leaves it out. It also implements
+/// `Default` as the all-zero value (any size, also for const-generic structs whose arrays are
+/// longer than 32, the gradient buffer `f_grad` needs); `#[parameters(no_default)]` leaves
+/// `Default` to a hand-written impl.
 #[proc_macro_derive(Parameters, attributes(parameters))]
 pub fn derive_parameters(input: TokenStream) -> TokenStream {
     params::derive(input.into()).into()

@@ -10,6 +10,11 @@
 //! `#[parameters(crate = "path")]`. It uses no allocation and no `unsafe`, only `::core` and that
 //! path, so it works in `no_std` crates.
 //!
+//! It also implements `Default` as `Parameters::zeroed()`, for any array size and any const
+//! generics (`#[derive(Default)]` stops at arrays of 32 elements and bounds every type parameter;
+//! `f_grad` needs `Default` for a struct's gradient). `#[parameters(no_default)]` leaves it out,
+//! for a struct with its own `Default`.
+//!
 //! Before:
 //! ```text
 //! #[derive(Parameters)]
@@ -32,6 +37,9 @@
 //!         ...
 //!     }
 //!     ...
+//! }
+//! impl ::core::default::Default for Mlp {
+//!     fn default() -> Self { <Self as ::stackgrad::runtime::Parameters>::zeroed() }
 //! }
 //! ```
 
@@ -88,7 +96,7 @@ const SUPPORTED: &str = "`#[derive(Parameters)]` supports fields of type `f32`, 
 
 fn expand(input: &DeriveInput) -> syn::Result<TokenStream> {
     let mut errors = Errors::default();
-    let krate = crate_path(input, &mut errors);
+    let options = struct_options(input, &mut errors);
     let named = match &input.data {
         Data::Struct(s) => match &s.fields {
             Fields::Named(named) => Some(named),
@@ -134,7 +142,7 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream> {
     // Without named fields there is nothing more to say about them.
     let scalar = named.and_then(|_| scalar_type(input, &fields, &mut errors));
     errors.finish()?;
-    let (Some(krate), Some(scalar_source)) = (krate, scalar) else {
+    let (Some((krate, default)), Some(scalar_source)) = (options, scalar) else {
         return Err(syn::Error::new_spanned(
             &input.ident,
             "internal error: no scalar type",
@@ -149,12 +157,14 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream> {
         scalar,
         fields: &fields,
     }
-    .impl_block(input, &skipped))
+    .impl_block(input, &skipped, default))
 }
 
-/// The runtime's path: `#[parameters(crate = "...")]` or `::stackgrad::runtime`.
-fn crate_path(input: &DeriveInput, errors: &mut Errors) -> Option<Path> {
+/// The struct-level options: the runtime's path (`#[parameters(crate = "...")]`, else
+/// `::stackgrad::runtime`) and whether to implement `Default` (not with `#[parameters(no_default)]`).
+fn struct_options(input: &DeriveInput, errors: &mut Errors) -> Option<(Path, bool)> {
     let mut path = syn::parse_quote!(::stackgrad::runtime);
+    let mut default = true;
     for attr in input
         .attrs
         .iter()
@@ -165,8 +175,11 @@ fn crate_path(input: &DeriveInput, errors: &mut Errors) -> Option<Path> {
                 let lit: LitStr = meta.value()?.parse()?;
                 path = lit.parse()?;
                 Ok(())
+            } else if meta.path.is_ident("no_default") {
+                default = false;
+                Ok(())
             } else {
-                Err(meta.error("unknown `parameters` option; expected `#[parameters(crate = \"path::to::runtime\")]`"))
+                Err(meta.error("unknown `parameters` option; expected `#[parameters(crate = \"path::to::runtime\")]` or `#[parameters(no_default)]`"))
             }
         });
         if let Err(e) = parsed {
@@ -174,7 +187,7 @@ fn crate_path(input: &DeriveInput, errors: &mut Errors) -> Option<Path> {
             return None;
         }
     }
-    Some(path)
+    Some((path, default))
 }
 
 /// Whether a field says `#[parameters(skip)]`.
@@ -375,7 +388,12 @@ fn flat(field: &Ident, depth: usize, mutable: bool) -> TokenStream {
 }
 
 impl Emit<'_> {
-    fn impl_block(&self, input: &DeriveInput, skipped: &[(Ident, Type)]) -> TokenStream {
+    fn impl_block(
+        &self,
+        input: &DeriveInput,
+        skipped: &[(Ident, Type)],
+        default: bool,
+    ) -> TokenStream {
         let Emit { krate, scalar, .. } = self;
         let name = &input.ident;
         let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
@@ -407,6 +425,17 @@ impl Emit<'_> {
         let tensor_mut = self.tensor_fn(true);
         let visit = self.visit_fn(false);
         let visit_mut = self.visit_fn(true);
+        // Same generics and bounds as the `Parameters` impl, so `Self: Parameters` holds.
+        let default_impl = default.then(|| {
+            quote! {
+                #[automatically_derived]
+                impl #impl_generics ::core::default::Default for #name #ty_generics where #(#predicates,)* {
+                    fn default() -> Self {
+                        <Self as #krate::Parameters>::zeroed()
+                    }
+                }
+            }
+        });
         quote! {
             #[automatically_derived]
             impl #impl_generics #krate::Parameters for #name #ty_generics where #(#predicates,)* {
@@ -422,6 +451,7 @@ impl Emit<'_> {
                 #visit
                 #visit_mut
             }
+            #default_impl
         }
     }
 
@@ -777,6 +807,16 @@ where
         }
     }
 }
+#[automatically_derived]
+impl<F, const N: usize> ::core::default::Default for Net<F, N>
+where
+    F: rt::Float,
+    Head<F>: rt::Parameters<Scalar = F>,
+{
+    fn default() -> Self {
+        <Self as rt::Parameters>::zeroed()
+    }
+}
 "#;
         let got = pretty(out);
         assert!(got == want, "expansion changed; new expansion:\n{got}");
@@ -800,6 +840,29 @@ where
         );
         // Not generic: no bounds (they could name private types in a public impl).
         assert!(!out.contains("where"), "{out}");
+    }
+
+    #[test]
+    fn default_is_implemented_unless_no_default() {
+        let with = pretty(derive(quote!(
+            struct Mlp<const H: usize> {
+                w: [[f32; H]; 40],
+            }
+        )));
+        assert!(
+            with.contains(
+                "impl<const H: usize> ::core::default::Default for Mlp<H> {\n    fn default() -> Self {\n        <Self as ::stackgrad::runtime::Parameters>::zeroed()"
+            ),
+            "{with}"
+        );
+        let without = pretty(derive(quote!(
+            #[parameters(no_default)]
+            struct Mlp<const H: usize> {
+                w: [[f32; H]; 40],
+            }
+        )));
+        assert!(without.contains("Parameters for Mlp<H>"), "{without}");
+        assert!(!without.contains("Default"), "{without}");
     }
 
     #[test]
@@ -877,6 +940,14 @@ where
             msgs[0].starts_with("unknown `parameters` option; expected `#[parameters(crate"),
             "{msgs:?}"
         );
+        let raw = derive(quote!(
+            #[parameters(krate = "x")]
+            struct A {
+                w: f32,
+            }
+        ))
+        .to_string();
+        assert!(raw.contains("or `#[parameters(no_default)]`"), "{raw}");
         assert!(
             msgs[1].starts_with("unknown `parameters` option on a field"),
             "{msgs:?}"

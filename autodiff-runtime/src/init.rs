@@ -8,11 +8,15 @@
 //! Fans follow PyTorch: a weight of shape `[out, in, k...]` has `fan_in = in * k...` and
 //! `fan_out = out * k...` (see [`fans`]).
 //!
+//! The generators are `rand` 0.8's: seed them through the re-export, [`crate::rand`]
+//! (`stackgrad::rand` from the `stackgrad` crate), as below. A `rand` added to your own
+//! `Cargo.toml` may be another major version, whose generators do not implement these traits.
+//!
 //! # Examples
 //!
 //! ```
 //! use autodiff_runtime::init;
-//! use rand::{SeedableRng, rngs::SmallRng};
+//! use autodiff_runtime::rand::{SeedableRng, rngs::SmallRng};
 //!
 //! let mut w = [[0.0f32; 4]; 3]; // shape [3, 4]: 3 outputs, 4 inputs
 //! let mut rng = SmallRng::seed_from_u64(7);

@@ -27,12 +27,13 @@
 //! // With stackgrad: #[derive(Parameters)] struct W { w: f64 }
 //! let mut params = W { w: 0.0 };
 //! let mut grads = W::zeroed();
-//! let mut adam = Adam::new(AdamConfig { lr: 0.1, ..AdamConfig::default() });
+//! let mut adam = Adam::new(AdamConfig { lr: 0.1, ..AdamConfig::default() })?;
 //! for _ in 0..500 {
 //!     grads.w = 2.0 * (params.w - 3.0);
 //!     adam.step(&mut params, &grads);
 //! }
 //! assert!((params.w - 3.0).abs() < 1e-3);
+//! # Ok::<(), autodiff_runtime::optim::ConfigError>(())
 //! ```
 #![no_std]
 
@@ -54,8 +55,31 @@ pub mod tape;
 pub mod checkpoint;
 #[cfg(feature = "std")]
 pub mod data;
+#[cfg(feature = "alloc")]
+pub mod gradcheck;
 #[cfg(feature = "std")]
 pub mod train;
 
 pub use math::Float;
 pub use params::{Name, Parameters, Visitor, VisitorMut};
+
+/// The `rand` crate (0.8) whose traits the [`init`]ializers and the [`data`] loaders take
+/// (`rand::Rng`).
+///
+/// Seed generators through this path rather than a `rand` of your own: `cargo add rand` gives a
+/// newer `rand` whose generators do not implement this version's traits (error E0277 at the call).
+/// It includes `rngs::SmallRng` (`small_rng` feature); `stackgrad` re-exports it as
+/// `stackgrad::rand`.
+///
+/// # Examples
+///
+/// ```
+/// use autodiff_runtime::init;
+/// use autodiff_runtime::rand::{SeedableRng, rngs::SmallRng};
+///
+/// let (mut a, mut b) = ([0.0f32; 8], [0.0f32; 8]);
+/// init::normal(&mut a, 0.0, 0.02, &mut SmallRng::seed_from_u64(42));
+/// init::normal(&mut b, 0.0, 0.02, &mut SmallRng::seed_from_u64(42));
+/// assert_eq!(a, b); // the same seed gives the same bits
+/// ```
+pub use rand;

@@ -4,8 +4,9 @@
 use std::path::PathBuf;
 
 use autodiff_runtime::data::{
-    BatchLoader, CharCorpus, CsvOptions, DataError, DataErrorKind, IdxData, LabelColumn, LastBatch,
-    bundled, fill_windows, parse_csv, parse_idx, read_csv, read_idx, read_idx_dataset,
+    BatchLoader, CharCorpus, Column, CsvOptions, CsvReader, DataError, DataErrorKind, IdxData,
+    LabelColumn, LastBatch, MAX_INFERRED_CLASSES, bundled, fill_windows, parse_csv, parse_idx,
+    read_csv, read_idx, read_idx_dataset,
 };
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
@@ -203,6 +204,234 @@ fn csv_file_errors_name_the_file() {
     let err = read_csv(temp_file("latin1.csv", b"1,2,0\n1,\xe9,0\n"), &plain()).unwrap_err();
     assert!(matches!(err.kind, DataErrorKind::Csv(_)), "{err}");
     assert_eq!(err.line, Some(2));
+}
+
+/// The input the cargo-fuzz `csv` target found: a label near `usize::MAX` overflowed
+/// `largest + 1` (a panic in debug, zero classes in release). Now a typed error at the label.
+#[test]
+fn csv_absurd_labels_are_errors_not_overflows() {
+    for label in [usize::MAX, usize::MAX - 1, 1 << 40, MAX_INFERRED_CLASSES] {
+        let err = csv(&format!("0.5,1\n0.25,{label}\n"), &plain()).unwrap_err();
+        assert!(
+            matches!(err.kind, DataErrorKind::LabelTooLarge { label: l, limit } if l == label && limit == MAX_INFERRED_CLASSES),
+            "{label}: {err}"
+        );
+        assert_eq!((err.line, err.column), (Some(2), Some(2)), "{err}");
+        assert!(
+            err.to_string()
+                .starts_with(&format!("mem.csv:2:2: label {label} is too large")),
+            "{err}"
+        );
+    }
+    assert_eq!(
+        csv("1,18446744073709551615\n", &plain())
+            .unwrap_err()
+            .to_string(),
+        "mem.csv:1:2: label 18446744073709551615 is too large to infer the number of classes from \
+         (labels must be below 65536); give the number of classes to allow more"
+    );
+    // The largest label allowed without a class count, and any label below an explicit count.
+    let d = csv(&format!("1,{}\n", MAX_INFERRED_CLASSES - 1), &plain()).unwrap();
+    assert_eq!(d.n_classes, MAX_INFERRED_CLASSES);
+    let huge = CsvOptions {
+        num_classes: Some(usize::MAX),
+        ..plain()
+    };
+    let d = csv("1,18446744073709551614\n", &huge).unwrap();
+    assert_eq!((d.labels[0], d.n_classes), (usize::MAX - 1, usize::MAX));
+    // Past usize: not an integer label at all.
+    assert!(matches!(
+        csv("1,18446744073709551616\n", &plain()).unwrap_err().kind,
+        DataErrorKind::InvalidLabel { .. }
+    ));
+}
+
+#[test]
+fn csv_errors_quote_at_most_80_characters_of_a_field() {
+    let long = "é".repeat(100) + "x";
+    for (text, reader) in [
+        (format!("1,{long},0\n"), CsvReader::new()),
+        (format!("1,2,{long}\n"), CsvReader::new()),
+        (format!("1,{long}\n"), CsvReader::new().target(0)),
+    ] {
+        let classification = reader.parse_classification(text.as_bytes(), "long.csv");
+        let regression = reader.parse_regression(text.as_bytes(), "long.csv");
+        for err in [classification.unwrap_err(), regression.unwrap_err()] {
+            let field = match &err.kind {
+                DataErrorKind::NotANumber { field } | DataErrorKind::InvalidLabel { field } => {
+                    field
+                }
+                other => panic!("{text:?}: {other:?}"),
+            };
+            assert_eq!(field.chars().count(), 83, "{field}");
+            assert_eq!(*field, "é".repeat(80) + "...");
+            assert_eq!(err.line, Some(1));
+            assert!(err.column.is_some());
+            assert!(err.to_string().len() < 300, "{err}");
+        }
+    }
+    // Exactly 80 characters are quoted whole.
+    let eighty = "z".repeat(80);
+    let err = csv(&format!("{eighty},0\n"), &plain()).unwrap_err();
+    assert!(
+        matches!(&err.kind, DataErrorKind::NotANumber { field } if *field == eighty),
+        "{err}"
+    );
+    let name = "n".repeat(200);
+    let err = CsvReader::new()
+        .has_header(true)
+        .target(name.as_str())
+        .parse_regression("a,b\n1,2\n".as_bytes(), "h.csv")
+        .unwrap_err();
+    assert!(
+        matches!(&err.kind, DataErrorKind::UnknownColumn { name, has_header: true } if name.len() == 83),
+        "{err}"
+    );
+}
+
+#[test]
+fn csv_regression_targets_by_name_index_or_last() {
+    let text = "rooms, price ,area\n3,250.5,80\n2,-1e3,61.5\n4,0,100\n";
+    let by_name = CsvReader::new()
+        .has_header(true)
+        .target("price")
+        .parse_regression(text.as_bytes(), "houses.csv")
+        .unwrap();
+    assert_eq!(by_name.targets, [250.5, -1000.0, 0.0]);
+    assert_eq!(by_name.features, [3.0, 80.0, 2.0, 61.5, 4.0, 100.0]);
+    assert_eq!((by_name.len(), by_name.n_features), (3, 2));
+    assert_eq!(by_name.feature_names, ["rooms", "area"]);
+    assert_eq!(by_name.target_name.as_deref(), Some("price"));
+    let by_index = CsvReader::new()
+        .has_header(true)
+        .target(1)
+        .parse_regression(text.as_bytes(), "houses.csv")
+        .unwrap();
+    assert_eq!(by_index, by_name);
+    let last = CsvReader::new()
+        .has_header(true)
+        .parse_regression(text.as_bytes(), "houses.csv")
+        .unwrap();
+    assert_eq!(last.targets, [80.0, 61.5, 100.0]);
+    assert_eq!(last.target_name.as_deref(), Some("area"));
+
+    // No header: by position, no names; the same rows give the same numbers.
+    let rows = &text[text.find('\n').unwrap() + 1..];
+    let plain_rows = CsvReader::new()
+        .target(Column::Index(1))
+        .delimiter(b',')
+        .parse_regression(rows.as_bytes(), "rows.csv")
+        .unwrap();
+    assert_eq!(
+        (plain_rows.features, plain_rows.targets),
+        (by_name.features.clone(), by_name.targets.clone())
+    );
+    assert!(plain_rows.feature_names.is_empty() && plain_rows.target_name.is_none());
+
+    // Float targets are not class labels.
+    let err = CsvReader::new()
+        .has_header(true)
+        .target("price")
+        .parse_classification(text.as_bytes(), "houses.csv")
+        .unwrap_err();
+    assert!(
+        matches!(&err.kind, DataErrorKind::InvalidLabel { field } if field == "250.5"),
+        "{err}"
+    );
+    assert_eq!((err.line, err.column), (Some(2), Some(2)));
+}
+
+#[test]
+fn csv_regression_errors_name_line_and_column() {
+    let reader = CsvReader::new().has_header(true).target("y");
+    let err = reader
+        .parse_regression("x,y\n1,2\n3,nan\n".as_bytes(), "r.csv")
+        .unwrap_err();
+    assert_eq!(err.to_string(), "r.csv:3:2: `nan` is not a finite number");
+    let err = reader
+        .parse_regression("x,z\n1,2\n".as_bytes(), "r.csv")
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "r.csv:1: no column named `y` in the header"
+    );
+    let err = CsvReader::new()
+        .target("y")
+        .parse_regression("1,2\n".as_bytes(), "r.csv")
+        .unwrap_err();
+    assert!(
+        matches!(
+            err.kind,
+            DataErrorKind::UnknownColumn {
+                has_header: false,
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert!(
+        err.to_string().contains("choose the column by index"),
+        "{err}"
+    );
+    let err = CsvReader::new()
+        .target(7)
+        .parse_regression("1,2\n".as_bytes(), "r.csv")
+        .unwrap_err();
+    assert!(
+        matches!(
+            err.kind,
+            DataErrorKind::NoSuchColumn {
+                column: 7,
+                columns: 2
+            }
+        ),
+        "{err}"
+    );
+    assert!(matches!(
+        reader
+            .parse_regression("x,y\n".as_bytes(), "r.csv")
+            .unwrap_err()
+            .kind,
+        DataErrorKind::Empty
+    ));
+    let path = temp_file("regression.csv", b"x,y\n1,2\n1,2,3\n");
+    let err = reader.read_regression(&path).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "{}:3: expected 2 fields like the first row, found 3",
+            path.display()
+        )
+    );
+    let ok = temp_file("regression-ok.csv", b"x,y\n1,2\n");
+    assert_eq!(reader.read_regression(&ok).unwrap().targets, [2.0]);
+}
+
+#[test]
+fn csv_reader_reads_classes_like_parse_csv() {
+    let text = "class;x;y\n3; 1.5;-2\n0;0.25;1e2\n";
+    let options = CsvOptions {
+        has_header: true,
+        label: LabelColumn::Index(0),
+        num_classes: Some(4),
+        delimiter: b';',
+    };
+    let want = csv(text, &options).unwrap();
+    let reader = CsvReader::new()
+        .has_header(true)
+        .target("class")
+        .num_classes(4)
+        .delimiter(b';');
+    assert_eq!(reader, CsvReader::from(&options).target("class"));
+    assert_eq!(
+        reader
+            .parse_classification(text.as_bytes(), "mem.csv")
+            .unwrap(),
+        want
+    );
+    let path = temp_file("classes.csv", text.as_bytes());
+    assert_eq!(reader.read_classification(&path).unwrap(), want);
+    assert_eq!(read_csv(&path, &options).unwrap(), want);
 }
 
 // ---- IDX ----
@@ -555,10 +784,16 @@ fn readers_survive_corrupted_input() {
             num_classes: Some(3),
             ..plain()
         };
-        if let Ok(t) = parse_csv(mutate(csv_base, &mut rng).as_slice(), "fuzz.csv", &options) {
+        let text = mutate(csv_base, &mut rng);
+        if let Ok(t) = parse_csv(text.as_slice(), "fuzz.csv", &options) {
             assert_eq!(t.features.len(), t.len() * t.n_features);
             assert!(t.features.iter().all(|x| x.is_finite()) && t.labels.iter().all(|&l| l < 3));
             csv_ok += 1;
+        }
+        let reader = CsvReader::from(&options).target(i % 5);
+        if let Ok(t) = reader.parse_regression(text.as_slice(), "fuzz.csv") {
+            assert_eq!(t.features.len(), t.len() * t.n_features);
+            assert!(t.features.iter().chain(&t.targets).all(|x| x.is_finite()));
         }
         if let Ok(a) = parse_idx(&mutate(&idx_base, &mut rng), "fuzz.idx") {
             assert_eq!(a.len(), a.dims.iter().product::<usize>());

@@ -92,7 +92,8 @@ fn loss_curve_is_written_as_svg() {
     let mut sgd = Sgd::new(SgdConfig {
         lr: 0.2,
         ..SgdConfig::default()
-    });
+    })
+    .unwrap();
     let mut grads = Mlp::zeroed();
     let mut losses = Vec::new();
     for _ in 0..30 {

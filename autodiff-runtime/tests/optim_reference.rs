@@ -4,8 +4,8 @@
 use autodiff_macros::Parameters;
 use autodiff_runtime::clip::{clip_grad_norm, clip_grad_value};
 use autodiff_runtime::optim::{
-    Adagrad, AdagradConfig, Adam, AdamConfig, AdamW, Lion, LionConfig, Optimizer, RmsProp,
-    RmsPropConfig, Sgd, SgdConfig,
+    Adagrad, AdagradConfig, Adam, AdamConfig, AdamW, AdamWConfig, ConfigError, Lion, LionConfig,
+    Optimizer, RmsProp, RmsPropConfig, Sgd, SgdConfig,
 };
 use autodiff_runtime::schedule::{CosineWithWarmup, Exponential, LrSchedule, StepDecay};
 use autodiff_runtime::{Parameters, checkpoint};
@@ -102,39 +102,244 @@ fn optimizer(kind: &str, c: &Value) -> Box<dyn Optimizer<P>> {
         weight_decay: num(c, "weight_decay"),
         amsgrad: flag(c, "amsgrad"),
     };
-    match kind {
-        "sgd" => Box::new(Sgd::new(SgdConfig {
+    let adamw = || AdamWConfig {
+        lr: num(c, "lr"),
+        beta1: num(c, "beta1"),
+        beta2: num(c, "beta2"),
+        eps: num(c, "eps"),
+        weight_decay: num(c, "weight_decay"),
+        amsgrad: flag(c, "amsgrad"),
+    };
+    let built: Result<Box<dyn Optimizer<P>>, ConfigError> = match kind {
+        "sgd" => Sgd::new(SgdConfig {
             lr: num(c, "lr"),
             momentum: num(c, "momentum"),
             dampening: num(c, "dampening"),
             weight_decay: num(c, "weight_decay"),
             nesterov: flag(c, "nesterov"),
-        })),
-        "adam" => Box::new(Adam::new(adam())),
-        "adamw" => Box::new(AdamW::new(adam())),
-        "rmsprop" => Box::new(RmsProp::new(RmsPropConfig {
+        })
+        .map(|o| Box::new(o) as _),
+        "adam" => Adam::new(adam()).map(|o| Box::new(o) as _),
+        "adamw" => AdamW::new(adamw()).map(|o| Box::new(o) as _),
+        "rmsprop" => RmsProp::new(RmsPropConfig {
             lr: num(c, "lr"),
             alpha: num(c, "alpha"),
             eps: num(c, "eps"),
             weight_decay: num(c, "weight_decay"),
             momentum: num(c, "momentum"),
             centered: flag(c, "centered"),
-        })),
-        "adagrad" => Box::new(Adagrad::new(AdagradConfig {
+        })
+        .map(|o| Box::new(o) as _),
+        "adagrad" => Adagrad::new(AdagradConfig {
             lr: num(c, "lr"),
             lr_decay: num(c, "lr_decay"),
             weight_decay: num(c, "weight_decay"),
             initial_accumulator_value: num(c, "initial_accumulator_value"),
             eps: num(c, "eps"),
-        })),
-        "lion" => Box::new(Lion::new(LionConfig {
+        })
+        .map(|o| Box::new(o) as _),
+        "lion" => Lion::new(LionConfig {
             lr: num(c, "lr"),
             beta1: num(c, "beta1"),
             beta2: num(c, "beta2"),
             weight_decay: num(c, "weight_decay"),
-        })),
+        })
+        .map(|o| Box::new(o) as _),
         other => panic!("unknown optimizer {other}"),
+    };
+    built.unwrap_or_else(|e| panic!("{kind} config {c}: {e}"))
+}
+
+/// `torch.optim.AdamW`'s documented defaults (PyTorch 2.x, `AdamW.__init__`): `lr=1e-3`,
+/// `betas=(0.9, 0.999)`, `eps=1e-8`, `weight_decay=1e-2`, `amsgrad=False`. Written out here
+/// rather than read from torch, which the tests do not need.
+#[test]
+fn adamw_defaults_are_pytorchs() {
+    let d = AdamWConfig::default();
+    assert_eq!(
+        (d.lr, d.beta1, d.beta2, d.eps, d.weight_decay, d.amsgrad),
+        (1e-3, 0.9, 0.999, 1e-8, 1e-2, false)
+    );
+    // Adam's defaults differ only in the weight decay (`torch.optim.Adam`: 0).
+    let a = AdamConfig::default();
+    assert_eq!(
+        (a.lr, a.beta1, a.beta2, a.eps, a.weight_decay, a.amsgrad),
+        (1e-3, 0.9, 0.999, 1e-8, 0.0, false)
+    );
+    // And the decay is applied: one step with a zero gradient only shrinks the parameters, by
+    // exactly `1 - lr * weight_decay`.
+    let mut p = params(&reference()["initial"]);
+    let before = flat(&p);
+    let mut opt = AdamW::new(d).unwrap();
+    opt.step(&mut p, &P::zeroed());
+    for (after, before) in flat(&p).iter().zip(&before) {
+        assert_eq!(*after, before * (1.0 - 1e-3 * 1e-2));
     }
+    assert_eq!(opt.config(), &d);
+    assert_eq!(opt.steps(), 1);
+}
+
+/// Every out-of-range hyperparameter of every optimizer is a `ConfigError` naming the field.
+#[test]
+fn out_of_range_hyperparameters_are_errors() {
+    fn name(e: ConfigError) -> &'static str {
+        match e {
+            ConfigError::OutOfRange { name, .. } => name,
+            ConfigError::Nesterov { .. } => "nesterov",
+            other => panic!("{other:?}"),
+        }
+    }
+    let bad = [f64::NAN, f64::INFINITY, -1e-3];
+    let adamw = AdamWConfig::default();
+    let adam = AdamConfig::default();
+    for v in bad {
+        for (field, config) in [
+            ("lr", AdamWConfig { lr: v, ..adamw }),
+            (
+                "weight_decay",
+                AdamWConfig {
+                    weight_decay: v,
+                    ..adamw
+                },
+            ),
+            ("eps", AdamWConfig { eps: v, ..adamw }),
+        ] {
+            assert_eq!(name(AdamW::<P>::new(config).unwrap_err()), field);
+        }
+        assert_eq!(
+            name(Adam::<P>::new(AdamConfig { lr: v, ..adam }).unwrap_err()),
+            "lr"
+        );
+        let sgd = SgdConfig::default();
+        assert_eq!(
+            name(
+                Sgd::<P>::new(SgdConfig {
+                    dampening: v,
+                    ..sgd
+                })
+                .unwrap_err()
+            ),
+            "dampening"
+        );
+        let rms = RmsPropConfig::default();
+        assert_eq!(
+            name(RmsProp::<P>::new(RmsPropConfig { eps: v, ..rms }).unwrap_err()),
+            "eps"
+        );
+        let ada = AdagradConfig::default();
+        assert_eq!(
+            name(
+                Adagrad::<P>::new(AdagradConfig {
+                    initial_accumulator_value: v,
+                    ..ada
+                })
+                .unwrap_err()
+            ),
+            "initial_accumulator_value"
+        );
+        let lion = LionConfig::default();
+        assert_eq!(
+            name(
+                Lion::<P>::new(LionConfig {
+                    weight_decay: v,
+                    ..lion
+                })
+                .unwrap_err()
+            ),
+            "weight_decay"
+        );
+    }
+    // Betas must be in [0, 1): 1 and above, negatives and NaN are errors, 0 is allowed.
+    for b in [1.0, 1.5, -0.1, f64::NAN] {
+        assert_eq!(
+            name(AdamW::<P>::new(AdamWConfig { beta1: b, ..adamw }).unwrap_err()),
+            "beta1"
+        );
+        assert_eq!(
+            name(Adam::<P>::new(AdamConfig { beta2: b, ..adam }).unwrap_err()),
+            "beta2"
+        );
+        assert_eq!(
+            name(
+                Lion::<P>::new(LionConfig {
+                    beta2: b,
+                    ..LionConfig::default()
+                })
+                .unwrap_err()
+            ),
+            "beta2"
+        );
+        assert_eq!(
+            name(
+                RmsProp::<P>::new(RmsPropConfig {
+                    alpha: b,
+                    ..RmsPropConfig::default()
+                })
+                .unwrap_err()
+            ),
+            "alpha"
+        );
+        assert_eq!(
+            name(
+                Sgd::<P>::new(SgdConfig {
+                    momentum: b,
+                    ..SgdConfig::default()
+                })
+                .unwrap_err()
+            ),
+            "momentum"
+        );
+    }
+    assert!(
+        AdamW::<P>::new(AdamWConfig {
+            beta1: 0.0,
+            beta2: 0.0,
+            ..adamw
+        })
+        .is_ok()
+    );
+    // eps must be positive (PyTorch allows 0, where a zero gradient gives 0 / 0).
+    assert_eq!(
+        name(AdamW::<P>::new(AdamWConfig { eps: 0.0, ..adamw }).unwrap_err()),
+        "eps"
+    );
+    assert_eq!(
+        name(
+            Adagrad::<P>::new(AdagradConfig {
+                eps: 0.0,
+                ..AdagradConfig::default()
+            })
+            .unwrap_err()
+        ),
+        "eps"
+    );
+    let nesterov = SgdConfig {
+        nesterov: true,
+        ..SgdConfig::default()
+    };
+    assert_eq!(name(Sgd::<P>::new(nesterov).unwrap_err()), "nesterov");
+    assert!(
+        Sgd::<P>::new(SgdConfig {
+            momentum: 0.9,
+            ..nesterov
+        })
+        .is_ok()
+    );
+    let err = AdamW::<P>::new(AdamWConfig { lr: -1.0, ..adamw }).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "`lr` must be finite and non-negative, got -1"
+    );
+}
+
+/// A running optimizer's rate can only be set to a valid one.
+#[test]
+#[should_panic(expected = "`lr` must be finite and non-negative, got -0.5")]
+fn set_lr_rejects_a_negative_rate() {
+    let mut opt = AdamW::<P>::new(AdamWConfig::default()).unwrap();
+    opt.set_lr(0.5);
+    assert_eq!((opt.lr(), opt.config().lr), (0.5, 0.5));
+    opt.set_lr(-0.5);
 }
 
 #[test]
@@ -201,7 +406,8 @@ fn optimizers_step_f32_parameters_close_to_the_f64_reference() {
         eps: 1e-6,
         weight_decay: 0.1,
         amsgrad: true,
-    });
+    })
+    .unwrap();
     let mut p = to32(&params(&r["initial"]));
     for (g, want) in r["grads"]
         .as_array()

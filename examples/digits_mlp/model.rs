@@ -22,13 +22,6 @@ pub struct Mlp {
     pub b2: [f32; CLASSES],
 }
 
-impl Default for Mlp {
-    /// All zeros (a gradient buffer).
-    fn default() -> Self {
-        Mlp::zeroed()
-    }
-}
-
 /// The class scores of `N` images.
 // Not `wrt(p)`: a caller passes a derivative buffer for every float argument of a callee.
 #[differentiable]
@@ -65,14 +58,19 @@ pub struct Trainer {
 
 impl Trainer {
     /// A freshly initialised model and Adam with learning rate `lr` (PyTorch's other defaults).
+    ///
+    /// # Panics
+    ///
+    /// If `lr` is negative or not finite.
     pub fn new(seed: u64, lr: f64) -> Self {
+        let opt = Adam::new(AdamConfig {
+            lr,
+            ..AdamConfig::default()
+        });
         Trainer {
             params: init_mlp(seed),
             grads: Mlp::zeroed(),
-            opt: Adam::new(AdamConfig {
-                lr,
-                ..AdamConfig::default()
-            }),
+            opt: opt.unwrap_or_else(|e| panic!("{e}")),
             tape: MlpLossTape::new(),
         }
     }

@@ -7,28 +7,85 @@
 //! calls the hand-written adjoints of the `nn` kernels.
 //!
 //! ```sh
-//! cargo run --release --example shakespeare_gpt            # 3000 steps
-//! cargo run --release --example shakespeare_gpt -- 300     # a shorter run
+//! cargo run --release --example shakespeare_gpt                 # 3000 steps
+//! cargo run --release --example shakespeare_gpt -- 300          # a shorter run (or --steps 300)
 //! cargo run --release --example shakespeare_gpt -- --tape-report  # what the tape keeps
+//! cargo run --release --example shakespeare_gpt -- --help       # every option
 //! ```
 //!
 //! Prints the train and validation loss every 100 steps, then 500 generated characters; writes
-//! `target/shakespeare_gpt/loss.svg` and `target/shakespeare_gpt/gpt.safetensors`.
+//! `loss.svg` and `gpt.safetensors` under `--out` (`target/shakespeare_gpt`) and prints their paths.
+//!
+//! There is no `--batch`: the batch size is the const `B` of `model.rs`, because the tape of the
+//! training step (`GptLossTape<{B * T}>`) and its arrays are sized at compile time.
 
 use std::error::Error;
+use std::path::PathBuf;
 use std::time::Instant;
+
+use clap::Parser;
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use stackgrad::Parameters;
 use stackgrad::runtime::checkpoint;
 use stackgrad::runtime::data::{bundled, fill_windows};
+use stackgrad::runtime::optim::AdamWConfig;
 use stackgrad::runtime::tape::TapeReport;
 use stackgrad::runtime::train::{Progress, RunningMean, plot_losses};
 
 mod model;
 
 use model::{B, Gpt, GptLogitsTape, GptLossTape, R, T, Trainer, V, gpt_logits, gpt_loss};
+
+/// Train a miniature GPT on tiny-shakespeare, then generate 500 characters.
+#[derive(Parser, Debug, Clone, PartialEq)]
+#[command(
+    allow_negative_numbers = true,
+    after_help = "The batch size (64 sequences of 8 characters) is fixed at compile time: the \
+                  training step's tape is sized by it (`B` in examples/shakespeare_gpt/model.rs)."
+)]
+struct Args {
+    /// Training steps (the same as --steps).
+    #[arg(value_name = "STEPS", conflicts_with = "steps")]
+    positional_steps: Option<usize>,
+    /// Training steps; 0 only evaluates and generates from the initial model.
+    #[arg(long, default_value_t = 3000)]
+    steps: usize,
+    /// Seed of the initial parameters, the batches and the sampling.
+    #[arg(long, default_value_t = 1337)]
+    seed: u64,
+    /// AdamW learning rate (PyTorch's other defaults: betas 0.9, 0.999, weight decay 0.01).
+    #[arg(long, default_value_t = 1e-3, value_parser = learning_rate)]
+    lr: f64,
+    /// Directory for loss.svg and gpt.safetensors (created if missing).
+    #[arg(long, value_name = "DIR", default_value = "target/shakespeare_gpt")]
+    out: PathBuf,
+    /// Print what the training step's tape keeps, field by field, and exit.
+    #[arg(long)]
+    tape_report: bool,
+}
+
+impl Args {
+    /// The number of training steps, given either way.
+    fn steps(&self) -> usize {
+        self.positional_steps.unwrap_or(self.steps)
+    }
+}
+
+/// A learning rate AdamW accepts.
+fn learning_rate(text: &str) -> Result<f64, String> {
+    let lr: f64 = text
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number"))?;
+    AdamWConfig {
+        lr,
+        ..AdamWConfig::default()
+    }
+    .validate()
+    .map_err(|e| e.to_string())?;
+    Ok(lr)
+}
 
 /// A batch of `B` random windows of `T + 1` characters, as rows of inputs and targets.
 fn batch(tokens: &[u16], rng: &mut SmallRng) -> Result<([usize; R], [usize; R]), Box<dyn Error>> {
@@ -99,7 +156,8 @@ fn generate(p: &Gpt, context: &[usize; T], n: usize, rng: &mut SmallRng) -> Vec<
     out
 }
 
-fn run(steps: usize) -> Result<(), Box<dyn Error>> {
+fn run(args: &Args) -> Result<(), Box<dyn Error>> {
+    let steps = args.steps();
     let corpus = bundled::tinyshakespeare(bundled::data_dir().join("tinyshakespeare/input.txt"))?;
     assert_eq!(
         corpus.vocab().len(),
@@ -107,8 +165,8 @@ fn run(steps: usize) -> Result<(), Box<dyn Error>> {
         "tiny-shakespeare has 65 distinct characters"
     );
     let (train, val) = corpus.split(0.9);
-    let mut rng = SmallRng::seed_from_u64(1337);
-    let mut trainer = Trainer::new(1337);
+    let mut rng = SmallRng::seed_from_u64(args.seed);
+    let mut trainer = Trainer::with_lr(args.seed, args.lr)?;
     println!(
         "gpt: {} parameters, tape {} KiB, {} steps of batch {B} x context {T}",
         Gpt::COUNT,
@@ -138,14 +196,23 @@ fn run(steps: usize) -> Result<(), Box<dyn Error>> {
     }
     progress.finish();
     let final_val = evaluate_all(&trainer.params, val);
-    let out_dir = std::path::Path::new("target/shakespeare_gpt");
+    let out_dir = &args.out;
     std::fs::create_dir_all(out_dir)?;
-    plot_losses(
-        out_dir.join("loss.svg"),
-        "tiny-shakespeare GPT: loss every 100 steps",
-        &[("train", &train_curve), ("validation", &val_curve)],
-    )?;
-    checkpoint::save(&trainer.params, out_dir.join("gpt.safetensors"))?;
+    let mut written = Vec::new();
+    if train_curve.is_empty() {
+        println!("no training steps: no loss curve to plot");
+    } else {
+        let plot = out_dir.join("loss.svg");
+        plot_losses(
+            &plot,
+            "tiny-shakespeare GPT: loss every 100 steps",
+            &[("train", &train_curve), ("validation", &val_curve)],
+        )?;
+        written.push(plot);
+    }
+    let weights = out_dir.join("gpt.safetensors");
+    checkpoint::save(&trainer.params, &weights)?;
+    written.push(weights);
     let context: [usize; T] = core::array::from_fn(|t| usize::from(val[t]));
     let text = corpus.decode(&generate(&trainer.params, &context, 500, &mut rng))?;
     println!("---\n{}{text}\n---", corpus.decode(&val[..T])?);
@@ -153,39 +220,122 @@ fn run(steps: usize) -> Result<(), Box<dyn Error>> {
         "result: {steps} steps in {:.1} s, final validation loss {final_val:.4} (every window of the held-out text)",
         start.elapsed().as_secs_f64()
     );
+    for path in written {
+        println!("wrote {}", path.display());
+    }
     Ok(())
 }
 
 fn main() -> Result<(), Box<dyn Error>> {
-    let steps = match std::env::args().nth(1).as_deref() {
-        Some("--tape-report") => {
-            // What the reverse sweep of one training step keeps, field by field.
-            println!(
-                "{}",
-                TapeReport::new(
-                    "GptLossTape<512>",
-                    GptLossTape::<R>::FIELDS,
-                    GptLossTape::<R>::BYTES
-                )
-            );
-            println!(
-                "{}",
-                TapeReport::new(
-                    "GptLogitsTape<512>",
-                    GptLogitsTape::<R>::FIELDS,
-                    GptLogitsTape::<R>::BYTES
-                )
-            );
-            return Ok(());
-        }
-        Some(s) => s.parse()?,
-        None => 3000,
-    };
+    let args = Args::parse();
+    if args.tape_report {
+        // What the reverse sweep of one training step keeps, field by field.
+        println!(
+            "{}",
+            TapeReport::new(
+                "GptLossTape<512>",
+                GptLossTape::<R>::FIELDS,
+                GptLossTape::<R>::BYTES
+            )
+        );
+        println!(
+            "{}",
+            TapeReport::new(
+                "GptLogitsTape<512>",
+                GptLogitsTape::<R>::FIELDS,
+                GptLogitsTape::<R>::BYTES
+            )
+        );
+        return Ok(());
+    }
     // The tape of a batch of 64 lives on the heap; the forward and reverse sweeps keep their
     // activations (a few MiB) in their stack frames, so run them on a thread with room for it.
     let worker = std::thread::Builder::new()
         .stack_size(256 << 20)
-        .spawn(move || run(steps).map_err(|e| e.to_string()))?;
+        .spawn(move || run(&args).map_err(|e| e.to_string()))?;
     worker.join().map_err(|_| "training thread panicked")??;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+    use clap::error::ErrorKind;
+
+    fn parse(args: &[&str]) -> Result<Args, clap::Error> {
+        Args::try_parse_from(["shakespeare_gpt"].iter().chain(args))
+    }
+
+    #[test]
+    fn the_command_is_well_formed() {
+        Args::command().debug_assert();
+    }
+
+    #[test]
+    fn help_is_a_successful_exit_listing_every_option() {
+        let err = parse(&["--help"]).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::DisplayHelp);
+        assert_eq!(err.exit_code(), 0);
+        let help = err.to_string();
+        for option in [
+            "--steps",
+            "--seed",
+            "--lr",
+            "--out <DIR>",
+            "--tape-report",
+            "fixed at compile time",
+        ] {
+            assert!(help.contains(option), "{option} missing from:\n{help}");
+        }
+    }
+
+    #[test]
+    fn defaults_and_both_ways_of_giving_steps() {
+        let args = parse(&[]).unwrap();
+        assert_eq!((args.steps(), args.seed, args.lr), (3000, 1337, 1e-3));
+        assert_eq!(args.out, PathBuf::from("target/shakespeare_gpt"));
+        assert!(!args.tape_report);
+        assert_eq!(parse(&["300"]).unwrap().steps(), 300);
+        assert_eq!(parse(&["--steps", "0"]).unwrap().steps(), 0);
+        let args = parse(&[
+            "--seed",
+            "7",
+            "--lr",
+            "3e-4",
+            "--out",
+            "/tmp/x",
+            "--tape-report",
+        ])
+        .unwrap();
+        assert_eq!((args.seed, args.lr, args.tape_report), (7, 3e-4, true));
+        assert_eq!(args.out, PathBuf::from("/tmp/x"));
+        assert_eq!(
+            parse(&["300", "--steps", "5"]).unwrap_err().kind(),
+            ErrorKind::ArgumentConflict
+        );
+    }
+
+    #[test]
+    fn invalid_values_are_errors_with_clear_messages() {
+        let err = parse(&["--lr", "-1"]).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::ValueValidation);
+        assert!(
+            err.to_string()
+                .contains("`lr` must be finite and non-negative, got -1"),
+            "{err}"
+        );
+        let err = parse(&["--lr", "fast"]).unwrap_err();
+        assert!(err.to_string().contains("`fast` is not a number"), "{err}");
+        let err = parse(&["--steps", "-5"]).unwrap_err();
+        assert!(err.to_string().contains("-5"), "{err}");
+        assert_eq!(
+            parse(&["--seed", "x"]).unwrap_err().kind(),
+            ErrorKind::ValueValidation
+        );
+        assert_eq!(
+            parse(&["--batch", "8"]).unwrap_err().kind(),
+            ErrorKind::UnknownArgument
+        );
+    }
 }

@@ -3,7 +3,7 @@
 
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
-use stackgrad::runtime::optim::{AdamConfig, AdamW, Optimizer};
+use stackgrad::runtime::optim::{AdamW, AdamWConfig, ConfigError, Optimizer};
 use stackgrad::runtime::{init, nn};
 use stackgrad::{Parameters, differentiable};
 
@@ -50,13 +50,6 @@ pub struct Gpt {
     pub lnf_b: [f32; C],
     pub head_w: [[f32; C]; V],
     pub head_b: [f32; V],
-}
-
-impl Default for Gpt {
-    /// All zeros (the gradient buffer of `gpt_loss_grad`).
-    fn default() -> Self {
-        Gpt::zeroed()
-    }
 }
 
 /// The logits of every position of `NR / T` sequences of `T` tokens (`NR` rows).
@@ -130,18 +123,29 @@ impl<const NB: usize, const NR: usize> GptTrainer<NB, NR> {
     /// first (and those stack pages would stay in the process's resident memory).
     const EMPTY_TAPE: GptLossTape<NR> = GptLossTape::new();
 
+    /// A model initialised from `seed`, and AdamW with PyTorch's defaults (lr 1e-3).
+    #[allow(dead_code, reason = "benches/gpt.rs uses it; the example takes --lr")]
     pub fn new(seed: u64) -> Self {
+        Self::with_lr(seed, AdamWConfig::default().lr).expect("PyTorch's AdamW defaults are valid")
+    }
+
+    /// As [`GptTrainer::new`] with the learning rate `lr`.
+    ///
+    /// # Errors
+    ///
+    /// If `lr` is negative or not finite.
+    pub fn with_lr(seed: u64, lr: f64) -> Result<Self, ConfigError> {
         let params = init_gpt(&mut SmallRng::seed_from_u64(seed));
-        let opt = AdamW::new(AdamConfig {
-            lr: 1e-3,
-            ..AdamConfig::adamw()
-        });
-        GptTrainer {
+        let opt = AdamW::new(AdamWConfig {
+            lr,
+            ..AdamWConfig::default()
+        })?;
+        Ok(GptTrainer {
             params,
             grads: Gpt::zeroed(),
             opt,
             tape: Box::new(Self::EMPTY_TAPE),
-        }
+        })
     }
 
     /// Zero the gradients, forward, reverse sweep, AdamW update; returns the loss.

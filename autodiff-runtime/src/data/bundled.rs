@@ -16,8 +16,7 @@ use std::path::{Path, PathBuf};
 use std::string::{String, ToString};
 use std::vec::Vec;
 
-use super::csv::parse_after;
-use super::{CharCorpus, CsvOptions, DataError, DataErrorKind, Dataset, read_file};
+use super::{CharCorpus, CsvOptions, CsvReader, DataError, DataErrorKind, Dataset, read_file};
 
 /// The repository's `data/` directory, found from this crate's source location, so examples run
 /// from a fresh clone whatever the working directory.
@@ -89,7 +88,7 @@ pub fn iris(path: impl AsRef<Path>) -> Result<Dataset, DataError> {
         num_classes: Some(class_names.len()),
         ..CsvOptions::default()
     };
-    let mut data = parse_after(rest, &name, &options, 1)?;
+    let mut data = CsvReader::from(&options).parse_after(rest, &name, 1)?;
     if rows != data.len() || features != data.n_features {
         return Err(bad(std::format!(
             "it says {rows} rows of {features} features, the file has {} rows of {}",

@@ -34,7 +34,9 @@ mod idx;
 
 pub use batch::{BatchLoader, LastBatch};
 pub use corpus::{CharCorpus, fill_windows};
-pub use csv::{CsvOptions, LabelColumn, parse_csv, read_csv};
+pub use csv::{
+    Column, CsvOptions, CsvReader, LabelColumn, MAX_INFERRED_CLASSES, parse_csv, read_csv,
+};
 pub use idx::{IdxArray, IdxData, parse_idx, read_idx, read_idx_dataset};
 
 use std::fmt;
@@ -95,6 +97,77 @@ impl Dataset {
     }
 }
 
+/// A table of `f32` features with one `f32` regression target per row, from
+/// [`CsvReader::parse_regression`].
+///
+/// # Examples
+///
+/// ```
+/// use autodiff_runtime::data::CsvReader;
+///
+/// let data = CsvReader::new().parse_regression("1,2,0.5\n3,4,1.5\n5,6,2.5\n".as_bytes(), "m.csv")?;
+/// assert_eq!((data.len(), data.n_features), (3, 2));
+/// let (train, test) = data.split_at(2);
+/// assert_eq!((train.targets.as_slice(), test.row(0)), (&[0.5, 1.5][..], Some(&[5.0, 6.0][..])));
+/// # Ok::<(), autodiff_runtime::data::DataError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct RegressionDataset {
+    /// Row-major features, `len() * n_features` values.
+    pub features: Vec<f32>,
+    /// One target per row.
+    pub targets: Vec<f32>,
+    /// Features per row.
+    pub n_features: usize,
+    /// The features' column names when the input has a header, else empty.
+    pub feature_names: Vec<String>,
+    /// The target's column name when the input has a header.
+    pub target_name: Option<String>,
+}
+
+impl RegressionDataset {
+    /// Number of rows.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.targets.len()
+    }
+
+    /// Whether there are no rows.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.targets.is_empty()
+    }
+
+    /// The features of row `i`, or `None` past the end (or if `features` is too short for it).
+    #[must_use]
+    pub fn row(&self, i: usize) -> Option<&[f32]> {
+        if i >= self.len() {
+            return None;
+        }
+        self.features
+            .get(i * self.n_features..(i + 1) * self.n_features)
+    }
+
+    /// Splits into the first `n` rows and the rest (`n` is capped at `len()`).
+    ///
+    /// # Panics
+    ///
+    /// If `features` holds fewer than `len() * n_features` values.
+    #[must_use]
+    pub fn split_at(&self, n: usize) -> (RegressionDataset, RegressionDataset) {
+        let n = n.min(self.len());
+        let part = |rows: core::ops::Range<usize>| RegressionDataset {
+            features: self.features[rows.start * self.n_features..rows.end * self.n_features]
+                .to_vec(),
+            targets: self.targets[rows].to_vec(),
+            n_features: self.n_features,
+            feature_names: self.feature_names.clone(),
+            target_name: self.target_name.clone(),
+        };
+        (part(0..n), part(n..self.len()))
+    }
+}
+
 /// A data-loading failure: where it happened and why.
 ///
 /// `line` and `column` count from 1; they are present when the failure is about one place in a
@@ -126,22 +199,37 @@ pub enum DataErrorKind {
         /// Fields in this row.
         found: usize,
     },
-    /// The chosen label column does not exist.
+    /// The chosen label or target column does not exist.
     NoSuchColumn {
         /// The 0-based column asked for.
         column: usize,
         /// Columns in the file.
         columns: usize,
     },
-    /// A feature is not a finite number.
+    /// No column has the target's name: it is not in the header, or there is no header.
+    UnknownColumn {
+        /// The name asked for (at most 80 characters, then `...`).
+        name: String,
+        /// Whether the input was read with a header.
+        has_header: bool,
+    },
+    /// A feature (or a regression target) is not a finite number.
     NotANumber {
-        /// The field's text.
+        /// The field's text (at most 80 characters, then `...`).
         field: String,
     },
     /// A label is not a non-negative integer.
     InvalidLabel {
-        /// The field's text.
+        /// The field's text (at most 80 characters, then `...`).
         field: String,
+    },
+    /// Without a given number of classes, a label is too large to infer it from
+    /// (see [`MAX_INFERRED_CLASSES`]).
+    LabelTooLarge {
+        /// The label.
+        label: usize,
+        /// Labels must be below this.
+        limit: usize,
     },
     /// A label is not below the number of classes.
     LabelOutOfRange {
@@ -240,14 +328,29 @@ impl fmt::Display for DataErrorKind {
             K::NoSuchColumn { column, columns } => {
                 write!(
                     f,
-                    "label column {column} does not exist (the rows have {columns} fields)"
+                    "target column {column} (0-based) does not exist: the rows have {columns} fields"
                 )
             }
+            K::UnknownColumn {
+                name,
+                has_header: true,
+            } => write!(f, "no column named `{name}` in the header"),
+            K::UnknownColumn {
+                name,
+                has_header: false,
+            } => write!(
+                f,
+                "no column named `{name}`: columns have names only with a header; read with a header or choose the column by index"
+            ),
             K::NotANumber { field } => write!(f, "`{field}` is not a finite number"),
             K::InvalidLabel { field } => write!(f, "label `{field}` is not a non-negative integer"),
             K::LabelOutOfRange { label, classes } => {
                 write!(f, "label {label} is out of range for {classes} classes")
             }
+            K::LabelTooLarge { label, limit } => write!(
+                f,
+                "label {label} is too large to infer the number of classes from (labels must be below {limit}); give the number of classes to allow more"
+            ),
             K::BadHeader { reason } => write!(f, "bad header: {reason}"),
             K::IdxSizeMismatch {
                 expected: Some(e),

@@ -1,21 +1,21 @@
 //! Adagrad with learning-rate decay (`torch.optim.Adagrad`).
 
-use super::{Optimizer, require_non_negative};
+use super::{ConfigError, Optimizer, non_negative, positive, require_lr};
 use crate::math::Float;
 use crate::params::{Parameters, zip_update};
 
-/// Hyperparameters of [`Adagrad`].
+/// Hyperparameters of [`Adagrad`], checked by [`Adagrad::new`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AdagradConfig {
-    /// Learning rate.
+    /// Learning rate, finite and `>= 0`.
     pub lr: f64,
-    /// The rate at step `t` (from 1) is `lr / (1 + (t - 1) * lr_decay)`.
+    /// The rate at step `t` (from 1) is `lr / (1 + (t - 1) * lr_decay)`; finite and `>= 0`.
     pub lr_decay: f64,
-    /// L2 penalty added to the gradient: `g + weight_decay * p`.
+    /// L2 penalty added to the gradient, `g + weight_decay * p`; finite and `>= 0`.
     pub weight_decay: f64,
-    /// Starting value of the sum of squared gradients.
+    /// Starting value of the sum of squared gradients, finite and `>= 0`.
     pub initial_accumulator_value: f64,
-    /// Added to the denominator for stability.
+    /// Added to the denominator for stability, finite and `> 0`.
     pub eps: f64,
 }
 
@@ -32,6 +32,30 @@ impl Default for AdagradConfig {
     }
 }
 
+impl AdagradConfig {
+    /// `Ok` if every hyperparameter is in range (what [`Adagrad::new`] checks).
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError::OutOfRange`] for a value outside the range its field documents.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use autodiff_runtime::optim::AdagradConfig;
+    ///
+    /// assert!(AdagradConfig::default().validate().is_ok());
+    /// assert!(AdagradConfig { lr: -1.0, ..AdagradConfig::default() }.validate().is_err());
+    /// ```
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        non_negative("lr", self.lr)?;
+        non_negative("lr_decay", self.lr_decay)?;
+        non_negative("weight_decay", self.weight_decay)?;
+        non_negative("initial_accumulator_value", self.initial_accumulator_value)?;
+        positive("eps", self.eps)
+    }
+}
+
 /// Adagrad state: the per-parameter sum of squared gradients and the step count.
 ///
 /// Per element, with `d = g + weight_decay * p`: `s += d^2`, `p -= lr_t d / (sqrt(s) + eps)`.
@@ -41,8 +65,7 @@ impl Default for AdagradConfig {
 /// See [the crate documentation](crate) (Adam; every optimizer is used the same way).
 #[derive(Clone, Debug)]
 pub struct Adagrad<P> {
-    /// Hyperparameters, read at every step.
-    pub config: AdagradConfig,
+    config: AdagradConfig,
     sum: P,
     t: u64,
 }
@@ -50,24 +73,25 @@ pub struct Adagrad<P> {
 impl<P: Parameters> Adagrad<P> {
     /// Creates the optimizer with the accumulator at `initial_accumulator_value`.
     ///
-    /// # Panics
+    /// # Errors
     ///
-    /// If a hyperparameter is negative or not finite.
-    #[track_caller]
-    #[must_use]
-    pub fn new(config: AdagradConfig) -> Self {
-        require_non_negative("lr", config.lr);
-        require_non_negative("weight_decay", config.weight_decay);
-        require_non_negative("lr_decay", config.lr_decay);
-        require_non_negative(
-            "initial_accumulator_value",
-            config.initial_accumulator_value,
-        );
-        require_non_negative("eps", config.eps);
+    /// A [`ConfigError`] if a hyperparameter is out of range (see [`AdagradConfig::validate`]).
+    ///
+    /// # Examples
+    ///
+    /// See [the crate documentation](crate) (Adam; every optimizer is used the same way).
+    pub fn new(config: AdagradConfig) -> Result<Self, ConfigError> {
+        config.validate()?;
         let mut sum = P::zeroed();
         let start = P::Scalar::from_f64(config.initial_accumulator_value);
         sum.for_each_mut(|s| *s = start);
-        Adagrad { config, sum, t: 0 }
+        Ok(Adagrad { config, sum, t: 0 })
+    }
+
+    /// The hyperparameters (the learning rate as last set by [`Optimizer::set_lr`]).
+    #[must_use]
+    pub fn config(&self) -> &AdagradConfig {
+        &self.config
     }
 }
 
@@ -90,7 +114,9 @@ impl<P: Parameters> Optimizer<P> for Adagrad<P> {
         self.config.lr
     }
 
+    #[track_caller]
     fn set_lr(&mut self, lr: f64) {
+        require_lr(lr);
         self.config.lr = lr;
     }
 }

@@ -1,23 +1,23 @@
 //! Adam (`torch.optim.Adam`), with optional AMSGrad; also the moment buffers [`AdamW`](super::AdamW)
 //! shares.
 
-use super::{Optimizer, require_beta, require_non_negative};
+use super::{ConfigError, Optimizer, beta, non_negative, positive, require_lr};
 use crate::math::{self, Float};
 use crate::params::{Parameters, zip_update};
 
-/// Hyperparameters of [`Adam`].
+/// Hyperparameters of [`Adam`], checked by [`Adam::new`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AdamConfig {
-    /// Learning rate.
+    /// Learning rate, finite and `>= 0`.
     pub lr: f64,
-    /// Decay of the first-moment (mean) estimate.
+    /// Decay of the first-moment (mean) estimate, in `[0, 1)`.
     pub beta1: f64,
-    /// Decay of the second-moment (uncentred variance) estimate.
+    /// Decay of the second-moment (uncentred variance) estimate, in `[0, 1)`.
     pub beta2: f64,
-    /// Added to the denominator for stability.
+    /// Added to the denominator for stability, finite and `> 0`.
     pub eps: f64,
-    /// Adam adds the L2 penalty `weight_decay * p` to the gradient; [`AdamW`](super::AdamW) instead
-    /// first multiplies the parameters by `1 - lr * weight_decay` (decoupled decay).
+    /// L2 penalty added to the gradient, `g + weight_decay * p`; finite and `>= 0`. For decoupled
+    /// decay use [`AdamW`](super::AdamW).
     pub weight_decay: f64,
     /// Divide by the running maximum of the second moment (AMSGrad).
     pub amsgrad: bool,
@@ -38,22 +38,28 @@ impl Default for AdamConfig {
 }
 
 impl AdamConfig {
-    /// PyTorch's AdamW defaults: those of [`Default`] with `weight_decay = 0.01`.
-    #[must_use]
-    pub fn adamw() -> Self {
-        AdamConfig {
-            weight_decay: 1e-2,
-            ..AdamConfig::default()
-        }
-    }
-
-    #[track_caller]
-    pub(super) fn validate(&self) {
-        require_non_negative("lr", self.lr);
-        require_non_negative("weight_decay", self.weight_decay);
-        require_non_negative("eps", self.eps);
-        require_beta("beta1", self.beta1);
-        require_beta("beta2", self.beta2);
+    /// `Ok` if every hyperparameter is in range (what [`Adam::new`] checks).
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError::OutOfRange`] for a negative or non-finite `lr` or `weight_decay`, a beta
+    /// outside `[0, 1)`, or `eps` not finite and positive (PyTorch accepts `eps = 0`, which turns a
+    /// zero gradient into `0 / 0`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use autodiff_runtime::optim::AdamConfig;
+    ///
+    /// assert!(AdamConfig::default().validate().is_ok());
+    /// assert!(AdamConfig { eps: 0.0, ..AdamConfig::default() }.validate().is_err());
+    /// ```
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        non_negative("lr", self.lr)?;
+        beta("beta1", self.beta1)?;
+        beta("beta2", self.beta2)?;
+        positive("eps", self.eps)?;
+        non_negative("weight_decay", self.weight_decay)
     }
 }
 
@@ -68,28 +74,36 @@ impl AdamConfig {
 /// See [the crate documentation](crate).
 #[derive(Clone, Debug)]
 pub struct Adam<P> {
-    /// Hyperparameters, read at every step.
-    pub config: AdamConfig,
+    config: AdamConfig,
     moments: Moments<P>,
 }
 
 impl<P: Parameters> Adam<P> {
     /// Creates the optimizer with zeroed moments.
     ///
-    /// # Panics
+    /// # Errors
     ///
-    /// If a hyperparameter is out of range (negative rate or decay, a beta outside `[0, 1)`).
-    #[track_caller]
-    #[must_use]
-    pub fn new(config: AdamConfig) -> Self {
-        config.validate();
-        Adam {
+    /// A [`ConfigError`] if a hyperparameter is out of range (see [`AdamConfig::validate`]).
+    ///
+    /// # Examples
+    ///
+    /// See [the crate documentation](crate).
+    pub fn new(config: AdamConfig) -> Result<Self, ConfigError> {
+        config.validate()?;
+        Ok(Adam {
             config,
             moments: Moments::new(config.amsgrad),
-        }
+        })
+    }
+
+    /// The hyperparameters (the learning rate as last set by [`Optimizer::set_lr`]).
+    #[must_use]
+    pub fn config(&self) -> &AdamConfig {
+        &self.config
     }
 
     /// Number of steps taken.
+    #[must_use]
     pub fn steps(&self) -> u64 {
         self.moments.t
     }
@@ -104,7 +118,9 @@ impl<P: Parameters> Optimizer<P> for Adam<P> {
         self.config.lr
     }
 
+    #[track_caller]
     fn set_lr(&mut self, lr: f64) {
+        require_lr(lr);
         self.config.lr = lr;
     }
 }
@@ -222,7 +238,7 @@ mod tests {
     #[test]
     fn decaying_moments_never_go_subnormal() {
         let mut params = One(1.0);
-        let mut adam = Adam::<One>::new(AdamConfig::default());
+        let mut adam = Adam::<One>::new(AdamConfig::default()).unwrap();
         adam.step(&mut params, &One(1.0));
         let mut reached_zero = false;
         for _ in 0..2000 {

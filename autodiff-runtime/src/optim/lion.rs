@@ -2,20 +2,21 @@
 //! Algorithm 2). PyTorch has no Lion, so its reference trajectory is the paper's formula written
 //! with torch tensor operations in `tools/optim_reference.py`.
 
-use super::{Optimizer, require_beta, require_non_negative};
+use super::{ConfigError, Optimizer, beta, non_negative, require_lr};
 use crate::math::Float;
 use crate::params::{Parameters, zip_update};
 
-/// Hyperparameters of [`Lion`].
+/// Hyperparameters of [`Lion`], checked by [`Lion::new`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LionConfig {
-    /// Learning rate (typically 3 to 10 times smaller than AdamW's).
+    /// Learning rate (typically 3 to 10 times smaller than AdamW's), finite and `>= 0`.
     pub lr: f64,
-    /// Interpolation between momentum and gradient for the update direction.
+    /// Interpolation between momentum and gradient for the update direction, in `[0, 1)`.
     pub beta1: f64,
-    /// Decay of the momentum.
+    /// Decay of the momentum, in `[0, 1)`.
     pub beta2: f64,
-    /// Decoupled decay: every step first multiplies the parameters by `1 - lr * weight_decay`.
+    /// Decoupled decay: every step first multiplies the parameters by `1 - lr * weight_decay`;
+    /// finite and `>= 0`.
     pub weight_decay: f64,
 }
 
@@ -31,6 +32,29 @@ impl Default for LionConfig {
     }
 }
 
+impl LionConfig {
+    /// `Ok` if every hyperparameter is in range (what [`Lion::new`] checks).
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError::OutOfRange`] for a value outside the range its field documents.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use autodiff_runtime::optim::LionConfig;
+    ///
+    /// assert!(LionConfig::default().validate().is_ok());
+    /// assert!(LionConfig { lr: -1.0, ..LionConfig::default() }.validate().is_err());
+    /// ```
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        non_negative("lr", self.lr)?;
+        beta("beta1", self.beta1)?;
+        beta("beta2", self.beta2)?;
+        non_negative("weight_decay", self.weight_decay)
+    }
+}
+
 /// Lion state: the momentum.
 ///
 /// Per element: `p = p (1 - lr wd) - lr sign(b1 m + (1 - b1) g)`, then `m = b2 m + (1 - b2) g`.
@@ -40,28 +64,32 @@ impl Default for LionConfig {
 /// See [the crate documentation](crate) (Adam; every optimizer is used the same way).
 #[derive(Clone, Debug)]
 pub struct Lion<P> {
-    /// Hyperparameters, read at every step.
-    pub config: LionConfig,
+    config: LionConfig,
     momentum: P,
 }
 
 impl<P: Parameters> Lion<P> {
     /// Creates the optimizer with zero momentum.
     ///
-    /// # Panics
+    /// # Errors
     ///
-    /// If a hyperparameter is out of range.
-    #[track_caller]
-    #[must_use]
-    pub fn new(config: LionConfig) -> Self {
-        require_non_negative("lr", config.lr);
-        require_non_negative("weight_decay", config.weight_decay);
-        require_beta("beta1", config.beta1);
-        require_beta("beta2", config.beta2);
-        Lion {
+    /// A [`ConfigError`] if a hyperparameter is out of range (see [`LionConfig::validate`]).
+    ///
+    /// # Examples
+    ///
+    /// See [the crate documentation](crate) (Adam; every optimizer is used the same way).
+    pub fn new(config: LionConfig) -> Result<Self, ConfigError> {
+        config.validate()?;
+        Ok(Lion {
             config,
             momentum: P::zeroed(),
-        }
+        })
+    }
+
+    /// The hyperparameters (the learning rate as last set by [`Optimizer::set_lr`]).
+    #[must_use]
+    pub fn config(&self) -> &LionConfig {
+        &self.config
     }
 }
 
@@ -82,7 +110,9 @@ impl<P: Parameters> Optimizer<P> for Lion<P> {
         self.config.lr
     }
 
+    #[track_caller]
     fn set_lr(&mut self, lr: f64) {
+        require_lr(lr);
         self.config.lr = lr;
     }
 }

@@ -1,21 +1,21 @@
 //! RMSProp with optional momentum and centring (`torch.optim.RMSprop`).
 
-use super::{Optimizer, require_beta, require_non_negative};
+use super::{ConfigError, Optimizer, beta, non_negative, positive, require_lr};
 use crate::math::Float;
 use crate::params::{Parameters, zip_update};
 
-/// Hyperparameters of [`RmsProp`].
+/// Hyperparameters of [`RmsProp`], checked by [`RmsProp::new`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RmsPropConfig {
-    /// Learning rate.
+    /// Learning rate, finite and `>= 0`.
     pub lr: f64,
-    /// Decay of the running average of squared gradients.
+    /// Decay of the running average of squared gradients, in `[0, 1)`.
     pub alpha: f64,
-    /// Added to the denominator for stability.
+    /// Added to the denominator for stability, finite and `> 0`.
     pub eps: f64,
-    /// L2 penalty added to the gradient: `g + weight_decay * p`.
+    /// L2 penalty added to the gradient, `g + weight_decay * p`; finite and `>= 0`.
     pub weight_decay: f64,
-    /// Momentum factor; `0.0` disables the momentum buffer.
+    /// Momentum factor in `[0, 1)`; `0.0` disables the momentum buffer.
     pub momentum: f64,
     /// Normalise by the estimated variance (subtracting the squared running mean of gradients).
     pub centered: bool,
@@ -35,6 +35,30 @@ impl Default for RmsPropConfig {
     }
 }
 
+impl RmsPropConfig {
+    /// `Ok` if every hyperparameter is in range (what [`RmsProp::new`] checks).
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError::OutOfRange`] for a value outside the range its field documents.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use autodiff_runtime::optim::RmsPropConfig;
+    ///
+    /// assert!(RmsPropConfig::default().validate().is_ok());
+    /// assert!(RmsPropConfig { lr: -1.0, ..RmsPropConfig::default() }.validate().is_err());
+    /// ```
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        non_negative("lr", self.lr)?;
+        beta("alpha", self.alpha)?;
+        positive("eps", self.eps)?;
+        non_negative("weight_decay", self.weight_decay)?;
+        beta("momentum", self.momentum)
+    }
+}
+
 /// RMSProp state: the running average of squared gradients, plus a momentum buffer and a running
 /// mean of gradients when those options are on.
 ///
@@ -47,8 +71,7 @@ impl Default for RmsPropConfig {
 /// See [the crate documentation](crate) (Adam; every optimizer is used the same way).
 #[derive(Clone, Debug)]
 pub struct RmsProp<P> {
-    /// Hyperparameters, read at every step.
-    pub config: RmsPropConfig,
+    config: RmsPropConfig,
     square_avg: P,
     momentum_buf: Option<P>,
     grad_avg: Option<P>,
@@ -57,23 +80,27 @@ pub struct RmsProp<P> {
 impl<P: Parameters> RmsProp<P> {
     /// Creates the optimizer with zeroed buffers.
     ///
-    /// # Panics
+    /// # Errors
     ///
-    /// If a hyperparameter is out of range.
-    #[track_caller]
-    #[must_use]
-    pub fn new(config: RmsPropConfig) -> Self {
-        require_non_negative("lr", config.lr);
-        require_non_negative("weight_decay", config.weight_decay);
-        require_non_negative("eps", config.eps);
-        require_beta("alpha", config.alpha);
-        require_beta("momentum", config.momentum);
-        RmsProp {
+    /// A [`ConfigError`] if a hyperparameter is out of range (see [`RmsPropConfig::validate`]).
+    ///
+    /// # Examples
+    ///
+    /// See [the crate documentation](crate) (Adam; every optimizer is used the same way).
+    pub fn new(config: RmsPropConfig) -> Result<Self, ConfigError> {
+        config.validate()?;
+        Ok(RmsProp {
             config,
             square_avg: P::zeroed(),
             momentum_buf: (config.momentum > 0.0).then(P::zeroed),
             grad_avg: config.centered.then(P::zeroed),
-        }
+        })
+    }
+
+    /// The hyperparameters (the learning rate as last set by [`Optimizer::set_lr`]).
+    #[must_use]
+    pub fn config(&self) -> &RmsPropConfig {
+        &self.config
     }
 }
 
@@ -138,7 +165,9 @@ impl<P: Parameters> Optimizer<P> for RmsProp<P> {
         self.config.lr
     }
 
+    #[track_caller]
     fn set_lr(&mut self, lr: f64) {
+        require_lr(lr);
         self.config.lr = lr;
     }
 }

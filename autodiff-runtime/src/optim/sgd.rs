@@ -1,20 +1,20 @@
 //! Stochastic gradient descent with momentum, Nesterov momentum and L2 weight decay
 //! (`torch.optim.SGD`).
 
-use super::{Optimizer, require_beta, require_non_negative};
+use super::{ConfigError, Optimizer, beta, non_negative, require_lr};
 use crate::math::Float;
 use crate::params::{Parameters, zip_update};
 
-/// Hyperparameters of [`Sgd`].
+/// Hyperparameters of [`Sgd`], checked by [`Sgd::new`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SgdConfig {
-    /// Learning rate.
+    /// Learning rate, finite and `>= 0`.
     pub lr: f64,
-    /// Momentum factor; `0.0` disables the velocity buffer.
+    /// Momentum factor in `[0, 1)`; `0.0` disables the velocity buffer.
     pub momentum: f64,
-    /// Dampening of the gradient added to the velocity.
+    /// Dampening of the gradient added to the velocity, finite and `>= 0`.
     pub dampening: f64,
-    /// L2 penalty added to the gradient: `g + weight_decay * p`.
+    /// L2 penalty added to the gradient, `g + weight_decay * p`; finite and `>= 0`.
     pub weight_decay: f64,
     /// Nesterov momentum (needs `momentum > 0` and `dampening == 0`).
     pub nesterov: bool,
@@ -33,6 +33,36 @@ impl Default for SgdConfig {
     }
 }
 
+impl SgdConfig {
+    /// `Ok` if every hyperparameter is in range (what [`Sgd::new`] checks).
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError::OutOfRange`] for a value outside the range its field documents, and [`ConfigError::Nesterov`] for Nesterov momentum without momentum or with dampening.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use autodiff_runtime::optim::SgdConfig;
+    ///
+    /// assert!(SgdConfig::default().validate().is_ok());
+    /// assert!(SgdConfig { lr: -1.0, ..SgdConfig::default() }.validate().is_err());
+    /// ```
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        non_negative("lr", self.lr)?;
+        beta("momentum", self.momentum)?;
+        non_negative("dampening", self.dampening)?;
+        non_negative("weight_decay", self.weight_decay)?;
+        if self.nesterov && (self.momentum <= 0.0 || self.dampening != 0.0) {
+            return Err(ConfigError::Nesterov {
+                momentum: self.momentum,
+                dampening: self.dampening,
+            });
+        }
+        Ok(())
+    }
+}
+
 /// SGD state: the velocity buffer, present when momentum is on.
 ///
 /// Per element, with `d = g + weight_decay * p`:
@@ -44,8 +74,7 @@ impl Default for SgdConfig {
 /// See [the module documentation](crate::optim).
 #[derive(Clone, Debug)]
 pub struct Sgd<P> {
-    /// Hyperparameters, read at every step.
-    pub config: SgdConfig,
+    config: SgdConfig,
     velocity: Option<P>,
     started: bool,
 }
@@ -53,27 +82,27 @@ pub struct Sgd<P> {
 impl<P: Parameters> Sgd<P> {
     /// Creates the optimizer; the velocity buffer exists only when `config.momentum > 0`.
     ///
-    /// # Panics
+    /// # Errors
     ///
-    /// If a hyperparameter is out of range, or Nesterov is asked for without momentum or with
-    /// dampening.
-    #[track_caller]
-    #[must_use]
-    pub fn new(config: SgdConfig) -> Self {
-        require_non_negative("lr", config.lr);
-        require_non_negative("weight_decay", config.weight_decay);
-        require_non_negative("dampening", config.dampening);
-        require_beta("momentum", config.momentum);
-        assert!(
-            !config.nesterov || (config.momentum > 0.0 && config.dampening == 0.0),
-            "Nesterov momentum requires momentum > 0 and dampening = 0"
-        );
+    /// A [`ConfigError`] if a hyperparameter is out of range (see [`SgdConfig::validate`]).
+    ///
+    /// # Examples
+    ///
+    /// See [the module documentation](crate::optim).
+    pub fn new(config: SgdConfig) -> Result<Self, ConfigError> {
+        config.validate()?;
         let velocity = (config.momentum != 0.0).then(P::zeroed);
-        Sgd {
+        Ok(Sgd {
             config,
             velocity,
             started: false,
-        }
+        })
+    }
+
+    /// The hyperparameters (the learning rate as last set by [`Optimizer::set_lr`]).
+    #[must_use]
+    pub fn config(&self) -> &SgdConfig {
+        &self.config
     }
 }
 
@@ -109,7 +138,9 @@ impl<P: Parameters> Optimizer<P> for Sgd<P> {
         self.config.lr
     }
 
+    #[track_caller]
     fn set_lr(&mut self, lr: f64) {
+        require_lr(lr);
         self.config.lr = lr;
     }
 }

@@ -33,7 +33,8 @@ pub fn fit(steps: usize) -> f32 {
     let mut adam = Adam::new(AdamConfig {
         lr: 0.1,
         ..AdamConfig::default()
-    });
+    })
+    .unwrap();
     let mut loss = 0.0;
     for _ in 0..steps {
         loss = 0.0;
