@@ -1,7 +1,9 @@
 //! stackgrad: compile-time reverse-mode automatic differentiation for Rust.
 //!
 //! Annotate a plain Rust function with [`differentiable`] and get its exact gradient as ordinary
-//! Rust code: no tape on the heap, no runtime graph, no nightly compiler.
+//! Rust code: no tape on the heap, no runtime graph, no nightly compiler. The documentation of
+//! [`differentiable`] is the macro's reference: the generated items, the language, `wrt`,
+//! bounded loops, checkpointing, custom adjoints, each with an example.
 //!
 //! ```
 //! use stackgrad::differentiable;
@@ -37,7 +39,11 @@
 //! ```
 #![no_std]
 
-pub use autodiff_macros::{Parameters, differentiable};
+#[doc = include_str!("../docs/differentiable.md")]
+#[doc(inline)]
+pub use autodiff_macros::differentiable;
+
+pub use autodiff_macros::Parameters;
 pub use autodiff_runtime as runtime;
 /// The trait behind `#[derive(Parameters)]` (the derive macro of the same name is above).
 pub use autodiff_runtime::Parameters;

@@ -1,6 +1,8 @@
 //! The `#[differentiable]` attribute: compile-time reverse-mode differentiation of Rust functions.
 //!
-//! Only this file touches `proc_macro`; every stage works on `proc_macro2` and is unit-tested.
+//! Only this file touches `proc_macro`; every stage works on `proc_macro2`. The stages are tested
+//! through their output: golden expansions (`tests/expand/`), the rules' unit tests, the
+//! workspace's gradient and ui tests, and the generated-program test (`genprog`).
 //! Use the macro through the `stackgrad` crate, whose documentation explains the generated API.
 
 mod analysis;
@@ -15,11 +17,9 @@ mod tape;
 
 use proc_macro::TokenStream;
 
-/// Differentiates a function at compile time.
-///
-/// For `fn f(x: f64, y: f64) -> f64` it keeps `f` and emits `FTape`, `f_forward`, `f_adjoint`
-/// and `f_grad`; `#[differentiable(wrt(y))]` differentiates only `y`. See the `stackgrad` crate
-/// for the full description and examples.
+/// (The attribute is implemented in the `autodiff-macros` crate; its reference, with an example
+/// per feature, is the documentation of `stackgrad::differentiable`, whose doctests need the
+/// runtime this crate does not depend on.)
 #[proc_macro_attribute]
 pub fn differentiable(attr: TokenStream, item: TokenStream) -> TokenStream {
     expand::expand(attr.into(), item.into()).into()
