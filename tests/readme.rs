@@ -24,8 +24,7 @@ fn expansion_excerpts_are_in_their_goldens() {
             .map(|(b, _)| b)
             .expect("a rust block after the marker");
         let expanded = squeeze(
-            &std::fs::read_to_string(root.join(golden))
-                .unwrap_or_else(|e| panic!("{golden}: {e}")),
+            &std::fs::read_to_string(root.join(golden)).unwrap_or_else(|e| panic!("{golden}: {e}")),
         );
         // Items are quoted whole, separated by blank lines, in the golden's order (the
         // golden's other items between them are left out).
@@ -41,5 +40,8 @@ fn expansion_excerpts_are_in_their_goldens() {
         }
         checked += 1;
     }
-    assert!(checked >= 2, "expected at least 2 excerpts, found {checked}");
+    assert!(
+        checked >= 2,
+        "expected at least 2 excerpts, found {checked}"
+    );
 }
