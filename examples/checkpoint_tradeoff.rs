@@ -4,6 +4,7 @@
 //! ```sh
 //! cargo run --release --example checkpoint_tradeoff                # prints the table
 //! cargo run --release --example checkpoint_tradeoff -- docs/       # and writes docs/checkpoint_tradeoff.svg
+//! cargo run --release --example checkpoint_tradeoff -- --out docs/ # the same
 //! ```
 //!
 //! Times are medians over repeated gradients on this machine; the tape sizes are exact.
@@ -11,9 +12,22 @@
 #![allow(clippy::needless_range_loop)]
 
 use std::fmt::Write as _;
+use std::path::PathBuf;
 use std::time::Instant;
 
+use clap::Parser;
 use stackgrad::differentiable;
+
+/// Tape bytes against gradient time for a 1000-step RNN, full tape to one snapshot.
+#[derive(Parser, Debug)]
+struct Args {
+    /// Also write the plot, DIR/checkpoint_tradeoff.svg (the same as --out).
+    #[arg(value_name = "DIR", conflicts_with = "out")]
+    dir: Option<PathBuf>,
+    /// Also write the plot, DIR/checkpoint_tradeoff.svg.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+}
 
 #[macro_use]
 #[path = "../tests/models/rnn1000.rs"]
@@ -110,6 +124,7 @@ fn svg(points: &[(String, usize, f64)]) -> String {
 }
 
 fn main() -> std::io::Result<()> {
+    let args = Args::parse();
     let mut x = Box::new([0.0; STEPS]);
     for (t, v) in x.iter_mut().enumerate() {
         *v = (t as f64 * 0.37).sin();
@@ -166,12 +181,31 @@ fn main() -> std::io::Result<()> {
         points.push((label.to_string(), bytes, t * 1e6));
     }
     println!("primal alone: {:.1} µs", primal * 1e6);
-    if let Some(dir) = std::env::args().nth(1) {
+    if let Some(dir) = args.dir.or(args.out) {
         std::fs::create_dir_all(&dir)?;
-        let path = std::path::Path::new(&dir).join("checkpoint_tradeoff.svg");
+        let path = dir.join("checkpoint_tradeoff.svg");
         std::fs::write(&path, svg(&points))?;
         println!("wrote {}", path.display());
     }
     println!("result: every checkpointed gradient equals the full tape's, bit for bit");
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options() {
+        let parse = |a: &[&str]| Args::try_parse_from(["checkpoint_tradeoff"].iter().chain(a));
+        let args = parse(&[]).unwrap();
+        assert!(args.dir.is_none() && args.out.is_none());
+        assert_eq!(parse(&["docs"]).unwrap().dir, Some(PathBuf::from("docs")));
+        assert_eq!(
+            parse(&["--out", "d"]).unwrap().out,
+            Some(PathBuf::from("d"))
+        );
+        assert!(parse(&["a", "--out", "b"]).is_err());
+        assert_eq!(parse(&["--help"]).unwrap_err().exit_code(), 0);
+    }
 }
