@@ -180,7 +180,8 @@ fn decode<T, const N: usize>(payload: &[u8], from_be: fn([u8; N]) -> T) -> Vec<T
 /// # Errors
 ///
 /// As [`read_idx`] for either file, plus [`DataErrorKind::BadHeader`] for a labels file that is not
-/// one-dimensional `u8` or an images file with no dimensions, [`DataErrorKind::CountMismatch`] when
+/// one-dimensional `u8` or an images file with no dimensions or whose image size (the product of
+/// the dimensions after the first) overflows `usize`, [`DataErrorKind::CountMismatch`] when
 /// the counts differ, and [`DataErrorKind::LabelOutOfRange`].
 pub fn read_idx_dataset(
     images: impl AsRef<Path>,
@@ -208,6 +209,10 @@ pub fn read_idx_dataset(
     let Some((&n, item_dims)) = x.dims.split_first() else {
         return Err(bad(&images_name, "images need at least one dimension"));
     };
+    // With no items the file has no values, so the item size was not checked against its length.
+    let Some(n_features) = item_dims.iter().try_fold(1usize, |p, &d| p.checked_mul(d)) else {
+        return Err(bad(&images_name, "the size of one image overflows"));
+    };
     if n != raw_labels.len() {
         return Err(DataError::new(
             images_name,
@@ -234,7 +239,7 @@ pub fn read_idx_dataset(
     Ok(Dataset {
         features: x.to_f32(),
         labels,
-        n_features: item_dims.iter().product(),
+        n_features,
         n_classes: num_classes,
         class_names: Vec::new(),
     })
