@@ -1,8 +1,14 @@
-//! Checkpoints in the safetensors format (feature `std`): one tensor per parameter tensor, named
-//! by [`Parameters::visit`] (`blocks.3.ln1.g`), with its shape and dtype `F32` or `F64`.
+//! Checkpoints in the safetensors format (feature `std`).
 //!
-//! Files written by PyTorch's `safetensors.torch.save_file` with the same names, shapes and dtype
-//! load directly.
+//! - [`save`] and [`load`] write and read the parameters only: one tensor per parameter tensor,
+//!   named by [`Parameters::visit`] (`blocks.3.ln1.g`), with its shape and dtype `F32` or `F64`.
+//!   Files written by PyTorch's `safetensors.torch.save_file` with the same names, shapes and dtype
+//!   load directly.
+//! - [`TrainState`] writes and reads everything a run needs to continue bit for bit: the
+//!   parameters, the optimizer's state ([`OptimizerState`](crate::optim::OptimizerState)), the step
+//!   and the random generators ([`ResumableRng`]), plus any counters or curves of the caller's.
+//!
+//! Errors from a file name it ([`CheckpointError::File`], or [`CheckpointError::Io`]).
 //!
 //! # Examples
 //!
@@ -41,6 +47,12 @@ use safetensors::{Dtype, serialize};
 use crate::math::Float;
 use crate::params::{Name, Parameters};
 
+mod rng;
+mod state;
+
+pub use rng::ResumableRng;
+pub use state::TrainState;
+
 /// Why a checkpoint could not be saved or loaded.
 #[derive(Debug)]
 #[non_exhaustive]
@@ -51,6 +63,13 @@ pub enum CheckpointError {
         path: PathBuf,
         /// The cause.
         source: std::io::Error,
+    },
+    /// A problem with the contents of the file `path`.
+    File {
+        /// The file.
+        path: PathBuf,
+        /// The problem (never itself a `File` or `Io` error).
+        source: std::boxed::Box<CheckpointError>,
     },
     /// The bytes are not a valid safetensors file.
     Format(SafeTensorError),
@@ -82,12 +101,88 @@ pub enum CheckpointError {
         /// Shape in the file.
         found: Vec<usize>,
     },
+    /// The file is not a [`TrainState`] (it has no `format` metadata naming one), or one of a
+    /// newer version.
+    NotTrainState {
+        /// The `format` metadata found, if any.
+        found: Option<String>,
+    },
+    /// The file holds the state of another optimizer.
+    OptimizerMismatch {
+        /// The optimizer being restored ([`OptimizerState::KIND`](crate::optim::OptimizerState::KIND)).
+        expected: &'static str,
+        /// The optimizer in the file, if any.
+        found: Option<String>,
+    },
+    /// A tensor has the right type and shape but a value that cannot be restored (a negative
+    /// learning rate, an all-zero generator state).
+    InvalidValue {
+        /// The tensor's name.
+        name: String,
+        /// Why the value is refused.
+        reason: String,
+    },
+}
+
+impl CheckpointError {
+    /// The file the error is about, if it came from reading or writing one.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use autodiff_runtime::checkpoint::TrainState;
+    ///
+    /// let err = TrainState::load("/nonexistent/run.safetensors").unwrap_err();
+    /// assert_eq!(err.path(), Some(std::path::Path::new("/nonexistent/run.safetensors")));
+    /// ```
+    #[must_use]
+    pub fn path(&self) -> Option<&Path> {
+        match self {
+            CheckpointError::Io { path, .. } | CheckpointError::File { path, .. } => Some(path),
+            _ => None,
+        }
+    }
+
+    /// The problem itself: `self`, or for [`CheckpointError::File`] the error it wraps.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use autodiff_runtime::checkpoint::{CheckpointError, TrainState};
+    ///
+    /// let path = std::env::temp_dir().join(format!("not-a-checkpoint-{}", std::process::id()));
+    /// std::fs::write(&path, b"hello")?;
+    /// let err = TrainState::load(&path).unwrap_err();
+    /// std::fs::remove_file(&path)?;
+    /// assert!(matches!(err.detail(), CheckpointError::Format(_)));
+    /// assert!(err.to_string().starts_with(&path.display().to_string()));
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    #[must_use]
+    pub fn detail(&self) -> &CheckpointError {
+        match self {
+            CheckpointError::File { source, .. } => source,
+            other => other,
+        }
+    }
+
+    /// `self` about the file `path` (unless it already names a file).
+    pub(crate) fn in_file(self, path: &Path) -> CheckpointError {
+        match self {
+            CheckpointError::Io { .. } | CheckpointError::File { .. } => self,
+            other => CheckpointError::File {
+                path: path.to_owned(),
+                source: std::boxed::Box::new(other),
+            },
+        }
+    }
 }
 
 impl fmt::Display for CheckpointError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             CheckpointError::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            CheckpointError::File { path, source } => write!(f, "{}: {source}", path.display()),
             CheckpointError::Format(e) => write!(f, "not a valid safetensors file: {e}"),
             CheckpointError::MissingTensor { name } => {
                 write!(f, "the checkpoint has no tensor `{name}`")
@@ -115,6 +210,23 @@ impl fmt::Display for CheckpointError {
                     "tensor `{name}` has shape {found:?}, expected {expected:?}"
                 )
             }
+            CheckpointError::NotTrainState { found: None } => write!(
+                f,
+                "not a training state (no `format` metadata; a file of parameters only?)"
+            ),
+            CheckpointError::NotTrainState { found: Some(found) } => write!(
+                f,
+                "not a training state this version reads (format `{found}`, expected `{}`)",
+                state::FORMAT
+            ),
+            CheckpointError::OptimizerMismatch { expected, found } => write!(
+                f,
+                "the checkpoint holds the state of {}, not {expected}",
+                found.as_deref().unwrap_or("no optimizer")
+            ),
+            CheckpointError::InvalidValue { name, reason } => {
+                write!(f, "tensor `{name}`: {reason}")
+            }
         }
     }
 }
@@ -123,6 +235,8 @@ impl core::error::Error for CheckpointError {
     fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
         match self {
             CheckpointError::Io { source, .. } => Some(source),
+            // A `File` error displays the error it wraps, so its source is that error's source.
+            CheckpointError::File { source, .. } => source.source(),
             CheckpointError::Format(e) => Some(e),
             _ => None,
         }
@@ -130,7 +244,7 @@ impl core::error::Error for CheckpointError {
 }
 
 /// The safetensors dtype of a float type.
-fn dtype_of<F: Float>() -> (Dtype, &'static str) {
+pub(crate) fn dtype_of<F: Float>() -> (Dtype, &'static str) {
     if F::BYTES == 4 {
         (Dtype::F32, "F32")
     } else {
@@ -172,10 +286,11 @@ pub fn to_bytes<P: Parameters>(params: &P) -> Result<Vec<u8>, CheckpointError> {
 ///
 /// # Errors
 ///
-/// [`CheckpointError::Io`] if the file cannot be written; otherwise as [`to_bytes`].
+/// [`CheckpointError::Io`] if the file cannot be written; otherwise the error of [`to_bytes`]
+/// inside a [`CheckpointError::File`].
 pub fn save<P: Parameters>(params: &P, path: impl AsRef<Path>) -> Result<(), CheckpointError> {
     let path = path.as_ref();
-    let bytes = to_bytes(params)?;
+    let bytes = to_bytes(params).map_err(|e| e.in_file(path))?;
     std::fs::write(path, bytes).map_err(|source| CheckpointError::Io {
         path: path.to_owned(),
         source,
@@ -222,7 +337,7 @@ pub fn from_bytes<P: Parameters>(bytes: &[u8]) -> Result<P, CheckpointError> {
 }
 
 /// Copies the tensor `name` of `file` into `values` after checking its dtype and shape.
-fn read_tensor<F: Float>(
+pub(crate) fn read_tensor<F: Float>(
     file: &SafeTensors<'_>,
     name: &str,
     shape: &[usize],
@@ -270,12 +385,13 @@ fn read_tensor<F: Float>(
 ///
 /// # Errors
 ///
-/// [`CheckpointError::Io`] if the file cannot be read; otherwise as [`from_bytes`].
+/// [`CheckpointError::Io`] if the file cannot be read; otherwise the error of [`from_bytes`]
+/// inside a [`CheckpointError::File`] (match it through [`CheckpointError::detail`]).
 pub fn load<P: Parameters>(path: impl AsRef<Path>) -> Result<P, CheckpointError> {
     let path = path.as_ref();
     let bytes = std::fs::read(path).map_err(|source| CheckpointError::Io {
         path: path.to_owned(),
         source,
     })?;
-    from_bytes(&bytes)
+    from_bytes(&bytes).map_err(|e| e.in_file(path))
 }

@@ -192,10 +192,11 @@ impl fmt::Display for PlotError {
 
 impl core::error::Error for PlotError {}
 
-/// Writes an SVG plot of loss curves: one line per `(name, values)` series, `values[i]` at x = `i`,
-/// each in its own colour and listed in a legend.
+/// Writes an SVG plot of loss curves: one line per `(name, values)` series, `values[i]` at x = `i`
+/// on an axis labelled "step", each in its own colour and listed in a legend.
 ///
-/// Non-finite values are left out of the line.
+/// When the values are not one per step (a loss every 100 steps, one per epoch), use
+/// [`plot_loss_curves`], which takes the x of each point and the axis label.
 ///
 /// # Errors
 ///
@@ -208,7 +209,7 @@ impl core::error::Error for PlotError {}
 ///
 /// let train = [2.3, 1.1, 0.7, 0.5];
 /// let val = [2.4, 1.3, 0.9, 0.8];
-/// plot_losses("loss.svg", "loss per epoch", &[("train", &train), ("validation", &val)])?;
+/// plot_losses("loss.svg", "loss per step", &[("train", &train), ("validation", &val)])?;
 /// # Ok::<(), autodiff_runtime::train::PlotError>(())
 /// ```
 pub fn plot_losses(
@@ -216,68 +217,208 @@ pub fn plot_losses(
     title: &str,
     series: &[(&str, &[f64])],
 ) -> Result<(), PlotError> {
-    use plotters::prelude::*;
+    let points: std::vec::Vec<std::vec::Vec<(u64, f64)>> = series
+        .iter()
+        .map(|(_, values)| (0u64..).zip(values.iter().copied()).collect())
+        .collect();
+    let curves: std::vec::Vec<(&str, &[(u64, f64)])> = series
+        .iter()
+        .zip(&points)
+        .map(|((name, _), p)| (*name, p.as_slice()))
+        .collect();
+    plot_loss_curves(path, title, "step", &curves)
+}
 
+/// Writes an SVG plot of loss curves: one line per `(name, points)` series, each point
+/// `(x, loss)` (x a step or epoch number), each series in its own colour and listed in a legend.
+/// The x axis, labelled `x_label`, spans the smallest to the largest x of all series.
+///
+/// Non-finite losses are left out of the line.
+///
+/// # Errors
+///
+/// [`PlotError`] if there is nothing finite to plot or the file cannot be written.
+///
+/// # Examples
+///
+/// ```no_run
+/// use autodiff_runtime::train::plot_loss_curves;
+///
+/// // The mean training loss of each 100 steps, and a validation loss at the same steps.
+/// let train = [(100, 2.9), (200, 2.6), (300, 2.5)];
+/// let val = [(100, 2.95), (200, 2.7), (300, 2.6)];
+/// plot_loss_curves("loss.svg", "loss", "step", &[("train", &train), ("validation", &val)])?;
+/// # Ok::<(), autodiff_runtime::train::PlotError>(())
+/// ```
+pub fn plot_loss_curves(
+    path: impl AsRef<Path>,
+    title: &str,
+    x_label: &str,
+    series: &[(&str, &[(u64, f64)])],
+) -> Result<(), PlotError> {
     let path = path.as_ref();
     let fail = |reason: String| PlotError {
         path: path.to_owned(),
         reason,
     };
+    let svg = loss_curves_svg(title, x_label, series).map_err(fail)?;
+    std::fs::write(path, svg).map_err(|e| fail(e.to_string()))
+}
+
+/// The SVG text of [`plot_loss_curves`].
+fn loss_curves_svg(
+    title: &str,
+    x_label: &str,
+    series: &[(&str, &[(u64, f64)])],
+) -> Result<String, String> {
+    use plotters::prelude::*;
+
     let finite = || {
         series
             .iter()
-            .flat_map(|(_, v)| v.iter().copied())
-            .filter(|v| v.is_finite())
+            .flat_map(|(_, points)| points.iter().copied())
+            .filter(|(_, y)| y.is_finite())
     };
-    let (lo, hi) = finite().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
-        (lo.min(v), hi.max(v))
+    let (lo, hi) = finite().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), (_, y)| {
+        (lo.min(y), hi.max(y))
     });
     if lo > hi {
-        return Err(fail("no finite values to plot".into()));
+        return Err("no finite values to plot".into());
     }
     let pad = if hi > lo { 0.05 * (hi - lo) } else { 1.0 };
-    let steps = series
-        .iter()
-        .map(|(_, v)| v.len())
-        .max()
-        .unwrap_or(1)
-        .max(2);
+    let (x_min, x_max) = finite().fold((u64::MAX, 0), |(a, b), (x, _)| (a.min(x), b.max(x)));
+    let x_max = x_max.max(x_min + 1);
 
-    let root = SVGBackend::new(path, (800, 500)).into_drawing_area();
-    let draw = || -> Result<(), std::boxed::Box<dyn core::error::Error>> {
-        root.fill(&WHITE)?;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(title, ("sans-serif", 22))
-            .margin(12)
-            .x_label_area_size(36)
-            .y_label_area_size(60)
-            .build_cartesian_2d(0..steps - 1, (lo - pad)..(hi + pad))?;
-        chart
-            .configure_mesh()
-            .x_desc("step")
-            .y_desc("loss")
-            .draw()?;
-        for (k, (name, values)) in series.iter().enumerate() {
-            let color = Palette99::pick(k).to_rgba();
-            let points = values
-                .iter()
-                .enumerate()
-                .filter(|(_, v)| v.is_finite())
-                .map(|(i, v)| (i, *v));
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (800, 500)).into_drawing_area();
+        let draw = || -> Result<(), std::boxed::Box<dyn core::error::Error + '_>> {
+            root.fill(&WHITE)?;
+            let mut chart = ChartBuilder::on(&root)
+                .caption(title, ("sans-serif", 22))
+                .margin(12)
+                .x_label_area_size(40)
+                .y_label_area_size(60)
+                .build_cartesian_2d(x_min..x_max, (lo - pad)..(hi + pad))?;
             chart
-                .draw_series(LineSeries::new(points, color.stroke_width(2)))?
-                .label(*name)
-                .legend(move |(x, y)| {
-                    PathElement::new(std::vec![(x, y), (x + 20, y)], color.stroke_width(2))
-                });
+                .configure_mesh()
+                .x_desc(x_label)
+                .y_desc("loss")
+                .draw()?;
+            for (k, (name, points)) in series.iter().enumerate() {
+                let color = Palette99::pick(k).to_rgba();
+                let points = points.iter().copied().filter(|(_, y)| y.is_finite());
+                chart
+                    .draw_series(LineSeries::new(points, color.stroke_width(2)))?
+                    .label(*name)
+                    .legend(move |(x, y)| {
+                        PathElement::new(std::vec![(x, y), (x + 20, y)], color.stroke_width(2))
+                    });
+            }
+            chart
+                .configure_series_labels()
+                .position(SeriesLabelPosition::UpperRight)
+                .background_style(WHITE.mix(0.8))
+                .border_style(BLACK)
+                .draw()?;
+            root.present()?;
+            Ok(())
+        };
+        draw().map_err(|e| e.to_string())?;
+    }
+    Ok(svg)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::vec::Vec;
+
+    /// The points of every polyline drawn with the curves' stroke width, in drawing order.
+    fn curves(svg: &str) -> Vec<Vec<(f64, f64)>> {
+        svg.split("<polyline")
+            .skip(1)
+            .filter(|p| p.contains(r#"stroke-width="2""#))
+            .map(|p| {
+                let points = p.split(r#"points=""#).nth(1).unwrap();
+                let points = &points[..points.find('"').unwrap()];
+                points
+                    .split_whitespace()
+                    .map(|xy| {
+                        let (x, y) = xy.split_once(',').unwrap();
+                        (x.parse().unwrap(), y.parse().unwrap())
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// The texts of the SVG (title, axis labels, ticks, legend).
+    fn texts(svg: &str) -> Vec<&str> {
+        svg.split("<text")
+            .skip(1)
+            .map(|t| t[t.find('>').unwrap() + 1..t.find("</text>").unwrap()].trim())
+            .collect()
+    }
+
+    /// Curves at steps 100, 200, .. 1000 and at 500 and 1000 only: the x axis is in steps (its
+    /// ticks read 100 to 1000), every curve spans its own steps, and the legend names both.
+    #[test]
+    fn curves_are_plotted_against_their_step_numbers() {
+        let train: Vec<(u64, f64)> = (1..=10).map(|k| (100 * k, 3.0 - 0.1 * k as f64)).collect();
+        let val = [(500, 2.8), (1000, 2.5)];
+        let svg =
+            loss_curves_svg("title", "step", &[("train", &train), ("validation", &val)]).unwrap();
+
+        let texts = texts(&svg);
+        for label in [
+            "title",
+            "step",
+            "loss",
+            "100",
+            "500",
+            "1000",
+            "train",
+            "validation",
+        ] {
+            assert!(texts.contains(&label), "no text {label:?} in {texts:?}");
         }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK)
-            .draw()?;
-        root.present()?;
-        Ok(())
-    };
-    draw().map_err(|e| fail(e.to_string()))
+        assert!(
+            !texts.contains(&"0"),
+            "the axis should start at step 100: {texts:?}"
+        );
+
+        let lines = curves(&svg);
+        // The two curves, then the two legend samples.
+        assert_eq!(lines.len(), 4, "{lines:?}");
+        let (train_line, val_line) = (&lines[0], &lines[1]);
+        assert_eq!((train_line.len(), val_line.len()), (10, 2));
+        let (left, right) = (train_line[0].0, train_line[9].0);
+        assert!(
+            right - left > 600.0,
+            "the curve should span the plot: {train_line:?}"
+        );
+        // x is linear in the step: step 100 k at left + (k - 1) / 9 of the width.
+        let x_of = |step: f64| left + (right - left) * (step - 100.0) / 900.0;
+        for (k, &(x, _)) in train_line.iter().enumerate() {
+            assert!(
+                (x - x_of(100.0 * (k + 1) as f64)).abs() <= 1.0,
+                "{train_line:?}"
+            );
+        }
+        assert!((val_line[0].0 - x_of(500.0)).abs() <= 1.0, "{val_line:?}");
+        assert!((val_line[1].0 - right).abs() <= 1.0, "{val_line:?}");
+        // Lower loss is lower on the page (larger SVG y).
+        assert!(train_line[9].1 > train_line[0].1);
+    }
+
+    #[test]
+    fn nothing_finite_is_an_error_naming_the_file() {
+        let err =
+            plot_loss_curves("/tmp/x.svg", "t", "step", &[("a", &[(1, f64::NAN)])]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "/tmp/x.svg: cannot draw the plot: no finite values to plot"
+        );
+    }
 }

@@ -535,6 +535,7 @@ fn checkpoint_written_by_pytorch_loads() {
 
     // Read as f64 parameters, the same file is a dtype mismatch, not a silent conversion.
     let err = checkpoint::load::<Net<f64>>(&path).unwrap_err();
+    let err = err.detail();
     assert!(
         matches!(&err, checkpoint::CheckpointError::DtypeMismatch { name, expected: "F64", found } if name == "layers.0.w" && found == "F32"),
         "{err}"

@@ -23,7 +23,7 @@ use stackgrad::Parameters;
 use stackgrad::runtime::checkpoint;
 use stackgrad::runtime::data::{BatchLoader, Dataset, LastBatch, bundled};
 use stackgrad::runtime::nn;
-use stackgrad::runtime::train::{Accuracy, Progress, RunningMean, plot_losses};
+use stackgrad::runtime::train::{Accuracy, Progress, RunningMean, plot_loss_curves};
 
 mod model;
 
@@ -111,18 +111,22 @@ fn main() -> Result<(), Box<dyn Error>> {
             "epoch {epoch:3}  train loss {train_loss:.4}  test loss {test_loss:.4}  test accuracy {:.2} %",
             100.0 * test_accuracy
         ));
-        train_curve.push(train_loss);
-        test_curve.push(test_loss);
+        train_curve.push((epoch as u64, train_loss));
+        test_curve.push((epoch as u64, test_loss));
     }
     progress.finish();
 
     let (_, accuracy) = evaluate(&trainer.params, &test)?;
     let out_dir = std::path::Path::new("target/digits_mlp");
     std::fs::create_dir_all(out_dir)?;
-    plot_losses(
+    plot_loss_curves(
         out_dir.join("loss.svg"),
         "8x8 digits MLP: loss per epoch",
-        &[("train", &train_curve), ("test", &test_curve)],
+        "epoch",
+        &[
+            ("train (mean over the epoch)", &train_curve),
+            ("test", &test_curve),
+        ],
     )?;
     let path = out_dir.join("mlp.safetensors");
     checkpoint::save(&trainer.params, &path)?;

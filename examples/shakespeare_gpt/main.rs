@@ -11,10 +11,22 @@
 //! cargo run --release --example shakespeare_gpt -- 300          # a shorter run (or --steps 300)
 //! cargo run --release --example shakespeare_gpt -- --tape-report  # what the tape keeps
 //! cargo run --release --example shakespeare_gpt -- --help       # every option
+//! # 300 steps, then on to 600 from the saved state: the same bits as 600 steps in one go
+//! cargo run --release --example shakespeare_gpt -- 300
+//! cargo run --release --example shakespeare_gpt -- 600 --resume target/shakespeare_gpt/train_state.safetensors
 //! ```
 //!
 //! Prints the train and validation loss every 100 steps, then 500 generated characters; writes
-//! `loss.svg` and `gpt.safetensors` under `--out` (`target/shakespeare_gpt`) and prints their paths.
+//! under `--out` (`target/shakespeare_gpt`) and prints the paths of: `loss.svg` (the mean training
+//! loss of each 100 steps and the validation loss, against the step number), `gpt.safetensors`
+//! (the parameters only, by their names, as before: `checkpoint::load::<Gpt>` or PyTorch's
+//! `safetensors` read it) and `train_state.safetensors` (a `checkpoint::TrainState`: parameters,
+//! AdamW's moments, step count and learning rate, the step, the generator and the loss curves).
+//!
+//! Every random draw (batches, evaluation batches, sampling) comes from one
+//! `checkpoint::ResumableRng`, the generator of `SmallRng` with a state that can be saved, so a
+//! resumed run continues bit for bit. The one draw that would break this, the validation loss of
+//! a last step that is not a multiple of 100, is taken from a copy of the generator.
 //!
 //! There is no `--batch`: the batch size is the const `B` of `model.rs`, because the tape of the
 //! training step (`GptLossTape<{B * T}>`) and its arrays are sized at compile time.
@@ -25,14 +37,13 @@ use std::time::Instant;
 
 use clap::Parser;
 
-use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use stackgrad::Parameters;
-use stackgrad::runtime::checkpoint;
+use stackgrad::runtime::checkpoint::{self, ResumableRng, TrainState};
 use stackgrad::runtime::data::{bundled, fill_windows};
 use stackgrad::runtime::optim::AdamWConfig;
 use stackgrad::runtime::tape::TapeReport;
-use stackgrad::runtime::train::{Progress, RunningMean, plot_losses};
+use stackgrad::runtime::train::{Progress, RunningMean, plot_loss_curves};
 
 mod model;
 
@@ -49,7 +60,8 @@ struct Args {
     /// Training steps (the same as --steps).
     #[arg(value_name = "STEPS", conflicts_with = "steps")]
     positional_steps: Option<usize>,
-    /// Training steps; 0 only evaluates and generates from the initial model.
+    /// Training steps in all (counting those of a --resume checkpoint); 0 only evaluates and
+    /// generates from the initial model.
     #[arg(long, default_value_t = 3000)]
     steps: usize,
     /// Seed of the initial parameters, the batches and the sampling.
@@ -58,9 +70,14 @@ struct Args {
     /// AdamW learning rate (PyTorch's other defaults: betas 0.9, 0.999, weight decay 0.01).
     #[arg(long, default_value_t = 1e-3, value_parser = learning_rate)]
     lr: f64,
-    /// Directory for loss.svg and gpt.safetensors (created if missing).
+    /// Directory for loss.svg, gpt.safetensors and train_state.safetensors (created if missing).
     #[arg(long, value_name = "DIR", default_value = "target/shakespeare_gpt")]
     out: PathBuf,
+    /// Continue the run saved in FILE (a train_state.safetensors) up to --steps: the parameters,
+    /// the optimizer (its learning rate included), the generator and the loss curves come from
+    /// FILE, so --seed and --lr are not used.
+    #[arg(long, value_name = "FILE")]
+    resume: Option<PathBuf>,
     /// Print what the training step's tape keeps, field by field, and exit.
     #[arg(long)]
     tape_report: bool,
@@ -88,7 +105,10 @@ fn learning_rate(text: &str) -> Result<f64, String> {
 }
 
 /// A batch of `B` random windows of `T + 1` characters, as rows of inputs and targets.
-fn batch(tokens: &[u16], rng: &mut SmallRng) -> Result<([usize; R], [usize; R]), Box<dyn Error>> {
+fn batch(
+    tokens: &[u16],
+    rng: &mut ResumableRng,
+) -> Result<([usize; R], [usize; R]), Box<dyn Error>> {
     let (mut x, mut y) = ([[0usize; T]; B], [[0usize; T]; B]);
     fill_windows(tokens, &mut x, &mut y, rng)?;
     Ok((
@@ -102,7 +122,7 @@ fn evaluate(
     p: &Gpt,
     tokens: &[u16],
     batches: usize,
-    rng: &mut SmallRng,
+    rng: &mut ResumableRng,
 ) -> Result<f32, Box<dyn Error>> {
     let mut mean = RunningMean::default();
     for _ in 0..batches {
@@ -132,7 +152,7 @@ fn evaluate_all(p: &Gpt, tokens: &[u16]) -> f32 {
 }
 
 /// Samples `n` characters after `context`, one at a time from the softmax of the last logits.
-fn generate(p: &Gpt, context: &[usize; T], n: usize, rng: &mut SmallRng) -> Vec<u16> {
+fn generate(p: &Gpt, context: &[usize; T], n: usize, rng: &mut ResumableRng) -> Vec<u16> {
     let mut window = *context;
     let mut out = Vec::with_capacity(n);
     for _ in 0..n {
@@ -156,6 +176,80 @@ fn generate(p: &Gpt, context: &[usize; T], n: usize, rng: &mut SmallRng) -> Vec<
     out
 }
 
+/// Steps between two reports and points of the loss curves.
+const EVERY: usize = 100;
+
+/// Where a run is: what `train_state.safetensors` keeps besides the trainer.
+struct Run {
+    /// Steps taken.
+    step: usize,
+    /// The generator of every random draw.
+    rng: ResumableRng,
+    /// `(step, mean training loss of the steps since the previous point)`.
+    train_curve: Vec<(u64, f64)>,
+    /// `(step, validation loss)`.
+    val_curve: Vec<(u64, f64)>,
+    /// The training losses since the last point of the curves.
+    window: Vec<f64>,
+}
+
+impl Run {
+    /// Saves the trainer and the run to `path`.
+    fn save(
+        &self,
+        trainer: &Trainer,
+        path: &std::path::Path,
+    ) -> Result<(), checkpoint::CheckpointError> {
+        let mut state = TrainState::new(self.step as u64);
+        state.insert_params(&trainer.params);
+        state.insert_optimizer(&trainer.opt);
+        state.insert_rng("rng", &self.rng);
+        let unzip =
+            |curve: &[(u64, f64)]| -> (Vec<u64>, Vec<f64>) { curve.iter().copied().unzip() };
+        let (train_steps, train_losses) = unzip(&self.train_curve);
+        let (val_steps, val_losses) = unzip(&self.val_curve);
+        state.insert_u64s("train_curve.step", &train_steps);
+        state.insert_f64s("train_curve.loss", &train_losses);
+        state.insert_u64s("val_curve.step", &val_steps);
+        state.insert_f64s("val_curve.loss", &val_losses);
+        state.insert_f64s("window", &self.window);
+        state.save(path)
+    }
+
+    /// Restores the trainer and the run from `path`.
+    fn load(trainer: &mut Trainer, path: &std::path::Path) -> Result<Self, Box<dyn Error>> {
+        let state = TrainState::load(path)?;
+        state.restore_params(&mut trainer.params)?;
+        state.restore_optimizer(&mut trainer.opt)?;
+        let curve = |name: &str| -> Result<Vec<(u64, f64)>, Box<dyn Error>> {
+            let steps = state.u64s(&format!("{name}.step"))?;
+            let losses = state.f64s(&format!("{name}.loss"))?;
+            if steps.len() != losses.len() {
+                return Err(format!(
+                    "{}: `{name}` has {} steps and {} losses",
+                    path.display(),
+                    steps.len(),
+                    losses.len()
+                )
+                .into());
+            }
+            // A point off the grid ended a run; the continued run has its own points.
+            Ok(steps
+                .into_iter()
+                .zip(losses)
+                .filter(|(s, _)| s.is_multiple_of(EVERY as u64))
+                .collect())
+        };
+        Ok(Run {
+            step: usize::try_from(state.step())?,
+            rng: state.rng("rng")?,
+            train_curve: curve("train_curve")?,
+            val_curve: curve("val_curve")?,
+            window: state.f64s("window")?,
+        })
+    }
+}
+
 fn run(args: &Args) -> Result<(), Box<dyn Error>> {
     let steps = args.steps();
     let corpus = bundled::tinyshakespeare(bundled::data_dir().join("tinyshakespeare/input.txt"))?;
@@ -165,33 +259,64 @@ fn run(args: &Args) -> Result<(), Box<dyn Error>> {
         "tiny-shakespeare has 65 distinct characters"
     );
     let (train, val) = corpus.split(0.9);
-    let mut rng = SmallRng::seed_from_u64(args.seed);
     let mut trainer = Trainer::with_lr(args.seed, args.lr)?;
+    let mut run = match &args.resume {
+        Some(path) => {
+            let run = Run::load(&mut trainer, path)?;
+            if run.step > steps {
+                return Err(format!(
+                    "{} is at step {}, beyond --steps {steps}",
+                    path.display(),
+                    run.step
+                )
+                .into());
+            }
+            println!("resumed from {} at step {}", path.display(), run.step);
+            run
+        }
+        None => Run {
+            step: 0,
+            rng: ResumableRng::seed_from_u64(args.seed),
+            train_curve: Vec::new(),
+            val_curve: Vec::new(),
+            window: Vec::new(),
+        },
+    };
+    let first = run.step;
     println!(
         "gpt: {} parameters, tape {} KiB, {} steps of batch {B} x context {T}",
         Gpt::COUNT,
         GptLossTape::<R>::BYTES / 1024,
         steps
     );
-    let progress = Progress::new(steps as u64, "train");
-    let (mut train_curve, mut val_curve) = (Vec::new(), Vec::new());
-    let mut window = RunningMean::default();
+    let progress = Progress::new((steps - first) as u64, "train");
     let start = Instant::now();
-    for step in 1..=steps {
-        let (x, y) = batch(train, &mut rng)?;
+    for step in first + 1..=steps {
+        let (x, y) = batch(train, &mut run.rng)?;
         let loss = trainer.step(&x, &y);
-        window.push(f64::from(loss));
+        run.step = step;
+        run.window.push(f64::from(loss));
         progress.step(f64::from(loss));
-        if step % 100 == 0 || step == steps {
-            let val_loss = evaluate(&trainer.params, val, 10, &mut rng)?;
-            let train_loss = window.mean().unwrap_or(f64::NAN);
-            window.reset();
+        let on_grid = step.is_multiple_of(EVERY);
+        if on_grid || step == steps {
+            // Off the grid (a last step that is not a multiple of EVERY), the evaluation draws
+            // from a copy, and the window goes on: a resumed run continues as if it had not
+            // stopped.
+            let val_loss = if on_grid {
+                evaluate(&trainer.params, val, 10, &mut run.rng)?
+            } else {
+                evaluate(&trainer.params, val, 10, &mut run.rng.clone())?
+            };
+            let train_loss = run.window.iter().sum::<f64>() / run.window.len() as f64;
+            if on_grid {
+                run.window.clear();
+            }
             progress.println(&format!(
                 "step {step:5}  train {train_loss:.4}  val {val_loss:.4}  ({:.1} ms/step)",
-                start.elapsed().as_secs_f64() * 1e3 / step as f64
+                start.elapsed().as_secs_f64() * 1e3 / (step - first) as f64
             ));
-            train_curve.push(train_loss);
-            val_curve.push(f64::from(val_loss));
+            run.train_curve.push((step as u64, train_loss));
+            run.val_curve.push((step as u64, f64::from(val_loss)));
         }
     }
     progress.finish();
@@ -199,25 +324,38 @@ fn run(args: &Args) -> Result<(), Box<dyn Error>> {
     let out_dir = &args.out;
     std::fs::create_dir_all(out_dir)?;
     let mut written = Vec::new();
-    if train_curve.is_empty() {
+    if run.train_curve.is_empty() {
         println!("no training steps: no loss curve to plot");
     } else {
         let plot = out_dir.join("loss.svg");
-        plot_losses(
+        plot_loss_curves(
             &plot,
-            "tiny-shakespeare GPT: loss every 100 steps",
-            &[("train", &train_curve), ("validation", &val_curve)],
+            "tiny-shakespeare GPT: loss against the training step",
+            "step",
+            &[
+                ("train (mean of the last 100 steps)", &run.train_curve),
+                ("validation (10 random batches)", &run.val_curve),
+            ],
         )?;
         written.push(plot);
     }
     let weights = out_dir.join("gpt.safetensors");
     checkpoint::save(&trainer.params, &weights)?;
     written.push(weights);
+    // Saved before the sampling below draws from the generator.
+    let state = out_dir.join("train_state.safetensors");
+    run.save(&trainer, &state)?;
+    written.push(state);
     let context: [usize; T] = core::array::from_fn(|t| usize::from(val[t]));
-    let text = corpus.decode(&generate(&trainer.params, &context, 500, &mut rng))?;
+    let text = corpus.decode(&generate(&trainer.params, &context, 500, &mut run.rng))?;
     println!("---\n{}{text}\n---", corpus.decode(&val[..T])?);
+    let resumed = if first > 0 {
+        format!(" (resumed at step {first})")
+    } else {
+        String::new()
+    };
     println!(
-        "result: {steps} steps in {:.1} s, final validation loss {final_val:.4} (every window of the held-out text)",
+        "result: {steps} steps{resumed} in {:.1} s, final validation loss {final_val:.4} (every window of the held-out text)",
         start.elapsed().as_secs_f64()
     );
     for path in written {
@@ -283,6 +421,7 @@ mod tests {
             "--seed",
             "--lr",
             "--out <DIR>",
+            "--resume <FILE>",
             "--tape-report",
             "fixed at compile time",
         ] {
@@ -296,6 +435,10 @@ mod tests {
         assert_eq!((args.steps(), args.seed, args.lr), (3000, 1337, 1e-3));
         assert_eq!(args.out, PathBuf::from("target/shakespeare_gpt"));
         assert!(!args.tape_report);
+        assert_eq!(args.resume, None);
+        let args = parse(&["600", "--resume", "target/state.safetensors"]).unwrap();
+        assert_eq!(args.steps(), 600);
+        assert_eq!(args.resume, Some(PathBuf::from("target/state.safetensors")));
         assert_eq!(parse(&["300"]).unwrap().steps(), 300);
         assert_eq!(parse(&["--steps", "0"]).unwrap().steps(), 0);
         let args = parse(&[

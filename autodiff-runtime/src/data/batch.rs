@@ -74,6 +74,28 @@ impl<'a, const D: usize, const B: usize> BatchLoader<'a, D, B> {
         self.next = 0;
     }
 
+    /// The current order of the rows (file order until the first [`shuffle`](BatchLoader::shuffle)),
+    /// which the next `shuffle` permutes further: part of the state a resumed run needs
+    /// ([`TrainState::insert_loader`](crate::checkpoint::TrainState::insert_loader)).
+    #[must_use]
+    pub fn order(&self) -> &[usize] {
+        &self.order
+    }
+
+    /// How many rows of [`order`](BatchLoader::order) this epoch has handed out.
+    #[must_use]
+    pub fn position(&self) -> usize {
+        self.next
+    }
+
+    /// Sets the order and position, which the caller has checked: a permutation of the rows, and
+    /// at most their number.
+    pub(crate) fn set_order_and_position(&mut self, order: Vec<usize>, position: usize) {
+        debug_assert!(order.len() == self.order.len() && position <= order.len());
+        self.order = order;
+        self.next = position;
+    }
+
     /// Number of batches in an epoch.
     #[must_use]
     pub fn batches_per_epoch(&self) -> usize {

@@ -1,6 +1,10 @@
 //! Adagrad with learning-rate decay (`torch.optim.Adagrad`).
 
-use super::{ConfigError, Optimizer, non_negative, positive, require_lr};
+use super::state::restore_lr;
+use super::{
+    ConfigError, Optimizer, OptimizerState, StateVisitor, StateVisitorMut, non_negative, positive,
+    require_lr,
+};
 use crate::math::Float;
 use crate::params::{Parameters, zip_update};
 
@@ -118,5 +122,25 @@ impl<P: Parameters> Optimizer<P> for Adagrad<P> {
     fn set_lr(&mut self, lr: f64) {
         require_lr(lr);
         self.config.lr = lr;
+    }
+}
+
+/// State: `sum` (of squared gradients), the step count `t` and `lr`.
+impl<P: Parameters> OptimizerState<P> for Adagrad<P> {
+    const KIND: &'static str = "Adagrad";
+
+    fn visit_state<V: StateVisitor<P>>(&self, visitor: &mut V) {
+        visitor.buffer("sum", &self.sum);
+        visitor.count("t", self.t);
+        visitor.scalar("lr", self.config.lr);
+    }
+
+    fn visit_state_mut<V: StateVisitorMut<P>>(
+        &mut self,
+        visitor: &mut V,
+    ) -> Result<(), ConfigError> {
+        visitor.buffer("sum", &mut self.sum);
+        visitor.count("t", &mut self.t);
+        restore_lr(&mut self.config.lr, visitor)
     }
 }

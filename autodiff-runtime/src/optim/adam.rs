@@ -1,7 +1,11 @@
 //! Adam (`torch.optim.Adam`), with optional AMSGrad; also the moment buffers [`AdamW`](super::AdamW)
 //! shares.
 
-use super::{ConfigError, Optimizer, beta, non_negative, positive, require_lr};
+use super::state::restore_lr;
+use super::{
+    ConfigError, Optimizer, OptimizerState, StateVisitor, StateVisitorMut, beta, non_negative,
+    positive, require_lr,
+};
 use crate::math::{self, Float};
 use crate::params::{Parameters, zip_update};
 
@@ -125,6 +129,24 @@ impl<P: Parameters> Optimizer<P> for Adam<P> {
     }
 }
 
+/// State: `m`, `v`, `v_max` (with AMSGrad), the step count `t` and `lr`.
+impl<P: Parameters> OptimizerState<P> for Adam<P> {
+    const KIND: &'static str = "Adam";
+
+    fn visit_state<V: StateVisitor<P>>(&self, visitor: &mut V) {
+        self.moments.visit(visitor);
+        visitor.scalar("lr", self.config.lr);
+    }
+
+    fn visit_state_mut<V: StateVisitorMut<P>>(
+        &mut self,
+        visitor: &mut V,
+    ) -> Result<(), ConfigError> {
+        self.moments.visit_mut(visitor);
+        restore_lr(&mut self.config.lr, visitor)
+    }
+}
+
 /// Moment buffers and step count of Adam and AdamW.
 #[derive(Clone, Debug)]
 pub(super) struct Moments<P> {
@@ -142,6 +164,26 @@ impl<P: Parameters> Moments<P> {
             v_max: amsgrad.then(P::zeroed),
             t: 0,
         }
+    }
+
+    /// Shows the buffers `m`, `v`, `v_max` (with AMSGrad) and the count `t`.
+    pub(super) fn visit<V: StateVisitor<P>>(&self, visitor: &mut V) {
+        visitor.buffer("m", &self.m);
+        visitor.buffer("v", &self.v);
+        if let Some(v_max) = &self.v_max {
+            visitor.buffer("v_max", v_max);
+        }
+        visitor.count("t", self.t);
+    }
+
+    /// Overwrites what [`Moments::visit`] shows.
+    pub(super) fn visit_mut<V: StateVisitorMut<P>>(&mut self, visitor: &mut V) {
+        visitor.buffer("m", &mut self.m);
+        visitor.buffer("v", &mut self.v);
+        if let Some(v_max) = &mut self.v_max {
+            visitor.buffer("v_max", v_max);
+        }
+        visitor.count("t", &mut self.t);
     }
 
     /// One Adam step; `decoupled` applies weight decay to the parameters (AdamW) instead of the

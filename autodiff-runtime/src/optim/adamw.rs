@@ -1,7 +1,8 @@
 //! AdamW: Adam with decoupled weight decay (`torch.optim.AdamW`).
 
 use super::adam::{AdamConfig, Moments};
-use super::{ConfigError, Optimizer, require_lr};
+use super::state::restore_lr;
+use super::{ConfigError, Optimizer, OptimizerState, StateVisitor, StateVisitorMut, require_lr};
 use crate::params::Parameters;
 
 /// Hyperparameters of [`AdamW`], checked by [`AdamW::new`]. [`Default`] gives PyTorch's
@@ -138,5 +139,23 @@ impl<P: Parameters> Optimizer<P> for AdamW<P> {
     fn set_lr(&mut self, lr: f64) {
         require_lr(lr);
         self.config.lr = lr;
+    }
+}
+
+/// State: `m`, `v`, `v_max` (with AMSGrad), the step count `t` and `lr`.
+impl<P: Parameters> OptimizerState<P> for AdamW<P> {
+    const KIND: &'static str = "AdamW";
+
+    fn visit_state<V: StateVisitor<P>>(&self, visitor: &mut V) {
+        self.moments.visit(visitor);
+        visitor.scalar("lr", self.config.lr);
+    }
+
+    fn visit_state_mut<V: StateVisitorMut<P>>(
+        &mut self,
+        visitor: &mut V,
+    ) -> Result<(), ConfigError> {
+        self.moments.visit_mut(visitor);
+        restore_lr(&mut self.config.lr, visitor)
     }
 }

@@ -2,7 +2,11 @@
 //! Algorithm 2). PyTorch has no Lion, so its reference trajectory is the paper's formula written
 //! with torch tensor operations in `tools/optim_reference.py`.
 
-use super::{ConfigError, Optimizer, beta, non_negative, require_lr};
+use super::state::restore_lr;
+use super::{
+    ConfigError, Optimizer, OptimizerState, StateVisitor, StateVisitorMut, beta, non_negative,
+    require_lr,
+};
 use crate::math::Float;
 use crate::params::{Parameters, zip_update};
 
@@ -114,5 +118,23 @@ impl<P: Parameters> Optimizer<P> for Lion<P> {
     fn set_lr(&mut self, lr: f64) {
         require_lr(lr);
         self.config.lr = lr;
+    }
+}
+
+/// State: `momentum` and `lr`.
+impl<P: Parameters> OptimizerState<P> for Lion<P> {
+    const KIND: &'static str = "Lion";
+
+    fn visit_state<V: StateVisitor<P>>(&self, visitor: &mut V) {
+        visitor.buffer("momentum", &self.momentum);
+        visitor.scalar("lr", self.config.lr);
+    }
+
+    fn visit_state_mut<V: StateVisitorMut<P>>(
+        &mut self,
+        visitor: &mut V,
+    ) -> Result<(), ConfigError> {
+        visitor.buffer("momentum", &mut self.momentum);
+        restore_lr(&mut self.config.lr, visitor)
     }
 }

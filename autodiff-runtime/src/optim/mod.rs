@@ -57,6 +57,7 @@ mod adamw;
 mod lion;
 mod rmsprop;
 mod sgd;
+mod state;
 
 pub use adagrad::{Adagrad, AdagradConfig};
 pub use adam::{Adam, AdamConfig};
@@ -64,6 +65,7 @@ pub use adamw::{AdamW, AdamWConfig};
 pub use lion::{Lion, LionConfig};
 pub use rmsprop::{RmsProp, RmsPropConfig};
 pub use sgd::{Sgd, SgdConfig};
+pub use state::{OptimizerState, StateVisitor, StateVisitorMut};
 
 use crate::params::Parameters;
 

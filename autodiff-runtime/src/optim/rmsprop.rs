@@ -1,6 +1,10 @@
 //! RMSProp with optional momentum and centring (`torch.optim.RMSprop`).
 
-use super::{ConfigError, Optimizer, beta, non_negative, positive, require_lr};
+use super::state::restore_lr;
+use super::{
+    ConfigError, Optimizer, OptimizerState, StateVisitor, StateVisitorMut, beta, non_negative,
+    positive, require_lr,
+};
 use crate::math::Float;
 use crate::params::{Parameters, zip_update};
 
@@ -169,5 +173,35 @@ impl<P: Parameters> Optimizer<P> for RmsProp<P> {
     fn set_lr(&mut self, lr: f64) {
         require_lr(lr);
         self.config.lr = lr;
+    }
+}
+
+/// State: `square_avg`, `momentum_buf` (with momentum), `grad_avg` (centred) and `lr`.
+impl<P: Parameters> OptimizerState<P> for RmsProp<P> {
+    const KIND: &'static str = "RmsProp";
+
+    fn visit_state<V: StateVisitor<P>>(&self, visitor: &mut V) {
+        visitor.buffer("square_avg", &self.square_avg);
+        if let Some(b) = &self.momentum_buf {
+            visitor.buffer("momentum_buf", b);
+        }
+        if let Some(a) = &self.grad_avg {
+            visitor.buffer("grad_avg", a);
+        }
+        visitor.scalar("lr", self.config.lr);
+    }
+
+    fn visit_state_mut<V: StateVisitorMut<P>>(
+        &mut self,
+        visitor: &mut V,
+    ) -> Result<(), ConfigError> {
+        visitor.buffer("square_avg", &mut self.square_avg);
+        if let Some(b) = &mut self.momentum_buf {
+            visitor.buffer("momentum_buf", b);
+        }
+        if let Some(a) = &mut self.grad_avg {
+            visitor.buffer("grad_avg", a);
+        }
+        restore_lr(&mut self.config.lr, visitor)
     }
 }

@@ -1,7 +1,11 @@
 //! Stochastic gradient descent with momentum, Nesterov momentum and L2 weight decay
 //! (`torch.optim.SGD`).
 
-use super::{ConfigError, Optimizer, beta, non_negative, require_lr};
+use super::state::restore_lr;
+use super::{
+    ConfigError, Optimizer, OptimizerState, StateVisitor, StateVisitorMut, beta, non_negative,
+    require_lr,
+};
 use crate::math::Float;
 use crate::params::{Parameters, zip_update};
 
@@ -76,7 +80,8 @@ impl SgdConfig {
 pub struct Sgd<P> {
     config: SgdConfig,
     velocity: Option<P>,
-    started: bool,
+    /// Steps taken: the first one starts the velocity at the gradient.
+    t: u64,
 }
 
 impl<P: Parameters> Sgd<P> {
@@ -95,7 +100,7 @@ impl<P: Parameters> Sgd<P> {
         Ok(Sgd {
             config,
             velocity,
-            started: false,
+            t: 0,
         })
     }
 
@@ -113,8 +118,8 @@ impl<P: Parameters> Optimizer<P> for Sgd<P> {
         let wd = P::Scalar::from_f64(c.weight_decay);
         let momentum = P::Scalar::from_f64(c.momentum);
         let undamped = P::Scalar::from_f64(1.0 - c.dampening);
-        let first = !self.started || self.velocity.is_none();
-        self.started = true;
+        let first = self.t == 0 || self.velocity.is_none();
+        self.t += 1;
         let velocity = match (&mut self.velocity, c.momentum != 0.0) {
             (Some(v), true) => v,
             (None, true) => self.velocity.insert(P::zeroed()),
@@ -142,5 +147,29 @@ impl<P: Parameters> Optimizer<P> for Sgd<P> {
     fn set_lr(&mut self, lr: f64) {
         require_lr(lr);
         self.config.lr = lr;
+    }
+}
+
+/// State: `velocity` (with momentum), the step count `t` and `lr`.
+impl<P: Parameters> OptimizerState<P> for Sgd<P> {
+    const KIND: &'static str = "Sgd";
+
+    fn visit_state<V: StateVisitor<P>>(&self, visitor: &mut V) {
+        if let Some(velocity) = &self.velocity {
+            visitor.buffer("velocity", velocity);
+        }
+        visitor.count("t", self.t);
+        visitor.scalar("lr", self.config.lr);
+    }
+
+    fn visit_state_mut<V: StateVisitorMut<P>>(
+        &mut self,
+        visitor: &mut V,
+    ) -> Result<(), ConfigError> {
+        if let Some(velocity) = &mut self.velocity {
+            visitor.buffer("velocity", velocity);
+        }
+        visitor.count("t", &mut self.t);
+        restore_lr(&mut self.config.lr, visitor)
     }
 }
