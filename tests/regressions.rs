@@ -647,8 +647,34 @@ mod generated_findings {
         g((1.0 - v) * 0.5, &p.w, p) * 0.3 + v
     }
 
+    /// A struct field passed to a call where the struct is not differentiated.
+    #[differentiable(wrt(x))]
+    pub fn field_not_differentiated(x: f64, p: &S) -> f64 {
+        g(x, &p.w, p) * x
+    }
+
     #[test]
     fn gradients() {
+        GradCheck::new("struct field without derivative").run(
+            &crate::common::uniform(153, 24, [(-1.5, 1.5)]),
+            |[x]| {
+                field_not_differentiated(
+                    x,
+                    &S {
+                        a: 0.3,
+                        w: [0.7, -0.4],
+                    },
+                )
+            },
+            |[x]| {
+                let p = S {
+                    a: 0.3,
+                    w: [0.7, -0.4],
+                };
+                let (value, d_x) = field_not_differentiated_grad(x, &p);
+                (value, [d_x])
+            },
+        );
         GradCheck::new("struct field cast in f32 code").f32().run(
             &round_to_f32(cube::<2>(151, 24, -1.0, 1.0)),
             |[x, b]| b.exp() * x,

@@ -1156,6 +1156,17 @@ impl<'a> Rev<'a> {
                     self.d_temps[*t] = Some(quote!(#d));
                     quote!(&mut #d)
                 }
+                // An argument without derivative gets a scratch buffer; for a struct field, whose
+                // type the macro cannot see, one made like the field itself.
+                Operand::Var {
+                    var, proj, read, ..
+                } if proj.iter().any(|p| matches!(p, Proj::Field(_))) => {
+                    let d = self.names.fresh("d_unused");
+                    let value = self.var_val(*var, proj, *read);
+                    helper = true;
+                    pre.extend(quote!(let mut #d = __StackgradAccumulate::zeroed(&#value);));
+                    quote!(&mut #d)
+                }
                 _ => {
                     let d = self.names.fresh("d_unused");
                     pre.extend(quote!(let mut #d: #tyt = #zero;));
