@@ -58,6 +58,8 @@ pub mod data;
 #[cfg(feature = "alloc")]
 pub mod gradcheck;
 #[cfg(feature = "std")]
+pub mod parallel;
+#[cfg(feature = "std")]
 pub mod train;
 
 pub use math::Float;

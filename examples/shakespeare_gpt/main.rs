@@ -1,6 +1,6 @@
 //! A miniature GPT trained on tiny-shakespeare, character by character: BurTorch's "GPT-3 like"
 //! workload. Vocabulary 65, context 8, embedding 24, 6 heads of size 4, 6 layers, pre-LayerNorm,
-//! feed-forward 96 with ReLU, final LayerNorm, batch 64, AdamW (lr 1e-3), single thread.
+//! feed-forward 96 with ReLU, final LayerNorm, batch 64, AdamW (lr 1e-3), on one thread by default.
 //!
 //! The whole loss, from token ids to the mean cross-entropy, is one `#[differentiable]` function
 //! (`gpt_loss` in `model.rs`); its gradient with respect to every parameter is generated at compile time and
@@ -10,6 +10,7 @@
 //! cargo run --release --example shakespeare_gpt                 # 3000 steps
 //! cargo run --release --example shakespeare_gpt -- 300          # a shorter run (or --steps 300)
 //! cargo run --release --example shakespeare_gpt -- --tape-report  # what the tape keeps
+//! cargo run --release --example shakespeare_gpt -- --threads 2  # each batch in 2 shards of 32
 //! cargo run --release --example shakespeare_gpt -- --help       # every option
 //! # 300 steps, then on to 600 from the saved state: the same bits as 600 steps in one go
 //! cargo run --release --example shakespeare_gpt -- 300
@@ -30,6 +31,11 @@
 //!
 //! There is no `--batch`: the batch size is the const `B` of `model.rs`, because the tape of the
 //! training step (`GptLossTape<{B * T}>`) and its arrays are sized at compile time.
+//!
+//! `--threads N` (1, 2, 4 or 8) splits every batch into `N` shards of `B / N` sequences, each with
+//! its own tape (`GptLossTape<{B / N * T}>`) on its own thread, and sums the shard gradients in
+//! shard order (`stackgrad::runtime::parallel`): a run with a given `N` gives the same bits every
+//! time, and the same losses as one thread within float rounding.
 
 use std::error::Error;
 use std::path::PathBuf;
@@ -81,6 +87,9 @@ struct Args {
     /// Print what the training step's tape keeps, field by field, and exit.
     #[arg(long)]
     tape_report: bool,
+    /// Threads of a training step: the batch is split into this many shards (1, 2, 4 or 8).
+    #[arg(long, default_value_t = 1, value_parser = thread_count)]
+    threads: usize,
 }
 
 impl Args {
@@ -102,6 +111,14 @@ fn learning_rate(text: &str) -> Result<f64, String> {
     .validate()
     .map_err(|e| e.to_string())?;
     Ok(lr)
+}
+
+/// A thread count the batch splits into: the shard tapes are sized at compile time.
+fn thread_count(text: &str) -> Result<usize, String> {
+    match text.parse() {
+        Ok(n @ (1 | 2 | 4 | 8)) => Ok(n),
+        _ => Err(format!("`{text}`: expected 1, 2, 4 or 8")),
+    }
 }
 
 /// A batch of `B` random windows of `T + 1` characters, as rows of inputs and targets.
@@ -259,7 +276,7 @@ fn run(args: &Args) -> Result<(), Box<dyn Error>> {
         "tiny-shakespeare has 65 distinct characters"
     );
     let (train, val) = corpus.split(0.9);
-    let mut trainer = Trainer::with_lr(args.seed, args.lr)?;
+    let mut trainer = Trainer::with_lr(args.seed, args.lr)?.with_threads(args.threads)?;
     let mut run = match &args.resume {
         Some(path) => {
             let run = Run::load(&mut trainer, path)?;
@@ -284,10 +301,11 @@ fn run(args: &Args) -> Result<(), Box<dyn Error>> {
     };
     let first = run.step;
     println!(
-        "gpt: {} parameters, tape {} KiB, {} steps of batch {B} x context {T}",
+        "gpt: {} parameters, tape {} KiB, {} steps of batch {B} x context {T} on {} thread(s)",
         Gpt::COUNT,
         GptLossTape::<R>::BYTES / 1024,
-        steps
+        steps,
+        trainer.threads()
     );
     let progress = Progress::new((steps - first) as u64, "train");
     let start = Instant::now();
@@ -423,6 +441,7 @@ mod tests {
             "--out <DIR>",
             "--resume <FILE>",
             "--tape-report",
+            "--threads",
             "fixed at compile time",
         ] {
             assert!(help.contains(option), "{option} missing from:\n{help}");
@@ -436,6 +455,8 @@ mod tests {
         assert_eq!(args.out, PathBuf::from("target/shakespeare_gpt"));
         assert!(!args.tape_report);
         assert_eq!(args.resume, None);
+        assert_eq!(args.threads, 1);
+        assert_eq!(parse(&["--threads", "4"]).unwrap().threads, 4);
         let args = parse(&["600", "--resume", "target/state.safetensors"]).unwrap();
         assert_eq!(args.steps(), 600);
         assert_eq!(args.resume, Some(PathBuf::from("target/state.safetensors")));
@@ -476,6 +497,9 @@ mod tests {
             parse(&["--seed", "x"]).unwrap_err().kind(),
             ErrorKind::ValueValidation
         );
+        let err = parse(&["--threads", "3"]).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::ValueValidation);
+        assert!(err.to_string().contains("expected 1, 2, 4 or 8"), "{err}");
         assert_eq!(
             parse(&["--batch", "8"]).unwrap_err().kind(),
             ErrorKind::UnknownArgument

@@ -1,9 +1,10 @@
 //! The miniature GPT of the `shakespeare_gpt` example: parameters, the differentiable loss, and one
-//! training step. Shared with `benches/gpt.rs`.
+//! training step, on one thread or split over several. Shared with `benches/gpt.rs`.
 
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use stackgrad::runtime::optim::{AdamW, AdamWConfig, ConfigError, Optimizer};
+use stackgrad::runtime::parallel::DataParallel;
 use stackgrad::runtime::{init, nn};
 use stackgrad::{Parameters, differentiable};
 
@@ -111,7 +112,15 @@ pub struct GptTrainer<const NB: usize, const NR: usize> {
     pub params: Gpt,
     pub grads: Gpt,
     pub opt: AdamW<Gpt>,
-    pub tape: Box<GptLossTape<NR>>,
+    gradient: Gradient<NR>,
+}
+
+/// How a step computes the gradient of a batch of `NR` rows.
+enum Gradient<const NR: usize> {
+    /// On the calling thread, with one tape for the whole batch.
+    Single(Box<GptLossTape<NR>>),
+    /// Split over the threads of a pool, one tape per shard.
+    Sharded(Box<dyn ShardedLoss<NR> + Send>),
 }
 
 /// The trainer of the example: batches of `B` sequences.
@@ -129,7 +138,7 @@ impl<const NB: usize, const NR: usize> GptTrainer<NB, NR> {
         Self::with_lr(seed, AdamWConfig::default().lr).expect("PyTorch's AdamW defaults are valid")
     }
 
-    /// As [`GptTrainer::new`] with the learning rate `lr`.
+    /// As [`GptTrainer::new`] with the learning rate `lr`; single-threaded.
     ///
     /// # Errors
     ///
@@ -144,16 +153,160 @@ impl<const NB: usize, const NR: usize> GptTrainer<NB, NR> {
             params,
             grads: Gpt::zeroed(),
             opt,
-            tape: Box::new(Self::EMPTY_TAPE),
+            gradient: Gradient::Single(Box::new(Self::EMPTY_TAPE)),
         })
+    }
+
+    /// The number of threads a step runs on.
+    #[allow(dead_code, reason = "the example prints it; benches/gpt.rs does not")]
+    pub fn threads(&self) -> usize {
+        match &self.gradient {
+            Gradient::Single(_) => 1,
+            Gradient::Sharded(sharded) => sharded.shards(),
+        }
     }
 
     /// Zero the gradients, forward, reverse sweep, AdamW update; returns the loss.
     pub fn step(&mut self, x: &[usize; NR], y: &[usize; NR]) -> f32 {
-        self.grads.zero();
-        let loss = gpt_loss_forward::<NR>(&self.params, x, y, &mut self.tape);
-        gpt_loss_adjoint::<NR>(&self.params, x, y, &self.tape, 1.0, &mut self.grads);
+        let loss = match &mut self.gradient {
+            Gradient::Single(tape) => {
+                self.grads.zero();
+                let loss = gpt_loss_forward::<NR>(&self.params, x, y, tape);
+                gpt_loss_adjoint::<NR>(&self.params, x, y, tape, 1.0, &mut self.grads);
+                loss
+            }
+            Gradient::Sharded(sharded) => {
+                sharded.loss_and_gradient(&self.params, x, y, &mut self.grads)
+            }
+        };
         self.opt.step(&mut self.params, &self.grads);
         loss
+    }
+}
+
+impl Trainer {
+    /// Splits each step's batch of `B` sequences into `threads` shards of `B / threads`, one per
+    /// thread (the caller's and `threads - 1` workers, each with a 256 MiB stack for the
+    /// activations). One thread keeps the single-threaded step.
+    ///
+    /// # Errors
+    ///
+    /// If a worker thread cannot be spawned.
+    ///
+    /// # Panics
+    ///
+    /// If `threads` is not 1, 2, 4 or 8: each shard's tape is sized at compile time.
+    #[allow(dead_code, reason = "the example uses it; benches/gpt.rs does not")]
+    pub fn with_threads(mut self, threads: usize) -> std::io::Result<Self> {
+        self.gradient = match threads {
+            1 => return Ok(self),
+            2 => Gradient::Sharded(Box::new(Sharded::<R, { R / 2 }>::new()?)),
+            4 => Gradient::Sharded(Box::new(Sharded::<R, { R / 4 }>::new()?)),
+            8 => Gradient::Sharded(Box::new(Sharded::<R, { R / 8 }>::new()?)),
+            _ => panic!("{threads} threads: expected 1, 2, 4 or 8"),
+        };
+        Ok(self)
+    }
+}
+
+/// The loss and gradient of a batch of `NR` rows, computed over shards.
+trait ShardedLoss<const NR: usize> {
+    /// The number of shards (and threads).
+    fn shards(&self) -> usize;
+
+    /// Writes the gradient of the mean loss over the batch at `params` into `grads` and returns
+    /// that loss.
+    fn loss_and_gradient(
+        &mut self,
+        params: &Gpt,
+        x: &[usize; NR],
+        y: &[usize; NR],
+        grads: &mut Gpt,
+    ) -> f32;
+}
+
+/// What every shard reads: the parameters and the whole batch (copied in at each step).
+struct ShardInput<const NR: usize> {
+    params: Gpt,
+    x: [usize; NR],
+    y: [usize; NR],
+}
+
+/// One shard of `SR` rows: its tape, gradient and loss.
+struct ShardState<const SR: usize> {
+    tape: Box<GptLossTape<SR>>,
+    grads: Gpt,
+    loss: f32,
+}
+
+impl<const SR: usize> ShardState<SR> {
+    /// As [`GptTrainer::EMPTY_TAPE`]: the tape is built in its heap allocation.
+    const EMPTY_TAPE: GptLossTape<SR> = GptLossTape::new();
+}
+
+/// A batch of `NR` rows in `NR / SR` shards of `SR` rows on a [`DataParallel`] pool.
+///
+/// The loss is a mean over rows, so each shard computes the mean over its own rows and seeds its
+/// adjoint with `SR / NR` (one over the shard count): the sum of the shard gradients, in shard
+/// order, is the gradient of the mean over the batch, and the mean of the shard losses is its loss.
+struct Sharded<const NR: usize, const SR: usize> {
+    pool: DataParallel<ShardInput<NR>, ShardState<SR>>,
+}
+
+impl<const NR: usize, const SR: usize> Sharded<NR, SR> {
+    fn new() -> std::io::Result<Self> {
+        const { assert!(SR > 0 && NR.is_multiple_of(SR), "shards of equal size") };
+        let shards = NR / SR;
+        let input = ShardInput {
+            params: Gpt::zeroed(),
+            x: [0; NR],
+            y: [0; NR],
+        };
+        let seed = 1.0 / shards as f32;
+        let pool = DataParallel::builder(shards).stack_size(256 << 20).build(
+            input,
+            |_| ShardState {
+                tape: Box::new(ShardState::<SR>::EMPTY_TAPE),
+                grads: Gpt::zeroed(),
+                loss: 0.0,
+            },
+            move |k, input: &ShardInput<NR>, shard: &mut ShardState<SR>| {
+                let rows = k * SR..(k + 1) * SR;
+                let x: &[usize; SR] = input.x[rows.clone()].try_into().expect("SR rows");
+                let y: &[usize; SR] = input.y[rows].try_into().expect("SR rows");
+                shard.grads.zero();
+                shard.loss = gpt_loss_forward::<SR>(&input.params, x, y, &mut shard.tape);
+                gpt_loss_adjoint::<SR>(&input.params, x, y, &shard.tape, seed, &mut shard.grads);
+            },
+        )?;
+        Ok(Sharded { pool })
+    }
+}
+
+impl<const NR: usize, const SR: usize> ShardedLoss<NR> for Sharded<NR, SR> {
+    fn shards(&self) -> usize {
+        self.pool.shards()
+    }
+
+    fn loss_and_gradient(
+        &mut self,
+        params: &Gpt,
+        x: &[usize; NR],
+        y: &[usize; NR],
+        grads: &mut Gpt,
+    ) -> f32 {
+        {
+            let mut input = self.pool.input_mut();
+            input.params.copy_from(params);
+            input.x = *x;
+            input.y = *y;
+        }
+        self.pool.step();
+        self.pool.sum_into(grads, |shard| &shard.grads);
+        let mut loss = 0.0;
+        for k in 0..self.pool.shards() {
+            loss += self.pool.state(k).loss;
+        }
+        loss / self.pool.shards() as f32
     }
 }
