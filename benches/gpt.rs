@@ -1,6 +1,6 @@
 //! One training step of the `shakespeare_gpt` example's miniature GPT: zero the gradients, forward,
 //! reverse sweep, AdamW update, at batch 64 (the example's) and batch 1 (`train_step_64`,
-//! `train_step_1`).
+//! `train_step_1`), and at batch 64 on 1 and 2 threads (`gpt_threads`).
 //!
 //! The model and the step are the example's own (`examples/shakespeare_gpt/model.rs`). Batches
 //! are sampled from tiny-shakespeare before the timing starts; each iteration takes the next of 16
@@ -22,7 +22,7 @@ use stackgrad::runtime::data::{bundled, fill_windows};
 #[path = "../examples/shakespeare_gpt/model.rs"]
 mod model;
 
-use model::{GptTrainer, T};
+use model::{GptTrainer, T, Trainer};
 
 /// Batches prepared outside the timing.
 const BATCHES: usize = 16;
@@ -64,6 +64,30 @@ fn bench_step<const NB: usize, const NR: usize>(c: &mut Criterion, name: &str) {
     group.finish();
 }
 
+/// The example's batch-64 step on 1 and 2 threads (`Trainer::with_threads`), in one group: the
+/// speed-up of the data-parallel step (issue 16) from one run.
+fn bench_threads(c: &mut Criterion) {
+    let batches = sample_batches::<64, { 64 * T }>(1337);
+    let mut group = c.benchmark_group("gpt_threads");
+    group
+        .sample_size(30)
+        .measurement_time(Duration::from_secs(8));
+    for threads in [1, 2] {
+        let mut trainer = Trainer::new(1337)
+            .with_threads(threads)
+            .expect("spawn the worker threads");
+        let mut next = 0;
+        group.bench_function(format!("train_step_64_threads_{threads}"), |bencher| {
+            bencher.iter(|| {
+                let (x, y) = &batches[next % BATCHES];
+                next += 1;
+                black_box(trainer.step(black_box(x), black_box(y)))
+            });
+        });
+    }
+    group.finish();
+}
+
 fn main() {
     // The forward and reverse sweeps keep a batch's activations in their stack frames (a few MiB
     // at batch 64), as in the example: run on a thread with room for them.
@@ -73,6 +97,7 @@ fn main() {
             let mut c = Criterion::default().configure_from_args();
             bench_step::<64, { 64 * T }>(&mut c, "train_step_64");
             bench_step::<1, T>(&mut c, "train_step_1");
+            bench_threads(&mut c);
             c.final_summary();
         })
         .expect("spawn the benchmark thread")

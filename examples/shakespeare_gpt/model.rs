@@ -196,7 +196,6 @@ impl Trainer {
     /// # Panics
     ///
     /// If `threads` is not 1, 2, 4 or 8: each shard's tape is sized at compile time.
-    #[allow(dead_code, reason = "the example uses it; benches/gpt.rs does not")]
     pub fn with_threads(mut self, threads: usize) -> std::io::Result<Self> {
         self.gradient = match threads {
             1 => return Ok(self),
