@@ -394,9 +394,13 @@ fn fuzz<S: Debug>(
     panic!("{text}");
 }
 
-/// The directory of this process's scratch files.
+/// The directory of this test's scratch files: one per thread (each test runs on its own), so
+/// one test removing its directory cannot race another writing into it.
 fn scratch_dir() -> PathBuf {
-    Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("fuzz-stable-{}", std::process::id()))
+    let thread = format!("{:?}", std::thread::current().id());
+    let thread: String = thread.chars().filter(char::is_ascii_digit).collect();
+    Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("fuzz-stable-{}-{thread}", std::process::id()))
 }
 
 /// Writes `bytes` to a scratch file, for readers that take a path. Each test's names start with
