@@ -3,6 +3,7 @@
 //! the tape only records what those propagations read.
 
 use crate::ir::*;
+use crate::walk::{assigned, has_continue, stmt_assigns};
 
 pub struct Activity {
     pub vars: Vec<bool>,
@@ -94,7 +95,7 @@ pub fn usefulness(f: &Func) -> Activity {
             match s {
                 Stmt::Def { target, rhs, .. } => {
                     if u.target(*target) {
-                        for o in crate::emit::operands(rhs) {
+                        for o in crate::walk::operands(rhs) {
                             changed |= mark(o, u);
                         }
                     }
@@ -161,35 +162,6 @@ fn walk(b: &Block, act: &mut Activity) -> bool {
     changed
 }
 
-/// The variables a block assigns (wholly or in part), at any depth.
-pub fn assigned(b: &Block, out: &mut Vec<VarId>) {
-    for s in &b.stmts {
-        stmt_assigns(s, out);
-    }
-}
-
-/// The variables one statement assigns (wholly or in part, at any depth), once per assignment.
-fn stmt_assigns(s: &Stmt, out: &mut Vec<VarId>) {
-    match s {
-        Stmt::Def {
-            target: Target::Var(v),
-            ..
-        } => out.push(*v),
-        Stmt::Def { .. } | Stmt::Break | Stmt::Continue | Stmt::Panic(_) => {}
-        Stmt::If {
-            then, els, results, ..
-        } => {
-            assigned(then, out);
-            assigned(els, out);
-            out.extend(results.iter().filter_map(|r| match r {
-                Target::Var(v) => Some(*v),
-                Target::Temp(_) => None,
-            }));
-        }
-        Stmt::For { body, .. } => assigned(body, out),
-    }
-}
-
 /// What a read of a whole variable reads.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Reach {
@@ -229,7 +201,7 @@ pub fn reaching_defs(f: &Func) -> Vec<Reach> {
                     place,
                     ..
                 } => {
-                    for o in crate::emit::operands(rhs) {
+                    for o in crate::walk::operands(rhs) {
                         read(o, state, out);
                     }
                     if let Target::Var(v) = target {
@@ -315,101 +287,4 @@ pub fn reaching_defs(f: &Func) -> Vec<Reach> {
         &mut out,
     );
     out
-}
-
-fn has_continue(b: &Block) -> bool {
-    b.stmts.iter().any(|s| match s {
-        Stmt::Continue => true,
-        Stmt::If { then, els, .. } => has_continue(then) || has_continue(els),
-        _ => false,
-    })
-}
-
-/// Every variable a block reads or writes, at any depth (indices included).
-pub fn referenced(b: &Block, out: &mut std::collections::BTreeSet<VarId>) {
-    fn pure(p: &Pure, out: &mut std::collections::BTreeSet<VarId>) {
-        match p {
-            Pure::Lit(_) => {}
-            Pure::Var(v, proj, _) => {
-                out.insert(*v);
-                projs(proj, out);
-            }
-            Pure::Unary(_, a) | Pure::Cast(a, _) | Pure::Ref(a) => pure(a, out),
-            Pure::If(c, a, b) => {
-                pure(c, out);
-                pure(a, out);
-                pure(b, out);
-            }
-            Pure::Bin(_, a, b) => {
-                pure(a, out);
-                pure(b, out);
-            }
-            Pure::Method(r, _, args) => {
-                pure(r, out);
-                args.iter().for_each(|a| pure(a, out));
-            }
-            Pure::Call(_, args) => args.iter().for_each(|a| pure(a, out)),
-        }
-    }
-    fn projs(proj: &[Proj], out: &mut std::collections::BTreeSet<VarId>) {
-        for p in proj {
-            if let Proj::Index(i) = p {
-                pure(i, out);
-            }
-        }
-    }
-    fn operand(o: &Operand, out: &mut std::collections::BTreeSet<VarId>) {
-        if let Operand::Var { var, proj, .. } = o {
-            out.insert(*var);
-            projs(proj, out);
-        }
-    }
-    for s in &b.stmts {
-        match s {
-            Stmt::Def {
-                target, place, rhs, ..
-            } => {
-                if let Target::Var(v) = target {
-                    out.insert(*v);
-                }
-                projs(place, out);
-                crate::emit::operands(rhs)
-                    .into_iter()
-                    .for_each(|o| operand(o, out));
-                if let Rhs::Pure(p) = rhs {
-                    pure(p, out);
-                }
-            }
-            Stmt::If {
-                cond,
-                then,
-                els,
-                results,
-                ..
-            } => {
-                pure(cond, out);
-                referenced(then, out);
-                referenced(els, out);
-                for r in results {
-                    if let Target::Var(v) = r {
-                        out.insert(*v);
-                    }
-                }
-            }
-            Stmt::For { range, body, .. } => {
-                pure(&range.start, out);
-                pure(&range.end, out);
-                for a in &range.adapters {
-                    if let Adapter::StepBy(k) = a {
-                        pure(k, out);
-                    }
-                }
-                referenced(body, out);
-            }
-            Stmt::Break | Stmt::Continue | Stmt::Panic(_) => {}
-        }
-    }
-    for o in &b.tail {
-        operand(o, out);
-    }
 }

@@ -5,8 +5,10 @@ use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
 
 use crate::ir::*;
-use crate::lower::companion;
+use crate::names::{companion, rerun_label};
+use crate::print::pure_tokens;
 use crate::tape::{Key, Tape};
+use crate::walk::{find_loop, pure_reads, rhs_reads};
 
 /// Forward names of the temporaries, in definition order: `t0`, `t1`, ...
 pub fn name_temps(f: &Func) -> Vec<Option<Ident>> {
@@ -57,74 +59,6 @@ pub struct Fwd<'a> {
     /// Immutable array variables bound to their tape slot (`let h = &tape.h[k];`, see
     /// [`Fwd::bind_in_tape`]): reads go through the reference.
     pub in_tape: std::cell::RefCell<std::collections::HashSet<VarId>>,
-}
-
-/// The label of the block a re-run iteration of checkpointed loop `l` runs in (`record`), or an
-/// advancing one (without recording).
-pub fn rerun_label(l: usize, record: bool) -> syn::Lifetime {
-    let name = if record { "rerun" } else { "advance" };
-    syn::Lifetime::new(&format!("'{name}{l}"), Span::mixed_site())
-}
-
-pub fn operands(rhs: &Rhs) -> Vec<&Operand> {
-    match rhs {
-        Rhs::Copy(o) | Rhs::Neg(o) | Rhs::Cast(o) => vec![o],
-        Rhs::Bin(_, a, b) => vec![a, b],
-        Rhs::Method { recv, args, .. } => std::iter::once(recv).chain(args).collect(),
-        Rhs::Call { args, .. } | Rhs::Array(args) => args.iter().collect(),
-        Rhs::Pure(_) => Vec::new(),
-    }
-}
-
-/// Every read in an expression tree (indices included): `(var, place, read)`.
-fn pure_reads<'p>(p: &'p Pure, out: &mut Vec<(VarId, &'p [Proj], ReadId)>) {
-    match p {
-        Pure::Lit(_) => {}
-        Pure::Var(v, proj, r) => {
-            out.push((*v, proj, *r));
-            proj_reads(proj, out);
-        }
-        Pure::Unary(_, a) | Pure::Cast(a, _) | Pure::Ref(a) => pure_reads(a, out),
-        Pure::If(c, a, b) => {
-            pure_reads(c, out);
-            pure_reads(a, out);
-            pure_reads(b, out);
-        }
-        Pure::Bin(_, a, b) => {
-            pure_reads(a, out);
-            pure_reads(b, out);
-        }
-        Pure::Method(r, _, args) => {
-            pure_reads(r, out);
-            args.iter().for_each(|a| pure_reads(a, out));
-        }
-        Pure::Call(_, args) => args.iter().for_each(|a| pure_reads(a, out)),
-    }
-}
-
-fn proj_reads<'p>(proj: &'p [Proj], out: &mut Vec<(VarId, &'p [Proj], ReadId)>) {
-    for p in proj {
-        if let Proj::Index(i) = p {
-            pure_reads(i, out);
-        }
-    }
-}
-
-/// Every read a definition makes, in its operands, their indices and its own place.
-fn rhs_reads<'p>(rhs: &'p Rhs, place: &'p [Proj], out: &mut Vec<(VarId, &'p [Proj], ReadId)>) {
-    for o in operands(rhs) {
-        if let Operand::Var {
-            var, proj, read, ..
-        } = o
-        {
-            out.push((*var, proj, *read));
-            proj_reads(proj, out);
-        }
-    }
-    if let Rhs::Pure(p) = rhs {
-        pure_reads(p, out);
-    }
-    proj_reads(place, out);
 }
 
 impl Fwd<'_> {
@@ -317,14 +251,14 @@ impl Fwd<'_> {
                 {
                     let at = match rhs {
                         Rhs::Method { span, .. } | Rhs::Call { span, .. } => {
-                            crate::reverse::line_of(*span)
+                            crate::names::line_of(*span)
                         }
                         _ => String::new(),
                     };
                     let text = format!(
                         "`{} = {}`{at}",
                         self.target(*target),
-                        crate::emit::text(&value)
+                        crate::names::text(&value)
                     );
                     self.written.borrow_mut().push((field.clone(), Some(text)));
                 }
@@ -360,7 +294,7 @@ impl Fwd<'_> {
                 let pre = self.read_stores(&reads);
                 let lp = &self.f.loops[*id];
                 let (k, i) = (&lp.counter, &self.f.vars[*var].emit);
-                let iter = crate::reverse::range_tokens(
+                let iter = crate::print::range_tokens(
                     self.pure(&range.start),
                     self.pure(&range.end),
                     range,
@@ -571,79 +505,3 @@ impl Fwd<'_> {
 }
 
 use quote::ToTokens;
-
-/// Tokens as a person would write them, for doc comments.
-pub fn text(t: &TokenStream) -> String {
-    let s = t.to_string();
-    s.replace(" :: ", "::")
-        .replace("& mut ", "&mut ")
-        .replace("& ", "&")
-        .replace(" . ", ".")
-        .replace(" (", "(")
-        .replace("( ", "(")
-        .replace(" )", ")")
-        .replace(" ,", ",")
-}
-
-/// The body of loop `l`.
-fn find_loop(b: &Block, l: usize) -> Option<&Block> {
-    b.stmts.iter().find_map(|s| match s {
-        Stmt::For { id, body, .. } if *id == l => Some(body),
-        Stmt::For { body, .. } => find_loop(body, l),
-        Stmt::If { then, els, .. } => find_loop(then, l).or_else(|| find_loop(els, l)),
-        _ => None,
-    })
-}
-
-/// An expression tree as tokens, with `leaf` giving each variable read (forward and reverse
-/// sweeps differ only there).
-pub fn pure_tokens(
-    p: &Pure,
-    leaf: &mut dyn FnMut(VarId, &[Proj], ReadId) -> TokenStream,
-) -> TokenStream {
-    let wrap = |p: &Pure, leaf: &mut dyn FnMut(VarId, &[Proj], ReadId) -> TokenStream| {
-        let t = pure_tokens(p, leaf);
-        match p {
-            Pure::Bin(..) | Pure::Unary(..) | Pure::Cast(..) => quote!((#t)),
-            _ => t,
-        }
-    };
-    match p {
-        Pure::Lit(t) => t.clone(),
-        Pure::Var(v, proj, read) => leaf(*v, proj, *read),
-        Pure::Unary(op, a) => {
-            let a = wrap(a, leaf);
-            quote!(#op #a)
-        }
-        Pure::Bin(op, a, b) => {
-            let a = wrap(a, leaf);
-            let b = wrap(b, leaf);
-            quote!(#a #op #b)
-        }
-        Pure::Cast(a, ty) => {
-            let a = wrap(a, leaf);
-            quote!(#a as #ty)
-        }
-        Pure::Method(r, m, args) => {
-            let r = wrap(r, leaf);
-            let args: Vec<_> = args.iter().map(|a| pure_tokens(a, leaf)).collect();
-            quote!(#r.#m(#(#args),*))
-        }
-        Pure::Call(path, args) => {
-            let args: Vec<_> = args.iter().map(|a| pure_tokens(a, leaf)).collect();
-            quote!(#path(#(#args),*))
-        }
-        Pure::Ref(a) => {
-            let a = pure_tokens(a, leaf);
-            quote!(&#a)
-        }
-        Pure::If(c, a, b) => {
-            let (c, a, b) = (
-                pure_tokens(c, leaf),
-                pure_tokens(a, leaf),
-                pure_tokens(b, leaf),
-            );
-            quote!((if #c { #a } else { #b }))
-        }
-    }
-}

@@ -6,8 +6,9 @@ use quote::{format_ident, quote};
 
 use crate::emit::{Fwd, name_temps};
 use crate::ir::Func;
-use crate::lower::tape_name;
+use crate::names::tape_name;
 use crate::reverse::Rev;
+use crate::walk::has_panic;
 use crate::{analysis, args, lower};
 use syn::visit_mut::VisitMut;
 
@@ -35,17 +36,6 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             quote!(#func #e)
         }
     }
-}
-
-/// Does the function have a bounded loop (a bound check that panics)?
-fn has_panic(b: &crate::ir::Block) -> bool {
-    use crate::ir::Stmt;
-    b.stmts.iter().any(|s| match s {
-        Stmt::Panic(_) => true,
-        Stmt::If { then, els, .. } => has_panic(then) || has_panic(els),
-        Stmt::For { body, .. } => has_panic(body),
-        _ => false,
-    })
 }
 
 /// Emits a tape struct with `new`, `Default`, `BYTES` and `FIELDS`.
@@ -79,7 +69,7 @@ impl TapeItems<'_> {
         let inits = names.iter().zip(&inits).map(|(n, i)| quote!(#n: #i));
         let report_names: Vec<String> = fields.iter().map(|x| x.name.to_string()).collect();
         let report_docs: Vec<String> = fields.iter().map(|x| x.doc.replace('`', "")).collect();
-        let report_tys: Vec<String> = fields.iter().map(|x| crate::emit::text(&x.ty)).collect();
+        let report_tys: Vec<String> = fields.iter().map(|x| crate::names::text(&x.ty)).collect();
         let report_types: Vec<&TokenStream> = fields.iter().map(|x| &x.ty).collect();
         let doc_attr = doc(doc_text.to_string());
         quote! {
@@ -319,7 +309,7 @@ fn items(func: &syn::ItemFn, f: &Func) -> TokenStream {
             let doc = format!(
                 "One iteration's tape of checkpointed loop #{l} of [`{name}`]: [`{adj}`] fills it again for each iteration, from the state saved before it."
             );
-            let ty = crate::reverse::step_tape_name(&tape_ty, l);
+            let ty = crate::names::step_tape_name(&tape_ty, l);
             step_tapes.extend(tapes.emit(
                 &ty,
                 &doc,

@@ -11,9 +11,12 @@ mod emit;
 mod expand;
 mod ir;
 mod lower;
+mod names;
+mod print;
 mod reverse;
 mod rules;
 mod tape;
+mod walk;
 
 use proc_macro::TokenStream;
 

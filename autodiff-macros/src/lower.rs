@@ -535,7 +535,7 @@ fn unsupported(e: &syn::Expr) -> String {
         Try(_) => "the `?` operator is not supported in a differentiable function".into(),
         _ => format!(
             "`{}` is not supported in a differentiable function; use arithmetic (`+ - * /`), float methods, `if`/`else`, `for` loops and calls to `#[differentiable]` functions",
-            crate::emit::text(&e.to_token_stream())
+            crate::names::text(&e.to_token_stream())
         ),
     }
 }
@@ -756,7 +756,7 @@ impl Lower {
                         format!(
                             "take the struct by reference: `{}: &{}`",
                             pi.ident,
-                            crate::emit::text(&inner.to_token_stream())
+                            crate::names::text(&inner.to_token_stream())
                         ),
                     ));
                     Some(ty)
@@ -772,7 +772,7 @@ impl Lower {
                     }
                     _ => format!(
                         "parameter type `{}` is not supported; use `f32` or `f64`, arrays of them (`[f64; N]`, `&[[f32; N]; M]`), a struct by reference (`&Params`), integers or `bool`",
-                        crate::emit::text(&pt.ty.to_token_stream())
+                        crate::names::text(&pt.ty.to_token_stream())
                     ),
                 };
                 self.error(err(&pt.ty, msg));
@@ -810,7 +810,7 @@ impl Lower {
                             t,
                             format!(
                                 "return type `{}` is not supported; return `f32`, `f64`, an array of them or a tuple of floats",
-                                crate::emit::text(&t.to_token_stream())
+                                crate::names::text(&t.to_token_stream())
                             ),
                         )),
                     }
@@ -1149,7 +1149,7 @@ impl Lower {
                 _ => {
                     self.error(err(
                         t,
-                        format!("type `{}` is not supported here; use `f32`, `f64`, an array, an integer or `bool`", crate::emit::text(&t.to_token_stream())),
+                        format!("type `{}` is not supported here; use `f32`, `f64`, an array, an integer or `bool`", crate::names::text(&t.to_token_stream())),
                     ));
                     self.poison(pat);
                     return;
@@ -1683,7 +1683,7 @@ impl Lower {
                 ));
             }
             let mut used = std::collections::BTreeSet::new();
-            crate::analysis::referenced(&body, &mut used);
+            crate::walk::referenced(&body, &mut used);
             self.f.loops[id].carried = used
                 .into_iter()
                 .filter(|&v| {
@@ -1801,7 +1801,7 @@ impl Lower {
             None => format!(
                 "`{}`{}",
                 if cond.is_some() { "while" } else { "loop" },
-                crate::reverse::line_of(e.span())
+                crate::names::line_of(e.span())
             ),
         };
         self.f.loops.push(Loop {
@@ -1818,7 +1818,7 @@ impl Lower {
         self.bound_msgs.push(format!(
             "{name} in `{}` did not finish within {} iterations: raise its `max_iters`",
             self.fn_name,
-            crate::emit::text(&k.to_token_stream())
+            crate::names::text(&k.to_token_stream())
         ));
         self.bounds.push(k.clone());
         self.scopes.push(HashMap::new());
@@ -1902,7 +1902,7 @@ impl Lower {
                 end,
                 format!(
                     "the loop bound `{}` is not a compile-time constant, and the tape needs a fixed size: use a literal, a `const`, a const generic parameter or an outer loop's variable (a `#[max_iters(..)]` bound for other loops is planned)",
-                    crate::emit::text(&end.to_token_stream())
+                    crate::names::text(&end.to_token_stream())
                 ),
             ));
             return None;
@@ -2825,26 +2825,4 @@ impl Lower {
             }
         }
     }
-}
-
-/// The tape type's name: `my_fn` -> `MyFnTape`.
-pub fn tape_name(ident: &Ident) -> Ident {
-    let mut s = String::new();
-    for part in ident.to_string().trim_start_matches("r#").split('_') {
-        let mut c = part.chars();
-        if let Some(first) = c.next() {
-            s.extend(first.to_uppercase());
-            s.push_str(c.as_str());
-        }
-    }
-    Ident::new(&format!("{s}Tape"), ident.span())
-}
-
-/// The path of a callee's companion: `m::g` -> `m::g_forward`, `m::GTape`.
-pub fn companion(path: &syn::Path, f: impl Fn(&Ident) -> Ident) -> TokenStream {
-    let mut p = path.clone();
-    if let Some(last) = p.segments.last_mut() {
-        last.ident = f(&last.ident);
-    }
-    p.to_token_stream()
 }

@@ -12,26 +12,11 @@ use quote::{ToTokens, format_ident, quote};
 
 use crate::analysis::{Activity, Reach};
 use crate::ir::*;
-use crate::lower::companion;
+use crate::names::companion;
+use crate::names::{Names, line_of, step_tape_name};
+use crate::print::range_tokens;
 use crate::rules::{self, Which};
-use crate::tape::{Key, Spec, Tape, unique};
-
-pub struct Names {
-    used: HashSet<String>,
-}
-
-impl Names {
-    pub fn new(reserved: &[&str]) -> Self {
-        Names {
-            used: reserved.iter().map(|s| s.to_string()).collect(),
-        }
-    }
-
-    /// A fresh hygienic identifier: it can never collide with the user's names.
-    pub fn fresh(&mut self, base: &str) -> Ident {
-        Ident::new(&unique(&mut self.used, base), Span::mixed_site())
-    }
-}
+use crate::tape::{Key, Spec, Tape};
 
 pub struct Rev<'a> {
     pub f: &'a Func,
@@ -249,7 +234,7 @@ impl<'a> Rev<'a> {
 
     /// An integer or bool expression (an index, a loop bound) evaluated in the adjoint.
     fn pure_val(&mut self, p: &Pure) -> TokenStream {
-        crate::emit::pure_tokens(p, &mut |v, proj, read| self.var_val(v, proj, read))
+        crate::print::pure_tokens(p, &mut |v, proj, read| self.var_val(v, proj, read))
     }
 
     /// The value of a place in a variable at one read, as the adjoint reads it.
@@ -309,7 +294,7 @@ impl<'a> Rev<'a> {
             _ => {
                 let doc = format!(
                     "`{}` where it is read",
-                    crate::emit::text(&self.place_text(var, proj))
+                    crate::names::text(&self.place_text(var, proj))
                 );
                 let nest = self.f.reads[read].1.clone();
                 let pty = self.f.reads_ty(read).unwrap_or(ty);
@@ -775,7 +760,7 @@ impl<'a> Rev<'a> {
                         }
                     }
                 }
-                let step = crate::tape::step_ident(*id);
+                let step = crate::names::step_ident(*id);
                 let step_ty = self.step_ty(*id);
                 let marker = rerun_marker(*id);
                 let Some(stride) = stride else {
@@ -902,7 +887,7 @@ impl<'a> Rev<'a> {
             restore.extend(quote!(let mut #emit: #tyt = #states[#slot_ident];));
             save.extend(quote!(#states[#slot_ident + 1] = #emit;));
         }
-        let step = crate::tape::step_ident(id);
+        let step = crate::names::step_ident(id);
         let step_ty = self.step_ty(id);
         let (rerun, advance) = (rerun_marker(id), advance_marker(id));
         let count = if lp.breaks {
@@ -1215,7 +1200,7 @@ impl<'a> Rev<'a> {
     pub fn call_tape(&mut self, def: usize, path: &syn::Path, callee: &str) -> TokenStream {
         let key = Key::Call(def);
         if self.tape.get(key).is_none() {
-            let ty = companion(path, crate::lower::tape_name);
+            let ty = companion(path, crate::names::tape_name);
             let spec = Spec {
                 base: callee.trim_start_matches("r#"),
                 ty: ty.clone(),
@@ -1292,14 +1277,6 @@ pub fn checkpoint_layout(lp: &Loop) -> (TokenStream, Option<TokenStream>) {
     }
 }
 
-/// ` (line N)` for a span whose line is known (in a compiler that reports it), else nothing.
-pub fn line_of(span: Span) -> String {
-    match span.start().line {
-        0 => String::new(),
-        n => format!(" (line {n})"),
-    }
-}
-
 /// Are two places in the same variable certainly disjoint, as the borrow checker sees them? Only
 /// where they part at two different fields (`p.w` and `p.b`, `p.l[i].w` and `p.l[i].b`).
 fn disjoint(a: &[Proj], b: &[Proj]) -> bool {
@@ -1313,37 +1290,4 @@ fn disjoint(a: &[Proj], b: &[Proj]) -> bool {
         }
     }
     false
-}
-
-/// `(start..end).rev().step_by(k)` as the user wrote it; the adjoint spells `a..=b` as
-/// `a..b + 1` so that the iterator can be enumerated backwards.
-pub fn range_tokens(
-    start: TokenStream,
-    end: TokenStream,
-    r: &Range,
-    reverse: bool,
-    mut pure: impl FnMut(&Pure) -> TokenStream,
-) -> TokenStream {
-    let mut it = match (r.inclusive, reverse) {
-        (true, true) => quote!((#start..#end + 1)),
-        (true, false) => quote!((#start..=#end)),
-        (false, _) => quote!((#start..#end)),
-    };
-    for a in &r.adapters {
-        it = match a {
-            Adapter::Rev => quote!(#it.rev()),
-            Adapter::StepBy(k) => {
-                let k = pure(k);
-                quote!(#it.step_by(#k))
-            }
-        };
-    }
-    it
-}
-
-/// `FTape` -> `FLoop0Tape` for checkpointed loop 0.
-pub fn step_tape_name(tape: &Ident, l: usize) -> Ident {
-    let base = tape.to_string();
-    let base = base.trim_end_matches("Tape");
-    Ident::new(&format!("{base}Loop{l}Tape"), tape.span())
 }

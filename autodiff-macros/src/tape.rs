@@ -10,6 +10,7 @@ use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 
 use crate::ir::{Loop, ReadId, Target};
+use crate::names::{step_ident, unique};
 
 /// What a field records.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -188,21 +189,4 @@ impl Tape {
             f.doc = doc;
         }
     }
-}
-
-/// `base`, or `base_1`, `base_2`, ... whichever is not taken yet; records it as taken.
-pub fn unique(used: &mut HashSet<String>, base: &str) -> String {
-    let mut name = base.to_string();
-    let mut k = 1;
-    while used.contains(&name) {
-        name = format!("{base}_{k}");
-        k += 1;
-    }
-    used.insert(name.clone());
-    name
-}
-
-/// The local that holds one iteration's tape of checkpointed loop `l` in the reverse sweep.
-pub fn step_ident(l: usize) -> Ident {
-    Ident::new(&format!("step{l}"), Span::mixed_site())
 }

@@ -1,0 +1,98 @@
+//! Names of generated items and locals: tape types, companions of a callee, fresh hygienic
+//! identifiers, labels; and how a span or tokens read in a doc comment or an error.
+
+use std::collections::HashSet;
+
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::ToTokens;
+
+/// The tape type's name: `my_fn` -> `MyFnTape`.
+pub fn tape_name(ident: &Ident) -> Ident {
+    let mut s = String::new();
+    for part in ident.to_string().trim_start_matches("r#").split('_') {
+        let mut c = part.chars();
+        if let Some(first) = c.next() {
+            s.extend(first.to_uppercase());
+            s.push_str(c.as_str());
+        }
+    }
+    Ident::new(&format!("{s}Tape"), ident.span())
+}
+
+/// The path of a callee's companion: `m::g` -> `m::g_forward`, `m::GTape`.
+pub fn companion(path: &syn::Path, f: impl Fn(&Ident) -> Ident) -> TokenStream {
+    let mut p = path.clone();
+    if let Some(last) = p.segments.last_mut() {
+        last.ident = f(&last.ident);
+    }
+    p.to_token_stream()
+}
+
+pub struct Names {
+    used: HashSet<String>,
+}
+
+impl Names {
+    pub fn new(reserved: &[&str]) -> Self {
+        Names {
+            used: reserved.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
+    /// A fresh hygienic identifier: it can never collide with the user's names.
+    pub fn fresh(&mut self, base: &str) -> Ident {
+        Ident::new(&unique(&mut self.used, base), Span::mixed_site())
+    }
+}
+
+/// `FTape` -> `FLoop0Tape` for checkpointed loop 0.
+pub fn step_tape_name(tape: &Ident, l: usize) -> Ident {
+    let base = tape.to_string();
+    let base = base.trim_end_matches("Tape");
+    Ident::new(&format!("{base}Loop{l}Tape"), tape.span())
+}
+
+/// ` (line N)` for a span whose line is known (in a compiler that reports it), else nothing.
+pub fn line_of(span: Span) -> String {
+    match span.start().line {
+        0 => String::new(),
+        n => format!(" (line {n})"),
+    }
+}
+
+/// `base`, or `base_1`, `base_2`, ... whichever is not taken yet; records it as taken.
+pub fn unique(used: &mut HashSet<String>, base: &str) -> String {
+    let mut name = base.to_string();
+    let mut k = 1;
+    while used.contains(&name) {
+        name = format!("{base}_{k}");
+        k += 1;
+    }
+    used.insert(name.clone());
+    name
+}
+
+/// The local that holds one iteration's tape of checkpointed loop `l` in the reverse sweep.
+pub fn step_ident(l: usize) -> Ident {
+    Ident::new(&format!("step{l}"), Span::mixed_site())
+}
+
+/// The label of the block a re-run iteration of checkpointed loop `l` runs in (`record`), or an
+/// advancing one (without recording).
+pub fn rerun_label(l: usize, record: bool) -> syn::Lifetime {
+    let name = if record { "rerun" } else { "advance" };
+    syn::Lifetime::new(&format!("'{name}{l}"), Span::mixed_site())
+}
+
+/// Tokens as a person would write them, for doc comments.
+pub fn text(t: &TokenStream) -> String {
+    let s = t.to_string();
+    s.replace(" :: ", "::")
+        .replace("& mut ", "&mut ")
+        .replace("& ", "&")
+        .replace(" . ", ".")
+        .replace(" (", "(")
+        .replace("( ", "(")
+        .replace(" )", ")")
+        .replace(" ,", ",")
+}

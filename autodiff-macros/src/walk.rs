@@ -1,0 +1,212 @@
+//! Walks over the IR that several passes share: the operands of a definition, the reads of an
+//! expression tree, the variables a block assigns or mentions, a loop's body by id.
+
+use crate::ir::*;
+
+pub fn operands(rhs: &Rhs) -> Vec<&Operand> {
+    match rhs {
+        Rhs::Copy(o) | Rhs::Neg(o) | Rhs::Cast(o) => vec![o],
+        Rhs::Bin(_, a, b) => vec![a, b],
+        Rhs::Method { recv, args, .. } => std::iter::once(recv).chain(args).collect(),
+        Rhs::Call { args, .. } | Rhs::Array(args) => args.iter().collect(),
+        Rhs::Pure(_) => Vec::new(),
+    }
+}
+
+/// Every read in an expression tree (indices included): `(var, place, read)`.
+pub fn pure_reads<'p>(p: &'p Pure, out: &mut Vec<(VarId, &'p [Proj], ReadId)>) {
+    match p {
+        Pure::Lit(_) => {}
+        Pure::Var(v, proj, r) => {
+            out.push((*v, proj, *r));
+            proj_reads(proj, out);
+        }
+        Pure::Unary(_, a) | Pure::Cast(a, _) | Pure::Ref(a) => pure_reads(a, out),
+        Pure::If(c, a, b) => {
+            pure_reads(c, out);
+            pure_reads(a, out);
+            pure_reads(b, out);
+        }
+        Pure::Bin(_, a, b) => {
+            pure_reads(a, out);
+            pure_reads(b, out);
+        }
+        Pure::Method(r, _, args) => {
+            pure_reads(r, out);
+            args.iter().for_each(|a| pure_reads(a, out));
+        }
+        Pure::Call(_, args) => args.iter().for_each(|a| pure_reads(a, out)),
+    }
+}
+
+pub fn proj_reads<'p>(proj: &'p [Proj], out: &mut Vec<(VarId, &'p [Proj], ReadId)>) {
+    for p in proj {
+        if let Proj::Index(i) = p {
+            pure_reads(i, out);
+        }
+    }
+}
+
+/// Every read a definition makes, in its operands, their indices and its own place.
+pub fn rhs_reads<'p>(rhs: &'p Rhs, place: &'p [Proj], out: &mut Vec<(VarId, &'p [Proj], ReadId)>) {
+    for o in operands(rhs) {
+        if let Operand::Var {
+            var, proj, read, ..
+        } = o
+        {
+            out.push((*var, proj, *read));
+            proj_reads(proj, out);
+        }
+    }
+    if let Rhs::Pure(p) = rhs {
+        pure_reads(p, out);
+    }
+    proj_reads(place, out);
+}
+
+/// The body of loop `l`.
+pub fn find_loop(b: &Block, l: usize) -> Option<&Block> {
+    b.stmts.iter().find_map(|s| match s {
+        Stmt::For { id, body, .. } if *id == l => Some(body),
+        Stmt::For { body, .. } => find_loop(body, l),
+        Stmt::If { then, els, .. } => find_loop(then, l).or_else(|| find_loop(els, l)),
+        _ => None,
+    })
+}
+
+/// Does the function have a bounded loop (a bound check that panics)?
+pub fn has_panic(b: &crate::ir::Block) -> bool {
+    use crate::ir::Stmt;
+    b.stmts.iter().any(|s| match s {
+        Stmt::Panic(_) => true,
+        Stmt::If { then, els, .. } => has_panic(then) || has_panic(els),
+        Stmt::For { body, .. } => has_panic(body),
+        _ => false,
+    })
+}
+
+/// The variables a block assigns (wholly or in part), at any depth.
+pub fn assigned(b: &Block, out: &mut Vec<VarId>) {
+    for s in &b.stmts {
+        stmt_assigns(s, out);
+    }
+}
+
+/// The variables one statement assigns (wholly or in part, at any depth), once per assignment.
+pub fn stmt_assigns(s: &Stmt, out: &mut Vec<VarId>) {
+    match s {
+        Stmt::Def {
+            target: Target::Var(v),
+            ..
+        } => out.push(*v),
+        Stmt::Def { .. } | Stmt::Break | Stmt::Continue | Stmt::Panic(_) => {}
+        Stmt::If {
+            then, els, results, ..
+        } => {
+            assigned(then, out);
+            assigned(els, out);
+            out.extend(results.iter().filter_map(|r| match r {
+                Target::Var(v) => Some(*v),
+                Target::Temp(_) => None,
+            }));
+        }
+        Stmt::For { body, .. } => assigned(body, out),
+    }
+}
+
+/// Every variable a block reads or writes, at any depth (indices included).
+pub fn referenced(b: &Block, out: &mut std::collections::BTreeSet<VarId>) {
+    fn pure(p: &Pure, out: &mut std::collections::BTreeSet<VarId>) {
+        match p {
+            Pure::Lit(_) => {}
+            Pure::Var(v, proj, _) => {
+                out.insert(*v);
+                projs(proj, out);
+            }
+            Pure::Unary(_, a) | Pure::Cast(a, _) | Pure::Ref(a) => pure(a, out),
+            Pure::If(c, a, b) => {
+                pure(c, out);
+                pure(a, out);
+                pure(b, out);
+            }
+            Pure::Bin(_, a, b) => {
+                pure(a, out);
+                pure(b, out);
+            }
+            Pure::Method(r, _, args) => {
+                pure(r, out);
+                args.iter().for_each(|a| pure(a, out));
+            }
+            Pure::Call(_, args) => args.iter().for_each(|a| pure(a, out)),
+        }
+    }
+    fn projs(proj: &[Proj], out: &mut std::collections::BTreeSet<VarId>) {
+        for p in proj {
+            if let Proj::Index(i) = p {
+                pure(i, out);
+            }
+        }
+    }
+    fn operand(o: &Operand, out: &mut std::collections::BTreeSet<VarId>) {
+        if let Operand::Var { var, proj, .. } = o {
+            out.insert(*var);
+            projs(proj, out);
+        }
+    }
+    for s in &b.stmts {
+        match s {
+            Stmt::Def {
+                target, place, rhs, ..
+            } => {
+                if let Target::Var(v) = target {
+                    out.insert(*v);
+                }
+                projs(place, out);
+                crate::walk::operands(rhs)
+                    .into_iter()
+                    .for_each(|o| operand(o, out));
+                if let Rhs::Pure(p) = rhs {
+                    pure(p, out);
+                }
+            }
+            Stmt::If {
+                cond,
+                then,
+                els,
+                results,
+                ..
+            } => {
+                pure(cond, out);
+                referenced(then, out);
+                referenced(els, out);
+                for r in results {
+                    if let Target::Var(v) = r {
+                        out.insert(*v);
+                    }
+                }
+            }
+            Stmt::For { range, body, .. } => {
+                pure(&range.start, out);
+                pure(&range.end, out);
+                for a in &range.adapters {
+                    if let Adapter::StepBy(k) = a {
+                        pure(k, out);
+                    }
+                }
+                referenced(body, out);
+            }
+            Stmt::Break | Stmt::Continue | Stmt::Panic(_) => {}
+        }
+    }
+    for o in &b.tail {
+        operand(o, out);
+    }
+}
+
+pub fn has_continue(b: &Block) -> bool {
+    b.stmts.iter().any(|s| match s {
+        Stmt::Continue => true,
+        Stmt::If { then, els, .. } => has_continue(then) || has_continue(els),
+        _ => false,
+    })
+}
