@@ -6,6 +6,7 @@ use quote::{format_ident, quote};
 
 use crate::ir::*;
 use crate::names::{companion, rerun_label};
+use crate::plan::{At, BlockRef, Plan, StmtRef};
 use crate::print::pure_tokens;
 use crate::tape::{Key, Tape};
 use crate::walk::{find_loop, pure_reads, rhs_reads};
@@ -46,6 +47,7 @@ pub struct Fwd<'a> {
     pub written: std::cell::RefCell<Vec<(Ident, Option<String>)>>,
     pub f: &'a Func,
     pub tape: &'a Tape,
+    pub plan: &'a Plan,
     pub temp_names: &'a [Option<Ident>],
     pub tape_ident: &'a Ident,
     /// Recording into step tapes: off in the forward function inside a checkpointed loop (it
@@ -313,7 +315,7 @@ impl Fwd<'_> {
                 let recording = self
                     .recording
                     .replace(self.recording.get() && !checkpointed);
-                let body = self.block(body, false);
+                let body = self.block(body, false, BlockRef::Body(*id));
                 self.recording.set(recording);
                 self.rerun_exit.set(exit);
                 // A checkpointed loop saves its state before each iteration.
@@ -420,8 +422,8 @@ impl Fwd<'_> {
             Some(slot) => (self.store(Key::Flag(*id), &cond), slot),
             None => (TokenStream::new(), cond),
         };
-        let t = self.block(then, tuple);
-        let e = self.block(els, tuple);
+        let t = self.block(then, tuple, BlockRef::Then(*id));
+        let e = self.block(els, tuple, BlockRef::Else(*id));
         let e = if e.is_empty() {
             quote!()
         } else {
@@ -438,7 +440,7 @@ impl Fwd<'_> {
         };
         let recording = self.recording.replace(record);
         let exit = self.rerun_exit.replace(Some((l, record)));
-        let code = self.block(body, false);
+        let code = self.block(body, false, BlockRef::Body(l));
         self.recording.set(recording);
         self.rerun_exit.set(exit);
         let label = rerun_label(l, record);
@@ -447,7 +449,7 @@ impl Fwd<'_> {
 
     /// A block's statements and its value, if it has one. An `if` that defines the value as its
     /// last statement is emitted as the value itself.
-    pub fn block(&self, b: &Block, tuple: bool) -> TokenStream {
+    pub fn block(&self, b: &Block, tuple: bool, here: BlockRef) -> TokenStream {
         let mut stmts = &b.stmts[..];
         let mut tail = match b.tail.as_slice() {
             [] => TokenStream::new(),
@@ -467,6 +469,7 @@ impl Fwd<'_> {
             && results
                 .iter()
                 .all(|r| self.tape.get(Key::Value(*r)).is_none())
+            && StmtRef::of(last).is_none_or(|r| self.snap_stores(At::After(r)).is_empty())
         {
             let (pre, expr) = self.if_expr(last);
             stmts = rest;
@@ -499,8 +502,25 @@ impl Fwd<'_> {
             stmts = rest;
             tail = self.rhs(*id, Target::Temp(*d), &[], rhs);
         }
-        let stmts = stmts.iter().map(|s| self.stmt(s));
-        quote!(#(#stmts)* #tail)
+        let start = self.snap_stores(At::Start(here));
+        let stmts = stmts.iter().map(|s| {
+            let code = self.stmt(s);
+            let snaps = StmtRef::of(s)
+                .map(|r| self.snap_stores(At::After(r)))
+                .unwrap_or_default();
+            quote!(#code #snaps)
+        });
+        quote!(#start #(#stmts)* #tail)
+    }
+
+    /// The snapshots the plan stores at a position (the tape has a field for those the
+    /// reverse sweep reads).
+    fn snap_stores(&self, at: At) -> TokenStream {
+        self.plan
+            .snaps(at)
+            .iter()
+            .map(|&v| self.store(Key::Whole(v, at), &self.place(v, &[])))
+            .collect()
     }
 }
 

@@ -7,7 +7,9 @@ use quote::{format_ident, quote};
 use crate::emit::{Fwd, name_temps};
 use crate::ir::Func;
 use crate::names::tape_name;
+use crate::plan::{BlockRef, Plan};
 use crate::reverse::Rev;
+use crate::tape::Tape;
 use crate::walk::has_panic;
 use crate::{analysis, args, lower};
 use syn::visit_mut::VisitMut;
@@ -105,26 +107,6 @@ impl TapeItems<'_> {
     }
 }
 
-/// Replaces the identifier `marker` in `tokens` (at any depth) by `with`.
-fn replace_marker(tokens: TokenStream, marker: &Ident, with: &TokenStream) -> TokenStream {
-    use proc_macro2::{Group, TokenTree};
-    tokens
-        .into_iter()
-        .flat_map(|t| -> Vec<TokenTree> {
-            match t {
-                TokenTree::Ident(i) if i == *marker => with.clone().into_iter().collect(),
-                TokenTree::Group(g) => {
-                    let mut ng =
-                        Group::new(g.delimiter(), replace_marker(g.stream(), marker, with));
-                    ng.set_span(g.span());
-                    vec![TokenTree::Group(ng)]
-                }
-                t => vec![t],
-            }
-        })
-        .collect()
-}
-
 struct StripBounds;
 
 impl syn::visit_mut::VisitMut for StripBounds {
@@ -168,14 +150,18 @@ fn list(names: impl Iterator<Item = String>) -> String {
 
 fn items(func: &syn::ItemFn, f: &Func) -> TokenStream {
     let act = analysis::activity(f);
+    let plan = Plan::new(f, &act);
     let temp_names = name_temps(f);
-    let mut rev = Rev::new(f, &act, &temp_names);
-    rev.tape_ty = tape_name(&func.sig.ident);
     let gn: Vec<_> = f.generics.iter().map(|(n, _)| n).collect();
-    rev.guse = if gn.is_empty() {
-        quote!()
-    } else {
-        quote!(<#(#gn),*>)
+    let rev = |tape: Tape| {
+        let mut rev = Rev::new(f, &act, &plan, &temp_names, tape);
+        rev.tape_ty = tape_name(&func.sig.ident);
+        rev.guse = if gn.is_empty() {
+            quote!()
+        } else {
+            quote!(<#(#gn),*>)
+        };
+        rev
     };
     let d_out = Ident::new("d_out", Span::mixed_site());
     // The output cotangent comes by value for a float or a tuple, by reference for an array or
@@ -196,15 +182,18 @@ fn items(func: &syn::ItemFn, f: &Func) -> TokenStream {
     } else {
         vec![Some(quote!(#d_out))]
     };
-    let mut reverse = rev.block(&f.body, &seeds);
-    let decls = std::mem::take(&mut rev.decls);
-    let d_params = rev.param_adjoints();
-    let mut tape = std::mem::take(&mut rev.tape);
-    let tape_ident = rev.tape_ident.clone();
+    // The records the reverse sweep reads, as the plan provides them: the tape's fields.
+    let mut tape = {
+        let mut collect = rev(Tape::default());
+        collect.block(&f.body, &seeds);
+        collect.tape
+    };
+    let tape_ident = Ident::new("tape", Span::mixed_site());
     let fwd_emit = Fwd {
         written: Default::default(),
         f,
         tape: &tape,
+        plan: &plan,
         temp_names: &temp_names,
         tape_ident: &tape_ident,
         recording: std::cell::Cell::new(true),
@@ -212,24 +201,20 @@ fn items(func: &syn::ItemFn, f: &Func) -> TokenStream {
         rerun_exit: std::cell::Cell::new(None),
         in_tape: Default::default(),
     };
-    let forward = fwd_emit.block(&f.body, f.ret_tuple);
+    let forward = fwd_emit.block(&f.body, f.ret_tuple, BlockRef::Fn);
     // With bounded loops, `f_try_forward` returns an error where `f_forward` would panic.
     let bounded = has_panic(&f.body);
     let try_forward = bounded.then(|| {
         fwd_emit.fallible.set(true);
-        let body = fwd_emit.block(&f.body, f.ret_tuple);
+        let body = fwd_emit.block(&f.body, f.ret_tuple, BlockRef::Fn);
         fwd_emit.fallible.set(false);
         body
     });
     // Checkpointed loops: the reverse sweep re-runs each iteration with the forward code.
-    for (l, lp) in f.loops.iter().enumerate() {
-        if lp.checkpoint.is_some() {
-            let rerun = fwd_emit.rerun(l, true);
-            reverse = replace_marker(reverse, &crate::reverse::rerun_marker(l), &rerun);
-            let advance = fwd_emit.rerun(l, false);
-            reverse = replace_marker(reverse, &crate::reverse::advance_marker(l), &advance);
-        }
-    }
+    let reruns: std::collections::HashMap<_, _> = (f.loops.iter().enumerate())
+        .filter(|(_, lp)| lp.checkpoint.is_some())
+        .map(|(l, _)| (l, (fwd_emit.rerun(l, true), fwd_emit.rerun(l, false))))
+        .collect();
     let written = fwd_emit.written.into_inner();
     for (name, doc) in &written {
         if let Some(doc) = doc {
@@ -237,6 +222,14 @@ fn items(func: &syn::ItemFn, f: &Func) -> TokenStream {
         }
     }
     tape.sort(&written.into_iter().map(|(n, _)| n).collect::<Vec<_>>());
+    tape.freeze();
+    // The reverse sweep against the final layout.
+    let mut rev = rev(tape);
+    rev.reruns = reruns;
+    let reverse = rev.block(&f.body, &seeds);
+    let decls = std::mem::take(&mut rev.decls);
+    let d_params = rev.param_adjoints();
+    let tape = std::mem::take(&mut rev.tape);
 
     let vis = &func.vis;
     let name = &func.sig.ident;

@@ -12,6 +12,7 @@ mod expand;
 mod ir;
 mod lower;
 mod names;
+mod plan;
 mod print;
 mod reverse;
 mod rules;

@@ -14,6 +14,7 @@ use crate::analysis::{Activity, Reach};
 use crate::ir::*;
 use crate::names::companion;
 use crate::names::{Names, line_of, step_tape_name};
+use crate::plan::Plan;
 use crate::print::range_tokens;
 use crate::rules::{self, Which};
 use crate::tape::{Key, Spec, Tape};
@@ -21,8 +22,10 @@ use crate::tape::{Key, Spec, Tape};
 pub struct Rev<'a> {
     pub f: &'a Func,
     pub act: &'a Activity,
-    /// The definition each read reads, where it is unique.
-    pub reaching: Vec<Reach>,
+    pub plan: &'a Plan,
+    /// The forward code of each checkpointed loop's iteration, recording (`.0`) and advancing
+    /// without recording (`.1`): what the sweep runs again.
+    pub reruns: HashMap<usize, (TokenStream, TokenStream)>,
     /// The loops around the definition of each variable and temporary.
     value_nest: HashMap<Target, Vec<usize>>,
     /// The definition of each variable defined by a single `let` (for `#[recompute]`), and of
@@ -117,7 +120,13 @@ fn value_nests(f: &Func) -> HashMap<Target, Vec<usize>> {
 }
 
 impl<'a> Rev<'a> {
-    pub fn new(f: &'a Func, act: &'a Activity, temp_names: &'a [Option<Ident>]) -> Self {
+    pub fn new(
+        f: &'a Func,
+        act: &'a Activity,
+        plan: &'a Plan,
+        temp_names: &'a [Option<Ident>],
+        tape: Tape,
+    ) -> Self {
         let mut names = Names::new(&["tape", "d_out"]);
         let mut d_vars = vec![None; f.vars.len()];
         for &i in &f.wrt {
@@ -142,11 +151,12 @@ impl<'a> Rev<'a> {
         Rev {
             f,
             act,
-            reaching: crate::analysis::reaching_defs(f),
+            plan,
+            reruns: HashMap::new(),
             value_nest: value_nests(f),
             defs: all_defs.1,
             temp_defs: all_defs.0,
-            tape: Tape::default(),
+            tape,
             names,
             tape_ident: Ident::new("tape", Span::mixed_site()),
             temp_names,
@@ -246,10 +256,11 @@ impl<'a> Rev<'a> {
         }
         let (name, ty) = (v.emit.to_string(), v.ty);
         let at = line_of(v.name.span());
-        if v.recompute
+        let planned = self.plan.recompute.contains(&Target::Var(var));
+        if (v.recompute || planned)
             && let Some(rhs) = self.defs.get(&var).map(|&(_, rhs)| rhs)
         {
-            let value = self.recompute(rhs, ty);
+            let value = self.recompute(rhs, ty, v.recompute);
             let suffix = self.suffix(proj);
             return if proj.is_empty() {
                 value
@@ -268,7 +279,12 @@ impl<'a> Rev<'a> {
             let suffix = self.suffix(proj);
             return quote!(#base #suffix);
         }
-        let reaching = self.reaching.get(read).copied().unwrap_or(Reach::Unknown);
+        let reaching = self
+            .plan
+            .reaching
+            .get(read)
+            .copied()
+            .unwrap_or(Reach::Unknown);
         match reaching {
             Reach::Def(def) if proj.is_empty() => {
                 let doc = format!("`{}`{at} after an assignment", v.name);
@@ -290,6 +306,13 @@ impl<'a> Rev<'a> {
                     })
                     .unwrap();
                 quote!((if #k > 0 { #prev } else { #first }))
+            }
+            _ if self.plan.snap.contains_key(&read) => {
+                let snap = self.plan.snap[&read].clone();
+                let doc = format!("`{}`{at} after its last write", v.name);
+                let base = self.field(Key::Whole(var, snap.at), &name, ty, doc, &snap.nest);
+                let suffix = self.suffix(proj);
+                quote!(#base #suffix)
             }
             _ => {
                 let doc = format!(
@@ -364,13 +387,14 @@ impl<'a> Rev<'a> {
 
     /// A definition evaluated again in the reverse sweep, from its operands' values
     /// (`#[recompute] let`): calls call the primal.
-    fn recompute(&mut self, rhs: &'a Rhs, ty: TyId) -> TokenStream {
-        // The statement's own subexpressions are recomputed too, not read from the tape.
+    /// With `deep` (`#[recompute]`), the statement's own subexpressions are recomputed too, not
+    /// read from the tape; otherwise each operand comes as the plan says.
+    fn recompute(&mut self, rhs: &'a Rhs, ty: TyId, deep: bool) -> TokenStream {
         let val = |r: &mut Self, o: &'a Operand| match o {
-            Operand::Temp(t) if r.temp_defs.contains_key(t) => {
+            Operand::Temp(t) if deep && r.temp_defs.contains_key(t) => {
                 let rhs = r.temp_defs[t];
                 let ty = r.f.temps[*t].ty;
-                r.recompute(rhs, ty)
+                r.recompute(rhs, ty, true)
             }
             o => r.val(o),
         };
@@ -438,6 +462,10 @@ impl<'a> Rev<'a> {
     fn value_of(&mut self, t: Target) -> TokenStream {
         match t {
             Target::Var(v) => self.var_val(v, &[], usize::MAX),
+            Target::Temp(id) if self.plan.recompute.contains(&t) => {
+                let rhs = self.temp_defs[&id];
+                self.recompute(rhs, self.f.temps[id].ty, false)
+            }
             Target::Temp(id) => {
                 let name = self.temp_names[id]
                     .as_ref()
@@ -648,11 +676,11 @@ impl<'a> Rev<'a> {
             }
             Stmt::If {
                 id,
+                cond,
                 then,
                 els,
                 results,
                 is_let,
-                ..
             } => {
                 let mut pre = TokenStream::new();
                 let in_loop = !self.f.if_nest[*id].is_empty();
@@ -665,14 +693,19 @@ impl<'a> Rev<'a> {
                 if t.is_empty() && e.is_empty() {
                     return pre;
                 }
-                let nest = self.f.if_nest[*id].clone();
-                let flag = self.field(
-                    Key::Flag(*id),
-                    &format!("branch_{id}"),
-                    self.f.flag_ty,
-                    format!("whether the condition of `if` #{id} held"),
-                    &nest,
-                );
+                let flag = if self.plan.recompute_flag.contains(id) {
+                    let c = self.pure_val(cond);
+                    quote!((#c))
+                } else {
+                    let nest = self.f.if_nest[*id].clone();
+                    self.field(
+                        Key::Flag(*id),
+                        &format!("branch_{id}"),
+                        self.f.flag_ty,
+                        format!("whether the condition of `if` #{id} held"),
+                        &nest,
+                    )
+                };
                 if t.is_empty() {
                     return quote!(#pre if !#flag { #e });
                 }
@@ -762,7 +795,7 @@ impl<'a> Rev<'a> {
                 }
                 let step = crate::names::step_ident(*id);
                 let step_ty = self.step_ty(*id);
-                let marker = rerun_marker(*id);
+                let (marker, advance) = self.reruns.get(id).cloned().unwrap_or_default();
                 let Some(stride) = stride else {
                     return quote!(for (#k, #i) in #iter.enumerate() #take .rev() {
                         let mut #step = <#step_ty>::new();
@@ -785,7 +818,6 @@ impl<'a> Rev<'a> {
                     Ident::new("segment", Span::mixed_site()),
                     Ident::new("len", Span::mixed_site()),
                 );
-                let advance = advance_marker(*id);
                 quote!(
                     let #n: usize = #count;
                     for #seg_index in (0..#snapshots).rev() {
@@ -889,7 +921,7 @@ impl<'a> Rev<'a> {
         }
         let step = crate::names::step_ident(id);
         let step_ty = self.step_ty(id);
-        let (rerun, advance) = (rerun_marker(id), advance_marker(id));
+        let (rerun, advance) = self.reruns.get(&id).cloned().unwrap_or_default();
         let count = if lp.breaks {
             let trips = self
                 .tape
@@ -1251,18 +1283,6 @@ impl ToTokens for Helper {
             }
         });
     }
-}
-
-/// Where the reverse sweep of checkpointed loop `l` re-runs an iteration: replaced by the
-/// forward code once the tape layout is final.
-pub fn rerun_marker(l: usize) -> Ident {
-    Ident::new(&format!("__stackgrad_rerun_{l}"), Span::call_site())
-}
-
-/// Where the reverse sweep of checkpointed loop `l` advances through an iteration without
-/// recording (to reach the next state of a segment).
-pub fn advance_marker(l: usize) -> Ident {
-    Ident::new(&format!("__stackgrad_advance_{l}"), Span::call_site())
 }
 
 /// How many states a checkpointed loop saves, and every how many iterations (`None`: every one).

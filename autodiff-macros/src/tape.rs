@@ -9,8 +9,9 @@ use std::collections::{HashMap, HashSet};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 
-use crate::ir::{Loop, ReadId, Target};
+use crate::ir::{Loop, ReadId, Target, VarId};
 use crate::names::{step_ident, unique};
+use crate::plan::At;
 
 /// What a field records.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -29,6 +30,8 @@ pub enum Key {
     Trips(usize),
     /// The state a checkpointed loop saves before an iteration: (loop, variable).
     Snap(usize, usize),
+    /// A mutable variable recorded whole after its last write (the plan's snapshot).
+    Whole(VarId, At),
 }
 
 pub struct Field {
@@ -48,6 +51,8 @@ pub struct Tape {
     pub fields: Vec<Field>,
     map: HashMap<Key, usize>,
     used: HashSet<String>,
+    /// The layout is final: asking for a field it lacks is a bug of the macro.
+    frozen: bool,
 }
 
 /// What a new field holds.
@@ -69,6 +74,10 @@ impl Tape {
         if let Some(&i) = self.map.get(&key) {
             return self.fields[i].name.clone();
         }
+        assert!(
+            !self.frozen,
+            "stackgrad internal error: the reverse sweep asked for a tape field the plan lacks ({key:?})"
+        );
         let name = unique(&mut self.used, spec.base.trim_start_matches("r#"));
         let name = Ident::new(&name, Span::call_site());
         let (mut ty, mut init) = (spec.ty, spec.init);
@@ -182,6 +191,11 @@ impl Tape {
             .map(|(i, (k, _))| (*k, i))
             .collect();
         self.fields = keyed.into_iter().map(|(_, f)| f).collect();
+    }
+
+    /// Fixes the layout: both sweeps are generated against it.
+    pub fn freeze(&mut self) {
+        self.frozen = true;
     }
 
     pub fn set_doc(&mut self, name: &Ident, doc: String) {

@@ -19,8 +19,6 @@ pub struct BranchesTape {
     t1: f64,
     ///whether the condition of `if` #1 held
     branch_1: bool,
-    ///whether the condition of `if` #2 held
-    branch_2: bool,
     ///`t2 = y.exp()` (line 11)
     t2: f64,
     ///`c` (line 11)
@@ -52,12 +50,6 @@ impl BranchesTape {
             "bool",
             ::core::mem::size_of::<bool>(),
         ),
-        (
-            "branch_2",
-            "whether the condition of if #2 held",
-            "bool",
-            ::core::mem::size_of::<bool>(),
-        ),
         ("t2", "t2 = y.exp() (line 11)", "f64", ::core::mem::size_of::<f64>()),
         ("c", "c (line 11)", "f64", ::core::mem::size_of::<f64>()),
         (
@@ -80,7 +72,6 @@ impl BranchesTape {
             branch_0: false,
             t1: 0.0,
             branch_1: false,
-            branch_2: false,
             t2: 0.0,
             c: 0.0,
             g: inner::GTape::new(),
@@ -113,8 +104,7 @@ pub fn branches_forward(x: f64, y: f64, tape: &mut BranchesTape) -> f64 {
             let b: f64 = a * a;
             b
         } else {
-            tape.branch_2 = y > 0.0;
-            let c: f64 = if tape.branch_2 {
+            let c: f64 = if y > 0.0 {
                 let t2 = y.exp();
                 tape.t2 = t2;
                 t2
@@ -152,7 +142,7 @@ pub fn branches_adjoint(
         } else {
             d_c += d_out * tape.a;
             d_a += d_out * tape.c;
-            if tape.branch_2 {
+            if (y > 0.0) {
                 *d_y += d_c * tape.t2;
             } else {
                 *d_y += -d_c;

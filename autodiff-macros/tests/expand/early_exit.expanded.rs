@@ -17,15 +17,13 @@ pub fn early_exit(x: &[f64; 6]) -> f64 {
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct EarlyExitTape {
     ///`y` (line 4) after an assignment
-    y_2: [f64; 6],
+    y_1: [f64; 6],
+    ///`y` (line 4) after its last write
+    y: [f64; 6],
     ///how many iterations loop #1 ran
     trips_1: usize,
     ///whether the condition of `if` #0 held
     branch_0: [bool; 6],
-    ///`y [..]` where it is read
-    y_1: [f64; 6],
-    ///`y [..]` where it is read
-    y: [f64; 6],
 }
 impl EarlyExitTape {
     /// The exact size of this tape in bytes.
@@ -35,8 +33,14 @@ impl EarlyExitTape {
     /// [`Self::BYTES`] up to alignment padding.
     pub const FIELDS: &'static [(&'static str, &'static str, &'static str, usize)] = &[
         (
-            "y_2",
+            "y_1",
             "y (line 4) after an assignment",
+            "[f64 ; 6]",
+            ::core::mem::size_of::<[f64; 6]>(),
+        ),
+        (
+            "y",
+            "y (line 4) after its last write",
             "[f64 ; 6]",
             ::core::mem::size_of::<[f64; 6]>(),
         ),
@@ -52,22 +56,14 @@ impl EarlyExitTape {
             "[bool ; 6]",
             ::core::mem::size_of::<[bool; 6]>(),
         ),
-        (
-            "y_1",
-            "y [..] where it is read",
-            "[f64 ; 6]",
-            ::core::mem::size_of::<[f64; 6]>(),
-        ),
-        ("y", "y [..] where it is read", "[f64 ; 6]", ::core::mem::size_of::<[f64; 6]>()),
     ];
     /// A zeroed tape.
     pub const fn new() -> Self {
         Self {
-            y_2: [0.0; 6],
-            trips_1: 0,
-            branch_0: [false; 6],
             y_1: [0.0; 6],
             y: [0.0; 6],
+            trips_1: 0,
+            branch_0: [false; 6],
         }
     }
 }
@@ -83,8 +79,9 @@ pub fn early_exit_forward(x: &[f64; 6], tape: &mut EarlyExitTape) -> f64 {
     let mut y: [f64; 6] = (*x);
     for (k0, i) in (0..6).enumerate() {
         y[i] = y[i].tanh();
-        tape.y_2[k0] = y[i];
+        tape.y_1[k0] = y[i];
     }
+    tape.y = y;
     let mut s: f64 = 0.0;
     tape.trips_1 = 0;
     for (k1, i_1) in (0..6).enumerate() {
@@ -93,8 +90,6 @@ pub fn early_exit_forward(x: &[f64; 6], tape: &mut EarlyExitTape) -> f64 {
         if tape.branch_0[k1] {
             break;
         } else {
-            tape.y_1[k1] = y[i_1];
-            tape.y[k1] = y[i_1];
             let t0 = y[i_1] * y[i_1];
             s = s + t0;
         }
@@ -118,14 +113,14 @@ pub fn early_exit_adjoint(
     for (k1, i_1) in (0..6).enumerate().take(tape.trips_1).rev() {
         if !tape.branch_0[k1] {
             let d_t0: f64 = d_s;
-            d_y[i_1] += d_t0 * tape.y[k1];
-            d_y[i_1] += d_t0 * tape.y_1[k1];
+            d_y[i_1] += d_t0 * tape.y[i_1];
+            d_y[i_1] += d_t0 * tape.y[i_1];
         }
     }
     for (k0, i) in (0..6).enumerate().rev() {
         let d_y_1: f64 = d_y[i];
         d_y[i] = -0.0;
-        d_y[i] += d_y_1 * (1.0 - tape.y_2[k0] * tape.y_2[k0]);
+        d_y[i] += d_y_1 * (1.0 - tape.y_1[k0] * tape.y_1[k0]);
     }
     {
         let d_add = d_y;

@@ -15,10 +15,6 @@ pub fn micrograd(a: f64, b: f64) -> f64 {
 ///The tape of [`micrograd`]: what [`micrograd_adjoint`] reads, recorded by [`micrograd_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct MicrogradTape {
-    ///`t7 = b + a`
-    t7: f64,
-    ///`t11 = b - a`
-    t11: f64,
     ///`e` (line 10)
     e: f64,
     ///`f` (line 11)
@@ -33,21 +29,13 @@ impl MicrogradTape {
     /// it records, its type and its size in bytes. The sizes add up to
     /// [`Self::BYTES`] up to alignment padding.
     pub const FIELDS: &'static [(&'static str, &'static str, &'static str, usize)] = &[
-        ("t7", "t7 = b + a", "f64", ::core::mem::size_of::<f64>()),
-        ("t11", "t11 = b - a", "f64", ::core::mem::size_of::<f64>()),
         ("e", "e (line 10)", "f64", ::core::mem::size_of::<f64>()),
         ("f", "f (line 11)", "f64", ::core::mem::size_of::<f64>()),
         ("t14", "t14 = 10.0 / f", "f64", ::core::mem::size_of::<f64>()),
     ];
     /// A zeroed tape.
     pub const fn new() -> Self {
-        Self {
-            t7: 0.0,
-            t11: 0.0,
-            e: 0.0,
-            f: 0.0,
-            t14: 0.0,
-        }
+        Self { e: 0.0, f: 0.0, t14: 0.0 }
     }
 }
 impl ::core::default::Default for MicrogradTape {
@@ -71,13 +59,11 @@ pub fn micrograd_forward(a: f64, b: f64, tape: &mut MicrogradTape) -> f64 {
     c = c + t5;
     let t6 = d * 2.0;
     let t7 = b + a;
-    tape.t7 = t7;
     let t8 = t7.max(0.0);
     let t9 = t6 + t8;
     d = d + t9;
     let t10 = 3.0 * d;
     let t11 = b - a;
-    tape.t11 = t11;
     let t12 = t11.max(0.0);
     let t13 = t10 + t12;
     d = d + t13;
@@ -117,12 +103,12 @@ pub fn micrograd_adjoint(
     d_c += d_e;
     d_d += -d_e;
     let d_t13: f64 = d_d;
-    let d_t11: f64 = if tape.t11 >= 0.0_f64 { d_t13 } else { 0.0 };
+    let d_t11: f64 = if (b - a) >= 0.0_f64 { d_t13 } else { 0.0 };
     *d_b += d_t11;
     *d_a += -d_t11;
     d_d += d_t13 * 3.0_f64;
     let d_t9: f64 = d_d;
-    let d_t7: f64 = if tape.t7 >= 0.0_f64 { d_t9 } else { 0.0 };
+    let d_t7: f64 = if (b + a) >= 0.0_f64 { d_t9 } else { 0.0 };
     *d_b += d_t7;
     *d_a += d_t7;
     d_d += d_t9 * 2.0_f64;

@@ -9,8 +9,6 @@ pub fn polar(r: f64, mut theta: f64, turns: i32, scale: f64) -> (f64, f64) {
 pub struct PolarTape {
     ///`theta` (line 3) after an assignment
     theta_1: f64,
-    ///`r` (line 5)
-    r_1: f64,
     ///`t2 = theta_1.cos()` (line 6)
     t2: f64,
     ///`t4 = theta_1.sin()` (line 6)
@@ -29,7 +27,6 @@ impl PolarTape {
             "f64",
             ::core::mem::size_of::<f64>(),
         ),
-        ("r_1", "r (line 5)", "f64", ::core::mem::size_of::<f64>()),
         ("t2", "t2 = theta_1.cos() (line 6)", "f64", ::core::mem::size_of::<f64>()),
         ("t4", "t4 = theta_1.sin() (line 6)", "f64", ::core::mem::size_of::<f64>()),
     ];
@@ -37,7 +34,6 @@ impl PolarTape {
     pub const fn new() -> Self {
         Self {
             theta_1: 0.0,
-            r_1: 0.0,
             t2: 0.0,
             t4: 0.0,
         }
@@ -64,7 +60,6 @@ pub fn polar_forward(
     theta_1 = theta_1 + t1;
     tape.theta_1 = theta_1;
     let r_1: f64 = r * scale;
-    tape.r_1 = r_1;
     let t2 = theta_1.cos();
     tape.t2 = t2;
     let t3 = r_1 * t2;
@@ -91,10 +86,10 @@ pub fn polar_adjoint(
     let mut d_theta_1: f64 = -0.0;
     let mut d_r_1: f64 = -0.0;
     d_r_1 += d_out.1 * tape.t4;
-    let d_t4: f64 = d_out.1 * tape.r_1;
+    let d_t4: f64 = d_out.1 * (r * scale);
     d_theta_1 += d_t4 * tape.theta_1.cos();
     d_r_1 += d_out.0 * tape.t2;
-    let d_t2: f64 = d_out.0 * tape.r_1;
+    let d_t2: f64 = d_out.0 * (r * scale);
     d_theta_1 += -(d_t2 * tape.theta_1.sin());
     *d_r += d_r_1 * scale;
     *d_theta += d_theta_1;

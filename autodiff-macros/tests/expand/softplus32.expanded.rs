@@ -9,8 +9,6 @@ pub fn softplus32(x: f32) -> f32 {
 ///The tape of [`softplus32`]: what [`softplus32_adjoint`] reads, recorded by [`softplus32_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct Softplus32Tape {
-    ///whether the condition of `if` #0 held
-    branch_0: bool,
     ///`t1 = t0.exp()` (line 7)
     t1: f64,
 }
@@ -21,17 +19,11 @@ impl Softplus32Tape {
     /// it records, its type and its size in bytes. The sizes add up to
     /// [`Self::BYTES`] up to alignment padding.
     pub const FIELDS: &'static [(&'static str, &'static str, &'static str, usize)] = &[
-        (
-            "branch_0",
-            "whether the condition of if #0 held",
-            "bool",
-            ::core::mem::size_of::<bool>(),
-        ),
         ("t1", "t1 = t0.exp() (line 7)", "f64", ::core::mem::size_of::<f64>()),
     ];
     /// A zeroed tape.
     pub const fn new() -> Self {
-        Self { branch_0: false, t1: 0.0 }
+        Self { t1: 0.0 }
     }
 }
 impl ::core::default::Default for Softplus32Tape {
@@ -43,8 +35,7 @@ impl ::core::default::Default for Softplus32Tape {
 #[inline]
 #[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
 pub fn softplus32_forward(x: f32, tape: &mut Softplus32Tape) -> f32 {
-    tape.branch_0 = x > 20.0;
-    if tape.branch_0 {
+    if x > 20.0 {
         x
     } else {
         let t0 = x as f64;
@@ -61,7 +52,7 @@ pub fn softplus32_forward(x: f32, tape: &mut Softplus32Tape) -> f32 {
 #[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
 pub fn softplus32_adjoint(x: f32, tape: &Softplus32Tape, d_out: f32, d_x: &mut f32) {
     let mut d_wide: f64 = -0.0;
-    if tape.branch_0 {
+    if (x > 20.0) {
         *d_x += d_out;
     } else {
         d_wide += d_out as f64;

@@ -1,0 +1,421 @@
+//! The tape plan: for every value the reverse sweep reads, how it gets there. Decided from the
+//! IR alone, before either sweep is generated; both sweeps read it.
+//!
+//! The rules, cheapest first:
+//! - *in place*: parameters (never assigned: a mutable parameter gets a local copy) and loop
+//!   counters (the reverse sweep runs the same loops) are read where they are;
+//! - *recomputed*: constants, casts of constants, integer and bool expressions of values that
+//!   are themselves available, a copy of an available value (two names, one source), and a cheap
+//!   float expression (one `+ - *`, negation, `abs`, a cast) whose operands are available at a
+//!   shallower loop level than the expression itself (recording it would cost a loop level more
+//!   than its operands); a branch whose condition is such an expression is not recorded either;
+//! - *recorded once, where it is defined*: a mutable variable read after its last write in the
+//!   enclosing block is recorded whole, once, right after that write (a *snapshot*), when that
+//!   is outside a loop the read is in, when the read takes the whole variable, or when the
+//!   variable is a scalar; every read it serves (`xc[a]` in a triangular loop, `qx[d]` twice)
+//!   indexes the snapshot instead of being recorded itself;
+//! - *recorded*: everything else, in a field shaped by the loops around its definition.
+//!
+//! The tape's fields are the records the reverse sweep asks for: the sweep is generated once
+//! against a collecting tape to list them ([`crate::tape::Tape`]), the layout is then fixed
+//! (in the order the forward sweep writes it), and both sweeps are generated against it.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::analysis::{Activity, Reach};
+use crate::ir::*;
+use crate::walk::{pure_reads, rhs_reads, stmt_assigns};
+
+/// A position in the forward sweep where snapshots are stored.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum At {
+    /// After the statement with this reference.
+    After(StmtRef),
+    /// At the start of a block.
+    Start(BlockRef),
+}
+
+/// A statement, by the id of its kind.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum StmtRef {
+    Def(usize),
+    If(usize),
+    For(usize),
+}
+
+/// A block: a loop's body, a branch of an `if`, or the function's body.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum BlockRef {
+    Fn,
+    Body(usize),
+    Then(usize),
+    Else(usize),
+}
+
+impl StmtRef {
+    pub fn of(s: &Stmt) -> Option<StmtRef> {
+        match s {
+            Stmt::Def { id, .. } => Some(StmtRef::Def(*id)),
+            Stmt::If { id, .. } => Some(StmtRef::If(*id)),
+            Stmt::For { id, .. } => Some(StmtRef::For(*id)),
+            Stmt::Break | Stmt::Continue | Stmt::Panic(_) => None,
+        }
+    }
+}
+
+/// A snapshot: variable `var` recorded whole at `at`, inside the loops `nest`.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Snap {
+    pub var: VarId,
+    pub at: At,
+    pub nest: Vec<usize>,
+}
+
+pub struct Plan {
+    /// Values the reverse sweep evaluates again from their definition.
+    pub recompute: HashSet<Target>,
+    /// `if`s whose condition the reverse sweep evaluates again instead of recording the branch.
+    pub recompute_flag: HashSet<usize>,
+    /// Reads served by a snapshot.
+    pub snap: HashMap<ReadId, Snap>,
+    /// The variables snapshotted at each position, in variable order.
+    pub snaps_at: HashMap<At, Vec<VarId>>,
+    /// The definition of every recomputed value.
+    pub reaching: Vec<Reach>,
+}
+
+impl Plan {
+    pub fn new(f: &Func, act: &Activity) -> Plan {
+        let reaching = crate::analysis::reaching_defs(f);
+        let _ = act;
+        let mut plan = Plan {
+            recompute: HashSet::new(),
+            recompute_flag: HashSet::new(),
+            snap: HashMap::new(),
+            snaps_at: HashMap::new(),
+            reaching,
+        };
+        plan.snapshots(f);
+        plan.recomputed(f, &f.body);
+        plan
+    }
+
+    /// The snapshots stored at a position.
+    pub fn snaps(&self, at: At) -> &[VarId] {
+        self.snaps_at.get(&at).map_or(&[], |v| v.as_slice())
+    }
+
+    /// Is the value of this read available to the reverse sweep without a record at a loop level
+    /// as deep as `depth` (in place, recomputed, or recorded at a shallower level)?
+    fn available_read(
+        &self,
+        f: &Func,
+        var: VarId,
+        proj: &[Proj],
+        read: ReadId,
+        depth: usize,
+    ) -> bool {
+        let v = &f.vars[var];
+        let indices = proj.iter().all(|p| match p {
+            Proj::Index(i) => self.available_pure(f, i),
+            _ => true,
+        });
+        if !indices {
+            return false;
+        }
+        if v.param.is_some() || v.loop_var || self.recompute.contains(&Target::Var(var)) {
+            return true;
+        }
+        if !v.mutable {
+            return value_nest(f, Target::Var(var)).is_some_and(|n| n.len() < depth);
+        }
+        if let Some(s) = self.snap.get(&read) {
+            return s.nest.len() < depth;
+        }
+        match self.reaching.get(read) {
+            Some(Reach::Def(d)) if proj.is_empty() => f.def_nest[*d].len() < depth,
+            _ => false,
+        }
+    }
+
+    /// Can the reverse sweep evaluate this integer or bool expression again from what it has
+    /// in place or recomputes (never a call: that would run the primal again)?
+    fn available_pure(&self, f: &Func, p: &Pure) -> bool {
+        if has_call(p) {
+            return false;
+        }
+        let mut reads = Vec::new();
+        pure_reads(p, &mut reads);
+        reads.iter().all(|(v, _, _)| {
+            let var = &f.vars[*v];
+            var.param.is_some() || var.loop_var || self.recompute.contains(&Target::Var(*v))
+        })
+    }
+
+    fn available(&self, f: &Func, o: &Operand, depth: usize) -> bool {
+        match o {
+            Operand::Const { .. } => true,
+            Operand::Temp(t) => self.recompute.contains(&Target::Temp(*t)),
+            Operand::Var {
+                var, proj, read, ..
+            } => self.available_read(f, *var, proj, *read, depth),
+        }
+    }
+
+    /// Decides, in program order (a value is defined before it is used), which values are
+    /// recomputed.
+    fn recomputed(&mut self, f: &Func, b: &Block) {
+        for s in &b.stmts {
+            match s {
+                Stmt::Def {
+                    id,
+                    target,
+                    place,
+                    rhs,
+                    is_let,
+                } => {
+                    let immutable = match target {
+                        Target::Temp(_) => true,
+                        Target::Var(v) => {
+                            let var = &f.vars[*v];
+                            *is_let && place.is_empty() && !var.mutable && var.param.is_none()
+                        }
+                    };
+                    if immutable && self.cheap(f, rhs, f.def_nest[*id].len()) {
+                        self.recompute.insert(*target);
+                    }
+                }
+                Stmt::If {
+                    id,
+                    cond,
+                    then,
+                    els,
+                    ..
+                } => {
+                    if self.available_pure(f, cond) {
+                        self.recompute_flag.insert(*id);
+                    }
+                    self.recomputed(f, then);
+                    self.recomputed(f, els);
+                }
+                Stmt::For { body, .. } => self.recomputed(f, body),
+                Stmt::Break | Stmt::Continue | Stmt::Panic(_) => {}
+            }
+        }
+    }
+
+    /// Is this definition, at loop depth `depth`, cheaper to evaluate again than to record?
+    fn cheap(&self, f: &Func, rhs: &Rhs, depth: usize) -> bool {
+        // Anything reads from any level: recording a constant is never cheaper.
+        let constant = |o: &Operand| matches!(o, Operand::Const { .. });
+        match rhs {
+            Rhs::Pure(p) => self.available_pure(f, p),
+            Rhs::Copy(o) => self.available(f, o, usize::MAX) || constant(o),
+            Rhs::Neg(o) | Rhs::Cast(o) => constant(o) || self.available(f, o, depth),
+            Rhs::Bin(BinOp::Add | BinOp::Sub | BinOp::Mul, a, b) => {
+                (constant(a) && constant(b))
+                    || (self.available(f, a, depth) && self.available(f, b, depth))
+            }
+            Rhs::Method {
+                method, recv, args, ..
+            } => method.name == "abs" && args.is_empty() && self.available(f, recv, depth),
+            _ => false,
+        }
+    }
+
+    /// Finds, for every read of a mutable local, the position after its last write in the
+    /// outermost block where no write comes between that position and the read; keeps the
+    /// snapshots that pay (see the module's rules).
+    fn snapshots(&mut self, f: &Func) {
+        let mut found: Vec<(ReadId, Snap, bool)> = Vec::new();
+        let wanted: HashSet<VarId> = (0..f.vars.len())
+            .filter(|&v| {
+                let var = &f.vars[v];
+                var.mutable && var.param.is_none() && !var.loop_var
+            })
+            .collect();
+        find_snaps(f, &f.body, BlockRef::Fn, &[], &wanted, &mut found);
+        // A snapshot pays if one of its reads is of the whole variable, sits in a loop the
+        // snapshot is outside of, or the variable is a scalar (one record serves every read).
+        let mut pays: HashSet<(VarId, At)> = HashSet::new();
+        for (read, s, whole) in &found {
+            let deeper = f.reads[*read].1.len() > s.nest.len();
+            let scalar = f.types.kind(f.vars[s.var].ty) != Kind::Array;
+            if *whole || deeper || scalar {
+                pays.insert((s.var, s.at));
+            }
+        }
+        for (read, s, _) in found {
+            if !pays.contains(&(s.var, s.at)) {
+                continue;
+            }
+            let at = self.snaps_at.entry(s.at).or_default();
+            if !at.contains(&s.var) {
+                at.push(s.var);
+                at.sort_unstable();
+            }
+            self.snap.insert(read, s);
+        }
+    }
+}
+
+fn has_call(p: &Pure) -> bool {
+    match p {
+        Pure::Call(..) => true,
+        Pure::Lit(_) | Pure::Var(..) => false,
+        Pure::Unary(_, a) | Pure::Cast(a, _) | Pure::Ref(a) => has_call(a),
+        Pure::Bin(_, a, b) => has_call(a) || has_call(b),
+        Pure::If(c, a, b) => has_call(c) || has_call(a) || has_call(b),
+        Pure::Method(r, _, args) => has_call(r) || args.iter().any(has_call),
+    }
+}
+
+/// The loops around the definition of an immutable variable or a temporary.
+fn value_nest(f: &Func, t: Target) -> Option<Vec<usize>> {
+    fn walk(f: &Func, b: &Block, t: Target) -> Option<Vec<usize>> {
+        b.stmts.iter().find_map(|s| match s {
+            Stmt::Def { id, target, .. } if *target == t => Some(f.def_nest[*id].clone()),
+            Stmt::If {
+                id,
+                then,
+                els,
+                results,
+                ..
+            } => {
+                if results.contains(&t) {
+                    return Some(f.if_nest[*id].clone());
+                }
+                walk(f, then, t).or_else(|| walk(f, els, t))
+            }
+            Stmt::For { body, .. } => walk(f, body, t),
+            _ => None,
+        })
+    }
+    walk(f, &f.body, t)
+}
+
+/// The reads a statement makes itself (not in its sub-blocks): `(var, read, whole)`.
+fn direct_reads(s: &Stmt) -> Vec<(VarId, ReadId, bool)> {
+    let mut reads = Vec::new();
+    match s {
+        Stmt::Def { rhs, place, .. } => rhs_reads(rhs, place, &mut reads),
+        Stmt::If { cond, .. } => pure_reads(cond, &mut reads),
+        Stmt::For { range, .. } => {
+            pure_reads(&range.start, &mut reads);
+            pure_reads(&range.end, &mut reads);
+            for a in &range.adapters {
+                if let Adapter::StepBy(k) = a {
+                    pure_reads(k, &mut reads);
+                }
+            }
+        }
+        Stmt::Break | Stmt::Continue | Stmt::Panic(_) => {}
+    }
+    reads
+        .into_iter()
+        .map(|(v, proj, r)| (v, r, proj.iter().all(|p| matches!(p, Proj::Deref))))
+        .collect()
+}
+
+/// Every read in a block, at any depth, with the tails of value blocks.
+fn all_reads(b: &Block, out: &mut Vec<(VarId, ReadId, bool)>) {
+    for s in &b.stmts {
+        out.extend(direct_reads(s));
+        match s {
+            Stmt::If { then, els, .. } => {
+                all_reads(then, out);
+                all_reads(els, out);
+            }
+            Stmt::For { body, .. } => all_reads(body, out),
+            _ => {}
+        }
+    }
+    out.extend(tail_reads(b));
+}
+
+fn tail_reads(b: &Block) -> Vec<(VarId, ReadId, bool)> {
+    let mut out = Vec::new();
+    for o in &b.tail {
+        if let Operand::Var {
+            var, proj, read, ..
+        } = o
+        {
+            out.push((*var, *read, proj.iter().all(|p| matches!(p, Proj::Deref))));
+            let mut idx = Vec::new();
+            crate::walk::proj_reads(proj, &mut idx);
+            out.extend(idx.into_iter().map(|(v, p, r)| (v, r, p.is_empty())));
+        }
+    }
+    out
+}
+
+/// The snapshot positions of the reads of `wanted` variables in block `b` (see
+/// [`Plan::snapshots`]): a read directly in a statement, or nested in one that does not write
+/// the variable, is served after the variable's last write before that statement in this block
+/// (or at the block's start); a read nested in a statement that writes it is decided inside.
+fn find_snaps(
+    f: &Func,
+    b: &Block,
+    here: BlockRef,
+    nest: &[usize],
+    wanted: &HashSet<VarId>,
+    out: &mut Vec<(ReadId, Snap, bool)>,
+) {
+    let mut last: HashMap<VarId, At> = HashMap::new();
+    let at = |v: VarId, last: &HashMap<VarId, At>| last.get(&v).copied().unwrap_or(At::Start(here));
+    let record = |v: VarId,
+                  read: ReadId,
+                  whole: bool,
+                  last: &HashMap<VarId, At>,
+                  out: &mut Vec<(ReadId, Snap, bool)>| {
+        if wanted.contains(&v) {
+            let snap = Snap {
+                var: v,
+                at: at(v, last),
+                nest: nest.to_vec(),
+            };
+            out.push((read, snap, whole));
+        }
+    };
+    for s in &b.stmts {
+        for (v, r, whole) in direct_reads(s) {
+            record(v, r, whole, &last, out);
+        }
+        let mut writes = Vec::new();
+        stmt_assigns(s, &mut writes);
+        let writes: HashSet<VarId> = writes.into_iter().collect();
+        let subs: Vec<(&Block, BlockRef, Vec<usize>)> = match s {
+            Stmt::If { id, then, els, .. } => vec![
+                (then, BlockRef::Then(*id), nest.to_vec()),
+                (els, BlockRef::Else(*id), nest.to_vec()),
+            ],
+            Stmt::For { id, body, .. } => {
+                let mut inner = nest.to_vec();
+                inner.push(*id);
+                vec![(body, BlockRef::Body(*id), inner)]
+            }
+            _ => Vec::new(),
+        };
+        for (sub, sref, inner) in &subs {
+            let mut reads = Vec::new();
+            all_reads(sub, &mut reads);
+            for (v, r, whole) in reads {
+                if !writes.contains(&v) {
+                    record(v, r, whole, &last, out);
+                }
+            }
+            let deeper: HashSet<VarId> = writes.intersection(wanted).copied().collect();
+            if !deeper.is_empty() {
+                find_snaps(f, sub, *sref, inner, &deeper, out);
+            }
+        }
+        if let Some(sref) = StmtRef::of(s) {
+            for v in writes {
+                last.insert(v, At::After(sref));
+            }
+        }
+    }
+    for (v, r, whole) in tail_reads(b) {
+        record(v, r, whole, &last, out);
+    }
+}
