@@ -18,12 +18,20 @@ mod expand;
 mod ir;
 #[path = "../src/lower.rs"]
 mod lower;
-#[path = "../src/reverse.rs"]
+#[path = "../src/names.rs"]
+mod names;
+#[path = "../src/plan.rs"]
+mod plan;
+#[path = "../src/print.rs"]
+mod print;
+#[path = "../src/reverse/mod.rs"]
 mod reverse;
 #[path = "../src/rules.rs"]
 mod rules;
 #[path = "../src/tape.rs"]
 mod tape;
+#[path = "../src/walk.rs"]
+mod walk;
 
 use criterion::{Criterion, black_box, criterion_group, criterion_main};
 use proc_macro2::TokenStream;

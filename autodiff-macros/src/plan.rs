@@ -234,7 +234,7 @@ impl Plan {
                 var.mutable && var.param.is_none() && !var.loop_var
             })
             .collect();
-        find_snaps(f, &f.body, BlockRef::Fn, &[], &wanted, &mut found);
+        find_snaps(&f.body, BlockRef::Fn, &[], &wanted, &mut found);
         // A snapshot pays if one of its reads is of the whole variable, sits in a loop the
         // snapshot is outside of, or the variable is a scalar (one record serves every read).
         let mut pays: HashSet<(VarId, At)> = HashSet::new();
@@ -354,7 +354,6 @@ fn tail_reads(b: &Block) -> Vec<(VarId, ReadId, bool)> {
 /// the variable, is served after the variable's last write before that statement in this block
 /// (or at the block's start); a read nested in a statement that writes it is decided inside.
 fn find_snaps(
-    f: &Func,
     b: &Block,
     here: BlockRef,
     nest: &[usize],
@@ -406,7 +405,7 @@ fn find_snaps(
             }
             let deeper: HashSet<VarId> = writes.intersection(wanted).copied().collect();
             if !deeper.is_empty() {
-                find_snaps(f, sub, *sref, inner, &deeper, out);
+                find_snaps(sub, *sref, inner, &deeper, out);
             }
         }
         if let Some(sref) = StmtRef::of(s) {

@@ -1,0 +1,330 @@
+//! Loops run backwards: plain ones over the same iterations, checkpointed ones by restoring a
+//! saved state and re-running an iteration (every iteration, segments of `S`, or Griewank's
+//! binomial schedule) before sweeping it.
+
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::{format_ident, quote};
+
+use super::Rev;
+use crate::ir::*;
+use crate::print::range_tokens;
+use crate::tape::{Key, Spec};
+
+impl<'a> Rev<'a> {
+    /// A loop run backwards over the same iterations; a checkpointed one restores the state
+    /// saved before each iteration (or segment) and re-runs it, recording, before sweeping it.
+    pub(super) fn for_loop(
+        &mut self,
+        id: usize,
+        var: VarId,
+        range: &Range,
+        body: &Block,
+    ) -> TokenStream {
+        let id = &id;
+        let var = &var;
+        let body = self.block(body, &[]);
+        if body.is_empty() {
+            return TokenStream::new();
+        }
+        let lp = &self.f.loops[*id];
+        let (k, i) = (lp.counter.clone(), self.f.vars[*var].emit.clone());
+        let iter = self.range(range, true);
+        let take = if lp.breaks {
+            let nest = lp.nest.clone();
+            let usize_ty = self.f.usize_ty;
+            let trips = self.field(
+                Key::Trips(*id),
+                &format!("trips_{id}"),
+                usize_ty,
+                format!("how many iterations loop #{id} ran"),
+                &nest,
+            );
+            quote!(.take(#trips))
+        } else {
+            TokenStream::new()
+        };
+        if lp.checkpoint.is_none() {
+            return quote!(for (#k, #i) in #iter.enumerate() #take .rev() { #body });
+        }
+        // Checkpointed: restore the state saved before iteration `k`, run the iteration
+        // again recording one iteration's tape, then sweep it backwards. With
+        // `snapshots = S`, the state is saved every `stride` iterations only: each segment
+        // is first re-run without recording to save its states on the stack.
+        let (snapshots, stride) = checkpoint_layout(lp);
+        // The segment buffer's length: the stride, or for a const generic trip count
+        // `N` (where `div_ceil(N, S)` cannot size an array on stable Rust) `N` itself.
+        let capacity = if lp.trips_generic {
+            lp.trips.clone()
+        } else {
+            stride.clone().unwrap_or_default()
+        };
+        if lp.binomial {
+            return self.binomial(*id, &iter, &take, &body, &snapshots);
+        }
+        let mut restore = TokenStream::new();
+        let mut seg_decl = TokenStream::new();
+        let mut seg_save = TokenStream::new();
+        let mut seg_restore = TokenStream::new();
+        let seg_start = Ident::new("start", Span::mixed_site());
+        for &v in &lp.carried.clone() {
+            let var = &self.f.vars[v];
+            let (emit, ty) = (var.emit.clone(), var.ty);
+            let tyt = self.ty(ty);
+            if !var.mutable {
+                let val = self.var_val(v, &[], usize::MAX);
+                restore.extend(quote!(let #emit: #tyt = #val;));
+                continue;
+            }
+            let count = Some(&snapshots);
+            let slot = self.snapshot_field(*id, v, count, "saved by");
+            match &stride {
+                None => restore.extend(quote!(let mut #emit: #tyt = #slot[#k];)),
+                Some(_) => {
+                    let seg = format_ident!("{}_segment", emit, span = Span::mixed_site());
+                    let zero = self.f.types.zero(ty);
+                    let seg_index = Ident::new("segment", Span::mixed_site());
+                    restore.extend(quote!(let mut #emit: #tyt = #slot[#seg_index];));
+                    seg_decl.extend(quote!(let mut #seg: [#tyt; #capacity] = [#zero; #capacity];));
+                    seg_save.extend(quote!(#seg[#k - #seg_start] = #emit;));
+                    seg_restore.extend(quote!(let mut #emit: #tyt = #seg[#k - #seg_start];));
+                }
+            }
+        }
+        let step = crate::names::step_ident(*id);
+        let step_ty = self.step_ty(*id);
+        let (marker, advance) = self.reruns.get(id).cloned().unwrap_or_default();
+        let Some(stride) = stride else {
+            return quote!(for (#k, #i) in #iter.enumerate() #take .rev() {
+                let mut #step = <#step_ty>::new();
+                #restore
+                #marker
+                #body
+            });
+        };
+        let n = Ident::new("trips", Span::mixed_site());
+        let count = if lp.breaks {
+            let trips = self
+                .tape
+                .access(Key::Trips(*id), &self.tape_ident, &self.f.loops)
+                .unwrap();
+            quote!(#trips)
+        } else {
+            quote!(#iter.len())
+        };
+        let (seg_index, len) = (
+            Ident::new("segment", Span::mixed_site()),
+            Ident::new("len", Span::mixed_site()),
+        );
+        quote!(
+            let #n: usize = #count;
+            for #seg_index in (0..#snapshots).rev() {
+                let #seg_start = #seg_index * #stride;
+                if #seg_start >= #n {
+                    continue;
+                }
+                let #len = if #n - #seg_start < #stride { #n - #seg_start } else { #stride };
+                #restore
+                #seg_decl
+                for (#k, #i) in #iter.enumerate().skip(#seg_start).take(#len) {
+                    #seg_save
+                    #advance
+                }
+                for (#k, #i) in #iter.enumerate().skip(#seg_start).take(#len).rev() {
+                    let mut #step = <#step_ty>::new();
+                    #seg_restore
+                    #marker
+                    #body
+                }
+            }
+        )
+    }
+
+    /// The tape field of checkpointed loop `l` that saves variable `v`: `count` states of it, or
+    /// one (the state before the loop).
+    pub(super) fn snapshot_field(
+        &mut self,
+        l: usize,
+        v: VarId,
+        count: Option<&TokenStream>,
+        when: &str,
+    ) -> TokenStream {
+        let key = Key::Snap(l, v);
+        if self.tape.get(key).is_none() {
+            let var = &self.f.vars[v];
+            let (tyt, zero) = (self.ty(var.ty), self.f.types.zero(var.ty));
+            let (ty, init) = match count {
+                Some(n) => (quote!([#tyt; #n]), quote!([#zero; #n])),
+                None => (tyt, zero),
+            };
+            let spec = Spec {
+                base: &format!("{}_checkpoints", var.emit),
+                ty,
+                init,
+                init_is_call: false,
+                doc: format!("`{}` {when} checkpointed loop #{l}", var.name),
+                nest: &self.f.loops[l].nest.clone(),
+                main: true,
+            };
+            self.tape.field(key, spec, &self.f.loops);
+        }
+        self.tape
+            .access(key, &self.tape_ident, &self.f.loops)
+            .unwrap()
+    }
+
+    /// The reverse sweep of a loop checkpointed with Griewank's binomial schedule: the tape keeps
+    /// the state before the loop; the sweep reverses `[lo, hi)` with `s` free snapshots by
+    /// advancing to the split point `m` that the binomial bound allows, saving the state there,
+    /// reversing `[m, hi)` with `s - 1` snapshots, then `[lo, m)` with `s`; one step left (or no
+    /// snapshot left) is recomputed from the nearest saved state and swept back. At most `s + 1`
+    /// states are live, on the sweep's stack.
+    pub(super) fn binomial(
+        &mut self,
+        id: usize,
+        iter: &TokenStream,
+        take: &TokenStream,
+        body: &TokenStream,
+        snapshots: &TokenStream,
+    ) -> TokenStream {
+        let lp = &self.f.loops[id];
+        let (k, i) = (lp.counter.clone(), {
+            let v = self.loop_var(id);
+            self.f.vars[v].emit.clone()
+        });
+        let slot_ident = Ident::new("slot", Span::mixed_site());
+        let (mut slots_decl, mut restore, mut save) =
+            (TokenStream::new(), TokenStream::new(), TokenStream::new());
+        for &v in &lp.carried.clone() {
+            let var = &self.f.vars[v];
+            let (emit, ty) = (var.emit.clone(), var.ty);
+            let tyt = self.ty(ty);
+            if !var.mutable {
+                let val = self.var_val(v, &[], usize::MAX);
+                restore.extend(quote!(let #emit: #tyt = #val;));
+                continue;
+            }
+            let first = self.snapshot_field(id, v, None, "before");
+            let states = format_ident!("{}_states", emit, span = Span::mixed_site());
+            let zero = self.f.types.zero(ty);
+            slots_decl.extend(quote!(
+                let mut #states: [#tyt; #snapshots + 1] = [#zero; #snapshots + 1];
+                #states[0] = #first;
+            ));
+            restore.extend(quote!(let mut #emit: #tyt = #states[#slot_ident];));
+            save.extend(quote!(#states[#slot_ident + 1] = #emit;));
+        }
+        let step = crate::names::step_ident(id);
+        let step_ty = self.step_ty(id);
+        let (rerun, advance) = self.reruns.get(&id).cloned().unwrap_or_default();
+        let count = if lp.breaks {
+            let trips = self
+                .tape
+                .access(Key::Trips(id), &self.tape_ident, &self.f.loops)
+                .unwrap();
+            quote!(#trips)
+        } else {
+            quote!(#iter.len())
+        };
+        let _ = take;
+        let [n, top, frames, lo, hi, s, m, j, binom, split, r, c, t] = [
+            "trips", "top", "frames", "lo", "hi", "free", "mid", "target", "binomial", "split",
+            "len", "c", "reps",
+        ]
+        .map(|x| Ident::new(x, Span::mixed_site()));
+        quote!({
+            /// `C(n, k)`, or `cap` if that is smaller.
+            fn #binom(#n: usize, #j: usize, #hi: usize) -> usize {
+                // With `k <= n / 2` the partial products `C(n, i)` only grow, so capping is exact.
+                let #j = if #j > #n - #j { #n - #j } else { #j };
+                let mut #c: usize = 1;
+                for #lo in 0..#j {
+                    #c = #c * (#n - #lo) / (#lo + 1);
+                    if #c >= #hi {
+                        return #hi;
+                    }
+                }
+                #c
+            }
+            /// Where to split `len` steps with `free` snapshots besides the one holding the
+            /// start: with `t` the fewest repetitions that `free + 1` snapshots need for `len`
+            /// steps (`C(free + 1 + t, t) >= len`), the right part gets the most that `free`
+            /// snapshots reverse in `t` repetitions, `C(free + t, t)`.
+            fn #split(#r: usize, #s: usize) -> usize {
+                let mut #t: usize = 1;
+                while #binom(#s + 1 + #t, #s + 1, #r) < #r {
+                    #t += 1;
+                }
+                #r - #binom(#s + #t, #s, #r).min(#r - 1)
+            }
+            let #n: usize = #count;
+            #slots_decl
+            // Pending frames: one per split on the path to the current frame that went right
+            // (each spends a snapshot), plus the current pair: at most `S + 1`.
+            let mut #frames = [(0usize, 0usize, 0usize, 0usize); #snapshots + 2];
+            #frames[0] = (0, #n, #snapshots, 0);
+            let mut #top: usize = 1;
+            while #top > 0 {
+                #top -= 1;
+                let (#lo, #hi, #s, #slot_ident) = #frames[#top];
+                if #hi <= #lo {
+                    continue;
+                }
+                if #hi - #lo == 1 || #s == 0 {
+                    for #j in (#lo..#hi).rev() {
+                        #restore
+                        for (#k, #i) in #iter.enumerate().skip(#lo).take(#j - #lo) {
+                            #advance
+                        }
+                        for (#k, #i) in #iter.enumerate().skip(#j).take(1) {
+                            let mut #step = <#step_ty>::new();
+                            #rerun
+                            #body
+                        }
+                    }
+                    continue;
+                }
+                let #m = #lo + #split(#hi - #lo, #s);
+                #restore
+                for (#k, #i) in #iter.enumerate().skip(#lo).take(#m - #lo) {
+                    #advance
+                }
+                #save
+                #frames[#top] = (#lo, #m, #s, #slot_ident);
+                #frames[#top + 1] = (#m, #hi, #s - 1, #slot_ident + 1);
+                #top += 2;
+            }
+        })
+    }
+
+    /// The loop counter variable of loop `l`.
+    pub(super) fn loop_var(&self, l: usize) -> VarId {
+        fn find(b: &Block, l: usize) -> Option<VarId> {
+            b.stmts.iter().find_map(|s| match s {
+                Stmt::For { id, var, .. } if *id == l => Some(*var),
+                Stmt::For { body, .. } => find(body, l),
+                Stmt::If { then, els, .. } => find(then, l).or_else(|| find(els, l)),
+                _ => None,
+            })
+        }
+        find(&self.f.body, l).unwrap()
+    }
+
+    /// The iterator of a loop, in the adjoint (`reverse`) or the forward function.
+    pub fn range(&mut self, r: &Range, reverse: bool) -> TokenStream {
+        let start = self.pure_val(&r.start);
+        let end = self.pure_val(&r.end);
+        range_tokens(start, end, r, reverse, |p| self.pure_val(p))
+    }
+}
+
+/// How many states a checkpointed loop saves, and every how many iterations (`None`: every one).
+pub fn checkpoint_layout(lp: &Loop) -> (TokenStream, Option<TokenStream>) {
+    let trips = &lp.trips;
+    match &lp.checkpoint {
+        Some(Some(s)) => (
+            s.clone(),
+            Some(quote!(::core::primitive::usize::div_ceil(#trips, #s))),
+        ),
+        _ => (trips.clone(), None),
+    }
+}

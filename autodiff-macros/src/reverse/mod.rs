@@ -1,0 +1,437 @@
+//! The reverse sweep: walks the IR backwards and emits, for every active definition, the
+//! propagation of its cotangent to its operands. Cotangents accumulate (`+=`); the cotangent of a
+//! variable is `d_<name>` (an array of cotangents for an array), of a temporary `d_t<n>`. Values
+//! the propagation reads come from the adjoint's own arguments when they are unchanged
+//! parameters or loop counters, and from the tape otherwise. A loop is reversed by running the
+//! same iterations backwards; values recorded in it are indexed by its iteration counter.
+
+mod loops;
+mod rhs;
+mod values;
+
+use std::collections::{HashMap, HashSet};
+
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::{format_ident, quote};
+
+use crate::analysis::Activity;
+use crate::ir::*;
+use crate::names::{Names, step_tape_name};
+use crate::plan::Plan;
+use crate::tape::{Key, Tape};
+
+pub use loops::checkpoint_layout;
+
+pub struct Rev<'a> {
+    pub f: &'a Func,
+    pub act: &'a Activity,
+    pub plan: &'a Plan,
+    /// The forward code of each checkpointed loop's iteration, recording (`.0`) and advancing
+    /// without recording (`.1`): what the sweep runs again.
+    pub reruns: HashMap<usize, (TokenStream, TokenStream)>,
+    /// The loops around the definition of each variable and temporary.
+    value_nest: HashMap<Target, Vec<usize>>,
+    /// The definition of each variable defined by a single `let` (for `#[recompute]`), and of
+    /// each temporary.
+    defs: HashMap<VarId, (usize, &'a Rhs)>,
+    temp_defs: HashMap<TempId, &'a Rhs>,
+    pub tape: Tape,
+    pub names: Names,
+    pub tape_ident: Ident,
+    /// Forward names of temporaries (`t0`, `t1`, ... in definition order).
+    pub temp_names: &'a [Option<Ident>],
+    /// The cotangent of each variable (locals: a `let mut` at the top; parameters: `d_x`).
+    pub d_vars: Vec<Option<Ident>>,
+    /// The cotangent of each temporary, once its consumer has defined it.
+    pub d_temps: Vec<Option<TokenStream>>,
+    /// Cotangents that are never modified once defined (`d_out`, temporaries' and assignments'
+    /// seeds): a temporary that receives one of them unchanged just uses it.
+    stable: HashSet<String>,
+    /// The tape type's name and const arguments, for the step tapes of checkpointed loops.
+    pub tape_ty: Ident,
+    pub guse: TokenStream,
+    /// `let mut d_v = -0.0;` for every active local variable. Accumulators start at `-0.0`, the
+    /// additive identity of IEEE floats (`-0.0 + x == x` for every `x`, which `0.0 + x` is not
+    /// for `x = -0.0`), so the compiler can drop the first addition, as in hand-written code.
+    pub decls: Vec<TokenStream>,
+    /// The adjoint defines the helper trait for buffers of unknown type (see
+    /// [`ACCUMULATE_HELPER`]) among its declarations.
+    needs_accumulate: bool,
+}
+
+/// The right-hand side of each temporary, and of each variable defined by a single `let` (with
+/// its definition's id).
+type Defs<'f> = (HashMap<TempId, &'f Rhs>, HashMap<VarId, (usize, &'f Rhs)>);
+
+fn defs<'f>(b: &'f Block, out: &mut Defs<'f>) {
+    for s in &b.stmts {
+        match s {
+            Stmt::Def {
+                target: Target::Temp(t),
+                rhs,
+                ..
+            } => {
+                out.0.insert(*t, rhs);
+            }
+            Stmt::Def {
+                id,
+                target: Target::Var(v),
+                place,
+                rhs,
+                is_let: true,
+            } if place.is_empty() => {
+                out.1.insert(*v, (*id, rhs));
+            }
+            Stmt::If { then, els, .. } => {
+                defs(then, out);
+                defs(els, out);
+            }
+            Stmt::For { body, .. } => defs(body, out),
+            _ => {}
+        }
+    }
+}
+
+fn value_nests(f: &Func) -> HashMap<Target, Vec<usize>> {
+    pub(super) fn walk(f: &Func, b: &Block, out: &mut HashMap<Target, Vec<usize>>) {
+        for s in &b.stmts {
+            match s {
+                Stmt::Def { id, target, .. } => {
+                    out.insert(*target, f.def_nest[*id].clone());
+                }
+                Stmt::If {
+                    id,
+                    then,
+                    els,
+                    results,
+                    ..
+                } => {
+                    walk(f, then, out);
+                    walk(f, els, out);
+                    for r in results {
+                        out.insert(*r, f.if_nest[*id].clone());
+                    }
+                }
+                Stmt::For { body, .. } => walk(f, body, out),
+                Stmt::Break | Stmt::Continue | Stmt::Panic(_) => {}
+            }
+        }
+    }
+    let mut out = HashMap::new();
+    walk(f, &f.body, &mut out);
+    out
+}
+
+impl<'a> Rev<'a> {
+    pub fn new(
+        f: &'a Func,
+        act: &'a Activity,
+        plan: &'a Plan,
+        temp_names: &'a [Option<Ident>],
+        tape: Tape,
+    ) -> Self {
+        let mut names = Names::new(&["tape", "d_out"]);
+        let mut d_vars = vec![None; f.vars.len()];
+        for &i in &f.wrt {
+            let v = f.params[i];
+            d_vars[v] = Some(names.fresh(&format!("d_{}", f.vars[v].name)));
+        }
+        let mut decls = Vec::new();
+        for (v, var) in f.vars.iter().enumerate() {
+            if act.vars[v] && var.param.is_none() {
+                let d = names.fresh(&format!(
+                    "d_{}",
+                    var.name.to_string().trim_start_matches("r#")
+                ));
+                let ty = f.types.tokens_infer(var.ty);
+                let zero = f.types.zero_acc(var.ty);
+                decls.push(quote!(let mut #d: #ty = #zero;));
+                d_vars[v] = Some(d);
+            }
+        }
+        let mut all_defs: Defs<'a> = Default::default();
+        defs(&f.body, &mut all_defs);
+        Rev {
+            f,
+            act,
+            plan,
+            reruns: HashMap::new(),
+            value_nest: value_nests(f),
+            defs: all_defs.1,
+            temp_defs: all_defs.0,
+            tape,
+            names,
+            tape_ident: Ident::new("tape", Span::mixed_site()),
+            temp_names,
+            d_vars,
+            d_temps: vec![None; f.temps.len()],
+            stable: ["d_out".to_string()].into_iter().collect(),
+            tape_ty: Ident::new("Tape", Span::call_site()),
+            guse: TokenStream::new(),
+            decls,
+            needs_accumulate: false,
+        }
+    }
+
+    /// The step tape type of checkpointed loop `l`: `FLoop0Tape<N>`.
+    pub fn step_ty(&self, l: usize) -> TokenStream {
+        let name = step_tape_name(&self.tape_ty, l);
+        let g = &self.guse;
+        quote!(#name #g)
+    }
+
+    /// The adjoint parameter of each differentiated parameter, in order.
+    pub fn param_adjoints(&self) -> Vec<Ident> {
+        self.f
+            .wrt
+            .iter()
+            .map(|&i| self.d_vars[self.f.params[i]].clone().unwrap())
+            .collect()
+    }
+
+    pub(super) fn ty(&self, ty: TyId) -> TokenStream {
+        self.f.types.tokens(ty)
+    }
+
+    /// The accumulator of a place's cotangent: `d_x` (a parameter's `&mut`, dereferenced for a
+    /// scalar), `d_v[i]`, `d_p.w[i]`.
+    pub(super) fn d_place(&mut self, var: VarId, proj: &[Proj]) -> TokenStream {
+        let d = self.d_vars[var].clone().unwrap();
+        let v = &self.f.vars[var];
+        let proj = match proj.first() {
+            Some(Proj::Deref) => &proj[1..],
+            _ => proj,
+        };
+        if v.param.is_some() && proj.is_empty() {
+            return match self.f.types.kind(v.ty) {
+                Kind::Array => quote!(#d),
+                _ => quote!(*#d),
+            };
+        }
+        let suffix = self.suffix(proj);
+        quote!(#d #suffix)
+    }
+
+    /// `dst += src` for a value of type `ty`: element by element for arrays.
+    pub(super) fn add_into(&mut self, dst: TokenStream, src: TokenStream, ty: TyId) -> TokenStream {
+        if self.f.types.kind(ty) != Kind::Array {
+            return quote!(#dst += #src;);
+        }
+        let s = self.names.fresh("d_add");
+        let mut idx = Vec::new();
+        let mut lens = Vec::new();
+        let mut t = ty;
+        while let TyVal::Array(e, n) = self.f.types.get(t).clone() {
+            idx.push(format_ident!("i{}", idx.len(), span = Span::mixed_site()));
+            lens.push(n);
+            t = e;
+        }
+        let mut body = quote!(#dst #([#idx])* += #s #([#idx])*;);
+        for (i, n) in idx.iter().zip(&lens).rev() {
+            body = quote!(for #i in 0..#n { #body });
+        }
+        quote!({ let #s = #src; #body })
+    }
+
+    /// Passes the seed `s` on to `o` unchanged: a temporary takes a stable seed as it is.
+    pub(super) fn pass(&mut self, o: &Operand, s: &TokenStream) -> TokenStream {
+        let root = s.to_string();
+        let root = root.split(' ').next().unwrap_or_default();
+        if let Operand::Temp(t) = o
+            && self.act.temps[*t]
+            && self.stable.contains(root)
+        {
+            self.d_temps[*t] = Some(s.clone());
+            return TokenStream::new();
+        }
+        self.contrib(o, |_| Some(s.clone()))
+    }
+
+    /// Adds `value()` to the cotangent of `o`, if `o` is active.
+    pub(super) fn contrib(
+        &mut self,
+        o: &Operand,
+        value: impl FnOnce(&mut Self) -> Option<TokenStream>,
+    ) -> TokenStream {
+        if !self.act.operand(o) {
+            return TokenStream::new();
+        }
+        let Some(c) = value(self) else {
+            return TokenStream::new();
+        };
+        match o {
+            Operand::Var { var, proj, ty, .. } => {
+                let d = self.d_place(*var, proj);
+                self.add_into(d, c, *ty)
+            }
+            Operand::Temp(t) => {
+                let base = format!("d_{}", self.temp_names[*t].as_ref().unwrap());
+                let d = self.names.fresh(&base);
+                let ty = self.f.types.tokens_infer(self.f.temps[*t].ty);
+                self.d_temps[*t] = Some(quote!(#d));
+                self.stable.insert(d.to_string());
+                quote!(let #d: #ty = #c;)
+            }
+            Operand::Const { .. } => TokenStream::new(),
+        }
+    }
+
+    /// The reverse of a block whose tail receives `seeds`.
+    pub fn block(&mut self, b: &Block, seeds: &[Option<TokenStream>]) -> TokenStream {
+        let mut out = TokenStream::new();
+        for (o, s) in b.tail.iter().zip(seeds) {
+            if let Some(s) = s {
+                out.extend(self.pass(o, s));
+            }
+        }
+        for stmt in b.stmts.iter().rev() {
+            out.extend(self.stmt(stmt));
+        }
+        out
+    }
+
+    /// The cotangent of a definition's target, with the code that takes it: a temporary's is
+    /// defined by its consumer; a variable's is taken and reset, except for a `let` outside any
+    /// loop, whose cotangent is final by then (every use comes after the definition). With
+    /// `post` (the definition is a call that does not read the variable, so nothing in the
+    /// call's adjoint reads or writes its cotangent), the variable's cotangent is handed to the
+    /// callee as it is and reset after the call (into `post`) instead of copied out first: for an
+    /// array, one copy less per call.
+    pub(super) fn seed(
+        &mut self,
+        target: Target,
+        place: &[Proj],
+        is_let: bool,
+        in_loop: bool,
+        pre: &mut TokenStream,
+        post: Option<&mut TokenStream>,
+    ) -> Option<TokenStream> {
+        if !self.act.target(target) {
+            return None;
+        }
+        match target {
+            Target::Temp(t) => self.d_temps[t].clone(),
+            Target::Var(v) => {
+                let d = self.d_vars[v].clone().unwrap();
+                if is_let && !in_loop && place.is_empty() {
+                    self.stable.insert(d.to_string());
+                    return Some(quote!(#d));
+                }
+                let ty = self.place_ty(v, place);
+                let dp = self.d_place(v, place);
+                let zero = self.f.types.zero_acc(ty);
+                if let Some(post) = post {
+                    post.extend(quote!(#dp = #zero;));
+                    return Some(dp);
+                }
+                let s = self.names.fresh(&d.to_string());
+                let tyt = self.f.types.tokens_infer(ty);
+                pre.extend(quote!(let #s: #tyt = #dp; #dp = #zero;));
+                self.stable.insert(s.to_string());
+                Some(quote!(#s))
+            }
+        }
+    }
+
+    /// The type of a place, following array element types (struct fields: from the IR).
+    pub(super) fn place_ty(&self, v: VarId, place: &[Proj]) -> TyId {
+        self.f.place_ty(v, place)
+    }
+
+    pub(super) fn stmt(&mut self, stmt: &Stmt) -> TokenStream {
+        match stmt {
+            // `v += b` and `v -= b` leave `d_v` as it is and pass it on to `b`.
+            Stmt::Def {
+                target: Target::Var(v),
+                place,
+                rhs: Rhs::Bin(op @ (BinOp::Add | BinOp::Sub), Operand::Var { var, proj, .. }, b),
+                is_let: false,
+                ..
+            } if v == var && place.is_empty() && proj.is_empty() && self.act.vars[*v] => {
+                let d = self.d_vars[*v].clone().unwrap();
+                let d = if self.f.vars[*v].param.is_some() {
+                    quote!(*#d)
+                } else {
+                    quote!(#d)
+                };
+                match op {
+                    BinOp::Add => self.contrib(b, |_| Some(quote!(#d))),
+                    _ => self.contrib(b, |_| Some(quote!(-#d))),
+                }
+            }
+            Stmt::Def {
+                id,
+                target,
+                place,
+                rhs,
+                is_let,
+            } => {
+                let (mut pre, mut post) = (TokenStream::new(), TokenStream::new());
+                let in_loop = !self.f.def_nest[*id].is_empty();
+                // A call that does not read the variable it assigns.
+                let hands_over = match (target, rhs) {
+                    (Target::Var(v), Rhs::Call { args, .. }) => !args
+                        .iter()
+                        .any(|a| matches!(a, Operand::Var { var, .. } if var == v)),
+                    _ => false,
+                };
+                let post_ref = hands_over.then_some(&mut post);
+                let Some(s) = self.seed(*target, place, *is_let, in_loop, &mut pre, post_ref)
+                else {
+                    return TokenStream::new();
+                };
+                let body = self.rhs(*id, *target, place, rhs, &s);
+                quote!(#pre #body #post)
+            }
+            Stmt::If {
+                id,
+                cond,
+                then,
+                els,
+                results,
+                is_let,
+            } => {
+                let mut pre = TokenStream::new();
+                let in_loop = !self.f.if_nest[*id].is_empty();
+                let seeds: Vec<_> = results
+                    .iter()
+                    .map(|r| self.seed(*r, &[], *is_let, in_loop, &mut pre, None))
+                    .collect();
+                let t = self.block(then, &seeds);
+                let e = self.block(els, &seeds);
+                if t.is_empty() && e.is_empty() {
+                    return pre;
+                }
+                let flag = if self.plan.recompute_flag.contains(id) {
+                    let c = self.pure_val(cond);
+                    quote!((#c))
+                } else {
+                    let nest = self.f.if_nest[*id].clone();
+                    self.field(
+                        Key::Flag(*id),
+                        &format!("branch_{id}"),
+                        self.f.flag_ty,
+                        format!("whether the condition of `if` #{id} held"),
+                        &nest,
+                    )
+                };
+                if t.is_empty() {
+                    return quote!(#pre if !#flag { #e });
+                }
+                let e = if e.is_empty() {
+                    quote!()
+                } else {
+                    quote!(else { #e })
+                };
+                quote!(#pre if #flag { #t } #e)
+            }
+            Stmt::For {
+                id,
+                var,
+                range,
+                body,
+            } => self.for_loop(*id, *var, range, body),
+            Stmt::Break | Stmt::Continue | Stmt::Panic(_) => TokenStream::new(),
+        }
+    }
+}

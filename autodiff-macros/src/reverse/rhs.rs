@@ -1,0 +1,290 @@
+//! The propagation of one definition's cotangent to its operands: the differentiation rules of
+//! each right-hand side, and calls to other differentiable functions' adjoints.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{ToTokens, format_ident, quote};
+
+use super::Rev;
+use crate::ir::*;
+use crate::names::companion;
+use crate::rules::{self, Which};
+use crate::tape::{Key, Spec};
+
+impl<'a> Rev<'a> {
+    pub(super) fn rhs(
+        &mut self,
+        def: usize,
+        target: Target,
+        place: &[Proj],
+        rhs: &Rhs,
+        s: &TokenStream,
+    ) -> TokenStream {
+        match rhs {
+            Rhs::Copy(o) => self.pass(o, s),
+            Rhs::Neg(o) => self.contrib(o, |_| Some(quote!(-#s))),
+            Rhs::Cast(o) => {
+                let ty = self.ty(self.f.operand_ty(o));
+                self.contrib(o, |_| Some(quote!(#s as #ty)))
+            }
+            Rhs::Array(elems) => {
+                let mut out = TokenStream::new();
+                for (i, o) in elems.iter().enumerate() {
+                    let i = proc_macro2::Literal::usize_unsuffixed(i);
+                    out.extend(self.contrib(o, |_| Some(quote!(#s[#i]))));
+                }
+                out
+            }
+            Rhs::Bin(op, a, b) => {
+                let (ca, cb): (TokenStream, TokenStream) = match op {
+                    BinOp::Add => (self.pass(a, s), self.pass(b, s)),
+                    BinOp::Sub => (self.pass(a, s), self.contrib(b, |_| Some(quote!(-#s)))),
+                    BinOp::Mul => (
+                        self.contrib(a, |r| {
+                            let vb = r.val(b);
+                            Some(quote!(#s * #vb))
+                        }),
+                        self.contrib(b, |r| {
+                            let va = r.val(a);
+                            Some(quote!(#s * #va))
+                        }),
+                    ),
+                    BinOp::Div => (
+                        self.contrib(a, |r| {
+                            let vb = r.val(b);
+                            Some(quote!(#s / #vb))
+                        }),
+                        self.contrib(b, |r| {
+                            let (vb, out) = (r.val(b), r.out(def, target, place));
+                            // `s / b` is also the contribution to `a`: computed once, and in
+                            // parallel with the primal's division rather than after it.
+                            Some(quote!(-(#s / #vb * #out)))
+                        }),
+                    ),
+                };
+                quote!(#ca #cb)
+            }
+            Rhs::Method {
+                method, recv, args, ..
+            } => {
+                let fty = self.ty(self.f.operand_ty(recv));
+                let name = method.name;
+                let mut out = TokenStream::new();
+                let value = |r: &mut Self, w: Which| match w {
+                    Which::Recv => r.val(recv),
+                    Which::Arg(i) => r.val(&args[i]),
+                    Which::Out => r.out(def, target, place),
+                };
+                out.extend(self.contrib(recv, |r| {
+                    rules::contribution(name, Which::Recv, s, &fty, &mut |w| value(r, w))
+                }));
+                for (i, a) in args.iter().enumerate() {
+                    out.extend(self.contrib(a, |r| {
+                        rules::contribution(name, Which::Arg(i), s, &fty, &mut |w| value(r, w))
+                    }));
+                }
+                out
+            }
+            Rhs::Call { path, args, span } => {
+                let out = match target {
+                    Target::Var(v) => self.place_ty(v, place),
+                    t => self.f.target_ty(t),
+                };
+                // The output cotangent: a float by value, an array or struct by reference.
+                let s = if self.f.types.kind(out) == Kind::Float {
+                    s.clone()
+                } else {
+                    quote!(&#s)
+                };
+                self.call(def, path, args, *span, &s)
+            }
+            Rhs::Pure(_) => TokenStream::new(),
+        }
+    }
+
+    /// `g_adjoint(args.., &tape.g, s, &mut d_arg..)` for a call to a differentiable function (`s`
+    /// by value for a float output, `&s` otherwise): one
+    /// adjoint per float, float-array or struct argument (a scratch one where the argument
+    /// carries no derivative), so the callee must differentiate every such parameter.
+    pub(super) fn call(
+        &mut self,
+        def: usize,
+        path: &syn::Path,
+        args: &[Operand],
+        span: Span,
+        s: &TokenStream,
+    ) -> TokenStream {
+        let mut pre = TokenStream::new();
+        let mut post = TokenStream::new();
+        let mut vals = Vec::new();
+        let mut d_args = Vec::new();
+        let direct = self.direct_adjoints(args);
+        let mut helper = false;
+        for (a, direct) in args.iter().zip(direct) {
+            vals.push(self.val(a));
+            let ty = self.f.operand_ty(a);
+            if !self.f.types.differentiable(ty) {
+                continue;
+            }
+            let tyt = self.f.types.tokens_infer(ty);
+            let zero = self.f.types.zero_acc(ty);
+            let d = match a {
+                // A place that overlaps a wider one passed to the same call (`h(a[0], a)`,
+                // `dot(a, a)`, `h(p.b, p)`): its adjoint goes through a scratch buffer, added in
+                // after the call. A struct field's type is not known here, so its buffer is
+                // made like the accumulator and added by a local helper trait.
+                Operand::Var { var, proj, .. } if self.act.vars[*var] && !direct => {
+                    let d = self.names.fresh("d_again");
+                    let dp = self.d_place(*var, proj);
+                    if proj.iter().any(|p| matches!(p, Proj::Field(_))) {
+                        helper = true;
+                        pre.extend(quote!(let mut #d = __StackgradAccumulate::zeroed(&#dp);));
+                        post.extend(quote!(__StackgradAccumulate::add(&mut #dp, &#d);));
+                    } else {
+                        pre.extend(quote!(let mut #d: #tyt = #zero;));
+                        post.extend(self.add_into(dp, quote!(#d), ty));
+                    }
+                    quote!(&mut #d)
+                }
+                Operand::Var { var, proj, .. } if self.act.vars[*var] => {
+                    let v = &self.f.vars[*var];
+                    let d = self.d_vars[*var].clone().unwrap();
+                    if v.param.is_some() && proj.is_empty() {
+                        quote!(&mut *#d)
+                    } else {
+                        let dp = self.d_place(*var, proj);
+                        quote!(&mut #dp)
+                    }
+                }
+                Operand::Temp(t) if self.act.temps[*t] => {
+                    let base = format!("d_{}", self.temp_names[*t].as_ref().unwrap());
+                    let d = self.names.fresh(&base);
+                    pre.extend(quote!(let mut #d: #tyt = #zero;));
+                    self.d_temps[*t] = Some(quote!(#d));
+                    quote!(&mut #d)
+                }
+                // An argument without derivative gets a scratch buffer; for a struct field, whose
+                // type the macro cannot see, one made like the field itself.
+                Operand::Var {
+                    var, proj, read, ..
+                } if proj.iter().any(|p| matches!(p, Proj::Field(_))) => {
+                    let d = self.names.fresh("d_unused");
+                    let value = self.var_val(*var, proj, *read);
+                    helper = true;
+                    pre.extend(quote!(let mut #d = __StackgradAccumulate::zeroed(&#value);));
+                    quote!(&mut #d)
+                }
+                _ => {
+                    let d = self.names.fresh("d_unused");
+                    pre.extend(quote!(let mut #d: #tyt = #zero;));
+                    quote!(&mut #d)
+                }
+            };
+            d_args.push(d);
+        }
+        if helper && !self.needs_accumulate {
+            self.needs_accumulate = true;
+            self.decls.push(quote!(#ACCUMULATE_HELPER));
+        }
+        let callee = path.segments.last().unwrap().ident.to_string();
+        let tape = self.call_tape(def, path, &callee);
+        let adjoint = companion(path, |i| format_ident!("{}_adjoint", i, span = span));
+        quote!(#pre #adjoint(#(#vals,)* &#tape, #s, #(#d_args),*); #post)
+    }
+
+    /// Which arguments of a call get the caller's cotangent buffer itself: of the active places
+    /// that overlap in one variable (`h(p.w[0], &p.w)`), the widest (fewest projections); the
+    /// others go through scratch buffers, since one buffer cannot be borrowed twice.
+    pub(super) fn direct_adjoints(&self, args: &[Operand]) -> Vec<bool> {
+        let depth = |a: &Operand| match a {
+            Operand::Var { proj, .. } => proj.iter().filter(|p| !matches!(p, Proj::Deref)).count(),
+            _ => 0,
+        };
+        let mut order: Vec<usize> = (0..args.len()).collect();
+        order.sort_by_key(|&i| depth(&args[i]));
+        let mut taken: Vec<(VarId, &[Proj])> = Vec::new();
+        let mut direct = vec![true; args.len()];
+        for i in order {
+            if let Operand::Var { var, proj, ty, .. } = &args[i]
+                && self.act.vars[*var]
+                && self.f.types.differentiable(*ty)
+            {
+                if taken.iter().any(|(v, p)| v == var && !disjoint(p, proj)) {
+                    direct[i] = false;
+                } else {
+                    taken.push((*var, proj));
+                }
+            }
+        }
+        direct
+    }
+
+    pub fn call_tape(&mut self, def: usize, path: &syn::Path, callee: &str) -> TokenStream {
+        let key = Key::Call(def);
+        if self.tape.get(key).is_none() {
+            let ty = companion(path, crate::names::tape_name);
+            let spec = Spec {
+                base: callee.trim_start_matches("r#"),
+                ty: ty.clone(),
+                init: quote!(#ty::new()),
+                init_is_call: true,
+                doc: format!("the tape of the call to `{callee}`"),
+                nest: &self.f.def_nest[def],
+                main: false,
+            };
+            self.tape.field(key, spec, &self.f.loops);
+        }
+        self.tape
+            .access(key, &self.tape_ident, &self.f.loops)
+            .unwrap()
+    }
+}
+
+/// Zeroed copies and element-wise sums of cotangent buffers whose type the macro cannot see (a
+/// struct field passed twice to one call), for floats and arrays of them.
+const ACCUMULATE_HELPER: Helper = Helper;
+
+struct Helper;
+
+/// Are two places in the same variable certainly disjoint, as the borrow checker sees them? Only
+/// where they part at two different fields (`p.w` and `p.b`, `p.l[i].w` and `p.l[i].b`).
+fn disjoint(a: &[Proj], b: &[Proj]) -> bool {
+    for (x, y) in a.iter().zip(b) {
+        match (x, y) {
+            (Proj::Field(f), Proj::Field(g)) if f != g => return true,
+            (Proj::Field(_), Proj::Field(_))
+            | (Proj::Index(_), Proj::Index(_))
+            | (Proj::Deref, Proj::Deref) => {}
+            _ => return false,
+        }
+    }
+    false
+}
+
+impl ToTokens for Helper {
+    fn to_tokens(&self, out: &mut TokenStream) {
+        out.extend(quote! {
+            trait __StackgradAccumulate: ::core::marker::Copy {
+                fn zeroed(&self) -> Self;
+                fn add(&mut self, other: &Self);
+            }
+            impl __StackgradAccumulate for f32 {
+                fn zeroed(&self) -> Self { 0.0 }
+                fn add(&mut self, other: &Self) { *self += *other; }
+            }
+            impl __StackgradAccumulate for f64 {
+                fn zeroed(&self) -> Self { 0.0 }
+                fn add(&mut self, other: &Self) { *self += *other; }
+            }
+            impl<T: __StackgradAccumulate, const N: usize> __StackgradAccumulate for [T; N] {
+                fn zeroed(&self) -> Self {
+                    let mut z = *self;
+                    for x in z.iter_mut() { *x = x.zeroed(); }
+                    z
+                }
+                fn add(&mut self, other: &Self) {
+                    for (x, y) in self.iter_mut().zip(other.iter()) { x.add(y); }
+                }
+            }
+        });
+    }
+}

@@ -1,0 +1,307 @@
+//! Primal values as the reverse sweep reads them, each as the plan says: in place, recomputed
+//! from its definition, or from its tape field.
+
+use proc_macro2::{Ident, TokenStream};
+use quote::{ToTokens, quote};
+
+use super::Rev;
+use crate::analysis::Reach;
+use crate::ir::*;
+use crate::names::line_of;
+use crate::tape::{Key, Spec};
+
+impl<'a> Rev<'a> {
+    /// The tape slot for `key` (created on first use), as the adjoint reads it.
+    pub(super) fn field(
+        &mut self,
+        key: Key,
+        base: &str,
+        ty: TyId,
+        doc: String,
+        nest: &[usize],
+    ) -> TokenStream {
+        if self.tape.get(key).is_none() {
+            let spec = Spec {
+                base,
+                ty: self.ty(ty),
+                init: self.f.types.zero(ty),
+                init_is_call: false,
+                doc,
+                nest,
+                main: false,
+            };
+            self.tape.field(key, spec, &self.f.loops);
+        }
+        self.tape
+            .access(key, &self.tape_ident, &self.f.loops)
+            .unwrap()
+    }
+
+    /// `[i][j].w`: a place's projections, with indices as the adjoint computes them.
+    pub(super) fn suffix(&mut self, proj: &[Proj]) -> TokenStream {
+        let mut out = TokenStream::new();
+        for p in proj {
+            match p {
+                Proj::Index(i) => {
+                    let i = self.pure_val(i);
+                    out.extend(quote!([#i]));
+                }
+                Proj::Field(f) => out.extend(quote!(.#f)),
+                Proj::Deref => {}
+            }
+        }
+        out
+    }
+
+    /// `base` followed by the projections: `(*x)` for a dereferenced parameter.
+    pub(super) fn project(&mut self, base: TokenStream, proj: &[Proj]) -> TokenStream {
+        if matches!(proj.first(), Some(Proj::Deref)) {
+            let rest = self.suffix(&proj[1..]);
+            return quote!((*#base) #rest);
+        }
+        let suffix = self.suffix(proj);
+        quote!(#base #suffix)
+    }
+
+    /// An integer or bool expression (an index, a loop bound) evaluated in the adjoint.
+    pub(super) fn pure_val(&mut self, p: &Pure) -> TokenStream {
+        crate::print::pure_tokens(p, &mut |v, proj, read| self.var_val(v, proj, read))
+    }
+
+    /// The value of a place in a variable at one read, as the adjoint reads it.
+    pub(super) fn var_val(&mut self, var: VarId, proj: &[Proj], read: ReadId) -> TokenStream {
+        let v = &self.f.vars[var];
+        if v.param.is_some() || v.loop_var {
+            let name = v.emit.to_token_stream();
+            return self.project(name, proj);
+        }
+        let (name, ty) = (v.emit.to_string(), v.ty);
+        let at = line_of(v.name.span());
+        let planned = self.plan.recompute.contains(&Target::Var(var));
+        if (v.recompute || planned)
+            && let Some(rhs) = self.defs.get(&var).map(|&(_, rhs)| rhs)
+        {
+            let value = self.recompute(rhs, ty, v.recompute);
+            let suffix = self.suffix(proj);
+            return if proj.is_empty() {
+                value
+            } else {
+                quote!((#value) #suffix)
+            };
+        }
+        if !v.mutable {
+            let doc = format!("`{}`{at}", v.name);
+            let nest = self
+                .value_nest
+                .get(&Target::Var(var))
+                .cloned()
+                .unwrap_or_default();
+            let base = self.field(Key::Value(Target::Var(var)), &name, ty, doc, &nest);
+            let suffix = self.suffix(proj);
+            return quote!(#base #suffix);
+        }
+        let reaching = self
+            .plan
+            .reaching
+            .get(read)
+            .copied()
+            .unwrap_or(Reach::Unknown);
+        match reaching {
+            Reach::Def(def) if proj.is_empty() => {
+                let doc = format!("`{}`{at} after an assignment", v.name);
+                let nest = self.f.def_nest[def].clone();
+                self.field(Key::DefOut(def), &name, ty, doc, &nest)
+            }
+            Reach::Carried { before, inside, lp } if proj.is_empty() => {
+                let doc = format!("`{}`{at} after an assignment", v.name);
+                let nest = self.f.def_nest[before].clone();
+                let first = self.field(Key::DefOut(before), &name, ty, doc.clone(), &nest);
+                let nest = self.f.def_nest[inside].clone();
+                self.field(Key::DefOut(inside), &name, ty, doc, &nest);
+                let k = self.f.loops[lp].counter.clone();
+                let prev = self
+                    .tape
+                    .access_with(Key::DefOut(inside), &self.tape_ident, &self.f.loops, |l| {
+                        let c = &self.f.loops[l].counter;
+                        if l == lp { quote!(#c - 1) } else { quote!(#c) }
+                    })
+                    .unwrap();
+                quote!((if #k > 0 { #prev } else { #first }))
+            }
+            _ if self.plan.snap.contains_key(&read) => {
+                let snap = self.plan.snap[&read].clone();
+                let doc = format!("`{}`{at} after its last write", v.name);
+                let base = self.field(Key::Whole(var, snap.at), &name, ty, doc, &snap.nest);
+                let suffix = self.suffix(proj);
+                quote!(#base #suffix)
+            }
+            _ => {
+                let doc = format!(
+                    "`{}` where it is read",
+                    crate::names::text(&self.place_text(var, proj))
+                );
+                let nest = self.f.reads[read].1.clone();
+                let pty = self.f.reads_ty(read).unwrap_or(ty);
+                self.field(Key::Read(read), &name, pty, doc, &nest)
+            }
+        }
+    }
+
+    pub(super) fn place_text(&self, var: VarId, proj: &[Proj]) -> TokenStream {
+        let name = &self.f.vars[var].name;
+        let parts = proj.iter().map(|p| match p {
+            Proj::Index(_) => quote!([..]),
+            Proj::Field(f) => quote!(.#f),
+            Proj::Deref => quote!(),
+        });
+        quote!(#name #(#parts)*)
+    }
+
+    /// The primal value of an operand, as the adjoint reads it.
+    pub fn val(&mut self, o: &Operand) -> TokenStream {
+        match o {
+            Operand::Const { tokens, ty } => self.typed_literal(tokens, *ty),
+            Operand::Var {
+                var,
+                proj,
+                read,
+                borrow,
+                ..
+            } => {
+                let v = self.var_val(*var, proj, *read);
+                if *borrow { quote!(&#v) } else { v }
+            }
+            Operand::Temp(t) => self.value_of(Target::Temp(*t)),
+        }
+    }
+
+    /// A float literal with its type made explicit (`3.0` -> `3.0_f64`): in the adjoint a
+    /// literal can be the receiver of a method (`a.ln()`), where its type must be known.
+    pub(super) fn typed_literal(&self, tokens: &TokenStream, ty: TyId) -> TokenStream {
+        let suffixed = |lit: &syn::LitFloat| -> Option<TokenStream> {
+            // A float of a type the macro could not tell stays unsuffixed: rustc types it.
+            if !lit.suffix().is_empty()
+                || self.f.types.kind(ty) != Kind::Float
+                || !self.f.types.known(ty)
+            {
+                return None;
+            }
+            let t = self.f.types.tokens(ty);
+            let lit = syn::LitFloat::new(&format!("{}_{t}", lit.base10_digits()), lit.span());
+            Some(quote!(#lit))
+        };
+        if let Ok(lit) = syn::parse2::<syn::LitFloat>(tokens.clone()) {
+            return suffixed(&lit).unwrap_or_else(|| tokens.clone());
+        }
+        if let Ok(syn::Expr::Paren(p)) = syn::parse2::<syn::Expr>(tokens.clone())
+            && let syn::Expr::Unary(u) = &*p.expr
+            && let syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Float(lit),
+                ..
+            }) = &*u.expr
+            && let Some(t) = suffixed(lit)
+        {
+            return quote!((-#t));
+        }
+        tokens.clone()
+    }
+
+    /// A definition evaluated again in the reverse sweep, from its operands' values
+    /// (`#[recompute] let`): calls call the primal.
+    /// With `deep` (`#[recompute]`), the statement's own subexpressions are recomputed too, not
+    /// read from the tape; otherwise each operand comes as the plan says.
+    pub(super) fn recompute(&mut self, rhs: &'a Rhs, ty: TyId, deep: bool) -> TokenStream {
+        let val = |r: &mut Self, o: &'a Operand| match o {
+            Operand::Temp(t) if deep && r.temp_defs.contains_key(t) => {
+                let rhs = r.temp_defs[t];
+                let ty = r.f.temps[*t].ty;
+                r.recompute(rhs, ty, true)
+            }
+            o => r.val(o),
+        };
+        match rhs {
+            Rhs::Copy(o) => val(self, o),
+            Rhs::Neg(o) => {
+                let o = val(self, o);
+                quote!((-#o))
+            }
+            Rhs::Cast(o) => {
+                let o = val(self, o);
+                let t = self.ty(ty);
+                quote!((#o as #t))
+            }
+            Rhs::Bin(op, a, b) => {
+                let (a, b) = (val(self, a), val(self, b));
+                let op = op.tokens();
+                quote!((#a #op #b))
+            }
+            Rhs::Method {
+                method,
+                recv,
+                args,
+                span,
+            } => {
+                let m = Ident::new(method.name, *span);
+                let r = val(self, recv);
+                let args: Vec<_> = args.iter().map(|a| val(self, a)).collect();
+                quote!(#r.#m(#(#args),*))
+            }
+            Rhs::Array(elems) => {
+                let elems: Vec<_> = elems.iter().map(|a| val(self, a)).collect();
+                quote!([#(#elems),*])
+            }
+            Rhs::Call { path, args, .. } => {
+                let args: Vec<_> = args.iter().map(|a| val(self, a)).collect();
+                quote!(#path(#(#args),*))
+            }
+            Rhs::Pure(p) => {
+                let p = self.pure_val(p);
+                quote!((#p))
+            }
+        }
+    }
+
+    /// The value a definition produced.
+    pub(super) fn out(&mut self, def: usize, target: Target, place: &[Proj]) -> TokenStream {
+        match target {
+            Target::Var(v) if self.f.vars[v].mutable || !place.is_empty() => {
+                let var = &self.f.vars[v];
+                let doc = format!(
+                    "`{}`{} after an assignment",
+                    var.name,
+                    line_of(var.name.span())
+                );
+                let name = var.emit.to_string();
+                let ty = self.place_ty(v, place);
+                let nest = self.f.def_nest[def].clone();
+                self.field(Key::DefOut(def), &name, ty, doc, &nest)
+            }
+            t => self.value_of(t),
+        }
+    }
+
+    pub(super) fn value_of(&mut self, t: Target) -> TokenStream {
+        match t {
+            Target::Var(v) => self.var_val(v, &[], usize::MAX),
+            Target::Temp(id) if self.plan.recompute.contains(&t) => {
+                let rhs = self.temp_defs[&id];
+                self.recompute(rhs, self.f.temps[id].ty, false)
+            }
+            Target::Temp(id) => {
+                let name = self.temp_names[id]
+                    .as_ref()
+                    .map(|i| i.to_string())
+                    .unwrap_or_default();
+                let ty = self.f.temps[id].ty;
+                let nest = self.value_nest.get(&t).cloned().unwrap_or_default();
+                self.field(
+                    Key::Value(t),
+                    &name,
+                    ty,
+                    "an intermediate value".into(),
+                    &nest,
+                )
+            }
+        }
+    }
+}
