@@ -10,12 +10,14 @@
 mod analysis;
 #[path = "../src/args.rs"]
 mod args;
-#[path = "../src/emit.rs"]
-mod emit;
 #[path = "../src/expand.rs"]
 mod expand;
+#[path = "../src/forward.rs"]
+mod forward;
 #[path = "../src/ir.rs"]
 mod ir;
+#[path = "../src/items.rs"]
+mod items;
 #[path = "../src/lower.rs"]
 mod lower;
 #[path = "../src/names.rs"]

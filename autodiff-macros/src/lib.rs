@@ -1,20 +1,29 @@
 //! The `#[differentiable]` attribute: compile-time reverse-mode differentiation of Rust functions.
 //!
-//! Only this file touches `proc_macro`; every stage works on `proc_macro2`. The stages are tested
-//! through their output: golden expansions (`tests/expand/`), the rules' unit tests, the
-//! workspace's gradient and ui tests, and the generated-program test (`genprog`).
+//! Only this file touches `proc_macro`; every pass works on `proc_macro2`. The passes, a module
+//! each: `args` (the attribute's arguments) -> `lower` (syn -> IR, types and loop bounds) ->
+//! `analysis` (activity, reaching definitions) -> `plan` (how each value the reverse sweep reads
+//! gets there: the tape plan) -> `forward` and `reverse` (the two sweeps, both reading the plan)
+//! -> `items` (the generated items), driven by `expand`. Besides each pass's unit tests, the
+//! output is checked by golden expansions (`tests/expand/`), the workspace's gradient and ui
+//! tests, and the generated-program test (`genprog`).
 //! Use the macro through the `stackgrad` crate, whose documentation explains the generated API.
 
+// The pipeline, in order; each pass imports only earlier ones and the shared leaves.
 mod analysis;
 mod args;
-mod emit;
 mod expand;
-mod ir;
+mod forward;
+mod items;
 mod lower;
-mod names;
 mod plan;
-mod print;
 mod reverse;
+
+// Shared leaves: the IR, its walks, names of generated items, printing, derivative rules, the
+// tape layout.
+mod ir;
+mod names;
+mod print;
 mod rules;
 mod tape;
 mod walk;

@@ -1,5 +1,6 @@
-//! IR -> tokens: the forward function (the primal in A-normal form, storing into the tape what
-//! the reverse sweep asked for), and the items around the reverse sweep.
+//! The forward sweep: the primal in A-normal form, storing into the tape what the plan records
+//! (values at their definition, snapshots after a variable's last write, branches, trip counts,
+//! callees' tapes), and the iterations of checkpointed loops the reverse sweep runs again.
 
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};

@@ -1,0 +1,497 @@
+//! The last pass: runs the sweeps against the plan and assembles the generated items (the tape
+//! types, `f_forward`, `f_try_forward`, `f_adjoint`, `f_grad`, and the checks that name the
+//! primal and the constants).
+
+use std::collections::HashMap;
+
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::{format_ident, quote};
+
+use crate::analysis;
+use crate::forward::{Fwd, name_temps};
+use crate::ir::{Func, Kind};
+use crate::names::{step_tape_name, tape_name};
+use crate::plan::{BlockRef, Plan};
+use crate::reverse::Rev;
+use crate::tape::Tape;
+use crate::walk::has_panic;
+
+/// The code of both sweeps, generated against the final tape layout.
+struct Sweeps {
+    forward: TokenStream,
+    /// The body of `f_try_forward`, for a function with bounded loops.
+    try_forward: Option<TokenStream>,
+    /// The adjoint's declarations (cotangent accumulators) and its sweep.
+    decls: Vec<TokenStream>,
+    reverse: TokenStream,
+    /// The adjoint parameter of each differentiated parameter.
+    d_params: Vec<Ident>,
+    tape: Tape,
+    /// `d_out` comes by reference (an array or struct output).
+    d_out_by_ref: bool,
+}
+
+/// Activity, the plan, then the sweeps: the reverse sweep is generated once against an open
+/// tape to list the records it reads, the forward sweep against those records (its write order
+/// is the fields' order), and the reverse sweep again against the final layout, with the forward
+/// code of checkpointed iterations in it.
+fn sweeps(func: &syn::ItemFn, f: &Func) -> Sweeps {
+    let act = analysis::activity(f);
+    let plan = Plan::new(f, &act);
+    let temp_names = name_temps(f);
+    let gn: Vec<_> = f.generics.iter().map(|(n, _)| n).collect();
+    let rev = |tape: Tape| {
+        let mut rev = Rev::new(f, &act, &plan, &temp_names, tape);
+        rev.tape_ty = tape_name(&func.sig.ident);
+        rev.guse = if gn.is_empty() {
+            quote!()
+        } else {
+            quote!(<#(#gn),*>)
+        };
+        rev
+    };
+    let d_out = Ident::new("d_out", Span::mixed_site());
+    // The output cotangent comes by value for a float or a tuple, by reference for an array or
+    // a struct (no copy of a large array per call); the sweep reads it as the place `(*d_out)`.
+    let d_out_by_ref = !f.ret_tuple
+        && f.ret
+            .first()
+            .is_some_and(|&t| f.types.kind(t) != Kind::Float);
+    let seeds: Vec<_> = if d_out_by_ref {
+        vec![Some(quote!((*#d_out)))]
+    } else if f.ret_tuple {
+        (0..f.ret.len())
+            .map(|i| {
+                let i = syn::Index::from(i);
+                Some(quote!(#d_out.#i))
+            })
+            .collect()
+    } else {
+        vec![Some(quote!(#d_out))]
+    };
+    let mut tape = {
+        let mut collect = rev(Tape::default());
+        collect.block(&f.body, &seeds);
+        collect.tape
+    };
+    let tape_ident = Ident::new("tape", Span::mixed_site());
+    let fwd = Fwd {
+        written: Default::default(),
+        f,
+        tape: &tape,
+        plan: &plan,
+        temp_names: &temp_names,
+        tape_ident: &tape_ident,
+        recording: std::cell::Cell::new(true),
+        fallible: std::cell::Cell::new(false),
+        rerun_exit: std::cell::Cell::new(None),
+        in_tape: Default::default(),
+    };
+    let forward = fwd.block(&f.body, f.ret_tuple, BlockRef::Fn);
+    // With bounded loops, `f_try_forward` returns an error where `f_forward` would panic.
+    let try_forward = has_panic(&f.body).then(|| {
+        fwd.fallible.set(true);
+        let body = fwd.block(&f.body, f.ret_tuple, BlockRef::Fn);
+        fwd.fallible.set(false);
+        body
+    });
+    let reruns: HashMap<_, _> = (f.loops.iter().enumerate())
+        .filter(|(_, lp)| lp.checkpoint.is_some())
+        .map(|(l, _)| (l, (fwd.rerun(l, true), fwd.rerun(l, false))))
+        .collect();
+    let written = fwd.written.into_inner();
+    for (name, doc) in &written {
+        if let Some(doc) = doc {
+            tape.set_doc(name, doc.clone());
+        }
+    }
+    tape.sort(&written.into_iter().map(|(n, _)| n).collect::<Vec<_>>());
+    tape.freeze();
+    let mut rev = rev(tape);
+    rev.reruns = reruns;
+    let reverse = rev.block(&f.body, &seeds);
+    Sweeps {
+        forward,
+        try_forward,
+        decls: std::mem::take(&mut rev.decls),
+        reverse,
+        d_params: rev.param_adjoints(),
+        tape: std::mem::take(&mut rev.tape),
+        d_out_by_ref,
+    }
+}
+
+/// What every generated item repeats: names, parameters, const generics.
+struct Sig<'a> {
+    vis: &'a syn::Visibility,
+    name: &'a Ident,
+    tape_ty: Ident,
+    fwd: Ident,
+    adj: Ident,
+    ret: TokenStream,
+    /// `x: f64`, `w: &[f64; N]`, ...
+    params: Vec<TokenStream>,
+    param_tys: Vec<TokenStream>,
+    args: Vec<Ident>,
+    gnames: Vec<&'a Ident>,
+    /// `<const N: usize>` on every item, `<N>` where the tape type is named.
+    gdecl: TokenStream,
+    guse: TokenStream,
+    wrt_tys: Vec<TokenStream>,
+    wrt_names: String,
+    allow: TokenStream,
+    tape_ident: Ident,
+}
+
+impl<'a> Sig<'a> {
+    fn new(func: &'a syn::ItemFn, f: &'a Func) -> Self {
+        let name = &func.sig.ident;
+        let param_ty = |v: usize| {
+            let ty = f.types.tokens(f.vars[v].ty);
+            if f.vars[v].by_ref { quote!(&#ty) } else { ty }
+        };
+        let gnames: Vec<_> = f.generics.iter().map(|(n, _)| n).collect();
+        let gtys: Vec<_> = f.generics.iter().map(|(_, t)| t).collect();
+        let (gdecl, guse) = if gnames.is_empty() {
+            (quote!(), quote!())
+        } else {
+            (quote!(<#(const #gnames: #gtys),*>), quote!(<#(#gnames),*>))
+        };
+        Sig {
+            vis: &func.vis,
+            name,
+            tape_ty: tape_name(name),
+            fwd: format_ident!("{}_forward", name),
+            adj: format_ident!("{}_adjoint", name),
+            ret: match &func.sig.output {
+                syn::ReturnType::Type(_, t) => quote!(#t),
+                syn::ReturnType::Default => quote!(()),
+            },
+            params: f
+                .params
+                .iter()
+                .map(|&v| {
+                    let (n, ty) = (&f.vars[v].emit, param_ty(v));
+                    quote!(#n: #ty)
+                })
+                .collect(),
+            param_tys: f.params.iter().map(|&v| param_ty(v)).collect(),
+            args: f.params.iter().map(|&v| f.vars[v].emit.clone()).collect(),
+            gnames,
+            gdecl,
+            guse,
+            wrt_tys: (f.wrt.iter())
+                .map(|&i| f.types.tokens(f.vars[f.params[i]].ty))
+                .collect(),
+            wrt_names: list(f.wrt.iter().map(|&i| f.vars[f.params[i]].name.to_string())),
+            allow: quote!(#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]),
+            tape_ident: Ident::new("tape", Span::mixed_site()),
+        }
+    }
+}
+
+pub fn items(func: &syn::ItemFn, f: &Func) -> TokenStream {
+    let s = sweeps(func, f);
+    let sig = Sig::new(func, f);
+    let tapes = tape_types(&sig, f, &s.tape);
+    let forward = forward_fns(&sig, &s);
+    let adjoint = adjoint_fn(&sig, &s);
+    let grad = grad_fn(&sig, f, &s.d_params);
+    let checks = checks(&sig, f);
+    quote! {
+        #tapes
+        #forward
+        #adjoint
+        #grad
+        #checks
+    }
+}
+
+/// The function's tape type, and one step tape per checkpointed loop.
+fn tape_types(sig: &Sig, f: &Func, tape: &Tape) -> TokenStream {
+    let Sig { name, fwd, adj, .. } = sig;
+    let tapes = TapeItems {
+        vis: sig.vis,
+        gdecl: &sig.gdecl,
+        guse: &sig.guse,
+        gnames: &sig.gnames,
+    };
+    let doc = format!(
+        "The tape of [`{name}`]: what [`{adj}`] reads, recorded by [`{fwd}`] in fixed-size fields."
+    );
+    let main = tape.fields.iter().filter(|x| x.owner.is_none());
+    let mut out = tapes.emit(&sig.tape_ty, &doc, main);
+    for (l, lp) in f.loops.iter().enumerate() {
+        if lp.checkpoint.is_some() {
+            let doc = format!(
+                "One iteration's tape of checkpointed loop #{l} of [`{name}`]: [`{adj}`] fills it again for each iteration, from the state saved before it."
+            );
+            let ty = step_tape_name(&sig.tape_ty, l);
+            out.extend(tapes.emit(&ty, &doc, tape.fields.iter().filter(|x| x.owner == Some(l))));
+        }
+    }
+    out
+}
+
+/// `f_forward` and, with bounded loops, `f_try_forward`.
+fn forward_fns(sig: &Sig, s: &Sweeps) -> TokenStream {
+    let Sig {
+        vis,
+        name,
+        fwd,
+        adj,
+        ret,
+        params,
+        gnames,
+        gdecl,
+        guse,
+        allow,
+        tape_ident,
+        tape_ty,
+        ..
+    } = sig;
+    let fwd_doc = doc(format!(
+        "Computes [`{name}`] and records in `tape` what [`{adj}`] needs."
+    ));
+    // A generic primal is named from the forward function, where its parameters are in scope.
+    let use_generic_primal = if gnames.is_empty() {
+        quote!()
+    } else {
+        quote!(let _ = #name::<#(#gnames),*>;)
+    };
+    let forward = &s.forward;
+    let try_fwd_fn = s.try_forward.as_ref().map(|body| {
+        let try_fwd = format_ident!("{}_try_forward", name);
+        let doc = doc(format!(
+            "[`{fwd}`], except that a bounded loop (`#[max_iters(K)]`) that would run past its bound returns `Err` with the message [`{fwd}`] panics with."
+        ));
+        quote! {
+            #doc
+            #[inline]
+            #allow
+            #vis fn #try_fwd #gdecl(#(#params,)* #tape_ident: &mut #tape_ty #guse) -> ::core::result::Result<#ret, &'static str> {
+                ::core::result::Result::Ok({ #body })
+            }
+        }
+    });
+    quote! {
+        #fwd_doc
+        #[inline]
+        #allow
+        #vis fn #fwd #gdecl(#(#params,)* #tape_ident: &mut #tape_ty #guse) -> #ret {
+            #use_generic_primal
+            #forward
+        }
+
+        #try_fwd_fn
+    }
+}
+
+/// `f_adjoint`.
+fn adjoint_fn(sig: &Sig, s: &Sweeps) -> TokenStream {
+    let Sig {
+        vis,
+        name,
+        fwd,
+        adj,
+        ret,
+        params,
+        gdecl,
+        guse,
+        allow,
+        tape_ident,
+        tape_ty,
+        wrt_tys,
+        wrt_names,
+        ..
+    } = sig;
+    let d_names = list(s.d_params.iter().map(|d| d.to_string()));
+    let by_ref = if s.d_out_by_ref {
+        " `d_out`, the cotangent of the output, comes by reference (an array or struct output)."
+    } else {
+        ""
+    };
+    let adj_doc = doc(format!(
+        "The reverse sweep of [`{name}`]: adds `d_out` times the derivative of `{name}` with respect to \
+         {wrt_names} into {d_names}.\n\n`tape` must have been filled by [`{fwd}`] with the same arguments. \
+         The adjoints accumulate: zero them first for a plain gradient.{by_ref}"
+    ));
+    let d_out = Ident::new("d_out", Span::mixed_site());
+    let d_out_ty = if s.d_out_by_ref {
+        quote!(&#ret)
+    } else {
+        quote!(#ret)
+    };
+    let (decls, reverse, d_params) = (&s.decls, &s.reverse, &s.d_params);
+    quote! {
+        #adj_doc
+        #[inline]
+        #allow
+        #vis fn #adj #gdecl(#(#params,)* #tape_ident: &#tape_ty #guse, #d_out: #d_out_ty, #(#d_params: &mut #wrt_tys),*) {
+            #(#decls)*
+            #reverse
+        }
+    }
+}
+
+/// `f_grad`, for a function with one float output.
+fn grad_fn(sig: &Sig, f: &Func, d_params: &[Ident]) -> TokenStream {
+    if f.ret_tuple
+        || f.ret
+            .first()
+            .is_none_or(|&t| f.types.kind(t) != Kind::Float)
+    {
+        return TokenStream::new();
+    }
+    let Sig {
+        vis,
+        name,
+        fwd,
+        adj,
+        ret,
+        params,
+        args,
+        gdecl,
+        guse,
+        allow,
+        tape_ident,
+        tape_ty,
+        wrt_tys,
+        wrt_names,
+        ..
+    } = sig;
+    let grad = format_ident!("{}_grad", name);
+    let wrt_zero: Vec<_> = (f.wrt.iter())
+        .map(|&i| f.types.zero(f.vars[f.params[i]].ty))
+        .collect();
+    let grad_doc = doc(format!(
+        "The value of [`{name}`] and its gradient with respect to {wrt_names}, in parameter order."
+    ));
+    let value = Ident::new("value", Span::mixed_site());
+    let (grad_ty, grads) = match d_params {
+        [d] => (wrt_tys[0].clone(), quote!(#d)),
+        ds => (quote!((#(#wrt_tys),*)), quote!((#(#ds),*))),
+    };
+    quote! {
+        #grad_doc
+        #allow
+        #vis fn #grad #gdecl(#(#params),*) -> (#ret, #grad_ty) {
+            let mut #tape_ident = <#tape_ty #guse>::new();
+            let #value = #fwd(#(#args,)* &mut #tape_ident);
+            #(let mut #d_params: #wrt_tys = #wrt_zero;)*
+            #adj(#(#args,)* &#tape_ident, 1.0, #(&mut #d_params),*);
+            (#value, #grads)
+        }
+    }
+}
+
+/// That every constant path the body names is a `const` item, and a use of the primal (so that
+/// calling only the generated functions warns of nothing).
+fn checks(sig: &Sig, f: &Func) -> TokenStream {
+    let checks: Vec<_> = (f.consts.iter())
+        .filter(|p| p.segments.last().is_some_and(|s| s.ident != "NAN"))
+        .collect();
+    let const_check = if checks.is_empty() {
+        TokenStream::new()
+    } else {
+        // A `static` cannot be a pattern: this fails to compile unless every name is a `const`.
+        let check = Ident::new("only_const_items", Span::mixed_site());
+        quote! {
+            const _: () = {
+                #[allow(dead_code, unused_variables, clippy::all)]
+                fn #check() { #(if let #checks = #checks {})* }
+            };
+        }
+    };
+    let Sig {
+        name,
+        ret,
+        param_tys,
+        gnames,
+        ..
+    } = sig;
+    let use_primal = if gnames.is_empty() {
+        quote!(const _: fn(#(#param_tys),*) -> #ret = #name;)
+    } else {
+        quote!()
+    };
+    quote!(#const_check #use_primal)
+}
+
+fn doc(text: String) -> TokenStream {
+    quote!(#[doc = #text])
+}
+
+fn list(names: impl Iterator<Item = String>) -> String {
+    names
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Emits a tape struct with `new`, `Default`, `BYTES` and `FIELDS`.
+struct TapeItems<'a> {
+    vis: &'a syn::Visibility,
+    gdecl: &'a TokenStream,
+    guse: &'a TokenStream,
+    gnames: &'a [&'a Ident],
+}
+
+impl TapeItems<'_> {
+    fn emit<'f>(
+        &self,
+        ty: &Ident,
+        doc_text: &str,
+        fields: impl Iterator<Item = &'f crate::tape::Field>,
+    ) -> TokenStream {
+        let (vis, gdecl, guse, gnames) = (self.vis, self.gdecl, self.guse, self.gnames);
+        let fields: Vec<_> = fields.collect();
+        let mut names: Vec<_> = fields.iter().map(|x| x.name.clone()).collect();
+        let mut tys: Vec<_> = fields.iter().map(|x| x.ty.clone()).collect();
+        let mut docs: Vec<_> = fields.iter().map(|x| doc(x.doc.clone())).collect();
+        let mut inits: Vec<_> = fields.iter().map(|x| x.init.clone()).collect();
+        if !gnames.is_empty() {
+            // Every const parameter appears in a field, even where no recorded value needs it.
+            names.push(Ident::new("const_params", Span::call_site()));
+            tys.push(quote!((#([(); #gnames],)*)));
+            inits.push(quote!((#([(); #gnames],)*)));
+            docs.push(doc("The const parameters (zero-sized).".into()));
+        }
+        let inits = names.iter().zip(&inits).map(|(n, i)| quote!(#n: #i));
+        let report_names: Vec<String> = fields.iter().map(|x| x.name.to_string()).collect();
+        let report_docs: Vec<String> = fields.iter().map(|x| x.doc.replace('`', "")).collect();
+        let report_tys: Vec<String> = fields.iter().map(|x| crate::names::text(&x.ty)).collect();
+        let report_types: Vec<&TokenStream> = fields.iter().map(|x| &x.ty).collect();
+        let doc_attr = doc(doc_text.to_string());
+        quote! {
+            #doc_attr
+            #[derive(::core::clone::Clone, ::core::fmt::Debug)]
+            #vis struct #ty #gdecl {
+                #(#docs #names: #tys,)*
+            }
+
+            impl #gdecl #ty #guse {
+                /// The exact size of this tape in bytes.
+                pub const BYTES: usize = ::core::mem::size_of::<Self>();
+
+                /// Every recorded field, in the order the forward sweep writes it: its name, what
+                /// it records, its type and its size in bytes. The sizes add up to
+                /// [`Self::BYTES`] up to alignment padding.
+                pub const FIELDS: &'static [(&'static str, &'static str, &'static str, usize)] = &[
+                    #((#report_names, #report_docs, #report_tys, ::core::mem::size_of::<#report_types>()),)*
+                ];
+
+                /// A zeroed tape.
+                pub const fn new() -> Self {
+                    Self { #(#inits),* }
+                }
+            }
+
+            impl #gdecl ::core::default::Default for #ty #guse {
+                fn default() -> Self {
+                    Self::new()
+                }
+            }
+        }
+    }
+}
