@@ -70,8 +70,39 @@ pub enum Which {
 
 /// The contribution of `s` (the result's cotangent) to the operand `wrt`, or `None` where the
 /// derivative is identically zero. `v` yields the primal value of an operand or of the result,
-/// `f` is the float type (`f32` or `f64`).
+/// `f` is the float type (`f32` or `f64`). `r = x.signum()` has derivative 0; so do integer
+/// arguments.
 pub fn contribution(
+    name: &str,
+    wrt: Which,
+    s: &TokenStream,
+    f: &TokenStream,
+    v: &mut dyn FnMut(Which) -> TokenStream,
+) -> Option<TokenStream> {
+    if name == "powi" && wrt == Which::Recv {
+        return powi(s, f, v);
+    }
+    exp_log_pow(name, wrt, s, f, v)
+        .or_else(|| trig(name, wrt, s, f, v))
+        .or_else(|| piecewise(name, wrt, s, f, v))
+}
+
+/// `r = x.powi(n)`  =>  `d_x += s * n * x.powi(n - 1)` (0 for `n == 0`, also at `x == 0`).
+fn powi(
+    s: &TokenStream,
+    f: &TokenStream,
+    v: &mut dyn FnMut(Which) -> TokenStream,
+) -> Option<TokenStream> {
+    let (x, n) = (v(Which::Recv), v(Which::Arg(0)));
+    match syn::parse2::<syn::LitInt>(n.clone()).map(|l| l.base10_parse::<i32>()) {
+        Ok(Ok(0)) => None,
+        Ok(Ok(_)) => Some(quote!(#s * (#n as #f) * #x.powi(#n - 1))),
+        _ => Some(quote!(if #n == 0 { 0.0 } else { #s * (#n as #f) * #x.powi(#n - 1) })),
+    }
+}
+
+/// Exponentials, logarithms, powers and roots.
+fn exp_log_pow(
     name: &str,
     wrt: Which,
     s: &TokenStream,
@@ -135,15 +166,6 @@ pub fn contribution(
             let r = v(Out);
             quote!(#s / (3.0 * #r * #r))
         }
-        // r = x.powi(n)        =>  d_x += s * n * x.powi(n - 1)  (0 for n == 0, also at x == 0)
-        ("powi", Recv) => {
-            let (x, n) = (v(Recv), v(Arg(0)));
-            match syn::parse2::<syn::LitInt>(n.clone()).map(|l| l.base10_parse::<i32>()) {
-                Ok(Ok(0)) => return None,
-                Ok(Ok(_)) => quote!(#s * (#n as #f) * #x.powi(#n - 1)),
-                _ => quote!(if #n == 0 { 0.0 } else { #s * (#n as #f) * #x.powi(#n - 1) }),
-            }
-        }
         // r = x.powf(a)        =>  d_x += s * a * x.powf(a - 1);  d_a += s * r * x.ln() (x > 0)
         ("powf", Recv) => {
             let (x, a) = (v(Recv), v(Arg(0)));
@@ -153,6 +175,21 @@ pub fn contribution(
             let (x, r) = (v(Recv), v(Out));
             quote!(if #x > 0.0 { #s * #r * #x.ln() } else { 0.0 })
         }
+        _ => return None,
+    };
+    Some(t)
+}
+
+/// Trigonometric and hyperbolic functions.
+fn trig(
+    name: &str,
+    wrt: Which,
+    s: &TokenStream,
+    _f: &TokenStream,
+    v: &mut dyn FnMut(Which) -> TokenStream,
+) -> Option<TokenStream> {
+    use Which::{Arg, Out, Recv};
+    let t = match (name, wrt) {
         // r = x.sin()          =>  d_x += s * x.cos()
         ("sin", Recv) => {
             let x = v(Recv);
@@ -223,6 +260,23 @@ pub fn contribution(
             let x = v(Recv);
             quote!(#s / (1.0 - #x * #x))
         }
+        _ => return None,
+    };
+    Some(t)
+}
+
+/// Piecewise and linear methods: `abs`, `max`, `min`, `clamp`, `recip`, `hypot`, `mul_add`,
+/// degrees and radians.
+fn piecewise(
+    name: &str,
+    wrt: Which,
+    s: &TokenStream,
+    f: &TokenStream,
+    v: &mut dyn FnMut(Which) -> TokenStream,
+) -> Option<TokenStream> {
+    use Which::{Arg, Out, Recv};
+    let consts = quote!(::core::#f::consts);
+    let t = match (name, wrt) {
         // r = x.abs()          =>  d_x += s, -s or 0 for x > 0, x < 0, x == 0
         ("abs", Recv) => {
             let x = v(Recv);
@@ -287,7 +341,6 @@ pub fn contribution(
         ("to_degrees", Recv) => quote!(#s * (180.0 / #consts::PI)),
         // r = x.to_radians()   =>  d_x += s * (PI / 180)
         ("to_radians", Recv) => quote!(#s * (#consts::PI / 180.0)),
-        // r = x.signum() has derivative 0; so do integer arguments.
         _ => return None,
     };
     Some(t)
