@@ -7,7 +7,7 @@ use quote::{format_ident, quote};
 
 use crate::ir::*;
 use crate::names::{companion, rerun_label};
-use crate::plan::{At, BlockRef, Plan, StmtRef};
+use crate::plan::Plan;
 use crate::print::pure_tokens;
 use crate::tape::{Key, Tape};
 use crate::walk::{find_loop, pure_reads, rhs_reads};
@@ -285,68 +285,7 @@ impl Fwd<'_> {
                 var,
                 range,
                 body,
-            } => {
-                let mut reads = Vec::new();
-                pure_reads(&range.start, &mut reads);
-                pure_reads(&range.end, &mut reads);
-                for a in &range.adapters {
-                    if let Adapter::StepBy(k) = a {
-                        pure_reads(k, &mut reads);
-                    }
-                }
-                let pre = self.read_stores(&reads);
-                let lp = &self.f.loops[*id];
-                let (k, i) = (&lp.counter, &self.f.vars[*var].emit);
-                let iter = crate::print::range_tokens(
-                    self.pure(&range.start),
-                    self.pure(&range.end),
-                    range,
-                    false,
-                    |p| self.pure(p),
-                );
-                let k1 = quote!(#k + 1);
-                let zero = quote!(0);
-                let (reset, count) = (
-                    self.store(Key::Trips(*id), &zero),
-                    self.store(Key::Trips(*id), &k1),
-                );
-                // An inner loop's `break` is its own, also in a re-run iteration.
-                let exit = self.rerun_exit.replace(None);
-                let checkpointed = lp.checkpoint.is_some();
-                let recording = self
-                    .recording
-                    .replace(self.recording.get() && !checkpointed);
-                let body = self.block(body, false, BlockRef::Body(*id));
-                self.recording.set(recording);
-                self.rerun_exit.set(exit);
-                // A checkpointed loop saves its state before each iteration.
-                let mut snaps = TokenStream::new();
-                if self.recording.get() {
-                    let (_, stride) = crate::reverse::checkpoint_layout(lp);
-                    for &v in &lp.carried {
-                        let Some(slot) =
-                            self.tape
-                                .access(Key::Snap(*id, v), self.tape_ident, &self.f.loops)
-                        else {
-                            continue;
-                        };
-                        self.written
-                            .borrow_mut()
-                            .push((self.tape.get(Key::Snap(*id, v)).unwrap().clone(), None));
-                        let emit = &self.f.vars[v].emit;
-                        snaps.extend(match &stride {
-                            _ if lp.binomial => quote!(if #k == 0 { #slot = #emit; }),
-                            None => quote!(#slot[#k] = #emit;),
-                            Some(s) => quote!(if #k % #s == 0 { #slot[#k / #s] = #emit; }),
-                        });
-                    }
-                }
-                if self.tape.uses_loop(*id) || !count.is_empty() || !snaps.is_empty() {
-                    quote!(#pre #reset for (#k, #i) in #iter.enumerate() { #count #snaps #body })
-                } else {
-                    quote!(#pre for #i in #iter { #body })
-                }
-            }
+            } => self.for_loop(*id, *var, range, body),
             Stmt::Break | Stmt::Continue if self.rerun_exit.get().is_some() => {
                 let (l, record) = self.rerun_exit.get().unwrap();
                 let label = rerun_label(l, record);
@@ -372,6 +311,72 @@ impl Fwd<'_> {
                     .collect();
                 quote!(#pre #def #post)
             }
+        }
+    }
+
+    /// A loop; with an iteration counter where the tape records in it, and the trip count and
+    /// checkpoints where the plan records them.
+    fn for_loop(&self, id: usize, var: VarId, range: &Range, body: &Block) -> TokenStream {
+        let (id, var) = (&id, &var);
+        let mut reads = Vec::new();
+        pure_reads(&range.start, &mut reads);
+        pure_reads(&range.end, &mut reads);
+        for a in &range.adapters {
+            if let Adapter::StepBy(k) = a {
+                pure_reads(k, &mut reads);
+            }
+        }
+        let pre = self.read_stores(&reads);
+        let lp = &self.f.loops[*id];
+        let (k, i) = (&lp.counter, &self.f.vars[*var].emit);
+        let iter = crate::print::range_tokens(
+            self.pure(&range.start),
+            self.pure(&range.end),
+            range,
+            false,
+            |p| self.pure(p),
+        );
+        let k1 = quote!(#k + 1);
+        let zero = quote!(0);
+        let (reset, count) = (
+            self.store(Key::Trips(*id), &zero),
+            self.store(Key::Trips(*id), &k1),
+        );
+        // An inner loop's `break` is its own, also in a re-run iteration.
+        let exit = self.rerun_exit.replace(None);
+        let checkpointed = lp.checkpoint.is_some();
+        let recording = self
+            .recording
+            .replace(self.recording.get() && !checkpointed);
+        let body = self.block(body, false, BlockRef::Body(*id));
+        self.recording.set(recording);
+        self.rerun_exit.set(exit);
+        // A checkpointed loop saves its state before each iteration.
+        let mut snaps = TokenStream::new();
+        if self.recording.get() {
+            let (_, stride) = lp.checkpoint_layout();
+            for &v in &lp.carried {
+                let Some(slot) =
+                    self.tape
+                        .access(Key::Snap(*id, v), self.tape_ident, &self.f.loops)
+                else {
+                    continue;
+                };
+                self.written
+                    .borrow_mut()
+                    .push((self.tape.get(Key::Snap(*id, v)).unwrap().clone(), None));
+                let emit = &self.f.vars[v].emit;
+                snaps.extend(match &stride {
+                    _ if lp.binomial => quote!(if #k == 0 { #slot = #emit; }),
+                    None => quote!(#slot[#k] = #emit;),
+                    Some(s) => quote!(if #k % #s == 0 { #slot[#k / #s] = #emit; }),
+                });
+            }
+        }
+        if self.tape.uses_loop(*id) || !count.is_empty() || !snaps.is_empty() {
+            quote!(#pre #reset for (#k, #i) in #iter.enumerate() { #count #snaps #body })
+        } else {
+            quote!(#pre for #i in #iter { #body })
         }
     }
 

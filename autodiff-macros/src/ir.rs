@@ -375,6 +375,21 @@ pub struct Loop {
     pub carried: Vec<VarId>,
 }
 
+impl Loop {
+    /// How many states a checkpointed loop saves, and every how many iterations (`None`: every
+    /// one).
+    pub fn checkpoint_layout(&self) -> (TokenStream, Option<TokenStream>) {
+        let trips = &self.trips;
+        match &self.checkpoint {
+            Some(Some(s)) => (
+                s.clone(),
+                Some(quote::quote!(::core::primitive::usize::div_ceil(#trips, #s))),
+            ),
+            _ => (trips.clone(), None),
+        }
+    }
+}
+
 /// A sequence of statements and, for value blocks, the operands they produce.
 #[derive(Default)]
 pub struct Block {
@@ -398,6 +413,43 @@ pub enum Pure {
     Ref(Box<Pure>),
     /// `if c { a } else { b }` inside a condition.
     If(Box<Pure>, Box<Pure>, Box<Pure>),
+}
+
+/// A position between statements (where the forward sweep stores a snapshot).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum At {
+    /// After the statement with this reference.
+    After(StmtRef),
+    /// At the start of a block.
+    Start(BlockRef),
+}
+
+/// A statement, by the id of its kind.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum StmtRef {
+    Def(usize),
+    If(usize),
+    For(usize),
+}
+
+/// A block: a loop's body, a branch of an `if`, or the function's body.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum BlockRef {
+    Fn,
+    Body(usize),
+    Then(usize),
+    Else(usize),
+}
+
+impl StmtRef {
+    pub fn of(s: &Stmt) -> Option<StmtRef> {
+        match s {
+            Stmt::Def { id, .. } => Some(StmtRef::Def(*id)),
+            Stmt::If { id, .. } => Some(StmtRef::If(*id)),
+            Stmt::For { id, .. } => Some(StmtRef::For(*id)),
+            Stmt::Break | Stmt::Continue | Stmt::Panic(_) => None,
+        }
+    }
 }
 
 /// A lowered function.

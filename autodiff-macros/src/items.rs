@@ -9,9 +9,10 @@ use quote::{format_ident, quote};
 
 use crate::analysis;
 use crate::forward::{Fwd, name_temps};
+use crate::ir::BlockRef;
 use crate::ir::{Func, Kind};
 use crate::names::{step_tape_name, tape_name};
-use crate::plan::{BlockRef, Plan};
+use crate::plan::Plan;
 use crate::reverse::Rev;
 use crate::tape::Tape;
 use crate::walk::has_panic;

@@ -26,43 +26,6 @@ use crate::analysis::{Activity, Reach};
 use crate::ir::*;
 use crate::walk::{pure_reads, rhs_reads, stmt_assigns};
 
-/// A position in the forward sweep where snapshots are stored.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub enum At {
-    /// After the statement with this reference.
-    After(StmtRef),
-    /// At the start of a block.
-    Start(BlockRef),
-}
-
-/// A statement, by the id of its kind.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub enum StmtRef {
-    Def(usize),
-    If(usize),
-    For(usize),
-}
-
-/// A block: a loop's body, a branch of an `if`, or the function's body.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub enum BlockRef {
-    Fn,
-    Body(usize),
-    Then(usize),
-    Else(usize),
-}
-
-impl StmtRef {
-    pub fn of(s: &Stmt) -> Option<StmtRef> {
-        match s {
-            Stmt::Def { id, .. } => Some(StmtRef::Def(*id)),
-            Stmt::If { id, .. } => Some(StmtRef::If(*id)),
-            Stmt::For { id, .. } => Some(StmtRef::For(*id)),
-            Stmt::Break | Stmt::Continue | Stmt::Panic(_) => None,
-        }
-    }
-}
-
 /// A snapshot: variable `var` recorded whole at `at`, inside the loops `nest`.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Snap {

@@ -9,9 +9,8 @@ use std::collections::{HashMap, HashSet};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 
-use crate::ir::{Loop, ReadId, Target, VarId};
+use crate::ir::{At, Loop, ReadId, Target, VarId};
 use crate::names::{step_ident, unique};
-use crate::plan::At;
 
 /// What a field records.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]

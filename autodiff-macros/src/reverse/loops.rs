@@ -46,11 +46,25 @@ impl<'a> Rev<'a> {
         if lp.checkpoint.is_none() {
             return quote!(for (#k, #i) in #iter.enumerate() #take .rev() { #body });
         }
-        // Checkpointed: restore the state saved before iteration `k`, run the iteration
-        // again recording one iteration's tape, then sweep it backwards. With
-        // `snapshots = S`, the state is saved every `stride` iterations only: each segment
-        // is first re-run without recording to save its states on the stack.
-        let (snapshots, stride) = checkpoint_layout(lp);
+        self.checkpointed(*id, (&k, &i), &iter, &take, &body)
+    }
+
+    /// A checkpointed loop backwards: restore the state saved before iteration `k`, run the
+    /// iteration again recording one iteration's tape, then sweep it backwards. With
+    /// `snapshots = S`, the state is saved every `stride` iterations only: each segment is first
+    /// re-run without recording to save its states on the stack.
+    fn checkpointed(
+        &mut self,
+        id: usize,
+        (k, i): (&Ident, &Ident),
+        iter: &TokenStream,
+        take: &TokenStream,
+        body: &TokenStream,
+    ) -> TokenStream {
+        let id = &id;
+        let (iter, take, body) = (iter.clone(), take.clone(), body.clone());
+        let lp = &self.f.loops[*id];
+        let (snapshots, stride) = lp.checkpoint_layout();
         // The segment buffer's length: the stride, or for a const generic trip count
         // `N` (where `div_ceil(N, S)` cannot size an array on stable Rust) `N` itself.
         let capacity = if lp.trips_generic {
@@ -314,17 +328,5 @@ impl<'a> Rev<'a> {
         let start = self.pure_val(&r.start);
         let end = self.pure_val(&r.end);
         range_tokens(start, end, r, reverse, |p| self.pure_val(p))
-    }
-}
-
-/// How many states a checkpointed loop saves, and every how many iterations (`None`: every one).
-pub fn checkpoint_layout(lp: &Loop) -> (TokenStream, Option<TokenStream>) {
-    let trips = &lp.trips;
-    match &lp.checkpoint {
-        Some(Some(s)) => (
-            s.clone(),
-            Some(quote!(::core::primitive::usize::div_ceil(#trips, #s))),
-        ),
-        _ => (trips.clone(), None),
     }
 }

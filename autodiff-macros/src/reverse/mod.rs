@@ -20,8 +20,6 @@ use crate::names::{Names, step_tape_name};
 use crate::plan::Plan;
 use crate::tape::{Key, Tape};
 
-pub use loops::checkpoint_layout;
-
 pub struct Rev<'a> {
     pub f: &'a Func,
     pub act: &'a Activity,
