@@ -381,3 +381,117 @@ fn find_snaps(
         record(v, r, whole, &last, out);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use syn::parse_quote;
+
+    fn plan(item: syn::ItemFn) -> (Func, Plan) {
+        let args = crate::args::parse(proc_macro2::TokenStream::new()).unwrap();
+        let f = crate::lower::lower(&item, &args).unwrap();
+        let act = crate::analysis::activity(&f);
+        let plan = Plan::new(&f, &act);
+        (f, plan)
+    }
+
+    fn var(f: &Func, name: &str) -> VarId {
+        f.vars.iter().position(|v| v.name == name).unwrap()
+    }
+
+    /// The plan's snapshots of variable `v`: (read, snapshot).
+    fn snaps_of(plan: &Plan, v: VarId) -> Vec<&Snap> {
+        plan.snap.values().filter(|s| s.var == v).collect()
+    }
+
+    #[test]
+    fn an_array_read_in_later_loops_is_recorded_once_after_its_last_write() {
+        let (f, plan) = plan(parse_quote! {
+            fn f(x: &[f64; 4]) -> f64 {
+                let mut y = [0.0; 4];
+                for i in 0..4 {
+                    y[i] = x[i].sin();
+                }
+                let mut s = 0.0;
+                for i in 0..4 {
+                    for j in 0..4 {
+                        s += y[i] * y[j];
+                    }
+                }
+                s
+            }
+        });
+        let y = var(&f, "y");
+        let snaps = snaps_of(&plan, y);
+        assert_eq!(
+            snaps.len(),
+            2,
+            "both reads of `y` are served by the snapshot"
+        );
+        for s in snaps {
+            assert!(s.nest.is_empty(), "recorded outside every loop");
+            assert_eq!(s.at, At::After(StmtRef::For(0)));
+        }
+        assert_eq!(plan.snaps(At::After(StmtRef::For(0))), &[y]);
+    }
+
+    #[test]
+    fn a_read_in_the_loop_that_writes_the_array_is_not_a_snapshot() {
+        let (f, plan) = plan(parse_quote! {
+            fn f(x: &[f64; 4]) -> f64 {
+                let mut y = [1.0; 4];
+                for i in 1..4 {
+                    y[i] = y[i - 1] * x[i];
+                }
+                y[3]
+            }
+        });
+        let y = var(&f, "y");
+        // `y[i - 1]` is read where the loop writes `y`: one element per iteration, recorded
+        // where it is read. `y[3]` after the loop is a scalar read at the outer level.
+        assert!(snaps_of(&plan, y).is_empty());
+    }
+
+    #[test]
+    fn constants_copies_and_cheap_expressions_of_parameters_are_recomputed() {
+        let (f, plan) = plan(parse_quote! {
+            fn f(w: f64, x: &[f64; 4]) -> f64 {
+                let n = 4 as f64;
+                let mut s = 0.0;
+                for i in 0..4 {
+                    let t = w * x[i];
+                    let u = t;
+                    let e = t.exp();
+                    s += e * u;
+                }
+                s / n
+            }
+        });
+        for name in ["n", "t", "u"] {
+            assert!(
+                plan.recompute.contains(&Target::Var(var(&f, name))),
+                "`{name}` should be recomputed"
+            );
+        }
+        assert!(!plan.recompute.contains(&Target::Var(var(&f, "e"))));
+    }
+
+    #[test]
+    fn a_condition_on_parameters_is_evaluated_again_one_on_a_computed_value_is_recorded() {
+        let (_, plan) = plan(parse_quote! {
+            fn f(x: f64) -> f64 {
+                let y = x.sin();
+                let a = if x > 0.0 { y } else { -y };
+                if y > 0.5 { a * a } else { a }
+            }
+        });
+        assert!(
+            plan.recompute_flag.contains(&0),
+            "`x > 0.0`: x is a parameter"
+        );
+        assert!(
+            !plan.recompute_flag.contains(&1),
+            "`y > 0.5`: y is recorded"
+        );
+    }
+}
