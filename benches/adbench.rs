@@ -1,7 +1,8 @@
-//! ADBench's GMM objective (tests/models/gmm.rs) and its generated gradient, in one criterion
-//! group per instance, so `gradient / objective` comes from one run: `cargo bench --bench
-//! adbench`. The gradient case runs the forward sweep into a tape allocated once and the adjoint
-//! into zeroed buffers, as a training loop does. Each instance prints its tape size first.
+//! ADBench's GMM and LSTM objectives (tests/models/gmm.rs, tests/models/lstm.rs) and their
+//! generated gradients, in one criterion group per instance, so `gradient / objective` comes from
+//! one run: `cargo bench --bench adbench` (`-- gmm` or `-- lstm` for one of them). The gradient
+//! case runs the forward sweep into a tape allocated once and the adjoint into zeroed buffers, as
+//! a training loop does. Each instance prints its tape size first.
 
 #![allow(clippy::needless_range_loop)] // index loops are how the objective is written
 
@@ -11,14 +12,19 @@ use criterion::{Criterion, black_box, criterion_group, criterion_main};
 #[path = "../tests/models/gmm.rs"]
 mod gmm;
 
-use gmm::*;
+#[allow(dead_code)]
+#[path = "../tests/models/lstm.rs"]
+mod lstm;
 
-fn instance<const D: usize, const K: usize, const N: usize, const Q: usize>(
+use gmm::*;
+use lstm::*;
+
+fn gmm_instance<const D: usize, const K: usize, const N: usize, const Q: usize>(
     c: &mut Criterion,
     name: &str,
     file: &str,
 ) {
-    let data: Gmm<D, K, N, Q> = load(format!(
+    let data: Gmm<D, K, N, Q> = gmm::load(format!(
         "{}/data/adbench/gmm/{file}",
         env!("CARGO_MANIFEST_DIR")
     ));
@@ -74,10 +80,77 @@ fn instance<const D: usize, const K: usize, const N: usize, const Q: usize>(
 }
 
 fn gmm(c: &mut Criterion) {
-    instance::<10, 5, 1000, 55>(c, "gmm_d10_K5", "gmm_1k_d10_K5.txt");
-    instance::<20, 5, 1000, 210>(c, "gmm_d20_K5", "gmm_1k_d20_K5.txt");
-    instance::<10, 25, 1000, 55>(c, "gmm_d10_K25", "gmm_1k_d10_K25.txt");
+    gmm_instance::<10, 5, 1000, 55>(c, "gmm_d10_K5", "gmm_1k_d10_K5.txt");
+    gmm_instance::<20, 5, 1000, 210>(c, "gmm_d20_K5", "gmm_1k_d20_K5.txt");
+    gmm_instance::<10, 25, 1000, 55>(c, "gmm_d10_K25", "gmm_1k_d10_K25.txt");
 }
 
-criterion_group!(benches, gmm);
+fn lstm_instance<const L: usize, const C: usize, const B: usize>(
+    c: &mut Criterion,
+    name: &str,
+    file: &str,
+) {
+    let data: Lstm<L, C, B> = lstm::load(format!(
+        "{}/data/adbench/lstm/{file}",
+        env!("CARGO_MANIFEST_DIR")
+    ));
+    let (main_params, extra_params, state, sequence) = (
+        &data.main_params,
+        &data.extra_params,
+        &data.state,
+        &*data.sequence,
+    );
+    let mut tape = Box::new(LstmObjectiveTape::<L, C, B>::new());
+    println!(
+        "{name}: tape {} bytes ({:.2} MB), {} fields",
+        LstmObjectiveTape::<L, C, B>::BYTES,
+        LstmObjectiveTape::<L, C, B>::BYTES as f64 / 1e6,
+        LstmObjectiveTape::<L, C, B>::FIELDS.len()
+    );
+    for (field, what, ty, bytes) in LstmObjectiveTape::<L, C, B>::FIELDS {
+        println!("  {field:<12} {bytes:>10} B  {ty:<22} {what}");
+    }
+    let mut group = c.benchmark_group(name);
+    group.bench_function("objective", |b| {
+        b.iter(|| {
+            lstm_objective::<L, C, B>(
+                black_box(main_params),
+                black_box(extra_params),
+                black_box(state),
+                black_box(sequence),
+            )
+        })
+    });
+    group.bench_function("gradient", |b| {
+        b.iter(|| {
+            let value = lstm_objective_forward::<L, C, B>(
+                black_box(main_params),
+                black_box(extra_params),
+                black_box(state),
+                black_box(sequence),
+                &mut tape,
+            );
+            let mut d_main_params = [[[[0.0; B]; 4]; 2]; L];
+            let mut d_extra_params = [[0.0; B]; 3];
+            lstm_objective_adjoint::<L, C, B>(
+                main_params,
+                extra_params,
+                state,
+                sequence,
+                &tape,
+                1.0,
+                &mut d_main_params,
+                &mut d_extra_params,
+            );
+            black_box((value, d_main_params, d_extra_params))
+        })
+    });
+    group.finish();
+}
+
+fn lstm(c: &mut Criterion) {
+    lstm_instance::<2, 1024, 14>(c, "lstm_l2_c1024", "lstm_l2_c1024.txt");
+}
+
+criterion_group!(benches, gmm, lstm);
 criterion_main!(benches);
