@@ -43,8 +43,10 @@ pub struct Plan {
     pub snap: HashMap<ReadId, Snap>,
     /// The variables snapshotted at each position, in variable order.
     pub snaps_at: HashMap<At, Vec<VarId>>,
-    /// The definition of every recomputed value.
+    /// What each read of a mutable variable reads, where one definition does.
     pub reaching: Vec<Reach>,
+    /// The loop depth where each value is defined.
+    depth: HashMap<Target, usize>,
 }
 
 impl Plan {
@@ -57,6 +59,7 @@ impl Plan {
             snap: HashMap::new(),
             snaps_at: HashMap::new(),
             reaching,
+            depth: value_depths(f),
         };
         plan.snapshots(f);
         plan.recomputed(f, &f.body);
@@ -90,7 +93,10 @@ impl Plan {
             return true;
         }
         if !v.mutable {
-            return value_nest(f, Target::Var(var)).is_some_and(|n| n.len() < depth);
+            return self
+                .depth
+                .get(&Target::Var(var))
+                .is_some_and(|&d| d < depth);
         }
         if let Some(s) = self.snap.get(&read) {
             return s.nest.len() < depth;
@@ -123,6 +129,19 @@ impl Plan {
                 var, proj, read, ..
             } => self.available_read(f, *var, proj, *read, depth),
         }
+    }
+
+    /// Is this operand available (as [`Plan::available`]) or a temporary or immutable variable
+    /// recorded where it is defined, at a loop depth below `depth`?
+    fn defined_outside(&self, f: &Func, o: &Operand, depth: usize) -> bool {
+        let target = match o {
+            Operand::Temp(t) => Target::Temp(*t),
+            Operand::Var { var, proj, .. } if proj.is_empty() && !f.vars[*var].mutable => {
+                Target::Var(*var)
+            }
+            _ => return self.available(f, o, depth),
+        };
+        self.recompute.contains(&target) || self.depth.get(&target).is_some_and(|&d| d < depth)
     }
 
     /// Decides, in program order (a value is defined before it is used), which values are
@@ -178,6 +197,10 @@ impl Plan {
             Rhs::Bin(BinOp::Add | BinOp::Sub | BinOp::Mul, a, b) => {
                 (constant(a) && constant(b))
                     || (self.available(f, a, depth) && self.available(f, b, depth))
+                    // A constant and one value defined at this level or outside (`1.0 + e`):
+                    // the sweep reads `e` instead of the sum, never more than before.
+                    || (constant(a) && self.defined_outside(f, b, depth + 1))
+                    || (constant(b) && self.defined_outside(f, a, depth + 1))
             }
             Rhs::Method {
                 method, recv, args, ..
@@ -233,28 +256,35 @@ fn has_call(p: &Pure) -> bool {
     }
 }
 
-/// The loops around the definition of an immutable variable or a temporary.
-fn value_nest(f: &Func, t: Target) -> Option<Vec<usize>> {
-    fn walk(f: &Func, b: &Block, t: Target) -> Option<Vec<usize>> {
-        b.stmts.iter().find_map(|s| match s {
-            Stmt::Def { id, target, .. } if *target == t => Some(f.def_nest[*id].clone()),
-            Stmt::If {
-                id,
-                then,
-                els,
-                results,
-                ..
-            } => {
-                if results.contains(&t) {
-                    return Some(f.if_nest[*id].clone());
+/// The loop depth of the (first) definition of every variable and temporary.
+fn value_depths(f: &Func) -> HashMap<Target, usize> {
+    fn walk(f: &Func, b: &Block, out: &mut HashMap<Target, usize>) {
+        for s in &b.stmts {
+            match s {
+                Stmt::Def { id, target, .. } => {
+                    out.entry(*target).or_insert(f.def_nest[*id].len());
                 }
-                walk(f, then, t).or_else(|| walk(f, els, t))
+                Stmt::If {
+                    id,
+                    then,
+                    els,
+                    results,
+                    ..
+                } => {
+                    walk(f, then, out);
+                    walk(f, els, out);
+                    for r in results {
+                        out.entry(*r).or_insert(f.if_nest[*id].len());
+                    }
+                }
+                Stmt::For { body, .. } => walk(f, body, out),
+                Stmt::Break | Stmt::Continue | Stmt::Panic(_) => {}
             }
-            Stmt::For { body, .. } => walk(f, body, t),
-            _ => None,
-        })
+        }
     }
-    walk(f, &f.body, t)
+    let mut out = HashMap::new();
+    walk(f, &f.body, &mut out);
+    out
 }
 
 /// The reads a statement makes itself (not in its sub-blocks): `(var, read, whole)`.
