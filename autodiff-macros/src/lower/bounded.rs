@@ -1,0 +1,442 @@
+//! Bounded `while` and `loop` (`#[max_iters(K)]`), and the compile-time bounds on trip counts
+//! that size the tape.
+
+use std::collections::HashMap;
+
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::{ToTokens, format_ident, quote};
+use syn::spanned::Spanned;
+
+use super::{Binding, Lower, MAX_ITERS_CHECK, Mode, err, is_screaming};
+use crate::ir::*;
+
+/// A compile-time bound: a number, or an expression of constants plus a known offset (so that
+/// `N - 1 + 1` is `N`, which stable Rust accepts as an array length where `N` is generic).
+#[derive(Clone)]
+struct Bound {
+    num: Option<i128>,
+    expr: TokenStream,
+    /// Added to `expr`.
+    off: i128,
+    /// The expression involves a const generic parameter in arithmetic: not usable as an array
+    /// length on stable Rust.
+    generic_expr: bool,
+    /// The expression is a const generic parameter (plus `off`).
+    generic: bool,
+}
+
+impl Bound {
+    fn num(n: i128) -> Self {
+        Bound {
+            num: Some(n),
+            expr: TokenStream::new(),
+            off: 0,
+            generic_expr: false,
+            generic: false,
+        }
+    }
+
+    fn sym(expr: TokenStream, generic: bool) -> Self {
+        Bound {
+            num: None,
+            expr,
+            off: 0,
+            generic_expr: false,
+            generic,
+        }
+    }
+
+    /// Is this an expression stable Rust rejects as an array length (`N + 1` with `N` generic)?
+    fn is_generic_expr(&self) -> bool {
+        self.generic_expr || (self.generic && self.off > 0)
+    }
+
+    /// The bound as an array length. A generic parameter less a constant is bounded by the
+    /// parameter itself (`N - 1 <= N`), which stable Rust accepts where `N - 1` is not.
+    fn tokens(&self) -> TokenStream {
+        match self.num {
+            Some(n) => {
+                let n = proc_macro2::Literal::usize_unsuffixed(n.max(0) as usize);
+                quote!(#n)
+            }
+            None => {
+                let e = &self.expr;
+                let k = proc_macro2::Literal::usize_unsuffixed(self.off.unsigned_abs() as usize);
+                match self.off {
+                    0 => e.clone(),
+                    o if o < 0 && self.generic => e.clone(),
+                    o if o < 0 => quote!((#e - #k)),
+                    _ => quote!((#e + #k)),
+                }
+            }
+        }
+    }
+
+    fn combine(&self, other: &Bound, op: TokenStream, f: impl Fn(i128, i128) -> i128) -> Bound {
+        if let (Some(a), Some(b)) = (self.num, other.num) {
+            return Bound::num(f(a, b));
+        }
+        let (a, b) = (self.tokens(), other.tokens());
+        Bound {
+            num: None,
+            expr: quote!((#a #op #b)),
+            off: 0,
+            generic_expr: self.generic
+                || other.generic
+                || self.is_generic_expr()
+                || other.is_generic_expr(),
+            generic: false,
+        }
+    }
+
+    fn plus(&self, o: &Bound) -> Bound {
+        match o.num {
+            Some(k) => self.add(k),
+            None if self.num.is_some() => o.plus(self),
+            None => self.combine(o, quote!(+), |a, b| a + b),
+        }
+    }
+
+    fn times(&self, o: &Bound) -> Bound {
+        self.combine(o, quote!(*), |a, b| a * b)
+    }
+
+    fn add(&self, k: i128) -> Bound {
+        match self.num {
+            Some(n) => Bound::num(n + k),
+            None => Bound {
+                off: self.off + k,
+                ..self.clone()
+            },
+        }
+    }
+
+    fn sub(&self, k: i128) -> Bound {
+        self.add(-k)
+    }
+
+    fn div_ceil(&self, k: &Bound) -> Bound {
+        if let (Some(a), Some(b)) = (self.num, k.num)
+            && b > 0
+        {
+            return Bound::num((a + b - 1) / b);
+        }
+        if self.generic && k.num.is_some() {
+            // Conservative: one slot per value of the range.
+            return self.clone();
+        }
+        let (a, b) = (self.tokens(), k.tokens());
+        Bound {
+            num: None,
+            expr: quote!(::core::primitive::usize::div_ceil(#a, #b)),
+            off: 0,
+            generic_expr: self.generic
+                || k.generic
+                || self.is_generic_expr()
+                || k.is_generic_expr(),
+            generic: false,
+        }
+    }
+}
+
+impl Lower {
+    /// `'label: while cond { .. }` or `'label: loop { .. }` with `max_iters(label = K)`: a counted
+    /// loop of at most `K` iterations that checks `cond` first, records its trip count, and
+    /// panics (in debug and release alike) if it would start iteration `K + 1`.
+    pub(super) fn bounded_loop(
+        &mut self,
+        e: &syn::Expr,
+        attrs: &[syn::Attribute],
+        label: Option<&syn::Label>,
+        cond: Option<&syn::Expr>,
+        body: &syn::Block,
+        out: &mut Block,
+    ) {
+        let Some((k, trips)) = self.iteration_bound(e, attrs, label, cond) else {
+            return;
+        };
+        let id = self.f.loops.len();
+        let name = match label {
+            Some(l) => format!("'{}", l.name.ident),
+            None => format!(
+                "`{}`{}",
+                if cond.is_some() { "while" } else { "loop" },
+                crate::names::line_of(e.span())
+            ),
+        };
+        self.f.loops.push(Loop {
+            nest: self.nest.clone(),
+            counter: format_ident!("k{}", id, span = Span::mixed_site()),
+            trips: trips.tokens(),
+            trips_generic: trips.generic,
+            breaks: true,
+            label: label.map(|l| l.name.ident.to_string()),
+            checkpoint: None,
+            binomial: false,
+            carried: Vec::new(),
+        });
+        self.bound_msgs.push(format!(
+            "{name} in `{}` did not finish within {} iterations: raise its `max_iters`",
+            self.fn_name,
+            crate::names::text(&k.to_token_stream())
+        ));
+        self.bounds.push(k.clone());
+        let (var, blk) = self.bounded_body(id, cond, body);
+        let zero = Pure::Lit(quote!(0));
+        let end = Pure::Lit(trips.tokens());
+        let range = Range {
+            start: zero,
+            end,
+            inclusive: false,
+            adapters: Vec::new(),
+        };
+        self.bound_msgs.pop();
+        self.bounds.pop();
+        out.stmts.push(Stmt::For {
+            id,
+            var,
+            range,
+            body: blk,
+        });
+    }
+
+    /// The bound `K` of a bounded loop (`#[max_iters(K)]` on it, or `max_iters(label = K)` in
+    /// the attribute's arguments) and its trip bound `K + 1`; `None` after an error.
+    fn iteration_bound(
+        &mut self,
+        e: &syn::Expr,
+        attrs: &[syn::Attribute],
+        label: Option<&syn::Label>,
+        cond: Option<&syn::Expr>,
+    ) -> Option<(syn::Expr, Bound)> {
+        let attr = attrs.iter().find(|a| a.path().is_ident("max_iters"));
+        let bound = match attr {
+            Some(a) => match a.parse_args::<syn::Expr>() {
+                Ok(k) => Some(k),
+                Err(_) => {
+                    self.error(err(
+                        a,
+                        "write the bound as `#[max_iters(K)]`, with `K` a literal or a `const`",
+                    ));
+                    return None;
+                }
+            },
+            None => label.and_then(|l| {
+                let name = l.name.ident.to_string();
+                self.max_iters
+                    .iter_mut()
+                    .find(|(m, _, _)| *m == name)
+                    .map(|b| {
+                        b.2 = true;
+                        b.1.clone()
+                    })
+            }),
+        };
+        let Some(k) = bound else {
+            let what = if cond.is_some() {
+                "a `while` loop"
+            } else {
+                "a `loop`"
+            };
+            let fix = "put `#[max_iters(K)]` on it (at most `K` iterations)";
+            self.error(err(
+                e,
+                format!(
+                    "{what} needs a bound: the tape needs a fixed size known at compile time; {fix}, or write a `for` loop with a constant bound and `break`"
+                ),
+            ));
+            return None;
+        };
+        let Some(max) = self.max_of(&k) else {
+            self.error(err(
+                &k,
+                "the bound must be a compile-time constant: a literal or a `const`",
+            ));
+            return None;
+        };
+        let trips = max.add(1);
+        if trips.is_generic_expr() {
+            self.error(err(&k, "the bound cannot be a const generic parameter (stable Rust cannot size the tape with `K + 1`)"));
+            return None;
+        }
+        Some((k, trips))
+    }
+
+    /// The body of bounded loop `id`: `if !(cond) { break; }`, the bound check, then `body`,
+    /// with a hidden iteration counter in scope; returns the counter and the lowered body.
+    fn bounded_body(
+        &mut self,
+        id: usize,
+        cond: Option<&syn::Expr>,
+        body: &syn::Block,
+    ) -> (VarId, Block) {
+        self.scopes.push(HashMap::new());
+        let it = Ident::new("iteration", Span::mixed_site());
+        let var = self.declare_var(&it, false, self.f.usize_ty, None, false, true);
+        // Hidden from the user's names: only the bound check reads it.
+        let scope = self.scopes.last_mut().unwrap();
+        scope.remove("iteration");
+        scope.insert("#iteration".into(), Binding::Var(var));
+        let check = Ident::new(MAX_ITERS_CHECK, Span::call_site());
+        let mut stmts: Vec<syn::Stmt> = Vec::new();
+        if let Some(c) = cond {
+            stmts.push(syn::parse_quote!(if !(#c) { break; }));
+        }
+        stmts.push(syn::parse_quote!(#check!();));
+        stmts.extend(body.stmts.iter().cloned());
+        self.nest.push(id);
+        let blk = self.scoped(&stmts, Mode::Loop, body.span());
+        self.nest.pop();
+        self.scopes.pop();
+        (var, blk)
+    }
+
+    /// `if iteration == K { panic!(..) }` at the top of a bounded loop's body.
+    pub(super) fn max_iters_check(&mut self, out: &mut Block) {
+        let (Some(k), Some(msg)) = (self.bounds.last().cloned(), self.bound_msgs.last().cloned())
+        else {
+            return;
+        };
+        let Some(it) = self.lookup("#iteration") else {
+            return;
+        };
+        let read = self.read(it);
+        let cond = Pure::Bin(
+            quote!(==),
+            Box::new(Pure::Var(it, Vec::new(), read)),
+            Box::new(Pure::Lit(quote!(#k))),
+        );
+        let id = self.if_id();
+        let then = Block {
+            stmts: vec![Stmt::Panic(msg)],
+            tail: Vec::new(),
+        };
+        out.stmts.push(Stmt::If {
+            id,
+            cond,
+            then,
+            els: Block::default(),
+            results: Vec::new(),
+            is_let: false,
+        });
+    }
+
+    /// A compile-time bound on the trip count of `start..end` (stepped by `step`): the length
+    /// of the tape arrays recorded in the loop. Bounds may be literals, `const` items, const
+    /// generic parameters, and outer loop variables (a triangular loop `for j in 0..i`).
+    pub(super) fn trip_bound(
+        &mut self,
+        start: &syn::Expr,
+        end: &syn::Expr,
+        inclusive: bool,
+        step: Option<&syn::Expr>,
+    ) -> Option<(TokenStream, bool)> {
+        let Some(mut hi) = self.max_of(end) else {
+            self.error(err(
+                end,
+                format!(
+                    "the loop bound `{}` is not a compile-time constant, and the tape needs a fixed size: use a literal, a `const`, a const generic parameter or an outer loop's variable (a `#[max_iters(..)]` bound for other loops is planned)",
+                    crate::names::text(&end.to_token_stream())
+                ),
+            ));
+            return None;
+        };
+        if inclusive {
+            hi = hi.add(1);
+        }
+        let lo = self.min_of(start);
+        let mut span = if lo > 0 { hi.sub(lo) } else { hi };
+        if let Some(k) = step {
+            match self.max_of(k) {
+                Some(k) => span = span.div_ceil(&k),
+                None => {
+                    self.error(err(k, "the step must be a compile-time constant"));
+                    return None;
+                }
+            }
+        }
+        if span.is_generic_expr() {
+            self.error(err(
+                end,
+                "this bound would size the tape with an expression of a const generic parameter, which stable Rust does not allow in array lengths; write the loop as `0..N` (or `(0..N).rev()`)",
+            ));
+            return None;
+        }
+        Some((span.tokens(), span.generic))
+    }
+
+    /// An upper bound on an integer expression, known at compile time.
+    fn max_of(&self, e: &syn::Expr) -> Option<Bound> {
+        match e {
+            syn::Expr::Paren(p) => self.max_of(&p.expr),
+            syn::Expr::Group(g) => self.max_of(&g.expr),
+            syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Int(i),
+                ..
+            }) => Some(Bound::num(i.base10_parse().ok()?)),
+            syn::Expr::Path(p) => {
+                let id = p.path.get_ident();
+                if let Some(id) = id
+                    && let Some(v) = self.lookup(&id.to_string())
+                {
+                    // The largest value of a loop variable: its range's end, less one when the
+                    // end is excluded.
+                    let (_, end, inclusive) = self.ranges.get(&v)?;
+                    let max = self.max_of(end)?;
+                    return Some(if *inclusive { max } else { max.sub(1) });
+                }
+                let last = p.path.segments.last()?.ident.to_string();
+                let generic = id.is_some_and(|id| self.f.generics.iter().any(|(g, _)| g == id));
+                (generic || is_screaming(&last)).then(|| Bound::sym(p.to_token_stream(), generic))
+            }
+            syn::Expr::Binary(b) => {
+                let l = self.max_of(&b.left)?;
+                match b.op {
+                    syn::BinOp::Add(_) => Some(l.plus(&self.max_of(&b.right)?)),
+                    // `a - b` with `b >= 0` (usize): at most `a`, less a known `b`.
+                    syn::BinOp::Sub(_) => Some(match self.literal(&b.right) {
+                        Some(k) => l.sub(k),
+                        _ => l,
+                    }),
+                    syn::BinOp::Mul(_) => Some(l.times(&self.max_of(&b.right)?)),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// An integer literal, possibly in parentheses.
+    fn literal(&self, e: &syn::Expr) -> Option<i128> {
+        match e {
+            syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Int(i),
+                ..
+            }) => i.base10_parse().ok(),
+            syn::Expr::Paren(p) => self.literal(&p.expr),
+            _ => None,
+        }
+    }
+
+    /// A lower bound on a non-negative integer expression (0 when unknown).
+    fn min_of(&self, e: &syn::Expr) -> i128 {
+        match e {
+            syn::Expr::Paren(p) => self.min_of(&p.expr),
+            syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Int(i),
+                ..
+            }) => i.base10_parse().unwrap_or(0),
+            syn::Expr::Path(p) => p
+                .path
+                .get_ident()
+                .and_then(|id| self.lookup(&id.to_string()))
+                .and_then(|v| self.ranges.get(&v))
+                .map(|(start, _, _)| self.min_of(start))
+                .unwrap_or(0),
+            syn::Expr::Binary(b) if matches!(b.op, syn::BinOp::Add(_)) => {
+                self.min_of(&b.left) + self.min_of(&b.right)
+            }
+            _ => 0,
+        }
+    }
+}

@@ -1,0 +1,102 @@
+//! After lowering: the float types that inference left open where the macro cannot see a
+//! declaration (a callee's signature, a struct's fields).
+
+use crate::ir::{Block, Func, Kind, Rhs, Stmt, Target, TyId};
+
+/// Types the floats of calls that inference left open. The macro cannot see a callee's
+/// signature, so where a call's float arguments and result are partly typed (`h(1.5, x)` with
+/// `x: f32`, `h(h(x, x), x)`), the open ones take the one float type the others agree on: a
+/// callee's parameters and result are of one float type unless its signature mixes them, and
+/// then a wrong guess fails to compile (Rust has no implicit float conversion), never silently.
+/// What stays open is typed by rustc where the code allows (`let` bindings), `f64` otherwise.
+pub(super) fn default_call_types(f: &mut Func) {
+    fn calls(b: &Block, f: &Func, out: &mut Vec<Vec<TyId>>) {
+        for s in &b.stmts {
+            match s {
+                Stmt::Def {
+                    target,
+                    place,
+                    rhs: Rhs::Call { args, .. },
+                    ..
+                } => {
+                    let out_ty = match target {
+                        Target::Var(v) => f.place_ty(*v, place),
+                        t => f.target_ty(*t),
+                    };
+                    let tys = args
+                        .iter()
+                        .map(|a| f.operand_ty(a))
+                        .chain([out_ty])
+                        .filter(|&t| {
+                            matches!(f.types.kind(t), Kind::Float | Kind::Array | Kind::Num)
+                        })
+                        .map(|t| f.types.leaf(t))
+                        .filter(|&t| matches!(f.types.kind(t), Kind::Float | Kind::Num))
+                        .collect();
+                    out.push(tys);
+                }
+                Stmt::If { then, els, .. } => {
+                    calls(then, f, out);
+                    calls(els, f, out);
+                }
+                Stmt::For { body, .. } => calls(body, f, out),
+                _ => {}
+            }
+        }
+    }
+    let mut all = Vec::new();
+    calls(&f.body, f, &mut all);
+    loop {
+        let mut changed = false;
+        for tys in &all {
+            let known: Vec<TyId> = tys.iter().copied().filter(|&t| f.types.known(t)).collect();
+            let Some(&first) = known.first() else {
+                continue;
+            };
+            let one = known.iter().all(|&t| {
+                std::mem::discriminant(f.types.get(t)) == std::mem::discriminant(f.types.get(first))
+            });
+            if !one {
+                continue;
+            }
+            for &t in tys {
+                if !f.types.known(t) {
+                    f.types.unify(first, t);
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+}
+
+/// Types the struct fields that inference left open. The macro does not see a struct's
+/// declaration; in a function whose float parameters and result are all of one float type, its
+/// structs' open fields are taken to be of that type too (`(p.b as f64).exp() as f32` in f32
+/// code). A wrong guess fails to compile, never silently.
+pub(super) fn default_field_types(f: &mut Func) {
+    let floats: Vec<TyId> = f
+        .params
+        .iter()
+        .map(|&v| f.vars[v].ty)
+        .chain(f.ret.iter().copied())
+        .filter(|&t| matches!(f.types.kind(t), Kind::Float | Kind::Array))
+        .map(|t| f.types.leaf(t))
+        .filter(|&t| f.types.kind(t) == Kind::Float && f.types.known(t))
+        .collect();
+    let Some(&first) = floats.first() else {
+        return;
+    };
+    let same = |t: TyId| std::mem::discriminant(f.types.get(t));
+    if floats.iter().any(|&t| same(t) != same(first)) {
+        return;
+    }
+    let fields: Vec<TyId> = f.field_tys.values().map(|&t| f.types.leaf(t)).collect();
+    for t in fields {
+        if f.types.kind(t) == Kind::Float && !f.types.known(t) {
+            f.types.unify(first, t);
+        }
+    }
+}

@@ -1,0 +1,408 @@
+//! `for` loops over ranges and arrays, lowered to counted loops; `#[checkpoint]`.
+
+use std::collections::HashMap;
+
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::{ToTokens, format_ident};
+use syn::spanned::Spanned;
+
+use super::{Binding, Lower, Mode, err};
+use crate::ir::*;
+
+/// A variable and a path in it: `a`, `p.w`.
+type Place = (VarId, Vec<Proj>);
+
+/// What a `for` loop's iterator lowers to.
+struct Head {
+    range: Range,
+    /// A compile-time bound on the trip count, and whether it is a const generic parameter.
+    trips: (TokenStream, bool),
+    /// The counter's name: the range's variable, or a hidden index for `a.iter()`.
+    counter: Ident,
+    /// The counter's range (start, end, inclusive), for the bounds of inner loops.
+    bounds: Option<(syn::Expr, syn::Expr, bool)>,
+    /// The element names of `a.iter()`, `.zip(..)`, each bound to a place in its array.
+    aliases: Vec<(Ident, VarId, Vec<Proj>)>,
+}
+
+/// Peels the adapters: `(a..b).step_by(2).rev()` -> base `a..b`, [step_by(2), rev].
+fn adapter_chain(expr: &syn::Expr) -> (&syn::Expr, Vec<&syn::ExprMethodCall>) {
+    let mut chain: Vec<&syn::ExprMethodCall> = Vec::new();
+    let mut base = expr;
+    loop {
+        match base {
+            syn::Expr::Paren(p) => base = &p.expr,
+            syn::Expr::MethodCall(m) => {
+                chain.push(m);
+                base = &m.receiver;
+            }
+            _ => break,
+        }
+    }
+    chain.reverse();
+    (base, chain)
+}
+
+/// The name a loop pattern binds: `x` or `&x`.
+fn pat_name(p: &syn::Pat) -> Option<Ident> {
+    match p {
+        syn::Pat::Ident(pi) if pi.subpat.is_none() => Some(pi.ident.clone()),
+        syn::Pat::Reference(r) => pat_name(&r.pat),
+        _ => None,
+    }
+}
+
+impl Lower {
+    /// `for i in a..b { .. }` (with `.rev()`, `.step_by(k)`, `..=`) and `for x in a.iter()`
+    /// (with `.enumerate()`, `.zip(b.iter())`, `iter_mut()`), all lowered to counted loops.
+    pub(super) fn for_loop(&mut self, fl: &syn::ExprForLoop, out: &mut Block) {
+        let label = fl.label.as_ref().map(|l| l.name.ident.to_string());
+        let (base, chain) = adapter_chain(&fl.expr);
+        let id = self.f.loops.len();
+        let usize_ty = self
+            .f
+            .types
+            .fresh(TyVal::Int(Ident::new("usize", Span::call_site())));
+        let head = match base {
+            syn::Expr::Range(r) => self.range_head(fl, r, &chain, usize_ty),
+            _ => self.iter_head(fl, base, &chain, usize_ty),
+        };
+        let Some(Head {
+            range,
+            trips: (trips, trips_generic),
+            counter,
+            bounds,
+            aliases,
+        }) = head
+        else {
+            return;
+        };
+        let (checkpoint, binomial) = self.checkpoint_attr(&fl.attrs);
+        self.f.loops.push(Loop {
+            nest: self.nest.clone(),
+            counter: format_ident!("k{}", id, span = Span::mixed_site()),
+            trips,
+            trips_generic,
+            breaks: false,
+            label,
+            checkpoint,
+            binomial,
+            carried: Vec::new(),
+        });
+        let first_var = self.f.vars.len();
+        self.scopes.push(HashMap::new());
+        let var = self.declare_var(&counter, false, usize_ty, None, false, true);
+        if let Some(b) = bounds {
+            self.ranges.insert(var, b);
+        }
+        self.bind_aliases(var, aliases);
+        self.nest.push(id);
+        let body = self.scoped(&fl.body.stmts, Mode::Loop, fl.body.span());
+        self.nest.pop();
+        self.scopes.pop();
+        if self.f.loops[id].checkpoint.is_some() {
+            self.carried(fl, id, first_var, &body);
+        }
+        out.stmts.push(Stmt::For {
+            id,
+            var,
+            range,
+            body,
+        });
+    }
+
+    /// `for i in a..b`, `a..=b`, with `.rev()` and `.step_by(k)` in `chain`.
+    fn range_head(
+        &mut self,
+        fl: &syn::ExprForLoop,
+        r: &syn::ExprRange,
+        chain: &[&syn::ExprMethodCall],
+        usize_ty: TyId,
+    ) -> Option<Head> {
+        let (Some(start), Some(end)) = (&r.start, &r.end) else {
+            self.error(err(r, "a loop range needs both bounds, as in `0..N`"));
+            return None;
+        };
+        let (adapters, step) = self.range_adapters(chain, usize_ty)?;
+        let inclusive = matches!(r.limits, syn::RangeLimits::Closed(_));
+        let trips = self.trip_bound(start, end, inclusive, step)?;
+        let (s, st) = self.pure(start);
+        let (e, et) = self.pure(end);
+        self.f.types.unify(st, et);
+        self.f.types.unify(st, usize_ty);
+        let counter = match &*fl.pat {
+            syn::Pat::Ident(pi) if pi.subpat.is_none() => pi.ident.clone(),
+            syn::Pat::Wild(_) => Ident::new("_i", Span::mixed_site()),
+            p => {
+                self.error(err(
+                    p,
+                    "bind the loop variable to a name, as in `for i in 0..N`",
+                ));
+                return None;
+            }
+        };
+        Some(Head {
+            range: Range {
+                start: s,
+                end: e,
+                inclusive,
+                adapters,
+            },
+            trips,
+            counter,
+            bounds: Some(((**start).clone(), (**end).clone(), inclusive)),
+            aliases: Vec::new(),
+        })
+    }
+
+    /// The adapters of a range, in the order written, and the step of `.step_by(k)`.
+    fn range_adapters<'a>(
+        &mut self,
+        chain: &[&'a syn::ExprMethodCall],
+        usize_ty: TyId,
+    ) -> Option<(Vec<Adapter>, Option<&'a syn::Expr>)> {
+        let mut adapters = Vec::new();
+        let mut step = None;
+        for m in chain {
+            match (m.method.to_string().as_str(), m.args.len()) {
+                ("rev", 0) => adapters.push(Adapter::Rev),
+                ("step_by", 1) => {
+                    let (k, kt) = self.pure(&m.args[0]);
+                    self.f.types.unify(kt, usize_ty);
+                    step = Some(&m.args[0]);
+                    adapters.push(Adapter::StepBy(k));
+                }
+                _ => {
+                    self.error(err(
+                        &m.method,
+                        format!("`.{}()` is not supported on a loop range; use `.rev()` and `.step_by(k)`", m.method),
+                    ));
+                    return None;
+                }
+            }
+        }
+        Some((adapters, step))
+    }
+
+    /// `for x in a.iter()`, `a.iter_mut()`, then `.enumerate()` or `.zip(b.iter())`: a hidden
+    /// counter over the arrays' length, each element name an alias of a place.
+    fn iter_head(
+        &mut self,
+        fl: &syn::ExprForLoop,
+        base: &syn::Expr,
+        chain: &[&syn::ExprMethodCall],
+        usize_ty: TyId,
+    ) -> Option<Head> {
+        let (iters, enumerate) = self.iter_chain(fl, base, chain)?;
+        let (len, places) = self.iter_places(&iters)?;
+        let names = self.iter_names(&fl.pat, enumerate, places.len())?;
+        let counter = names[0].clone();
+        let zero: syn::Expr = syn::parse_quote!(0);
+        let (s, st) = self.pure(&zero);
+        self.f.types.unify(st, usize_ty);
+        let end = Pure::Lit(len.clone());
+        let aliases = names[1..]
+            .iter()
+            .zip(places)
+            .map(|(name, (v, proj))| (name.clone(), v, proj))
+            .collect();
+        let len_generic = syn::parse2::<Ident>(len.clone())
+            .is_ok_and(|id| self.f.generics.iter().any(|(g, _)| *g == id));
+        // The index of `.enumerate()` bounds inner loops like a range's variable.
+        let bounds = syn::parse2::<syn::Expr>(len.clone())
+            .ok()
+            .map(|len| (zero.clone(), len, false));
+        Some(Head {
+            range: Range {
+                start: s,
+                end,
+                inclusive: false,
+                adapters: Vec::new(),
+            },
+            trips: (len, len_generic),
+            counter,
+            bounds,
+            aliases,
+        })
+    }
+
+    /// The arrays iterated (`a` of `a.iter()` or `a.iter_mut()`, and `b` of `.zip(b.iter())`),
+    /// and whether the chain ends in `.enumerate()`.
+    fn iter_chain<'a>(
+        &mut self,
+        fl: &syn::ExprForLoop,
+        base: &'a syn::Expr,
+        chain: &[&'a syn::ExprMethodCall],
+    ) -> Option<(Vec<&'a syn::Expr>, bool)> {
+        let mut iters = Vec::new();
+        let mut enumerate = false;
+        let mut first = true;
+        for m in chain {
+            let name = m.method.to_string();
+            match name.as_str() {
+                "iter" | "iter_mut" if first => iters.push(base),
+                "enumerate" if !first && !enumerate && iters.len() == 1 => enumerate = true,
+                "zip" if !first && !enumerate && iters.len() == 1 && m.args.len() == 1 => {
+                    match &m.args[0] {
+                        syn::Expr::MethodCall(z)
+                            if z.method == "iter" || z.method == "iter_mut" =>
+                        {
+                            iters.push(&*z.receiver)
+                        }
+                        a => {
+                            self.error(err(a, "zip with another array's `.iter()`, as in `a.iter().zip(b.iter())`"));
+                            return None;
+                        }
+                    }
+                }
+                _ => {
+                    self.error(err(
+                        &m.method,
+                        "supported loops: `for i in a..b` (with `.rev()`, `.step_by(k)`), `for x in a.iter()`, `a.iter().enumerate()`, `a.iter().zip(b.iter())` and `iter_mut()` on local arrays",
+                    ));
+                    return None;
+                }
+            }
+            first = false;
+        }
+        if iters.is_empty() {
+            self.error(err(
+                &fl.expr,
+                "a loop must run over a range with a constant bound (`0..N`) or an array's `.iter()`: the tape needs a fixed size",
+            ));
+            return None;
+        }
+        Some((iters, enumerate))
+    }
+
+    /// The places of the iterated arrays, and the length of the first.
+    fn iter_places(&mut self, iters: &[&syn::Expr]) -> Option<(TokenStream, Vec<Place>)> {
+        let mut len = None;
+        let mut places = Vec::new();
+        for arr in iters {
+            let Some((v, proj)) = self.place(arr) else {
+                self.error(err(arr, "iterate over a local array or an array parameter"));
+                return None;
+            };
+            let ty = self.place_ty(v, &proj);
+            match self.f.types.get(ty).clone() {
+                TyVal::Array(_, n) => len = len.or(Some(n)),
+                _ => {
+                    self.error(err(
+                        arr,
+                        "the length of this array is not known here; loop over an index instead, as in `for i in 0..N`",
+                    ));
+                    return None;
+                }
+            }
+            places.push((v, proj));
+        }
+        Some((len.unwrap(), places))
+    }
+
+    /// The names the pattern binds: the counter (`i` of `.enumerate()`, or a hidden one), then
+    /// one per array.
+    fn iter_names(&mut self, pat: &syn::Pat, enumerate: bool, arrays: usize) -> Option<Vec<Ident>> {
+        Some(match (pat, enumerate, arrays) {
+            (syn::Pat::Tuple(t), true, 1) if t.elems.len() == 2 => {
+                let (Some(i), Some(x)) = (pat_name(&t.elems[0]), pat_name(&t.elems[1])) else {
+                    self.error(err(pat, "write the pattern as `(i, x)`"));
+                    return None;
+                };
+                vec![i, x]
+            }
+            (syn::Pat::Tuple(t), false, 2) if t.elems.len() == 2 => {
+                let (Some(x), Some(y)) = (pat_name(&t.elems[0]), pat_name(&t.elems[1])) else {
+                    self.error(err(pat, "write the pattern as `(x, y)`"));
+                    return None;
+                };
+                let i = Ident::new("i", Span::mixed_site());
+                vec![i, x, y]
+            }
+            (p, false, 1) => {
+                let Some(x) = pat_name(p) else {
+                    self.error(err(
+                        p,
+                        "bind the element to a name, as in `for x in a.iter()`",
+                    ));
+                    return None;
+                };
+                vec![Ident::new("i", Span::mixed_site()), x]
+            }
+            (p, ..) => {
+                self.error(err(p, "this pattern does not match the iterator"));
+                return None;
+            }
+        })
+    }
+
+    /// Binds each element name to its array's place at the counter `var`.
+    fn bind_aliases(&mut self, var: VarId, aliases: Vec<(Ident, VarId, Vec<Proj>)>) {
+        for (name, v, mut proj) in aliases {
+            let read = self.read(var);
+            proj.push(Proj::Index(Pure::Var(var, Vec::new(), read)));
+            let ty = self.place_ty(v, &proj);
+            self.scopes
+                .last_mut()
+                .unwrap()
+                .insert(name.to_string(), Binding::Alias(v, proj, ty));
+        }
+    }
+
+    /// The state a checkpointed loop `id` saves: the variables declared before it (from
+    /// `first_var` on are its own) that its body uses, not parameters or loop counters.
+    fn carried(&mut self, fl: &syn::ExprForLoop, id: usize, first_var: VarId, body: &Block) {
+        if self
+            .nest
+            .iter()
+            .any(|&l| self.f.loops[l].checkpoint.is_some())
+        {
+            self.error(err(
+                fl,
+                "a checkpointed loop inside another is not supported; checkpoint the outer one",
+            ));
+        }
+        let mut used = std::collections::BTreeSet::new();
+        crate::walk::referenced(body, &mut used);
+        self.f.loops[id].carried = used
+            .into_iter()
+            .filter(|&v| {
+                v < first_var && self.f.vars[v].param.is_none() && !self.f.vars[v].loop_var
+            })
+            .collect();
+    }
+
+    /// `#[checkpoint]` or `#[checkpoint(snapshots = S)]` on a `for` loop.
+    fn checkpoint_attr(&mut self, attrs: &[syn::Attribute]) -> (Option<Option<TokenStream>>, bool) {
+        let Some(a) = attrs.iter().find(|a| a.path().is_ident("checkpoint")) else {
+            return (None, false);
+        };
+        if matches!(a.meta, syn::Meta::Path(_)) {
+            return (Some(None), false);
+        }
+        let parsed = a.parse_args_with(
+            syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated,
+        );
+        let mut snapshots = None;
+        let mut binomial = false;
+        for m in parsed.iter().flatten() {
+            match m {
+                syn::Meta::NameValue(nv) if nv.path.is_ident("snapshots") => {
+                    snapshots = Some(nv.value.to_token_stream());
+                }
+                syn::Meta::Path(p) if p.is_ident("binomial") => binomial = true,
+                _ => snapshots = None,
+            }
+        }
+        match (parsed.is_ok(), snapshots) {
+            (true, Some(s)) => (Some(Some(s)), binomial),
+            _ => {
+                self.error(err(
+                    a,
+                    "write `#[checkpoint]`, `#[checkpoint(snapshots = S)]` or `#[checkpoint(snapshots = S, binomial)]`",
+                ));
+                (None, false)
+            }
+        }
+    }
+}

@@ -1,0 +1,563 @@
+//! `syn::ItemFn` -> IR. Rejects what is unsupported with an error on the user's span that says
+//! what to write instead; keeps going after an error so that every error is reported at once.
+//!
+//! One `impl Lower` per concern: `signature` (parameters, return type, `wrt`), `stmts`
+//! (statement sequences, `let`, assignments, `if`), `places` (`a[i]`, `p.w`), `exprs` (float
+//! expressions and the kinds of values), `pure` (integer and bool trees, constants), `loops`
+//! (`for`, `#[checkpoint]`), `bounded` (`while` / `loop` with `max_iters`, trip-count bounds),
+//! and `defaults` (the float types inference leaves open).
+
+mod bounded;
+mod defaults;
+mod exprs;
+mod loops;
+mod places;
+mod pure;
+mod signature;
+mod stmts;
+
+use std::collections::HashMap;
+
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::{ToTokens, format_ident, quote};
+use syn::spanned::Spanned;
+use syn::visit::Visit;
+
+use crate::args::Args;
+use crate::ir::*;
+
+/// How a statement sequence ends.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// The function's body or a branch of an `if` statement that returns: ends in the return
+    /// value, and may `return` early.
+    Fn,
+    /// A branch of an `if` statement or a block statement: no value.
+    Unit,
+    /// A block or `if` used as a value with `k` elements (`tuple`: written `(a, b)`).
+    Value { k: usize, tuple: bool },
+    /// The body of a `for` loop: no value; `break` and `continue` allowed.
+    Loop,
+}
+
+/// What a name in scope stands for.
+#[derive(Clone)]
+enum Binding {
+    Var(VarId),
+    /// `x` bound by `for x in a.iter_mut()`: the place `a[k]`.
+    Alias(VarId, Vec<Proj>, TyId),
+}
+
+pub struct Lower {
+    f: Func,
+    scopes: Vec<HashMap<String, Binding>>,
+    names: HashMap<String, usize>,
+    errors: Vec<syn::Error>,
+    n_ifs: usize,
+    /// The loops around the statement being lowered, outermost first.
+    nest: Vec<usize>,
+    /// The ranges of those loops, for bounds that depend on outer loop variables: start, end,
+    /// and whether the end is included.
+    ranges: HashMap<VarId, (syn::Expr, syn::Expr, bool)>,
+    /// The function's name, for messages of generated code.
+    fn_name: String,
+    /// `max_iters(label = K)` bounds, and whether a loop used each.
+    max_iters: Vec<(Ident, syn::Expr, bool)>,
+    /// The bounds of the bounded loops being lowered, and their panic messages.
+    bounds: Vec<syn::Expr>,
+    bound_msgs: Vec<String>,
+    /// Lowering a value as a constant because it looked like one (a `const` of unknown kind):
+    /// the mutable variables it reads then, whose kind was not known yet. If one turns out a
+    /// float that carries a derivative later, the value may not have been constant: an error.
+    as_constant: Option<Vec<(VarId, TokenStream)>>,
+    undecided: Vec<(VarId, TokenStream)>,
+}
+
+/// The statement that marks where a bounded loop checks its bound.
+const MAX_ITERS_CHECK: &str = "__stackgrad_max_iters_check";
+
+pub fn lower(item: &syn::ItemFn, args: &Args) -> syn::Result<Func> {
+    let mut l = Lower::new(item, args);
+    l.signature(&item.sig, args);
+    let body = l.body(&item.block);
+    l.finish(body)
+}
+
+impl Lower {
+    fn new(item: &syn::ItemFn, args: &Args) -> Lower {
+        let mut l = Lower {
+            f: Func {
+                vars: Vec::new(),
+                temps: Vec::new(),
+                types: Types::default(),
+                body: Block::default(),
+                params: Vec::new(),
+                param_copies: Vec::new(),
+                wrt: Vec::new(),
+                ret: Vec::new(),
+                ret_tuple: false,
+                reads: Vec::new(),
+                def_nest: Vec::new(),
+                if_nest: Vec::new(),
+                loops: Vec::new(),
+                generics: Vec::new(),
+                consts: Vec::new(),
+                n_defs: 0,
+                flag_ty: 0,
+                usize_ty: 0,
+                read_tys: HashMap::new(),
+                field_tys: HashMap::new(),
+            },
+            scopes: vec![HashMap::new()],
+            names: HashMap::new(),
+            errors: Vec::new(),
+            n_ifs: 0,
+            nest: Vec::new(),
+            ranges: HashMap::new(),
+            fn_name: item.sig.ident.to_string(),
+            max_iters: args
+                .max_iters
+                .iter()
+                .map(|(l, k)| (l.clone(), k.clone(), false))
+                .collect(),
+            bounds: Vec::new(),
+            bound_msgs: Vec::new(),
+            as_constant: None,
+            undecided: Vec::new(),
+        };
+        l.f.flag_ty = l.f.types.fresh(TyVal::Bool);
+        l.f.usize_ty =
+            l.f.types
+                .fresh(TyVal::Int(Ident::new("usize", Span::call_site())));
+        l
+    }
+
+    /// The function's body: the copies of `mut` parameters, then its statements.
+    fn body(&mut self, block: &syn::Block) -> Block {
+        let mut body = Block::default();
+        for &(param, local) in &self.f.param_copies.clone() {
+            let op = self.var_operand(param, Vec::new(), false);
+            let id = self.def_id();
+            body.stmts.push(Stmt::Def {
+                id,
+                target: Target::Var(local),
+                place: Vec::new(),
+                rhs: Rhs::Copy(op),
+                is_let: true,
+            });
+        }
+        self.scopes.push(HashMap::new());
+        self.seq(&block.stmts, &[], &mut body, Mode::Fn, block.span());
+        body
+    }
+
+    /// Checks what only the whole body tells, types what inference left open, and returns the
+    /// function or every error at once.
+    fn finish(mut self, body: Block) -> syn::Result<Func> {
+        for (label, _, used) in &self.max_iters {
+            if !used {
+                self.errors.push(err(
+                    label,
+                    format!("no `while` or `loop` is labelled `'{label}` in this function"),
+                ));
+            }
+        }
+        let ret = self.f.ret.clone();
+        for (o, t) in body.tail.iter().zip(ret) {
+            let ty = self.f.operand_ty(o);
+            self.f.types.unify(ty, t);
+        }
+        self.f.body = body;
+        defaults::default_call_types(&mut self.f);
+        defaults::default_field_types(&mut self.f);
+        self.undecided_floats();
+        let mut errors = self.errors.into_iter();
+        match errors.next() {
+            None => Ok(self.f),
+            Some(mut first) => {
+                for e in errors {
+                    first.combine(e);
+                }
+                Err(first)
+            }
+        }
+    }
+
+    /// Reports the variables that started as a constant of unknown kind and became floats.
+    fn undecided_floats(&mut self) {
+        for (v, at) in std::mem::take(&mut self.undecided) {
+            if self.f.types.kind(self.f.vars[v].ty) == Kind::Float {
+                let name = &self.f.vars[v].name;
+                self.errors.push(err(
+                    at,
+                    format!(
+                        "cannot tell whether `{name}` is a float here: it starts as a `const` whose type this function does not show and becomes a float later; give it a type where it is declared, as in `let mut {name}: f64 = ..`"
+                    ),
+                ));
+            }
+        }
+    }
+}
+
+fn err(node: impl ToTokens, msg: impl std::fmt::Display) -> syn::Error {
+    syn::Error::new_spanned(node, msg)
+}
+
+fn is_screaming(name: &str) -> bool {
+    name.chars().any(|c| c.is_ascii_uppercase())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+}
+
+fn is_compound(op: &syn::BinOp) -> Option<BinOp> {
+    Some(match op {
+        syn::BinOp::AddAssign(_) => BinOp::Add,
+        syn::BinOp::SubAssign(_) => BinOp::Sub,
+        syn::BinOp::MulAssign(_) => BinOp::Mul,
+        syn::BinOp::DivAssign(_) => BinOp::Div,
+        _ => return None,
+    })
+}
+
+/// Why an expression is not supported, and what to write instead.
+fn unsupported(e: &syn::Expr) -> String {
+    use syn::Expr::*;
+    match e {
+        Closure(_) => "closures are not supported in a differentiable function; write the closure's body inline, or make it a `#[differentiable]` function and call it".into(),
+        While(_) => "`while` loops are not supported: the tape needs a fixed size known at compile time; write a `for` loop with a constant bound, as in `for i in 0..N`, with `break` for an early exit".into(),
+        Loop(_) => "`loop` is not supported: the tape needs a fixed size known at compile time; write a `for` loop with a constant bound, as in `for i in 0..N`, with `break` for an early exit".into(),
+        ForLoop(_) => "this `for` loop is not supported here".into(),
+        Match(_) => "`match` is not supported; write an `if` / `else if` / `else` chain".into(),
+        Macro(m) => format!(
+            "macro `{}!` is not supported in a differentiable function: the macro cannot see through it; write the computation out, or move it into a function and supply its adjoint",
+            m.mac.path.to_token_stream()
+        ),
+        Index(_) => "index a local array, an array parameter or a field of a struct parameter".into(),
+        Field(f) if matches!(f.member, syn::Member::Unnamed(_)) => {
+            "tuple fields are not supported; return or bind each value on its own".into()
+        }
+        Field(_) => "read fields of a struct parameter taken by reference (`p: &Params`, then `p.w[i]`)".into(),
+        Reference(_) => "references are only supported as arguments of calls, as in `dot::<N>(&a, &b)`".into(),
+        Unsafe(_) => "`unsafe` blocks are not supported in a differentiable function".into(),
+        Tuple(_) => "a tuple is only supported as the function's return value, as in `(a, b)`".into(),
+        Array(_) | Repeat(_) => "bind the array with `let` first, as in `let h = [0.0; N];`".into(),
+        Struct(_) => "struct literals are not supported in a differentiable function; take the struct as a parameter".into(),
+        Range(_) => "ranges are only supported as the iterator of a `for` loop".into(),
+        Let(_) => "`if let` is not supported; compare values with `==`, `<`, ... instead".into(),
+        Break(_) | Continue(_) => "`break` and `continue` are supported in a loop's body and in `if` statements there".into(),
+        Async(_) | Await(_) => "`async` is not supported in a differentiable function".into(),
+        Try(_) => "the `?` operator is not supported in a differentiable function".into(),
+        _ => format!(
+            "`{}` is not supported in a differentiable function; use arithmetic (`+ - * /`), float methods, `if`/`else`, `for` loops and calls to `#[differentiable]` functions",
+            crate::names::text(&e.to_token_stream())
+        ),
+    }
+}
+
+impl Lower {
+    fn error(&mut self, e: syn::Error) {
+        self.errors.push(e);
+    }
+
+    fn if_id(&mut self) -> usize {
+        self.f.if_nest.push(self.nest.clone());
+        self.n_ifs += 1;
+        self.n_ifs - 1
+    }
+
+    fn def_id(&mut self) -> usize {
+        self.f.def_nest.push(self.nest.clone());
+        self.f.n_defs += 1;
+        self.f.n_defs - 1
+    }
+
+    fn read(&mut self, var: VarId) -> ReadId {
+        self.f.reads.push((var, self.nest.clone()));
+        self.f.reads.len() - 1
+    }
+
+    fn temp(&mut self, ty: TyId) -> TempId {
+        self.f.temps.push(Temp { ty });
+        self.f.temps.len() - 1
+    }
+
+    fn dummy(&mut self) -> Operand {
+        let ty = self.f.types.fresh(TyVal::Unknown(Kind::Float));
+        Operand::Const {
+            tokens: quote!(0.0),
+            ty,
+        }
+    }
+
+    /// Declares the names a rejected pattern binds, so that their uses report nothing more.
+    fn poison(&mut self, pat: &syn::Pat) {
+        struct Names(Vec<Ident>);
+        impl<'a> Visit<'a> for Names {
+            fn visit_pat_ident(&mut self, p: &'a syn::PatIdent) {
+                self.0.push(p.ident.clone());
+            }
+        }
+        let mut names = Names(Vec::new());
+        names.visit_pat(pat);
+        for n in names.0 {
+            let ty = self.f.types.fresh(TyVal::Unknown(Kind::Float));
+            self.declare(&n, false, ty, None);
+        }
+    }
+
+    fn lookup(&self, name: &str) -> Option<VarId> {
+        match self.binding(name)? {
+            Binding::Var(v) => Some(v),
+            Binding::Alias(..) => None,
+        }
+    }
+
+    fn binding(&self, name: &str) -> Option<Binding> {
+        self.scopes.iter().rev().find_map(|s| s.get(name).cloned())
+    }
+
+    /// Declares a variable in the innermost scope, with a unique name for generated code.
+    fn declare(&mut self, name: &Ident, mutable: bool, ty: TyId, param: Option<usize>) -> VarId {
+        self.declare_var(name, mutable, ty, param, false, false)
+    }
+
+    fn declare_var(
+        &mut self,
+        name: &Ident,
+        mutable: bool,
+        ty: TyId,
+        param: Option<usize>,
+        by_ref: bool,
+        loop_var: bool,
+    ) -> VarId {
+        let key = name.to_string();
+        let n = self.names.entry(key.clone()).or_insert(0);
+        let emit = if *n == 0 {
+            name.clone()
+        } else {
+            format_ident!("{}_{}", key, *n, span = Span::mixed_site())
+        };
+        *n += 1;
+        self.f.vars.push(Var {
+            name: name.clone(),
+            emit,
+            mutable,
+            ty,
+            param,
+            by_ref,
+            loop_var,
+            recompute: false,
+        });
+        let id = self.f.vars.len() - 1;
+        self.scopes
+            .last_mut()
+            .unwrap()
+            .insert(key, Binding::Var(id));
+        id
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use syn::parse_quote;
+
+    fn lower_with(attr: TokenStream, item: syn::ItemFn) -> syn::Result<Func> {
+        let args = crate::args::parse(attr).expect("valid arguments");
+        lower(&item, &args)
+    }
+
+    fn lowered(item: syn::ItemFn) -> Func {
+        match lower_with(TokenStream::new(), item) {
+            Ok(f) => f,
+            Err(e) => panic!("unexpected error: {e}"),
+        }
+    }
+
+    fn errors(attr: TokenStream, item: syn::ItemFn) -> Vec<String> {
+        match lower_with(attr, item) {
+            Ok(_) => panic!("expected an error"),
+            Err(e) => e.into_iter().map(|e| e.to_string()).collect(),
+        }
+    }
+
+    fn param_kinds(f: &Func) -> Vec<Kind> {
+        f.params
+            .iter()
+            .map(|&v| f.types.kind(f.vars[v].ty))
+            .collect()
+    }
+
+    fn trips(f: &Func) -> Vec<String> {
+        f.loops.iter().map(|l| l.trips.to_string()).collect()
+    }
+
+    #[test]
+    fn parameters_kinds_and_wrt() {
+        let item: syn::ItemFn = parse_quote! {
+            fn f(x: f64, a: &[f32; 3], p: &Params, n: usize, b: bool) -> f64 { x }
+        };
+        let f = lowered(item.clone());
+        assert_eq!(
+            param_kinds(&f),
+            [
+                Kind::Float,
+                Kind::Array,
+                Kind::Struct,
+                Kind::Int,
+                Kind::Bool
+            ]
+        );
+        assert_eq!(f.wrt, [0, 1, 2], "every float parameter by default");
+        let by_ref: Vec<bool> = f.params.iter().map(|&v| f.vars[v].by_ref).collect();
+        assert_eq!(by_ref, [false, true, true, false, false]);
+        assert_eq!((f.ret.len(), f.ret_tuple), (1, false));
+
+        let f = lower_with(quote!(wrt(p, x)), item).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(f.wrt, [0, 2], "`wrt(..)` in parameter order");
+    }
+
+    #[test]
+    fn mut_parameters_shadowing_and_tuple_returns() {
+        let f = lowered(parse_quote! {
+            fn f(mut x: f64, y: f64) -> (f64, f64) {
+                x = x * y;
+                let z = x + 1.0;
+                let z = z * 2.0;
+                (x, z)
+            }
+        });
+        assert_eq!(f.params.len(), 2);
+        assert_eq!(f.param_copies.len(), 1);
+        let (param, local) = f.param_copies[0];
+        assert!(!f.vars[param].mutable && f.vars[local].mutable);
+        let emitted: Vec<String> = f.vars.iter().map(|v| v.emit.to_string()).collect();
+        assert_eq!(emitted, ["x", "x_1", "y", "z", "z_1"]);
+        assert_eq!((f.ret.len(), f.ret_tuple), (2, true));
+        assert_eq!(f.body.tail.len(), 2);
+    }
+
+    #[test]
+    fn a_for_loop_is_one_counted_loop_with_a_compile_time_bound() {
+        let f = lowered(parse_quote! {
+            fn f<const N: usize>(a: &[f64; N]) -> f64 {
+                let mut s = 0.0;
+                for i in 0..N {
+                    s += a[i];
+                }
+                s
+            }
+        });
+        assert_eq!(trips(&f), ["N"]);
+        assert!(f.loops[0].trips_generic && !f.loops[0].breaks);
+        let fors = f.body.stmts.iter();
+        let fors = fors.filter(|s| matches!(s, Stmt::For { .. })).count();
+        assert_eq!(fors, 1);
+    }
+
+    #[test]
+    fn trip_bounds_of_ranges_steps_nests_and_iterators() {
+        let f = lowered(parse_quote! {
+            fn f(x: f64, a: &[f64; 5]) -> f64 {
+                let mut s = x;
+                for i in 2..=7 {
+                    for j in 0..i {
+                        s += x;
+                    }
+                }
+                for k in (0..10).step_by(3).rev() {
+                    s += x;
+                }
+                for (i, y) in a.iter().enumerate() {
+                    s += *y;
+                }
+                s
+            }
+        });
+        // `2..=7`: 6 trips; `0..i`: at most 7; `0..10` by 3: 4; `a.iter()`: 5.
+        assert_eq!(trips(&f), ["6", "7", "4", "5"]);
+        assert_eq!(f.loops[1].nest, [0], "the inner loop knows its outer loop");
+    }
+
+    #[test]
+    fn a_bounded_while_loop_has_one_more_trip_than_its_bound() {
+        let f = lowered(parse_quote! {
+            fn f(x: f64) -> f64 {
+                let mut y = x;
+                #[max_iters(8)]
+                while y > 1.0 {
+                    y = y * 0.5;
+                }
+                y
+            }
+        });
+        assert_eq!(trips(&f), ["9"]);
+        assert!(f.loops[0].breaks, "its trip count is recorded");
+    }
+
+    #[test]
+    fn unsupported_constructs_are_errors_that_say_what_to_write() {
+        let e = errors(
+            TokenStream::new(),
+            parse_quote! {
+                fn f(x: f64) -> f64 {
+                    match x { _ => x }
+                }
+            },
+        );
+        assert_eq!(e.len(), 1);
+        assert!(e[0].contains("`match` is not supported"), "{e:?}");
+        assert!(e[0].contains("`if` / `else if` / `else`"), "{e:?}");
+
+        let e = errors(
+            TokenStream::new(),
+            parse_quote! {
+                fn f(x: f64) -> f64 {
+                    let mut y = x;
+                    while y > 1.0 {
+                        y = y * 0.5;
+                    }
+                    y
+                }
+            },
+        );
+        assert!(e[0].contains("needs a bound"), "{e:?}");
+    }
+
+    #[test]
+    fn scalars_are_taken_by_value_and_structs_by_reference() {
+        let e = errors(
+            TokenStream::new(),
+            parse_quote! {
+                fn f(x: &f64, p: Params) -> f64 { 1.0 }
+            },
+        );
+        assert_eq!(e.len(), 2, "{e:?}");
+        assert!(
+            e[0].contains("is not supported; use `f32` or `f64`"),
+            "{e:?}"
+        );
+        assert!(
+            e[1].contains("take the struct by reference: `p: &Params`"),
+            "{e:?}"
+        );
+    }
+
+    #[test]
+    fn every_error_is_reported_at_once() {
+        let e = errors(
+            quote!(wrt(n), max_iters(missing = 3)),
+            parse_quote! {
+                async fn f(x: f64, v: Vec<f64>, n: usize) -> f64 {
+                    x
+                }
+            },
+        );
+        assert_eq!(e.len(), 4, "{e:?}");
+        assert!(e[0].contains("`async fn`"), "{e:?}");
+        assert!(e[1].contains("`Vec` is not supported"), "{e:?}");
+        assert!(e[2].contains("`n` is not a float parameter"), "{e:?}");
+        assert!(e[3].contains("labelled `'missing`"), "{e:?}");
+    }
+}

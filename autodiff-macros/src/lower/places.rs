@@ -1,0 +1,135 @@
+//! Places: a local or a parameter, with indices, fields and `*` (`a[i][j]`, `p.w[i]`, `*v`),
+//! read as operands or assigned.
+
+use proc_macro2::{Ident, Span};
+
+use super::{Binding, Lower, err};
+use crate::ir::*;
+
+impl Lower {
+    /// A read of `var` (or of a place in it) as an operand.
+    pub(super) fn var_operand(&mut self, var: VarId, proj: Vec<Proj>, borrow: bool) -> Operand {
+        let ty = self.place_ty(var, &proj);
+        let read = self.read(var);
+        self.f.read_tys.insert(read, ty);
+        Operand::Var {
+            var,
+            proj,
+            read,
+            borrow,
+            ty,
+        }
+    }
+
+    /// The type of a place: array elements follow the array's type; struct fields get one type
+    /// variable per path, inferred from their uses.
+    pub(super) fn place_ty(&mut self, var: VarId, proj: &[Proj]) -> TyId {
+        let mut ty = self.f.vars[var].ty;
+        for (n, p) in proj.iter().enumerate() {
+            ty = match (p, self.f.types.elem(ty)) {
+                (Proj::Deref, _) => ty,
+                (Proj::Index(_), Some(e)) => e,
+                _ => {
+                    let key = (var, place_path(&proj[..=n]));
+                    match self.f.field_tys.get(&key) {
+                        Some(&t) => t,
+                        None => {
+                            let t = self.f.types.fresh(TyVal::Unknown(Kind::Float));
+                            self.f.field_tys.insert(key, t);
+                            t
+                        }
+                    }
+                }
+            };
+        }
+        ty
+    }
+
+    /// A place in a local variable: `x`, `a[i][j]`, `p.w[i]`, or `*v` for `v` bound by
+    /// `iter_mut()`. `None` (and no error) when `e` is not one.
+    pub(super) fn place(&mut self, e: &syn::Expr) -> Option<(VarId, Vec<Proj>)> {
+        match e {
+            syn::Expr::Paren(p) => self.place(&p.expr),
+            syn::Expr::Group(g) => self.place(&g.expr),
+            syn::Expr::Path(p) => {
+                let id = p.path.get_ident()?;
+                match self.binding(&id.to_string())? {
+                    Binding::Var(v) => Some((v, Vec::new())),
+                    Binding::Alias(v, proj, _) => Some((v, proj)),
+                }
+            }
+            syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => {
+                let syn::Expr::Path(p) = &*u.expr else {
+                    return None;
+                };
+                let id = p.path.get_ident()?;
+                match self.binding(&id.to_string())? {
+                    Binding::Alias(v, proj, _) => Some((v, proj)),
+                    Binding::Var(v) if self.f.vars[v].by_ref => Some((v, vec![Proj::Deref])),
+                    Binding::Var(_) => None,
+                }
+            }
+            syn::Expr::Index(ix) => {
+                let (v, mut proj) = self.place(&ix.expr)?;
+                let base_ty = self.place_ty(v, &proj);
+                if !matches!(self.f.types.kind(base_ty), Kind::Array)
+                    && !matches!(self.f.types.get(base_ty), TyVal::Unknown(_))
+                {
+                    self.error(err(
+                        &ix.expr,
+                        "this is not an array; index only arrays (`[f64; N]`), and annotate a `let` that holds one, as in `let y: [f64; N] = ..`",
+                    ));
+                }
+                let (i, ity) = self.pure(&ix.index);
+                let usize_ty = self
+                    .f
+                    .types
+                    .fresh(TyVal::Int(Ident::new("usize", Span::call_site())));
+                self.f.types.unify(ity, usize_ty);
+                proj.push(Proj::Index(i));
+                Some((v, proj))
+            }
+            syn::Expr::Field(f) => {
+                let (v, mut proj) = self.place(&f.base)?;
+                match &f.member {
+                    syn::Member::Named(n) => proj.push(Proj::Field(n.clone())),
+                    syn::Member::Unnamed(_) => {
+                        self.error(err(
+                            f,
+                            "tuple fields are not supported; use named struct fields",
+                        ));
+                        return None;
+                    }
+                }
+                Some((v, proj))
+            }
+            _ => None,
+        }
+    }
+
+    /// The place an assignment writes: a local, not a parameter.
+    pub(super) fn assigned_place(&mut self, left: &syn::Expr) -> Option<(VarId, Vec<Proj>)> {
+        match self.place(left) {
+            Some((v, proj)) if self.f.vars[v].param.is_some() => {
+                let name = &self.f.vars[v].name;
+                let msg = if proj.is_empty() {
+                    format!("cannot assign to the parameter `{name}`; declare it `mut {name}`")
+                } else {
+                    format!(
+                        "cannot assign into the parameter `{name}`: parameters are read-only; copy it into a local (`let mut a = *{name};`)"
+                    )
+                };
+                self.error(err(left, msg));
+                None
+            }
+            Some(place) => Some(place),
+            None => {
+                self.error(err(
+                    left,
+                    "only assignments to local variables and their elements are supported, as in `y = ..;` or `h[i] = ..;`",
+                ));
+                None
+            }
+        }
+    }
+}

@@ -1,0 +1,269 @@
+//! The signature: parameters and their types, the return type, `wrt(..)`; and the types the
+//! macro knows.
+
+use quote::ToTokens;
+
+use super::{Lower, err};
+use crate::args::Args;
+use crate::ir::{Kind, TyId, TyVal};
+
+/// Parses a scalar type the macro knows.
+pub(super) fn scalar_ty(ty: &syn::Type) -> Option<TyVal> {
+    let syn::Type::Path(p) = ty else { return None };
+    let id = p.path.get_ident()?;
+    Some(match id.to_string().as_str() {
+        "f32" => TyVal::F32,
+        "f64" => TyVal::F64,
+        "bool" => TyVal::Bool,
+        "i8" | "i16" | "i32" | "i64" | "i128" | "isize" | "u8" | "u16" | "u32" | "u64" | "u128"
+        | "usize" => TyVal::Int(id.clone()),
+        _ => return None,
+    })
+}
+
+impl Lower {
+    pub(super) fn signature(&mut self, sig: &syn::Signature, args: &Args) {
+        self.qualifiers(sig);
+        self.generics(&sig.generics);
+        for input in &sig.inputs {
+            self.param(input);
+        }
+        self.ret_type(sig);
+        self.wrt(args);
+    }
+
+    /// `async`, `unsafe`, `extern` and variadic functions are rejected.
+    fn qualifiers(&mut self, sig: &syn::Signature) {
+        if let Some(a) = &sig.asyncness {
+            self.error(err(
+                a,
+                "`async fn` cannot be differentiable; remove `async`",
+            ));
+        }
+        if let Some(u) = &sig.unsafety {
+            self.error(err(
+                u,
+                "`unsafe fn` cannot be differentiable; remove `unsafe`",
+            ));
+        }
+        if let Some(a) = &sig.abi {
+            self.error(err(
+                a,
+                "`extern` functions cannot be differentiable; remove the ABI",
+            ));
+        }
+        if let Some(v) = &sig.variadic {
+            self.error(err(v, "variadic functions cannot be differentiable"));
+        }
+    }
+
+    /// Const generic parameters only, and no `where` clause.
+    fn generics(&mut self, generics: &syn::Generics) {
+        for g in &generics.params {
+            match g {
+                syn::GenericParam::Const(c) if c.default.is_none() => {
+                    self.f.generics.push((c.ident.clone(), c.ty.clone()))
+                }
+                _ => self.error(err(
+                    g,
+                    "only const generic parameters are supported, as in `<const N: usize>`; write the function for concrete `f32` or `f64` types",
+                )),
+            }
+        }
+        if let Some(w) = &generics.where_clause {
+            self.error(err(w, "`where` clauses are not supported"));
+        }
+    }
+
+    /// One parameter: `x: f64`, `a: &[f64; N]`, `p: &Params`, `mut x: f64` (copied into a local).
+    fn param(&mut self, input: &syn::FnArg) {
+        let pt = match input {
+            syn::FnArg::Receiver(r) => {
+                self.error(err(
+                    r,
+                    "methods cannot be differentiable; write a free function that takes the value as a parameter",
+                ));
+                return;
+            }
+            syn::FnArg::Typed(pt) => pt,
+        };
+        let syn::Pat::Ident(pi) = &*pt.pat else {
+            self.error(err(
+                &pt.pat,
+                "patterns in parameters are not supported; name the parameter, as in `x: f64`",
+            ));
+            return;
+        };
+        if pi.by_ref.is_some() || pi.subpat.is_some() {
+            self.error(err(pi, "write the parameter as `name: type`"));
+            return;
+        }
+        let (inner, by_ref) = match &*pt.ty {
+            syn::Type::Reference(r) if r.mutability.is_none() && r.lifetime.is_none() => {
+                (&*r.elem, true)
+            }
+            t => (t, false),
+        };
+        let Some(ty) = self.param_ty(pt, &pi.ident, inner, by_ref) else {
+            self.unsupported_param(pt, inner);
+            let ty = self.f.types.fresh(TyVal::Unknown(Kind::Float));
+            self.declare(&pi.ident, false, ty, None);
+            return;
+        };
+        let index = self.f.params.len();
+        let var = self.declare_var(&pi.ident, false, ty, Some(index), by_ref, false);
+        self.f.params.push(var);
+        if pi.mutability.is_some() {
+            let local = self.declare(&pi.ident, true, ty, None);
+            self.f.param_copies.push((var, local));
+        }
+    }
+
+    /// The type of a parameter (`inner`, behind the reference when `by_ref`): by reference only
+    /// arrays and structs; a struct only by reference.
+    fn param_ty(
+        &mut self,
+        pt: &syn::PatType,
+        name: &syn::Ident,
+        inner: &syn::Type,
+        by_ref: bool,
+    ) -> Option<TyId> {
+        match self.parse_ty(inner) {
+            Some(ty) if by_ref && !matches!(self.f.types.kind(ty), Kind::Array | Kind::Struct) => {
+                None
+            }
+            Some(ty) if !by_ref && self.f.types.kind(ty) == Kind::Struct => {
+                self.error(err(
+                    &pt.ty,
+                    format!(
+                        "take the struct by reference: `{}: &{}`",
+                        name,
+                        crate::names::text(&inner.to_token_stream())
+                    ),
+                ));
+                Some(ty)
+            }
+            other => other,
+        }
+    }
+
+    /// The error for a parameter type the macro does not support, with what to take instead.
+    fn unsupported_param(&mut self, pt: &syn::PatType, inner: &syn::Type) {
+        let is_vec = matches!(inner, syn::Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "Vec"));
+        let msg = match &*pt.ty {
+            _ if is_vec => "`Vec` is not supported: the tape needs sizes known at compile time; take an array, as in `x: &[f64; N]`".to_string(),
+            syn::Type::Slice(_) | syn::Type::Reference(_) if matches!(inner, syn::Type::Slice(_)) => {
+                "slices are not supported: the tape needs sizes known at compile time; take an array, as in `x: &[f64; N]`".to_string()
+            }
+            _ => format!(
+                "parameter type `{}` is not supported; use `f32` or `f64`, arrays of them (`[f64; N]`, `&[[f32; N]; M]`), a struct by reference (`&Params`), integers or `bool`",
+                crate::names::text(&pt.ty.to_token_stream())
+            ),
+        };
+        self.error(err(&pt.ty, msg));
+    }
+
+    /// `-> f64`, `-> [f32; N]` or `-> (f64, f64)`: one entry of `ret` per element.
+    fn ret_type(&mut self, sig: &syn::Signature) {
+        let ty = match &sig.output {
+            syn::ReturnType::Default => {
+                self.error(err(
+                    sig,
+                    "a differentiable function must return `f32`, `f64` or a tuple of them, as in `-> f64`",
+                ));
+                return;
+            }
+            syn::ReturnType::Type(_, ty) => ty,
+        };
+        let elems: Vec<&syn::Type> = match &**ty {
+            syn::Type::Tuple(t) => {
+                self.f.ret_tuple = true;
+                t.elems.iter().collect()
+            }
+            other => vec![other],
+        };
+        for t in elems {
+            match self.parse_ty(t) {
+                Some(id)
+                    if self.f.types.differentiable(id) && self.f.types.kind(id) != Kind::Struct =>
+                {
+                    self.f.ret.push(id);
+                }
+                _ => self.error(err(
+                    t,
+                    format!(
+                        "return type `{}` is not supported; return `f32`, `f64`, an array of them or a tuple of floats",
+                        crate::names::text(&t.to_token_stream())
+                    ),
+                )),
+            }
+        }
+        if self.f.ret_tuple && self.f.ret.is_empty() {
+            self.error(err(ty, "return a float or a non-empty tuple of floats"));
+        }
+    }
+
+    /// The differentiated parameters: `wrt(..)`, or every float parameter.
+    fn wrt(&mut self, args: &Args) {
+        let is_float = |l: &Self, i: usize| l.f.types.differentiable(l.f.vars[l.f.params[i]].ty);
+        let Some(names) = &args.wrt else {
+            self.f.wrt = (0..self.f.params.len())
+                .filter(|&i| is_float(self, i))
+                .collect();
+            return;
+        };
+        for name in names {
+            let found =
+                (0..self.f.params.len()).find(|&i| self.f.vars[self.f.params[i]].name == *name);
+            match found {
+                None => self.error(err(
+                    name,
+                    format!("`{name}` is not a parameter of this function; `wrt(..)` lists parameters to differentiate"),
+                )),
+                Some(i) if !is_float(self, i) => self.error(err(
+                    name,
+                    format!("`{name}` is not a float parameter; only `f32` and `f64` parameters, arrays of them and structs can be differentiated"),
+                )),
+                Some(i) if self.f.wrt.contains(&i) => {
+                    self.error(err(name, format!("`{name}` is listed twice")))
+                }
+                Some(i) => self.f.wrt.push(i),
+            }
+        }
+        self.f.wrt.sort_unstable();
+    }
+
+    /// Parses a type the macro knows: scalars, arrays of any depth, and user structs.
+    pub(super) fn parse_ty(&mut self, ty: &syn::Type) -> Option<TyId> {
+        match ty {
+            syn::Type::Array(a) => {
+                let e = self.parse_ty(&a.elem)?;
+                Some(self.f.types.fresh(TyVal::Array(e, a.len.to_token_stream())))
+            }
+            syn::Type::Paren(p) => self.parse_ty(&p.elem),
+            syn::Type::Path(p) if p.qself.is_none() => match scalar_ty(ty) {
+                Some(tv) => Some(self.f.types.fresh(tv)),
+                None if p.path.segments.last().is_some_and(|s| {
+                    [
+                        "Vec", "Box", "Option", "String", "Rc", "Arc", "HashMap", "VecDeque",
+                    ]
+                    .iter()
+                    .any(|n| s.ident == n)
+                }) =>
+                {
+                    None
+                }
+                None if p.path.segments.last().is_some_and(|s| {
+                    s.ident
+                        .to_string()
+                        .starts_with(|c: char| c.is_ascii_uppercase())
+                }) =>
+                {
+                    Some(self.f.types.fresh(TyVal::Struct(ty.to_token_stream())))
+                }
+                None => None,
+            },
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,638 @@
+//! Statement sequences: `let`, assignments, `if` statements and values, `return`, `break` and
+//! `continue`.
+
+use std::collections::HashMap;
+
+use proc_macro2::Span;
+use quote::ToTokens;
+use syn::spanned::Spanned;
+use syn::visit::Visit;
+
+use super::{Lower, MAX_ITERS_CHECK, Mode, err, is_compound, unsupported};
+use crate::ir::*;
+
+/// Does the expression or block contain a `return` (outside closures)?
+fn has_return(node: &impl ToTokens) -> bool {
+    struct V(bool);
+    impl<'a> Visit<'a> for V {
+        fn visit_expr_return(&mut self, _: &'a syn::ExprReturn) {
+            self.0 = true;
+        }
+        fn visit_expr_closure(&mut self, _: &'a syn::ExprClosure) {}
+    }
+    let mut v = V(false);
+    if let Ok(e) = syn::parse2::<syn::Expr>(node.to_token_stream()) {
+        v.visit_expr(&e);
+    }
+    v.0
+}
+
+/// Does the `if` contain a `break` or `continue` of the enclosing loop (not of a loop inside it)?
+fn has_jump(ifx: &syn::ExprIf) -> bool {
+    struct V(bool);
+    impl<'a> Visit<'a> for V {
+        fn visit_expr_break(&mut self, _: &'a syn::ExprBreak) {
+            self.0 = true;
+        }
+        fn visit_expr_continue(&mut self, _: &'a syn::ExprContinue) {
+            self.0 = true;
+        }
+        fn visit_expr_closure(&mut self, _: &'a syn::ExprClosure) {}
+        fn visit_expr_for_loop(&mut self, _: &'a syn::ExprForLoop) {}
+        fn visit_expr_while(&mut self, _: &'a syn::ExprWhile) {}
+        fn visit_expr_loop(&mut self, _: &'a syn::ExprLoop) {}
+    }
+    let mut v = V(false);
+    v.visit_expr_if(ifx);
+    v.0
+}
+
+fn is_unit_expr(e: &syn::Expr) -> bool {
+    match e {
+        syn::Expr::Assign(_) => true,
+        syn::Expr::Binary(b) => is_compound(&b.op).is_some(),
+        syn::Expr::If(i) => i.else_branch.is_none(),
+        syn::Expr::While(_) | syn::Expr::Loop(_) | syn::Expr::ForLoop(_) => true,
+        _ => false,
+    }
+}
+
+impl Lower {
+    /// Lowers `stmts` into a new block, in a scope of their own.
+    pub(super) fn scoped(&mut self, stmts: &[syn::Stmt], mode: Mode, span: Span) -> Block {
+        self.scopes.push(HashMap::new());
+        let mut block = Block::default();
+        self.seq(stmts, &[], &mut block, mode, span);
+        self.scopes.pop();
+        block
+    }
+
+    /// Lowers a statement sequence; `conts` are the statements that follow it in enclosing
+    /// blocks (an `if` statement with a `return` in a branch pulls them into its branches, so
+    /// every path ends in the function's value).
+    pub(super) fn seq(
+        &mut self,
+        stmts: &[syn::Stmt],
+        conts: &[&[syn::Stmt]],
+        out: &mut Block,
+        mode: Mode,
+        span: Span,
+    ) {
+        for (i, s) in stmts.iter().enumerate() {
+            let last = i + 1 == stmts.len();
+            match s {
+                syn::Stmt::Local(local) => self.local(local, out),
+                syn::Stmt::Item(item) => self.error(err(
+                    item,
+                    "items inside a differentiable function are not supported; move them outside the function",
+                )),
+                syn::Stmt::Macro(m) if m.mac.path.is_ident(MAX_ITERS_CHECK) => self.max_iters_check(out),
+                syn::Stmt::Macro(m) => self.error(err(
+                    m,
+                    format!(
+                        "macro `{}!` is not supported in a differentiable function: the macro cannot see through it; write the computation out",
+                        m.mac.path.to_token_stream()
+                    ),
+                )),
+                syn::Stmt::Expr(e, semi) => {
+                    let value_end = last && semi.is_none() && !is_unit_expr(e);
+                    if self.seq_expr(e, value_end, &stmts[i + 1..], conts, out, mode) {
+                        return;
+                    }
+                }
+            }
+        }
+        match (mode, conts.split_first()) {
+            (Mode::Fn, Some((next, rest))) => {
+                self.scopes.pop();
+                self.seq(next, rest, out, Mode::Fn, span);
+            }
+            (Mode::Loop, Some((next, rest))) => {
+                self.scopes.pop();
+                self.seq(next, rest, out, Mode::Loop, span);
+            }
+            (Mode::Fn, _) if self.f.ret.is_empty() => {}
+            (Mode::Fn | Mode::Value { .. }, _) => self.error(syn::Error::new(
+                span,
+                "this block does not end in a value; end it with the value, as in `x * y`",
+            )),
+            (Mode::Unit | Mode::Loop, _) => {}
+        }
+    }
+
+    /// An expression statement of a sequence, followed by `rest` and then `conts`. `true` when
+    /// it ends the sequence: a jump, the sequence's value (`value_end`: it is the last statement
+    /// and has no `;`), or an `if` or block that took the statements after it in.
+    fn seq_expr(
+        &mut self,
+        e: &syn::Expr,
+        value_end: bool,
+        rest: &[syn::Stmt],
+        conts: &[&[syn::Stmt]],
+        out: &mut Block,
+        mode: Mode,
+    ) -> bool {
+        let mut conts2 = vec![rest];
+        conts2.extend_from_slice(conts);
+        if self.leaves(e, &conts2, out, mode) {
+            return true;
+        }
+        match mode {
+            Mode::Fn if value_end && conts.iter().all(|c| c.is_empty()) => {
+                out.tail = self.value(e, self.ret_shape(), out);
+                true
+            }
+            Mode::Value { k, tuple } if value_end => {
+                out.tail = self.value(e, (k, tuple), out);
+                true
+            }
+            _ => {
+                self.stmt_expr(e, out);
+                false
+            }
+        }
+    }
+
+    /// `return`, `break` and `continue` where `mode` allows them (an error elsewhere), and an
+    /// `if` or block that may leave the sequence; `conts` are the statements after `e`. `true`
+    /// when `e` is one of them: the sequence ends there.
+    fn leaves(
+        &mut self,
+        e: &syn::Expr,
+        conts: &[&[syn::Stmt]],
+        out: &mut Block,
+        mode: Mode,
+    ) -> bool {
+        match (e, mode) {
+            (syn::Expr::Return(r), Mode::Fn) => match &r.expr {
+                Some(v) => out.tail = self.value(v, self.ret_shape(), out),
+                None => self.error(err(r, "`return` needs a value")),
+            },
+            (syn::Expr::Return(r), Mode::Loop) => self.error(err(
+                r,
+                "`return` inside a loop is not supported; `break` out of the loop and return after it",
+            )),
+            (syn::Expr::Break(b), Mode::Loop) => self.break_stmt(b, out),
+            (syn::Expr::Continue(c), Mode::Loop) => {
+                if c.label.is_some() {
+                    self.error(err(c, "only a plain `continue` is supported, without label"));
+                }
+                out.stmts.push(Stmt::Continue);
+            }
+            (syn::Expr::Break(_) | syn::Expr::Continue(_), _) => self.error(err(
+                e,
+                "`break` and `continue` are supported in a loop's body and in the branches of `if` statements there, not inside a block or `if` used as a value",
+            )),
+            (syn::Expr::Return(r), _) => self.error(err(
+                r,
+                "`return` is only supported in the function's body and in the branches of `if` statements there, not inside a loop, a block or an `if` used as a value; in a loop, `break` out of it and return after it",
+            )),
+            // An `if` that leaves the sequence (`return` in the body, `break` or `continue` in
+            // a loop) takes the rest of the sequence into its branches; so does a block that
+            // may contain one.
+            (syn::Expr::If(ifx), Mode::Fn | Mode::Loop)
+                if (mode == Mode::Fn && has_return(ifx)) || (mode == Mode::Loop && has_jump(ifx)) =>
+            {
+                self.returning_if(ifx, conts, out, mode)
+            }
+            (syn::Expr::Block(b), Mode::Fn | Mode::Loop) if b.label.is_none() => {
+                self.scopes.push(HashMap::new());
+                self.seq(&b.block.stmts, conts, out, mode, b.span());
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    /// `break` in a loop's body: of the innermost loop only, without value.
+    fn break_stmt(&mut self, b: &syn::ExprBreak, out: &mut Block) {
+        let own = self
+            .nest
+            .last()
+            .and_then(|&l| self.f.loops[l].label.clone());
+        let outer = b
+            .label
+            .as_ref()
+            .is_some_and(|l| Some(l.ident.to_string()) != own);
+        if outer || b.expr.is_some() {
+            self.error(err(
+                b,
+                "only a plain `break` of the innermost loop is supported, without value",
+            ));
+        }
+        if let Some(&l) = self.nest.last() {
+            self.f.loops[l].breaks = true;
+        }
+        out.stmts.push(Stmt::Break);
+    }
+
+    /// The shape of the function's value: its number of elements, and whether it is a tuple.
+    fn ret_shape(&self) -> (usize, bool) {
+        (self.f.ret.len(), self.f.ret_tuple)
+    }
+
+    /// `if c { ..; return a; } rest`: each branch continues with `rest`.
+    fn returning_if(
+        &mut self,
+        ifx: &syn::ExprIf,
+        conts: &[&[syn::Stmt]],
+        out: &mut Block,
+        mode: Mode,
+    ) {
+        let id = self.if_id();
+        let cond = self.cond(&ifx.cond);
+        let saved = self.scopes.clone();
+        let mut then = Block::default();
+        self.scopes.push(HashMap::new());
+        self.seq(
+            &ifx.then_branch.stmts,
+            conts,
+            &mut then,
+            mode,
+            ifx.then_branch.span(),
+        );
+        self.scopes = saved.clone();
+        let mut els = Block::default();
+        self.scopes.push(HashMap::new());
+        match ifx.else_branch.as_ref().map(|(_, e)| &**e) {
+            None => self.seq(&[], conts, &mut els, mode, ifx.span()),
+            Some(syn::Expr::Block(b)) => self.seq(&b.block.stmts, conts, &mut els, mode, b.span()),
+            Some(e) => {
+                let stmt = syn::Stmt::Expr(e.clone(), None);
+                self.seq(std::slice::from_ref(&stmt), conts, &mut els, mode, e.span())
+            }
+        }
+        self.scopes = saved;
+        if mode == Mode::Loop {
+            out.stmts.push(Stmt::If {
+                id,
+                cond,
+                then,
+                els,
+                results: Vec::new(),
+                is_let: false,
+            });
+            return;
+        }
+        let results = self.if_results(&then, &els, self.f.ret.len());
+        out.tail = results.iter().map(|t| Operand::Temp(*t)).collect();
+        out.stmts.push(Stmt::If {
+            id,
+            cond,
+            then,
+            els,
+            results: results.into_iter().map(Target::Temp).collect(),
+            is_let: true,
+        });
+    }
+
+    /// The temporaries an `if` used as a value defines, one per element of its branches' tails.
+    fn if_results(&mut self, then: &Block, els: &Block, k: usize) -> Vec<TempId> {
+        (0..k)
+            .map(|i| {
+                let ty = self.f.types.fresh(TyVal::Unknown(Kind::Float));
+                for b in [then, els] {
+                    if let Some(o) = b.tail.get(i) {
+                        let t = self.f.operand_ty(o);
+                        self.f.types.unify(ty, t);
+                    }
+                }
+                self.temp(ty)
+            })
+            .collect()
+    }
+
+    /// A condition: a `bool` expression, without derivative.
+    pub(super) fn cond(&mut self, e: &syn::Expr) -> Pure {
+        let (p, ty) = self.pure(e);
+        if self.f.types.kind(ty) != Kind::Bool {
+            self.error(err(e, "a condition must be a `bool`, as in `x > 0.0`"));
+        }
+        p
+    }
+
+    /// `let y = ..;` (or `let y: T = ..;`): a float or an array, or a value without derivative.
+    fn local(&mut self, local: &syn::Local, out: &mut Block) {
+        let (pat, ann) = match &local.pat {
+            syn::Pat::Type(pt) => (&*pt.pat, Some(&*pt.ty)),
+            p => (p, None),
+        };
+        let syn::Pat::Ident(pi) = pat else {
+            let msg = match pat {
+                syn::Pat::Tuple(_) => {
+                    "destructuring `let` is not supported; bind each value with its own `let`"
+                }
+                syn::Pat::Wild(_) => "`let _ = ..` discards the value; remove the statement",
+                _ => "this pattern is not supported; bind a name, as in `let y = ..;`",
+            };
+            self.error(err(pat, msg));
+            self.poison(pat);
+            return;
+        };
+        if pi.by_ref.is_some() || pi.subpat.is_some() {
+            self.error(err(pi, "bind a plain name, as in `let y = ..;`"));
+            return;
+        }
+        let Some(init) = &local.init else {
+            self.error(err(
+                local,
+                format!(
+                    "`let {};` without a value is not supported; write `let {} = ..;`",
+                    pi.ident, pi.ident
+                ),
+            ));
+            return;
+        };
+        if let Some((_, d)) = &init.diverge {
+            self.error(err(d, "`let .. else` is not supported"));
+            return;
+        }
+        let ann_ty = match ann {
+            None => None,
+            Some(t) => match self.parse_ty(t) {
+                Some(ty) if self.f.types.kind(ty) != Kind::Struct => Some(ty),
+                _ => {
+                    self.error(err(
+                        t,
+                        format!("type `{}` is not supported here; use `f32`, `f64`, an array, an integer or `bool`", crate::names::text(&t.to_token_stream())),
+                    ));
+                    self.poison(pat);
+                    return;
+                }
+            },
+        };
+        let kind = match ann_ty {
+            Some(t) => self.f.types.kind(t),
+            None => self.kind_of(&init.expr).unwrap_or(Kind::Float),
+        };
+        let mutable = pi.mutability.is_some();
+        if matches!(kind, Kind::Float | Kind::Array) {
+            let op = self.float(&init.expr, out);
+            let ty = self.f.operand_ty(&op);
+            let var = self.declare(&pi.ident, mutable, ty, None);
+            if let Some(a) = ann_ty {
+                self.f.types.unify(ty, a);
+            }
+            self.bind(out, op, Target::Var(var), Vec::new(), true);
+            if local.attrs.iter().any(|a| a.path().is_ident("recompute")) {
+                if mutable {
+                    self.error(err(
+                        pi,
+                        "`#[recompute]` applies to an immutable `let`: its value is computed once, so the reverse sweep can compute it again",
+                    ));
+                }
+                self.f.vars[var].recompute = true;
+            }
+        } else {
+            let (p, ty) = self.pure_constant(&init.expr, kind);
+            if let Some(a) = ann_ty {
+                self.f.types.unify(ty, a);
+            }
+            let var = self.declare(&pi.ident, mutable, ty, None);
+            let id = self.def_id();
+            out.stmts.push(Stmt::Def {
+                id,
+                target: Target::Var(var),
+                place: Vec::new(),
+                rhs: Rhs::Pure(p),
+                is_let: true,
+            });
+        }
+    }
+
+    /// Makes `target` hold `op`: renames the definition that produced a temporary, or copies.
+    fn bind(
+        &mut self,
+        out: &mut Block,
+        op: Operand,
+        target: Target,
+        place: Vec<Proj>,
+        is_let: bool,
+    ) {
+        let ty = self.f.operand_ty(&op);
+        let tt = match target {
+            Target::Var(v) => self.place_ty(v, &place),
+            t => self.f.target_ty(t),
+        };
+        self.f.types.unify(ty, tt);
+        if let Operand::Temp(t) = op {
+            match out.stmts.last_mut() {
+                Some(Stmt::Def {
+                    target: tg @ Target::Temp(_),
+                    place: pl,
+                    is_let: l,
+                    ..
+                }) if *tg == Target::Temp(t) => {
+                    *tg = target;
+                    *pl = place;
+                    *l = is_let;
+                    return;
+                }
+                Some(Stmt::If {
+                    results, is_let: l, ..
+                }) if place.is_empty() && results.as_slice() == [Target::Temp(t)] => {
+                    results[0] = target;
+                    *l = is_let;
+                    return;
+                }
+                _ => {}
+            }
+        }
+        let id = self.def_id();
+        out.stmts.push(Stmt::Def {
+            id,
+            target,
+            place,
+            rhs: Rhs::Copy(op),
+            is_let,
+        });
+    }
+
+    /// An expression statement: an assignment, a loop, an `if` or a block.
+    fn stmt_expr(&mut self, e: &syn::Expr, out: &mut Block) {
+        match e {
+            syn::Expr::Paren(p) => self.stmt_expr(&p.expr, out),
+            syn::Expr::Assign(a) => self.assign(a, out),
+            syn::Expr::Binary(b) if is_compound(&b.op).is_some() => {
+                self.compound_assign(b, is_compound(&b.op).unwrap(), out)
+            }
+            syn::Expr::ForLoop(fl) => self.for_loop(fl, out),
+            syn::Expr::While(w) => {
+                self.bounded_loop(e, &w.attrs, w.label.as_ref(), Some(&w.cond), &w.body, out)
+            }
+            syn::Expr::Loop(l) => {
+                self.bounded_loop(e, &l.attrs, l.label.as_ref(), None, &l.body, out)
+            }
+            syn::Expr::If(ifx) => self.if_stmt(ifx, out),
+            syn::Expr::Block(b) if b.label.is_none() => {
+                self.scopes.push(HashMap::new());
+                self.seq(&b.block.stmts, &[], out, Mode::Unit, b.span());
+                self.scopes.pop();
+            }
+            syn::Expr::Lit(_)
+            | syn::Expr::Path(_)
+            | syn::Expr::Binary(_)
+            | syn::Expr::Unary(_)
+            | syn::Expr::MethodCall(_)
+            | syn::Expr::Call(_)
+            | syn::Expr::Cast(_) => self.error(err(
+                e,
+                "this statement computes a value and drops it; bind it with `let` or remove it",
+            )),
+            _ => self.error(err(e, unsupported(e))),
+        }
+    }
+
+    /// `y = ..;` or `h[i] = ..;`.
+    fn assign(&mut self, a: &syn::ExprAssign, out: &mut Block) {
+        let Some((var, place)) = self.assigned_place(&a.left) else {
+            return;
+        };
+        let ty = self.place_ty(var, &place);
+        self.decide_num(ty, &a.right);
+        if matches!(
+            self.f.types.kind(ty),
+            Kind::Float | Kind::Array | Kind::Struct
+        ) {
+            let op = self.float(&a.right, out);
+            self.bind(out, op, Target::Var(var), place, false);
+        } else {
+            let (p, pty) = self.pure(&a.right);
+            self.f.types.unify(ty, pty);
+            let id = self.def_id();
+            out.stmts.push(Stmt::Def {
+                id,
+                target: Target::Var(var),
+                place,
+                rhs: Rhs::Pure(p),
+                is_let: false,
+            });
+        }
+    }
+
+    /// `y += ..;` (and `-=`, `*=`, `/=`): `y = y + ..`.
+    fn compound_assign(&mut self, b: &syn::ExprBinary, op: BinOp, out: &mut Block) {
+        let Some((var, place)) = self.assigned_place(&b.left) else {
+            return;
+        };
+        let ty = self.place_ty(var, &place);
+        self.decide_num(ty, &b.right);
+        if self.f.types.kind(ty) == Kind::Float {
+            let rhs = self.float(&b.right, out);
+            let old = self.var_operand(var, place.clone(), false);
+            let rty = self.f.operand_ty(&rhs);
+            self.f.types.unify(ty, rty);
+            let id = self.def_id();
+            out.stmts.push(Stmt::Def {
+                id,
+                target: Target::Var(var),
+                place,
+                rhs: Rhs::Bin(op, old, rhs),
+                is_let: false,
+            });
+        } else {
+            let (p, rty) = self.pure(&b.right);
+            self.f.types.unify(ty, rty);
+            let sym = op.tokens();
+            let read = self.read(var);
+            let id = self.def_id();
+            out.stmts.push(Stmt::Def {
+                id,
+                target: Target::Var(var),
+                place: place.clone(),
+                rhs: Rhs::Pure(Pure::Bin(
+                    sym,
+                    Box::new(Pure::Var(var, place, read)),
+                    Box::new(p),
+                )),
+                is_let: false,
+            });
+        }
+    }
+
+    /// An `if` statement without value (its `else` may be another `if`).
+    fn if_stmt(&mut self, ifx: &syn::ExprIf, out: &mut Block) {
+        let id = self.if_id();
+        let cond = self.cond(&ifx.cond);
+        let then = self.scoped(&ifx.then_branch.stmts, Mode::Unit, ifx.span());
+        let mut els = Block::default();
+        if let Some((_, e)) = &ifx.else_branch {
+            self.scopes.push(HashMap::new());
+            self.stmt_expr(e, &mut els);
+            self.scopes.pop();
+        }
+        out.stmts.push(Stmt::If {
+            id,
+            cond,
+            then,
+            els,
+            results: Vec::new(),
+            is_let: false,
+        });
+    }
+
+    /// Lowers a value of `k` elements: a float, or a tuple written out.
+    fn value(&mut self, e: &syn::Expr, (k, tuple): (usize, bool), out: &mut Block) -> Vec<Operand> {
+        if !tuple {
+            return vec![self.float(e, out)];
+        }
+        match e {
+            syn::Expr::Paren(p) => self.value(&p.expr, (k, tuple), out),
+            syn::Expr::Tuple(t) if t.elems.len() == k => {
+                t.elems.iter().map(|x| self.float(x, out)).collect()
+            }
+            syn::Expr::If(ifx) => self.value_if(ifx, k, tuple, out),
+            syn::Expr::Block(b) if b.label.is_none() => {
+                let blk = self.scoped(&b.block.stmts, Mode::Value { k, tuple }, b.span());
+                out.stmts.extend(blk.stmts);
+                blk.tail
+            }
+            _ => {
+                self.error(err(
+                    e,
+                    format!("this function returns a tuple of {k}: end it with a tuple expression such as `(a, b)`"),
+                ));
+                (0..k).map(|_| self.dummy()).collect()
+            }
+        }
+    }
+
+    /// An `if` used as a value of `k` elements: both branches define the same temporaries.
+    pub(super) fn value_if(
+        &mut self,
+        ifx: &syn::ExprIf,
+        k: usize,
+        tuple: bool,
+        out: &mut Block,
+    ) -> Vec<Operand> {
+        let id = self.if_id();
+        let cond = self.cond(&ifx.cond);
+        let then = self.scoped(
+            &ifx.then_branch.stmts,
+            Mode::Value { k, tuple },
+            ifx.then_branch.span(),
+        );
+        let mut els = Block::default();
+        match ifx.else_branch.as_ref().map(|(_, e)| &**e) {
+            None => {
+                self.error(err(ifx, "an `if` used as a value needs an `else` branch"));
+                els.tail = (0..k).map(|_| self.dummy()).collect();
+            }
+            Some(e) => {
+                self.scopes.push(HashMap::new());
+                els.tail = self.value(e, (k, tuple), &mut els);
+                self.scopes.pop();
+            }
+        }
+        let results = self.if_results(&then, &els, k);
+        out.stmts.push(Stmt::If {
+            id,
+            cond,
+            then,
+            els,
+            results: results.iter().map(|t| Target::Temp(*t)).collect(),
+            is_let: true,
+        });
+        results.into_iter().map(Operand::Temp).collect()
+    }
+}
