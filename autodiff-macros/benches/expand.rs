@@ -18,7 +18,7 @@ mod forward;
 mod ir;
 #[path = "../src/items.rs"]
 mod items;
-#[path = "../src/lower.rs"]
+#[path = "../src/lower/mod.rs"]
 mod lower;
 #[path = "../src/names.rs"]
 mod names;
