@@ -8,11 +8,9 @@
 
 use criterion::{Criterion, black_box, criterion_group, criterion_main};
 
-#[allow(dead_code)]
 #[path = "../tests/models/gmm.rs"]
 mod gmm;
 
-#[allow(dead_code)]
 #[path = "../tests/models/lstm.rs"]
 mod lstm;
 
