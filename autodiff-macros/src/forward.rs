@@ -10,7 +10,7 @@ use crate::names::{companion, rerun_label};
 use crate::plan::Plan;
 use crate::print::pure_tokens;
 use crate::tape::{Key, Tape};
-use crate::walk::{find_loop, pure_reads, rhs_reads};
+use crate::walk::{find_loop, range_reads, rhs_reads};
 
 /// Forward names of the temporaries, in definition order: `t0`, `t1`, ...
 pub fn name_temps(f: &Func) -> Vec<Option<Ident>> {
@@ -319,13 +319,7 @@ impl Fwd<'_> {
     fn for_loop(&self, id: usize, var: VarId, range: &Range, body: &Block) -> TokenStream {
         let (id, var) = (&id, &var);
         let mut reads = Vec::new();
-        pure_reads(&range.start, &mut reads);
-        pure_reads(&range.end, &mut reads);
-        for a in &range.adapters {
-            if let Adapter::StepBy(k) = a {
-                pure_reads(k, &mut reads);
-            }
-        }
+        range_reads(range, &mut reads);
         let pre = self.read_stores(&reads);
         let lp = &self.f.loops[*id];
         let (k, i) = (&lp.counter, &self.f.vars[*var].emit);

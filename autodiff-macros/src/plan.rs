@@ -24,7 +24,7 @@ use std::collections::{HashMap, HashSet};
 
 use crate::analysis::{Activity, Reach};
 use crate::ir::*;
-use crate::walk::{pure_reads, rhs_reads, stmt_assigns};
+use crate::walk::{pure_reads, range_reads, rhs_reads, stmt_assigns};
 
 /// A snapshot: variable `var` recorded whole at `at`, inside the loops `nest`.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -45,8 +45,9 @@ pub struct Plan {
     pub snaps_at: HashMap<At, Vec<VarId>>,
     /// What each read of a mutable variable reads, where one definition does.
     pub reaching: Vec<Reach>,
-    /// The loop depth where each value is defined.
-    depth: HashMap<Target, usize>,
+    /// The loops around the definition of each variable and temporary: where the record of an
+    /// immutable value lives.
+    pub nests: HashMap<Target, Vec<usize>>,
 }
 
 impl Plan {
@@ -59,7 +60,7 @@ impl Plan {
             snap: HashMap::new(),
             snaps_at: HashMap::new(),
             reaching,
-            depth: value_depths(f),
+            nests: value_nests(f),
         };
         plan.snapshots(f);
         plan.recomputed(f, &f.body);
@@ -93,10 +94,7 @@ impl Plan {
             return true;
         }
         if !v.mutable {
-            return self
-                .depth
-                .get(&Target::Var(var))
-                .is_some_and(|&d| d < depth);
+            return (self.nests.get(&Target::Var(var))).is_some_and(|n| n.len() < depth);
         }
         if let Some(s) = self.snap.get(&read) {
             return s.nest.len() < depth;
@@ -141,7 +139,7 @@ impl Plan {
             }
             _ => return self.available(f, o, depth),
         };
-        self.recompute.contains(&target) || self.depth.get(&target).is_some_and(|&d| d < depth)
+        self.recompute.contains(&target) || self.nests.get(&target).is_some_and(|n| n.len() < depth)
     }
 
     /// Decides, in program order (a value is defined before it is used), which values are
@@ -256,13 +254,13 @@ fn has_call(p: &Pure) -> bool {
     }
 }
 
-/// The loop depth of the (first) definition of every variable and temporary.
-fn value_depths(f: &Func) -> HashMap<Target, usize> {
-    fn walk(f: &Func, b: &Block, out: &mut HashMap<Target, usize>) {
+/// The loops around the definition of each variable and temporary (its last one).
+fn value_nests(f: &Func) -> HashMap<Target, Vec<usize>> {
+    pub(super) fn walk(f: &Func, b: &Block, out: &mut HashMap<Target, Vec<usize>>) {
         for s in &b.stmts {
             match s {
                 Stmt::Def { id, target, .. } => {
-                    out.entry(*target).or_insert(f.def_nest[*id].len());
+                    out.insert(*target, f.def_nest[*id].clone());
                 }
                 Stmt::If {
                     id,
@@ -274,7 +272,7 @@ fn value_depths(f: &Func) -> HashMap<Target, usize> {
                     walk(f, then, out);
                     walk(f, els, out);
                     for r in results {
-                        out.entry(*r).or_insert(f.if_nest[*id].len());
+                        out.insert(*r, f.if_nest[*id].clone());
                     }
                 }
                 Stmt::For { body, .. } => walk(f, body, out),
@@ -294,13 +292,7 @@ fn direct_reads(s: &Stmt) -> Vec<(VarId, ReadId, bool)> {
         Stmt::Def { rhs, place, .. } => rhs_reads(rhs, place, &mut reads),
         Stmt::If { cond, .. } => pure_reads(cond, &mut reads),
         Stmt::For { range, .. } => {
-            pure_reads(&range.start, &mut reads);
-            pure_reads(&range.end, &mut reads);
-            for a in &range.adapters {
-                if let Adapter::StepBy(k) = a {
-                    pure_reads(k, &mut reads);
-                }
-            }
+            range_reads(range, &mut reads);
         }
         Stmt::Break | Stmt::Continue | Stmt::Panic(_) => {}
     }

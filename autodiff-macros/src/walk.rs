@@ -39,6 +39,17 @@ pub fn pure_reads<'p>(p: &'p Pure, out: &mut Vec<(VarId, &'p [Proj], ReadId)>) {
     }
 }
 
+/// Every read in a loop's range: its bounds and its `step_by`.
+pub fn range_reads<'p>(range: &'p Range, out: &mut Vec<(VarId, &'p [Proj], ReadId)>) {
+    pure_reads(&range.start, out);
+    pure_reads(&range.end, out);
+    for a in &range.adapters {
+        if let Adapter::StepBy(k) = a {
+            pure_reads(k, out);
+        }
+    }
+}
+
 pub fn proj_reads<'p>(proj: &'p [Proj], out: &mut Vec<(VarId, &'p [Proj], ReadId)>) {
     for p in proj {
         if let Proj::Index(i) = p {

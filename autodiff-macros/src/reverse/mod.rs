@@ -27,8 +27,6 @@ pub struct Rev<'a> {
     /// The forward code of each checkpointed loop's iteration, recording (`.0`) and advancing
     /// without recording (`.1`): what the sweep runs again.
     pub reruns: HashMap<usize, (TokenStream, TokenStream)>,
-    /// The loops around the definition of each variable and temporary.
-    value_nest: HashMap<Target, Vec<usize>>,
     /// The definition of each variable defined by a single `let` (for `#[recompute]`), and of
     /// each temporary.
     defs: HashMap<VarId, (usize, &'a Rhs)>,
@@ -90,36 +88,6 @@ fn defs<'f>(b: &'f Block, out: &mut Defs<'f>) {
     }
 }
 
-fn value_nests(f: &Func) -> HashMap<Target, Vec<usize>> {
-    pub(super) fn walk(f: &Func, b: &Block, out: &mut HashMap<Target, Vec<usize>>) {
-        for s in &b.stmts {
-            match s {
-                Stmt::Def { id, target, .. } => {
-                    out.insert(*target, f.def_nest[*id].clone());
-                }
-                Stmt::If {
-                    id,
-                    then,
-                    els,
-                    results,
-                    ..
-                } => {
-                    walk(f, then, out);
-                    walk(f, els, out);
-                    for r in results {
-                        out.insert(*r, f.if_nest[*id].clone());
-                    }
-                }
-                Stmt::For { body, .. } => walk(f, body, out),
-                Stmt::Break | Stmt::Continue | Stmt::Panic(_) => {}
-            }
-        }
-    }
-    let mut out = HashMap::new();
-    walk(f, &f.body, &mut out);
-    out
-}
-
 impl<'a> Rev<'a> {
     pub fn new(
         f: &'a Func,
@@ -154,7 +122,6 @@ impl<'a> Rev<'a> {
             act,
             plan,
             reruns: HashMap::new(),
-            value_nest: value_nests(f),
             defs: all_defs.1,
             temp_defs: all_defs.0,
             tape,

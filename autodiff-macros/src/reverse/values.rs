@@ -92,7 +92,8 @@ impl<'a> Rev<'a> {
         if !v.mutable {
             let doc = format!("`{}`{at}", v.name);
             let nest = self
-                .value_nest
+                .plan
+                .nests
                 .get(&Target::Var(var))
                 .cloned()
                 .unwrap_or_default();
@@ -293,7 +294,7 @@ impl<'a> Rev<'a> {
                     .map(|i| i.to_string())
                     .unwrap_or_default();
                 let ty = self.f.temps[id].ty;
-                let nest = self.value_nest.get(&t).cloned().unwrap_or_default();
+                let nest = self.plan.nests.get(&t).cloned().unwrap_or_default();
                 self.field(
                     Key::Value(t),
                     &name,
