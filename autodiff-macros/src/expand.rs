@@ -99,6 +99,70 @@ mod tests {
         }
     }
 
+    /// The adjoint's body of `src`, one statement per line.
+    fn adjoint_of(src: &str) -> String {
+        let text = expand_file(src);
+        let start = text.find("_adjoint(").expect("an adjoint");
+        let body = &text[start..];
+        body[body.find('{').unwrap()..body.find("\n}\n").unwrap()].to_string()
+    }
+
+    /// Statement-level preaccumulation: repeated reads summed, constants folded, an update's
+    /// cotangent scaled in place, consecutive scalings folded; no form where it saves nothing.
+    #[test]
+    fn preaccumulation() {
+        let update = adjoint_of(
+            "#[differentiable] fn f(x: f64, r: f64) -> f64 {
+                let mut d = x * r;
+                d += 3.0 * d + r.exp();
+                d
+            }",
+        );
+        assert!(update.contains("d_d *= 4.0;"), "{update}");
+        assert!(!update.contains("* 3.0"), "{update}");
+
+        let chain = adjoint_of(
+            "#[differentiable] fn f(x: f64) -> f64 {
+                let mut c = x.sin();
+                c += c + 1.0;
+                c = c + c * 0.5;
+                c
+            }",
+        );
+        assert!(chain.contains("d_c *= 3.0;"), "{chain}");
+        assert_eq!(chain.matches("*=").count(), 1, "{chain}");
+
+        let square = adjoint_of(
+            "#[differentiable] fn f(x: f64) -> f64 {
+                let y = x * x;
+                y
+            }",
+        );
+        assert!(square.contains("d_y * 2.0 * x"), "{square}");
+
+        // `v[i] = v[i] + t`: the element's cotangent stays where it is.
+        let element = adjoint_of(
+            "#[differentiable] fn f(x: &[f64; 4]) -> f64 {
+                let mut v = [0.0; 4];
+                for i in 0..4 {
+                    v[i] = v[i] + x[i].sin();
+                }
+                v[0] + v[3]
+            }",
+        );
+        assert!(!element.contains("d_v[i] = "), "{element}");
+
+        // Distinct places, each read once: followed literally.
+        let plain = adjoint_of(
+            "#[differentiable] fn f(a: f64, b: f64) -> f64 {
+                let e = a - b;
+                e
+            }",
+        );
+        assert!(!plain.contains("*="), "{plain}");
+        assert!(plain.contains("*d_b += -d_e;"), "{plain}");
+    }
+
     #[test]
     fn golden_expansions() {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/expand");

@@ -35,6 +35,7 @@ features! {
     Blocks "blocks" "block expressions `{ let t = ..; t * 2.0 }`",
     Shadowing "shadowing" "`let x = x * ..;` over an existing name",
     Compound "compound" "`+= -= *= /=`",
+    SelfRead "self-read" "updates that read their target again, `v += 0.5 * v - v * 0.25 + ..`, `v = v * v + ..`",
     IfStmt "if-stmt" "`if` / `else if` / `else` statements",
     IfExpr "if-expr" "`if` as an expression",
     CondIf "cond-if" "an `if` expression inside a condition",

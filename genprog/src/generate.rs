@@ -1262,7 +1262,27 @@ impl Gen<'_> {
         let reps = self.repeats(self.scope[slot].depth);
         let old = self.scope[slot].mag;
         let compound = self.on.has(Feature::Compound);
-        let (op, value, mag) = match self.rng.gen_range(0..10) {
+        let self_read = self.on.has(Feature::SelfRead);
+        let (op, value, mag) = match self.rng.gen_range(0..12) {
+            // Linear in the old value with a factor below 1 (bounded when it repeats), or
+            // its square scaled down where it does not repeat.
+            10 if self_read => {
+                self.used.push(Feature::SelfRead);
+                let e = self.bounded(1);
+                let (a, b) = (self.rng.gen_range(1..4), self.rng.gen_range(1..4));
+                let value = match self.rng.gen_range(0..3) {
+                    0 => format!("0.{a} * {place} - {place} * 0.{b} + {}", e.s),
+                    1 => format!("{place} * 0.{a} + (0.{b} * {place} + {}) * 0.5", e.s),
+                    _ => format!("-(0.{a} * {place}) + {} - {place} / 4.0", e.s),
+                };
+                ("=", value, old.max(4.0))
+            }
+            11 if self_read && compound && reps <= 1.0 => {
+                self.used.push(Feature::SelfRead);
+                let e = self.bounded(1);
+                let value = format!("0.1 * {place} * {place} + 0.2 * {place} + {}", e.s);
+                ("+=", value, old * (1.2 + 0.1 * old) + 1.6)
+            }
             0..3 if compound => {
                 let e = if reps > 1.0 {
                     self.bounded(2)

@@ -18,7 +18,7 @@ impl<'a> Rev<'a> {
         id: usize,
         var: VarId,
         range: &Range,
-        body: &Block,
+        body: &'a Block,
     ) -> TokenStream {
         let id = &id;
         let var = &var;

@@ -6,6 +6,7 @@
 //! same iterations backwards; values recorded in it are indexed by its iteration counter.
 
 mod loops;
+mod preacc;
 mod rhs;
 mod values;
 
@@ -31,6 +32,11 @@ pub struct Rev<'a> {
     /// each temporary.
     defs: HashMap<VarId, (usize, &'a Rhs)>,
     temp_defs: HashMap<TempId, &'a Rhs>,
+    /// How many times each temporary is read.
+    temp_uses: Vec<u32>,
+    /// A cotangent's scaling not emitted yet: the place's key, its cotangent, the factor (see
+    /// [`Self::flush_scaling`]).
+    pending: Option<(String, TokenStream, f64)>,
     pub tape: Tape,
     pub names: Names,
     pub tape_ident: Ident,
@@ -58,6 +64,31 @@ pub struct Rev<'a> {
 /// The right-hand side of each temporary, and of each variable defined by a single `let` (with
 /// its definition's id).
 type Defs<'f> = (HashMap<TempId, &'f Rhs>, HashMap<VarId, (usize, &'f Rhs)>);
+
+/// Counts the reads of each temporary in `b`.
+fn count_temp_uses(b: &Block, uses: &mut [u32]) {
+    let count = |o: &Operand, uses: &mut [u32]| {
+        if let Operand::Temp(t) = o {
+            uses[*t] += 1;
+        }
+    };
+    b.tail.iter().for_each(|o| count(o, uses));
+    for s in &b.stmts {
+        match s {
+            Stmt::Def { rhs, .. } => {
+                for o in crate::walk::operands(rhs) {
+                    count(o, uses);
+                }
+            }
+            Stmt::If { then, els, .. } => {
+                count_temp_uses(then, uses);
+                count_temp_uses(els, uses);
+            }
+            Stmt::For { body, .. } => count_temp_uses(body, uses),
+            _ => {}
+        }
+    }
+}
 
 fn defs<'f>(b: &'f Block, out: &mut Defs<'f>) {
     for s in &b.stmts {
@@ -117,6 +148,8 @@ impl<'a> Rev<'a> {
         }
         let mut all_defs: Defs<'a> = Default::default();
         defs(&f.body, &mut all_defs);
+        let mut temp_uses = vec![0; f.temps.len()];
+        count_temp_uses(&f.body, &mut temp_uses);
         Rev {
             f,
             act,
@@ -124,6 +157,8 @@ impl<'a> Rev<'a> {
             reruns: HashMap::new(),
             defs: all_defs.1,
             temp_defs: all_defs.0,
+            temp_uses,
+            pending: None,
             tape,
             names,
             tape_ident: Ident::new("tape", Span::mixed_site()),
@@ -242,16 +277,17 @@ impl<'a> Rev<'a> {
     }
 
     /// The reverse of a block whose tail receives `seeds`.
-    pub fn block(&mut self, b: &Block, seeds: &[Option<TokenStream>]) -> TokenStream {
+    pub fn block(&mut self, b: &'a Block, seeds: &[Option<TokenStream>]) -> TokenStream {
         let mut out = TokenStream::new();
         for (o, s) in b.tail.iter().zip(seeds) {
             if let Some(s) = s {
                 out.extend(self.pass(o, s));
             }
         }
-        for stmt in b.stmts.iter().rev() {
-            out.extend(self.stmt(stmt));
+        for (i, stmt) in b.stmts.iter().enumerate().rev() {
+            out.extend(self.stmt(stmt, &b.stmts[..i]));
         }
+        out.extend(self.flush_scaling());
         out
     }
 
@@ -303,7 +339,32 @@ impl<'a> Rev<'a> {
         self.f.place_ty(v, place)
     }
 
-    pub(super) fn stmt(&mut self, stmt: &Stmt) -> TokenStream {
+    pub(super) fn stmt(&mut self, stmt: &'a Stmt, before: &'a [Stmt]) -> TokenStream {
+        if let Stmt::Def {
+            id,
+            target,
+            place,
+            rhs,
+            is_let,
+        } = stmt
+            && let Some(code) = self.preaccumulated(*id, (*target, place, *is_let), rhs, before)
+        {
+            return code;
+        }
+        // A pending scaling waits for the next statement with code of its own.
+        let pending = self.pending.take();
+        let code = self.literal_stmt(stmt);
+        if code.is_empty() {
+            self.pending = pending;
+            return code;
+        }
+        self.pending = pending;
+        let flushed = self.flush_scaling();
+        quote!(#flushed #code)
+    }
+
+    /// The reverse of a statement, followed literally.
+    fn literal_stmt(&mut self, stmt: &'a Stmt) -> TokenStream {
         match stmt {
             // `v += b` and `v -= b` leave `d_v` as it is and pass it on to `b`.
             Stmt::Def {

@@ -137,8 +137,7 @@ pub fn branches_adjoint(
     } else {
         if tape.branch_1 {
             d_b += d_out;
-            d_a += d_b * tape.a;
-            d_a += d_b * tape.a;
+            d_a += d_b * 2.0 * tape.a;
         } else {
             d_c += d_out * tape.a;
             d_a += d_out * tape.c;

@@ -112,9 +112,7 @@ pub fn early_exit_adjoint(
     d_s += d_out;
     for (k1, i_1) in (0..6).enumerate().take(tape.trips_1).rev() {
         if !tape.branch_0[k1] {
-            let d_t0: f64 = d_s;
-            d_y[i_1] += d_t0 * tape.y[i_1];
-            d_y[i_1] += d_t0 * tape.y[i_1];
+            d_y[i_1] += d_s * 2.0 * tape.y[i_1];
         }
     }
     for (k0, i) in (0..6).enumerate().rev() {
