@@ -25,6 +25,8 @@ struct Sweeps {
     /// The adjoint's declarations (cotangent accumulators) and its sweep.
     decls: Vec<TokenStream>,
     reverse: TokenStream,
+    /// The declarations and sweep of `f_grad`, which assigns first contributions.
+    grad: Option<(Vec<TokenStream>, TokenStream)>,
     /// The adjoint parameter of each differentiated parameter.
     d_params: Vec<Ident>,
     tape: Tape,
@@ -108,6 +110,14 @@ fn sweeps(func: &syn::ItemFn, f: &Func) -> Sweeps {
     }
     tape.sort(&written.into_iter().map(|(n, _)| n).collect::<Vec<_>>());
     tape.freeze();
+    // `f_grad`'s own sweep, into zeroed buffers: first contributions assign.
+    let grad = has_grad(f).then(|| {
+        let mut grad = rev(tape.clone());
+        grad.reruns = reruns.clone();
+        grad.assign_first = true;
+        let reverse = grad.block(&f.body, &seeds);
+        (std::mem::take(&mut grad.decls), reverse)
+    });
     let mut rev = rev(tape);
     rev.reruns = reruns;
     let reverse = rev.block(&f.body, &seeds);
@@ -116,10 +126,19 @@ fn sweeps(func: &syn::ItemFn, f: &Func) -> Sweeps {
         try_forward,
         decls: std::mem::take(&mut rev.decls),
         reverse,
+        grad,
         d_params: rev.param_adjoints(),
         tape: std::mem::take(&mut rev.tape),
         d_out_by_ref,
     }
+}
+
+/// Whether the function gets an `f_grad`: one float output.
+fn has_grad(f: &Func) -> bool {
+    !f.ret_tuple
+        && f.ret
+            .first()
+            .is_some_and(|&t| f.types.kind(t) == Kind::Float)
 }
 
 /// What every generated item repeats: names, parameters, const generics.
@@ -197,7 +216,7 @@ pub fn items(func: &syn::ItemFn, f: &Func) -> TokenStream {
     let tapes = tape_types(&sig, f, &s.tape);
     let forward = forward_fns(&sig, &s);
     let adjoint = adjoint_fn(&sig, &s);
-    let grad = grad_fn(&sig, f, &s.d_params);
+    let grad = grad_fn(&sig, f, &s);
     let checks = checks(&sig, f);
     quote! {
         #tapes
@@ -335,20 +354,17 @@ fn adjoint_fn(sig: &Sig, s: &Sweeps) -> TokenStream {
     }
 }
 
-/// `f_grad`, for a function with one float output.
-fn grad_fn(sig: &Sig, f: &Func, d_params: &[Ident]) -> TokenStream {
-    if f.ret_tuple
-        || f.ret
-            .first()
-            .is_none_or(|&t| f.types.kind(t) != Kind::Float)
-    {
+/// `f_grad`, for a function with one float output: the forward sweep, then the reverse sweep
+/// inline, into zeroed buffers, assigning first contributions (the adjoint's contract is to
+/// accumulate; here nothing else writes the buffers).
+fn grad_fn(sig: &Sig, f: &Func, s: &Sweeps) -> TokenStream {
+    let Some((decls, reverse)) = &s.grad else {
         return TokenStream::new();
-    }
+    };
     let Sig {
         vis,
         name,
         fwd,
-        adj,
         ret,
         params,
         args,
@@ -361,6 +377,7 @@ fn grad_fn(sig: &Sig, f: &Func, d_params: &[Ident]) -> TokenStream {
         wrt_names,
         ..
     } = sig;
+    let d_params = &s.d_params;
     let grad = format_ident!("{}_grad", name);
     let wrt_zero: Vec<_> = (f.wrt.iter())
         .map(|&i| f.types.zero(f.vars[f.params[i]].ty))
@@ -369,7 +386,8 @@ fn grad_fn(sig: &Sig, f: &Func, d_params: &[Ident]) -> TokenStream {
         "The value of [`{name}`] and its gradient with respect to {wrt_names}, in parameter order."
     ));
     let value = Ident::new("value", Span::mixed_site());
-    let (grad_ty, grads) = match d_params {
+    let d_out = Ident::new("d_out", Span::mixed_site());
+    let (grad_ty, grads) = match &d_params[..] {
         [d] => (wrt_tys[0].clone(), quote!(#d)),
         ds => (quote!((#(#wrt_tys),*)), quote!((#(#ds),*))),
     };
@@ -380,7 +398,13 @@ fn grad_fn(sig: &Sig, f: &Func, d_params: &[Ident]) -> TokenStream {
             let mut #tape_ident = <#tape_ty #guse>::new();
             let #value = #fwd(#(#args,)* &mut #tape_ident);
             #(let mut #d_params: #wrt_tys = #wrt_zero;)*
-            #adj(#(#args,)* &#tape_ident, 1.0, #(&mut #d_params),*);
+            {
+                let #tape_ident = &#tape_ident;
+                let #d_out: #ret = 1.0;
+                #(let #d_params = &mut #d_params;)*
+                #(#decls)*
+                #reverse
+            }
             (#value, #grads)
         }
     }

@@ -33,6 +33,7 @@ pub enum Key {
     Whole(VarId, At),
 }
 
+#[derive(Clone)]
 pub struct Field {
     pub name: Ident,
     pub ty: TokenStream,
@@ -45,7 +46,7 @@ pub struct Field {
     pub owner: Option<usize>,
 }
 
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub struct Tape {
     pub fields: Vec<Field>,
     map: HashMap<Key, usize>,

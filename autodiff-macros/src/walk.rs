@@ -13,6 +13,22 @@ pub fn operands(rhs: &Rhs) -> Vec<&Operand> {
     }
 }
 
+/// Every operand of every definition and block tail in `b`, nested blocks included.
+pub fn each_operand<'f>(b: &'f Block, f: &mut impl FnMut(&'f Operand)) {
+    b.tail.iter().for_each(&mut *f);
+    for s in &b.stmts {
+        match s {
+            Stmt::Def { rhs, .. } => operands(rhs).into_iter().for_each(&mut *f),
+            Stmt::If { then, els, .. } => {
+                each_operand(then, f);
+                each_operand(els, f);
+            }
+            Stmt::For { body, .. } => each_operand(body, f),
+            _ => {}
+        }
+    }
+}
+
 /// Every read in an expression tree (indices included): `(var, place, read)`.
 pub fn pure_reads<'p>(p: &'p Pure, out: &mut Vec<(VarId, &'p [Proj], ReadId)>) {
     match p {

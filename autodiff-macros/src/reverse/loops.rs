@@ -22,7 +22,10 @@ impl<'a> Rev<'a> {
     ) -> TokenStream {
         let id = &id;
         let var = &var;
+        let own_body = self.f.loops[*id].checkpoint.is_none().then_some(body);
+        self.loop_stack.push((*var, own_body));
         let body = self.block(body, &[]);
+        self.loop_stack.pop();
         if body.is_empty() {
             return TokenStream::new();
         }

@@ -5,6 +5,7 @@
 //! parameters or loop counters, and from the tape otherwise. A loop is reversed by running the
 //! same iterations backwards; values recorded in it are indexed by its iteration counter.
 
+mod first_touch;
 mod loops;
 mod preacc;
 mod rhs;
@@ -37,6 +38,13 @@ pub struct Rev<'a> {
     /// A cotangent's scaling not emitted yet: the place's key, its cotangent, the factor (see
     /// [`Self::flush_scaling`]).
     pending: Option<(String, TokenStream, f64)>,
+    /// The sweep of `f_grad`, into zeroed buffers: first contributions assign (see
+    /// [`first_touch`]).
+    pub assign_first: bool,
+    /// The places of differentiated parameters written so far.
+    touched: Vec<first_touch::Root>,
+    /// The counter and body of each enclosing loop (no body for a checkpointed one).
+    loop_stack: Vec<(VarId, Option<&'a Block>)>,
     pub tape: Tape,
     pub names: Names,
     pub tape_ident: Ident,
@@ -64,31 +72,6 @@ pub struct Rev<'a> {
 /// The right-hand side of each temporary, and of each variable defined by a single `let` (with
 /// its definition's id).
 type Defs<'f> = (HashMap<TempId, &'f Rhs>, HashMap<VarId, (usize, &'f Rhs)>);
-
-/// Counts the reads of each temporary in `b`.
-fn count_temp_uses(b: &Block, uses: &mut [u32]) {
-    let count = |o: &Operand, uses: &mut [u32]| {
-        if let Operand::Temp(t) = o {
-            uses[*t] += 1;
-        }
-    };
-    b.tail.iter().for_each(|o| count(o, uses));
-    for s in &b.stmts {
-        match s {
-            Stmt::Def { rhs, .. } => {
-                for o in crate::walk::operands(rhs) {
-                    count(o, uses);
-                }
-            }
-            Stmt::If { then, els, .. } => {
-                count_temp_uses(then, uses);
-                count_temp_uses(els, uses);
-            }
-            Stmt::For { body, .. } => count_temp_uses(body, uses),
-            _ => {}
-        }
-    }
-}
 
 fn defs<'f>(b: &'f Block, out: &mut Defs<'f>) {
     for s in &b.stmts {
@@ -149,7 +132,11 @@ impl<'a> Rev<'a> {
         let mut all_defs: Defs<'a> = Default::default();
         defs(&f.body, &mut all_defs);
         let mut temp_uses = vec![0; f.temps.len()];
-        count_temp_uses(&f.body, &mut temp_uses);
+        crate::walk::each_operand(&f.body, &mut |o| {
+            if let Operand::Temp(t) = o {
+                temp_uses[*t] += 1;
+            }
+        });
         Rev {
             f,
             act,
@@ -159,6 +146,9 @@ impl<'a> Rev<'a> {
             temp_defs: all_defs.0,
             temp_uses,
             pending: None,
+            assign_first: false,
+            touched: Vec::new(),
+            loop_stack: Vec::new(),
             tape,
             names,
             tape_ident: Ident::new("tape", Span::mixed_site()),
@@ -196,6 +186,7 @@ impl<'a> Rev<'a> {
     /// The accumulator of a place's cotangent: `d_x` (a parameter's `&mut`, dereferenced for a
     /// scalar), `d_v[i]`, `d_p.w[i]`.
     pub(super) fn d_place(&mut self, var: VarId, proj: &[Proj]) -> TokenStream {
+        self.touch(var, proj);
         let d = self.d_vars[var].clone().unwrap();
         let v = &self.f.vars[var];
         let proj = match proj.first() {
@@ -214,8 +205,20 @@ impl<'a> Rev<'a> {
 
     /// `dst += src` for a value of type `ty`: element by element for arrays.
     pub(super) fn add_into(&mut self, dst: TokenStream, src: TokenStream, ty: TyId) -> TokenStream {
+        self.store(dst, src, ty, quote!(+=))
+    }
+
+    /// `dst op src` (`op` is `=` or `+=`) for a value of type `ty`: element by element for
+    /// arrays.
+    fn store(
+        &mut self,
+        dst: TokenStream,
+        src: TokenStream,
+        ty: TyId,
+        op: TokenStream,
+    ) -> TokenStream {
         if self.f.types.kind(ty) != Kind::Array {
-            return quote!(#dst += #src;);
+            return quote!(#dst #op #src;);
         }
         let s = self.names.fresh("d_add");
         let mut idx = Vec::new();
@@ -226,7 +229,7 @@ impl<'a> Rev<'a> {
             lens.push(n);
             t = e;
         }
-        let mut body = quote!(#dst #([#idx])* += #s #([#idx])*;);
+        let mut body = quote!(#dst #([#idx])* #op #s #([#idx])*;);
         for (i, n) in idx.iter().zip(&lens).rev() {
             body = quote!(for #i in 0..#n { #body });
         }
@@ -261,8 +264,13 @@ impl<'a> Rev<'a> {
         };
         match o {
             Operand::Var { var, proj, ty, .. } => {
+                let op = if self.first_touch(*var, proj) {
+                    quote!(=)
+                } else {
+                    quote!(+=)
+                };
                 let d = self.d_place(*var, proj);
-                self.add_into(d, c, *ty)
+                self.store(d, c, *ty, op)
             }
             Operand::Temp(t) => {
                 let base = format!("d_{}", self.temp_names[*t].as_ref().unwrap());
@@ -423,8 +431,11 @@ impl<'a> Rev<'a> {
                     .iter()
                     .map(|r| self.seed(*r, &[], *is_let, in_loop, &mut pre, None))
                     .collect();
+                let before = self.touched_now();
                 let t = self.block(then, &seeds);
+                let after_then = std::mem::replace(&mut self.touched, before);
                 let e = self.block(els, &seeds);
+                self.join_touched(after_then);
                 if t.is_empty() && e.is_empty() {
                     return pre;
                 }

@@ -149,6 +149,7 @@ impl<'a> Rev<'a> {
                     let v = &self.f.vars[*var];
                     let d = self.d_vars[*var].clone().unwrap();
                     if v.param.is_some() && proj.is_empty() {
+                        self.touch(*var, proj);
                         quote!(&mut *#d)
                     } else {
                         let dp = self.d_place(*var, proj);

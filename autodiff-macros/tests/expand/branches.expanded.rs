@@ -159,7 +159,34 @@ pub fn branches_grad(x: f64, y: f64) -> (f64, (f64, f64)) {
     let value = branches_forward(x, y, &mut tape);
     let mut d_x: f64 = 0.0;
     let mut d_y: f64 = 0.0;
-    branches_adjoint(x, y, &tape, 1.0, &mut d_x, &mut d_y);
+    {
+        let tape = &tape;
+        let d_out: f64 = 1.0;
+        let d_x = &mut d_x;
+        let d_y = &mut d_y;
+        let mut d_a: f64 = -0.0;
+        let mut d_b: f64 = -0.0;
+        let mut d_c: f64 = -0.0;
+        if tape.branch_0 {
+            d_a += d_out * 0.5 / tape.t1;
+        } else {
+            if tape.branch_1 {
+                d_b += d_out;
+                d_a += d_b * 2.0 * tape.a;
+            } else {
+                d_c += d_out * tape.a;
+                d_a += d_out * tape.c;
+                if (y > 0.0) {
+                    *d_y = d_c * tape.t2;
+                } else {
+                    *d_y = -d_c;
+                }
+            }
+        }
+        let d_t0: f64 = d_a * y;
+        *d_y += d_a * tape.t0;
+        inner::g_adjoint(x, &tape.g, d_t0, &mut *d_x);
+    }
     (value, (d_x, d_y))
 }
 const _: fn(f64, f64) -> f64 = branches;

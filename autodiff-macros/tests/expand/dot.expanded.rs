@@ -76,6 +76,18 @@ pub fn dot_grad<const N: usize>(
     let value = dot_forward(a, b, &mut tape);
     let mut d_a: [f64; N] = [0.0; N];
     let mut d_b: [f64; N] = [0.0; N];
-    dot_adjoint(a, b, &tape, 1.0, &mut d_a, &mut d_b);
+    {
+        let tape = &tape;
+        let d_out: f64 = 1.0;
+        let d_a = &mut d_a;
+        let d_b = &mut d_b;
+        let mut d_s: f64 = -0.0;
+        d_s += d_out;
+        for (k0, i) in (0..N).enumerate().rev() {
+            let d_t0: f64 = d_s;
+            d_a[i] = d_t0 * b[i];
+            d_b[i] = d_t0 * a[i];
+        }
+    }
     (value, (d_a, d_b))
 }

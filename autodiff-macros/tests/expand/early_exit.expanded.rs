@@ -133,7 +133,30 @@ pub fn early_exit_grad(x: &[f64; 6]) -> (f64, [f64; 6]) {
     let mut tape = <EarlyExitTape>::new();
     let value = early_exit_forward(x, &mut tape);
     let mut d_x: [f64; 6] = [0.0; 6];
-    early_exit_adjoint(x, &tape, 1.0, &mut d_x);
+    {
+        let tape = &tape;
+        let d_out: f64 = 1.0;
+        let d_x = &mut d_x;
+        let mut d_y: [f64; 6] = [0.0; 6];
+        let mut d_s: f64 = -0.0;
+        d_s += d_out;
+        for (k1, i_1) in (0..6).enumerate().take(tape.trips_1).rev() {
+            if !tape.branch_0[k1] {
+                d_y[i_1] += d_s * 2.0 * tape.y[i_1];
+            }
+        }
+        for (k0, i) in (0..6).enumerate().rev() {
+            let d_y_1: f64 = d_y[i];
+            d_y[i] = -0.0;
+            d_y[i] += d_y_1 * (1.0 - tape.y_1[k0] * tape.y_1[k0]);
+        }
+        {
+            let d_add = d_y;
+            for i0 in 0..6 {
+                d_x[i0] = d_add[i0];
+            }
+        }
+    }
     (value, d_x)
 }
 const _: fn(&[f64; 6]) -> f64 = early_exit;

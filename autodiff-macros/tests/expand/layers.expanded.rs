@@ -145,7 +145,31 @@ fn layers_grad(w: &[[f64; 3]; 3], x: &[f64; 3]) -> (f64, ([[f64; 3]; 3], [f64; 3
     let value = layers_forward(w, x, &mut tape);
     let mut d_w: [[f64; 3]; 3] = [[0.0; 3]; 3];
     let mut d_x: [f64; 3] = [0.0; 3];
-    layers_adjoint(w, x, &tape, 1.0, &mut d_w, &mut d_x);
+    {
+        let tape = &tape;
+        let d_out: f64 = 1.0;
+        let d_w = &mut d_w;
+        let d_x = &mut d_x;
+        let mut d_h: [f64; 3] = [0.0; 3];
+        let mut d_z: [f64; 3] = [0.0; 3];
+        d_h[2] += d_out;
+        d_h[0] += d_out * tape.h;
+        d_h[1] += d_out * tape.h_1;
+        for (k0, _i) in (0..2).enumerate().rev() {
+            squash_adjoint(&tape.z[k0], &tape.squash[k0], &d_h, &mut d_z);
+            d_h = [0.0; 3];
+            affine_adjoint(
+                w,
+                &(if k0 > 0 { tape.h_3[k0 - 1] } else { tape.h_2 }),
+                &tape.affine[k0],
+                &d_z,
+                &mut *d_w,
+                &mut d_h,
+            );
+            d_z = [0.0; 3];
+        }
+        squash_adjoint(x, &tape.squash_1, &d_h, &mut *d_x);
+    }
     (value, (d_w, d_x))
 }
 const _: fn(&[[f64; 3]; 3], &[f64; 3]) -> f64 = layers;

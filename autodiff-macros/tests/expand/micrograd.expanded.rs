@@ -127,7 +127,41 @@ pub fn micrograd_grad(a: f64, b: f64) -> (f64, (f64, f64)) {
     let value = micrograd_forward(a, b, &mut tape);
     let mut d_a: f64 = 0.0;
     let mut d_b: f64 = 0.0;
-    micrograd_adjoint(a, b, &tape, 1.0, &mut d_a, &mut d_b);
+    {
+        let tape = &tape;
+        let d_out: f64 = 1.0;
+        let d_a = &mut d_a;
+        let d_b = &mut d_b;
+        let mut d_c: f64 = -0.0;
+        let mut d_d: f64 = -0.0;
+        let mut d_e: f64 = -0.0;
+        let mut d_f: f64 = -0.0;
+        let mut d_g: f64 = -0.0;
+        d_g += d_out;
+        let d_t14: f64 = d_g;
+        d_f += -(d_t14 / tape.f * tape.t14);
+        d_f += d_g / 2.0_f64;
+        d_e += d_f * (2 as f64) * tape.e.powi(2 - 1);
+        d_c += d_e;
+        d_d += -d_e;
+        let d_t12: f64 = d_d;
+        d_d *= 4.0;
+        let d_t11: f64 = if (b - a) >= 0.0_f64 { d_t12 } else { 0.0 };
+        *d_b = d_t11;
+        *d_a = -d_t11;
+        let d_t8: f64 = d_d;
+        d_d *= 3.0;
+        let d_t7: f64 = if (b + a) >= 0.0_f64 { d_t8 } else { 0.0 };
+        *d_b += d_t7;
+        *d_a += d_t7;
+        *d_a += -d_c;
+        d_c *= 4.0;
+        *d_b += d_d * (3 as f64) * b.powi(3 - 1);
+        *d_a += d_d * b;
+        *d_b += d_d * a;
+        *d_a += d_c;
+        *d_b += d_c;
+    }
     (value, (d_a, d_b))
 }
 const _: fn(f64, f64) -> f64 = micrograd;

@@ -89,7 +89,24 @@ pub fn rnn_grad(x: &[f64; 50], w: f64, u: f64) -> (f64, ([f64; 50], f64, f64)) {
     let mut d_x: [f64; 50] = [0.0; 50];
     let mut d_w: f64 = 0.0;
     let mut d_u: f64 = 0.0;
-    rnn_adjoint(x, w, u, &tape, 1.0, &mut d_x, &mut d_w, &mut d_u);
+    {
+        let tape = &tape;
+        let d_out: f64 = 1.0;
+        let d_x = &mut d_x;
+        let d_w = &mut d_w;
+        let d_u = &mut d_u;
+        let mut d_h: f64 = -0.0;
+        d_h += d_out;
+        for (k0, t) in (0..50).enumerate().rev() {
+            let d_h_1: f64 = d_h;
+            d_h = -0.0;
+            let d_t2: f64 = d_h_1 * (1.0 - tape.h[k0] * tape.h[k0]);
+            *d_u += d_t2 * x[t];
+            d_x[t] = d_t2 * u;
+            *d_w += d_t2 * (if k0 > 0 { tape.h[k0 - 1] } else { tape.h_1 });
+            d_h += d_t2 * w;
+        }
+    }
     (value, (d_x, d_w, d_u))
 }
 const _: fn(&[f64; 50], f64, f64) -> f64 = rnn;
