@@ -263,8 +263,10 @@ impl Ctx {
             self.skipped += n as u64;
             return;
         }
-        // f32 code that took another branch than its f64 twin: not comparable.
-        if single && (value - f0).abs() > 1e-3 * (1.0 + f0.abs()) {
+        // f32 code that took another branch than its f64 twin: not comparable. Rounding to f32
+        // moves the value by about 1e-6 relative; a branch taken differently can move it by less
+        // than 1e-3 and still change the gradient (seed 3, p022: 2.3e-4), so the bar is 1e-4.
+        if single && (value - f0).abs() > 1e-4 * (1.0 + f0.abs()) {
             self.skipped += n as u64;
             return;
         }
