@@ -6,6 +6,10 @@
 //! are sampled from tiny-shakespeare before the timing starts; each iteration takes the next of 16
 //! of them. `bench/peers/run.sh` reads the medians and compares them with PyTorch's.
 //!
+//! Then it measures this core's peak multiply-add rate (`support/peak_fma.rs`) and times each
+//! step once more (median of its own runs), to print the step's matrix-product FLOP, its rate,
+//! and its ratio to the floor: the time those FLOP take at the peak, on the machine at hand.
+//!
 //! ```sh
 //! cargo bench --bench gpt
 //! ```
@@ -22,7 +26,10 @@ use stackgrad::runtime::data::{bundled, fill_windows};
 #[path = "../examples/shakespeare_gpt/model.rs"]
 mod model;
 
-use model::{GptTrainer, T, Trainer};
+use model::{C, F, GptTrainer, L, T, Trainer, V};
+
+#[path = "support/peak_fma.rs"]
+mod peak_fma;
 
 /// Batches prepared outside the timing.
 const BATCHES: usize = 16;
@@ -88,6 +95,44 @@ fn bench_threads(c: &mut Criterion) {
     group.finish();
 }
 
+/// The FLOP (two per multiply-add) of the matrix products of one step over `rows` rows: per
+/// layer q, k, v and the attention output (`C -> C`) and the feed-forward pair (`C -> F -> C`),
+/// then the output layer (`C -> V`); each forward product has two of the same size in the
+/// reverse sweep (the input's and the weights' cotangents). 132.2 MFLOP at batch 64.
+fn matmul_flops(rows: usize) -> f64 {
+    let forward = 2 * rows * (L * (4 * C * C + 2 * C * F) + C * V);
+    (3 * forward) as f64
+}
+
+/// Median time of `GptTrainer::<NB, NR>::step` over `runs` steps (after as many to warm up),
+/// printed with its rate and its ratio to the floor at `peak`.
+fn step_against_peak<const NB: usize, const NR: usize>(runs: usize, peak: &peak_fma::Peak) {
+    let batches = sample_batches::<NB, NR>(1337);
+    let mut trainer = GptTrainer::<NB, NR>::new(1337);
+    let mut times: Vec<f64> = (0..2 * runs)
+        .map(|i| {
+            let (x, y) = &batches[i % BATCHES];
+            let start = std::time::Instant::now();
+            black_box(trainer.step(black_box(x), black_box(y)));
+            start.elapsed().as_secs_f64()
+        })
+        .skip(runs)
+        .collect();
+    times.sort_by(f64::total_cmp);
+    let median = times[runs / 2];
+    let flops = matmul_flops(NR);
+    let floor = flops / (peak.gflops * 1e9);
+    println!(
+        "train_step_{NB}: median {:.1} µs; matrix products {:.1} MFLOP, {:.1} GFLOP/s; \
+         floor at peak {:.1} µs; step / floor = {:.2}x",
+        median * 1e6,
+        flops / 1e6,
+        flops / median / 1e9,
+        floor * 1e6,
+        median / floor,
+    );
+}
+
 fn main() {
     // The forward and reverse sweeps keep a batch's activations in their stack frames (a few MiB
     // at batch 64), as in the example: run on a thread with room for them.
@@ -99,6 +144,13 @@ fn main() {
             bench_step::<1, T>(&mut c, "train_step_1");
             bench_threads(&mut c);
             c.final_summary();
+            let peak = peak_fma::measure();
+            println!(
+                "peak multiply-add rate of this core: {:.1} GFLOP/s ({})",
+                peak.gflops, peak.isa
+            );
+            step_against_peak::<64, { 64 * T }>(200, &peak);
+            step_against_peak::<1, T>(2000, &peak);
         })
         .expect("spawn the benchmark thread")
         .join()

@@ -1,19 +1,39 @@
-//! The matrix-product kernel of `nn` against the `matrixmultiply` crate, on the shapes of the
+//! The matrix-product kernels of `nn` against the `matrixmultiply` and `gemm` crates, on the shapes of the
 //! miniature GPT (rows x in -> out): the feed-forward layers 512 x 24 -> 96 and 512 x 96 -> 24, the
 //! output layer 512 x 24 -> 65 (batch 64 x context 8 = 512 rows), and batch 1: 8 x 24 -> 96.
 //!
 //! Three products per shape, which between them use every operand layout of the kernel:
 //! `linear` (`x · wᵀ + b`), `matmul` (`a · b`) and `linear_adjoint` (`d_y · w` and `d_yᵀ · x`).
-//! Run with `cargo bench -p autodiff-runtime --bench matmul`; the results are in the doc comment of
-//! `src/nn/matmul.rs`.
+//! Each group's throughput is its FLOP (two per multiply-add), so criterion's `thrpt` is GFLOP/s
+//! (printed as `Gelem/s`); the bench first prints this core's peak (`benches/support/peak_fma.rs`
+//! of the workspace). Run with `cargo bench -p autodiff-runtime --bench matmul`; the results are in
+//! `BENCHMARKS.md`. Every case returns its output by value, as the ops do, so the times include
+//! filling and moving the output.
 
 use std::hint::black_box;
 use std::time::Duration;
 
 use autodiff_runtime::nn::{LinearTape, linear, linear_adjoint, matmul};
-use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use criterion::{BatchSize, Criterion, Throughput};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
+
+/// Panics unless every element the strides address lies inside `a`, `b` and `c`: what makes the
+/// raw-pointer calls below sound.
+fn check_layout(
+    (m, k, n): (usize, usize, usize),
+    a: &[f32],
+    a_strides: (usize, usize),
+    b: &[f32],
+    b_strides: (usize, usize),
+    c: &[f32],
+) {
+    let last =
+        |(rows, cols): (usize, usize), (rs, cs): (usize, usize)| (rows - 1) * rs + (cols - 1) * cs;
+    assert!(m > 0 && k > 0 && n > 0);
+    assert!(last((m, k), a_strides) < a.len() && last((k, n), b_strides) < b.len());
+    assert_eq!(c.len(), m * n);
+}
 
 /// `c += a · b` by `matrixmultiply`, where `a` is `m x k` with element `(i, p)` at
 /// `a[i * a_strides.0 + p * a_strides.1]`, `b` is `k x n` likewise, and `c` is row-major `m x n`.
@@ -25,11 +45,7 @@ fn sgemm(
     b_strides: (usize, usize),
     c: &mut [f32],
 ) {
-    let last =
-        |(rows, cols): (usize, usize), (rs, cs): (usize, usize)| (rows - 1) * rs + (cols - 1) * cs;
-    assert!(m > 0 && k > 0 && n > 0);
-    assert!(last((m, k), a_strides) < a.len() && last((k, n), b_strides) < b.len());
-    assert_eq!(c.len(), m * n);
+    check_layout((m, k, n), a, a_strides, b, b_strides, c);
     let s = |x: usize| isize::try_from(x).expect("stride fits isize");
     // SAFETY: the assertions above keep every element the strides address inside `a`, `b` and
     // `c`; `c` is a unique borrow, so it aliases neither `a` nor `b`.
@@ -49,6 +65,44 @@ fn sgemm(
             c.as_mut_ptr(),
             s(n),
             1,
+        );
+    }
+}
+
+/// `c += a · b` by the `gemm` crate, with the operands laid out as for [`sgemm`].
+fn gemm(
+    (m, k, n): (usize, usize, usize),
+    a: &[f32],
+    a_strides: (usize, usize),
+    b: &[f32],
+    b_strides: (usize, usize),
+    c: &mut [f32],
+) {
+    check_layout((m, k, n), a, a_strides, b, b_strides, c);
+    let s = |x: usize| isize::try_from(x).expect("stride fits isize");
+    // SAFETY: as in `sgemm`: every addressed element lies inside its slice, and `c` aliases
+    // neither operand. `c = 1 · c + 1 · a · b` on this thread.
+    unsafe {
+        gemm::gemm(
+            m,
+            n,
+            k,
+            c.as_mut_ptr(),
+            1,
+            s(n),
+            true,
+            a.as_ptr(),
+            s(a_strides.1),
+            s(a_strides.0),
+            b.as_ptr(),
+            s(b_strides.1),
+            s(b_strides.0),
+            1.0,
+            1.0,
+            false,
+            false,
+            false,
+            gemm::Parallelism::None,
         );
     }
 }
@@ -78,7 +132,9 @@ fn shape<const R: usize, const I: usize, const O: usize>(c: &mut Criterion) {
         )
     };
 
+    let flops = 2 * (R * I * O) as u64;
     let mut group = c.benchmark_group(format!("linear_{size}"));
+    group.throughput(Throughput::Elements(flops));
     group.bench_function("nn", |bench| {
         bench.iter(|| linear(black_box(&x), black_box(&w), black_box(&b)));
     });
@@ -96,9 +152,24 @@ fn shape<const R: usize, const I: usize, const O: usize>(c: &mut Criterion) {
             y
         });
     });
+    group.bench_function("gemm", |bench| {
+        bench.iter(|| {
+            let mut y = [b; R];
+            gemm(
+                (R, I, O),
+                black_box(x.as_flattened()),
+                (I, 1),
+                black_box(w.as_flattened()),
+                (1, I),
+                y.as_flattened_mut(),
+            );
+            y
+        });
+    });
     group.finish();
 
     let mut group = c.benchmark_group(format!("matmul_{size}"));
+    group.throughput(Throughput::Elements(flops));
     group.bench_function("nn", |bench| {
         bench.iter(|| matmul(black_box(&x), black_box(&m)));
     });
@@ -110,9 +181,18 @@ fn shape<const R: usize, const I: usize, const O: usize>(c: &mut Criterion) {
             y
         });
     });
+    group.bench_function("gemm", |bench| {
+        bench.iter(|| {
+            let mut y = [[0.0f32; O]; R];
+            let (x, m) = (black_box(x.as_flattened()), black_box(m.as_flattened()));
+            gemm((R, I, O), x, (I, 1), m, (O, 1), y.as_flattened_mut());
+            y
+        });
+    });
     group.finish();
 
     let mut group = c.benchmark_group(format!("linear_adjoint_{size}"));
+    group.throughput(Throughput::Elements(2 * flops));
     group.bench_function("nn", |bench| {
         bench.iter_batched_ref(
             zeroed,
@@ -140,6 +220,23 @@ fn shape<const R: usize, const I: usize, const O: usize>(c: &mut Criterion) {
             BatchSize::SmallInput,
         );
     });
+    group.bench_function("gemm", |bench| {
+        bench.iter_batched_ref(
+            zeroed,
+            |(d_x, d_w, d_b)| {
+                let d_y = black_box(d_y.as_flattened());
+                let (x, w) = (x.as_flattened(), w.as_flattened());
+                gemm((R, O, I), d_y, (O, 1), w, (I, 1), d_x.as_flattened_mut());
+                gemm((O, R, I), d_y, (1, O), x, (I, 1), d_w.as_flattened_mut());
+                for row in d_y.chunks_exact(O) {
+                    for (d_b, d) in d_b.iter_mut().zip(row) {
+                        *d_b += d;
+                    }
+                }
+            },
+            BatchSize::SmallInput,
+        );
+    });
     group.finish();
 }
 
@@ -150,11 +247,19 @@ fn gpt_shapes(c: &mut Criterion) {
     shape::<8, 24, 96>(c);
 }
 
-criterion_group! {
-    name = benches;
-    config = Criterion::default()
+#[path = "../../benches/support/peak_fma.rs"]
+mod peak_fma;
+
+fn main() {
+    let peak = peak_fma::measure();
+    println!(
+        "peak multiply-add rate of this core: {:.1} GFLOP/s ({})",
+        peak.gflops, peak.isa
+    );
+    let mut c = Criterion::default()
         .warm_up_time(Duration::from_millis(500))
-        .measurement_time(Duration::from_secs(2));
-    targets = gpt_shapes
+        .measurement_time(Duration::from_secs(2))
+        .configure_from_args();
+    gpt_shapes(&mut c);
+    c.final_summary();
 }
-criterion_main!(benches);

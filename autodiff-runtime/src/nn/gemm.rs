@@ -11,57 +11,224 @@
 //! # How
 //!
 //! All sizes are const generics, so each product is compiled for its own shape. `c` is cut into
-//! column strips: the whole width when `N <= 32`, else strips of 32 columns (four 8-lane
-//! vectors), then 16, 8 and single columns for the rest. A strip is swept `MR = 4` rows at a time
-//! (8 for strips of at most 24 columns), holding that tile of `c` in registers over a block of
-//! `KC = 256` inner indices: each inner step broadcasts one value of `a` per row, loads one
-//! `W`-wide row of `b` and does `rows x W` fused multiply-adds, which the compiler turns into
-//! vector instructions for the target. `b`'s rows are read in place where they are contiguous (`nn`, `tn`); `nt` first copies the strip's
-//! `KC x W` panel of `b` transposed into a stack buffer (at most 32 KiB, so it stays in L1), in
-//! 8 x 8 register blocks.
+//! column strips (the whole width when it is narrow, else strips of a fixed width, then 16, 8 and
+//! single columns for the rest). A strip is swept a few rows at a time, holding that tile of `c`
+//! in registers over a block of `KC = 256` inner indices: each inner step broadcasts one value of
+//! `a` per row, loads one `W`-wide row of `b` and does `rows x W` multiply-adds, which the
+//! compiler turns into vector instructions. `b`'s rows are read in place where they are
+//! contiguous (`nn`, `tn`); `nt` first copies the strip's `KC x W` panel of `b` transposed into a
+//! stack buffer (at most 32 KiB, so it stays in L1), in 8 x 8 register blocks.
 //!
-//! Fused multiply-adds are used when the target has them (`-C target-cpu=native` on any x86-64 of
-//! the last decade) and `std` is on (`f32::mul_add`); otherwise a multiply and an add.
+//! # One build for every x86-64
+//!
+//! The tile must fit in the vector registers, or the accumulators spill to the stack at every
+//! step: 24 accumulators of 8 lanes fit AVX-512's 32 registers but not AVX2's 16. So the kernels
+//! are compiled once per instruction set ([`Isa`]), each with its own strip width and rows per
+//! tile, and the best one the CPU has is chosen when the product runs:
+//!
+//! | path | when | tile (rows x columns) | multiply-add |
+//! | --- | --- | --- | --- |
+//! | [`Avx512`] | AVX-512 F/VL/BW/DQ/CD | 8 x 24, 6 x 32 | fused |
+//! | [`Avx2`] | AVX2 + FMA | 6 x 16, 8 x 8 | fused |
+//! | [`Portable`] | anything else (SSE2, NEON, ...) | 6 x 8 | multiply, then add |
+//!
+//! With `std`, the choice is made at run time by the `pulp` crate (`is_x86_feature_detected!`
+//! behind a safe token that compiles the kernel with those target features enabled), so this
+//! crate needs no `unsafe` and a binary built for plain x86-64 runs the AVX2 or AVX-512 kernels
+//! where the CPU has them. Without `std` the choice follows the target features of the build
+//! (`-C target-cpu=...`), and multiply-adds are never fused (`core` has no `mul_add`). The paths
+//! round differently (fused or not, different summation blocks never: every path sums `k` in
+//! order), so their results agree up to float rounding; a test runs every path the CPU has
+//! against the portable one.
 //!
 //! # Choice of kernel (measured)
 //!
 //! `cargo bench -p autodiff-runtime --bench matmul` times these kernels against the
-//! `matrixmultiply` crate (0.3, run-time dispatch to AVX-512/FMA) on the GPT's shapes; the table
-//! is in `BENCHMARKS.md`. With the project's `-C target-cpu=native` the two are within about 15 %
-//! of each other on the forward products and these kernels are faster on the adjoint pairs
-//! (1.0-3.1x) and at batch 1 (1.7-3.1x), where the shapes are known at compile time and no
-//! packing buffer is needed. They stay because `matrixmultiply::sgemm` would also break the ops'
-//! contract: it allocates its packing buffers on the heap at every call (the generated code and
-//! the ops must not allocate, and a test counts allocations), needs `alloc` (this crate builds
-//! without it), and is an `unsafe fn`. What the kernels do not do is use 512-bit vectors: the
-//! compiler prefers 256-bit ones on this CPU, and changing that needs an unstable target feature
-//! or `unsafe` intrinsics (loads and stores take raw pointers); that would be the next 2x for the
-//! products.
+//! `matrixmultiply` crate (0.3) and the `gemm` crate (0.19, the one candle uses) on the GPT's
+//! shapes; the table is in `BENCHMARKS.md`. On an AVX2 core the three are within about 20 % of
+//! each other on the forward products, these kernels are faster at batch 1, and the libraries
+//! are up to 1.4x faster on some adjoint pairs. The kernels stay anyway, because both libraries
+//! break the ops' contract: they keep packing buffers on the heap (per call or per thread), so
+//! they need `alloc` (this crate builds without it), and they are `unsafe fn`s taking raw
+//! pointers (this crate has no `unsafe`).
 
 use core::ops::Range;
 
 use super::transpose8;
 
-/// Rows of `c` per register tile.
-const MR: usize = 4;
-/// Widest column strip: four 8-lane vectors per row of the tile.
-const NW: usize = 32;
-/// Inner indices per block: a strip's rows of `b` (`KC x NW` floats, 32 KiB) stay in L1.
+/// Inner indices per block: a strip's rows of `b` (`KC x W` floats) stay in L1.
 const KC: usize = 256;
 
-/// `a * b + c`, fused where the target has FMA.
-#[inline(always)]
-fn fma(a: f32, b: f32, c: f32) -> f32 {
-    #[cfg(all(feature = "std", target_feature = "fma"))]
-    return a.mul_add(b, c);
-    #[cfg(not(all(feature = "std", target_feature = "fma")))]
-    return a * b + c;
+/// An instruction set the kernels are compiled for: what their register tiles must fit in.
+pub(crate) trait Isa {
+    /// `f32` lanes per vector register, as the tiles count them.
+    const LANES: usize;
+    /// Vector registers.
+    const REGS: usize;
+    /// Widest `c` swept as one strip; a wider one is cut into strips of [`Isa::STRIP`] columns.
+    const WHOLE: usize;
+    /// Width of the strips of a wide `c`.
+    const STRIP: usize;
+    /// Whether a multiply-add is one fused instruction (used with `std`, which has `mul_add`).
+    #[cfg_attr(not(feature = "std"), allow(dead_code))]
+    const FMA: bool;
 }
 
-/// `c[i][j0 .. j0 + W] += Σ_{p ∈ ks} a(i, p) · b(p)[..W]` for every row `i` of `c`, `MR` rows at a
-/// time; with `init`, `c[i][j0 .. j0 + W] = init[j0 .. j0 + W] + ..` instead (`c` is not read).
+/// Any CPU: 16 registers of 4 lanes (SSE2 on every x86-64; NEON has twice the registers).
+pub(crate) enum Portable {}
+
+impl Isa for Portable {
+    const LANES: usize = 4;
+    const REGS: usize = 16;
+    const WHOLE: usize = 8;
+    const STRIP: usize = 8;
+    const FMA: bool = false;
+}
+
+/// AVX2 + FMA: 16 registers of 8 lanes.
+pub(crate) enum Avx2 {}
+
+impl Isa for Avx2 {
+    const LANES: usize = 8;
+    const REGS: usize = 16;
+    const WHOLE: usize = 16;
+    const STRIP: usize = 16;
+    const FMA: bool = true;
+}
+
+/// AVX-512: 32 registers. Counted as 8 lanes: whether the compiler uses 256- or 512-bit vectors
+/// depends on its tuning for the CPU, and a tile sized for 256-bit ones fits either way.
+pub(crate) enum Avx512 {}
+
+impl Isa for Avx512 {
+    const LANES: usize = 8;
+    const REGS: usize = 32;
+    const WHOLE: usize = 24;
+    const STRIP: usize = 32;
+    const FMA: bool = true;
+}
+
+/// Rows per register tile for a strip `w` columns wide: as many as fit in the registers beside
+/// the row of `b` and one broadcast value of `a`, rounded down to 8, 6, 4, 2 or 1.
+const fn tile_rows<I: Isa>(w: usize) -> usize {
+    let vectors = w.div_ceil(I::LANES);
+    let fit = I::REGS.saturating_sub(vectors + 1) / vectors;
+    match fit {
+        8.. => 8,
+        6 | 7 => 6,
+        4 | 5 => 4,
+        2 | 3 => 2,
+        _ => 1,
+    }
+}
+
+/// The kernel paths, for tests and benches that run one of them on purpose.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Path {
+    Portable,
+    Avx2,
+    Avx512,
+}
+
+impl Path {
+    /// Every path this CPU can run, the portable one first.
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub(crate) fn available() -> impl Iterator<Item = Path> {
+        [Path::Portable, Path::Avx2, Path::Avx512]
+            .into_iter()
+            .filter(|&path| path.runs_here())
+    }
+
+    fn runs_here(self) -> bool {
+        #[cfg(all(feature = "std", any(target_arch = "x86", target_arch = "x86_64")))]
+        return match self {
+            Path::Portable => true,
+            Path::Avx2 => pulp::x86::V3::try_new().is_some(),
+            Path::Avx512 => pulp::x86::V4::try_new().is_some(),
+        };
+        #[cfg(not(all(feature = "std", any(target_arch = "x86", target_arch = "x86_64"))))]
+        return self == Path::Portable || self == Path::best_static();
+    }
+
+    /// The path the target features of the build allow (without `std`).
+    #[cfg(not(all(feature = "std", any(target_arch = "x86", target_arch = "x86_64"))))]
+    const fn best_static() -> Path {
+        if cfg!(all(target_feature = "avx512f", target_feature = "fma")) {
+            Path::Avx512
+        } else if cfg!(all(target_feature = "avx2", target_feature = "fma")) {
+            Path::Avx2
+        } else {
+            Path::Portable
+        }
+    }
+}
+
+/// A product to run with the kernels of one [`Isa`].
+trait Product {
+    fn run<I: Isa>(self);
+}
+
+/// Runs `product` with the fastest kernels the CPU has.
 #[inline(always)]
-fn strip<'b, const W: usize, const M: usize, const N: usize>(
+fn dispatch(product: impl Product) {
+    #[cfg(all(feature = "std", any(target_arch = "x86", target_arch = "x86_64")))]
+    {
+        if let Some(simd) = pulp::x86::V4::try_new() {
+            return simd.vectorize(move || product.run::<Avx512>());
+        }
+        if let Some(simd) = pulp::x86::V3::try_new() {
+            return simd.vectorize(move || product.run::<Avx2>());
+        }
+        product.run::<Portable>();
+    }
+    #[cfg(not(all(feature = "std", any(target_arch = "x86", target_arch = "x86_64"))))]
+    run_on(Path::best_static(), product);
+}
+
+/// Runs `product` on `path`.
+///
+/// # Panics
+///
+/// If this CPU cannot run `path`.
+#[cfg_attr(not(test), allow(dead_code))]
+#[inline(always)]
+fn run_on(path: Path, product: impl Product) {
+    #[cfg(all(feature = "std", any(target_arch = "x86", target_arch = "x86_64")))]
+    match path {
+        Path::Portable => product.run::<Portable>(),
+        Path::Avx2 => pulp::x86::V3::try_new()
+            .expect("this CPU has AVX2 and FMA")
+            .vectorize(move || product.run::<Avx2>()),
+        Path::Avx512 => pulp::x86::V4::try_new()
+            .expect("this CPU has AVX-512")
+            .vectorize(move || product.run::<Avx512>()),
+    }
+    #[cfg(not(all(feature = "std", any(target_arch = "x86", target_arch = "x86_64"))))]
+    {
+        assert!(path.runs_here(), "{path:?} is not enabled in this build");
+        match path {
+            Path::Portable => product.run::<Portable>(),
+            Path::Avx2 => product.run::<Avx2>(),
+            Path::Avx512 => product.run::<Avx512>(),
+        }
+    }
+}
+
+/// `a * b + c`, fused where the path has FMA (and `std` gives `mul_add`).
+#[inline(always)]
+fn fma<I: Isa>(a: f32, b: f32, c: f32) -> f32 {
+    #[cfg(feature = "std")]
+    if I::FMA {
+        return a.mul_add(b, c);
+    }
+    a * b + c
+}
+
+/// `c[i][j0 .. j0 + W] += Σ_{p ∈ ks} a(i, p) · b(p)[..W]` for every row `i` of `c`, a register
+/// tile of rows at a time; with `init`, `c[i][j0 .. j0 + W] = init[j0 .. j0 + W] + ..` instead
+/// (`c` is not read).
+#[inline(always)]
+fn strip<'b, I: Isa, const W: usize, const M: usize, const N: usize>(
     c: &mut [[f32; N]; M],
     init: Option<&[f32; N]>,
     j0: usize,
@@ -69,28 +236,45 @@ fn strip<'b, const W: usize, const M: usize, const N: usize>(
     a: impl Fn(usize, usize) -> f32 + Copy,
     b: impl Fn(usize) -> &'b [f32; W] + Copy,
 ) {
+    let rows = tile_rows::<I>(W);
     let mut i = 0;
-    // Strips of up to three vectors have room in the 32 vector registers of AVX-512 for eight
-    // rows at a time (24 accumulators), which halves the loads of `b` per multiply-add.
-    if W <= 24 {
-        while i + 2 * MR <= M {
-            tile::<{ 2 * MR }, W, M, N>(c, init, i, j0, ks.clone(), a, b);
-            i += 2 * MR;
-        }
+    // The largest tile that fits first, then smaller ones for the rows left over.
+    if rows >= 8 {
+        i = tiles::<I, 8, W, M, N>(c, init, i, j0, &ks, a, b);
     }
-    while i + MR <= M {
-        tile::<MR, W, M, N>(c, init, i, j0, ks.clone(), a, b);
-        i += MR;
+    if rows >= 6 {
+        i = tiles::<I, 6, W, M, N>(c, init, i, j0, &ks, a, b);
     }
-    while i < M {
-        tile::<1, W, M, N>(c, init, i, j0, ks.clone(), a, b);
-        i += 1;
+    if rows >= 4 {
+        i = tiles::<I, 4, W, M, N>(c, init, i, j0, &ks, a, b);
     }
+    if rows >= 2 {
+        i = tiles::<I, 2, W, M, N>(c, init, i, j0, &ks, a, b);
+    }
+    tiles::<I, 1, W, M, N>(c, init, i, j0, &ks, a, b);
+}
+
+/// Tiles of `R` rows from row `i` on, while they fit; returns the first row left.
+#[inline(always)]
+fn tiles<'b, I: Isa, const R: usize, const W: usize, const M: usize, const N: usize>(
+    c: &mut [[f32; N]; M],
+    init: Option<&[f32; N]>,
+    mut i: usize,
+    j0: usize,
+    ks: &Range<usize>,
+    a: impl Fn(usize, usize) -> f32 + Copy,
+    b: impl Fn(usize) -> &'b [f32; W] + Copy,
+) -> usize {
+    while i + R <= M {
+        tile::<I, R, W, M, N>(c, init, i, j0, ks.clone(), a, b);
+        i += R;
+    }
+    i
 }
 
 /// The register tile: rows `i0 .. i0 + R`, columns `j0 .. j0 + W` of `c`.
 #[inline(always)]
-fn tile<'b, const R: usize, const W: usize, const M: usize, const N: usize>(
+fn tile<'b, I: Isa, const R: usize, const W: usize, const M: usize, const N: usize>(
     c: &mut [[f32; N]; M],
     init: Option<&[f32; N]>,
     i0: usize,
@@ -113,7 +297,7 @@ fn tile<'b, const R: usize, const W: usize, const M: usize, const N: usize>(
         for (r, acc_row) in acc.iter_mut().enumerate() {
             let a_ip = a(i0 + r, p);
             for (acc, &b_pj) in acc_row.iter_mut().zip(b_row) {
-                *acc = fma(a_ip, b_pj, *acc);
+                *acc = fma::<I>(a_ip, b_pj, *acc);
             }
         }
     }
@@ -124,32 +308,37 @@ fn tile<'b, const R: usize, const W: usize, const M: usize, const N: usize>(
 
 /// A computation over one column strip of width `W` starting at column `j0`.
 trait Strip {
-    fn run<const W: usize>(&mut self, j0: usize);
+    fn run<I: Isa, const W: usize>(&mut self, j0: usize);
 }
 
 /// Runs `f` over the column strips of an `N`-column `c`: the whole width when it is at most
-/// `NW`, else strips of `NW`, then 16, 8 and 1 columns.
+/// `I::WHOLE`, else strips of `I::STRIP`, then 16, 8 and 1 columns.
 #[inline(always)]
-fn each_strip<const N: usize>(f: &mut impl Strip) {
-    if N <= NW {
-        f.run::<N>(0);
+fn each_strip<I: Isa, const N: usize>(f: &mut impl Strip) {
+    if N <= I::WHOLE {
+        f.run::<I, N>(0);
         return;
     }
     let mut j = 0;
-    while j + NW <= N {
-        f.run::<NW>(j);
-        j += NW;
+    // `I::STRIP` is one of these widths: a const generic cannot be an associated const.
+    while j + I::STRIP <= N {
+        match I::STRIP {
+            32 => f.run::<I, 32>(j),
+            16 => f.run::<I, 16>(j),
+            _ => f.run::<I, 8>(j),
+        }
+        j += I::STRIP;
     }
     if j + 16 <= N {
-        f.run::<16>(j);
+        f.run::<I, 16>(j);
         j += 16;
     }
     if j + 8 <= N {
-        f.run::<8>(j);
+        f.run::<I, 8>(j);
         j += 8;
     }
     while j < N {
-        f.run::<1>(j);
+        f.run::<I, 1>(j);
         j += 1;
     }
 }
@@ -162,7 +351,7 @@ fn k_blocks<const K: usize>() -> impl Iterator<Item = Range<usize>> {
 /// `c += a · b` for any `a` (element `(i, p)` is `a(i, p)`) and a row-major `b`, whose rows are
 /// read in place: the body of [`nn`] and [`tn`].
 #[inline(always)]
-fn rows_of_b<const M: usize, const K: usize, const N: usize>(
+fn rows_of_b<I: Isa, const M: usize, const K: usize, const N: usize>(
     a: impl Fn(usize, usize) -> f32 + Copy,
     b: &[[f32; N]; K],
     c: &mut [[f32; N]; M],
@@ -177,9 +366,9 @@ fn rows_of_b<const M: usize, const K: usize, const N: usize>(
         for RowsOfB<'_, A, M, K, N>
     {
         #[inline(always)]
-        fn run<const W: usize>(&mut self, j0: usize) {
+        fn run<I: Isa, const W: usize>(&mut self, j0: usize) {
             let b = self.b;
-            strip::<W, M, N>(self.c, None, j0, self.ks.clone(), self.a, |p| {
+            strip::<I, W, M, N>(self.c, None, j0, self.ks.clone(), self.a, |p| {
                 b[p][j0..]
                     .first_chunk::<W>()
                     .expect("the strip lies inside b")
@@ -187,12 +376,27 @@ fn rows_of_b<const M: usize, const K: usize, const N: usize>(
         }
     }
     for ks in k_blocks::<K>() {
-        each_strip::<N>(&mut RowsOfB {
+        each_strip::<I, N>(&mut RowsOfB {
             a,
             b,
             c: &mut *c,
             ks,
         });
+    }
+}
+
+/// The product of [`nn`].
+struct Nn<'x, const M: usize, const K: usize, const N: usize> {
+    a: &'x [[f32; K]; M],
+    b: &'x [[f32; N]; K],
+    c: &'x mut [[f32; N]; M],
+}
+
+impl<const M: usize, const K: usize, const N: usize> Product for Nn<'_, M, K, N> {
+    #[inline(always)]
+    fn run<I: Isa>(self) {
+        let a = self.a;
+        rows_of_b::<I, M, K, N>(|i, p| a[i][p], self.b, self.c);
     }
 }
 
@@ -204,7 +408,22 @@ pub(super) fn nn<const M: usize, const K: usize, const N: usize>(
     b: &[[f32; N]; K],
     c: &mut [[f32; N]; M],
 ) {
-    rows_of_b(|i, p| a[i][p], b, c);
+    dispatch(Nn { a, b, c });
+}
+
+/// The product of [`tn`].
+struct Tn<'x, const M: usize, const K: usize, const N: usize> {
+    a: &'x [[f32; M]; K],
+    b: &'x [[f32; N]; K],
+    c: &'x mut [[f32; N]; M],
+}
+
+impl<const M: usize, const K: usize, const N: usize> Product for Tn<'_, M, K, N> {
+    #[inline(always)]
+    fn run<I: Isa>(self) {
+        let a = self.a;
+        rows_of_b::<I, M, K, N>(|i, p| a[p][i], self.b, self.c);
+    }
 }
 
 /// `c += aᵀ · b`.
@@ -215,7 +434,93 @@ pub(super) fn tn<const M: usize, const K: usize, const N: usize>(
     b: &[[f32; N]; K],
     c: &mut [[f32; N]; M],
 ) {
-    rows_of_b(|i, p| a[p][i], b, c);
+    dispatch(Tn { a, b, c });
+}
+
+/// The product of [`nt`].
+struct Nt<'x, const M: usize, const K: usize, const N: usize> {
+    a: &'x [[f32; K]; M],
+    b: &'x [[f32; K]; N],
+    init: Option<&'x [f32; N]>,
+    c: &'x mut [[f32; N]; M],
+}
+
+impl<const M: usize, const K: usize, const N: usize> Product for Nt<'_, M, K, N> {
+    #[inline(always)]
+    fn run<I: Isa>(self) {
+        /// One block of inner indices `ks` of [`nt`].
+        struct Block<'x, const M: usize, const K: usize, const N: usize> {
+            a: &'x [[f32; K]; M],
+            b: &'x [[f32; K]; N],
+            c: &'x mut [[f32; N]; M],
+            init: Option<&'x [f32; N]>,
+            ks: Range<usize>,
+        }
+        impl<const M: usize, const K: usize, const N: usize> Strip for Block<'_, M, K, N> {
+            #[inline(always)]
+            fn run<I: Isa, const W: usize>(&mut self, j0: usize) {
+                if K <= KC {
+                    self.packed::<I, W, K>(j0);
+                } else {
+                    self.packed::<I, W, KC>(j0);
+                }
+            }
+        }
+        impl<const M: usize, const K: usize, const N: usize> Block<'_, M, K, N> {
+            /// The strip with its `P x W` panel of `bᵀ` copied to the stack first.
+            #[inline(always)]
+            fn packed<I: Isa, const W: usize, const P: usize>(&mut self, j0: usize) {
+                let (a, b, ks) = (self.a, self.b, self.ks.clone());
+                let pc = ks.start;
+                let mut panel = [[0.0f32; W]; P];
+                let rows = &b[j0..][..W];
+                // 8 x 8 blocks through registers (an element loop became scattered stores), the
+                // rest element by element.
+                let (mut j8, mut p8) = (0, 0);
+                if W.is_multiple_of(8) {
+                    p8 = ks.len() / 8 * 8;
+                    for jb in (0..W).step_by(8) {
+                        for pb in (0..p8).step_by(8) {
+                            let block: [[f32; 8]; 8] = core::array::from_fn(|j| {
+                                *rows[jb + j][pc + pb..].first_chunk().expect("8 columns")
+                            });
+                            for (dst, src) in panel[pb..].iter_mut().zip(&transpose8(&block)) {
+                                dst[jb..jb + 8].copy_from_slice(src);
+                            }
+                        }
+                    }
+                    j8 = W;
+                }
+                for (j, b_row) in rows.iter().enumerate() {
+                    let from = if j < j8 { p8 } else { 0 };
+                    for (dst, &x) in panel[from..].iter_mut().zip(&b_row[pc + from..ks.end]) {
+                        dst[j] = x;
+                    }
+                }
+                let panel = &panel;
+                strip::<I, W, M, N>(
+                    self.c,
+                    self.init,
+                    j0,
+                    ks,
+                    |i, p| a[i][p],
+                    |p| &panel[p - pc],
+                );
+            }
+        }
+        let Nt { a, b, init, c } = self;
+        for ks in k_blocks::<K>() {
+            // Only the first block starts from `init`; the others add to what it wrote.
+            let init = if ks.start == 0 { init } else { None };
+            each_strip::<I, N>(&mut Block {
+                a,
+                b,
+                c: &mut *c,
+                init,
+                ks,
+            });
+        }
+    }
 }
 
 /// `c += a · bᵀ`; with `init`, `c = [init; M] + a · bᵀ` (the old `c` is not read: a linear
@@ -228,86 +533,33 @@ pub(super) fn nt<const M: usize, const K: usize, const N: usize>(
     init: Option<&[f32; N]>,
     c: &mut [[f32; N]; M],
 ) {
-    struct Nt<'x, const M: usize, const K: usize, const N: usize> {
-        a: &'x [[f32; K]; M],
-        b: &'x [[f32; K]; N],
-        c: &'x mut [[f32; N]; M],
-        init: Option<&'x [f32; N]>,
-        ks: Range<usize>,
-    }
-    impl<const M: usize, const K: usize, const N: usize> Strip for Nt<'_, M, K, N> {
-        #[inline(always)]
-        fn run<const W: usize>(&mut self, j0: usize) {
-            if K <= KC {
-                self.packed::<W, K>(j0);
-            } else {
-                self.packed::<W, KC>(j0);
-            }
-        }
-    }
-    impl<const M: usize, const K: usize, const N: usize> Nt<'_, M, K, N> {
-        /// The strip with its `P x W` panel of `bᵀ` copied to the stack first.
-        #[inline(always)]
-        fn packed<const W: usize, const P: usize>(&mut self, j0: usize) {
-            let (a, b, ks) = (self.a, self.b, self.ks.clone());
-            let pc = ks.start;
-            let mut panel = [[0.0f32; W]; P];
-            let rows = &b[j0..][..W];
-            // 8 x 8 blocks through registers (an element loop became scattered stores), the
-            // rest element by element.
-            let (mut j8, mut p8) = (0, 0);
-            if W.is_multiple_of(8) {
-                p8 = ks.len() / 8 * 8;
-                for jb in (0..W).step_by(8) {
-                    for pb in (0..p8).step_by(8) {
-                        let block: [[f32; 8]; 8] = core::array::from_fn(|j| {
-                            *rows[jb + j][pc + pb..].first_chunk().expect("8 columns")
-                        });
-                        for (dst, src) in panel[pb..].iter_mut().zip(&transpose8(&block)) {
-                            dst[jb..jb + 8].copy_from_slice(src);
-                        }
-                    }
-                }
-                j8 = W;
-            }
-            for (j, b_row) in rows.iter().enumerate() {
-                let from = if j < j8 { p8 } else { 0 };
-                for (dst, &x) in panel[from..].iter_mut().zip(&b_row[pc + from..ks.end]) {
-                    dst[j] = x;
-                }
-            }
-            let panel = &panel;
-            strip::<W, M, N>(
-                self.c,
-                self.init,
-                j0,
-                ks,
-                |i, p| a[i][p],
-                |p| &panel[p - pc],
-            );
-        }
-    }
-    for ks in k_blocks::<K>() {
-        // Only the first block starts from `init`; the others add to what it wrote.
-        let init = if ks.start == 0 { init } else { None };
-        each_strip::<N>(&mut Nt {
-            a,
-            b,
-            c: &mut *c,
-            init,
-            ks,
-        });
-    }
+    dispatch(Nt { a, b, init, c });
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::boxed::Box;
+    use std::println;
+    use std::vec::Vec;
 
     /// Small integers: every product below is exact in `f32`, fused or not.
     fn int_matrix<const R: usize, const C: usize>(seed: usize) -> [[f32; C]; R] {
         core::array::from_fn(|i| {
             core::array::from_fn(|j| ((i * 7 + j * 3 + seed) % 9) as f32 - 4.0)
+        })
+    }
+
+    /// Values in `[-1, 1)` whose products round: the paths may differ in the last bits.
+    fn float_matrix<const R: usize, const C: usize>(seed: u32) -> [[f32; C]; R] {
+        let mut state = seed.wrapping_mul(2_654_435_761).wrapping_add(1);
+        core::array::from_fn(|_| {
+            core::array::from_fn(|_| {
+                state ^= state << 13;
+                state ^= state >> 17;
+                state ^= state << 5;
+                (state >> 8) as f32 / (1u32 << 23) as f32 - 1.0
+            })
         })
     }
 
@@ -326,36 +578,79 @@ mod tests {
         })
     }
 
-    /// The three kernels against the triple loop for one shape.
+    /// `c0 + a · b` by each kernel on `path`: `nn`, `tn`, `nt`, and `nt` starting from `init =
+    /// c0[0]` (its result then has `c0[0]` in every row).
+    fn products<const M: usize, const K: usize, const N: usize>(
+        path: Path,
+        a: &[[f32; K]; M],
+        b: &[[f32; N]; K],
+        c0: &[[f32; N]; M],
+    ) -> [Box<[[f32; N]; M]>; 4] {
+        let mut out = [(); 4].map(|()| Box::new(*c0));
+        let [c_nn, c_tn, c_nt, c_init] = &mut out;
+        run_on(path, Nn { a, b, c: c_nn });
+        let a_t = transpose(a);
+        run_on(
+            path,
+            Tn {
+                a: &a_t,
+                b,
+                c: c_tn,
+            },
+        );
+        let b_t = transpose(b);
+        let (a, b) = (a, &b_t);
+        run_on(
+            path,
+            Nt {
+                a,
+                b,
+                init: None,
+                c: c_nt,
+            },
+        );
+        **c_init = [[f32::NAN; N]; M];
+        let init = Some(&c0[0]);
+        run_on(
+            path,
+            Nt {
+                a,
+                b,
+                init,
+                c: c_init,
+            },
+        );
+        out
+    }
+
+    const NAMES: [&str; 4] = ["nn", "tn", "nt", "nt with init"];
+
+    /// The kernels of every path against the triple loop for one shape, exactly.
     fn check<const M: usize, const K: usize, const N: usize>() {
         let a = int_matrix::<M, K>(1);
         let b = int_matrix::<K, N>(2);
         let c0 = int_matrix::<M, N>(3);
         let expected = reference(&a, &b, &c0);
-        let mut c = c0;
-        nn(&a, &b, &mut c);
-        assert_eq!(c, expected, "nn {M}x{K}x{N}");
-        let mut c = c0;
-        tn(&transpose(&a), &b, &mut c);
-        assert_eq!(c, expected, "tn {M}x{K}x{N}");
-        let mut c = c0;
-        nt(&a, &transpose(&b), None, &mut c);
-        assert_eq!(c, expected, "nt {M}x{K}x{N}");
-        // With `init`: the old contents are ignored, `init` is every row's start.
-        let mut c = [[f32::NAN; N]; M];
-        nt(&a, &transpose(&b), Some(&c0[0]), &mut c);
-        let zeros = [[0.0; N]; M];
-        let mut expected = reference(&a, &b, &zeros);
-        for row in &mut expected {
+        let mut expected_init = reference(&a, &b, &[[0.0; N]; M]);
+        for row in &mut expected_init {
             for (x, b) in row.iter_mut().zip(&c0[0]) {
                 *x += b;
             }
         }
-        assert_eq!(c, expected, "nt with init {M}x{K}x{N}");
+        for path in Path::available() {
+            let got = products(path, &a, &b, &c0);
+            for ((got, name), expected) in
+                got.iter()
+                    .zip(NAMES)
+                    .zip([&expected, &expected, &expected, &expected_init])
+            {
+                assert_eq!(**got, *expected, "{path:?} {name} {M}x{K}x{N}");
+            }
+        }
     }
 
     /// Every strip width (whole, 32, 16, 8, 1), whole and partial row tiles, and several `KC`
-    /// blocks of the inner dimension.
+    /// blocks of the inner dimension, on every path.
     #[test]
     fn kernels_match_the_triple_loop_on_every_path() {
         check::<1, 1, 1>();
@@ -366,5 +661,53 @@ mod tests {
         check::<13, 17, 96>();
         check::<5, 96, 24>();
         check::<3, 8, 7>();
+        check::<11, 4, 41>();
+    }
+
+    /// Every path this CPU has against the portable one on rounded values, at the GPT's shapes:
+    /// equal up to the rounding of `K` multiply-adds (fused or not).
+    fn agree<const M: usize, const K: usize, const N: usize>() {
+        let a = float_matrix::<M, K>(1);
+        let b = float_matrix::<K, N>(2);
+        let c0 = float_matrix::<M, N>(3);
+        let portable = products(Path::Portable, &a, &b, &c0);
+        // Each term and the sum are at most K + 1 in size; each of K steps rounds once or twice.
+        let tolerance = 2.0 * (K + 1) as f32 * (K + 1) as f32 * f32::EPSILON;
+        for path in Path::available() {
+            let got = products(path, &a, &b, &c0);
+            for ((got, want), name) in got.iter().zip(&portable).zip(NAMES) {
+                let (worst, at) = got
+                    .as_flattened()
+                    .iter()
+                    .zip(want.as_flattened())
+                    .map(|(g, w)| (g - w).abs())
+                    .enumerate()
+                    .fold(
+                        (0.0f32, 0),
+                        |(m, at), (k, d)| if d > m { (d, k) } else { (m, at) },
+                    );
+                assert!(
+                    worst <= tolerance,
+                    "{path:?} {name} {M}x{K}x{N}: off by {worst:e} at {at} (> {tolerance:e}); \
+                     first entries {:?} against {:?}",
+                    &got.as_flattened()[..4],
+                    &want.as_flattened()[..4],
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn every_path_agrees_with_the_portable_one() {
+        println!(
+            "kernel paths on this CPU: {:?}",
+            Path::available().collect::<Vec<_>>()
+        );
+        agree::<512, 24, 96>();
+        agree::<512, 96, 24>();
+        agree::<512, 24, 65>();
+        agree::<96, 512, 24>();
+        agree::<8, 24, 96>();
+        agree::<8, 8, 8>();
     }
 }

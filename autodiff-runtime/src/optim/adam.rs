@@ -7,7 +7,7 @@ use super::{
     positive, require_lr,
 };
 use crate::math::{self, Float};
-use crate::params::{Parameters, zip_update};
+use crate::params::Parameters;
 
 /// Hyperparameters of [`Adam`], checked by [`Adam::new`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -202,36 +202,104 @@ impl<P: Parameters> Moments<P> {
         let (eps, wd) = (from(c.eps), from(c.weight_decay));
         let shrink = from(1.0 - c.lr * c.weight_decay);
 
-        let update = |p: &mut P::Scalar,
-                      g: P::Scalar,
-                      m: &mut P::Scalar,
-                      v: &mut P::Scalar,
-                      v_max: Option<&mut P::Scalar>| {
-            let d = if decoupled {
-                *p *= shrink;
-                g
-            } else {
-                g + wd * *p
-            };
-            *m = (*m + one_minus_b1 * (d - *m)).flush_subnormal();
-            *v = (b2 * *v + one_minus_b2 * d * d).flush_subnormal();
-            let second = match v_max {
-                Some(v_max) => {
-                    *v_max = v_max.max(*v);
-                    *v_max
-                }
-                None => *v,
-            };
-            *p -= step_size * *m / (second.sqrt() * inv_bias2_sqrt + eps);
+        let k = AdamStep {
+            step_size,
+            inv_bias2_sqrt,
+            one_minus_b1,
+            b2,
+            one_minus_b2,
+            eps,
+            wd,
+            shrink,
+            decoupled,
         };
         let Moments { m, v, v_max, .. } = self;
+        for t in 0..P::TENSORS {
+            let (Some(p), Some(g), Some(m), Some(v)) = (
+                params.tensor_mut(t),
+                grads.tensor(t),
+                m.tensor_mut(t),
+                v.tensor_mut(t),
+            ) else {
+                continue;
+            };
+            match v_max.as_mut().and_then(|v_max| v_max.tensor_mut(t)) {
+                None => k.run(p, g, m, v, None),
+                Some(v_max) => k.run(p, g, m, v, Some(v_max)),
+            }
+        }
+    }
+}
+
+/// The per-element update of one Adam or AdamW step, with its step's constants.
+struct AdamStep<F> {
+    step_size: F,
+    inv_bias2_sqrt: F,
+    one_minus_b1: F,
+    b2: F,
+    one_minus_b2: F,
+    eps: F,
+    wd: F,
+    shrink: F,
+    decoupled: bool,
+}
+
+/// Elements per chunk of [`AdamStep::run`]: a fixed-size group the compiler turns into vector
+/// operations (square roots and divisions included) in every binary, with or without
+/// `-C target-cpu`.
+const LANES: usize = 8;
+
+impl<F: Float> AdamStep<F> {
+    /// One element: `p`, its gradient `g`, its moments `m`, `v` and, with AMSGrad, `v_max`.
+    #[inline(always)]
+    fn element(&self, p: &mut F, g: F, m: &mut F, v: &mut F, v_max: Option<&mut F>) {
+        let d = if self.decoupled {
+            *p *= self.shrink;
+            g
+        } else {
+            g + self.wd * *p
+        };
+        *m = (*m + self.one_minus_b1 * (d - *m)).flush_subnormal();
+        *v = (self.b2 * *v + self.one_minus_b2 * d * d).flush_subnormal();
+        let second = match v_max {
+            Some(v_max) => {
+                *v_max = v_max.max(*v);
+                *v_max
+            }
+            None => *v,
+        };
+        *p -= self.step_size * *m / (second.sqrt() * self.inv_bias2_sqrt + self.eps);
+    }
+
+    /// The update of one tensor. The slices are separate arguments, so the compiler knows they do
+    /// not overlap, and are walked in chunks of [`LANES`], so the loop vectorizes.
+    fn run(&self, p: &mut [F], g: &[F], m: &mut [F], v: &mut [F], v_max: Option<&mut [F]>) {
+        let len = p.len().min(g.len()).min(m.len()).min(v.len());
+        let (p, g, m, v) = (&mut p[..len], &g[..len], &mut m[..len], &mut v[..len]);
         match v_max {
-            None => zip_update(params, grads, [m, v], |p, g, [m, v]| {
-                update(p, g, m, v, None)
-            }),
-            Some(v_max) => zip_update(params, grads, [m, v, v_max], |p, g, [m, v, vm]| {
-                update(p, g, m, v, Some(vm));
-            }),
+            None => {
+                let mut p8 = p.chunks_exact_mut(LANES);
+                let mut g8 = g.chunks_exact(LANES);
+                let mut m8 = m.chunks_exact_mut(LANES);
+                let mut v8 = v.chunks_exact_mut(LANES);
+                for (((p, g), m), v) in (&mut p8).zip(&mut g8).zip(&mut m8).zip(&mut v8) {
+                    for i in 0..LANES {
+                        self.element(&mut p[i], g[i], &mut m[i], &mut v[i], None);
+                    }
+                }
+                let rest = p8.into_remainder().iter_mut().zip(g8.remainder());
+                for ((p, &g), (m, v)) in
+                    rest.zip(m8.into_remainder().iter_mut().zip(v8.into_remainder()))
+                {
+                    self.element(p, g, m, v, None);
+                }
+            }
+            Some(v_max) => {
+                let v_max = &mut v_max[..len];
+                for ((((p, &g), m), v), v_max) in p.iter_mut().zip(g).zip(m).zip(v).zip(v_max) {
+                    self.element(p, g, m, v, Some(v_max));
+                }
+            }
         }
     }
 }

@@ -1,0 +1,77 @@
+//! The peak multiply-add throughput of the core a bench runs on: independent chains of
+//! `acc = acc * x + y` in the widest vectors the CPU has (AVX-512, AVX2 + FMA, else SSE2/NEON
+//! with a multiply and an add), chosen at run time as the matrix kernels choose theirs.
+//!
+//! Benches divide a FLOP count by this to say how far a step is from its floor on the machine at
+//! hand, whatever its instruction set.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+/// The peak of this core.
+#[derive(Clone, Copy, Debug)]
+pub struct Peak {
+    /// The instruction set the chains ran on.
+    pub isa: &'static str,
+    /// Floating-point operations per second (a multiply-add is two), in GFLOP/s.
+    pub gflops: f64,
+}
+
+/// Independent accumulators: more than an FMA unit's latency times the units (4 x 2 on most
+/// cores), few enough to stay in 16 registers.
+const CHAINS: usize = 12;
+
+/// `iters` rounds of `CHAINS` multiply-adds of `L` lanes each; returns a sum so nothing is dead.
+#[inline(always)]
+fn chains<const L: usize, const FMA: bool>(iters: usize) -> f32 {
+    // acc -> acc * x + y has its fixed point at 1: the values stay normal however long it runs.
+    let (x, y) = (black_box([0.999_999_9f32; L]), black_box([1e-7f32; L]));
+    let mut acc = black_box([[0.5f32; L]; CHAINS]);
+    for _ in 0..iters {
+        for acc in &mut acc {
+            for ((a, x), y) in acc.iter_mut().zip(&x).zip(&y) {
+                *a = if FMA { a.mul_add(*x, *y) } else { *a * x + y };
+            }
+        }
+    }
+    acc.iter().flatten().sum()
+}
+
+/// Best of five timed runs of `run(iters)`, as GFLOP/s for `lanes` lanes.
+fn best(lanes: usize, run: impl Fn(usize) -> f32) -> f64 {
+    let iters = 4_000_000;
+    black_box(run(iters / 10)); // warm up the clock
+    let flops = (2 * CHAINS * lanes * iters) as f64;
+    (0..5)
+        .map(|_| {
+            let start = Instant::now();
+            black_box(run(iters));
+            flops / start.elapsed().as_secs_f64() / 1e9
+        })
+        .fold(0.0, f64::max)
+}
+
+/// Measures the peak (about a second).
+pub fn measure() -> Peak {
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    {
+        if let Some(simd) = pulp::x86::V4::try_new() {
+            let gflops = best(16, |n| simd.vectorize(|| chains::<16, true>(n)));
+            return Peak {
+                isa: "AVX-512",
+                gflops,
+            };
+        }
+        if let Some(simd) = pulp::x86::V3::try_new() {
+            let gflops = best(8, |n| simd.vectorize(|| chains::<8, true>(n)));
+            return Peak {
+                isa: "AVX2 + FMA",
+                gflops,
+            };
+        }
+    }
+    Peak {
+        isa: "portable (4 lanes, multiply then add)",
+        gflops: best(4, chains::<4, false>),
+    }
+}
