@@ -114,6 +114,13 @@ fn random<const C: usize, const R: usize>(rng: &mut SmallRng) -> Box<[[f32; C]; 
 }
 
 /// Benches the three products for `R` rows, `I` inputs and `O` outputs.
+/// A library product `c += a · b` with the signature [`sgemm`] and [`gemm`] share.
+type Library =
+    fn((usize, usize, usize), &[f32], (usize, usize), &[f32], (usize, usize), &mut [f32]);
+
+/// The libraries every shape is timed with, beside this crate's kernels.
+const LIBRARIES: [(&str, Library); 2] = [("matrixmultiply", sgemm), ("gemm", gemm)];
+
 fn shape<const R: usize, const I: usize, const O: usize>(c: &mut Criterion) {
     let rng = &mut SmallRng::seed_from_u64(R as u64 * 10_000 + I as u64 * 100 + O as u64);
     let (x, w, d_y) = (
@@ -138,34 +145,16 @@ fn shape<const R: usize, const I: usize, const O: usize>(c: &mut Criterion) {
     group.bench_function("nn", |bench| {
         bench.iter(|| linear(black_box(&x), black_box(&w), black_box(&b)));
     });
-    group.bench_function("matrixmultiply", |bench| {
-        bench.iter(|| {
-            let mut y = [b; R];
-            sgemm(
-                (R, I, O),
-                black_box(x.as_flattened()),
-                (I, 1),
-                black_box(w.as_flattened()),
-                (1, I),
-                y.as_flattened_mut(),
-            );
-            y
+    for (name, lib) in LIBRARIES {
+        group.bench_function(name, |bench| {
+            bench.iter(|| {
+                let mut y = [b; R];
+                let (x, w) = (black_box(x.as_flattened()), black_box(w.as_flattened()));
+                lib((R, I, O), x, (I, 1), w, (1, I), y.as_flattened_mut());
+                y
+            });
         });
-    });
-    group.bench_function("gemm", |bench| {
-        bench.iter(|| {
-            let mut y = [b; R];
-            gemm(
-                (R, I, O),
-                black_box(x.as_flattened()),
-                (I, 1),
-                black_box(w.as_flattened()),
-                (1, I),
-                y.as_flattened_mut(),
-            );
-            y
-        });
-    });
+    }
     group.finish();
 
     let mut group = c.benchmark_group(format!("matmul_{size}"));
@@ -173,22 +162,16 @@ fn shape<const R: usize, const I: usize, const O: usize>(c: &mut Criterion) {
     group.bench_function("nn", |bench| {
         bench.iter(|| matmul(black_box(&x), black_box(&m)));
     });
-    group.bench_function("matrixmultiply", |bench| {
-        bench.iter(|| {
-            let mut y = [[0.0f32; O]; R];
-            let (x, m) = (black_box(x.as_flattened()), black_box(m.as_flattened()));
-            sgemm((R, I, O), x, (I, 1), m, (O, 1), y.as_flattened_mut());
-            y
+    for (name, lib) in LIBRARIES {
+        group.bench_function(name, |bench| {
+            bench.iter(|| {
+                let mut y = [[0.0f32; O]; R];
+                let (x, m) = (black_box(x.as_flattened()), black_box(m.as_flattened()));
+                lib((R, I, O), x, (I, 1), m, (O, 1), y.as_flattened_mut());
+                y
+            });
         });
-    });
-    group.bench_function("gemm", |bench| {
-        bench.iter(|| {
-            let mut y = [[0.0f32; O]; R];
-            let (x, m) = (black_box(x.as_flattened()), black_box(m.as_flattened()));
-            gemm((R, I, O), x, (I, 1), m, (O, 1), y.as_flattened_mut());
-            y
-        });
-    });
+    }
     group.finish();
 
     let mut group = c.benchmark_group(format!("linear_adjoint_{size}"));
@@ -203,40 +186,25 @@ fn shape<const R: usize, const I: usize, const O: usize>(c: &mut Criterion) {
             BatchSize::SmallInput,
         );
     });
-    group.bench_function("matrixmultiply", |bench| {
-        bench.iter_batched_ref(
-            zeroed,
-            |(d_x, d_w, d_b)| {
-                let d_y = black_box(d_y.as_flattened());
-                let (x, w) = (x.as_flattened(), w.as_flattened());
-                sgemm((R, O, I), d_y, (O, 1), w, (I, 1), d_x.as_flattened_mut());
-                sgemm((O, R, I), d_y, (1, O), x, (I, 1), d_w.as_flattened_mut());
-                for row in d_y.chunks_exact(O) {
-                    for (d_b, d) in d_b.iter_mut().zip(row) {
-                        *d_b += d;
+    for (name, lib) in LIBRARIES {
+        group.bench_function(name, |bench| {
+            bench.iter_batched_ref(
+                zeroed,
+                |(d_x, d_w, d_b)| {
+                    let d_y = black_box(d_y.as_flattened());
+                    let (x, w) = (x.as_flattened(), w.as_flattened());
+                    lib((R, O, I), d_y, (O, 1), w, (I, 1), d_x.as_flattened_mut());
+                    lib((O, R, I), d_y, (1, O), x, (I, 1), d_w.as_flattened_mut());
+                    for row in d_y.chunks_exact(O) {
+                        for (d_b, d) in d_b.iter_mut().zip(row) {
+                            *d_b += d;
+                        }
                     }
-                }
-            },
-            BatchSize::SmallInput,
-        );
-    });
-    group.bench_function("gemm", |bench| {
-        bench.iter_batched_ref(
-            zeroed,
-            |(d_x, d_w, d_b)| {
-                let d_y = black_box(d_y.as_flattened());
-                let (x, w) = (x.as_flattened(), w.as_flattened());
-                gemm((R, O, I), d_y, (O, 1), w, (I, 1), d_x.as_flattened_mut());
-                gemm((O, R, I), d_y, (1, O), x, (I, 1), d_w.as_flattened_mut());
-                for row in d_y.chunks_exact(O) {
-                    for (d_b, d) in d_b.iter_mut().zip(row) {
-                        *d_b += d;
-                    }
-                }
-            },
-            BatchSize::SmallInput,
-        );
-    });
+                },
+                BatchSize::SmallInput,
+            );
+        });
+    }
     group.finish();
 }
 

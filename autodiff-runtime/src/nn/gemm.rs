@@ -69,8 +69,7 @@ pub(crate) trait Isa {
     const WHOLE: usize;
     /// Width of the strips of a wide `c`.
     const STRIP: usize;
-    /// Whether a multiply-add is one fused instruction (used with `std`, which has `mul_add`).
-    #[cfg_attr(not(feature = "std"), allow(dead_code))]
+    /// Whether a multiply-add is one fused instruction (with `std`, which has `mul_add`).
     const FMA: bool;
 }
 
@@ -132,7 +131,6 @@ pub(crate) enum Path {
 
 impl Path {
     /// Every path this CPU can run, the portable one first.
-    #[cfg_attr(not(test), allow(dead_code))]
     pub(crate) fn available() -> impl Iterator<Item = Path> {
         [Path::Portable, Path::Avx2, Path::Avx512]
             .into_iter()
@@ -171,18 +169,8 @@ trait Product {
 /// Runs `product` with the fastest kernels the CPU has.
 #[inline(always)]
 fn dispatch(product: impl Product) {
-    #[cfg(all(feature = "std", any(target_arch = "x86", target_arch = "x86_64")))]
-    {
-        if let Some(simd) = pulp::x86::V4::try_new() {
-            return simd.vectorize(move || product.run::<Avx512>());
-        }
-        if let Some(simd) = pulp::x86::V3::try_new() {
-            return simd.vectorize(move || product.run::<Avx2>());
-        }
-        product.run::<Portable>();
-    }
-    #[cfg(not(all(feature = "std", any(target_arch = "x86", target_arch = "x86_64"))))]
-    run_on(Path::best_static(), product);
+    let fastest = Path::available().last().unwrap_or(Path::Portable);
+    run_on(fastest, product);
 }
 
 /// Runs `product` on `path`.
@@ -190,7 +178,6 @@ fn dispatch(product: impl Product) {
 /// # Panics
 ///
 /// If this CPU cannot run `path`.
-#[cfg_attr(not(test), allow(dead_code))]
 #[inline(always)]
 fn run_on(path: Path, product: impl Product) {
     #[cfg(all(feature = "std", any(target_arch = "x86", target_arch = "x86_64")))]
@@ -214,14 +201,20 @@ fn run_on(path: Path, product: impl Product) {
     }
 }
 
-/// `a * b + c`, fused where the path has FMA (and `std` gives `mul_add`).
+/// `a * b + c`, fused where the path has FMA.
 #[inline(always)]
 fn fma<I: Isa>(a: f32, b: f32, c: f32) -> f32 {
+    if I::FMA { fused(a, b, c) } else { a * b + c }
+}
+
+/// `a * b + c` in one rounding: `mul_add` needs `std`; `core` has no fused multiply-add, so
+/// without `std` it is a multiply and an add.
+#[inline(always)]
+fn fused(a: f32, b: f32, c: f32) -> f32 {
     #[cfg(feature = "std")]
-    if I::FMA {
-        return a.mul_add(b, c);
-    }
-    a * b + c
+    return a.mul_add(b, c);
+    #[cfg(not(feature = "std"))]
+    return a * b + c;
 }
 
 /// `c[i][j0 .. j0 + W] += Σ_{p ∈ ks} a(i, p) · b(p)[..W]` for every row `i` of `c`, a register
