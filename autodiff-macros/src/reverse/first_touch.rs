@@ -93,11 +93,6 @@ impl<'a> Rev<'a> {
         }
     }
 
-    /// The touched places, to restore before the other branch of an `if`.
-    pub(super) fn touched_now(&self) -> Vec<Root> {
-        self.touched.clone()
-    }
-
     /// After both branches of an `if`: what either touched.
     pub(super) fn join_touched(&mut self, other: Vec<Root>) {
         for r in other {

@@ -374,25 +374,6 @@ impl<'a> Rev<'a> {
     /// The reverse of a statement, followed literally.
     fn literal_stmt(&mut self, stmt: &'a Stmt) -> TokenStream {
         match stmt {
-            // `v += b` and `v -= b` leave `d_v` as it is and pass it on to `b`.
-            Stmt::Def {
-                target: Target::Var(v),
-                place,
-                rhs: Rhs::Bin(op @ (BinOp::Add | BinOp::Sub), Operand::Var { var, proj, .. }, b),
-                is_let: false,
-                ..
-            } if v == var && place.is_empty() && proj.is_empty() && self.act.vars[*v] => {
-                let d = self.d_vars[*v].clone().unwrap();
-                let d = if self.f.vars[*v].param.is_some() {
-                    quote!(*#d)
-                } else {
-                    quote!(#d)
-                };
-                match op {
-                    BinOp::Add => self.contrib(b, |_| Some(quote!(#d))),
-                    _ => self.contrib(b, |_| Some(quote!(-#d))),
-                }
-            }
             Stmt::Def {
                 id,
                 target,
@@ -431,7 +412,7 @@ impl<'a> Rev<'a> {
                     .iter()
                     .map(|r| self.seed(*r, &[], *is_let, in_loop, &mut pre, None))
                     .collect();
-                let before = self.touched_now();
+                let before = self.touched.clone();
                 let t = self.block(then, &seeds);
                 let after_then = std::mem::replace(&mut self.touched, before);
                 let e = self.block(els, &seeds);
