@@ -599,8 +599,10 @@ mod triangular_const_generic {
     }
 }
 
-/// Found by the generated-program test: a struct field cast in f32 code, and a struct passed
-/// with one of its fields to a call whose argument's cotangent is defined before the call.
+/// Found by the generated-program test: a struct field cast in f32 code, a struct passed with
+/// one of its fields to a call whose argument's cotangent is defined before the call, and (seed
+/// 4) an f32 struct field passed to a call whose result is cast through f64: the call's result
+/// was typed before the field, so its tape field was declared `f64`.
 mod generated_findings {
     use crate::common::{Flat, GradCheck, cube, round_to_f32};
     use stackgrad::differentiable;
@@ -613,6 +615,22 @@ mod generated_findings {
     #[differentiable]
     pub fn field_cast(x: f32, p: &S32) -> f32 {
         let v = (p.b as f64).exp() as f32;
+        v * x
+    }
+
+    #[derive(Clone, Copy, Debug, Default)]
+    pub struct W32 {
+        pub w: [f32; 2],
+    }
+
+    #[differentiable]
+    pub fn product(a: &[f32; 2]) -> f32 {
+        a[0] * a[1]
+    }
+
+    #[differentiable]
+    pub fn field_call_cast(x: f32, p: &W32) -> f32 {
+        let v = ((product(&p.w) * 0.5).exp() as f64 as f32) * 0.25;
         v * x
     }
 
@@ -683,6 +701,20 @@ mod generated_findings {
                 (f64::from(value), [f64::from(d_x), f64::from(d_p.b)])
             },
         );
+        GradCheck::new("f32 field through a call cast via f64")
+            .f32()
+            .run(
+                &round_to_f32(cube::<3>(154, 24, -1.0, 1.0)),
+                |[x, a, b]| (a * b * 0.5).exp() * 0.25 * x,
+                |[x, a, b]| {
+                    let p = W32 {
+                        w: [a as f32, b as f32],
+                    };
+                    let (value, (d_x, d_p)) = field_call_cast_grad(x as f32, &p);
+                    let d_w = d_p.w.map(f64::from);
+                    (f64::from(value), [f64::from(d_x), d_w[0], d_w[1]])
+                },
+            );
         GradCheck::new("struct and its field through two calls").flat(
             &cube::<4>(152, 24, -1.5, 1.5),
             |(x, p): &(f64, S)| twice(*x, p),

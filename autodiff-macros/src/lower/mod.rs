@@ -168,8 +168,10 @@ impl Lower {
             self.f.types.unify(ty, t);
         }
         self.f.body = body;
-        defaults::default_call_types(&mut self.f);
+        // Fields first: a call's arguments are often struct fields (`g(&p.w)`), whose type
+        // then types the call's result.
         defaults::default_field_types(&mut self.f);
+        defaults::default_call_types(&mut self.f);
         self.undecided_floats();
         let mut errors = self.errors.into_iter();
         match errors.next() {
