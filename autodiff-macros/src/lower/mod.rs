@@ -350,6 +350,7 @@ impl Lower {
             by_ref,
             loop_var,
             recompute: false,
+            constant: false,
         });
         let id = self.f.vars.len() - 1;
         self.scopes
