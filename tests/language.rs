@@ -156,3 +156,37 @@ mod const_arrays {
         );
     }
 }
+
+/// An array result of a call bound to an annotated `let` (without the annotation: one error on
+/// the `let`, `tests/ui/calls/untyped-array-result.rs`).
+mod array_results {
+    use crate::common::{GradCheck, cube};
+    use stackgrad::differentiable;
+
+    #[differentiable]
+    pub fn matvec<const N: usize>(m: &[[f64; N]; N], v: &[f64; N]) -> [f64; N] {
+        let mut y = [0.0; N];
+        for i in 0..N {
+            for j in 0..N {
+                y[i] += m[i][j] * v[j];
+            }
+        }
+        y
+    }
+
+    #[differentiable]
+    pub fn energy(m: &[[f64; 2]; 2], v: &[f64; 2]) -> f64 {
+        let y: [f64; 2] = matvec::<2>(m, v);
+        let z: [f64; 2] = matvec::<2>(m, &y);
+        y[0] * z[1] - (y[1] * y[1]).sin()
+    }
+
+    #[test]
+    fn gradients() {
+        GradCheck::new("let y: [f64; 2] = matvec::<2>(..)").flat(
+            &cube::<6>(1331, 24, -1.0, 1.0),
+            |(m, v): &([[f64; 2]; 2], [f64; 2])| energy(m, v),
+            |(m, v): &([[f64; 2]; 2], [f64; 2])| energy_grad(m, v),
+        );
+    }
+}

@@ -358,7 +358,10 @@ impl Lower {
                 self.error(err(r, "pass arrays and structs by shared reference (`&a`); the adjoint writes the derivatives"));
             }
             return match self.place_or_const(&r.expr) {
-                Some((var, proj)) => self.var_operand(var, proj, true),
+                Some((var, proj)) => {
+                    self.untyped_call_result(var, &proj, "an array or a struct");
+                    self.var_operand(var, proj, true)
+                }
                 None => {
                     self.error(err(r, "pass a reference to a local, a parameter or a place in one, as in `&a` or `&p.w`"));
                     self.dummy()

@@ -71,6 +71,9 @@ pub struct Lower {
     /// float that carries a derivative later, the value may not have been constant: an error.
     as_constant: Option<Vec<(VarId, TokenStream)>>,
     undecided: Vec<(VarId, TokenStream)>,
+    /// Locals bound without a type to a call's result (`let y = g(x);`), with the callee's
+    /// name: their type is what the callee returns, which the macro cannot see.
+    call_lets: HashMap<VarId, String>,
 }
 
 /// The statement that marks where a bounded loop checks its bound.
@@ -124,6 +127,7 @@ impl Lower {
             bound_msgs: Vec::new(),
             as_constant: None,
             undecided: Vec::new(),
+            call_lets: HashMap::new(),
         };
         l.f.flag_ty = l.f.types.fresh(TyVal::Bool);
         l.f.usize_ty =

@@ -100,6 +100,7 @@ impl Lower {
             }
             syn::Expr::Index(ix) => {
                 let (v, mut proj) = self.place_or_const(&ix.expr)?;
+                self.untyped_call_result(v, &proj, "an array");
                 let base_ty = self.place_ty(v, &proj);
                 if !matches!(self.f.types.kind(base_ty), Kind::Array)
                     && !matches!(self.f.types.get(base_ty), TyVal::Unknown(_))
@@ -120,6 +121,7 @@ impl Lower {
             }
             syn::Expr::Field(f) => {
                 let (v, mut proj) = self.place_or_const(&f.base)?;
+                self.untyped_call_result(v, &proj, "a struct");
                 match &f.member {
                     syn::Member::Named(n) => proj.push(Proj::Field(n.clone())),
                     syn::Member::Unnamed(_) => {
@@ -134,6 +136,28 @@ impl Lower {
             }
             _ => None,
         }
+    }
+
+    /// Rejects, once, indexing or borrowing a local bound without a type to a call's result
+    /// (`let y = matvec(m, v); y[0]`): the macro cannot see that the callee returns `what`.
+    pub(super) fn untyped_call_result(&mut self, v: VarId, proj: &[Proj], what: &str) {
+        if !proj.is_empty() || !matches!(self.f.types.get(self.f.vars[v].ty), TyVal::Unknown(_)) {
+            return;
+        }
+        let Some(callee) = self.call_lets.remove(&v) else {
+            return;
+        };
+        let name = &self.f.vars[v].name;
+        let msg = if what == "a struct" {
+            format!(
+                "`{name}` holds what `{callee}` returns, a struct the macro cannot see from here; a call's result can be a float or an array (annotated, as in `let {name}: [f64; N] = {callee}(..);`), not a struct"
+            )
+        } else {
+            format!(
+                "`{name}` holds what `{callee}` returns, {what} the macro cannot see from here: annotate its type, as in `let {name}: [f64; N] = {callee}(..);`"
+            )
+        };
+        self.error(err(name, msg));
     }
 
     /// A place, or a `const` item (`A`, read as `A[i]`, `A.w` or `&A`).
