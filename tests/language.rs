@@ -190,3 +190,61 @@ mod array_results {
         );
     }
 }
+
+/// Iterator reductions over arrays and ranges, lowered to loops: `sum`, `product`, `fold` with a
+/// closure or a function path, after `map`, `zip`, `enumerate`, `copied`.
+mod reductions {
+    use crate::common::{GradCheck, cube};
+    use stackgrad::differentiable;
+
+    #[differentiable]
+    pub fn reduce(a: &[f64; 4], b: &[f64; 4]) -> f64 {
+        let s = a.iter().sum::<f64>();
+        let d: f64 = a.iter().zip(b.iter()).map(|(p, q)| p * q).sum();
+        let m = a.iter().fold(f64::NEG_INFINITY, |m, &v| m.max(v));
+        let m2 = b.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let pr: f64 = (0..4).map(|i| 1.0 + 0.1 * a[i] * b[3 - i]).product();
+        let sq = a.iter().map(|v| v * v).fold(0.0, |acc, t| acc + t.sin());
+        let w: f64 = b
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (i as f64 + 1.0) * v)
+            .sum();
+        s * d + m * m2 + pr + sq + 2.0 * a.iter().product::<f64>() - w
+    }
+
+    fn reference(a: &[f64; 4], b: &[f64; 4]) -> f64 {
+        let mut s = 0.0;
+        let mut d = 0.0;
+        let mut m = f64::NEG_INFINITY;
+        let mut m2 = f64::NEG_INFINITY;
+        let mut pr = 1.0;
+        let mut sq = 0.0;
+        let mut prod = 1.0;
+        let mut w = 0.0;
+        for i in 0..4 {
+            s += a[i];
+            d += a[i] * b[i];
+            m = if a[i] > m { a[i] } else { m };
+            m2 = if b[i] > m2 { b[i] } else { m2 };
+            pr *= 1.0 + 0.1 * a[i] * b[3 - i];
+            sq += (a[i] * a[i]).sin();
+            prod *= a[i];
+            w += (i as f64 + 1.0) * b[i];
+        }
+        s * d + m * m2 + pr + sq + 2.0 * prod - w
+    }
+
+    #[test]
+    fn gradients() {
+        GradCheck::new("sum, zip-map-sum, fold max, fold f64::max, range product, map-fold").flat(
+            &cube::<8>(1341, 24, -1.5, 1.5),
+            |(a, b): &([f64; 4], [f64; 4])| {
+                let value = reduce(a, b);
+                assert!((value - reference(a, b)).abs() <= 1e-12 * value.abs().max(1.0));
+                value
+            },
+            |(a, b): &([f64; 4], [f64; 4])| reduce_grad(a, b),
+        );
+    }
+}

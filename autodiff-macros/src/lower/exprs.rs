@@ -71,6 +71,7 @@ impl Lower {
             Expr::Repeat(r) => self.float_repeat(r, out),
             Expr::Unary(u) => self.float_unary(u, out),
             Expr::Binary(b) => self.float_binary(b, out),
+            Expr::MethodCall(m) if super::reductions::is_reduction(m) => self.reduction(m, out),
             Expr::MethodCall(m) => self.method(m, out),
             Expr::Cast(c) => self.float_cast(c, out),
             Expr::Call(c) => self.call(c, out),

@@ -13,6 +13,7 @@ mod exprs;
 mod loops;
 mod places;
 mod pure;
+mod reductions;
 mod signature;
 mod stmts;
 
