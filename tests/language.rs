@@ -248,3 +248,98 @@ mod reductions {
         );
     }
 }
+
+/// `match` on integers, bools and fieldless enums (parameters by value and by reference, never
+/// differentiated), as a value and as a statement, with or-patterns, ranges, bindings, guards
+/// and arms that `return`.
+mod matching {
+    use crate::common::{GradCheck, cube};
+    use stackgrad::differentiable;
+
+    #[derive(Clone, Copy, Debug)]
+    pub enum Mode {
+        Square,
+        Sine,
+        Both,
+    }
+
+    #[differentiable]
+    pub fn by_mode(x: f64, y: f64, mode: Mode, scale: &Mode) -> f64 {
+        let base = match mode {
+            Mode::Square => x * x,
+            Mode::Sine => x.sin(),
+            Mode::Both => x * x + x.sin(),
+        };
+        let s = match *scale {
+            Mode::Square | Mode::Sine => 2.0 * y,
+            Mode::Both => y * y,
+        };
+        base * s
+    }
+
+    #[differentiable]
+    pub fn by_index(x: &[f64; 6], flip: bool) -> f64 {
+        let mut s = 0.0;
+        for i in 0..6 {
+            match i % 3 {
+                0 => s += x[i],
+                1 => s *= x[i],
+                k @ 2..=5 if x[i] > 0.0 => s += (k as f64) * x[i] * x[i],
+                _ => s -= x[i].cos(),
+            }
+        }
+        let t = match flip {
+            true => -s,
+            false => s,
+        };
+        match i32::from(flip) {
+            0 => return t * x[0],
+            n => t + (n as f64) * x[1],
+        }
+    }
+
+    fn by_mode_reference(x: f64, y: f64, mode: Mode, scale: Mode) -> f64 {
+        let base = if let Mode::Square = mode {
+            x * x
+        } else if let Mode::Sine = mode {
+            x.sin()
+        } else {
+            x * x + x.sin()
+        };
+        let s = if let Mode::Both = scale {
+            y * y
+        } else {
+            2.0 * y
+        };
+        base * s
+    }
+
+    #[test]
+    fn gradients() {
+        for mode in [Mode::Square, Mode::Sine, Mode::Both] {
+            for scale in [Mode::Square, Mode::Both] {
+                GradCheck::new("match on enum parameters").run(
+                    &cube::<2>(1351, 20, -1.5, 1.5),
+                    |[x, y]| {
+                        let value = by_mode(x, y, mode, &scale);
+                        assert_eq!(value, by_mode_reference(x, y, mode, scale));
+                        value
+                    },
+                    |[x, y]| {
+                        let (value, (d_x, d_y)) = by_mode_grad(x, y, mode, &scale);
+                        (value, [d_x, d_y])
+                    },
+                );
+            }
+        }
+        for flip in [false, true] {
+            GradCheck::new("match on integers and bools")
+                .kink(|x| x.iter().fold(f64::INFINITY, |m, v| m.min(v.abs())))
+                .flat(
+                    &cube::<6>(1352, 24, -1.5, 1.5),
+                    |x: &[f64; 6]| by_index(x, flip),
+                    |x: &[f64; 6]| by_index_grad(x, flip),
+                );
+        }
+    }
+}

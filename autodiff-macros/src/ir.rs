@@ -19,6 +19,8 @@ pub enum Kind {
     Array,
     /// A user struct, passed by reference: its float fields carry derivatives.
     Struct,
+    /// A fieldless enum the function matches on: a value without derivative.
+    Enum,
     /// A number whose kind the function's source does not tell: a `const` item declared
     /// elsewhere, before its use makes it a float or an integer. It is a constant either way
     /// (no derivative); unification with a float or an integer decides it.
@@ -36,6 +38,7 @@ pub enum TyVal {
     /// `[elem; len]`.
     Array(TyId, TokenStream),
     Struct(TokenStream),
+    Enum(TokenStream),
 }
 
 impl TyVal {
@@ -47,6 +50,7 @@ impl TyVal {
             TyVal::Int(_) => Kind::Int,
             TyVal::Array(..) => Kind::Array,
             TyVal::Struct(_) => Kind::Struct,
+            TyVal::Enum(_) => Kind::Enum,
         }
     }
 }
@@ -165,7 +169,7 @@ impl Types {
                 let e = self.tokens(*e);
                 quote::quote!([#e; #n])
             }
-            TyVal::Struct(p) => p.clone(),
+            TyVal::Struct(p) | TyVal::Enum(p) => p.clone(),
             TyVal::Unknown(_) => quote::quote!(_),
         }
     }
@@ -423,6 +427,8 @@ pub enum Pure {
     Ref(Box<Pure>),
     /// `if c { a } else { b }` inside a condition.
     If(Box<Pure>, Box<Pure>, Box<Pure>),
+    /// `matches!(value, pattern)`: an arm of a `match` (the pattern binds nothing).
+    Matches(Box<Pure>, TokenStream),
 }
 
 /// A position between statements (where the forward sweep stores a snapshot).

@@ -247,7 +247,7 @@ fn has_call(p: &Pure) -> bool {
     match p {
         Pure::Call(..) => true,
         Pure::Lit(_) | Pure::Var(..) => false,
-        Pure::Unary(_, a) | Pure::Cast(a, _) | Pure::Ref(a) => has_call(a),
+        Pure::Unary(_, a) | Pure::Cast(a, _) | Pure::Ref(a) | Pure::Matches(a, _) => has_call(a),
         Pure::Bin(_, a, b) => has_call(a) || has_call(b),
         Pure::If(c, a, b) => has_call(c) || has_call(a) || has_call(b),
         Pure::Method(r, _, args) => has_call(r) || args.iter().any(has_call),

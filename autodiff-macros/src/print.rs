@@ -56,6 +56,10 @@ pub fn pure_tokens(
             );
             quote!((if #c { #a } else { #b }))
         }
+        Pure::Matches(a, pat) => {
+            let a = pure_tokens(a, leaf);
+            quote!(::core::matches!(#a, #pat))
+        }
     }
 }
 

@@ -37,7 +37,9 @@ pub fn pure_reads<'p>(p: &'p Pure, out: &mut Vec<(VarId, &'p [Proj], ReadId)>) {
             out.push((*v, proj, *r));
             proj_reads(proj, out);
         }
-        Pure::Unary(_, a) | Pure::Cast(a, _) | Pure::Ref(a) => pure_reads(a, out),
+        Pure::Unary(_, a) | Pure::Cast(a, _) | Pure::Ref(a) | Pure::Matches(a, _) => {
+            pure_reads(a, out)
+        }
         Pure::If(c, a, b) => {
             pure_reads(c, out);
             pure_reads(a, out);
@@ -150,7 +152,9 @@ pub fn referenced(b: &Block, out: &mut std::collections::BTreeSet<VarId>) {
                 out.insert(*v);
                 projs(proj, out);
             }
-            Pure::Unary(_, a) | Pure::Cast(a, _) | Pure::Ref(a) => pure(a, out),
+            Pure::Unary(_, a) | Pure::Cast(a, _) | Pure::Ref(a) | Pure::Matches(a, _) => {
+                pure(a, out)
+            }
             Pure::If(c, a, b) => {
                 pure(c, out);
                 pure(a, out);

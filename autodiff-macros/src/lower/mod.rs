@@ -11,13 +11,14 @@ mod bounded;
 mod defaults;
 mod exprs;
 mod loops;
+mod matches;
 mod places;
 mod pure;
 mod reductions;
 mod signature;
 mod stmts;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{ToTokens, format_ident, quote};
@@ -75,6 +76,8 @@ pub struct Lower {
     /// Locals bound without a type to a call's result (`let y = g(x);`), with the callee's
     /// name: their type is what the callee returns, which the macro cannot see.
     call_lets: HashMap<VarId, String>,
+    /// The parameters the body matches on by enum variant: fieldless enums.
+    enum_params: HashSet<String>,
 }
 
 /// The statement that marks where a bounded loop checks its bound.
@@ -82,8 +85,11 @@ const MAX_ITERS_CHECK: &str = "__stackgrad_max_iters_check";
 
 pub fn lower(item: &syn::ItemFn, args: &Args) -> syn::Result<Func> {
     let mut l = Lower::new(item, args);
+    l.enum_params = matches::enum_scrutinees(&item.block);
     l.signature(&item.sig, args);
-    let body = l.body(&item.block);
+    let mut block = (*item.block).clone();
+    l.errors.extend(matches::desugar(&mut block));
+    let body = l.body(&block);
     l.finish(body)
 }
 
@@ -129,6 +135,7 @@ impl Lower {
             as_constant: None,
             undecided: Vec::new(),
             call_lets: HashMap::new(),
+            enum_params: HashSet::new(),
         };
         l.f.flag_ty = l.f.types.fresh(TyVal::Bool);
         l.f.usize_ty =
@@ -509,14 +516,14 @@ mod tests {
         let e = errors(
             TokenStream::new(),
             parse_quote! {
-                fn f(x: f64) -> f64 {
-                    match x { _ => x }
+                fn f(x: f64, n: usize) -> f64 {
+                    match n { Some(k) => x * k as f64, _ => x }
                 }
             },
         );
         assert_eq!(e.len(), 1);
-        assert!(e[0].contains("`match` is not supported"), "{e:?}");
-        assert!(e[0].contains("`if` / `else if` / `else`"), "{e:?}");
+        assert!(e[0].contains("not supported in a `match`"), "{e:?}");
+        assert!(e[0].contains("bind the whole value (`n => ..`"), "{e:?}");
 
         let e = errors(
             TokenStream::new(),

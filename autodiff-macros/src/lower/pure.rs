@@ -128,10 +128,18 @@ impl Lower {
                     );
                 };
                 let args = c.args.iter().map(|a| self.pure(a).0).collect();
-                (
-                    Pure::Call(p.path.clone(), args),
-                    self.f.types.fresh(TyVal::Unknown(Kind::Float)),
-                )
+                // `i32::from(b)`, `usize::min(i, j)`: of the integer type named.
+                let int = p
+                    .path
+                    .segments
+                    .first()
+                    .filter(|_| p.path.segments.len() == 2)
+                    .and_then(|s| match scalar_ty(&syn::parse_quote!(#s)) {
+                        Some(tv @ TyVal::Int(_)) => Some(tv),
+                        _ => None,
+                    });
+                let tv = int.unwrap_or(TyVal::Unknown(Kind::Float));
+                (Pure::Call(p.path.clone(), args), self.f.types.fresh(tv))
             }
             // `&t` as an argument of a call in a condition: `if g(&t, x) < 0.5`.
             Expr::Reference(r) if r.mutability.is_none() => {
@@ -140,6 +148,15 @@ impl Lower {
             }
             Expr::If(ifx) => self.pure_if(ifx),
             Expr::Block(b) if b.label.is_none() => self.pure_block(&b.block),
+            Expr::Macro(m)
+                if m.mac
+                    .path
+                    .segments
+                    .last()
+                    .is_some_and(|s| s.ident == "matches") =>
+            {
+                self.pure_matches(m)
+            }
             _ => {
                 self.error(err(e, unsupported(e)));
                 self.pure_dummy()
@@ -300,6 +317,34 @@ impl Lower {
         let (els, et) = self.pure(els);
         self.f.types.unify(tt, et);
         (Pure::If(Box::new(cond), Box::new(then), Box::new(els)), tt)
+    }
+
+    /// `matches!(value, pattern)` (what a `match` arm becomes): a pattern of integers, bools
+    /// and fieldless enum variants, which binds nothing.
+    fn pure_matches(&mut self, m: &syn::ExprMacro) -> (Pure, TyId) {
+        let bool_ty = self.f.types.fresh(TyVal::Bool);
+        let parsed = m.mac.parse_body_with(|input: syn::parse::ParseStream| {
+            let e: syn::Expr = input.parse()?;
+            input.parse::<syn::Token![,]>()?;
+            let pat = syn::Pat::parse_multi_with_leading_vert(input)?;
+            let _ = input.parse::<Option<syn::Token![,]>>()?;
+            Ok((e, pat))
+        });
+        let (e, pat) = match parsed {
+            Ok(p) => p,
+            Err(_) => {
+                self.error(err(
+                    m,
+                    "write `matches!(value, pattern)` (a guard `if ..` is not supported)",
+                ));
+                return (Pure::Lit(quote!(false)), bool_ty);
+            }
+        };
+        if let Some(bad) = crate::lower::matches::binding_in(&pat) {
+            self.error(err(bad, super::matches::UNSUPPORTED_PATTERN));
+        }
+        let (a, _) = self.pure(&e);
+        (Pure::Matches(Box::new(a), pat.to_token_stream()), bool_ty)
     }
 
     /// A block of a value without derivative: one expression, as in `{ x * 2.0 }`.

@@ -104,7 +104,10 @@ impl Lower {
             }
             t => (t, false),
         };
-        let Some(ty) = self.param_ty(pt, &pi.ident, inner, by_ref) else {
+        let enum_ty = (self.enum_params.contains(&pi.ident.to_string())
+            && matches!(inner, syn::Type::Path(p) if scalar_ty(inner).is_none() && p.qself.is_none()))
+        .then(|| self.f.types.fresh(TyVal::Enum(inner.to_token_stream())));
+        let Some(ty) = enum_ty.or_else(|| self.param_ty(pt, &pi.ident, inner, by_ref)) else {
             self.unsupported_param(pt, inner);
             let ty = self.f.types.fresh(TyVal::Unknown(Kind::Float));
             self.declare(&pi.ident, false, ty, None);

@@ -384,6 +384,11 @@ impl Lower {
         };
         let kind = match ann_ty {
             Some(t) => self.f.types.kind(t),
+            // A `match`'s scrutinee is an integer, a bool or an enum, never a float.
+            None if pi.ident == super::matches::SCRUTINEE => match self.kind_of(&init.expr) {
+                Some(Kind::Bool) => Kind::Bool,
+                _ => Kind::Int,
+            },
             None => self.kind_of(&init.expr).unwrap_or(Kind::Float),
         };
         let mutable = pi.mutability.is_some();

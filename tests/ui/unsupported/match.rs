@@ -1,12 +1,11 @@
 use stackgrad::differentiable;
 
 #[differentiable]
-fn f(x: f64, n: i32) -> f64 {
-    let y = match n {
-        0 => x,
+fn f(x: f64, i: usize, j: usize) -> f64 {
+    match (i, j) {
+        (0, _) => x,
         _ => x * x,
-    };
-    y
+    }
 }
 
 fn main() {}

@@ -1,0 +1,118 @@
+/// `match` becomes an `if` chain: the reverse sweep takes the same arm, read again from `i`.
+pub fn matching(x: &[f64; 4]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..4 {
+        s = match i % 3 {
+            0 => s + x[i],
+            1 | 2 => s * x[i],
+            _ => s,
+        };
+    }
+    s
+}
+///The tape of [`matching`]: what [`matching_adjoint`] reads, recorded by [`matching_forward`] in fixed-size fields.
+#[derive(::core::clone::Clone, ::core::fmt::Debug)]
+pub struct MatchingTape {
+    ///`s` (line 4) after its last write
+    s: [f64; 4],
+}
+impl MatchingTape {
+    /// The exact size of this tape in bytes.
+    pub const BYTES: usize = ::core::mem::size_of::<Self>();
+    /// Every recorded field, in the order the forward sweep writes it: its name, what
+    /// it records, its type and its size in bytes. The sizes add up to
+    /// [`Self::BYTES`] up to alignment padding.
+    pub const FIELDS: &'static [(&'static str, &'static str, &'static str, usize)] = &[
+        (
+            "s",
+            "s (line 4) after its last write",
+            "[f64 ; 4]",
+            ::core::mem::size_of::<[f64; 4]>(),
+        ),
+    ];
+    /// A zeroed tape.
+    pub const fn new() -> Self {
+        Self { s: [0.0; 4] }
+    }
+}
+impl ::core::default::Default for MatchingTape {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+///Computes [`matching`] and records in `tape` what [`matching_adjoint`] needs.
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+pub fn matching_forward(x: &[f64; 4], tape: &mut MatchingTape) -> f64 {
+    let mut s: f64 = 0.0;
+    for (k0, i) in (0..4).enumerate() {
+        let __stackgrad_match: usize = i % 3;
+        s = if ::core::matches!(__stackgrad_match, 0) {
+            s + x[i]
+        } else {
+            tape.s[k0] = s;
+            if ::core::matches!(__stackgrad_match, 1 | 2) { s * x[i] } else { s }
+        };
+    }
+    s
+}
+/**The reverse sweep of [`matching`]: adds `d_out` times the derivative of `matching` with respect to `x` into `d_x`.
+
+`tape` must have been filled by [`matching_forward`] with the same arguments. The adjoints accumulate: zero them first for a plain gradient.*/
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+pub fn matching_adjoint(
+    x: &[f64; 4],
+    tape: &MatchingTape,
+    d_out: f64,
+    d_x: &mut [f64; 4],
+) {
+    let mut d_s: f64 = -0.0;
+    d_s += d_out;
+    for (k0, i) in (0..4).enumerate().rev() {
+        let d_s_1: f64 = d_s;
+        d_s = -0.0;
+        if (::core::matches!((i % 3), 0)) {
+            d_s += d_s_1;
+            d_x[i] += d_s_1;
+        } else {
+            if (::core::matches!((i % 3), 1 | 2)) {
+                d_s += d_s_1 * x[i];
+                d_x[i] += d_s_1 * tape.s[k0];
+            } else {
+                d_s += d_s_1;
+            }
+        }
+    }
+}
+///The value of [`matching`] and its gradient with respect to `x`, in parameter order.
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+pub fn matching_grad(x: &[f64; 4]) -> (f64, [f64; 4]) {
+    let mut tape = <MatchingTape>::new();
+    let value = matching_forward(x, &mut tape);
+    let mut d_x: [f64; 4] = [0.0; 4];
+    {
+        let tape = &tape;
+        let d_out: f64 = 1.0;
+        let d_x = &mut d_x;
+        let mut d_s: f64 = -0.0;
+        d_s += d_out;
+        for (k0, i) in (0..4).enumerate().rev() {
+            let d_s_1: f64 = d_s;
+            d_s = -0.0;
+            if (::core::matches!((i % 3), 0)) {
+                d_s += d_s_1;
+                d_x[i] = d_s_1;
+            } else {
+                if (::core::matches!((i % 3), 1 | 2)) {
+                    d_s += d_s_1 * x[i];
+                    d_x[i] = d_s_1 * tape.s[k0];
+                } else {
+                    d_s += d_s_1;
+                }
+            }
+        }
+    }
+    (value, d_x)
+}
+const _: fn(&[f64; 4]) -> f64 = matching;
