@@ -25,7 +25,6 @@ use stackgrad::runtime::distributed::{Cluster, DataParallel, DistributedError};
 use stackgrad::{Parameters, differentiable};
 
 #[path = "../examples/shakespeare_gpt/model.rs"]
-#[allow(dead_code, reason = "the example's model; these tests use part of it")]
 mod model;
 #[path = "../examples/shakespeare_gpt/ranks.rs"]
 mod ranks;

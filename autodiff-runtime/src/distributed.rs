@@ -31,7 +31,7 @@
 //! The gradient of `L(w) = sum_i (w - x_i)^2` over 8 points, split over the ranks (run with
 //! `mpirun -np 2`, or alone as one rank): `dL/dw = sum_i 2 (w - x_i) = 16 w - 56 = -40` at `w = 1`.
 //!
-//! ```no_run
+//! ```
 //! use autodiff_runtime::distributed::{Cluster, DataParallel};
 //!
 //! let cluster = Cluster::init()?;
