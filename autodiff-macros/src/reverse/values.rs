@@ -70,10 +70,18 @@ impl<'a> Rev<'a> {
 
     /// The value of a place in a variable at one read, as the adjoint reads it.
     pub(super) fn var_val(&mut self, var: VarId, proj: &[Proj], read: ReadId) -> TokenStream {
+        self.var_read(var, proj, read, false)
+    }
+
+    /// `var_val`, or with `borrow` a reference to it: a value carried around a loop is then
+    /// `if k > 0 { &prev } else { &first }`, a borrow of its tape field, not a copy of it.
+    fn var_read(&mut self, var: VarId, proj: &[Proj], read: ReadId, borrow: bool) -> TokenStream {
+        let and = if borrow { quote!(&) } else { quote!() };
         let v = &self.f.vars[var];
-        if v.param.is_some() || v.loop_var {
+        if v.in_place() {
             let name = v.emit.to_token_stream();
-            return self.project(name, proj);
+            let value = self.project(name, proj);
+            return quote!(#and #value);
         }
         let (name, ty) = (v.emit.to_string(), v.ty);
         let at = line_of(v.name.span());
@@ -84,9 +92,9 @@ impl<'a> Rev<'a> {
             let value = self.recompute(rhs, ty, v.recompute);
             let suffix = self.suffix(proj);
             return if proj.is_empty() {
-                value
+                quote!(#and #value)
             } else {
-                quote!((#value) #suffix)
+                quote!(#and (#value) #suffix)
             };
         }
         if !v.mutable {
@@ -99,7 +107,7 @@ impl<'a> Rev<'a> {
                 .unwrap_or_default();
             let base = self.field(Key::Value(Target::Var(var)), &name, ty, doc, &nest);
             let suffix = self.suffix(proj);
-            return quote!(#base #suffix);
+            return quote!(#and #base #suffix);
         }
         let reaching = self
             .plan
@@ -111,7 +119,8 @@ impl<'a> Rev<'a> {
             Reach::Def(def) if proj.is_empty() => {
                 let doc = format!("`{}`{at} after an assignment", v.name);
                 let nest = self.f.def_nest[def].clone();
-                self.field(Key::DefOut(def), &name, ty, doc, &nest)
+                let field = self.field(Key::DefOut(def), &name, ty, doc, &nest);
+                quote!(#and #field)
             }
             Reach::Carried { before, inside, lp } if proj.is_empty() => {
                 let doc = format!("`{}`{at} after an assignment", v.name);
@@ -127,14 +136,14 @@ impl<'a> Rev<'a> {
                         if l == lp { quote!(#c - 1) } else { quote!(#c) }
                     })
                     .unwrap();
-                quote!((if #k > 0 { #prev } else { #first }))
+                quote!((if #k > 0 { #and #prev } else { #and #first }))
             }
             _ if self.plan.snap.contains_key(&read) => {
                 let snap = self.plan.snap[&read].clone();
                 let doc = format!("`{}`{at} after its last write", v.name);
                 let base = self.field(Key::Whole(var, snap.at), &name, ty, doc, &snap.nest);
                 let suffix = self.suffix(proj);
-                quote!(#base #suffix)
+                quote!(#and #base #suffix)
             }
             _ => {
                 let doc = format!(
@@ -143,7 +152,8 @@ impl<'a> Rev<'a> {
                 );
                 let nest = self.f.reads[read].1.clone();
                 let pty = self.f.reads_ty(read).unwrap_or(ty);
-                self.field(Key::Read(read), &name, pty, doc, &nest)
+                let field = self.field(Key::Read(read), &name, pty, doc, &nest);
+                quote!(#and #field)
             }
         }
     }
@@ -161,50 +171,18 @@ impl<'a> Rev<'a> {
     /// The primal value of an operand, as the adjoint reads it.
     pub fn val(&mut self, o: &Operand) -> TokenStream {
         match o {
-            Operand::Const { tokens, ty } => self.typed_literal(tokens, *ty),
+            Operand::Const { tokens, ty } => {
+                crate::print::typed_literal(&self.f.types, tokens, *ty)
+            }
             Operand::Var {
                 var,
                 proj,
                 read,
                 borrow,
                 ..
-            } => {
-                let v = self.var_val(*var, proj, *read);
-                if *borrow { quote!(&#v) } else { v }
-            }
+            } => self.var_read(*var, proj, *read, *borrow),
             Operand::Temp(t) => self.value_of(Target::Temp(*t)),
         }
-    }
-
-    /// A float literal with its type made explicit (`3.0` -> `3.0_f64`): in the adjoint a
-    /// literal can be the receiver of a method (`a.ln()`), where its type must be known.
-    pub(super) fn typed_literal(&self, tokens: &TokenStream, ty: TyId) -> TokenStream {
-        let suffixed = |lit: &syn::LitFloat| -> Option<TokenStream> {
-            // A float of a type the macro could not tell stays unsuffixed: rustc types it.
-            if !lit.suffix().is_empty()
-                || self.f.types.kind(ty) != Kind::Float
-                || !self.f.types.known(ty)
-            {
-                return None;
-            }
-            let t = self.f.types.tokens(ty);
-            let lit = syn::LitFloat::new(&format!("{}_{t}", lit.base10_digits()), lit.span());
-            Some(quote!(#lit))
-        };
-        if let Ok(lit) = syn::parse2::<syn::LitFloat>(tokens.clone()) {
-            return suffixed(&lit).unwrap_or_else(|| tokens.clone());
-        }
-        if let Ok(syn::Expr::Paren(p)) = syn::parse2::<syn::Expr>(tokens.clone())
-            && let syn::Expr::Unary(u) = &*p.expr
-            && let syn::Expr::Lit(syn::ExprLit {
-                lit: syn::Lit::Float(lit),
-                ..
-            }) = &*u.expr
-            && let Some(t) = suffixed(lit)
-        {
-            return quote!((-#t));
-        }
-        tokens.clone()
     }
 
     /// A definition evaluated again in the reverse sweep, from its operands' values

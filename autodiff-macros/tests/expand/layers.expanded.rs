@@ -128,7 +128,7 @@ fn layers_adjoint(
         d_h = [0.0; 3];
         affine_adjoint(
             w,
-            &(if k0 > 0 { tape.h_3[k0 - 1] } else { tape.h_2 }),
+            (if k0 > 0 { &tape.h_3[k0 - 1] } else { &tape.h_2 }),
             &tape.affine[k0],
             &d_z,
             &mut *d_w,
@@ -160,7 +160,7 @@ fn layers_grad(w: &[[f64; 3]; 3], x: &[f64; 3]) -> (f64, ([[f64; 3]; 3], [f64; 3
             d_h = [0.0; 3];
             affine_adjoint(
                 w,
-                &(if k0 > 0 { tape.h_3[k0 - 1] } else { tape.h_2 }),
+                (if k0 > 0 { &tape.h_3[k0 - 1] } else { &tape.h_2 }),
                 &tape.affine[k0],
                 &d_z,
                 &mut *d_w,
