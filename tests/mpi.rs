@@ -4,6 +4,7 @@
 //!
 //! - an f64 model's allreduced gradient is the single-process one within 1e-12 relative;
 //! - `check_agree` passes on equal parameters and fails, on every rank, on different ones;
+//! - `rows` gives each rank its part of a batch, and an error for a batch that does not split;
 //! - a step allocates nothing on the Rust heap after the first, the allreduce included;
 //! - the example GPT's gradient over the ranks is the single-process one within float rounding
 //!   (and, on two ranks, the same bits as two threads), and its loss after 300 steps is the
@@ -277,6 +278,22 @@ fn check_agree_fails_on_every_rank_when_parameters_differ(cluster: &Cluster) -> 
     Ok(())
 }
 
+fn rows_split_a_batch_by_rank(cluster: &Cluster) -> Result<(), String> {
+    let (rank, ranks) = (cluster.rank(), cluster.size());
+    let rows = cluster.rows(N).map_err(|e| e.to_string())?;
+    if rows != (rank * N / ranks..(rank + 1) * N / ranks) {
+        return Err(format!("rank {rank} of {ranks}: rows {rows:?} of {N}"));
+    }
+    match cluster.rows(N + 1) {
+        Err(e @ DistributedError::UnevenRows { rows, ranks: r })
+            if rows == N + 1 && r == ranks && e.to_string().contains("does not split evenly") =>
+        {
+            Ok(())
+        }
+        other => Err(format!("{} rows over {ranks} ranks: {other:?}", N + 1)),
+    }
+}
+
 fn no_allocation_after_the_first_step(cluster: &Cluster) -> Result<(), String> {
     by_shard_size(
         cluster,
@@ -410,7 +427,8 @@ fn gpt_gradient_and_300_steps_match_one_process(cluster: &Cluster) -> Result<(),
 }
 
 /// The checks in order: every rank runs all of them, so the collectives pair up.
-const CHECKS: [(&str, Check); 4] = [
+const CHECKS: [(&str, Check); 5] = [
+    ("rows_split_a_batch_by_rank", rows_split_a_batch_by_rank),
     (
         "mse_gradient_is_the_single_process_one",
         mse_gradient_is_the_single_process_one,
