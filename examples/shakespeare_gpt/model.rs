@@ -218,7 +218,7 @@ impl<const NB: usize, const NR: usize> GptTrainer<NB, NR> {
 
 /// The loss and gradient of a batch of `NR` rows, computed over shards.
 pub trait ShardedLoss<const NR: usize> {
-    /// The number of shards (and threads).
+    /// The number of shards (threads, or MPI ranks).
     fn shards(&self) -> usize;
 
     /// Writes the gradient of the mean loss over the batch at `params` into `grads` and returns
