@@ -55,6 +55,8 @@ pub mod tape;
 pub mod checkpoint;
 #[cfg(feature = "std")]
 pub mod data;
+#[cfg(feature = "mpi")]
+pub mod distributed;
 #[cfg(feature = "alloc")]
 pub mod gradcheck;
 #[cfg(feature = "std")]

@@ -36,6 +36,15 @@
 //! its own tape (`GptLossTape<{B / N * T}>`) on its own thread, and sums the shard gradients in
 //! shard order (`stackgrad::runtime::parallel`): a run with a given `N` gives the same bits every
 //! time, and the same losses as one thread within float rounding.
+//!
+//! Built with `--features mpi` and run under `mpirun -np P` (P = 1, 2, 4 or 8), every rank draws
+//! the same batches from the same seed and computes `B / P` sequences of each; an MPI allreduce
+//! sums the gradients (`ranks.rs`, `stackgrad::runtime::distributed`). The ranks check that their
+//! parameters agree after the first step; rank 0 alone prints and writes the files.
+//!
+//! ```sh
+//! mpirun -np 2 --oversubscribe cargo run --release --features mpi --example shakespeare_gpt -- --steps 300
+//! ```
 
 use std::error::Error;
 use std::path::PathBuf;
@@ -52,6 +61,8 @@ use stackgrad::runtime::tape::TapeReport;
 use stackgrad::runtime::train::{Progress, RunningMean, plot_loss_curves};
 
 mod model;
+#[cfg(feature = "mpi")]
+mod ranks;
 
 use model::{B, Gpt, GptLogitsTape, GptLossTape, R, T, Trainer, V, gpt_logits, gpt_loss};
 
@@ -268,6 +279,13 @@ impl Run {
 }
 
 fn run(args: &Args) -> Result<(), Box<dyn Error>> {
+    // MPI is initialized on this thread, the one that trains.
+    #[cfg(feature = "mpi")]
+    let cluster = stackgrad::runtime::distributed::Cluster::init()?;
+    #[cfg(feature = "mpi")]
+    let root = cluster.is_root();
+    #[cfg(not(feature = "mpi"))]
+    let root = true;
     let steps = args.steps();
     let corpus = bundled::tinyshakespeare(bundled::data_dir().join("tinyshakespeare/input.txt"))?;
     assert_eq!(
@@ -276,7 +294,17 @@ fn run(args: &Args) -> Result<(), Box<dyn Error>> {
         "tiny-shakespeare has 65 distinct characters"
     );
     let (train, val) = corpus.split(0.9);
-    let mut trainer = Trainer::with_lr(args.seed, args.lr)?.with_threads(args.threads)?;
+    let trainer = Trainer::with_lr(args.seed, args.lr)?.with_threads(args.threads)?;
+    #[cfg(feature = "mpi")]
+    let (trainer, communication) = ranks::with_ranks(trainer, &cluster)?;
+    let mut trainer = trainer;
+    #[cfg(feature = "mpi")]
+    let workers = match cluster.size() {
+        1 => format!("{} thread(s)", trainer.threads()),
+        ranks => format!("{ranks} MPI ranks"),
+    };
+    #[cfg(not(feature = "mpi"))]
+    let workers = format!("{} thread(s)", trainer.threads());
     let mut run = match &args.resume {
         Some(path) => {
             let run = Run::load(&mut trainer, path)?;
@@ -288,7 +316,9 @@ fn run(args: &Args) -> Result<(), Box<dyn Error>> {
                 )
                 .into());
             }
-            println!("resumed from {} at step {}", path.display(), run.step);
+            if root {
+                println!("resumed from {} at step {}", path.display(), run.step);
+            }
             run
         }
         None => Run {
@@ -300,21 +330,29 @@ fn run(args: &Args) -> Result<(), Box<dyn Error>> {
         },
     };
     let first = run.step;
-    println!(
-        "gpt: {} parameters, tape {} KiB, {} steps of batch {B} x context {T} on {} thread(s)",
-        Gpt::COUNT,
-        GptLossTape::<R>::BYTES / 1024,
-        steps,
-        trainer.threads()
-    );
-    let progress = Progress::new((steps - first) as u64, "train");
+    if root {
+        println!(
+            "gpt: {} parameters, tape {} KiB, {} steps of batch {B} x context {T} on {workers}",
+            Gpt::COUNT,
+            GptLossTape::<R>::BYTES / 1024,
+            steps,
+        );
+    }
+    // The other ranks show no bar.
+    let progress = Progress::new(if root { (steps - first) as u64 } else { 0 }, "train");
     let start = Instant::now();
     for step in first + 1..=steps {
         let (x, y) = batch(train, &mut run.rng)?;
         let loss = trainer.step(&x, &y);
+        #[cfg(feature = "mpi")]
+        if step == first + 1 {
+            cluster.check_agree(&trainer.params)?;
+        }
         run.step = step;
         run.window.push(f64::from(loss));
-        progress.step(f64::from(loss));
+        if root {
+            progress.step(f64::from(loss));
+        }
         let on_grid = step.is_multiple_of(EVERY);
         if on_grid || step == steps {
             // Off the grid (a last step that is not a multiple of EVERY), the evaluation draws
@@ -329,15 +367,33 @@ fn run(args: &Args) -> Result<(), Box<dyn Error>> {
             if on_grid {
                 run.window.clear();
             }
-            progress.println(&format!(
-                "step {step:5}  train {train_loss:.4}  val {val_loss:.4}  ({:.1} ms/step)",
-                start.elapsed().as_secs_f64() * 1e3 / (step - first) as f64
-            ));
+            if root {
+                progress.println(&format!(
+                    "step {step:5}  train {train_loss:.4}  val {val_loss:.4}  ({:.1} ms/step)",
+                    start.elapsed().as_secs_f64() * 1e3 / (step - first) as f64
+                ));
+            }
             run.train_curve.push((step as u64, train_loss));
             run.val_curve.push((step as u64, f64::from(val_loss)));
         }
     }
     progress.finish();
+    #[cfg(feature = "mpi")]
+    if cluster.size() > 1 {
+        // Every rank's, as each waits for the others in its allreduces.
+        let (spent, total) = (communication.time(), start.elapsed());
+        println!(
+            "rank {}: {:.2} s of {:.2} s in the allreduces ({:.1} %, {:.2} ms/step)",
+            cluster.rank(),
+            spent.as_secs_f64(),
+            total.as_secs_f64(),
+            100.0 * spent.as_secs_f64() / total.as_secs_f64(),
+            spent.as_secs_f64() * 1e3 / (steps - first).max(1) as f64
+        );
+    }
+    if !root {
+        return Ok(());
+    }
     let final_val = evaluate_all(&trainer.params, val);
     let out_dir = &args.out;
     std::fs::create_dir_all(out_dir)?;

@@ -196,21 +196,29 @@ impl Trainer {
     /// # Panics
     ///
     /// If `threads` is not 1, 2, 4 or 8: each shard's tape is sized at compile time.
-    pub fn with_threads(mut self, threads: usize) -> std::io::Result<Self> {
-        self.gradient = match threads {
-            1 => return Ok(self),
-            2 => Gradient::Sharded(Box::new(Sharded::<R, { R / 2 }>::new()?)),
-            4 => Gradient::Sharded(Box::new(Sharded::<R, { R / 4 }>::new()?)),
-            8 => Gradient::Sharded(Box::new(Sharded::<R, { R / 8 }>::new()?)),
+    pub fn with_threads(self, threads: usize) -> std::io::Result<Self> {
+        Ok(match threads {
+            1 => self,
+            2 => self.with_sharded_loss(Box::new(Sharded::<R, { R / 2 }>::new()?)),
+            4 => self.with_sharded_loss(Box::new(Sharded::<R, { R / 4 }>::new()?)),
+            8 => self.with_sharded_loss(Box::new(Sharded::<R, { R / 8 }>::new()?)),
             _ => panic!("{threads} threads: expected 1, 2, 4 or 8"),
-        };
-        Ok(self)
+        })
+    }
+}
+
+impl<const NB: usize, const NR: usize> GptTrainer<NB, NR> {
+    /// Computes the loss and gradient of every step with `sharded` (over threads, or over MPI
+    /// ranks in `ranks.rs`).
+    pub fn with_sharded_loss(mut self, sharded: Box<dyn ShardedLoss<NR> + Send>) -> Self {
+        self.gradient = Gradient::Sharded(sharded);
+        self
     }
 }
 
 /// The loss and gradient of a batch of `NR` rows, computed over shards.
-trait ShardedLoss<const NR: usize> {
-    /// The number of shards (and threads).
+pub trait ShardedLoss<const NR: usize> {
+    /// The number of shards (threads, or MPI ranks).
     fn shards(&self) -> usize;
 
     /// Writes the gradient of the mean loss over the batch at `params` into `grads` and returns
