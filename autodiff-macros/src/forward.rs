@@ -159,7 +159,13 @@ impl Fwd<'_> {
                 span,
             } => {
                 let m = Ident::new(method.name, *span);
-                let r = self.operand(recv);
+                // A literal receiver needs its type: `2.0_f32.sin()`, not `2.0.sin()`.
+                let r = match recv {
+                    Operand::Const { tokens, ty } => {
+                        crate::print::typed_literal(&self.f.types, tokens, *ty)
+                    }
+                    o => self.operand(o),
+                };
                 let args = args.iter().map(|a| self.operand(a));
                 quote!(#r.#m(#(#args),*))
             }

@@ -221,6 +221,16 @@ pub struct Var {
     /// `#[recompute] let`: the reverse sweep evaluates the definition again instead of reading a
     /// recorded value.
     pub recompute: bool,
+    /// A `const` item read by index or field (`A[i][j]`): never differentiated, never assigned.
+    pub constant: bool,
+}
+
+impl Var {
+    /// Is the value there, by its name, wherever either sweep reads it (a parameter, a loop
+    /// counter, a `const` item)?
+    pub fn in_place(&self) -> bool {
+        self.param.is_some() || self.loop_var || self.constant
+    }
 }
 
 /// A projection of a place: `a[i]` or `p.w`.

@@ -90,7 +90,7 @@ impl Plan {
         if !indices {
             return false;
         }
-        if v.param.is_some() || v.loop_var || self.recompute.contains(&Target::Var(var)) {
+        if v.in_place() || self.recompute.contains(&Target::Var(var)) {
             return true;
         }
         if !v.mutable {
@@ -115,7 +115,7 @@ impl Plan {
         pure_reads(p, &mut reads);
         reads.iter().all(|(v, _, _)| {
             let var = &f.vars[*v];
-            var.param.is_some() || var.loop_var || self.recompute.contains(&Target::Var(*v))
+            var.in_place() || self.recompute.contains(&Target::Var(*v))
         })
     }
 
@@ -215,7 +215,7 @@ impl Plan {
         let wanted: HashSet<VarId> = (0..f.vars.len())
             .filter(|&v| {
                 let var = &f.vars[v];
-                var.mutable && var.param.is_none() && !var.loop_var
+                var.mutable && !var.in_place()
             })
             .collect();
         find_snaps(&f.body, BlockRef::Fn, &[], &wanted, &mut found);

@@ -84,3 +84,31 @@ pub fn range_tokens(
     }
     it
 }
+
+/// A float literal with its type made explicit (`3.0` -> `3.0_f64`): in the adjoint a
+/// literal can be the receiver of a method (`a.ln()`), where its type must be known.
+pub fn typed_literal(types: &Types, tokens: &TokenStream, ty: TyId) -> TokenStream {
+    let suffixed = |lit: &syn::LitFloat| -> Option<TokenStream> {
+        // A float of a type the macro could not tell stays unsuffixed: rustc types it.
+        if !lit.suffix().is_empty() || types.kind(ty) != Kind::Float || !types.known(ty) {
+            return None;
+        }
+        let t = types.tokens(ty);
+        let lit = syn::LitFloat::new(&format!("{}_{t}", lit.base10_digits()), lit.span());
+        Some(quote!(#lit))
+    };
+    if let Ok(lit) = syn::parse2::<syn::LitFloat>(tokens.clone()) {
+        return suffixed(&lit).unwrap_or_else(|| tokens.clone());
+    }
+    if let Ok(syn::Expr::Paren(p)) = syn::parse2::<syn::Expr>(tokens.clone())
+        && let syn::Expr::Unary(u) = &*p.expr
+        && let syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Float(lit),
+            ..
+        }) = &*u.expr
+        && let Some(t) = suffixed(lit)
+    {
+        return quote!((-#t));
+    }
+    tokens.clone()
+}

@@ -115,6 +115,34 @@ impl Bound {
         self.add(-k)
     }
 
+    /// Does the bound involve a const generic parameter?
+    fn any_generic(&self) -> bool {
+        self.generic || self.generic_expr
+    }
+
+    /// An upper bound on `a / b` for `a <= self` and a constant `b >= 1`: exact where both are
+    /// expressions of numbers and `const` items, else `self` (dividing never increases it).
+    fn over(&self, b: &Bound) -> Bound {
+        match (self.num, b.num) {
+            (Some(x), Some(y)) if y > 0 => Bound::num(x / y),
+            _ if !self.any_generic() && !b.any_generic() => {
+                self.combine(b, quote!(/), |x, y| x / y)
+            }
+            _ => self.clone(),
+        }
+    }
+
+    /// An upper bound on `a % b` for `a <= self` and a constant `b >= 1`: `b - 1`, or `self`
+    /// when that is smaller or `b` involves a const generic parameter.
+    fn modulo(&self, b: &Bound) -> Bound {
+        match (self.num, b.num) {
+            (Some(x), Some(y)) if y > 0 => Bound::num(x.min(y - 1)),
+            (_, Some(y)) if y > 0 => Bound::num(y - 1),
+            _ if !b.any_generic() => b.sub(1),
+            _ => self.clone(),
+        }
+    }
+
     fn div_ceil(&self, k: &Bound) -> Bound {
         if let (Some(a), Some(b)) = (self.num, k.num)
             && b > 0
@@ -358,7 +386,11 @@ impl Lower {
         if span.is_generic_expr() {
             self.error(err(
                 end,
-                "this bound would size the tape with an expression of a const generic parameter, which stable Rust does not allow in array lengths; write the loop as `0..N` (or `(0..N).rev()`)",
+                format!(
+                    "the loop bound `{}{}` would size the tape with arithmetic on a const generic parameter, which stable Rust does not allow in array lengths: write the loop as `0..N` (or `(0..N).rev()`, `0..N / k`, `0..N % k`), split it into loops of such bounds, or make the bound a `const` item",
+                    if inclusive { "..=" } else { "" },
+                    crate::names::text(&end.to_token_stream())
+                ),
             ));
             return None;
         }
@@ -399,11 +431,26 @@ impl Lower {
                         _ => l,
                     }),
                     syn::BinOp::Mul(_) => Some(l.times(&self.max_of(&b.right)?)),
+                    syn::BinOp::Div(_) => Some(l.over(&self.constant(&b.right)?)),
+                    syn::BinOp::Rem(_) => Some(l.modulo(&self.constant(&b.right)?)),
                     _ => None,
                 }
             }
             _ => None,
         }
+    }
+
+    /// The value of a constant integer expression (no loop variable in it), for a divisor.
+    fn constant(&self, e: &syn::Expr) -> Option<Bound> {
+        struct Locals<'l>(&'l Lower, bool);
+        impl<'a> syn::visit::Visit<'a> for Locals<'_> {
+            fn visit_ident(&mut self, id: &'a Ident) {
+                self.1 |= self.0.lookup(&id.to_string()).is_some();
+            }
+        }
+        let mut v = Locals(self, false);
+        syn::visit::Visit::visit_expr(&mut v, e);
+        if v.1 { None } else { self.max_of(e) }
     }
 
     /// An integer literal, possibly in parentheses.

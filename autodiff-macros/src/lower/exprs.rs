@@ -71,6 +71,7 @@ impl Lower {
             Expr::Repeat(r) => self.float_repeat(r, out),
             Expr::Unary(u) => self.float_unary(u, out),
             Expr::Binary(b) => self.float_binary(b, out),
+            Expr::MethodCall(m) if super::reductions::is_reduction(m) => self.reduction(m, out),
             Expr::MethodCall(m) => self.method(m, out),
             Expr::Cast(c) => self.float_cast(c, out),
             Expr::Call(c) => self.call(c, out),
@@ -279,6 +280,9 @@ impl Lower {
             ));
             return self.dummy();
         };
+        if let Some(o) = self.float_fn(c, p, out) {
+            return o;
+        }
         let n = p.path.segments.len();
         if p.qself.is_some()
             || p.path
@@ -303,14 +307,62 @@ impl Lower {
         )
     }
 
+    /// `f64::max(x, 0.0)`, `f32::sqrt(x)`: a float method called by its path, lowered as the
+    /// method form `x.max(0.0)` with the receiver of the named type.
+    fn float_fn(
+        &mut self,
+        c: &syn::ExprCall,
+        p: &syn::ExprPath,
+        out: &mut Block,
+    ) -> Option<Operand> {
+        let [ty, name] = [0, 1].map(|i| p.path.segments.iter().nth(i));
+        let (ty, name) = (ty?, name?);
+        let tv = match ty.ident.to_string().as_str() {
+            "f64" => TyVal::F64,
+            "f32" => TyVal::F32,
+            _ => return None,
+        };
+        if p.qself.is_some() || p.path.segments.len() != 2 || !ty.arguments.is_none() {
+            return None;
+        }
+        let mut args = c.args.iter().cloned();
+        let Some(receiver) = args.next() else {
+            self.error(err(
+                c,
+                format!(
+                    "`{}` takes the value as its first argument",
+                    p.to_token_stream()
+                ),
+            ));
+            return Some(self.dummy());
+        };
+        let m = syn::ExprMethodCall {
+            attrs: Vec::new(),
+            receiver: Box::new(syn::parse_quote!((#receiver))),
+            dot_token: Default::default(),
+            method: name.ident.clone(),
+            turbofish: None,
+            paren_token: c.paren_token,
+            args: args.collect(),
+        };
+        let o = self.method(&m, out);
+        let float = self.f.types.fresh(tv);
+        let ot = self.f.operand_ty(&o);
+        self.f.types.unify(ot, float);
+        Some(o)
+    }
+
     /// An argument of a call or an integer argument of a method: float or not.
     fn operand(&mut self, e: &syn::Expr, out: &mut Block) -> Operand {
         if let syn::Expr::Reference(r) = e {
             if r.mutability.is_some() {
                 self.error(err(r, "pass arrays and structs by shared reference (`&a`); the adjoint writes the derivatives"));
             }
-            return match self.place(&r.expr) {
-                Some((var, proj)) => self.var_operand(var, proj, true),
+            return match self.place_or_const(&r.expr) {
+                Some((var, proj)) => {
+                    self.untyped_call_result(var, &proj, "an array or a struct");
+                    self.var_operand(var, proj, true)
+                }
                 None => {
                     self.error(err(r, "pass a reference to a local, a parameter or a place in one, as in `&a` or `&p.w`"));
                     self.dummy()

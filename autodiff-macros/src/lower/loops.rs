@@ -366,9 +366,7 @@ impl Lower {
         crate::walk::referenced(body, &mut used);
         self.f.loops[id].carried = used
             .into_iter()
-            .filter(|&v| {
-                v < first_var && self.f.vars[v].param.is_none() && !self.f.vars[v].loop_var
-            })
+            .filter(|&v| v < first_var && !self.f.vars[v].in_place())
             .collect();
     }
 

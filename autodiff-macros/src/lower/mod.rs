@@ -13,6 +13,7 @@ mod exprs;
 mod loops;
 mod places;
 mod pure;
+mod reductions;
 mod signature;
 mod stmts;
 
@@ -71,6 +72,9 @@ pub struct Lower {
     /// float that carries a derivative later, the value may not have been constant: an error.
     as_constant: Option<Vec<(VarId, TokenStream)>>,
     undecided: Vec<(VarId, TokenStream)>,
+    /// Locals bound without a type to a call's result (`let y = g(x);`), with the callee's
+    /// name: their type is what the callee returns, which the macro cannot see.
+    call_lets: HashMap<VarId, String>,
 }
 
 /// The statement that marks where a bounded loop checks its bound.
@@ -124,6 +128,7 @@ impl Lower {
             bound_msgs: Vec::new(),
             as_constant: None,
             undecided: Vec::new(),
+            call_lets: HashMap::new(),
         };
         l.f.flag_ty = l.f.types.fresh(TyVal::Bool);
         l.f.usize_ty =
@@ -350,6 +355,7 @@ impl Lower {
             by_ref,
             loop_var,
             recompute: false,
+            constant: false,
         });
         let id = self.f.vars.len() - 1;
         self.scopes

@@ -3,7 +3,7 @@
 
 use proc_macro2::{Ident, Span};
 
-use super::{Binding, Lower, err};
+use super::{Binding, Lower, err, is_screaming};
 use crate::ir::*;
 
 impl Lower {
@@ -21,6 +21,29 @@ impl Lower {
         }
     }
 
+    /// A `const` item read as a place (`A[i][j]`, `&A`): a variable of the function's outermost
+    /// scope that both sweeps read by its name and nothing differentiates or assigns.
+    fn const_item(&mut self, id: &Ident) -> VarId {
+        if let Some(Binding::Var(v)) = self.scopes[0].get(&id.to_string()) {
+            return *v;
+        }
+        let ty = self.f.types.fresh(TyVal::Unknown(Kind::Num));
+        self.f.vars.push(Var {
+            name: id.clone(),
+            emit: id.clone(),
+            mutable: false,
+            ty,
+            param: None,
+            by_ref: false,
+            loop_var: false,
+            recompute: false,
+            constant: true,
+        });
+        let v = self.f.vars.len() - 1;
+        self.scopes[0].insert(id.to_string(), Binding::Var(v));
+        v
+    }
+
     /// The type of a place: array elements follow the array's type; struct fields get one type
     /// variable per path, inferred from their uses.
     pub(super) fn place_ty(&mut self, var: VarId, proj: &[Proj]) -> TyId {
@@ -34,7 +57,13 @@ impl Lower {
                     match self.f.field_tys.get(&key) {
                         Some(&t) => t,
                         None => {
-                            let t = self.f.types.fresh(TyVal::Unknown(Kind::Float));
+                            // A `const` item's elements may be integers (`IDX[i]`) or floats.
+                            let kind = if self.f.vars[var].constant {
+                                Kind::Num
+                            } else {
+                                Kind::Float
+                            };
+                            let t = self.f.types.fresh(TyVal::Unknown(kind));
                             self.f.field_tys.insert(key, t);
                             t
                         }
@@ -70,7 +99,8 @@ impl Lower {
                 }
             }
             syn::Expr::Index(ix) => {
-                let (v, mut proj) = self.place(&ix.expr)?;
+                let (v, mut proj) = self.place_or_const(&ix.expr)?;
+                self.untyped_call_result(v, &proj, "an array");
                 let base_ty = self.place_ty(v, &proj);
                 if !matches!(self.f.types.kind(base_ty), Kind::Array)
                     && !matches!(self.f.types.get(base_ty), TyVal::Unknown(_))
@@ -90,7 +120,8 @@ impl Lower {
                 Some((v, proj))
             }
             syn::Expr::Field(f) => {
-                let (v, mut proj) = self.place(&f.base)?;
+                let (v, mut proj) = self.place_or_const(&f.base)?;
+                self.untyped_call_result(v, &proj, "a struct");
                 match &f.member {
                     syn::Member::Named(n) => proj.push(Proj::Field(n.clone())),
                     syn::Member::Unnamed(_) => {
@@ -107,9 +138,51 @@ impl Lower {
         }
     }
 
+    /// Rejects, once, indexing or borrowing a local bound without a type to a call's result
+    /// (`let y = matvec(m, v); y[0]`): the macro cannot see that the callee returns `what`.
+    pub(super) fn untyped_call_result(&mut self, v: VarId, proj: &[Proj], what: &str) {
+        if !proj.is_empty() || !matches!(self.f.types.get(self.f.vars[v].ty), TyVal::Unknown(_)) {
+            return;
+        }
+        let Some(callee) = self.call_lets.remove(&v) else {
+            return;
+        };
+        let name = &self.f.vars[v].name;
+        let msg = if what == "a struct" {
+            format!(
+                "`{name}` holds what `{callee}` returns, a struct the macro cannot see from here; a call's result can be a float or an array (annotated, as in `let {name}: [f64; N] = {callee}(..);`), not a struct"
+            )
+        } else {
+            format!(
+                "`{name}` holds what `{callee}` returns, {what} the macro cannot see from here: annotate its type, as in `let {name}: [f64; N] = {callee}(..);`"
+            )
+        };
+        self.error(err(name, msg));
+    }
+
+    /// A place, or a `const` item (`A`, read as `A[i]`, `A.w` or `&A`).
+    pub(super) fn place_or_const(&mut self, e: &syn::Expr) -> Option<(VarId, Vec<Proj>)> {
+        if let Some(place) = self.place(e) {
+            return Some(place);
+        }
+        let syn::Expr::Path(p) = e else {
+            return None;
+        };
+        let id = p.path.get_ident()?;
+        is_screaming(&id.to_string()).then(|| (self.const_item(id), Vec::new()))
+    }
+
     /// The place an assignment writes: a local, not a parameter.
     pub(super) fn assigned_place(&mut self, left: &syn::Expr) -> Option<(VarId, Vec<Proj>)> {
         match self.place(left) {
+            Some((v, _)) if self.f.vars[v].constant => {
+                let name = &self.f.vars[v].name;
+                self.error(err(
+                    left,
+                    format!("`{name}` is a `const` item; copy it into a local to change it (`let mut a = {name};`)"),
+                ));
+                None
+            }
             Some((v, proj)) if self.f.vars[v].param.is_some() => {
                 let name = &self.f.vars[v].name;
                 let msg = if proj.is_empty() {

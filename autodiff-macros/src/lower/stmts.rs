@@ -47,6 +47,27 @@ fn has_jump(ifx: &syn::ExprIf) -> bool {
     v.0
 }
 
+/// The name of the function a call expression calls (`g` of `m::g::<N>(x)`), but not of a float
+/// method called by its path (`f64::max(x, y)`), whose result type is known.
+fn callee_name(e: &syn::Expr) -> Option<String> {
+    match e {
+        syn::Expr::Paren(p) => callee_name(&p.expr),
+        syn::Expr::Call(c) => match &*c.func {
+            syn::Expr::Path(p)
+                if !p
+                    .path
+                    .segments
+                    .first()
+                    .is_some_and(|s| s.ident == "f64" || s.ident == "f32") =>
+            {
+                Some(p.path.segments.last()?.ident.to_string())
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 fn is_unit_expr(e: &syn::Expr) -> bool {
     match e {
         syn::Expr::Assign(_) => true,
@@ -372,6 +393,8 @@ impl Lower {
             let var = self.declare(&pi.ident, mutable, ty, None);
             if let Some(a) = ann_ty {
                 self.f.types.unify(ty, a);
+            } else if let Some(callee) = callee_name(&init.expr) {
+                self.call_lets.insert(var, callee);
             }
             self.bind(out, op, Target::Var(var), Vec::new(), true);
             if local.attrs.iter().any(|a| a.path().is_ident("recompute")) {

@@ -163,8 +163,17 @@ impl<'a> Rev<'a> {
                     self.d_temps[*t] = Some(quote!(#d));
                     quote!(&mut #d)
                 }
-                // An argument without derivative gets a scratch buffer; for a struct field, whose
-                // type the macro cannot see, one made like the field itself.
+                // An argument without derivative gets a scratch buffer; for a `const` item, whose
+                // type the macro cannot see, a copy of it (the callee adds into it; it is then
+                // dropped), for a struct field one made like the field itself.
+                Operand::Var {
+                    var, proj, read, ..
+                } if self.f.vars[*var].constant => {
+                    let d = self.names.fresh("d_unused");
+                    let value = self.var_val(*var, proj, *read);
+                    pre.extend(quote!(let mut #d = #value;));
+                    quote!(&mut #d)
+                }
                 Operand::Var {
                     var, proj, read, ..
                 } if proj.iter().any(|p| matches!(p, Proj::Field(_))) => {

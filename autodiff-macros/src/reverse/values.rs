@@ -78,7 +78,7 @@ impl<'a> Rev<'a> {
     fn var_read(&mut self, var: VarId, proj: &[Proj], read: ReadId, borrow: bool) -> TokenStream {
         let and = if borrow { quote!(&) } else { quote!() };
         let v = &self.f.vars[var];
-        if v.param.is_some() || v.loop_var {
+        if v.in_place() {
             let name = v.emit.to_token_stream();
             let value = self.project(name, proj);
             return quote!(#and #value);
@@ -171,7 +171,9 @@ impl<'a> Rev<'a> {
     /// The primal value of an operand, as the adjoint reads it.
     pub fn val(&mut self, o: &Operand) -> TokenStream {
         match o {
-            Operand::Const { tokens, ty } => self.typed_literal(tokens, *ty),
+            Operand::Const { tokens, ty } => {
+                crate::print::typed_literal(&self.f.types, tokens, *ty)
+            }
             Operand::Var {
                 var,
                 proj,
@@ -181,37 +183,6 @@ impl<'a> Rev<'a> {
             } => self.var_read(*var, proj, *read, *borrow),
             Operand::Temp(t) => self.value_of(Target::Temp(*t)),
         }
-    }
-
-    /// A float literal with its type made explicit (`3.0` -> `3.0_f64`): in the adjoint a
-    /// literal can be the receiver of a method (`a.ln()`), where its type must be known.
-    pub(super) fn typed_literal(&self, tokens: &TokenStream, ty: TyId) -> TokenStream {
-        let suffixed = |lit: &syn::LitFloat| -> Option<TokenStream> {
-            // A float of a type the macro could not tell stays unsuffixed: rustc types it.
-            if !lit.suffix().is_empty()
-                || self.f.types.kind(ty) != Kind::Float
-                || !self.f.types.known(ty)
-            {
-                return None;
-            }
-            let t = self.f.types.tokens(ty);
-            let lit = syn::LitFloat::new(&format!("{}_{t}", lit.base10_digits()), lit.span());
-            Some(quote!(#lit))
-        };
-        if let Ok(lit) = syn::parse2::<syn::LitFloat>(tokens.clone()) {
-            return suffixed(&lit).unwrap_or_else(|| tokens.clone());
-        }
-        if let Ok(syn::Expr::Paren(p)) = syn::parse2::<syn::Expr>(tokens.clone())
-            && let syn::Expr::Unary(u) = &*p.expr
-            && let syn::Expr::Lit(syn::ExprLit {
-                lit: syn::Lit::Float(lit),
-                ..
-            }) = &*u.expr
-            && let Some(t) = suffixed(lit)
-        {
-            return quote!((-#t));
-        }
-        tokens.clone()
     }
 
     /// A definition evaluated again in the reverse sweep, from its operands' values

@@ -1,0 +1,250 @@
+//! The constructs of the issue "The language people write", each checked against central finite
+//! differences of the user's own function (which the macro keeps unchanged) at seeded random
+//! points.
+
+// Index loops are the constructs under test.
+#![allow(clippy::needless_range_loop)]
+
+mod common;
+
+/// Loop bounds that are constant expressions: `/`, `%`, `*`, `+` of `const` items, const
+/// generic parameters and literals.
+mod const_bounds {
+    use crate::common::{GradCheck, cube};
+    use stackgrad::differentiable;
+
+    const N: usize = 8;
+    const M: usize = 3;
+
+    #[differentiable]
+    pub fn consts(x: &[f64; N]) -> f64 {
+        let mut s = 0.0;
+        for i in 0..N / 2 {
+            s += x[i] * x[i + N / 2];
+        }
+        for i in 0..N % M {
+            s += x[i] * s;
+        }
+        for i in 0..2 * M + 1 {
+            s += x[i] * 0.5;
+        }
+        for i in 0..N / M {
+            s *= x[i];
+        }
+        for i in 0..=N / 4 {
+            s = (s + x[i]).sin();
+        }
+        s
+    }
+
+    #[differentiable]
+    pub fn generic<const K: usize>(x: &[f64; K]) -> f64 {
+        let mut s = 0.0;
+        for i in 0..K / 2 {
+            s += x[i] * x[i + K / 2];
+        }
+        for i in 0..K % 3 {
+            s = s * x[i] + x[K - 1 - i];
+        }
+        s
+    }
+
+    #[test]
+    fn gradients() {
+        GradCheck::new("N / 2, N % M, 2 * M + 1, N / M, ..=N / 4").flat(
+            &cube::<8>(1301, 24, -1.0, 1.0),
+            |x: &[f64; 8]| consts(x),
+            |x: &[f64; 8]| consts_grad(x),
+        );
+        GradCheck::new("K / 2, K % 3 for K = 7").flat(
+            &cube::<7>(1302, 24, -1.0, 1.0),
+            |x: &[f64; 7]| generic::<7>(x),
+            |x: &[f64; 7]| generic_grad::<7>(x),
+        );
+        GradCheck::new("K / 2, K % 3 for K = 8").flat(
+            &cube::<8>(1303, 24, -1.0, 1.0),
+            |x: &[f64; 8]| generic::<8>(x),
+            |x: &[f64; 8]| generic_grad::<8>(x),
+        );
+    }
+}
+
+/// Float methods called by their path (`f64::max(x, 0.0)`, `f32::sqrt(x)`), and a method whose
+/// argument carries a type suffix (`x.max(0.0_f64)`).
+mod float_functions {
+    use crate::common::{GradCheck, round_to_f32, uniform};
+    use stackgrad::differentiable;
+
+    #[differentiable]
+    pub fn paths(x: f64, y: f64) -> f64 {
+        f64::max(x, 0.0) * y + f64::sqrt(x * x + 1.0) + f64::powi(y, 3) + x.max(0.0_f64) * x
+            - f64::atan2(y, 2.0 + x * x)
+            + f64::mul_add(x, y, f64::exp(y))
+    }
+
+    #[differentiable]
+    pub fn single(x: f32) -> f32 {
+        f32::sqrt(x * x + 1.0) + f32::sin(2.0) * x + f32::min(x, 0.5_f32)
+    }
+
+    #[test]
+    fn gradients() {
+        GradCheck::new("f64::max, f64::sqrt, f64::powi, .max(0.0_f64), f64::atan2, f64::mul_add")
+            .kink(|[x, _]| x.abs())
+            .run(
+                &uniform(1311, 24, [(-1.5, 1.5), (-1.5, 1.5)]),
+                |[x, y]| paths(x, y),
+                |[x, y]| {
+                    let (value, (d_x, d_y)) = paths_grad(x, y);
+                    (value, [d_x, d_y])
+                },
+            );
+        GradCheck::new("f32::sqrt, f32::sin of a literal, f32::min")
+            .f32()
+            .kink(|[x]| (x - 0.5).abs())
+            .run(
+                &round_to_f32(uniform(1312, 24, [(-1.5, 1.5)])),
+                |[x]| (x * x + 1.0).sqrt() + 2f64.sin() * x + x.min(0.5),
+                |[x]| {
+                    let (value, d_x) = single_grad(x as f32);
+                    (f64::from(value), [f64::from(d_x)])
+                },
+            );
+    }
+}
+
+/// `const` array items indexed like parameter arrays (`A[i][j]`, `IDX[j]`), and passed to a
+/// call (`&W`): constants, with no derivative.
+mod const_arrays {
+    use crate::common::{GradCheck, cube};
+    use stackgrad::differentiable;
+
+    const A: [[f64; 3]; 3] = [[1.0, 2.0, 0.5], [0.0, -1.0, 3.0], [0.25, 0.0, 1.0]];
+    const IDX: [usize; 3] = [2, 0, 1];
+    const W: [f64; 3] = [0.5, -1.5, 2.0];
+
+    #[differentiable]
+    pub fn dot(a: &[f64; 3], b: &[f64; 3]) -> f64 {
+        a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+    }
+
+    #[differentiable]
+    pub fn quadratic(x: &[f64; 3]) -> f64 {
+        let mut s = 0.0;
+        for i in 0..3 {
+            for j in 0..3 {
+                s += x[i] * A[i][j] * x[IDX[j]];
+            }
+        }
+        s * dot(&W, x) + A[IDX[0]][1] * x[0]
+    }
+
+    #[test]
+    fn gradients() {
+        GradCheck::new("A[i][j], IDX[j], &W").flat(
+            &cube::<3>(1321, 24, -1.5, 1.5),
+            |x: &[f64; 3]| {
+                let mut s = 0.0;
+                for i in 0..3 {
+                    for j in 0..3 {
+                        s += x[i] * A[i][j] * x[IDX[j]];
+                    }
+                }
+                s * (W[0] * x[0] + W[1] * x[1] + W[2] * x[2]) + A[2][1] * x[0]
+            },
+            |x: &[f64; 3]| quadratic_grad(x),
+        );
+    }
+}
+
+/// An array result of a call bound to an annotated `let` (without the annotation: one error on
+/// the `let`, `tests/ui/calls/untyped-array-result.rs`).
+mod array_results {
+    use crate::common::{GradCheck, cube};
+    use stackgrad::differentiable;
+
+    #[differentiable]
+    pub fn matvec<const N: usize>(m: &[[f64; N]; N], v: &[f64; N]) -> [f64; N] {
+        let mut y = [0.0; N];
+        for i in 0..N {
+            for j in 0..N {
+                y[i] += m[i][j] * v[j];
+            }
+        }
+        y
+    }
+
+    #[differentiable]
+    pub fn energy(m: &[[f64; 2]; 2], v: &[f64; 2]) -> f64 {
+        let y: [f64; 2] = matvec::<2>(m, v);
+        let z: [f64; 2] = matvec::<2>(m, &y);
+        y[0] * z[1] - (y[1] * y[1]).sin()
+    }
+
+    #[test]
+    fn gradients() {
+        GradCheck::new("let y: [f64; 2] = matvec::<2>(..)").flat(
+            &cube::<6>(1331, 24, -1.0, 1.0),
+            |(m, v): &([[f64; 2]; 2], [f64; 2])| energy(m, v),
+            |(m, v): &([[f64; 2]; 2], [f64; 2])| energy_grad(m, v),
+        );
+    }
+}
+
+/// Iterator reductions over arrays and ranges, lowered to loops: `sum`, `product`, `fold` with a
+/// closure or a function path, after `map`, `zip`, `enumerate`, `copied`.
+mod reductions {
+    use crate::common::{GradCheck, cube};
+    use stackgrad::differentiable;
+
+    #[differentiable]
+    pub fn reduce(a: &[f64; 4], b: &[f64; 4]) -> f64 {
+        let s = a.iter().sum::<f64>();
+        let d: f64 = a.iter().zip(b.iter()).map(|(p, q)| p * q).sum();
+        let m = a.iter().fold(f64::NEG_INFINITY, |m, &v| m.max(v));
+        let m2 = b.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let pr: f64 = (0..4).map(|i| 1.0 + 0.1 * a[i] * b[3 - i]).product();
+        let sq = a.iter().map(|v| v * v).fold(0.0, |acc, t| acc + t.sin());
+        let w: f64 = b
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (i as f64 + 1.0) * v)
+            .sum();
+        s * d + m * m2 + pr + sq + 2.0 * a.iter().product::<f64>() - w
+    }
+
+    fn reference(a: &[f64; 4], b: &[f64; 4]) -> f64 {
+        let mut s = 0.0;
+        let mut d = 0.0;
+        let mut m = f64::NEG_INFINITY;
+        let mut m2 = f64::NEG_INFINITY;
+        let mut pr = 1.0;
+        let mut sq = 0.0;
+        let mut prod = 1.0;
+        let mut w = 0.0;
+        for i in 0..4 {
+            s += a[i];
+            d += a[i] * b[i];
+            m = if a[i] > m { a[i] } else { m };
+            m2 = if b[i] > m2 { b[i] } else { m2 };
+            pr *= 1.0 + 0.1 * a[i] * b[3 - i];
+            sq += (a[i] * a[i]).sin();
+            prod *= a[i];
+            w += (i as f64 + 1.0) * b[i];
+        }
+        s * d + m * m2 + pr + sq + 2.0 * prod - w
+    }
+
+    #[test]
+    fn gradients() {
+        GradCheck::new("sum, zip-map-sum, fold max, fold f64::max, range product, map-fold").flat(
+            &cube::<8>(1341, 24, -1.5, 1.5),
+            |(a, b): &([f64; 4], [f64; 4])| {
+                let value = reduce(a, b);
+                assert!((value - reference(a, b)).abs() <= 1e-12 * value.abs().max(1.0));
+                value
+            },
+            |(a, b): &([f64; 4], [f64; 4])| reduce_grad(a, b),
+        );
+    }
+}
