@@ -168,6 +168,15 @@ fn run_adjoint<G: Grads>(op: &str, mut adjoint: impl FnMut(&mut G)) -> Vec<Vec<f
     once
 }
 
+impl<A: Tensor, B: Tensor, C: Tensor, D: Tensor> Grads for (A, B, C, D) {
+    fn zeroed() -> Self {
+        (A::zeroed(), B::zeroed(), C::zeroed(), D::zeroed())
+    }
+    fn flats(&self) -> Vec<Vec<f32>> {
+        vec![self.0.flat(), self.1.flat(), self.2.flat(), self.3.flat()]
+    }
+}
+
 fn dot(a: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(b).map(|(a, b)| a * b).sum()
 }
@@ -243,6 +252,55 @@ fn check_linear_relu<const R: usize, const I: usize, const O: usize>(seed: u64) 
             y
         },
     );
+}
+
+fn check_linear_add<const R: usize, const I: usize, const O: usize>(seed: u64) {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let x: [[f32; I]; R] = Tensor::random(&mut rng);
+    let w: [[f32; I]; O] = Tensor::random(&mut rng);
+    let b: [f32; O] = Tensor::random(&mut rng);
+    let res: [[f32; O]; R] = Tensor::random(&mut rng);
+    let d_out: [[f32; O]; R] = Tensor::random(&mut rng);
+    let mut tape = LinearAddTape::new();
+    let y = linear_add_forward(&x, &w, &b, &res, &mut tape);
+    assert_eq!(y, linear_add(&x, &w, &b, &res));
+    assert_eq!(
+        y,
+        residual_add(&res, &linear(&x, &w, &b)),
+        "the fused op is linear then residual_add, bit for bit"
+    );
+    type G<const R: usize, const I: usize, const O: usize> =
+        ([[f32; I]; R], [[f32; I]; O], [f32; O], [[f32; O]; R]);
+    let once = run_adjoint("linear_add", |g: &mut G<R, I, O>| {
+        linear_add_adjoint(
+            &x, &w, &b, &res, &tape, &d_out, &mut g.0, &mut g.1, &mut g.2, &mut g.3,
+        );
+    });
+    let inputs = [x.flat(), w.flat(), b.flat(), res.flat()];
+    check(
+        "linear_add",
+        &inputs,
+        &d_out.flat(),
+        &y.flat(),
+        &once,
+        |p| {
+            let (x, w, b, res) = (&p[0], &p[1], &p[2], &p[3]);
+            let mut y = Vec::new();
+            for r in 0..R {
+                for o in 0..O {
+                    y.push(res[r * O + o] + dot(&x[r * I..][..I], &w[o * I..][..I]) + b[o]);
+                }
+            }
+            y
+        },
+    );
+}
+
+#[test]
+fn linear_add_gradients() {
+    check_linear_add::<3, 4, 5>(5);
+    // Crosses the kernel's panel depth (128) and its 4-row and 8-column edges.
+    check_linear_add::<9, 130, 24>(6);
 }
 
 #[test]

@@ -134,7 +134,7 @@ fn thread_count(text: &str) -> Result<usize, String> {
 
 /// A batch of `B` random windows of `T + 1` characters, as rows of inputs and targets.
 fn batch(
-    tokens: &[u16],
+    tokens: &[u8],
     rng: &mut ResumableRng,
 ) -> Result<([usize; R], [usize; R]), Box<dyn Error>> {
     let (mut x, mut y) = ([[0usize; T]; B], [[0usize; T]; B]);
@@ -148,7 +148,7 @@ fn batch(
 /// Mean loss over `batches` random batches, without gradients.
 fn evaluate(
     p: &Gpt,
-    tokens: &[u16],
+    tokens: &[u8],
     batches: usize,
     rng: &mut ResumableRng,
 ) -> Result<f32, Box<dyn Error>> {
@@ -162,7 +162,7 @@ fn evaluate(
 
 /// Mean loss over every non-overlapping window of `tokens`, in full batches, in order: a
 /// deterministic measure (the PyTorch reference computes the same windows).
-fn evaluate_all(p: &Gpt, tokens: &[u16]) -> f32 {
+fn evaluate_all(p: &Gpt, tokens: &[u8]) -> f32 {
     let starts: Vec<usize> = (0..tokens.len().saturating_sub(T)).step_by(T).collect();
     let batches = starts.len() / B;
     let mut total = 0.0;
@@ -180,7 +180,7 @@ fn evaluate_all(p: &Gpt, tokens: &[u16]) -> f32 {
 }
 
 /// Samples `n` characters after `context`, one at a time from the softmax of the last logits.
-fn generate(p: &Gpt, context: &[usize; T], n: usize, rng: &mut ResumableRng) -> Vec<u16> {
+fn generate(p: &Gpt, context: &[usize; T], n: usize, rng: &mut ResumableRng) -> Vec<u8> {
     let mut window = *context;
     let mut out = Vec::with_capacity(n);
     for _ in 0..n {
@@ -197,7 +197,7 @@ fn generate(p: &Gpt, context: &[usize; T], n: usize, rng: &mut ResumableRng) -> 
             }
             u -= w;
         }
-        out.push(u16::try_from(next).expect("V < 65536"));
+        out.push(u8::try_from(next).expect("V <= 256"));
         window.rotate_left(1);
         window[T - 1] = next;
     }
@@ -229,8 +229,8 @@ impl Run {
         path: &std::path::Path,
     ) -> Result<(), checkpoint::CheckpointError> {
         let mut state = TrainState::new(self.step as u64);
-        state.insert_params(&trainer.params);
-        state.insert_optimizer(&trainer.opt);
+        state.insert_params(&*trainer.params);
+        state.insert_optimizer(&*trainer.opt);
         state.insert_rng("rng", &self.rng);
         let unzip =
             |curve: &[(u64, f64)]| -> (Vec<u64>, Vec<f64>) { curve.iter().copied().unzip() };
@@ -247,8 +247,8 @@ impl Run {
     /// Restores the trainer and the run from `path`.
     fn load(trainer: &mut Trainer, path: &std::path::Path) -> Result<Self, Box<dyn Error>> {
         let state = TrainState::load(path)?;
-        state.restore_params(&mut trainer.params)?;
-        state.restore_optimizer(&mut trainer.opt)?;
+        state.restore_params(&mut *trainer.params)?;
+        state.restore_optimizer(&mut *trainer.opt)?;
         let curve = |name: &str| -> Result<Vec<(u64, f64)>, Box<dyn Error>> {
             let steps = state.u64s(&format!("{name}.step"))?;
             let losses = state.f64s(&format!("{name}.loss"))?;
@@ -414,7 +414,7 @@ fn run(args: &Args) -> Result<(), Box<dyn Error>> {
         written.push(plot);
     }
     let weights = out_dir.join("gpt.safetensors");
-    checkpoint::save(&trainer.params, &weights)?;
+    checkpoint::save(&*trainer.params, &weights)?;
     written.push(weights);
     // Saved before the sampling below draws from the generator.
     let state = out_dir.join("train_state.safetensors");

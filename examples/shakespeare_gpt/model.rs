@@ -55,8 +55,13 @@ pub struct Gpt {
 
 /// The logits of every position of `NR / T` sequences of `T` tokens (`NR` rows).
 ///
-/// The feed-forward ReLU is fused into its linear layer (`nn::linear_relu`), whose tape keeps a
-/// flag per output instead of the pre-activation.
+/// Written for a small tape: the feed-forward ReLU is fused into its linear layer
+/// (`nn::linear_relu`, a flag per output instead of the pre-activation); each block's two output
+/// projections add into the residual stream as they compute it (`nn::linear_add`, so neither
+/// projection's output is recorded); and the layer norms whose output one op reads are recomputed
+/// in the reverse sweep from the residual stream, which the tape keeps anyway (`#[recompute]`: a
+/// pass over `NR x C` floats instead of keeping 48 KiB per layer norm at batch 64). The first
+/// layer norm of a block is recorded: three linear layers read it, and each would recompute it.
 #[differentiable(wrt(p))]
 pub fn gpt_logits<const NR: usize>(p: &Gpt, tokens: &[usize; NR]) -> [[f32; V]; NR] {
     let mut x: [[f32; C]; NR] = nn::token_position_embedding::<V, T, C, NR>(&p.wte, &p.wpe, tokens);
@@ -66,15 +71,15 @@ pub fn gpt_logits<const NR: usize>(p: &Gpt, tokens: &[usize; NR]) -> [[f32; V]; 
         let k: [[f32; C]; NR] = nn::linear::<NR, C, C>(&h, &p.blocks[l].wk, &p.blocks[l].bk);
         let v: [[f32; C]; NR] = nn::linear::<NR, C, C>(&h, &p.blocks[l].wv, &p.blocks[l].bv);
         let a: [[f32; C]; NR] = nn::causal_self_attention_rows::<T, H, D, NR, C>(&q, &k, &v);
-        let o: [[f32; C]; NR] = nn::linear::<NR, C, C>(&a, &p.blocks[l].wo, &p.blocks[l].bo);
-        x = nn::residual_add::<NR, C>(&x, &o);
+        x = nn::linear_add::<NR, C, C>(&a, &p.blocks[l].wo, &p.blocks[l].bo, &x);
+        #[recompute]
         let h2: [[f32; C]; NR] =
             nn::layer_norm::<NR, C>(&x, &p.blocks[l].ln2_g, &p.blocks[l].ln2_b);
         let f1r: [[f32; F]; NR] =
             nn::linear_relu::<NR, C, F>(&h2, &p.blocks[l].w1, &p.blocks[l].b1);
-        let f2: [[f32; C]; NR] = nn::linear::<NR, F, C>(&f1r, &p.blocks[l].w2, &p.blocks[l].b2);
-        x = nn::residual_add::<NR, C>(&x, &f2);
+        x = nn::linear_add::<NR, F, C>(&f1r, &p.blocks[l].w2, &p.blocks[l].b2, &x);
     }
+    #[recompute]
     let hf: [[f32; C]; NR] = nn::layer_norm::<NR, C>(&x, &p.lnf_g, &p.lnf_b);
     nn::linear::<NR, C, V>(&hf, &p.head_w, &p.head_b)
 }
@@ -108,10 +113,14 @@ pub fn init_gpt(rng: &mut SmallRng) -> Gpt {
 }
 
 /// Everything one training step on `NB` sequences (`NR = NB * T` rows) needs, allocated once.
+///
+/// The parameters, the gradient and the optimizer (183 KiB per copy of the parameters) are boxed:
+/// the trainer itself is a few pointers, so building and moving it copies no parameters through
+/// the stack, whose pages, once touched, would stay in the process's resident memory.
 pub struct GptTrainer<const NB: usize, const NR: usize> {
-    pub params: Gpt,
-    pub grads: Gpt,
-    pub opt: AdamW<Gpt>,
+    pub params: Box<Gpt>,
+    pub grads: Box<Gpt>,
+    pub opt: Box<AdamW<Gpt>>,
     gradient: Gradient<NR>,
 }
 
@@ -144,14 +153,14 @@ impl<const NB: usize, const NR: usize> GptTrainer<NB, NR> {
     ///
     /// If `lr` is negative or not finite.
     pub fn with_lr(seed: u64, lr: f64) -> Result<Self, ConfigError> {
-        let params = init_gpt(&mut SmallRng::seed_from_u64(seed));
-        let opt = AdamW::new(AdamWConfig {
+        let params = Box::new(init_gpt(&mut SmallRng::seed_from_u64(seed)));
+        let opt = Box::new(AdamW::new(AdamWConfig {
             lr,
             ..AdamWConfig::default()
-        })?;
+        })?);
         Ok(GptTrainer {
             params,
-            grads: Gpt::zeroed(),
+            grads: Box::new(Gpt::zeroed()),
             opt,
             gradient: Gradient::Single(Box::new(Self::EMPTY_TAPE)),
         })

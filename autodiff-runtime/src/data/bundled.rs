@@ -101,11 +101,12 @@ pub fn iris(path: impl AsRef<Path>) -> Result<Dataset, DataError> {
     Ok(data)
 }
 
-/// Tiny Shakespeare (`data/tinyshakespeare/input.txt`) as a character corpus (65 characters).
+/// Tiny Shakespeare (`data/tinyshakespeare/input.txt`) as a character corpus (65 characters),
+/// one byte per character (`u8` ids).
 ///
 /// # Errors
 ///
-/// As [`CharCorpus::read`].
-pub fn tinyshakespeare(path: impl AsRef<Path>) -> Result<CharCorpus, DataError> {
-    CharCorpus::read(path)
+/// As [`CharCorpus::read_with_ids`].
+pub fn tinyshakespeare(path: impl AsRef<Path>) -> Result<CharCorpus<u8>, DataError> {
+    CharCorpus::read_with_ids(path)
 }

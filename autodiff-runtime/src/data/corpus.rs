@@ -11,8 +11,10 @@ use super::{DataError, DataErrorKind, read_file};
 /// A text as token ids, with its vocabulary: the distinct characters, sorted, token `i` being
 /// `vocab()[i]`.
 ///
-/// Ids are `u16` (2 bytes per character of text; a vocabulary of up to 65,536 characters):
-/// tiny-shakespeare's 1.1 million characters take 2.2 MB instead of 8.9 MB as `usize`.
+/// Ids are `u16` by default (2 bytes per character of text; a vocabulary of up to 65,536
+/// characters): tiny-shakespeare's 1.1 million characters take 2.2 MB instead of 8.9 MB as
+/// `usize`. A smaller vocabulary fits smaller ids: `CharCorpus::<u8>::read_with_ids` keeps one
+/// byte per character for up to 256 distinct characters (1.1 MB for tiny-shakespeare's 65).
 ///
 /// # Examples
 ///
@@ -28,20 +30,66 @@ use super::{DataError, DataErrorKind, read_file};
 /// # Ok::<(), autodiff_runtime::data::DataError>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CharCorpus {
+pub struct CharCorpus<Id = u16> {
     name: String,
     vocab: Vec<char>,
-    tokens: Vec<u16>,
+    tokens: Vec<Id>,
+}
+
+/// An unsigned integer type that token ids are stored as: `u8` or `u16`.
+pub trait TokenId: Copy + Into<usize> + TryFrom<usize> + sealed::Sealed {}
+
+impl TokenId for u8 {}
+impl TokenId for u16 {}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for u8 {}
+    impl Sealed for u16 {}
 }
 
 impl CharCorpus {
-    /// Builds the vocabulary from `text` and encodes it; `name` names it in errors.
+    /// Builds the vocabulary from `text` and encodes it as `u16` ids; `name` names it in errors.
     ///
     /// # Errors
     ///
     /// [`DataErrorKind::Empty`] if `text` is empty, [`DataErrorKind::VocabTooLarge`] if it has
     /// more than 65,536 distinct characters.
     pub fn from_text(text: &str, name: &str) -> Result<Self, DataError> {
+        Self::with_ids_from_text(text, name)
+    }
+
+    /// Reads a UTF-8 text file and builds the corpus with `u16` ids.
+    ///
+    /// # Errors
+    ///
+    /// As [`CharCorpus::read_with_ids`].
+    pub fn read(path: impl AsRef<Path>) -> Result<Self, DataError> {
+        Self::read_with_ids(path)
+    }
+}
+
+impl<Id: TokenId> CharCorpus<Id> {
+    /// Builds the vocabulary from `text` and encodes it as `Id`s; `name` names it in errors.
+    ///
+    /// # Errors
+    ///
+    /// [`DataErrorKind::Empty`] if `text` is empty, [`DataErrorKind::VocabTooLarge`] if it has
+    /// more distinct characters than `Id` has values.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use autodiff_runtime::data::{CharCorpus, DataErrorKind};
+    ///
+    /// let corpus = CharCorpus::<u8>::with_ids_from_text("hello", "greeting")?;
+    /// assert_eq!(corpus.tokens(), [1u8, 0, 2, 2, 3]);
+    /// let wide: String = (0..300u32).filter_map(char::from_u32).collect();
+    /// let err = CharCorpus::<u8>::with_ids_from_text(&wide, "wide").unwrap_err();
+    /// assert!(matches!(err.kind, DataErrorKind::VocabTooLarge(300)));
+    /// # Ok::<(), autodiff_runtime::data::DataError>(())
+    /// ```
+    pub fn with_ids_from_text(text: &str, name: &str) -> Result<Self, DataError> {
         if text.is_empty() {
             return Err(DataError::new(name, DataErrorKind::Empty));
         }
@@ -51,7 +99,7 @@ impl CharCorpus {
             .collect::<alloc::collections::BTreeSet<char>>()
             .into_iter()
             .collect();
-        if vocab.len() > usize::from(u16::MAX) + 1 {
+        if Id::try_from(vocab.len() - 1).is_err() {
             return Err(DataError::new(
                 name,
                 DataErrorKind::VocabTooLarge(vocab.len()),
@@ -66,13 +114,14 @@ impl CharCorpus {
         Ok(corpus)
     }
 
-    /// Reads a UTF-8 text file and builds the corpus.
+    /// Reads a UTF-8 text file and builds the corpus with `Id`s.
     ///
     /// # Errors
     ///
     /// [`DataErrorKind::Io`] if the file cannot be read, [`DataErrorKind::InvalidUtf8`] (with the
-    /// line of the first bad byte) if it is not UTF-8, [`DataErrorKind::Empty`] if it is empty.
-    pub fn read(path: impl AsRef<Path>) -> Result<Self, DataError> {
+    /// line of the first bad byte) if it is not UTF-8, [`DataErrorKind::Empty`] if it is empty,
+    /// [`DataErrorKind::VocabTooLarge`] if it has more distinct characters than `Id` has values.
+    pub fn read_with_ids(path: impl AsRef<Path>) -> Result<Self, DataError> {
         let path = path.as_ref();
         let name = path.display().to_string();
         let bytes = read_file(path)?;
@@ -84,7 +133,7 @@ impl CharCorpus {
                 + 1;
             DataError::new(&*name, DataErrorKind::InvalidUtf8).at(Some(line), None)
         })?;
-        Self::from_text(text, &name)
+        Self::with_ids_from_text(text, &name)
     }
 
     /// The distinct characters, sorted; token `i` is `vocab()[i]`.
@@ -95,7 +144,7 @@ impl CharCorpus {
 
     /// The whole text as token ids.
     #[must_use]
-    pub fn tokens(&self) -> &[u16] {
+    pub fn tokens(&self) -> &[Id] {
         &self.tokens
     }
 
@@ -104,7 +153,7 @@ impl CharCorpus {
     /// # Errors
     ///
     /// [`DataErrorKind::UnknownChar`] for a character outside the vocabulary.
-    pub fn encode(&self, text: &str) -> Result<Vec<u16>, DataError> {
+    pub fn encode(&self, text: &str) -> Result<Vec<Id>, DataError> {
         // Exactly one slot per character: no growth by doubling (the text can be large).
         let mut tokens = Vec::with_capacity(text.chars().count());
         for c in text.chars() {
@@ -112,8 +161,11 @@ impl CharCorpus {
                 .vocab
                 .binary_search(&c)
                 .map_err(|_| DataError::new(&*self.name, DataErrorKind::UnknownChar(c)))?;
-            // The vocabulary has at most 65,536 characters (checked when it was built).
-            tokens.push(u16::try_from(id).expect("vocabulary of at most 65,536 characters"));
+            // Every id of the vocabulary fits (checked when it was built).
+            let Ok(id) = Id::try_from(id) else {
+                unreachable!("the vocabulary's ids fit the id type")
+            };
+            tokens.push(id);
         }
         Ok(tokens)
     }
@@ -123,11 +175,11 @@ impl CharCorpus {
     /// # Errors
     ///
     /// [`DataErrorKind::UnknownToken`] for an id not below the vocabulary size.
-    pub fn decode(&self, tokens: &[u16]) -> Result<String, DataError> {
+    pub fn decode(&self, tokens: &[Id]) -> Result<String, DataError> {
         tokens
             .iter()
             .map(|&t| {
-                let t = usize::from(t);
+                let t: usize = t.into();
                 self.vocab
                     .get(t)
                     .copied()
@@ -155,7 +207,7 @@ impl CharCorpus {
         clippy::cast_sign_loss,
         clippy::cast_precision_loss
     )]
-    pub fn split(&self, train_fraction: f64) -> (&[u16], &[u16]) {
+    pub fn split(&self, train_fraction: f64) -> (&[Id], &[Id]) {
         let n = (self.tokens.len() as f64 * train_fraction.clamp(0.0, 1.0)) as usize;
         self.tokens.split_at(n.min(self.tokens.len()))
     }
@@ -164,7 +216,7 @@ impl CharCorpus {
 /// Fills `B` random windows for next-token prediction: `x[b]` is `T` consecutive tokens of `tokens`
 /// from a uniformly random start and `y[b]` the same window shifted by one (`y[b][t] = x[b][t+1]`,
 /// the last one being the token after the window). The token ids can be any unsigned type up to
-/// `usize` (a [`CharCorpus`] keeps `u16`); the windows are `usize`, as an embedding takes them.
+/// `usize` (a [`CharCorpus`] keeps `u16` or the `Id` it is given); the windows are `usize`, as an embedding takes them.
 ///
 /// # Errors
 ///

@@ -33,7 +33,7 @@ mod csv;
 mod idx;
 
 pub use batch::{BatchLoader, LastBatch};
-pub use corpus::{CharCorpus, fill_windows};
+pub use corpus::{CharCorpus, TokenId, fill_windows};
 pub use csv::{
     Column, CsvOptions, CsvReader, LabelColumn, MAX_INFERRED_CLASSES, parse_csv, read_csv,
 };
@@ -275,7 +275,8 @@ pub enum DataErrorKind {
     UnknownChar(char),
     /// A token id is not in the corpus vocabulary.
     UnknownToken(usize),
-    /// A text has more distinct characters than token ids can number (65,536).
+    /// A text has more distinct characters than its token id type has values (256 for `u8`,
+    /// 65,536 for `u16`).
     VocabTooLarge(usize),
     /// A text file is not valid UTF-8.
     InvalidUtf8,
@@ -389,7 +390,7 @@ impl fmt::Display for DataErrorKind {
             K::UnknownToken(t) => write!(f, "token {t} is not in the vocabulary"),
             K::VocabTooLarge(n) => write!(
                 f,
-                "{n} distinct characters: token ids are u16, so at most 65536"
+                "{n} distinct characters: more than the token id type has values (256 for u8, 65536 for u16)"
             ),
             K::InvalidUtf8 => f.write_str("the text is not valid UTF-8"),
             K::Csv(reason) => f.write_str(reason),

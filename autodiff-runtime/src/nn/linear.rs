@@ -1,6 +1,8 @@
-//! Fully connected layer `y = x · wᵀ + b` over a batch of rows.
+//! Fully connected layer `y = x · wᵀ + b` over a batch of rows, alone, followed by a ReLU, or
+//! added to a residual stream.
 //!
-//! Shapes: `x` `[R][I]`, `w` `[O][I]` (one row per output, as in PyTorch), `b` `[O]`, `y` `[R][O]`.
+//! Shapes: `x` `[R][I]`, `w` `[O][I]` (one row per output, as in PyTorch), `b` `[O]`, `y` `[R][O]`,
+//! `res` `[R][O]`.
 
 use super::gemm;
 
@@ -146,4 +148,81 @@ pub fn linear_relu_adjoint<const R: usize, const I: usize, const O: usize>(
         *d_pre = if active { d } else { 0.0 };
     }
     linear_adjoint(x, w, b, &LinearTape::new(), &d_pre, d_x, d_w, d_b);
+}
+
+tape! {
+    /// What [`linear_add_adjoint`] reads besides the arguments: nothing.
+    pub struct LinearAddTape<const R: usize, const I: usize, const O: usize> {}
+}
+
+/// A linear layer added to a residual stream, `res + (x · wᵀ + b)`, in one pass over the output.
+///
+/// A transformer block's projections end this way. Fused, the sweep that calls it records
+/// neither the layer's output nor a copy of it: `x = linear_add(&a, &w, &b, &x)` needs only `a`
+/// (for `d_w`), where `o = linear(&a, ..)` then `residual_add(&x, &o)` records `o` as well.
+/// The value is bit for bit that of `residual_add(res, &linear(x, w, b))`.
+///
+/// Shapes: `x` `[R][I]`, `w` `[O][I]`, `b` `[O]`, `res` `[R][O]` -> `[R][O]`.
+///
+/// # Examples
+///
+/// ```
+/// use autodiff_runtime::nn::linear_add;
+///
+/// let x = [[1.0f32, 2.0]];
+/// let w = [[1.0f32, 1.0], [-2.0, 0.0]];
+/// assert_eq!(linear_add(&x, &w, &[0.5, 1.0], &[[10.0, 20.0]]), [[13.5, 19.0]]);
+/// ```
+#[must_use]
+pub fn linear_add<const R: usize, const I: usize, const O: usize>(
+    x: &[[f32; I]; R],
+    w: &[[f32; I]; O],
+    b: &[f32; O],
+    res: &[[f32; O]; R],
+) -> [[f32; O]; R] {
+    let mut y = [[0.0; O]; R];
+    gemm::nt(x, w, Some(b), &mut y);
+    for (y, res) in y.as_flattened_mut().iter_mut().zip(res.as_flattened()) {
+        *y += res;
+    }
+    y
+}
+
+/// [`linear_add`], recording its (empty) tape.
+pub fn linear_add_forward<const R: usize, const I: usize, const O: usize>(
+    x: &[[f32; I]; R],
+    w: &[[f32; I]; O],
+    b: &[f32; O],
+    res: &[[f32; O]; R],
+    _tape: &mut LinearAddTape<R, I, O>,
+) -> [[f32; O]; R] {
+    linear_add(x, w, b, res)
+}
+
+/// Adds the cotangents of `x`, `w` and `b` (those of [`linear`]) into `d_x`, `d_w` and `d_b`,
+/// and `d_out` into `d_res`.
+///
+/// Shapes: `x`, `d_x` `[R][I]`; `w`, `d_w` `[O][I]`; `b`, `d_b` `[O]`; `res`, `d_res`, `d_out`
+/// `[R][O]`.
+#[allow(clippy::too_many_arguments)]
+pub fn linear_add_adjoint<const R: usize, const I: usize, const O: usize>(
+    x: &[[f32; I]; R],
+    w: &[[f32; I]; O],
+    b: &[f32; O],
+    _res: &[[f32; O]; R],
+    _tape: &LinearAddTape<R, I, O>,
+    d_out: &[[f32; O]; R],
+    d_x: &mut [[f32; I]; R],
+    d_w: &mut [[f32; I]; O],
+    d_b: &mut [f32; O],
+    d_res: &mut [[f32; O]; R],
+) {
+    linear_adjoint(x, w, b, &LinearTape::new(), d_out, d_x, d_w, d_b);
+    for (d_res, d) in d_res
+        .as_flattened_mut()
+        .iter_mut()
+        .zip(d_out.as_flattened())
+    {
+        *d_res += d;
+    }
 }

@@ -194,8 +194,9 @@ pub use embedding::{
 };
 pub use layer_norm::{LayerNormTape, layer_norm, layer_norm_adjoint, layer_norm_forward};
 pub use linear::{
-    LinearReluTape, LinearTape, linear, linear_adjoint, linear_forward, linear_relu,
-    linear_relu_adjoint, linear_relu_forward,
+    LinearAddTape, LinearReluTape, LinearTape, linear, linear_add, linear_add_adjoint,
+    linear_add_forward, linear_adjoint, linear_forward, linear_relu, linear_relu_adjoint,
+    linear_relu_forward,
 };
 pub use loss::{
     CrossEntropyTape, MseTape, cross_entropy, cross_entropy_adjoint, cross_entropy_forward, mse,
