@@ -280,13 +280,18 @@ impl Lower {
         let mut len = None;
         let mut places = Vec::new();
         for arr in iters {
-            let Some((v, proj)) = self.place(arr) else {
-                self.error(err(arr, "iterate over a local array or an array parameter"));
+            let Some((v, proj)) = self.place_or_const(arr) else {
+                self.error(err(
+                    arr,
+                    "iterate over a local array, an array parameter or a `const` array",
+                ));
                 return None;
             };
             let ty = self.place_ty(v, &proj);
             match self.f.types.get(ty).clone() {
                 TyVal::Array(_, n) => len = len.or(Some(n)),
+                // A `const` array zipped with an array of known length.
+                TyVal::Unknown(_) if len.is_some() && self.f.vars[v].constant => {}
                 _ => {
                     self.error(err(
                         arr,
