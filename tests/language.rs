@@ -294,8 +294,9 @@ mod matching {
         };
         match i32::from(flip) {
             0 => return t * x[0],
-            n => t + (n as f64) * x[1],
+            n => s = t + (n as f64) * x[1],
         }
+        s
     }
 
     fn by_mode_reference(x: f64, y: f64, mode: Mode, scale: Mode) -> f64 {
