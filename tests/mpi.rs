@@ -375,21 +375,21 @@ fn gpt_gradient_and_300_steps_match_one_process(cluster: &Cluster) -> Result<(),
     let (x, y) = &data[0];
     let (ranked_loss, single_loss) = (ranked.step(x, y), single.step(x, y));
     threads.step(x, y);
-    let agree = cluster.check_agree(&ranked.params);
-    let ranked_grads = flat(&ranked.grads);
+    let agree = cluster.check_agree(&*ranked.params);
+    let ranked_grads = flat(&*ranked.grads);
     // The rows of a shard are summed in another order than in the whole batch.
-    compare("GPT gradient", &ranked_grads, &flat(&single.grads), 1e-5)?;
+    compare("GPT gradient", &ranked_grads, &flat(&*single.grads), 1e-5)?;
     compare(
         "GPT loss",
         &[f64::from(ranked_loss)],
         &[f64::from(single_loss)],
         1e-6,
     )?;
-    if cluster.size() == 2 && ranked_grads != flat(&threads.grads) {
+    if cluster.size() == 2 && ranked_grads != flat(&*threads.grads) {
         compare(
             "two ranks against two threads",
             &ranked_grads,
-            &flat(&threads.grads),
+            &flat(&*threads.grads),
             0.0,
         )?;
     }

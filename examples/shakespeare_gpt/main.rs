@@ -346,7 +346,7 @@ fn run(args: &Args) -> Result<(), Box<dyn Error>> {
         let loss = trainer.step(&x, &y);
         #[cfg(feature = "mpi")]
         if step == first + 1 {
-            cluster.check_agree(&trainer.params)?;
+            cluster.check_agree(&*trainer.params)?;
         }
         run.step = step;
         run.window.push(f64::from(loss));
