@@ -81,6 +81,8 @@ features! {
     ByValue "by-value" "arrays taken by value",
     ArrayReturn "array-return" "functions returning `[$F; N]`",
     TupleReturn "tuple-return" "functions returning `($F, $F)`",
+    Reductions "reductions" "iterator reductions, `a.iter().map(|v| ..).sum::<$F>()`, `fold`, `product`, `zip`",
+    Match "match" "`match` on loop indices and bools as a value, with or-patterns, ranges and `_`",
 }
 
 /// The set of features a run may use.

@@ -896,7 +896,107 @@ impl Gen<'_> {
                     Ex::new(format!("({} as $H as $F)", a.s), a.mag)
                 }
             }
+            89..93 if self.in_cond == 0 && self.p(Feature::Reductions, 0.8) => {
+                match self.reduction(d) {
+                    Some(e) => e,
+                    None => self.leaf(),
+                }
+            }
+            93..96 if self.in_cond == 0 && self.p(Feature::Match, 0.8) => self.match_expr(d),
             _ => self.leaf(),
+        }
+    }
+
+    /// An iterator reduction over a 1-D array: `sum`, `product`, `fold` (with a closure or
+    /// `$F::max`), after `map`, `zip` or `copied`.
+    fn reduction(&mut self, d: usize) -> Option<Ex> {
+        let arrays: Vec<ArraySrc> = self
+            .arrays()
+            .into_iter()
+            .filter(|a| a.dims.len() == 1 && !a.field)
+            .collect();
+        let src = arrays.choose(&mut self.rng)?.clone();
+        let len = src.dims[0].clone();
+        let n = len.value() as f64;
+        let a = &src.text;
+        let v = self.fresh("e");
+        let e = tame(self.leaf());
+        let ex = match self.rng.gen_range(0..6) {
+            0 => Ex::new(format!("{a}.iter().sum::<$F>()"), n * src.mag),
+            1 => Ex::from(
+                format!("{a}.iter().map(|{v}| {v} * {}).sum::<$F>()", e.s),
+                n * src.mag * e.mag,
+                &[&e],
+            ),
+            2 => Ex::new(
+                format!("{a}.iter().fold(0.0, |acc, {v}| acc + ({v} * 0.5).sin())"),
+                n,
+            ),
+            3 => Ex::new(
+                format!("{a}.iter().copied().fold($F::NEG_INFINITY, $F::max)"),
+                src.mag,
+            ),
+            4 => {
+                let same: Vec<ArraySrc> = arrays
+                    .iter()
+                    .filter(|b| b.dims[0].value() == len.value())
+                    .cloned()
+                    .collect();
+                let b = same.choose(&mut self.rng)?.text.clone();
+                let w = self.fresh("e");
+                Ex::new(
+                    format!("{a}.iter().zip({b}.iter()).map(|({v}, {w})| {v} * {w}).sum::<$F>()"),
+                    n * src.mag * src.mag,
+                )
+            }
+            _ => {
+                let i = self.fresh("i");
+                Ex::new(
+                    format!(
+                        "(0..{}).map(|{i}| 1.0 + 0.1 * {a}[{i}].tanh()).product::<$F>()",
+                        len.text()
+                    ),
+                    1.1f64.powf(n),
+                )
+            }
+        };
+        let _ = d;
+        Some(ex)
+    }
+
+    /// A `match` as a value: on a loop index or integer (`0`, `1 | 2`, `3..=5`, `_`), or on a
+    /// `bool` condition.
+    fn match_expr(&mut self, d: usize) -> Ex {
+        let index = self
+            .visible()
+            .into_iter()
+            .rev()
+            .find_map(|k| match self.scope[k].kind {
+                Kind::Index(_) => Some(self.scope[k].name.clone()),
+                _ => None,
+            });
+        let (a, b, c) = (self.expr(d), self.expr(d), self.expr(d));
+        let mag = a.mag.max(b.mag).max(c.mag);
+        match index {
+            Some(i) if self.coin(0.7) => {
+                let k = self.rng.gen_range(2..=4);
+                Ex::from(
+                    format!(
+                        "(match {i} % {k} {{ 0 => {}, 1 | 5 => {}, _ => {} }})",
+                        a.s, b.s, c.s
+                    ),
+                    mag,
+                    &[&a, &b, &c],
+                )
+            }
+            _ => {
+                let cond = self.cond(0);
+                Ex::from(
+                    format!("(match {cond} {{ true => {}, false => {} }})", a.s, b.s),
+                    mag,
+                    &[&a, &b, &c],
+                )
+            }
         }
     }
 
