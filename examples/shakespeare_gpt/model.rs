@@ -248,16 +248,32 @@ struct ShardInput<const NR: usize> {
     y: [usize; NR],
 }
 
-/// One shard of `SR` rows: its tape, gradient and loss.
-struct ShardState<const SR: usize> {
+/// One shard of `SR` rows (on a thread, or an MPI rank): its tape, gradient and loss.
+pub struct ShardState<const SR: usize> {
     tape: Box<GptLossTape<SR>>,
-    grads: Gpt,
-    loss: f32,
+    pub grads: Gpt,
+    pub loss: f32,
 }
 
 impl<const SR: usize> ShardState<SR> {
     /// As [`GptTrainer::EMPTY_TAPE`]: the tape is built in its heap allocation.
     const EMPTY_TAPE: GptLossTape<SR> = GptLossTape::new();
+
+    pub fn new() -> Self {
+        ShardState {
+            tape: Box::new(Self::EMPTY_TAPE),
+            grads: Gpt::zeroed(),
+            loss: 0.0,
+        }
+    }
+
+    /// The loss of rows `x`, `y` and its gradient, the adjoint seeded with `seed` (the shard's
+    /// share of a mean over the whole batch).
+    pub fn compute(&mut self, params: &Gpt, x: &[usize; SR], y: &[usize; SR], seed: f32) {
+        self.grads.zero();
+        self.loss = gpt_loss_forward::<SR>(params, x, y, &mut self.tape);
+        gpt_loss_adjoint::<SR>(params, x, y, &self.tape, seed, &mut self.grads);
+    }
 }
 
 /// A batch of `NR` rows in `NR / SR` shards of `SR` rows on a [`DataParallel`] pool.
@@ -281,18 +297,12 @@ impl<const NR: usize, const SR: usize> Sharded<NR, SR> {
         let seed = 1.0 / shards as f32;
         let pool = DataParallel::builder(shards).stack_size(256 << 20).build(
             input,
-            |_| ShardState {
-                tape: Box::new(ShardState::<SR>::EMPTY_TAPE),
-                grads: Gpt::zeroed(),
-                loss: 0.0,
-            },
+            |_| ShardState::new(),
             move |k, input: &ShardInput<NR>, shard: &mut ShardState<SR>| {
                 let rows = k * SR..(k + 1) * SR;
                 let x: &[usize; SR] = input.x[rows.clone()].try_into().expect("SR rows");
                 let y: &[usize; SR] = input.y[rows].try_into().expect("SR rows");
-                shard.grads.zero();
-                shard.loss = gpt_loss_forward::<SR>(&input.params, x, y, &mut shard.tape);
-                gpt_loss_adjoint::<SR>(&input.params, x, y, &shard.tape, seed, &mut shard.grads);
+                shard.compute(&input.params, x, y, seed);
             },
         )?;
         Ok(Sharded { pool })

@@ -11,9 +11,7 @@ use std::time::Duration;
 use stackgrad::Parameters;
 use stackgrad::runtime::distributed::{Cluster, DataParallel};
 
-use crate::model::{
-    B, Gpt, GptLossTape, R, ShardedLoss, Trainer, gpt_loss_adjoint, gpt_loss_forward,
-};
+use crate::model::{B, Gpt, R, ShardState, ShardedLoss, Trainer};
 
 /// The time a trainer's steps spent in their allreduces, readable while it trains.
 #[derive(Clone, Debug, Default)]
@@ -69,22 +67,10 @@ struct Input<const SR: usize> {
     y: [usize; SR],
 }
 
-/// This rank's tape, gradient and loss.
-struct State<const SR: usize> {
-    tape: Box<GptLossTape<SR>>,
-    grads: Gpt,
-    loss: f32,
-}
-
-impl<const SR: usize> State<SR> {
-    /// Built in its heap allocation, as the trainer's own tape.
-    const EMPTY_TAPE: GptLossTape<SR> = GptLossTape::new();
-}
-
 /// A batch of `NR` rows over `NR / SR` ranks of `SR` rows each. The loss is a mean over rows, so
 /// each rank seeds its adjoint with `SR / NR`: the sum over ranks is the gradient of the batch.
 struct Ranked<const NR: usize, const SR: usize> {
-    step: DataParallel<Input<SR>, State<SR>>,
+    step: DataParallel<Input<SR>, ShardState<SR>>,
     communication: Communication,
 }
 
@@ -100,23 +86,9 @@ impl<const NR: usize, const SR: usize> Ranked<NR, SR> {
         let step = DataParallel::build(
             cluster,
             input,
-            |_| State {
-                tape: Box::new(State::<SR>::EMPTY_TAPE),
-                grads: Gpt::zeroed(),
-                loss: 0.0,
-            },
-            move |_, input: &Input<SR>, state: &mut State<SR>| {
-                state.grads.zero();
-                state.loss =
-                    gpt_loss_forward::<SR>(&input.params, &input.x, &input.y, &mut state.tape);
-                gpt_loss_adjoint::<SR>(
-                    &input.params,
-                    &input.x,
-                    &input.y,
-                    &state.tape,
-                    seed,
-                    &mut state.grads,
-                );
+            |_| ShardState::new(),
+            move |_, input: &Input<SR>, state: &mut ShardState<SR>| {
+                state.compute(&input.params, &input.x, &input.y, seed);
             },
         );
         Ranked {

@@ -897,7 +897,7 @@ impl Gen<'_> {
                 }
             }
             89..93 if self.in_cond == 0 && self.p(Feature::Reductions, 0.8) => {
-                match self.reduction(d) {
+                match self.reduction() {
                     Some(e) => e,
                     None => self.leaf(),
                 }
@@ -909,7 +909,7 @@ impl Gen<'_> {
 
     /// An iterator reduction over a 1-D array: `sum`, `product`, `fold` (with a closure or
     /// `$F::max`), after `map`, `zip` or `copied`.
-    fn reduction(&mut self, d: usize) -> Option<Ex> {
+    fn reduction(&mut self) -> Option<Ex> {
         let arrays: Vec<ArraySrc> = self
             .arrays()
             .into_iter()
@@ -960,7 +960,6 @@ impl Gen<'_> {
                 )
             }
         };
-        let _ = d;
         Some(ex)
     }
 

@@ -315,16 +315,14 @@ impl Lower {
         p: &syn::ExprPath,
         out: &mut Block,
     ) -> Option<Operand> {
-        let [ty, name] = [0, 1].map(|i| p.path.segments.iter().nth(i));
-        let (ty, name) = (ty?, name?);
-        let tv = match ty.ident.to_string().as_str() {
-            "f64" => TyVal::F64,
-            "f32" => TyVal::F32,
+        let segments: Vec<&syn::PathSegment> = p.path.segments.iter().collect();
+        let [ty, name] = segments[..] else {
+            return None;
+        };
+        let tv = match scalar_ty(&syn::parse_quote!(#ty)) {
+            Some(tv @ (TyVal::F64 | TyVal::F32)) if p.qself.is_none() => tv,
             _ => return None,
         };
-        if p.qself.is_some() || p.path.segments.len() != 2 || !ty.arguments.is_none() {
-            return None;
-        }
         let mut args = c.args.iter().cloned();
         let Some(receiver) = args.next() else {
             self.error(err(

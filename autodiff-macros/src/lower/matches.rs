@@ -205,6 +205,21 @@ fn if_chain(m: &syn::ExprMatch) -> syn::Expr {
     }
 }
 
+/// The value and pattern of a `matches!(value, pattern)` (a trailing comma allowed; a guard is
+/// an error); `None` for another macro.
+pub(super) fn matches_args(m: &syn::ExprMacro) -> Option<syn::Result<(syn::Expr, syn::Pat)>> {
+    if m.mac.path.segments.last()?.ident != "matches" {
+        return None;
+    }
+    Some(m.mac.parse_body_with(|input: syn::parse::ParseStream| {
+        let e: syn::Expr = input.parse()?;
+        input.parse::<syn::Token![,]>()?;
+        let pat = syn::Pat::parse_multi_with_leading_vert(input)?;
+        let _ = input.parse::<Option<syn::Token![,]>>()?;
+        Ok((e, pat))
+    }))
+}
+
 /// The parameters the body matches on by enum variant (`match mode { Mode::Fast => .. }`,
 /// `match *mode`, `matches!(mode, Mode::Fast)`).
 pub(super) fn enum_scrutinees(block: &syn::Block) -> HashSet<String> {
@@ -234,19 +249,7 @@ pub(super) fn enum_scrutinees(block: &syn::Block) -> HashSet<String> {
             syn::visit::visit_expr_match(self, m);
         }
         fn visit_expr_macro(&mut self, m: &'a syn::ExprMacro) {
-            let parsed = m.mac.parse_body_with(|input: syn::parse::ParseStream| {
-                let e: syn::Expr = input.parse()?;
-                input.parse::<syn::Token![,]>()?;
-                let pat = syn::Pat::parse_multi_with_leading_vert(input)?;
-                let _: proc_macro2::TokenStream = input.parse()?;
-                Ok((e, pat))
-            });
-            if m.mac
-                .path
-                .segments
-                .last()
-                .is_some_and(|s| s.ident == "matches")
-                && let Ok((e, pat)) = parsed
+            if let Some(Ok((e, pat))) = matches_args(m)
                 && variant(&pat)
                 && let Some(n) = name(&e)
             {

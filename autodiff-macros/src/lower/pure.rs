@@ -148,15 +148,7 @@ impl Lower {
             }
             Expr::If(ifx) => self.pure_if(ifx),
             Expr::Block(b) if b.label.is_none() => self.pure_block(&b.block),
-            Expr::Macro(m)
-                if m.mac
-                    .path
-                    .segments
-                    .last()
-                    .is_some_and(|s| s.ident == "matches") =>
-            {
-                self.pure_matches(m)
-            }
+            Expr::Macro(m) if super::matches::matches_args(m).is_some() => self.pure_matches(m),
             _ => {
                 self.error(err(e, unsupported(e)));
                 self.pure_dummy()
@@ -323,16 +315,9 @@ impl Lower {
     /// and fieldless enum variants, which binds nothing.
     fn pure_matches(&mut self, m: &syn::ExprMacro) -> (Pure, TyId) {
         let bool_ty = self.f.types.fresh(TyVal::Bool);
-        let parsed = m.mac.parse_body_with(|input: syn::parse::ParseStream| {
-            let e: syn::Expr = input.parse()?;
-            input.parse::<syn::Token![,]>()?;
-            let pat = syn::Pat::parse_multi_with_leading_vert(input)?;
-            let _ = input.parse::<Option<syn::Token![,]>>()?;
-            Ok((e, pat))
-        });
-        let (e, pat) = match parsed {
-            Ok(p) => p,
-            Err(_) => {
+        let (e, pat) = match super::matches::matches_args(m) {
+            Some(Ok(p)) => p,
+            _ => {
                 self.error(err(
                     m,
                     "write `matches!(value, pattern)` (a guard `if ..` is not supported)",
@@ -340,7 +325,7 @@ impl Lower {
                 return (Pure::Lit(quote!(false)), bool_ty);
             }
         };
-        if let Some(bad) = crate::lower::matches::binding_in(&pat) {
+        if let Some(bad) = super::matches::binding_in(&pat) {
             self.error(err(bad, super::matches::UNSUPPORTED_PATTERN));
         }
         let (a, _) = self.pure(&e);

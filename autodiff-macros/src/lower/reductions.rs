@@ -154,7 +154,7 @@ impl Lower {
                     step,
                 })
             }
-            "fold" if m.args.len() == 2 => self.fold(m, pat, elem, source),
+            "fold" if m.args.len() == 2 => self.fold(m, map.is_some(), pat, elem, source),
             _ => {
                 self.error(err(
                     m,
@@ -167,10 +167,11 @@ impl Lower {
         }
     }
 
-    /// `.fold(init, |acc, v| step)` or `.fold(init, f64::max)`.
+    /// `.fold(init, |acc, v| step)` or `.fold(init, f64::max)`, after a `map` when `mapped`.
     fn fold(
         &mut self,
         m: &syn::ExprMethodCall,
+        mapped: bool,
         pat: syn::Pat,
         elem: syn::Expr,
         source: syn::Expr,
@@ -178,15 +179,12 @@ impl Lower {
         let init = m.args[0].clone();
         match &m.args[1] {
             syn::Expr::Closure(cl) if cl.inputs.len() == 2 => {
-                let (acc, acc_ty) = match &cl.inputs[0] {
-                    syn::Pat::Ident(pi) if pi.subpat.is_none() => (pi.ident.clone(), None),
-                    syn::Pat::Type(t) => match &*t.pat {
-                        syn::Pat::Ident(pi) => (pi.ident.clone(), Some((*t.ty).clone())),
-                        p => {
-                            self.error(err(p, "name the accumulator, as in `|acc, v| ..`"));
-                            return None;
-                        }
-                    },
+                let acc_ty = match &cl.inputs[0] {
+                    syn::Pat::Type(t) => Some((*t.ty).clone()),
+                    _ => None,
+                };
+                let acc = match closure_pat(&cl.inputs[0]) {
+                    syn::Pat::Ident(pi) if pi.subpat.is_none() => pi.ident,
                     p => {
                         self.error(err(p, "name the accumulator, as in `|acc, v| ..`"));
                         return None;
@@ -194,15 +192,12 @@ impl Lower {
                 };
                 let v = closure_pat(&cl.inputs[1]);
                 let body = (*cl.body).clone();
-                // With `map` before it, the element is `map`'s value, bound to `fold`'s pattern.
-                let (pat, step): (syn::Pat, syn::Expr) = if matches!(&elem, syn::Expr::Path(p) if p.path.is_ident(ELEM))
-                {
-                    (v, body)
+                // After `map`, the element is `map`'s value, bound to `fold`'s pattern.
+                let (pat, step): (syn::Pat, syn::Expr) = if mapped {
+                    let v = let_pat(v);
+                    (pat, syn::parse_quote!({ let #v = #elem; #body }))
                 } else {
-                    {
-                        let v = let_pat(v);
-                        (pat, syn::parse_quote!({ let #v = #elem; #body }))
-                    }
+                    (v, body)
                 };
                 Some(Reduction {
                     acc,
