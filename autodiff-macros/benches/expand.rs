@@ -30,6 +30,8 @@ mod print;
 mod reverse;
 #[path = "../src/rules.rs"]
 mod rules;
+#[path = "../src/tangent.rs"]
+mod tangent;
 #[path = "../src/tape.rs"]
 mod tape;
 #[path = "../src/walk.rs"]

@@ -13,9 +13,13 @@ pub struct Args {
     pub wrt: Option<Vec<Ident>>,
     /// `max_iters(label = K)`: the bound of each labelled `while` / `loop`.
     pub max_iters: Vec<(Ident, syn::Expr)>,
+    /// `jvp`: also the tangent function `f_jvp`.
+    pub jvp: bool,
+    /// `hvp`: also `f_jvp` and the Hessian-vector product `f_hvp`.
+    pub hvp: bool,
 }
 
-const EXPECTED: &str = "expected `#[differentiable]`, `#[differentiable(wrt(x, y))]` or `#[differentiable(max_iters(label = K))]`";
+const EXPECTED: &str = "expected `#[differentiable]`, `#[differentiable(wrt(x, y))]`, `#[differentiable(jvp)]`, `#[differentiable(hvp)]` or `#[differentiable(max_iters(label = K))]`";
 
 impl Parse for Args {
     fn parse(input: ParseStream) -> syn::Result<Self> {
@@ -38,6 +42,24 @@ impl Parse for Args {
                     };
                     args.max_iters.push((label.clone(), b.value));
                 }
+                if !input.is_empty() {
+                    input.parse::<Token![,]>()?;
+                }
+                continue;
+            }
+            if key == "jvp" || key == "hvp" {
+                let flag = if key == "jvp" {
+                    &mut args.jvp
+                } else {
+                    &mut args.hvp
+                };
+                if *flag {
+                    return Err(syn::Error::new(
+                        key.span(),
+                        format!("`{key}` is given twice"),
+                    ));
+                }
+                *flag = true;
                 if !input.is_empty() {
                     input.parse::<Token![,]>()?;
                 }
@@ -82,6 +104,9 @@ mod tests {
     #[test]
     fn parses_empty_and_wrt() {
         assert!(parse(quote!()).unwrap().wrt.is_none());
+        let modes = parse(quote!(hvp, wrt(w), jvp)).unwrap();
+        assert!(modes.jvp && modes.hvp);
+        assert_eq!(modes.wrt.unwrap()[0], "w");
         let wrt = parse(quote!(wrt(x, y))).unwrap().wrt.unwrap();
         assert_eq!(wrt.len(), 2);
         assert_eq!(wrt[1], "y");
@@ -94,5 +119,7 @@ mod tests {
         let e = parse(quote!(wrt(x), wrt(y))).err().unwrap().to_string();
         assert!(e.contains("given twice"), "{e}");
         assert!(parse(quote!(wrt())).is_err());
+        let e = parse(quote!(jvp, jvp)).err().unwrap().to_string();
+        assert!(e.contains("`jvp` is given twice"), "{e}");
     }
 }

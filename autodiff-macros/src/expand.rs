@@ -61,7 +61,7 @@ impl syn::visit_mut::VisitMut for StripBounds {
 fn generate(attr: TokenStream, func: &syn::ItemFn) -> syn::Result<TokenStream> {
     let args = args::parse(attr)?;
     let f = lower::lower(func, &args)?;
-    Ok(items(func, &f))
+    Ok(items(func, &f, &args))
 }
 
 #[cfg(test)]

@@ -65,14 +65,14 @@ pub struct Fwd<'a> {
 }
 
 impl Fwd<'_> {
-    fn target(&self, t: Target) -> Ident {
+    pub fn target(&self, t: Target) -> Ident {
         match t {
             Target::Var(v) => self.f.vars[v].emit.clone(),
             Target::Temp(t) => self.temp_names[t].clone().unwrap(),
         }
     }
 
-    fn operand(&self, o: &Operand) -> TokenStream {
+    pub fn operand(&self, o: &Operand) -> TokenStream {
         match o {
             Operand::Var {
                 var, proj, borrow, ..
@@ -86,7 +86,7 @@ impl Fwd<'_> {
     }
 
     /// `v[i].w`: a place as the forward function reads it.
-    fn place(&self, var: VarId, proj: &[Proj]) -> TokenStream {
+    pub fn place(&self, var: VarId, proj: &[Proj]) -> TokenStream {
         let mut out = self.f.vars[var].emit.to_token_stream();
         if self.in_tape.borrow().contains(&var) {
             out = quote!((*#out));
@@ -127,11 +127,11 @@ impl Fwd<'_> {
             .collect()
     }
 
-    fn pure(&self, p: &Pure) -> TokenStream {
+    pub fn pure(&self, p: &Pure) -> TokenStream {
         pure_tokens(p, &mut |v, proj, _| self.place(v, proj))
     }
 
-    fn rhs(&self, def: usize, target: Target, place: &[Proj], rhs: &Rhs) -> TokenStream {
+    pub fn rhs(&self, def: usize, target: Target, place: &[Proj], rhs: &Rhs) -> TokenStream {
         match rhs {
             Rhs::Copy(o) => self.operand(o),
             Rhs::Neg(o) => {

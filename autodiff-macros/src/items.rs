@@ -14,6 +14,7 @@ use crate::ir::{Func, Kind};
 use crate::names::{step_tape_name, tape_name};
 use crate::plan::Plan;
 use crate::reverse::Rev;
+use crate::tangent::Tan;
 use crate::tape::Tape;
 use crate::walk::has_panic;
 
@@ -210,9 +211,10 @@ impl<'a> Sig<'a> {
     }
 }
 
-pub fn items(func: &syn::ItemFn, f: &Func) -> TokenStream {
+pub fn items(func: &syn::ItemFn, f: &Func, args: &crate::args::Args) -> TokenStream {
     let s = sweeps(func, f);
     let sig = Sig::new(func, f);
+    let jvp = (args.jvp || args.hvp).then(|| jvp_fn(&sig, f));
     let tapes = tape_types(&sig, f, &s.tape);
     let forward = forward_fns(&sig, &s);
     let adjoint = adjoint_fn(&sig, &s);
@@ -223,7 +225,65 @@ pub fn items(func: &syn::ItemFn, f: &Func) -> TokenStream {
         #forward
         #adjoint
         #grad
+        #jvp
         #checks
+    }
+}
+
+/// `f_jvp`: the value and the directional derivative along the tangent arguments.
+fn jvp_fn(sig: &Sig, f: &Func) -> TokenStream {
+    let act = analysis::activity(f);
+    let plan = Plan::new(f, &act);
+    let temp_names = name_temps(f);
+    let tape = Tape::default();
+    let tape_ident = Ident::new("tape", Span::mixed_site());
+    let fwd = Fwd {
+        written: Default::default(),
+        f,
+        tape: &tape,
+        plan: &plan,
+        temp_names: &temp_names,
+        tape_ident: &tape_ident,
+        recording: std::cell::Cell::new(false),
+        fallible: std::cell::Cell::new(false),
+        rerun_exit: std::cell::Cell::new(None),
+        in_tape: Default::default(),
+    };
+    let mut tan = Tan::new(f, &act, &fwd);
+    let body = tan.body();
+    let helper = tan.needs_zero_helper.then_some(crate::tangent::ZERO_HELPER);
+    let (t_names, t_tys): (Vec<_>, Vec<_>) = tan.params().into_iter().unzip();
+    let Sig {
+        vis,
+        name,
+        ret,
+        params,
+        gnames,
+        gdecl,
+        allow,
+        wrt_names,
+        ..
+    } = sig;
+    let jvp = format_ident!("{}_jvp", name);
+    let t_list = list(t_names.iter().map(|t| t.to_string()));
+    let jvp_doc = doc(format!(
+        "The value of [`{name}`] and its directional derivative: the derivative with respect to \
+         {wrt_names} along the tangents {t_list} (forward mode, one sweep, no tape)."
+    ));
+    let use_generic_primal = if gnames.is_empty() {
+        quote!()
+    } else {
+        quote!(let _ = #name::<#(#gnames),*>;)
+    };
+    quote! {
+        #jvp_doc
+        #[inline]
+        #allow
+        #vis fn #jvp #gdecl(#(#params,)* #(#t_names: #t_tys),*) -> (#ret, #ret) {
+            #helper
+            #use_generic_primal
+            #body
+        }
     }
 }
 

@@ -18,6 +18,7 @@ mod items;
 mod lower;
 mod plan;
 mod reverse;
+mod tangent;
 
 // Shared leaves: the IR, its walks, names of generated items, printing, derivative rules, the
 // tape layout.

@@ -441,3 +441,90 @@ pub fn assert_close(what: &str, actual: f64, expected: f64, rtol: f64) {
         (actual - expected).abs()
     );
 }
+
+/// A forward-mode check: at every point, along a seeded random direction `t` (coordinates
+/// uniform in `[-1, 1]`), `jvp(x, t)` must return `f(x)` exactly, a tangent equal to the
+/// reverse gradient's `∇f · t` up to rounding (`1e-10` relative to `Σ |∂_i f| |t_i|`), and
+/// a tangent equal to the central difference of `f` along `t` to `rtol` (as in
+/// [`GradCheck::run`]: relative to `max(1, |fd|)`, plus the difference's rounding noise).
+/// `kink` is the distance to the nearest kink along any coordinate: the step stays short of it.
+pub fn check_jvp<const N: usize>(
+    name: &str,
+    points: &[[f64; N]],
+    kink: fn(&[f64; N]) -> f64,
+    f: impl Fn([f64; N]) -> f64,
+    grad: impl Fn([f64; N]) -> (f64, [f64; N]),
+    jvp: impl Fn([f64; N], [f64; N]) -> (f64, f64),
+) {
+    check_jvp_rtol(name, points, kink, F64_RTOL, f, grad, jvp);
+}
+
+/// [`check_jvp`] with the finite-difference tolerance given (f32 code: [`F32_RTOL`]; the
+/// comparison with the gradient then allows f32 rounding too).
+pub fn check_jvp_rtol<const N: usize>(
+    name: &str,
+    points: &[[f64; N]],
+    kink: fn(&[f64; N]) -> f64,
+    rtol: f64,
+    f: impl Fn([f64; N]) -> f64,
+    grad: impl Fn([f64; N]) -> (f64, [f64; N]),
+    jvp: impl Fn([f64; N], [f64; N]) -> (f64, f64),
+) {
+    assert!(
+        points.len() >= MIN_POINTS,
+        "{name}: {} points, a check needs at least {MIN_POINTS}",
+        points.len()
+    );
+    let directions = cube::<N>(0x7a9, points.len(), -1.0, 1.0);
+    let exact = if rtol > F64_RTOL { rtol } else { 1e-10 };
+    for (&x, &t) in points.iter().zip(&directions) {
+        let reference = f(x);
+        let (value, tangent) = jvp(x, t);
+        let (_, g) = grad(x);
+        assert!(
+            value == reference || (value.is_nan() && reference.is_nan()),
+            "{name}: at {x:?} the jvp's value {value:?} differs from f's {reference:?}"
+        );
+        let dot: f64 = g.iter().zip(&t).map(|(g, t)| g * t).sum();
+        let scale: f64 = g.iter().zip(&t).map(|(g, t)| (g * t).abs()).sum();
+        assert!(
+            (tangent - dot).abs() <= exact * scale.max(1.0),
+            "{name}: at {x:?} along {t:?} the jvp {tangent:?} differs from the gradient's ∇f·t {dot:?}"
+        );
+        // A step along t: cbrt(eps) in units of the point's size, short of the nearest kink.
+        let norm = t.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
+        let size = x.iter().fold(1.0_f64, |m, v| m.max(v.abs()));
+        let h = (relative_step() * size / norm).min(kink(&x) / (2.0 * norm));
+        let at = |s: f64| f(core::array::from_fn(|i| x[i] + s * t[i]));
+        let fd = (at(h) - at(-h)) / (2.0 * h);
+        let rounding = ROUNDING_ULPS * f64::EPSILON * reference.abs() / h;
+        let tolerance = rtol * fd.abs().max(1.0) + rounding;
+        assert!(
+            (tangent - fd).abs() <= tolerance,
+            "{name}: at {x:?} along {t:?} the jvp {tangent:?} differs from the central difference {fd:?} (tolerance {tolerance:e})"
+        );
+    }
+}
+
+/// [`check_jvp`] for a function of arrays and structs: inputs and tangents `I` read from flat
+/// points, the gradient `G` lined up with `I`'s coordinates.
+pub fn check_jvp_flat<I: Flat, G: Flat, const N: usize>(
+    name: &str,
+    points: &[[f64; N]],
+    kink: fn(&[f64; N]) -> f64,
+    f: impl Fn(&I) -> f64,
+    grad: impl Fn(&I) -> (f64, G),
+    jvp: impl Fn(&I, &I) -> (f64, f64),
+) {
+    check_jvp(
+        name,
+        points,
+        kink,
+        |x| f(&unflatten(&x)),
+        |x| {
+            let (value, g) = grad(&unflatten(&x));
+            (value, flatten(&g))
+        },
+        |x, t| jvp(&unflatten(&x), &unflatten(&t)),
+    );
+}

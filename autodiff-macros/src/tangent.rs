@@ -1,0 +1,570 @@
+//! The tangent sweep (forward mode): the primal in A-normal form with each active value's
+//! tangent computed beside it, `t_y = ∂y/∂x · t_x` per definition, from the same local rules as
+//! the reverse sweep (a rule's contribution is linear in the seed it is given, so the tangent of
+//! `r = op(x, a)` is the sum of its contributions with each operand's tangent as the seed). No
+//! tape: one sweep, in the order the primal runs.
+
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::{ToTokens, format_ident, quote};
+
+use crate::analysis::Activity;
+use crate::forward::Fwd;
+use crate::ir::*;
+use crate::names::{Names, companion};
+use crate::print::typed_literal;
+use crate::rules::{self, Which};
+
+pub struct Tan<'a> {
+    pub f: &'a Func,
+    act: &'a Activity,
+    /// The primal's printer (a forward sweep without a tape).
+    fwd: &'a Fwd<'a>,
+    /// The tangent of each active variable and temporary.
+    t_vars: Vec<Option<Ident>>,
+    t_temps: Vec<Option<Ident>>,
+    /// `__StackgradZero` is needed (a zero tangent shaped like a value whose type the macro
+    /// cannot see).
+    pub needs_zero_helper: bool,
+}
+
+impl<'a> Tan<'a> {
+    pub fn new(f: &'a Func, act: &'a Activity, fwd: &'a Fwd<'a>) -> Self {
+        let reserved: Vec<String> = f.vars.iter().map(|v| v.name.to_string()).collect();
+        let reserved: Vec<&str> = reserved.iter().map(|s| s.as_str()).collect();
+        let mut names = Names::new(&reserved);
+        let mut t_vars = vec![None; f.vars.len()];
+        // The parameters' tangents first: they are the function's own parameter names.
+        for &i in &f.wrt {
+            let v = f.params[i];
+            t_vars[v] = Some(names.fresh(&format!("t_{}", f.vars[v].name)));
+        }
+        for (v, var) in f.vars.iter().enumerate() {
+            if act.vars[v] && t_vars[v].is_none() {
+                t_vars[v] = Some(names.fresh(&format!("t_{}", var.emit)));
+            }
+        }
+        let t_temps = (0..f.temps.len())
+            .map(|t| {
+                act.temps[t]
+                    .then(|| names.fresh(&format!("t_{}", fwd.temp_names[t].as_ref().unwrap())))
+            })
+            .collect();
+        Tan {
+            f,
+            act,
+            fwd,
+            t_vars,
+            t_temps,
+            needs_zero_helper: false,
+        }
+    }
+
+    /// The tangent parameters, in parameter order: `(name, type)`, arrays and structs by
+    /// reference, floats by value.
+    pub fn params(&self) -> Vec<(Ident, TokenStream)> {
+        (self.f.wrt.iter())
+            .map(|&i| {
+                let v = self.f.params[i];
+                let ty = self.f.types.tokens(self.f.vars[v].ty);
+                let ty = if self.f.types.kind(self.f.vars[v].ty) == Kind::Float {
+                    ty
+                } else {
+                    quote!(&#ty)
+                };
+                (self.t_vars[v].clone().unwrap(), ty)
+            })
+            .collect()
+    }
+
+    /// The body of `f_jvp`: `(value, tangent)`.
+    pub fn body(&mut self) -> TokenStream {
+        // An array taken by value has its tangent by reference: a copy makes it a value too.
+        let mut pre = TokenStream::new();
+        for &i in &self.f.wrt {
+            let v = self.f.params[i];
+            let var = &self.f.vars[v];
+            if !var.by_ref && self.f.types.kind(var.ty) != Kind::Float {
+                let t = self.t_vars[v].clone().unwrap();
+                pre.extend(quote!(let #t = *#t;));
+            }
+        }
+        let (stmts, value, tangent) = self.block(&self.f.body, &self.f.ret);
+        let (value, tangent) = match (self.f.ret_tuple, &value[..]) {
+            (false, [v]) => (v.clone(), tangent[0].clone()),
+            _ => (quote!((#(#value),*)), quote!((#(#tangent),*))),
+        };
+        quote!(#pre #stmts (#value, #tangent))
+    }
+
+    fn ty(&self, t: TyId) -> TokenStream {
+        self.f.types.tokens_infer(t)
+    }
+
+    /// The tangent of a place in an active variable: `t_x[i].w`, or `None` for an inactive one.
+    fn t_place(&self, var: VarId, proj: &[Proj]) -> Option<TokenStream> {
+        let t = self.t_vars[var].as_ref().filter(|_| self.act.vars[var])?;
+        let mut out = t.to_token_stream();
+        for p in proj {
+            out = match p {
+                Proj::Index(i) => {
+                    let i = self.fwd.pure(i);
+                    quote!(#out[#i])
+                }
+                Proj::Field(f) => quote!(#out.#f),
+                Proj::Deref => quote!((*#out)),
+            };
+        }
+        Some(out)
+    }
+
+    /// An operand's tangent, `None` where it is zero.
+    fn t_operand(&self, o: &Operand) -> Option<TokenStream> {
+        match o {
+            Operand::Var { var, proj, .. } => self.t_place(*var, proj),
+            Operand::Temp(t) => self.t_temps[*t]
+                .as_ref()
+                .filter(|_| self.act.temps[*t])
+                .map(|t| t.to_token_stream()),
+            Operand::Const { .. } => None,
+        }
+    }
+
+    fn t_target(&self, t: Target, place: &[Proj]) -> Option<TokenStream> {
+        match t {
+            Target::Var(v) => self.t_place(v, place),
+            Target::Temp(_) => self.t_operand(&Operand::Temp(match t {
+                Target::Temp(t) => t,
+                Target::Var(_) => unreachable!(),
+            })),
+        }
+    }
+
+    /// An operand's primal value where a rule reads it (a literal typed, so that
+    /// `2.0_f64.cos()` compiles).
+    fn value(&self, o: &Operand) -> TokenStream {
+        match o {
+            Operand::Const { tokens, ty } => typed_literal(&self.f.types, tokens, *ty),
+            o => self.fwd.operand(o),
+        }
+    }
+
+    /// The zero of a value's type.
+    fn zero(&self, ty: TyId) -> TokenStream {
+        self.f.types.zero(ty)
+    }
+
+    /// The type of the place a definition writes.
+    fn def_ty(&self, target: Target, place: &[Proj]) -> TyId {
+        match target {
+            Target::Var(v) => self.f.place_ty(v, place),
+            t => self.f.target_ty(t),
+        }
+    }
+
+    /// The tangent of a right-hand side, given the tokens of its result (`out`); `None` where
+    /// it is zero.
+    fn t_rhs(
+        &self,
+        rhs: &Rhs,
+        ty: TyId,
+        out: &TokenStream,
+        reads_out: &mut bool,
+    ) -> Option<TokenStream> {
+        let sum = |terms: Vec<TokenStream>| -> Option<TokenStream> {
+            match terms.len() {
+                0 => None,
+                1 => Some(terms.into_iter().next().unwrap()),
+                _ => {
+                    let terms = terms
+                        .iter()
+                        .map(|t| match syn::parse2::<syn::Expr>(t.clone()) {
+                            Ok(syn::Expr::Binary(b))
+                                if matches!(b.op, syn::BinOp::Mul(_) | syn::BinOp::Div(_)) =>
+                            {
+                                t.clone()
+                            }
+                            Ok(syn::Expr::Path(_) | syn::Expr::Index(_) | syn::Expr::Field(_)) => {
+                                t.clone()
+                            }
+                            _ => quote!((#t)),
+                        });
+                    Some(quote!(#(#terms)+*))
+                }
+            }
+        };
+        match rhs {
+            Rhs::Copy(o) => self.t_operand(o),
+            Rhs::Neg(o) => self.t_operand(o).map(|t| quote!(-#t)),
+            Rhs::Cast(o) => {
+                let ty = self.f.types.tokens(ty);
+                self.t_operand(o).map(|t| quote!(#t as #ty))
+            }
+            Rhs::Array(elems) => {
+                if elems.iter().all(|e| self.t_operand(e).is_none()) {
+                    return None;
+                }
+                let zero = self.f.types.elem(ty).map(|e| self.zero(e));
+                let elems = elems
+                    .iter()
+                    .map(|e| self.t_operand(e).or_else(|| zero.clone()).unwrap());
+                Some(quote!([#(#elems),*]))
+            }
+            Rhs::Bin(op, a, b) => {
+                let (ta, tb) = (self.t_operand(a), self.t_operand(b));
+                let (va, vb) = (self.value(a), self.value(b));
+                let terms = match op {
+                    // t_r = t_a + t_b
+                    BinOp::Add => [ta, tb].into_iter().flatten().collect(),
+                    // t_r = t_a - t_b
+                    BinOp::Sub => match (ta, tb) {
+                        (Some(ta), Some(tb)) => vec![quote!(#ta - #tb)],
+                        (Some(ta), None) => vec![ta],
+                        (None, Some(tb)) => vec![quote!(-#tb)],
+                        (None, None) => vec![],
+                    },
+                    // t_r = t_a * b + a * t_b
+                    BinOp::Mul => [ta.map(|t| quote!(#t * #vb)), tb.map(|t| quote!(#va * #t))]
+                        .into_iter()
+                        .flatten()
+                        .collect(),
+                    // t_r = (t_a - r * t_b) / b
+                    BinOp::Div => match (ta, tb) {
+                        (Some(ta), Some(tb)) => {
+                            *reads_out = true;
+                            vec![quote!((#ta - #out * #tb) / #vb)]
+                        }
+                        (Some(ta), None) => vec![quote!(#ta / #vb)],
+                        (None, Some(tb)) => {
+                            *reads_out = true;
+                            vec![quote!(-(#out * #tb / #vb))]
+                        }
+                        (None, None) => vec![],
+                    },
+                };
+                sum(terms)
+            }
+            Rhs::Method {
+                method, recv, args, ..
+            } => {
+                let fty = self.f.types.tokens(self.f.operand_ty(recv));
+                let mut v = |w: Which| match w {
+                    Which::Recv => self.value(recv),
+                    Which::Arg(i) => self.value(&args[i]),
+                    Which::Out => {
+                        *reads_out = true;
+                        out.clone()
+                    }
+                };
+                let mut terms = Vec::new();
+                let operands = std::iter::once((Which::Recv, recv))
+                    .chain(args.iter().enumerate().map(|(i, a)| (Which::Arg(i), a)));
+                for (w, o) in operands {
+                    if let Some(t) = self.t_operand(o)
+                        && let Some(c) = rules::contribution(method.name, w, &t, &fty, &mut v)
+                    {
+                        terms.push(c);
+                    }
+                }
+                sum(terms)
+            }
+            Rhs::Call { .. } | Rhs::Pure(_) => None,
+        }
+    }
+
+    /// The reads a right-hand side makes of the variable it writes (`x = x * y`): its tangent
+    /// must then be computed before the primal overwrites `x`.
+    fn reads_target(rhs: &Rhs, target: Target) -> bool {
+        crate::walk::operands(rhs)
+            .iter()
+            .any(|o| match (o, target) {
+                (Operand::Var { var, .. }, Target::Var(v)) => *var == v,
+                _ => false,
+            })
+    }
+
+    fn stmt(&mut self, s: &Stmt) -> TokenStream {
+        match s {
+            Stmt::Def {
+                id,
+                target,
+                place,
+                rhs,
+                is_let,
+            } => self.def(*id, *target, place, rhs, *is_let),
+            Stmt::If { .. } => self.if_stmt(s),
+            Stmt::For {
+                var, range, body, ..
+            } => {
+                let i = &self.f.vars[*var].emit;
+                let fwd = self.fwd;
+                let iter = crate::print::range_tokens(
+                    fwd.pure(&range.start),
+                    fwd.pure(&range.end),
+                    range,
+                    false,
+                    |p| fwd.pure(p),
+                );
+                let (body, _, _) = self.block(body, &[]);
+                quote!(for #i in #iter { #body })
+            }
+            Stmt::Break => quote!(break;),
+            Stmt::Continue => quote!(continue;),
+            Stmt::Panic(msg) => quote!(::core::panic!(#msg);),
+        }
+    }
+
+    fn def(
+        &mut self,
+        id: usize,
+        target: Target,
+        place: &[Proj],
+        rhs: &Rhs,
+        is_let: bool,
+    ) -> TokenStream {
+        let fwd = self.fwd;
+        let name = fwd.target(target);
+        let active = self.act.target(target);
+        let ty = self.def_ty(target, place);
+        if let Rhs::Call { path, args, span } = rhs {
+            return self.call(target, place, is_let, path, args, *span);
+        }
+        let value = fwd.rhs(id, target, place, rhs);
+        let Some(t_name) = active.then(|| self.t_target(target, place)).flatten() else {
+            return Self::bind(fwd, target, place, is_let, value, self.f);
+        };
+        let tangent = |me: &Self, out: &TokenStream, reads_out: &mut bool| {
+            me.t_rhs(rhs, ty, out, reads_out)
+                .unwrap_or_else(|| me.zero(ty))
+        };
+        let mut reads_out = false;
+        let tty = self.ty(ty);
+        if is_let && place.is_empty() {
+            // A new binding: the primal first, so that the rule can read the result.
+            let prim = Self::bind(fwd, target, place, true, value, self.f);
+            let t = tangent(self, &name.to_token_stream(), &mut reads_out);
+            let m = matches!(target, Target::Var(v) if self.f.vars[v].mutable).then(|| quote!(mut));
+            return quote!(#prim let #m #t_name: #tty = #t;);
+        }
+        // An assignment. Where the tangent reads the result or the variable assigned
+        // (`x = x * y`), both go through locals before either is written.
+        let p = match target {
+            Target::Var(v) => fwd.place(v, place),
+            t => fwd.target(t).to_token_stream(),
+        };
+        let t = tangent(self, &p, &mut reads_out);
+        match (reads_out, Self::reads_target(rhs, target)) {
+            // The tangent reads the operands' old values only: it goes first.
+            (false, _) => quote!(#t_name = #t; #p = #value;),
+            // It reads the result, and the operands are not overwritten.
+            (true, false) => quote!(#p = #value; #t_name = #t;),
+            // Both: through locals.
+            (true, true) => {
+                let r = format_ident!("r", span = Span::mixed_site());
+                let tv = format_ident!("t_r", span = Span::mixed_site());
+                let t = tangent(self, &r.to_token_stream(), &mut reads_out);
+                quote!({ let #r: #tty = #value; let #tv: #tty = #t; #p = #r; #t_name = #tv; })
+            }
+        }
+    }
+
+    /// The primal definition alone.
+    fn bind(
+        fwd: &Fwd,
+        target: Target,
+        place: &[Proj],
+        is_let: bool,
+        value: TokenStream,
+        f: &Func,
+    ) -> TokenStream {
+        if !place.is_empty() {
+            let Target::Var(v) = target else {
+                unreachable!()
+            };
+            let p = fwd.place(v, place);
+            return quote!(#p = #value;);
+        }
+        let name = fwd.target(target);
+        if !is_let {
+            return quote!(#name = #value;);
+        }
+        match target {
+            Target::Var(v) => {
+                let var = &f.vars[v];
+                let ty = f.types.tokens_infer(var.ty);
+                let m = var.mutable.then(|| quote!(mut));
+                quote!(let #m #name: #ty = #value;)
+            }
+            Target::Temp(_) => quote!(let #name = #value;),
+        }
+    }
+
+    /// `let (y, t_y) = g_jvp(args.., tangents..)`: one tangent per float, float-array or struct
+    /// argument (a zero one where the argument carries none).
+    fn call(
+        &mut self,
+        target: Target,
+        place: &[Proj],
+        is_let: bool,
+        path: &syn::Path,
+        args: &[Operand],
+        span: Span,
+    ) -> TokenStream {
+        let fwd = self.fwd;
+        let vals: Vec<_> = args.iter().map(|a| fwd.operand(a)).collect();
+        let t_name = self
+            .act
+            .target(target)
+            .then(|| self.t_target(target, place))
+            .flatten();
+        let Some(t_name) = t_name else {
+            let value = quote!(#path(#(#vals),*));
+            return Self::bind(fwd, target, place, is_let, value, self.f);
+        };
+        let mut t_args = Vec::new();
+        for a in args {
+            let ty = self.f.operand_ty(a);
+            if !self.f.types.differentiable(ty) {
+                continue;
+            }
+            let float = self.f.types.kind(ty) == Kind::Float;
+            let t = match self.t_operand(a) {
+                Some(t) if float => t,
+                Some(t) => quote!(&#t),
+                None if float => quote!(0.0),
+                None if self.f.types.known(ty) && self.f.types.kind(ty) == Kind::Array => {
+                    let z = self.zero(ty);
+                    quote!(&#z)
+                }
+                None => {
+                    // A `const` item or a struct field: a zero shaped like the value.
+                    self.needs_zero_helper = true;
+                    let v = fwd.operand(a);
+                    let v = match a {
+                        Operand::Var { borrow: true, .. } => v,
+                        _ => quote!(&#v),
+                    };
+                    quote!(&__StackgradZero::zeroed(#v))
+                }
+            };
+            t_args.push(t);
+        }
+        let jvp = companion(path, |i| format_ident!("{}_jvp", i, span = span));
+        let call = quote!(#jvp(#(#vals,)* #(#t_args),*));
+        let ty = self.def_ty(target, place);
+        let tty = self.ty(ty);
+        if is_let && place.is_empty() {
+            let name = fwd.target(target);
+            let m = matches!(target, Target::Var(v) if self.f.vars[v].mutable).then(|| quote!(mut));
+            return quote!(let (#m #name, #m #t_name): (#tty, #tty) = #call;);
+        }
+        let p = match target {
+            Target::Var(v) => fwd.place(v, place),
+            t => fwd.target(t).to_token_stream(),
+        };
+        quote!((#p, #t_name) = #call;)
+    }
+
+    /// `if`: with results, each branch yields their values and tangents.
+    fn if_stmt(&mut self, s: &Stmt) -> TokenStream {
+        let Stmt::If {
+            cond,
+            then,
+            els,
+            results,
+            is_let,
+            ..
+        } = s
+        else {
+            unreachable!()
+        };
+        let cond = self.fwd.pure(cond);
+        let tys: Vec<TyId> = results.iter().map(|r| self.f.target_ty(*r)).collect();
+        let (t_stmts, t_vals, t_tans) = self.block(then, &tys);
+        let (e_stmts, e_vals, e_tans) = self.block(els, &tys);
+        if results.is_empty() {
+            let e = if e_stmts.is_empty() {
+                quote!()
+            } else {
+                quote!(else { #e_stmts })
+            };
+            return quote!(if #cond { #t_stmts } #e);
+        }
+        // Only active results carry a tangent.
+        let keep: Vec<bool> = results.iter().map(|r| self.act.target(*r)).collect();
+        let pick = |tans: &[TokenStream]| -> Vec<TokenStream> {
+            tans.iter()
+                .zip(&keep)
+                .filter(|(_, k)| **k)
+                .map(|(t, _)| t.clone())
+                .collect()
+        };
+        let (t_tans, e_tans) = (pick(&t_tans), pick(&e_tans));
+        let mut names: Vec<TokenStream> = Vec::new();
+        let mut ts: Vec<TokenStream> = Vec::new();
+        for (r, k) in results.iter().zip(&keep) {
+            let m = matches!(r, Target::Var(v) if *is_let && self.f.vars[*v].mutable)
+                .then(|| quote!(mut));
+            let n = self.fwd.target(*r);
+            names.push(quote!(#m #n));
+            if *k {
+                let t = self.t_target(*r, &[]).unwrap();
+                ts.push(quote!(#m #t));
+            }
+        }
+        let value = quote! {
+            if #cond { #t_stmts (#(#t_vals,)* #(#t_tans,)*) } else { #e_stmts (#(#e_vals,)* #(#e_tans,)*) }
+        };
+        if *is_let {
+            quote!(let (#(#names,)* #(#ts,)*) = #value;)
+        } else {
+            quote!((#(#names,)* #(#ts,)*) = #value;)
+        }
+    }
+
+    /// A block's statements, and its tail's values and tangents (zero where inactive), for a
+    /// tail of the given types.
+    fn block(
+        &mut self,
+        b: &Block,
+        tys: &[TyId],
+    ) -> (TokenStream, Vec<TokenStream>, Vec<TokenStream>) {
+        let stmts: TokenStream = b.stmts.iter().map(|s| self.stmt(s)).collect();
+        let vals = b.tail.iter().map(|o| self.fwd.operand(o)).collect();
+        let tans = b
+            .tail
+            .iter()
+            .zip(tys)
+            .map(|(o, &ty)| self.t_operand(o).unwrap_or_else(|| self.zero(ty)))
+            .collect();
+        (stmts, vals, tans)
+    }
+}
+
+/// Zeros shaped like a value whose type the macro cannot see (a `const` item or a struct field
+/// passed to a call), for floats and arrays of them.
+pub const ZERO_HELPER: ZeroHelper = ZeroHelper;
+
+pub struct ZeroHelper;
+
+impl ToTokens for ZeroHelper {
+    fn to_tokens(&self, out: &mut TokenStream) {
+        out.extend(quote! {
+            trait __StackgradZero: ::core::marker::Copy {
+                fn zeroed(&self) -> Self;
+            }
+            impl __StackgradZero for f32 {
+                fn zeroed(&self) -> Self { 0.0 }
+            }
+            impl __StackgradZero for f64 {
+                fn zeroed(&self) -> Self { 0.0 }
+            }
+            impl<T: __StackgradZero, const N: usize> __StackgradZero for [T; N] {
+                fn zeroed(&self) -> Self {
+                    let mut z = *self;
+                    for x in z.iter_mut() { *x = x.zeroed(); }
+                    z
+                }
+            }
+        });
+    }
+}

@@ -1,0 +1,402 @@
+//! Forward mode: `#[differentiable(jvp)]`'s `f_jvp` on every kind of model the reverse mode
+//! handles (scalar methods, arrays and loops, an RNN, the GMM objective, bounded and
+//! checkpointed loops, `#[recompute]`, structs, calls, `match`, reductions, f32, tuple and array
+//! outputs). Each tangent is checked against the reverse gradient (`∇f · t`, to rounding) and
+//! against central differences of the user's own function along `t`.
+
+#![allow(clippy::needless_range_loop)]
+
+mod common;
+
+use common::{F32_RTOL, Flat, check_jvp, check_jvp_flat, cube, uniform};
+use stackgrad::differentiable;
+
+// The loader and the instance type serve the ADBench tests; here a small instance is inline.
+#[allow(dead_code)]
+#[path = "models/gmm.rs"]
+mod gmm;
+
+fn smooth<const N: usize>(_: &[f64; N]) -> f64 {
+    f64::INFINITY
+}
+
+/// Exponentials, logarithms, powers and roots.
+#[differentiable(jvp)]
+fn powers(x: f64, y: f64) -> f64 {
+    let a = (x * y).exp() / (1.0 + y * y) + x.exp2() * y.exp_m1();
+    let b = (x * x + 1.0).ln() + y.ln_1p() + x.log(3.0 + y) + (y + 2.0).log2() - x.log10();
+    let c = x.sqrt() * y.cbrt() + x.powi(3) - x.powf(y) + y.recip() + x.hypot(y);
+    a + b * c + x.mul_add(y, 2.0) + y.to_degrees() * x.to_radians()
+}
+
+/// Trigonometric and hyperbolic functions.
+#[differentiable(jvp)]
+fn trig(x: f64, y: f64) -> f64 {
+    let a = x.sin() * y.cos() + (0.3 * x).tan() + (0.5 * y).asin() - (0.4 * x).acos();
+    let b = x.atan() + y.atan2(x) + x.sinh() * y.cosh() + (x * y).tanh();
+    let c = x.asinh() + (y + 2.0).acosh() + (0.5 * x).atanh();
+    a * b + c
+}
+
+/// Kinks: `abs`, `max`, `min`, `clamp`, `signum` and a branch.
+#[differentiable(jvp)]
+fn kinks(x: f64, y: f64) -> f64 {
+    let a = x.abs() * y + x.max(y) - x.min(0.5 * y) + x.clamp(-0.5, 0.5) * y.signum();
+    if a > 0.0 { a * a } else { a.exp() - 1.0 }
+}
+
+/// Distance to the nearest kink of `kinks` (along either coordinate, with slack for the
+/// direction's length).
+fn kinks_distance(p: &[f64; 2]) -> f64 {
+    let [x, y] = *p;
+    [x, x - y, x - 0.5 * y, x + 0.5, x - 0.5, y]
+        .iter()
+        .map(|d| d.abs() / 2.0)
+        .fold(f64::INFINITY, f64::min)
+}
+
+#[test]
+fn scalar_methods() {
+    let points = uniform(11, 40, [(0.2, 1.5), (0.2, 1.5)]);
+    check_jvp(
+        "powers",
+        &points,
+        smooth,
+        |[x, y]| powers(x, y),
+        |[x, y]| {
+            let (v, (dx, dy)) = powers_grad(x, y);
+            (v, [dx, dy])
+        },
+        |[x, y], [tx, ty]| powers_jvp(x, y, tx, ty),
+    );
+    let points = uniform(12, 40, [(-1.0, 1.0), (-1.0, 1.0)]);
+    check_jvp(
+        "trig",
+        &points,
+        smooth,
+        |[x, y]| trig(x, y),
+        |[x, y]| {
+            let (v, (dx, dy)) = trig_grad(x, y);
+            (v, [dx, dy])
+        },
+        |[x, y], [tx, ty]| trig_jvp(x, y, tx, ty),
+    );
+    let points: Vec<_> = uniform(13, 200, [(-1.0, 1.0), (-1.0, 1.0)])
+        .into_iter()
+        .filter(|p| kinks_distance(p) > 1e-3)
+        .collect();
+    check_jvp(
+        "kinks",
+        &points,
+        kinks_distance,
+        |[x, y]| kinks(x, y),
+        |[x, y]| {
+            let (v, (dx, dy)) = kinks_grad(x, y);
+            (v, [dx, dy])
+        },
+        |[x, y], [tx, ty]| kinks_jvp(x, y, tx, ty),
+    );
+}
+
+/// Loops over arrays: triangular, reversed, stepped; an array updated in place.
+#[differentiable(jvp)]
+fn arrays(x: &[f64; 6], w: f64) -> f64 {
+    let mut v = [0.0; 6];
+    for i in 0..6 {
+        for j in 0..=i {
+            v[i] += x[j] * (w * j as f64).cos();
+        }
+    }
+    for i in (1..6).rev() {
+        v[i - 1] = v[i - 1] * v[i].tanh() + w;
+    }
+    let mut s = 0.0;
+    for i in (0..6).step_by(2) {
+        s += v[i] * v[i + 1];
+    }
+    s
+}
+
+#[test]
+fn arrays_and_loops() {
+    let points = cube::<7>(21, 30, -1.0, 1.0);
+    check_jvp_flat(
+        "arrays",
+        &points,
+        smooth,
+        |(x, w): &([f64; 6], f64)| arrays(x, *w),
+        |(x, w)| arrays_grad(x, *w),
+        |(x, w), (tx, tw)| arrays_jvp(x, *w, tx, *tw),
+    );
+}
+
+/// The README's RNN.
+#[differentiable(jvp)]
+fn rnn(x: &[f64; 50], w: f64, u: f64) -> f64 {
+    let mut h = 0.0;
+    for t in 0..50 {
+        h = (w * h + u * x[t]).tanh();
+    }
+    h
+}
+
+#[test]
+fn recurrent_network() {
+    let points = cube::<52>(31, 20, -1.0, 1.0);
+    check_jvp_flat(
+        "rnn",
+        &points,
+        smooth,
+        |(x, w, u): &([f64; 50], f64, f64)| rnn(x, *w, *u),
+        |(x, w, u)| rnn_grad(x, *w, *u),
+        |(x, w, u), (tx, tw, tu)| rnn_jvp(x, *w, *u, tx, *tw, *tu),
+    );
+}
+
+#[test]
+fn gmm_objective() {
+    // A small instance: 2 dimensions, 3 components, 6 points (Q = 3): 18 coordinates.
+    let points = cube::<18>(41, 20, -1.0, 1.0);
+    let data: [[f64; 2]; 6] = [
+        [0.1, -0.4],
+        [1.2, 0.3],
+        [-0.7, 0.9],
+        [0.0, 0.5],
+        [2.0, -1.0],
+        [-1.5, -0.2],
+    ];
+    check_jvp_flat(
+        "gmm",
+        &points,
+        smooth,
+        |(a, m, q): &([f64; 3], [[f64; 2]; 3], [[f64; 3]; 3])| {
+            gmm::gmm_objective::<2, 3, 6, 3>(a, m, q, &data)
+        },
+        |(a, m, q)| gmm::gmm_objective_grad::<2, 3, 6, 3>(a, m, q, &data),
+        |(a, m, q), (ta, tm, tq)| gmm::gmm_objective_jvp::<2, 3, 6, 3>(a, m, q, &data, ta, tm, tq),
+    );
+}
+
+/// A bounded `while` (Newton's iteration for the square root) and a `loop` with a `break`.
+#[differentiable(jvp, max_iters(newton = 60, halve = 40))]
+fn bounded(a: f64, x: f64) -> f64 {
+    let mut r = a.max(1.0);
+    let mut k = 0;
+    'newton: while k < 60 {
+        let next = 0.5 * (r + a / r);
+        if (next - r).abs() < 1e-15 * r {
+            r = next;
+            break 'newton;
+        }
+        r = next;
+        k += 1;
+    }
+    let mut y = x;
+    'halve: loop {
+        if y.abs() < 0.1 {
+            break 'halve;
+        }
+        y *= 0.5;
+    }
+    r * y
+}
+
+#[test]
+fn bounded_loops() {
+    // Away from the points where halving's trip count changes (|x| = 0.1 * 2^k).
+    let points: Vec<_> = uniform(51, 60, [(0.5, 9.0), (0.11, 3.0)])
+        .into_iter()
+        .filter(|p| {
+            let k = (p[1].abs() / 0.1).log2();
+            (k - k.round()).abs() > 0.05
+        })
+        .collect();
+    check_jvp(
+        "bounded",
+        &points,
+        |p| p[1] * 0.01,
+        |[a, x]| bounded(a, x),
+        |[a, x]| {
+            let (v, (da, dx)) = bounded_grad(a, x);
+            (v, [da, dx])
+        },
+        |[a, x], [ta, tx]| bounded_jvp(a, x, ta, tx),
+    );
+}
+
+/// A checkpointed loop and `#[recompute]` values.
+#[differentiable(jvp)]
+fn checkpointed(x: &[f64; 20], w: f64) -> f64 {
+    let mut h = 0.5;
+    #[checkpoint(snapshots = 4)]
+    for t in 0..20 {
+        #[recompute]
+        let a = (w * h + x[t]).tanh();
+        h = a * a + 0.5 * h;
+    }
+    h
+}
+
+#[test]
+fn checkpoints_and_recompute() {
+    let points = cube::<21>(61, 20, -1.0, 1.0);
+    check_jvp_flat(
+        "checkpointed",
+        &points,
+        smooth,
+        |(x, w): &([f64; 20], f64)| checkpointed(x, *w),
+        |(x, w)| checkpointed_grad(x, *w),
+        |(x, w), (tx, tw)| checkpointed_jvp(x, *w, tx, *tw),
+    );
+}
+
+#[derive(Clone, Copy, Default, Debug)]
+pub struct Layer {
+    pub w: [[f64; 3]; 2],
+    pub b: [f64; 2],
+}
+
+impl Flat for Layer {
+    fn read(c: &mut &[f64]) -> Self {
+        Layer {
+            w: Flat::read(c),
+            b: Flat::read(c),
+        }
+    }
+    fn write(&self, out: &mut Vec<f64>) {
+        self.w.write(out);
+        self.b.write(out);
+    }
+}
+
+/// A callee with its own tangent function.
+#[differentiable(jvp)]
+fn softplus(v: f64) -> f64 {
+    (1.0 + v.exp()).ln()
+}
+
+/// A callee taking and returning arrays.
+#[differentiable(jvp)]
+fn affine(p: &Layer, x: &[f64; 3]) -> [f64; 2] {
+    let mut y = [0.0; 2];
+    for i in 0..2 {
+        y[i] = p.b[i];
+        for j in 0..3 {
+            y[i] += p.w[i][j] * x[j];
+        }
+    }
+    y
+}
+
+/// Structs, calls (scalar and array, into a place), `match` and a reduction.
+#[differentiable(jvp)]
+fn network(p: &Layer, x: &[f64; 3], mode: usize) -> f64 {
+    let y: [f64; 2] = affine(p, x);
+    let mut z = [0.0; 2];
+    for i in 0..2 {
+        z[i] = softplus(y[i]);
+    }
+    let scale = match mode {
+        0 => 1.0,
+        1 | 2 => z[0],
+        _ => 2.0,
+    };
+    scale * z.iter().map(|v| v * v).sum::<f64>() + softplus(p.b[0] * x[0])
+}
+
+#[test]
+fn structs_calls_match_and_reductions() {
+    let points = cube::<11>(71, 20, -1.0, 1.0);
+    for mode in 0..4 {
+        check_jvp_flat(
+            "network",
+            &points,
+            smooth,
+            |(p, x): &(Layer, [f64; 3])| network(p, x, mode),
+            |(p, x)| network_grad(p, x, mode),
+            |(p, x), (tp, tx)| network_jvp(p, x, mode, tp, tx),
+        );
+    }
+}
+
+/// f32 code, against its f64 twin.
+#[differentiable(jvp)]
+fn softplus32(x: f32, y: f32) -> f32 {
+    (1.0 + (x * y).exp()).ln() - 0.5 * x
+}
+
+#[test]
+fn f32_code() {
+    let points = common::round_to_f32(uniform(81, 30, [(-2.0, 2.0), (-2.0, 2.0)]));
+    common::check_jvp_rtol(
+        "softplus32",
+        &points,
+        smooth,
+        F32_RTOL,
+        |[x, y]| (1.0 + (x * y).exp()).ln() - 0.5 * x,
+        |[x, y]| {
+            let (v, (dx, dy)) = softplus32_grad(x as f32, y as f32);
+            (v as f64, [dx as f64, dy as f64])
+        },
+        |[x, y], [tx, ty]| {
+            let (v, t) = softplus32_jvp(x as f32, y as f32, tx as f32, ty as f32);
+            // f's value is the f64 twin's: equal to f32 rounding, so compare the rounded twin.
+            let twin = ((1.0 + (x * y).exp()).ln() - 0.5 * x) as f32;
+            assert!(
+                (v - twin).abs() <= 1e-5 * twin.abs().max(1.0),
+                "{v} vs {twin}"
+            );
+            ((1.0 + (x * y).exp()).ln() - 0.5 * x, t as f64)
+        },
+    );
+}
+
+/// Tuple and array outputs: `(value, tangent)` of the same type.
+#[differentiable(jvp)]
+fn polar(r: f64, theta: f64) -> (f64, f64) {
+    (r * theta.cos(), r * theta.sin())
+}
+
+#[differentiable(jvp)]
+fn squares(x: &[f64; 3]) -> [f64; 3] {
+    let mut y = [0.0; 3];
+    for i in 0..3 {
+        y[i] = x[i] * x[i] + x[(i + 1) % 3];
+    }
+    y
+}
+
+#[test]
+fn tuple_and_array_outputs() {
+    for [r, th, tr, tth] in cube::<4>(91, 20, -2.0, 2.0) {
+        let ((x, y), (tx, ty)) = polar_jvp(r, th, tr, tth);
+        assert_eq!((x, y), polar(r, th));
+        common::assert_close("polar x", tx, tr * th.cos() - r * th.sin() * tth, 1e-14);
+        common::assert_close("polar y", ty, tr * th.sin() + r * th.cos() * tth, 1e-14);
+    }
+    for p in cube::<6>(92, 20, -2.0, 2.0) {
+        let (x, t) = ([p[0], p[1], p[2]], [p[3], p[4], p[5]]);
+        let (y, ty) = squares_jvp(&x, &t);
+        assert_eq!(y, squares(&x));
+        for i in 0..3 {
+            let want = 2.0 * x[i] * t[i] + t[(i + 1) % 3];
+            common::assert_close("squares", ty[i], want, 1e-14);
+        }
+    }
+}
+
+/// `wrt` restricts the tangents to the differentiated parameters; a mutable parameter.
+#[differentiable(jvp, wrt(w))]
+fn restricted(x: f64, mut w: f64) -> f64 {
+    w *= x;
+    w.sin() + x
+}
+
+#[test]
+fn wrt_and_mutable_parameters() {
+    for [x, w, t] in cube::<3>(93, 20, -2.0, 2.0) {
+        let (v, tw) = restricted_jvp(x, w, t);
+        assert_eq!(v, restricted(x, w));
+        common::assert_close("restricted", tw, (w * x).cos() * x * t, 1e-14);
+    }
+}
