@@ -80,3 +80,29 @@ fn generated_loop_locals_do_not_collide() {
         gx[5]
     );
 }
+
+/// Names equal to the tangent sweep's own: a parameter `t_x` beside `x`, locals `t_t0`, `r`,
+/// `t_r` (an update that reads itself goes through locals of those names).
+#[differentiable(jvp)]
+fn clash_tangents(x: f64, t_x: f64) -> f64 {
+    let t_t0 = x * t_x;
+    let mut r = t_t0.sin();
+    let t_r = r * x;
+    r = r.exp() * t_r;
+    r + t_t0
+}
+
+#[test]
+fn tangent_names_do_not_collide() {
+    let (x, tx) = (0.6_f64, -0.8_f64);
+    let (_, (gx, gt)) = clash_tangents_grad(x, tx);
+    for (dx, dt) in [(1.0, 0.0), (0.0, 1.0), (0.3, -2.0)] {
+        let (v, t) = clash_tangents_jvp(x, tx, dx, dt);
+        assert_eq!(v, clash_tangents(x, tx));
+        let want = gx * dx + gt * dt;
+        assert!(
+            (t - want).abs() <= 1e-12 * want.abs().max(1.0),
+            "{t} vs {want}"
+        );
+    }
+}

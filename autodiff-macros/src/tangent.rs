@@ -222,6 +222,11 @@ impl<'a> Tan<'a> {
                         (None, Some(tb)) => vec![quote!(-#tb)],
                         (None, None) => vec![],
                     },
+                    // t_r = 2 a t_a for `a * a` (exactly the sum of the two products)
+                    BinOp::Mul if ta.is_some() && va.to_string() == vb.to_string() => {
+                        let ta = ta.unwrap();
+                        vec![quote!(2.0 * #va * #ta)]
+                    }
                     // t_r = t_a * b + a * t_b
                     BinOp::Mul => [ta.map(|t| quote!(#t * #vb)), tb.map(|t| quote!(#va * #t))]
                         .into_iter()
@@ -426,12 +431,15 @@ impl<'a> Tan<'a> {
             if !self.f.types.differentiable(ty) {
                 continue;
             }
-            let float = self.f.types.kind(ty) == Kind::Float;
+            // Floats by value, arrays and structs by reference (an argument written `&a` is
+            // one, whatever the macro knows of its type).
+            let borrowed = matches!(a, Operand::Var { borrow: true, .. });
+            let float = !borrowed && self.f.types.kind(ty) == Kind::Float;
             let t = match self.t_operand(a) {
                 Some(t) if float => t,
                 Some(t) => quote!(&#t),
                 None if float => quote!(0.0),
-                None if self.f.types.known(ty) && self.f.types.kind(ty) == Kind::Array => {
+                None if self.f.types.known(ty) && self.f.types.kind(ty) != Kind::Float => {
                     let z = self.zero(ty);
                     quote!(&#z)
                 }
@@ -439,10 +447,7 @@ impl<'a> Tan<'a> {
                     // A `const` item or a struct field: a zero shaped like the value.
                     self.needs_zero_helper = true;
                     let v = fwd.operand(a);
-                    let v = match a {
-                        Operand::Var { borrow: true, .. } => v,
-                        _ => quote!(&#v),
-                    };
+                    let v = if borrowed { v } else { quote!(&#v) };
                     quote!(&__StackgradZero::zeroed(#v))
                 }
             };

@@ -28,7 +28,7 @@ impl Sqrt for f64 {
 }
 
 /// Huber loss: quadratic near 0, linear beyond `delta`; methods from `core` only.
-#[differentiable]
+#[differentiable(jvp)]
 pub fn huber(r: f64, delta: f64) -> f64 {
     let a = r.abs();
     if a <= delta {
@@ -38,7 +38,7 @@ pub fn huber(r: f64, delta: f64) -> f64 {
 }
 
 /// Calls, `max`/`min`/`clamp`/`recip`, and a trait-provided `sqrt`.
-#[differentiable]
+#[differentiable(jvp)]
 pub fn norm_clamped(x: f64, y: f64) -> f64 {
     let n = (x * x + y * y).sqrt();
     let h = huber(n, 1.0);
@@ -46,7 +46,7 @@ pub fn norm_clamped(x: f64, y: f64) -> f64 {
 }
 
 /// A tuple output in `f32`, differentiated with respect to the point only.
-#[differentiable(wrt(x, y))]
+#[differentiable(wrt(x, y), jvp)]
 pub fn rotate(x: f32, y: f32, c: f32, s: f32) -> (f32, f32) {
     (c * x - s * y, s * x + c * y)
 }
@@ -66,7 +66,7 @@ pub struct Net {
 }
 
 /// A const-generic callee.
-#[differentiable]
+#[differentiable(jvp)]
 pub fn dot<const N: usize>(a: &[f64; N], b: &[f64; N]) -> f64 {
     let mut s = 0.0;
     for (x, y) in a.iter().zip(b.iter()) {
@@ -76,7 +76,7 @@ pub fn dot<const N: usize>(a: &[f64; N], b: &[f64; N]) -> f64 {
 }
 
 /// Arrays, struct fields, an array of structs and calls in a loop, without `std` or `alloc`.
-#[differentiable]
+#[differentiable(jvp)]
 pub fn net(p: &Net, x: &[f64; 2]) -> f64 {
     let mut h = [x[0], x[1]];
     let mut out = 0.0;
@@ -93,7 +93,7 @@ pub fn net(p: &Net, x: &[f64; 2]) -> f64 {
 }
 
 /// Nested loops, a triangular bound, `rev` and a running maximum (a branch in a loop).
-#[differentiable]
+#[differentiable(jvp)]
 pub fn triangle_max(x: &[f64; 4]) -> f64 {
     let mut best = x[3];
     let mut s = 0.0;
@@ -111,6 +111,26 @@ pub fn triangle_max(x: &[f64; 4]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Forward mode: the jvp along each axis is the gradient's entry.
+    #[test]
+    fn jvp_matches_the_gradient() {
+        for &(x, y) in &[(0.3, 0.4), (1.5, -2.0), (-0.2, 0.9)] {
+            let (v, (gx, gy)) = norm_clamped_grad(x, y);
+            let (vx, tx) = norm_clamped_jvp(x, y, 1.0, 0.0);
+            let (_, ty) = norm_clamped_jvp(x, y, 0.0, 1.0);
+            assert_eq!(v, vx);
+            assert!((tx - gx).abs() < 1e-14 && (ty - gy).abs() < 1e-14);
+        }
+        let x = [0.9, -0.3, 0.4, 0.2];
+        let (_, g) = triangle_max_grad(&x);
+        let (_, t) = triangle_max_jvp(&x, &[1.0, 2.0, 3.0, 4.0]);
+        let want = g[0] + 2.0 * g[1] + 3.0 * g[2] + 4.0 * g[3];
+        assert!((t - want).abs() < 1e-12, "{t} vs {want}");
+        let ((a, b), (ta, tb)) = rotate_jvp(1.0, 2.0, 0.6, 0.8, 1.0, 0.0);
+        assert_eq!((a, b), rotate(1.0, 2.0, 0.6, 0.8));
+        assert_eq!((ta, tb), (0.6, 0.8));
+    }
 
     #[test]
     fn huber_gradient_matches_closed_form() {
