@@ -232,16 +232,17 @@ impl<'a> Tan<'a> {
                         .into_iter()
                         .flatten()
                         .collect(),
-                    // t_r = (t_a - r * t_b) / b
+                    // t_r = (t_a - r t_b) / b, as t_a / b - r (t_b / b): the divisions by `b`
+                    // run in parallel with the primal's, not after it.
                     BinOp::Div => match (ta, tb) {
                         (Some(ta), Some(tb)) => {
                             *reads_out = true;
-                            vec![quote!((#ta - #out * #tb) / #vb)]
+                            vec![quote!(#ta / #vb - #out * (#tb / #vb))]
                         }
                         (Some(ta), None) => vec![quote!(#ta / #vb)],
                         (None, Some(tb)) => {
                             *reads_out = true;
-                            vec![quote!(-(#out * #tb / #vb))]
+                            vec![quote!(-(#out * (#tb / #vb)))]
                         }
                         (None, None) => vec![],
                     },

@@ -164,7 +164,7 @@ pub fn tangent_jvp(x: &[f64; 8], w: f64, t_x: &[f64; 8], t_w: f64) -> (f64, f64)
         (s, t_s)
     };
     let t3 = r / w;
-    let t_t3: f64 = (t_r - t3 * t_w) / w;
+    let t_t3: f64 = t_r / w - t3 * (t_w / w);
     (t3, t_t3)
 }
 const _: fn(&[f64; 8], f64) -> f64 = tangent;
