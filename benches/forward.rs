@@ -14,22 +14,10 @@ use stackgrad::differentiable;
 #[path = "../tests/models/gmm.rs"]
 mod gmm;
 
-/// karpathy/micrograd's README example (as in `benches/small_graph.rs`).
-#[differentiable(jvp)]
-#[allow(clippy::misrefactored_assign_op)]
-fn micrograd(a: f64, b: f64) -> f64 {
-    let mut c = a + b;
-    let mut d = a * b + b.powi(3);
-    c += c + 1.0;
-    c += 1.0 + c + (-a);
-    d += d * 2.0 + (b + a).max(0.0);
-    d += 3.0 * d + (b - a).max(0.0);
-    let e = c - d;
-    let f = e.powi(2);
-    let mut g = f / 2.0;
-    g += 10.0 / f;
-    g
-}
+#[path = "support/micrograd.rs"]
+mod micrograd;
+
+use micrograd::*;
 
 /// `max(x, 0)` for dual numbers: the receiver's branch at a tie, as the macro's rule.
 fn relu<D: DualNum<f64> + Copy>(x: D) -> D {

@@ -8,26 +8,12 @@
 use criterion::{Criterion, black_box, criterion_group, criterion_main};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use stackgrad::differentiable;
+#[path = "support/micrograd.rs"]
+mod micrograd;
 
-/// karpathy/micrograd's README example, `relu` as `max(0.0)` and `**3` as `powi(3)`.
-#[differentiable]
-#[allow(clippy::misrefactored_assign_op)] // `c += c + 1.0` as the README writes it
-fn micrograd(a: f64, b: f64) -> f64 {
-    let mut c = a + b;
-    let mut d = a * b + b.powi(3);
-    c += c + 1.0;
-    c += 1.0 + c + (-a);
-    d += d * 2.0 + (b + a).max(0.0);
-    d += 3.0 * d + (b - a).max(0.0);
-    let e = c - d;
-    let f = e.powi(2);
-    let mut g = f / 2.0;
-    g += 10.0 / f;
-    g
-}
+use micrograd::*;
 
-/// The value of [`micrograd`] and its gradient `(dg/da, dg/db)`, derived and written by hand.
+/// The value of [`micrograd::micrograd`] and its gradient `(dg/da, dg/db)`, derived and written by hand.
 fn micrograd_by_hand(a: f64, b: f64) -> (f64, (f64, f64)) {
     // The forward sweep evaluates the function exactly as written (same operations in the same
     // order, so the same value to the last bit); the reverse sweep is simplified by hand.

@@ -64,7 +64,31 @@ pub struct Fwd<'a> {
     pub in_tape: std::cell::RefCell<std::collections::HashSet<VarId>>,
 }
 
-impl Fwd<'_> {
+impl<'a> Fwd<'a> {
+    /// A forward sweep recording into `tape` (an empty tape: the primal alone), `recording`
+    /// into the step tapes of checkpointed loops or not.
+    pub fn new(
+        f: &'a Func,
+        tape: &'a Tape,
+        plan: &'a Plan,
+        temp_names: &'a [Option<Ident>],
+        tape_ident: &'a Ident,
+        recording: bool,
+    ) -> Self {
+        Fwd {
+            written: Default::default(),
+            f,
+            tape,
+            plan,
+            temp_names,
+            tape_ident,
+            recording: std::cell::Cell::new(recording),
+            fallible: std::cell::Cell::new(false),
+            rerun_exit: std::cell::Cell::new(None),
+            in_tape: Default::default(),
+        }
+    }
+
     pub fn target(&self, t: Target) -> Ident {
         match t {
             Target::Var(v) => self.f.vars[v].emit.clone(),
@@ -381,7 +405,7 @@ impl Fwd<'_> {
     }
 
     /// `let name: T = value;`, `let (a, b) = value;` or `name = value;`.
-    fn bind(&self, targets: &[Target], is_let: bool, value: TokenStream) -> TokenStream {
+    pub fn bind(&self, targets: &[Target], is_let: bool, value: TokenStream) -> TokenStream {
         if let [t] = targets {
             let name = self.target(*t);
             if !is_let {

@@ -79,18 +79,7 @@ fn sweeps(func: &syn::ItemFn, f: &Func) -> Sweeps {
         collect.tape
     };
     let tape_ident = Ident::new("tape", Span::mixed_site());
-    let fwd = Fwd {
-        written: Default::default(),
-        f,
-        tape: &tape,
-        plan: &plan,
-        temp_names: &temp_names,
-        tape_ident: &tape_ident,
-        recording: std::cell::Cell::new(true),
-        fallible: std::cell::Cell::new(false),
-        rerun_exit: std::cell::Cell::new(None),
-        in_tape: Default::default(),
-    };
+    let fwd = Fwd::new(f, &tape, &plan, &temp_names, &tape_ident, true);
     let forward = fwd.block(&f.body, f.ret_tuple, BlockRef::Fn);
     // With bounded loops, `f_try_forward` returns an error where `f_forward` would panic.
     let try_forward = has_panic(&f.body).then(|| {
@@ -237,18 +226,7 @@ fn jvp_fn(sig: &Sig, f: &Func) -> TokenStream {
     let temp_names = name_temps(f);
     let tape = Tape::default();
     let tape_ident = Ident::new("tape", Span::mixed_site());
-    let fwd = Fwd {
-        written: Default::default(),
-        f,
-        tape: &tape,
-        plan: &plan,
-        temp_names: &temp_names,
-        tape_ident: &tape_ident,
-        recording: std::cell::Cell::new(false),
-        fallible: std::cell::Cell::new(false),
-        rerun_exit: std::cell::Cell::new(None),
-        in_tape: Default::default(),
-    };
+    let fwd = Fwd::new(f, &tape, &plan, &temp_names, &tape_ident, false);
     let mut tan = Tan::new(f, &act, &fwd);
     let body = tan.body();
     let helper = tan.needs_zero_helper.then_some(crate::tangent::ZERO_HELPER);

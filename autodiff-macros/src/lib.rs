@@ -3,8 +3,9 @@
 //! Only this file touches `proc_macro`; every pass works on `proc_macro2`. The passes, a module
 //! each: `args` (the attribute's arguments) -> `lower` (syn -> IR, types and loop bounds) ->
 //! `analysis` (activity, reaching definitions) -> `plan` (how each value the reverse sweep reads
-//! gets there: the tape plan) -> `forward` and `reverse` (the two sweeps, both reading the plan)
-//! -> `items` (the generated items), driven by `expand`. Besides each pass's unit tests, the
+//! gets there: the tape plan) -> `forward` and `reverse` (the two sweeps, both reading the plan),
+//! `tangent` (forward mode, `f_jvp`: the primal printed by `forward` with tangents beside it) ->
+//! `items` (the generated items), driven by `expand`. Besides each pass's unit tests, the
 //! output is checked by golden expansions (`tests/expand/`), the workspace's gradient and ui
 //! tests, and the generated-program test (`genprog`).
 //! Use the macro through the `stackgrad` crate, whose documentation explains the generated API.

@@ -336,7 +336,7 @@ impl<'a> Tan<'a> {
         }
         let value = fwd.rhs(id, target, place, rhs);
         let Some(t_name) = active.then(|| self.t_target(target, place)).flatten() else {
-            return Self::bind(fwd, target, place, is_let, value, self.f);
+            return Self::bind(fwd, target, place, is_let, value);
         };
         let tangent = |me: &Self, out: &TokenStream, reads_out: &mut bool| {
             me.t_rhs(rhs, ty, out, reads_out)
@@ -346,7 +346,7 @@ impl<'a> Tan<'a> {
         let tty = self.ty(ty);
         if is_let && place.is_empty() {
             // A new binding: the primal first, so that the rule can read the result.
-            let prim = Self::bind(fwd, target, place, true, value, self.f);
+            let prim = Self::bind(fwd, target, place, true, value);
             let t = tangent(self, &name.to_token_stream(), &mut reads_out);
             let m = matches!(target, Target::Var(v) if self.f.vars[v].mutable).then(|| quote!(mut));
             return quote!(#prim let #m #t_name: #tty = #t;);
@@ -380,28 +380,15 @@ impl<'a> Tan<'a> {
         place: &[Proj],
         is_let: bool,
         value: TokenStream,
-        f: &Func,
     ) -> TokenStream {
-        if !place.is_empty() {
-            let Target::Var(v) = target else {
-                unreachable!()
-            };
-            let p = fwd.place(v, place);
-            return quote!(#p = #value;);
+        if place.is_empty() {
+            return fwd.bind(&[target], is_let, value);
         }
-        let name = fwd.target(target);
-        if !is_let {
-            return quote!(#name = #value;);
-        }
-        match target {
-            Target::Var(v) => {
-                let var = &f.vars[v];
-                let ty = f.types.tokens_infer(var.ty);
-                let m = var.mutable.then(|| quote!(mut));
-                quote!(let #m #name: #ty = #value;)
-            }
-            Target::Temp(_) => quote!(let #name = #value;),
-        }
+        let Target::Var(v) = target else {
+            unreachable!()
+        };
+        let p = fwd.place(v, place);
+        quote!(#p = #value;)
     }
 
     /// `let (y, t_y) = g_jvp(args.., tangents..)`: one tangent per float, float-array or struct
@@ -424,7 +411,7 @@ impl<'a> Tan<'a> {
             .flatten();
         let Some(t_name) = t_name else {
             let value = quote!(#path(#(#vals),*));
-            return Self::bind(fwd, target, place, is_let, value, self.f);
+            return Self::bind(fwd, target, place, is_let, value);
         };
         let mut t_args = Vec::new();
         for a in args {

@@ -5,6 +5,7 @@
 //! works: forward mode over a gradient written in the macro's language (`#[differentiable(jvp)]`
 //! on the gradient function gives `H v` as its tangent), a closed form, or a hand-written one.
 //! Fixed sizes (`[f64; N]`), no allocation: the helpers run in `#![no_std]`.
+
 //!
 //! # Examples
 //!
@@ -33,6 +34,7 @@
 /// The Hessian from `N` products with the unit vectors: column `j` is `H e_j`. A Hessian is
 /// symmetric; products computed in floating point may differ from their transposes by rounding,
 /// which [`symmetrize`] averages away where it matters.
+#[allow(clippy::needless_range_loop)] // column j of the matrix, by index
 pub fn dense<const N: usize>(mut hvp: impl FnMut(&[f64; N], &mut [f64; N])) -> [[f64; N]; N] {
     let mut h = [[0.0; N]; N];
     let mut e = [0.0; N];
@@ -49,6 +51,7 @@ pub fn dense<const N: usize>(mut hvp: impl FnMut(&[f64; N], &mut [f64; N])) -> [
 }
 
 /// `(H + Hᵀ) / 2`, in place.
+#[allow(clippy::needless_range_loop)] // a matrix's two triangles, by index
 pub fn symmetrize<const N: usize>(h: &mut [[f64; N]; N]) {
     for i in 0..N {
         for j in 0..i {
@@ -104,6 +107,7 @@ fn dot<const N: usize>(a: &[f64; N], b: &[f64; N]) -> f64 {
 /// minimum, where `H` may be indefinite, it stops at the first direction of non-positive
 /// curvature, so the step is always a descent direction. Follow it with a line search (or take
 /// the full step near the minimum).
+#[allow(clippy::needless_range_loop)] // the CG updates of several vectors, by index
 pub fn newton_cg<const N: usize>(
     g: &[f64; N],
     mut hvp: impl FnMut(&[f64; N], &mut [f64; N]),
