@@ -106,3 +106,23 @@ fn tangent_names_do_not_collide() {
         );
     }
 }
+
+/// A user's `t1` beside the temporary `t1` (`(x * 3.0).exp()`): their product is not a square
+/// (genprog seed 2, p005: the tangent once took `t1 * t1` for `a * a`).
+#[differentiable(jvp)]
+fn user_and_temporary_alike(x: f64) -> f64 {
+    let t1 = x.sin();
+    (x * 3.0).exp() * t1
+}
+
+#[test]
+fn a_user_name_equal_to_a_temporary_is_another_value() {
+    for x in [-0.7, 0.2, 1.3] {
+        let (_, t) = user_and_temporary_alike_jvp(x, 1.0);
+        let want = (3.0 * x).exp() * (3.0 * x.sin() + x.cos());
+        assert!(
+            (t - want).abs() <= 1e-12 * want.abs().max(1.0),
+            "{t} vs {want}"
+        );
+    }
+}

@@ -223,7 +223,7 @@ impl<'a> Tan<'a> {
                         (None, None) => vec![],
                     },
                     // t_r = 2 a t_a for `a * a` (exactly the sum of the two products)
-                    BinOp::Mul if ta.is_some() && va.to_string() == vb.to_string() => {
+                    BinOp::Mul if ta.is_some() && self.same_operand(a, b) => {
                         let ta = ta.unwrap();
                         vec![quote!(2.0 * #va * #ta)]
                     }
@@ -274,6 +274,23 @@ impl<'a> Tan<'a> {
                 sum(terms)
             }
             Rhs::Call { .. } | Rhs::Pure(_) => None,
+        }
+    }
+
+    /// Do two operands read the same value? (By variable and place, not by name: a user's
+    /// `t16` and the temporary `t16` are different identifiers that print alike.)
+    fn same_operand(&self, a: &Operand, b: &Operand) -> bool {
+        match (a, b) {
+            (
+                Operand::Var {
+                    var: v, proj: p, ..
+                },
+                Operand::Var {
+                    var: w, proj: q, ..
+                },
+            ) => v == w && self.fwd.place(*v, p).to_string() == self.fwd.place(*w, q).to_string(),
+            (Operand::Temp(s), Operand::Temp(t)) => s == t,
+            _ => false,
         }
     }
 

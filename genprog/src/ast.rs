@@ -379,9 +379,9 @@ fn print_func(
             Some(wrt) => line(
                 out,
                 depth,
-                &format!("#[differentiable(wrt({}))]", wrt.join(", ")),
+                &format!("#[differentiable(wrt({}), jvp)]", wrt.join(", ")),
             ),
-            None => line(out, depth, "#[differentiable]"),
+            None => line(out, depth, "#[differentiable(jvp)]"),
         }
     }
     let generics = if f.generics.is_empty() {

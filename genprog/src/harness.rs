@@ -275,6 +275,19 @@ fn check_fn(p: &Program, f: &Func, name: &str) -> String {
         s,
         "        let pre = ctx.prefill(once.len());\n        let mut d: {d_tys} = crate::unflat(&pre);\n        let seed2: {ret_ty} = crate::unflat(&w.iter().map(|v| 2.0 * v).collect::<Vec<f64>>());\n        t::{path}_adjoint{turbofish}({args}, &tape, {amp}seed2{d_args});\n        ctx.accumulate(&pre, &once, &crate::flat(&d), {single}, WRT_NAMES);"
     );
+    // Forward mode: `w · (J t)` from `f_jvp` equals `(Jᵀ w) · t` from the adjoint.
+    let t_args: String = differentiated
+        .iter()
+        .enumerate()
+        .map(|(k, q)| match q.ty {
+            Ty::Float => format!(", tan.{k}"),
+            _ => format!(", &tan.{k}"),
+        })
+        .collect();
+    let _ = writeln!(
+        s,
+        "        let dir = ctx.seed(once.len());\n        let tan: {d_tys} = crate::unflat(&dir);\n        let (jv, jt) = t::{path}_jvp{turbofish}({args}{t_args});\n        ctx.same(\"jvp value == primal\", &crate::flat(&jv), &crate::flat(&primal));\n        ctx.tangent(&crate::flat(&jt), &w, &once, &dir, {single});"
+    );
     let _ = writeln!(
         s,
         "        let value = crate::dot(&crate::flat(&primal), &w);\n        ctx.gradient(&pt, WRT, &once, &|q: &[f64]| reference(q, &w), value, {single}, NAMES);"
