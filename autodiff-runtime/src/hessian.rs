@@ -24,10 +24,12 @@
 //! let mut g = [0.0; 2];
 //! hvp(&x, &mut g);
 //! let g = [g[0] - b[0], g[1] - b[1]];
-//! let step = hessian::newton_cg(&g, hvp, &CgOptions::default());
+//! // Solved to 1e-14 (the default stops early, at a relative residual of min(0.5, sqrt(‖g‖))).
+//! let options = CgOptions { max_iters: 10, rtol: Some(1e-14) };
+//! let step = hessian::newton_cg(&g, hvp, &options);
 //! x = [x[0] + step.direction[0], x[1] + step.direction[1]];
 //! // The minimiser solves A x = b: x = (1/11, 7/11).
-//! assert!((x[0] - 1.0 / 11.0).abs() < 1e-12 && (x[1] - 7.0 / 11.0).abs() < 1e-12);
+//! assert!((x[0] - 1.0 / 11.0).abs() < 1e-12 && (x[1] - 7.0 / 11.0).abs() < 1e-12, "{x:?}");
 //! assert_eq!(hessian::dense(hvp), a);
 //! ```
 
