@@ -11,8 +11,6 @@ mod common;
 use common::{F32_RTOL, Flat, check_jvp, check_jvp_flat, cube, uniform};
 use stackgrad::differentiable;
 
-// The loader and the instance type serve the ADBench tests; here a small instance is inline.
-#[allow(dead_code)]
 #[path = "models/gmm.rs"]
 mod gmm;
 
@@ -155,25 +153,27 @@ fn recurrent_network() {
 
 #[test]
 fn gmm_objective() {
-    // A small instance: 2 dimensions, 3 components, 6 points (Q = 3): 18 coordinates.
-    let points = cube::<18>(41, 20, -1.0, 1.0);
-    let data: [[f64; 2]; 6] = [
-        [0.1, -0.4],
-        [1.2, 0.3],
-        [-0.7, 0.9],
-        [0.0, 0.5],
-        [2.0, -1.0],
-        [-1.5, -0.2],
-    ];
+    // ADBench's test instance (2 dimensions, 3 components, 1 point), its parameters moved by
+    // seeded offsets: 3 + 6 + 9 = 18 coordinates.
+    let data: gmm::Gmm<2, 3, 1, 3> = gmm::load(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/adbench/gmm/gmm_test_d2_K3_n1.txt"
+    ));
+    let base: [f64; 18] = common::flatten(&(data.alphas, data.means, data.icf));
+    let points: Vec<[f64; 18]> = cube::<18>(41, 20, -0.5, 0.5)
+        .into_iter()
+        .map(|p| core::array::from_fn(|i| base[i] + p[i]))
+        .collect();
+    let x = &*data.x;
     check_jvp_flat(
         "gmm",
         &points,
         smooth,
         |(a, m, q): &([f64; 3], [[f64; 2]; 3], [[f64; 3]; 3])| {
-            gmm::gmm_objective::<2, 3, 6, 3>(a, m, q, &data)
+            gmm::gmm_objective::<2, 3, 1, 3>(a, m, q, x)
         },
-        |(a, m, q)| gmm::gmm_objective_grad::<2, 3, 6, 3>(a, m, q, &data),
-        |(a, m, q), (ta, tm, tq)| gmm::gmm_objective_jvp::<2, 3, 6, 3>(a, m, q, &data, ta, tm, tq),
+        |(a, m, q)| gmm::gmm_objective_grad::<2, 3, 1, 3>(a, m, q, x),
+        |(a, m, q), (ta, tm, tq)| gmm::gmm_objective_jvp::<2, 3, 1, 3>(a, m, q, x, ta, tm, tq),
     );
 }
 

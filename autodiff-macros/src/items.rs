@@ -35,17 +35,15 @@ struct Sweeps {
     d_out_by_ref: bool,
 }
 
-/// Activity, the plan, then the sweeps: the reverse sweep is generated once against an open
-/// tape to list the records it reads, the forward sweep against those records (its write order
+/// The sweeps, against the activity and plan computed once in [`items`]: the reverse sweep is
+/// generated once against an open tape to list the records it reads, the forward sweep against those records (its write order
 /// is the fields' order), and the reverse sweep again against the final layout, with the forward
 /// code of checkpointed iterations in it.
-fn sweeps(func: &syn::ItemFn, f: &Func) -> Sweeps {
-    let act = analysis::activity(f);
-    let plan = Plan::new(f, &act);
-    let temp_names = name_temps(f);
+fn sweeps(func: &syn::ItemFn, f: &Func, an: &Analysed) -> Sweeps {
+    let (act, plan, temp_names) = (&an.act, &an.plan, &an.temp_names);
     let gn: Vec<_> = f.generics.iter().map(|(n, _)| n).collect();
     let rev = |tape: Tape| {
-        let mut rev = Rev::new(f, &act, &plan, &temp_names, tape);
+        let mut rev = Rev::new(f, act, plan, temp_names, tape);
         rev.tape_ty = tape_name(&func.sig.ident);
         rev.guse = if gn.is_empty() {
             quote!()
@@ -79,7 +77,7 @@ fn sweeps(func: &syn::ItemFn, f: &Func) -> Sweeps {
         collect.tape
     };
     let tape_ident = Ident::new("tape", Span::mixed_site());
-    let fwd = Fwd::new(f, &tape, &plan, &temp_names, &tape_ident, true);
+    let fwd = Fwd::new(f, &tape, plan, temp_names, &tape_ident, true);
     let forward = fwd.block(&f.body, f.ret_tuple, BlockRef::Fn);
     // With bounded loops, `f_try_forward` returns an error where `f_forward` would panic.
     let try_forward = has_panic(&f.body).then(|| {
@@ -201,9 +199,16 @@ impl<'a> Sig<'a> {
 }
 
 pub fn items(func: &syn::ItemFn, f: &Func, args: &crate::args::Args) -> TokenStream {
-    let s = sweeps(func, f);
+    let act = analysis::activity(f);
+    let plan = Plan::new(f, &act);
+    let an = Analysed {
+        act,
+        plan,
+        temp_names: name_temps(f),
+    };
+    let s = sweeps(func, f, &an);
     let sig = Sig::new(func, f);
-    let jvp = (args.jvp || args.hvp).then(|| jvp_fn(&sig, f));
+    let jvp = (args.jvp || args.hvp).then(|| jvp_fn(&sig, f, &an));
     let tapes = tape_types(&sig, f, &s.tape);
     let forward = forward_fns(&sig, &s);
     let adjoint = adjoint_fn(&sig, &s);
@@ -219,15 +224,20 @@ pub fn items(func: &syn::ItemFn, f: &Func, args: &crate::args::Args) -> TokenStr
     }
 }
 
+/// What both the reverse items and `f_jvp` read: activity, the tape plan, temporaries' names.
+struct Analysed {
+    act: analysis::Activity,
+    plan: Plan,
+    temp_names: Vec<Option<Ident>>,
+}
+
 /// `f_jvp`: the value and the directional derivative along the tangent arguments.
-fn jvp_fn(sig: &Sig, f: &Func) -> TokenStream {
-    let act = analysis::activity(f);
-    let plan = Plan::new(f, &act);
-    let temp_names = name_temps(f);
+fn jvp_fn(sig: &Sig, f: &Func, an: &Analysed) -> TokenStream {
+    let (act, plan, temp_names) = (&an.act, &an.plan, &an.temp_names);
     let tape = Tape::default();
     let tape_ident = Ident::new("tape", Span::mixed_site());
-    let fwd = Fwd::new(f, &tape, &plan, &temp_names, &tape_ident, false);
-    let mut tan = Tan::new(f, &act, &fwd);
+    let fwd = Fwd::new(f, &tape, plan, temp_names, &tape_ident, false);
+    let mut tan = Tan::new(f, act, &fwd);
     let body = tan.body();
     let helper = tan.needs_zero_helper.then_some(crate::tangent::ZERO_HELPER);
     let (t_names, t_tys): (Vec<_>, Vec<_>) = tan.params().into_iter().unzip();

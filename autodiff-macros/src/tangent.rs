@@ -132,10 +132,7 @@ impl<'a> Tan<'a> {
     fn t_target(&self, t: Target, place: &[Proj]) -> Option<TokenStream> {
         match t {
             Target::Var(v) => self.t_place(v, place),
-            Target::Temp(_) => self.t_operand(&Operand::Temp(match t {
-                Target::Temp(t) => t,
-                Target::Var(_) => unreachable!(),
-            })),
+            Target::Temp(t) => self.t_operand(&Operand::Temp(t)),
         }
     }
 
