@@ -1,4 +1,4 @@
-//! The generated `f_forward`, `f_adjoint`, `f_grad` and `f_jvp` allocate nothing: a counting global
+//! The generated `f_forward`, `f_adjoint`, `f_grad`, `f_jvp` and `f_hvp` allocate nothing: a counting global
 //! allocator sees zero allocations on the test's thread while they run (the harness allocates on
 //! its own threads, which are not counted). Inputs and gradient buffers are built before counting.
 
@@ -23,7 +23,7 @@ fn the_counter_counts() {
 const STEPS: usize = 50;
 const HIDDEN: usize = 8;
 
-#[differentiable(jvp)]
+#[differentiable(hvp)]
 fn dot<const N: usize>(a: &[f64; N], b: &[f64; N]) -> f64 {
     let mut s = 0.0;
     for i in 0..N {
@@ -33,7 +33,7 @@ fn dot<const N: usize>(a: &[f64; N], b: &[f64; N]) -> f64 {
 }
 
 /// A 50-step vector RNN: a tape of `[[f64; 8]; 50]` fields, a call to `dot` per step.
-#[differentiable(jvp)]
+#[differentiable(hvp)]
 fn rnn(x: &[f64; STEPS], w: &[[f64; HIDDEN]; HIDDEN], u: &[f64; HIDDEN]) -> f64 {
     let mut h = [0.0; HIDDEN];
     let mut s = 0.0;
@@ -66,7 +66,7 @@ struct Net {
 }
 
 /// Struct parameters, nested; a data-dependent early exit.
-#[differentiable(jvp)]
+#[differentiable(hvp)]
 fn net(p: &Net, x: &[f64; 4]) -> f64 {
     let mut h = [x[0], x[1], x[2], x[3]];
     for k in 0..3 {
@@ -114,6 +114,7 @@ fn dot_allocates_nothing() {
         dot_adjoint(&a, &b, &tape, 1.0, &mut d_a, &mut d_b);
         black_box(dot_grad(black_box(&a), black_box(&b)));
         black_box(dot_jvp(black_box(&a), &b, &b, &a));
+        black_box(dot_hvp(black_box(&a), &b, &b, &a));
     });
     assert_eq!(count, 0);
     assert_eq!(d_a, b, "the adjoint ran");
@@ -131,6 +132,7 @@ fn rnn_with_calls_allocates_nothing() {
         rnn_adjoint(&x, &w, &u, &tape, 1.0, &mut d_x, &mut d_w, &mut d_u);
         black_box(rnn_grad(black_box(&x), &w, &u));
         black_box(rnn_jvp(black_box(&x), &w, &u, &x, &w, &u));
+        black_box(rnn_hvp(black_box(&x), &w, &u, &x, &w, &u));
     });
     assert_eq!(count, 0);
     assert!(d_u.iter().any(|&g| g != 0.0), "the adjoint ran");
@@ -154,6 +156,7 @@ fn struct_parameters_allocate_nothing() {
         net_adjoint(&p, &x, &tape, 1.0, &mut d_p, &mut d_x);
         black_box(net_grad(black_box(&p), &x));
         black_box(net_jvp(black_box(&p), &x, &p, &x));
+        black_box(net_hvp(black_box(&p), &x, &p, &x));
     });
     assert_eq!(count, 0);
     assert!(d_p.scale != 0.0, "the adjoint ran");

@@ -2,13 +2,17 @@
 //! handles (scalar methods, arrays and loops, an RNN, the GMM objective, bounded and
 //! checkpointed loops, `#[recompute]`, structs, calls, `match`, reductions, f32, tuple and array
 //! outputs). Each tangent is checked against the reverse gradient (`∇f · t`, to rounding) and
-//! against central differences of the user's own function along `t`.
+//! against central differences of the user's own function along `t`; and with `hvp`, each
+//! Hessian-vector product `f_hvp` against central differences of `f_grad` along the direction
+//! (its gradient against `f_grad`'s). Closed forms of `f_hvp` are in `tests/second_order.rs`.
 
 #![allow(clippy::needless_range_loop)]
 
 mod common;
 
-use common::{F32_RTOL, Flat, check_jvp, check_jvp_flat, cube, uniform};
+use common::{
+    F32_RTOL, F64_RTOL, Flat, check_hvp, check_hvp_flat, check_jvp, check_jvp_flat, cube, uniform,
+};
 use stackgrad::differentiable;
 
 #[path = "models/gmm.rs"]
@@ -19,7 +23,7 @@ fn smooth<const N: usize>(_: &[f64; N]) -> f64 {
 }
 
 /// Exponentials, logarithms, powers and roots.
-#[differentiable(jvp)]
+#[differentiable(hvp)]
 fn powers(x: f64, y: f64) -> f64 {
     let a = (x * y).exp() / (1.0 + y * y) + x.exp2() * y.exp_m1();
     let b = (x * x + 1.0).ln() + y.ln_1p() + x.log(3.0 + y) + (y + 2.0).log2() - x.log10();
@@ -28,7 +32,7 @@ fn powers(x: f64, y: f64) -> f64 {
 }
 
 /// Trigonometric and hyperbolic functions.
-#[differentiable(jvp)]
+#[differentiable(hvp)]
 fn trig(x: f64, y: f64) -> f64 {
     let a = x.sin() * y.cos() + (0.3 * x).tan() + (0.5 * y).asin() - (0.4 * x).acos();
     let b = x.atan() + y.atan2(x) + x.sinh() * y.cosh() + (x * y).tanh();
@@ -37,7 +41,7 @@ fn trig(x: f64, y: f64) -> f64 {
 }
 
 /// Kinks: `abs`, `max`, `min`, `clamp`, `signum` and a branch.
-#[differentiable(jvp)]
+#[differentiable(hvp)]
 fn kinks(x: f64, y: f64) -> f64 {
     let a = x.abs() * y + x.max(y) - x.min(0.5 * y) + x.clamp(-0.5, 0.5) * y.signum();
     if a > 0.0 { a * a } else { a.exp() - 1.0 }
@@ -97,7 +101,7 @@ fn scalar_methods() {
 }
 
 /// Loops over arrays: triangular, reversed, stepped; an array updated in place.
-#[differentiable(jvp)]
+#[differentiable(hvp)]
 fn arrays(x: &[f64; 6], w: f64) -> f64 {
     let mut v = [0.0; 6];
     for i in 0..6 {
@@ -129,7 +133,7 @@ fn arrays_and_loops() {
 }
 
 /// The README's RNN.
-#[differentiable(jvp)]
+#[differentiable(hvp)]
 fn rnn(x: &[f64; 50], w: f64, u: f64) -> f64 {
     let mut h = 0.0;
     for t in 0..50 {
@@ -178,7 +182,7 @@ fn gmm_objective() {
 }
 
 /// A bounded `while` (Newton's iteration for the square root) and a `loop` with a `break`.
-#[differentiable(jvp, max_iters(newton = 60, halve = 40))]
+#[differentiable(hvp, max_iters(newton = 60, halve = 40))]
 fn bounded(a: f64, x: f64) -> f64 {
     let mut r = a.max(1.0);
     let mut k = 0;
@@ -225,7 +229,7 @@ fn bounded_loops() {
 }
 
 /// A checkpointed loop and `#[recompute]` values.
-#[differentiable(jvp)]
+#[differentiable(hvp)]
 fn checkpointed(x: &[f64; 20], w: f64) -> f64 {
     let mut h = 0.5;
     #[checkpoint(snapshots = 4)]
@@ -270,13 +274,13 @@ impl Flat for Layer {
 }
 
 /// A callee with its own tangent function.
-#[differentiable(jvp)]
+#[differentiable(hvp)]
 fn softplus(v: f64) -> f64 {
     (1.0 + v.exp()).ln()
 }
 
 /// A callee taking and returning arrays.
-#[differentiable(jvp)]
+#[differentiable(hvp)]
 fn affine(p: &Layer, x: &[f64; 3]) -> [f64; 2] {
     let mut y = [0.0; 2];
     for i in 0..2 {
@@ -289,7 +293,7 @@ fn affine(p: &Layer, x: &[f64; 3]) -> [f64; 2] {
 }
 
 /// Structs, calls (scalar and array, into a place), `match` and a reduction.
-#[differentiable(jvp)]
+#[differentiable(hvp)]
 fn network(p: &Layer, x: &[f64; 3], mode: usize) -> f64 {
     let y: [f64; 2] = affine(p, x);
     let mut z = [0.0; 2];
@@ -320,7 +324,7 @@ fn structs_calls_match_and_reductions() {
 }
 
 /// f32 code, against its f64 twin.
-#[differentiable(jvp)]
+#[differentiable(hvp)]
 fn softplus32(x: f32, y: f32) -> f32 {
     (1.0 + (x * y).exp()).ln() - 0.5 * x
 }
@@ -386,7 +390,7 @@ fn tuple_and_array_outputs() {
 }
 
 /// `wrt` restricts the tangents to the differentiated parameters; a mutable parameter.
-#[differentiable(jvp, wrt(w))]
+#[differentiable(hvp, wrt(w))]
 fn restricted(x: f64, mut w: f64) -> f64 {
     w *= x;
     w.sin() + x
@@ -450,5 +454,139 @@ fn hessian_vector_products_from_forward_mode_over_a_gradient() {
     for i in 0..3 {
         let hp: f64 = (0..3).map(|j| h[i][j] * step.direction[j]).sum();
         common::assert_close("Newton step", hp, -g[i], 1e-10);
+    }
+}
+
+/// `[x, y]` closures over a two-argument function's `f_grad` and `f_hvp`.
+macro_rules! pair {
+    ($grad:ident, $hvp:ident) => {
+        (
+            |[x, y]: [f64; 2]| {
+                let (v, (dx, dy)) = $grad(x, y);
+                (v, [dx, dy])
+            },
+            |[x, y]: [f64; 2], [vx, vy]: [f64; 2]| {
+                let (v, (gx, gy), (hx, hy)) = $hvp(x, y, vx, vy);
+                (v, [gx, gy], [hx, hy])
+            },
+        )
+    };
+}
+
+#[test]
+fn hvp_scalar_methods() {
+    let (grad, hvp) = pair!(powers_grad, powers_hvp);
+    let points = uniform(11, 40, [(0.2, 1.5), (0.2, 1.5)]);
+    check_hvp("powers", &points, smooth, F64_RTOL, grad, hvp);
+    let (grad, hvp) = pair!(trig_grad, trig_hvp);
+    let points = uniform(12, 40, [(-1.0, 1.0), (-1.0, 1.0)]);
+    check_hvp("trig", &points, smooth, F64_RTOL, grad, hvp);
+    let (grad, hvp) = pair!(kinks_grad, kinks_hvp);
+    let points: Vec<_> = uniform(13, 200, [(-1.0, 1.0), (-1.0, 1.0)])
+        .into_iter()
+        .filter(|p| kinks_distance(p) > 1e-3)
+        .collect();
+    check_hvp("kinks", &points, kinks_distance, F64_RTOL, grad, hvp);
+}
+
+#[test]
+fn hvp_arrays_loops_and_the_rnn() {
+    check_hvp_flat(
+        "arrays",
+        &cube::<7>(21, 30, -1.0, 1.0),
+        smooth,
+        |(x, w): &([f64; 6], f64)| arrays_grad(x, *w),
+        |(x, w), (vx, vw)| arrays_hvp(x, *w, vx, *vw),
+    );
+    check_hvp_flat(
+        "rnn",
+        &cube::<52>(31, 20, -1.0, 1.0),
+        smooth,
+        |(x, w, u): &([f64; 50], f64, f64)| rnn_grad(x, *w, *u),
+        |(x, w, u), (vx, vw, vu)| rnn_hvp(x, *w, *u, vx, *vw, *vu),
+    );
+}
+
+#[test]
+fn hvp_gmm_objective() {
+    let data: gmm::Gmm<2, 3, 1, 3> = gmm::load(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/adbench/gmm/gmm_test_d2_K3_n1.txt"
+    ));
+    let base: [f64; 18] = common::flatten(&(data.alphas, data.means, data.icf));
+    let points: Vec<[f64; 18]> = cube::<18>(41, 20, -0.5, 0.5)
+        .into_iter()
+        .map(|p| core::array::from_fn(|i| base[i] + p[i]))
+        .collect();
+    let x = &*data.x;
+    check_hvp_flat(
+        "gmm",
+        &points,
+        smooth,
+        |(a, m, q): &([f64; 3], [[f64; 2]; 3], [[f64; 3]; 3])| {
+            gmm::gmm_objective_grad::<2, 3, 1, 3>(a, m, q, x)
+        },
+        |(a, m, q), (va, vm, vq)| gmm::gmm_objective_hvp::<2, 3, 1, 3>(a, m, q, x, va, vm, vq),
+    );
+}
+
+#[test]
+fn hvp_bounded_checkpointed_structs_calls_match() {
+    let points: Vec<_> = uniform(51, 60, [(0.5, 9.0), (0.11, 3.0)])
+        .into_iter()
+        .filter(|p| {
+            let k = (p[1].abs() / 0.1).log2();
+            (k - k.round()).abs() > 0.05
+        })
+        .collect();
+    let (grad, hvp) = pair!(bounded_grad, bounded_hvp);
+    check_hvp("bounded", &points, |p| p[1] * 0.01, F64_RTOL, grad, hvp);
+    check_hvp_flat(
+        "checkpointed",
+        &cube::<21>(61, 20, -1.0, 1.0),
+        smooth,
+        |(x, w): &([f64; 20], f64)| checkpointed_grad(x, *w),
+        |(x, w), (vx, vw)| checkpointed_hvp(x, *w, vx, *vw),
+    );
+    for mode in 0..4 {
+        check_hvp_flat(
+            "network",
+            &cube::<11>(71, 20, -1.0, 1.0),
+            smooth,
+            |(p, x): &(Layer, [f64; 3])| network_grad(p, x, mode),
+            |(p, x), (vp, vx)| network_hvp(p, x, mode, vp, vx),
+        );
+    }
+}
+
+#[test]
+fn hvp_f32_wrt_and_mutable_parameters() {
+    // f32 code against the closed form in f64: H = [[a, b], [b, c]] of
+    // f = ln(1 + e^{xy}) - x/2, with s = σ(xy): a = s(1-s) y², b = s + s(1-s) xy, c = s(1-s) x².
+    for [x, y, vx, vy] in common::round_to_f32(cube::<4>(82, 30, -2.0, 2.0)) {
+        let (v, _, (hx, hy)) = softplus32_hvp(x as f32, y as f32, vx as f32, vy as f32);
+        assert_eq!(v, softplus32(x as f32, y as f32));
+        let s = 1.0 / (1.0 + (-x * y).exp());
+        let (a, b, c) = (
+            s * (1.0 - s) * y * y,
+            s + s * (1.0 - s) * x * y,
+            s * (1.0 - s) * x * x,
+        );
+        let (want_x, want_y) = (a * vx + b * vy, b * vx + c * vy);
+        let tol = |w: f64| F32_RTOL * w.abs().max(1.0);
+        assert!(
+            (hx as f64 - want_x).abs() <= tol(want_x),
+            "{hx} vs {want_x}"
+        );
+        assert!(
+            (hy as f64 - want_y).abs() <= tol(want_y),
+            "{hy} vs {want_y}"
+        );
+    }
+    // wrt(w) and `mut w`: f = sin(w x) + x, d²f/dw² = -x² sin(w x).
+    for [x, w, v] in cube::<3>(94, 20, -2.0, 2.0) {
+        let (value, g, h) = restricted_hvp(x, w, v);
+        assert_eq!((value, g), restricted_grad(x, w));
+        common::assert_close("restricted", h, -x * x * (w * x).sin() * v, 1e-14);
     }
 }

@@ -344,3 +344,68 @@ mod matching {
         }
     }
 }
+
+/// Destructuring `let` and assignment of tuples written out and of `if`s ending in tuples, and
+/// `panic!` with a message (the forward sweep panics as the function does).
+mod destructuring {
+    use crate::common::{GradCheck, cube};
+    use stackgrad::differentiable;
+
+    #[differentiable]
+    pub fn ordered(x: f64, y: &[f64; 2]) -> f64 {
+        let (mut lo, hi) = if y[0] < y[1] {
+            (y[0], y[1])
+        } else {
+            (y[1], y[0])
+        };
+        let (a, mut b) = (x * lo, hi.sin());
+        (lo, b) = (b + a, lo);
+        if x > 100.0 {
+            panic!("x out of range");
+        }
+        lo * hi + a * b
+    }
+
+    fn ordered_f64(x: f64, y: &[f64; 2]) -> f64 {
+        let (lo, hi) = if y[0] < y[1] {
+            (y[0], y[1])
+        } else {
+            (y[1], y[0])
+        };
+        let (a, b) = (x * lo, hi.sin());
+        (b + a) * hi + a * lo
+    }
+
+    #[test]
+    fn gradients() {
+        let points: Vec<[f64; 3]> = cube::<3>(1341, 30, -1.5, 1.5)
+            .into_iter()
+            .filter(|p| (p[1] - p[2]).abs() > 1e-3)
+            .collect();
+        GradCheck::new("let (a, b) = if .., (a, b) = (b, a)").flat(
+            &points,
+            |(x, y): &(f64, [f64; 2])| ordered_f64(*x, y),
+            |(x, y): &(f64, [f64; 2])| ordered_grad(*x, y),
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "x out of range")]
+    fn panics_like_the_function() {
+        let mut tape = OrderedTape::new();
+        ordered_forward(200.0, &[0.0, 1.0], &mut tape);
+    }
+
+    #[test]
+    fn try_forward_returns_the_message() {
+        let mut tape = OrderedTape::new();
+        assert_eq!(
+            ordered_try_forward(200.0, &[0.0, 1.0], &mut tape),
+            Err("x out of range")
+        );
+        assert_eq!(
+            ordered_try_forward(0.5, &[0.0, 1.0], &mut tape),
+            Ok(ordered(0.5, &[0.0, 1.0]))
+        );
+    }
+}

@@ -14,6 +14,8 @@ mod args;
 mod expand;
 #[path = "../src/forward.rs"]
 mod forward;
+#[path = "../src/hvp.rs"]
+mod hvp;
 #[path = "../src/ir.rs"]
 mod ir;
 #[path = "../src/items.rs"]

@@ -19,7 +19,7 @@ pub struct Args {
     pub hvp: bool,
 }
 
-const EXPECTED: &str = "expected `#[differentiable]`, `#[differentiable(wrt(x, y))]`, `#[differentiable(jvp)]` or `#[differentiable(max_iters(label = K))]`";
+const EXPECTED: &str = "expected `#[differentiable]`, `#[differentiable(wrt(x, y))]`, `#[differentiable(jvp)]`, `#[differentiable(hvp)]` or `#[differentiable(max_iters(label = K))]`";
 
 impl Parse for Args {
     fn parse(input: ParseStream) -> syn::Result<Self> {
@@ -46,12 +46,6 @@ impl Parse for Args {
                     input.parse::<Token![,]>()?;
                 }
                 continue;
-            }
-            if key == "hvp" {
-                return Err(syn::Error::new(
-                    key.span(),
-                    "`hvp` (Hessian-vector products) is not available yet: `jvp` gives the tangent function `f_jvp`",
-                ));
             }
             if key == "jvp" || key == "hvp" {
                 let flag = if key == "jvp" {

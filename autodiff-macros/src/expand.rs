@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use crate::items::items;
-use crate::{args, lower};
+use crate::{args, hvp, lower};
 use syn::visit_mut::VisitMut;
 
 pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
@@ -61,7 +61,23 @@ impl syn::visit_mut::VisitMut for StripBounds {
 fn generate(attr: TokenStream, func: &syn::ItemFn) -> syn::Result<TokenStream> {
     let args = args::parse(attr)?;
     let f = lower::lower(func, &args)?;
-    Ok(items(func, &f, &args))
+    let mut out = items(func, &f, &args);
+    if args.hvp {
+        // The tangent program goes through the pipeline again, as a function of its own.
+        let program = hvp::tangent_program(func, &f)?;
+        let g = lower::lower(&program.item, &program.args).map_err(|e| {
+            syn::Error::new(
+                e.span(),
+                format!("`hvp`: the macro's tangent program is outside its own language here ({e}); this is a bug in stackgrad, please report it"),
+            )
+        })?;
+        out.extend(items(&program.item, &g, &program.args));
+        let mut item = program.item;
+        StripBounds.visit_item_fn_mut(&mut item);
+        out.extend(quote!(#item));
+        out.extend(hvp::hvp_fn(func, &f));
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

@@ -14,33 +14,54 @@ use crate::walk::{find_loop, range_reads, rhs_reads};
 
 /// Forward names of the temporaries, in definition order: `t0`, `t1`, ...
 pub fn name_temps(f: &Func) -> Vec<Option<Ident>> {
-    fn name(t: Target, names: &mut [Option<Ident>], n: &mut usize) {
-        if let Target::Temp(id) = t {
-            names[id] = Some(Ident::new(&format!("t{n}"), Span::mixed_site()));
-            *n += 1;
-        }
+    struct Namer<'a> {
+        names: Vec<Option<Ident>>,
+        n: usize,
+        /// The variables' names: a temporary never takes one, even where hygiene would keep
+        /// them apart (the tangent program `f_hvp` differentiates has its temporaries as
+        /// variables, under the same hygiene as the new ones).
+        taken: std::collections::HashSet<&'a str>,
     }
-    fn walk(b: &Block, names: &mut [Option<Ident>], n: &mut usize) {
-        for s in &b.stmts {
-            match s {
-                Stmt::Def { target, .. } => name(*target, names, n),
-                Stmt::If {
-                    then, els, results, ..
-                } => {
-                    walk(then, names, n);
-                    walk(els, names, n);
-                    for r in results {
-                        name(*r, names, n);
+    impl Namer<'_> {
+        fn name(&mut self, t: Target) {
+            if let Target::Temp(id) = t {
+                let name = loop {
+                    let s = format!("t{}", self.n);
+                    self.n += 1;
+                    if !self.taken.contains(s.as_str()) {
+                        break s;
                     }
+                };
+                self.names[id] = Some(Ident::new(&name, Span::mixed_site()));
+            }
+        }
+        fn walk(&mut self, b: &Block) {
+            for s in &b.stmts {
+                match s {
+                    Stmt::Def { target, .. } => self.name(*target),
+                    Stmt::If {
+                        then, els, results, ..
+                    } => {
+                        self.walk(then);
+                        self.walk(els);
+                        for r in results {
+                            self.name(*r);
+                        }
+                    }
+                    Stmt::For { body, .. } => self.walk(body),
+                    Stmt::Break | Stmt::Continue | Stmt::Panic(_) => {}
                 }
-                Stmt::For { body, .. } => walk(body, names, n),
-                Stmt::Break | Stmt::Continue | Stmt::Panic(_) => {}
             }
         }
     }
-    let mut names = vec![None; f.temps.len()];
-    walk(&f.body, &mut names, &mut 0);
-    names
+    let names: Vec<String> = f.vars.iter().map(|v| v.emit.to_string()).collect();
+    let mut namer = Namer {
+        names: vec![None; f.temps.len()],
+        n: 0,
+        taken: names.iter().map(|s| s.as_str()).collect(),
+    };
+    namer.walk(&f.body);
+    namer.names
 }
 
 pub struct Fwd<'a> {
@@ -414,14 +435,20 @@ impl<'a> Fwd<'a> {
             return match t {
                 Target::Var(v) => {
                     let var = &self.f.vars[*v];
-                    let ty = self.f.types.tokens_infer(var.ty);
+                    let ty = self.f.types.annotation(var.ty);
                     let m = var.mutable.then(|| quote!(mut));
-                    quote!(let #m #name: #ty = #value;)
+                    quote!(let #m #name #ty = #value;)
                 }
                 Target::Temp(_) => quote!(let #name = #value;),
             };
         }
-        let names = targets.iter().map(|t| self.target(*t));
+        let names = targets.iter().map(|t| {
+            let name = self.target(*t);
+            match t {
+                Target::Var(v) if is_let && self.f.vars[*v].mutable => quote!(mut #name),
+                _ => quote!(#name),
+            }
+        });
         if is_let {
             quote!(let (#(#names),*) = #value;)
         } else {

@@ -157,6 +157,17 @@ impl Types {
         }
     }
 
+    /// `: T` for a `let`, or nothing where rustc infers the type better (a float the macro
+    /// could not type: see [`Types::tokens_infer`]).
+    pub fn annotation(&self, a: TyId) -> TokenStream {
+        if self.known(a) {
+            let ty = self.tokens(a);
+            quote::quote!(: #ty)
+        } else {
+            TokenStream::new()
+        }
+    }
+
     /// The final type as tokens, with rustc's defaults for unconstrained literals.
     pub fn tokens(&self, a: TyId) -> TokenStream {
         match self.get(a) {

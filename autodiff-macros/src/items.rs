@@ -122,7 +122,7 @@ fn sweeps(func: &syn::ItemFn, f: &Func, an: &Analysed) -> Sweeps {
 }
 
 /// Whether the function gets an `f_grad`: one float output.
-fn has_grad(f: &Func) -> bool {
+pub fn has_grad(f: &Func) -> bool {
     !f.ret_tuple
         && f.ret
             .first()
@@ -130,29 +130,29 @@ fn has_grad(f: &Func) -> bool {
 }
 
 /// What every generated item repeats: names, parameters, const generics.
-struct Sig<'a> {
-    vis: &'a syn::Visibility,
-    name: &'a Ident,
-    tape_ty: Ident,
-    fwd: Ident,
-    adj: Ident,
-    ret: TokenStream,
+pub struct Sig<'a> {
+    pub vis: &'a syn::Visibility,
+    pub name: &'a Ident,
+    pub tape_ty: Ident,
+    pub fwd: Ident,
+    pub adj: Ident,
+    pub ret: TokenStream,
     /// `x: f64`, `w: &[f64; N]`, ...
-    params: Vec<TokenStream>,
-    param_tys: Vec<TokenStream>,
-    args: Vec<Ident>,
-    gnames: Vec<&'a Ident>,
+    pub params: Vec<TokenStream>,
+    pub param_tys: Vec<TokenStream>,
+    pub args: Vec<Ident>,
+    pub gnames: Vec<&'a Ident>,
     /// `<const N: usize>` on every item, `<N>` where the tape type is named.
-    gdecl: TokenStream,
-    guse: TokenStream,
-    wrt_tys: Vec<TokenStream>,
-    wrt_names: String,
-    allow: TokenStream,
-    tape_ident: Ident,
+    pub gdecl: TokenStream,
+    pub guse: TokenStream,
+    pub wrt_tys: Vec<TokenStream>,
+    pub wrt_names: String,
+    pub allow: TokenStream,
+    pub tape_ident: Ident,
 }
 
 impl<'a> Sig<'a> {
-    fn new(func: &'a syn::ItemFn, f: &'a Func) -> Self {
+    pub fn new(func: &'a syn::ItemFn, f: &'a Func) -> Self {
         let name = &func.sig.ident;
         let param_ty = |v: usize| {
             let ty = f.types.tokens(f.vars[v].ty);
@@ -199,13 +199,7 @@ impl<'a> Sig<'a> {
 }
 
 pub fn items(func: &syn::ItemFn, f: &Func, args: &crate::args::Args) -> TokenStream {
-    let act = analysis::activity(f);
-    let plan = Plan::new(f, &act);
-    let an = Analysed {
-        act,
-        plan,
-        temp_names: name_temps(f),
-    };
+    let an = Analysed::new(f);
     let s = sweeps(func, f, &an);
     let sig = Sig::new(func, f);
     let jvp = (args.jvp || args.hvp).then(|| jvp_fn(&sig, f, &an));
@@ -225,10 +219,22 @@ pub fn items(func: &syn::ItemFn, f: &Func, args: &crate::args::Args) -> TokenStr
 }
 
 /// What both the reverse items and `f_jvp` read: activity, the tape plan, temporaries' names.
-struct Analysed {
-    act: analysis::Activity,
-    plan: Plan,
-    temp_names: Vec<Option<Ident>>,
+pub struct Analysed {
+    pub act: analysis::Activity,
+    pub plan: Plan,
+    pub temp_names: Vec<Option<Ident>>,
+}
+
+impl Analysed {
+    pub fn new(f: &Func) -> Self {
+        let act = analysis::activity(f);
+        let plan = Plan::new(f, &act);
+        Analysed {
+            act,
+            plan,
+            temp_names: name_temps(f),
+        }
+    }
 }
 
 /// `f_jvp`: the value and the directional derivative along the tangent arguments.
@@ -491,11 +497,11 @@ fn checks(sig: &Sig, f: &Func) -> TokenStream {
     quote!(#const_check #use_primal)
 }
 
-fn doc(text: String) -> TokenStream {
+pub fn doc(text: String) -> TokenStream {
     quote!(#[doc = #text])
 }
 
-fn list(names: impl Iterator<Item = String>) -> String {
+pub fn list(names: impl Iterator<Item = String>) -> String {
     names
         .map(|n| format!("`{n}`"))
         .collect::<Vec<_>>()

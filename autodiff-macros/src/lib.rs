@@ -15,6 +15,7 @@ mod analysis;
 mod args;
 mod expand;
 mod forward;
+mod hvp;
 mod items;
 mod lower;
 mod plan;

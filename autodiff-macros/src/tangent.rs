@@ -25,6 +25,16 @@ pub struct Tan<'a> {
     /// `__StackgradZero` is needed (a zero tangent shaped like a value whose type the macro
     /// cannot see).
     pub needs_zero_helper: bool,
+    /// The tangent program `f_hvp` differentiates (`f_hvp_jvp`), printed within the language
+    /// the macro reads: `[value, tangent]` results, calls to `g_hvp_jvp`, tangents of arrays
+    /// taken by value by value, checkpoint attributes kept.
+    pub pair: bool,
+    /// In `pair` mode, what the language cannot say (a zero tangent of unknown shape).
+    pub unsupported: Option<syn::Error>,
+    /// In `pair` mode, a zero tangent parameter for each struct parameter not differentiated:
+    /// a callee that differentiates the struct reads it (the language has no struct locals).
+    zero_structs: Vec<Option<Ident>>,
+    names: Names,
 }
 
 impl<'a> Tan<'a> {
@@ -56,21 +66,89 @@ impl<'a> Tan<'a> {
             t_vars,
             t_temps,
             needs_zero_helper: false,
+            pair: false,
+            unsupported: None,
+            zero_structs: vec![None; f.vars.len()],
+            names,
         }
     }
 
+    /// The tangent program `f_hvp` differentiates (see [`Tan::pair`]).
+    pub fn for_hvp(mut self) -> Self {
+        self.pair = true;
+        for (i, &v) in self.f.params.iter().enumerate() {
+            if !self.f.wrt.contains(&i) && self.f.types.kind(self.f.vars[v].ty) == Kind::Struct {
+                let z = self.names.fresh(&format!("z_{}", self.f.vars[v].name));
+                self.zero_structs[v] = Some(z);
+            }
+        }
+        self
+    }
+
+    /// In `pair` mode, the zero tangents of the struct parameters not differentiated, after
+    /// the tangent parameters: `(name, &Struct)`.
+    pub fn zero_params(&self) -> Vec<(Ident, TokenStream)> {
+        (self.f.params.iter())
+            .filter_map(|&v| {
+                let z = self.zero_structs[v].clone()?;
+                let ty = self.f.types.tokens(self.f.vars[v].ty);
+                Some((z, quote!(&#ty)))
+            })
+            .collect()
+    }
+
+    /// In `pair` mode, a zero tangent for a call argument that carries none, within the
+    /// language: a zero struct parameter's place, or a zero array local declared in `pre`.
+    fn pair_zero(
+        &mut self,
+        a: &Operand,
+        ty: TyId,
+        span: Span,
+        pre: &mut TokenStream,
+    ) -> TokenStream {
+        let kind = self.f.types.kind(ty);
+        if let Operand::Var { var, proj, .. } = a
+            && let Some(z) = &self.zero_structs[*var]
+        {
+            let mut out = z.to_token_stream();
+            for p in proj {
+                out = match p {
+                    Proj::Index(i) => {
+                        let i = self.fwd.pure(i);
+                        quote!(#out[#i])
+                    }
+                    Proj::Field(f) => quote!(#out.#f),
+                    Proj::Deref => out,
+                };
+            }
+            return quote!(&#out);
+        }
+        if kind == Kind::Array && self.f.types.known(ty) {
+            let z = self.names.fresh("zero");
+            let (t, v) = (self.f.types.tokens(ty), self.zero(ty));
+            pre.extend(quote!(let #z: #t = #v;));
+            return quote!(&#z);
+        }
+        self.unsupported = Some(syn::Error::new(
+            span,
+            "`hvp`: the macro cannot give this argument a zero tangent (its type is not visible here: a `const` item or a struct field); pass a local copy with a type, as in `let a: [f64; 3] = A;`",
+        ));
+        quote!(0.0)
+    }
+
     /// The tangent parameters, in parameter order: `(name, type)`, arrays and structs by
-    /// reference, floats by value.
+    /// reference, floats by value (in `pair` mode: as the primal parameter is taken).
     pub fn params(&self) -> Vec<(Ident, TokenStream)> {
         (self.f.wrt.iter())
             .map(|&i| {
                 let v = self.f.params[i];
                 let ty = self.f.types.tokens(self.f.vars[v].ty);
-                let ty = if self.f.types.kind(self.f.vars[v].ty) == Kind::Float {
-                    ty
+                let by_ref = if self.pair {
+                    self.f.vars[v].by_ref
                 } else {
-                    quote!(&#ty)
+                    self.f.types.kind(self.f.vars[v].ty) != Kind::Float
                 };
+                let ty = if by_ref { quote!(&#ty) } else { ty };
                 (self.t_vars[v].clone().unwrap(), ty)
             })
             .collect()
@@ -83,7 +161,7 @@ impl<'a> Tan<'a> {
         for &i in &self.f.wrt {
             let v = self.f.params[i];
             let var = &self.f.vars[v];
-            if !var.by_ref && self.f.types.kind(var.ty) != Kind::Float {
+            if !self.pair && !var.by_ref && self.f.types.kind(var.ty) != Kind::Float {
                 let t = self.t_vars[v].clone().unwrap();
                 pre.extend(quote!(let #t = *#t;));
             }
@@ -93,6 +171,9 @@ impl<'a> Tan<'a> {
             (false, [v]) => (v.clone(), tangent[0].clone()),
             _ => (quote!((#(#value),*)), quote!((#(#tangent),*))),
         };
+        if self.pair {
+            return quote!(#pre #stmts [#value, #tangent]);
+        }
         quote!(#pre #stmts (#value, #tangent))
     }
 
@@ -313,7 +394,10 @@ impl<'a> Tan<'a> {
             } => self.def(*id, *target, place, rhs, *is_let),
             Stmt::If { .. } => self.if_stmt(s),
             Stmt::For {
-                var, range, body, ..
+                id,
+                var,
+                range,
+                body,
             } => {
                 let i = &self.f.vars[*var].emit;
                 let fwd = self.fwd;
@@ -325,7 +409,8 @@ impl<'a> Tan<'a> {
                     |p| fwd.pure(p),
                 );
                 let (body, _, _) = self.block(body, &[]);
-                quote!(for #i in #iter { #body })
+                let attr = self.pair.then(|| self.checkpoint_attr(*id));
+                quote!(#attr for #i in #iter { #body })
             }
             Stmt::Break => quote!(break;),
             Stmt::Continue => quote!(continue;),
@@ -358,12 +443,13 @@ impl<'a> Tan<'a> {
         };
         let mut reads_out = false;
         let tty = self.ty(ty);
+        let ann = self.f.types.annotation(ty);
         if is_let && place.is_empty() {
             // A new binding: the primal first, so that the rule can read the result.
             let prim = Self::bind(fwd, target, place, true, value);
             let t = tangent(self, &name.to_token_stream(), &mut reads_out);
             let m = matches!(target, Target::Var(v) if self.f.vars[v].mutable).then(|| quote!(mut));
-            return quote!(#prim let #m #t_name: #tty = #t;);
+            return quote!(#prim let #m #t_name #ann = #t;);
         }
         // An assignment. Where the tangent reads the result or the variable assigned
         // (`x = x * y`), both go through locals before either is written.
@@ -378,6 +464,13 @@ impl<'a> Tan<'a> {
             // It reads the result, and the operands are not overwritten.
             (true, false) => quote!(#p = #value; #t_name = #t;),
             // Both: through locals.
+            // (The tangent program `f_hvp` differentiates has no blocks: fresh names.)
+            (true, true) if self.pair => {
+                let r = self.names.fresh("r");
+                let tv = self.names.fresh("t_r");
+                let t = tangent(self, &r.to_token_stream(), &mut reads_out);
+                quote!(let #r #ann = #value; let #tv #ann = #t; #p = #r; #t_name = #tv;)
+            }
             (true, true) => {
                 let r = format_ident!("r", span = Span::mixed_site());
                 let tv = format_ident!("t_r", span = Span::mixed_site());
@@ -428,6 +521,7 @@ impl<'a> Tan<'a> {
             return Self::bind(fwd, target, place, is_let, value);
         };
         let mut t_args = Vec::new();
+        let mut pre = TokenStream::new();
         for a in args {
             let ty = self.f.operand_ty(a);
             if !self.f.types.differentiable(ty) {
@@ -441,6 +535,7 @@ impl<'a> Tan<'a> {
                 Some(t) if float => t,
                 Some(t) => quote!(&#t),
                 None if float => quote!(0.0),
+                None if self.pair => self.pair_zero(a, ty, span, &mut pre),
                 None if self.f.types.known(ty) && self.f.types.kind(ty) != Kind::Float => {
                     let z = self.zero(ty);
                     quote!(&#z)
@@ -455,10 +550,30 @@ impl<'a> Tan<'a> {
             };
             t_args.push(t);
         }
-        let jvp = companion(path, |i| format_ident!("{}_jvp", i, span = span));
+        let suffix = if self.pair { "hvp_jvp" } else { "jvp" };
+        let jvp = companion(path, |i| format_ident!("{}_{}", i, suffix, span = span));
         let call = quote!(#jvp(#(#vals,)* #(#t_args),*));
         let ty = self.def_ty(target, place);
         let tty = self.ty(ty);
+        if self.pair {
+            // `[value, tangent]`, an array the language indexes.
+            let pair = self.names.fresh("pair");
+            let ety = self.f.types.tokens(ty);
+            let (y, t_y) = (quote!(#pair[0]), quote!(#pair[1]));
+            let call = quote!(let #pair: [#ety; 2] = #call;);
+            if is_let && place.is_empty() {
+                let name = fwd.target(target);
+                let m =
+                    matches!(target, Target::Var(v) if self.f.vars[v].mutable).then(|| quote!(mut));
+                let ann = self.f.types.annotation(ty);
+                return quote!(#pre #call let #m #name #ann = #y; let #m #t_name #ann = #t_y;);
+            }
+            let p = match target {
+                Target::Var(v) => fwd.place(v, place),
+                t => fwd.target(t).to_token_stream(),
+            };
+            return quote!(#pre #call #p = #y; #t_name = #t_y;);
+        }
         if is_let && place.is_empty() {
             let name = fwd.target(target);
             let m = matches!(target, Target::Var(v) if self.f.vars[v].mutable).then(|| quote!(mut));
@@ -469,6 +584,18 @@ impl<'a> Tan<'a> {
             t => fwd.target(t).to_token_stream(),
         };
         quote!((#p, #t_name) = #call;)
+    }
+
+    /// A checkpointed loop's attribute, kept in the tangent program so that its reverse sweep
+    /// checkpoints the same loop.
+    fn checkpoint_attr(&self, l: usize) -> TokenStream {
+        let lp = &self.f.loops[l];
+        match (&lp.checkpoint, lp.binomial) {
+            (None, _) => quote!(),
+            (Some(None), _) => quote!(#[checkpoint]),
+            (Some(Some(s)), false) => quote!(#[checkpoint(snapshots = #s)]),
+            (Some(Some(s)), true) => quote!(#[checkpoint(snapshots = #s, binomial)]),
+        }
     }
 
     /// `if`: with results, each branch yields their values and tangents.

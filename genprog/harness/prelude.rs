@@ -225,6 +225,102 @@ impl Ctx {
         }
     }
 
+    /// Two gradients of one function computed by different sweeps (`f_hvp`'s and `f_grad`'s):
+    /// equal to rounding, relative to the size of the whole vector.
+    pub fn close(&mut self, kind: &'static str, got: &[f64], want: &[f64], single: bool) {
+        self.compared += 1;
+        let scale: f64 = want.iter().chain(got).map(|v| v.abs()).sum::<f64>() + 1e-300;
+        let rel = if single { 2f64.powi(-12) } else { 2f64.powi(-30) };
+        let worst = (got.len() == want.len())
+            .then(|| got.iter().zip(want).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max))
+            .unwrap_or(f64::INFINITY);
+        if !(worst <= rel * scale) {
+            self.fail(
+                kind,
+                worst / (rel * scale),
+                format!("{got:?} != {want:?}"),
+            );
+        }
+    }
+
+    /// `w · (H v) == v · (H w)`: the Hessian is symmetric, to rounding of the terms.
+    pub fn symmetric(&mut self, hv: &[f64], hw: &[f64], v: &[f64], w: &[f64], single: bool) {
+        self.compared += 1;
+        let a: f64 = w.iter().zip(hv).map(|(x, y)| x * y).sum();
+        let b: f64 = v.iter().zip(hw).map(|(x, y)| x * y).sum();
+        let scale = w.iter().zip(hv).map(|(x, y)| (x * y).abs()).sum::<f64>()
+            + v.iter().zip(hw).map(|(x, y)| (x * y).abs()).sum::<f64>();
+        if !scale.is_finite() {
+            self.skipped += 1;
+            return;
+        }
+        // Relative to the terms, with a floor for products that cancel to (nearly) zero.
+        let (rel, floor) = if single {
+            (2f64.powi(-10), 1e-5)
+        } else {
+            (2f64.powi(-28), 1e-12)
+        };
+        let tol = rel * scale + floor;
+        if !((a - b).abs() <= tol) {
+            self.fail(
+                "hvp symmetry",
+                (a - b).abs() / tol,
+                format!("w · Hv = {a:e}, v · Hw = {b:e}"),
+            );
+        }
+    }
+
+    /// `w · (H v)` against central differences of the gradient along `v` (steps h and h/2,
+    /// Richardson-extrapolated; skipped across a kink, where the two steps disagree).
+    pub fn hessian(
+        &mut self,
+        point: &[f64],
+        wrt: &[bool],
+        v: &[f64],
+        w: &[f64],
+        hv: &[f64],
+        grad_at: &dyn Fn(&[f64]) -> Vec<f64>,
+    ) {
+        let at = |h: f64| -> Vec<f64> {
+            let mut q = point.to_vec();
+            let mut j = 0;
+            for (i, &on) in wrt.iter().enumerate() {
+                if on {
+                    q[i] += h * v[j];
+                    j += 1;
+                }
+            }
+            q
+        };
+        let wdot = |g: &[f64]| -> f64 { g.iter().zip(w).map(|(a, b)| a * b).sum() };
+        let g0 = wdot(&grad_at(point));
+        let scale_x = point.iter().fold(1.0f64, |m, x| m.max(x.abs()));
+        let h = 1e-4 * scale_x;
+        let central = |h: f64| (wdot(&grad_at(&at(h))) - wdot(&grad_at(&at(-h)))) / (2.0 * h);
+        let (d1, d2) = (central(h), central(h / 2.0));
+        if !d1.is_finite() || !d2.is_finite() || !g0.is_finite() {
+            self.skipped += 1;
+            return;
+        }
+        let noise = 1e3 * f64::EPSILON * (g0.abs() + 1.0) / (h / 2.0);
+        let scale = d2.abs().max(1.0);
+        if (d1 - d2).abs() > 1e-3 * scale + noise {
+            self.skipped += 1;
+            return;
+        }
+        let fd = d2 + (d2 - d1) / 3.0;
+        let got = wdot(hv);
+        let tol = 1e-5 * scale + 2.0 * (d1 - d2).abs() + 4.0 * noise;
+        self.compared += 1;
+        if !((got - fd).abs() <= tol) {
+            self.fail(
+                "hvp",
+                (got - fd).abs() / tol,
+                format!("w · Hv = {got:e}, central differences of the gradient {fd:e} (h: {d1:e}, h/2: {d2:e}), tolerance {tol:.1e}, at {point:?}"),
+            );
+        }
+    }
+
     /// `after == pre + 2 * once` to rounding: an adjoint seeded with twice the cotangent adds
     /// twice the gradient into buffers that already hold `pre`.
     pub fn accumulate(

@@ -375,13 +375,19 @@ fn print_func(
 ) {
     let start = first_line + out.lines().count();
     if mode.macros {
+        // Second order wherever the function has one output of floats (`hvp` implies `jvp`).
+        let order = if matches!(f.ret, Ty::Tuple(_)) {
+            "jvp"
+        } else {
+            "hvp"
+        };
         match &f.wrt {
             Some(wrt) => line(
                 out,
                 depth,
-                &format!("#[differentiable(wrt({}), jvp)]", wrt.join(", ")),
+                &format!("#[differentiable(wrt({}), {order})]", wrt.join(", ")),
             ),
-            None => line(out, depth, "#[differentiable(jvp)]"),
+            None => line(out, depth, &format!("#[differentiable({order})]")),
         }
     }
     let generics = if f.generics.is_empty() {

@@ -288,6 +288,31 @@ fn check_fn(p: &Program, f: &Func, name: &str) -> String {
         s,
         "        let dir = ctx.seed(once.len());\n        let tan: {d_tys} = crate::unflat(&dir);\n        let (jv, jt) = t::{path}_jvp{turbofish}({args}{t_args});\n        ctx.same(\"jvp value == primal\", &crate::flat(&jv), &crate::flat(&primal));\n        ctx.tangent(&crate::flat(&jt), &w, &once, &dir, {single});"
     );
+    // Second order: `f_hvp`'s gradient against `f_grad`'s, `H` symmetric along two seeded
+    // directions, and (in f64) `w · H v` against central differences of `f_grad` along `v`.
+    if f.ret == Ty::Float {
+        let dir_args = |t: &str| -> String {
+            differentiated
+                .iter()
+                .enumerate()
+                .map(|(k, q)| match q.ty {
+                    Ty::Float => format!(", {t}.{k}"),
+                    _ => format!(", &{t}.{k}"),
+                })
+                .collect()
+        };
+        let (va, wa) = (dir_args("vt"), dir_args("wt"));
+        let _ = writeln!(
+            s,
+            "        let vdir = ctx.seed(once.len());\n        let vt: {d_tys} = crate::unflat(&vdir);\n        let (hv_value, hv_grad, hv) = t::{path}_hvp{turbofish}({args}{va});\n        ctx.same(\"hvp value == primal\", &crate::flat(&hv_value), &crate::flat(&primal));\n        ctx.close(\"hvp gradient\", &crate::flat(&hv_grad), &once, {single});\n        let wdir = ctx.seed(once.len());\n        let wt: {d_tys} = crate::unflat(&wdir);\n        let (_, _, hw) = t::{path}_hvp{turbofish}({args}{wa});\n        ctx.symmetric(&crate::flat(&hv), &crate::flat(&hw), &vdir, &wdir, {single});"
+        );
+        if !single {
+            let _ = writeln!(
+                s,
+                "        let grad_at = |q: &[f64]| -> Vec<f64> {{\n            let {pat}: {test_tys} = crate::unflat(q);\n            crate::flat(&t::{path}_grad{turbofish}({args}).1)\n        }};\n        ctx.hessian(&pt, WRT, &vdir, &wdir, &crate::flat(&hv), &grad_at);"
+            );
+        }
+    }
     let _ = writeln!(
         s,
         "        let value = crate::dot(&crate::flat(&primal), &w);\n        ctx.gradient(&pt, WRT, &once, &|q: &[f64]| reference(q, &w), value, {single}, NAMES);"

@@ -528,3 +528,79 @@ pub fn check_jvp_flat<I: Flat, G: Flat, const N: usize>(
         |x, t| jvp(&unflatten(&x), &unflatten(&t)),
     );
 }
+
+/// `f_hvp` at each point along a seeded direction `v`: its value must equal `f_grad`'s bit for
+/// bit, its gradient `f_grad`'s to rounding, and `H v` the central difference of `f_grad`
+/// along `v` (each coordinate within `rtol * max(1, |fd|)` plus rounding of the gradient over
+/// the step). `kink` bounds the step as in [`check_jvp`].
+pub fn check_hvp<const N: usize>(
+    name: &str,
+    points: &[[f64; N]],
+    kink: fn(&[f64; N]) -> f64,
+    rtol: f64,
+    grad: impl Fn([f64; N]) -> (f64, [f64; N]),
+    hvp: impl Fn([f64; N], [f64; N]) -> (f64, [f64; N], [f64; N]),
+) {
+    assert!(
+        points.len() >= MIN_POINTS,
+        "{name}: {} points, a check needs at least {MIN_POINTS}",
+        points.len()
+    );
+    let directions = cube::<N>(0x5e7, points.len(), -1.0, 1.0);
+    let exact = if rtol > F64_RTOL { rtol } else { 1e-10 };
+    for (&x, &v) in points.iter().zip(&directions) {
+        let (value, g, hv) = hvp(x, v);
+        let (reference, g_ref) = grad(x);
+        assert!(
+            value == reference,
+            "{name}: at {x:?} the hvp's value {value:?} differs from the gradient's {reference:?}"
+        );
+        let g_scale = g_ref.iter().fold(1.0_f64, |m, a| m.max(a.abs()));
+        for i in 0..N {
+            assert!(
+                (g[i] - g_ref[i]).abs() <= exact * g_scale,
+                "{name}: at {x:?} the hvp's gradient {g:?} differs from f_grad's {g_ref:?}"
+            );
+        }
+        let norm = v.iter().fold(0.0_f64, |m, a| m.max(a.abs()));
+        let size = x.iter().fold(1.0_f64, |m, a| m.max(a.abs()));
+        let h = (relative_step() * size / norm).min(kink(&x) / (2.0 * norm));
+        let at = |s: f64| grad(core::array::from_fn(|i| x[i] + s * v[i])).1;
+        let (plus, minus) = (at(h), at(-h));
+        for i in 0..N {
+            let fd = (plus[i] - minus[i]) / (2.0 * h);
+            let rounding = ROUNDING_ULPS * f64::EPSILON * g_scale / h;
+            let tolerance = rtol * fd.abs().max(1.0) + rounding;
+            assert!(
+                (hv[i] - fd).abs() <= tolerance,
+                "{name}: at {x:?} along {v:?}, (H v)[{i}] = {:?} differs from the central difference of the gradient {fd:?} (tolerance {tolerance:e})",
+                hv[i]
+            );
+        }
+    }
+}
+
+/// [`check_hvp`] for a function of arrays and structs: inputs, directions and gradients read
+/// from and written to flat points.
+pub fn check_hvp_flat<I: Flat, G: Flat, const N: usize>(
+    name: &str,
+    points: &[[f64; N]],
+    kink: fn(&[f64; N]) -> f64,
+    grad: impl Fn(&I) -> (f64, G),
+    hvp: impl Fn(&I, &I) -> (f64, G, G),
+) {
+    check_hvp(
+        name,
+        points,
+        kink,
+        F64_RTOL,
+        |x| {
+            let (value, g) = grad(&unflatten(&x));
+            (value, flatten(&g))
+        },
+        |x, v| {
+            let (value, g, hv) = hvp(&unflatten(&x), &unflatten(&v));
+            (value, flatten(&g), flatten(&hv))
+        },
+    );
+}

@@ -53,7 +53,7 @@ pub fn load<const D: usize, const K: usize, const N: usize, const Q: usize>(
     }
 }
 
-#[differentiable(wrt(alphas, means, icf), jvp)]
+#[differentiable(wrt(alphas, means, icf), hvp)]
 pub fn gmm_objective<const D: usize, const K: usize, const N: usize, const Q: usize>(
     alphas: &[f64; K],
     means: &[[f64; D]; K],

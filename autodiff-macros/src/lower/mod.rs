@@ -17,6 +17,7 @@ mod pure;
 mod reductions;
 mod signature;
 mod stmts;
+mod tuples;
 
 use std::collections::{HashMap, HashSet};
 

@@ -68,6 +68,25 @@ fn callee_name(e: &syn::Expr) -> Option<String> {
     }
 }
 
+/// The message of `panic!("..")` (or `core::panic!`, `std::panic!`) with one string literal:
+/// the forward sweep panics with it, as the function does; `f_try_forward` returns it as `Err`.
+fn panic_message(m: &syn::Macro) -> Option<String> {
+    let segs: Vec<String> = (m.path.segments.iter())
+        .map(|s| s.ident.to_string())
+        .collect();
+    let known = match segs.as_slice() {
+        [p] => p == "panic",
+        [c, p] => (c == "core" || c == "std") && p == "panic",
+        _ => false,
+    };
+    if !known {
+        return None;
+    }
+    let lit: syn::LitStr = syn::parse2(m.tokens.clone()).ok()?;
+    let msg = lit.value();
+    (!msg.contains('{') && !msg.contains('}')).then_some(msg)
+}
+
 fn is_unit_expr(e: &syn::Expr) -> bool {
     match e {
         syn::Expr::Assign(_) => true,
@@ -108,6 +127,9 @@ impl Lower {
                     "items inside a differentiable function are not supported; move them outside the function",
                 )),
                 syn::Stmt::Macro(m) if m.mac.path.is_ident(MAX_ITERS_CHECK) => self.max_iters_check(out),
+                syn::Stmt::Macro(m) if panic_message(&m.mac).is_some() => {
+                    out.stmts.push(Stmt::Panic(panic_message(&m.mac).unwrap()))
+                }
                 syn::Stmt::Macro(m) => self.error(err(
                     m,
                     format!(
@@ -338,10 +360,17 @@ impl Lower {
             syn::Pat::Type(pt) => (&*pt.pat, Some(&*pt.ty)),
             p => (p, None),
         };
+        if let (syn::Pat::Tuple(tuple), None, Some(init)) = (pat, ann, &local.init)
+            && init.diverge.is_none()
+            && super::tuples::tuple_valued(&init.expr, tuple.elems.len())
+        {
+            self.destructure_let(tuple, &init.expr, out);
+            return;
+        }
         let syn::Pat::Ident(pi) = pat else {
             let msg = match pat {
                 syn::Pat::Tuple(_) => {
-                    "destructuring `let` is not supported; bind each value with its own `let`"
+                    "this destructuring `let` is not supported: bind the elements of a tuple written out, or of an `if` whose branches end in tuples, as in `let (a, b) = if c { (x, y) } else { (y, x) };`, or bind each value with its own `let`"
                 }
                 syn::Pat::Wild(_) => "`let _ = ..` discards the value; remove the statement",
                 _ => "this pattern is not supported; bind a name, as in `let y = ..;`",
@@ -429,7 +458,7 @@ impl Lower {
     }
 
     /// Makes `target` hold `op`: renames the definition that produced a temporary, or copies.
-    fn bind(
+    pub(super) fn bind(
         &mut self,
         out: &mut Block,
         op: Operand,
@@ -513,6 +542,11 @@ impl Lower {
 
     /// `y = ..;` or `h[i] = ..;`.
     fn assign(&mut self, a: &syn::ExprAssign, out: &mut Block) {
+        if let syn::Expr::Tuple(left) = &*a.left
+            && super::tuples::tuple_valued(&a.right, left.elems.len())
+        {
+            return self.destructure_assign(left, &a.right, out);
+        }
         let Some((var, place)) = self.assigned_place(&a.left) else {
             return;
         };
@@ -600,7 +634,12 @@ impl Lower {
     }
 
     /// Lowers a value of `k` elements: a float, or a tuple written out.
-    fn value(&mut self, e: &syn::Expr, (k, tuple): (usize, bool), out: &mut Block) -> Vec<Operand> {
+    pub(super) fn value(
+        &mut self,
+        e: &syn::Expr,
+        (k, tuple): (usize, bool),
+        out: &mut Block,
+    ) -> Vec<Operand> {
         if !tuple {
             return vec![self.float(e, out)];
         }

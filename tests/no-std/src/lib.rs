@@ -28,7 +28,7 @@ impl Sqrt for f64 {
 }
 
 /// Huber loss: quadratic near 0, linear beyond `delta`; methods from `core` only.
-#[differentiable(jvp)]
+#[differentiable(hvp)]
 pub fn huber(r: f64, delta: f64) -> f64 {
     let a = r.abs();
     if a <= delta {
@@ -38,7 +38,7 @@ pub fn huber(r: f64, delta: f64) -> f64 {
 }
 
 /// Calls, `max`/`min`/`clamp`/`recip`, and a trait-provided `sqrt`.
-#[differentiable(jvp)]
+#[differentiable(hvp)]
 pub fn norm_clamped(x: f64, y: f64) -> f64 {
     let n = (x * x + y * y).sqrt();
     let h = huber(n, 1.0);
@@ -66,7 +66,7 @@ pub struct Net {
 }
 
 /// A const-generic callee.
-#[differentiable(jvp)]
+#[differentiable(hvp)]
 pub fn dot<const N: usize>(a: &[f64; N], b: &[f64; N]) -> f64 {
     let mut s = 0.0;
     for (x, y) in a.iter().zip(b.iter()) {
@@ -76,7 +76,7 @@ pub fn dot<const N: usize>(a: &[f64; N], b: &[f64; N]) -> f64 {
 }
 
 /// Arrays, struct fields, an array of structs and calls in a loop, without `std` or `alloc`.
-#[differentiable(jvp)]
+#[differentiable(hvp)]
 pub fn net(p: &Net, x: &[f64; 2]) -> f64 {
     let mut h = [x[0], x[1]];
     let mut out = 0.0;
@@ -93,7 +93,7 @@ pub fn net(p: &Net, x: &[f64; 2]) -> f64 {
 }
 
 /// Nested loops, a triangular bound, `rev` and a running maximum (a branch in a loop).
-#[differentiable(jvp)]
+#[differentiable(hvp)]
 pub fn triangle_max(x: &[f64; 4]) -> f64 {
     let mut best = x[3];
     let mut s = 0.0;
@@ -111,6 +111,32 @@ pub fn triangle_max(x: &[f64; 4]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Second order: `f_hvp`'s gradient is `f_grad`'s, and its products along the axes are
+    /// symmetric and match central differences of the gradient.
+    #[test]
+    fn hvp_matches_the_gradient() {
+        for &(x, y) in &[(0.3, 0.4), (1.5, -2.0), (-0.2, 0.9)] {
+            let (v, g) = norm_clamped_grad(x, y);
+            let (vh, gh, (hxx, hyx)) = norm_clamped_hvp(x, y, 1.0, 0.0);
+            let (_, _, (hxy, hyy)) = norm_clamped_hvp(x, y, 0.0, 1.0);
+            assert_eq!((v, g), (vh, gh));
+            assert!((hxy - hyx).abs() < 1e-12, "{hxy} vs {hyx}");
+            let e = 1e-6;
+            let fd_x =
+                (norm_clamped_grad(x + e, y).1.0 - norm_clamped_grad(x - e, y).1.0) / (2.0 * e);
+            let fd_y =
+                (norm_clamped_grad(x, y + e).1.1 - norm_clamped_grad(x, y - e).1.1) / (2.0 * e);
+            assert!(
+                (hxx - fd_x).abs() < 1e-6 * fd_x.abs().max(1.0),
+                "{hxx} vs {fd_x}"
+            );
+            assert!(
+                (hyy - fd_y).abs() < 1e-6 * fd_y.abs().max(1.0),
+                "{hyy} vs {fd_y}"
+            );
+        }
+    }
 
     /// Forward mode: the jvp along each axis is the gradient's entry.
     #[test]

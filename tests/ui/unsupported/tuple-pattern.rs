@@ -2,8 +2,8 @@ use stackgrad::differentiable;
 
 #[differentiable]
 fn f(x: f64) -> f64 {
-    let (a, b) = (x, x * x);
-    a + b
+    let (a, [b, c]) = (x, [x, x * x]);
+    a + b + c
 }
 
 fn main() {}

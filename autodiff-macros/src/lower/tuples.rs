@@ -1,0 +1,137 @@
+//! Destructuring: `let (a, b) = ..;` and `(a, b) = ..;` of a tuple written out, or of an `if`
+//! or block ending in tuples. Each element binds a float or array variable; an `if`'s results
+//! become the variables themselves.
+
+use super::{Lower, err};
+use crate::ir::*;
+
+/// Is `e` a tuple of `k` elements written out, or an `if` / block ending in such tuples (the
+/// values a destructuring `let` or assignment binds)?
+pub(super) fn tuple_valued(e: &syn::Expr, k: usize) -> bool {
+    match e {
+        syn::Expr::Paren(p) => tuple_valued(&p.expr, k),
+        syn::Expr::Tuple(t) => t.elems.len() == k,
+        syn::Expr::If(ifx) => {
+            ifx.then_branch.stmts.last().is_some_and(|s| match s {
+                syn::Stmt::Expr(e, None) => tuple_valued(e, k),
+                _ => false,
+            }) && ifx
+                .else_branch
+                .as_ref()
+                .is_some_and(|(_, e)| tuple_valued(e, k))
+        }
+        syn::Expr::Block(b) => b.block.stmts.last().is_some_and(|s| match s {
+            syn::Stmt::Expr(e, None) => tuple_valued(e, k),
+            _ => false,
+        }),
+        _ => false,
+    }
+}
+
+impl Lower {
+    /// `let (a, mut b) = if c { (x, y) } else { (y, x) };`: one variable per element, each a
+    /// float or an array (the `if`'s results are the variables themselves, without copies).
+    pub(super) fn destructure_let(
+        &mut self,
+        tuple: &syn::PatTuple,
+        init: &syn::Expr,
+        out: &mut Block,
+    ) {
+        let mut names = Vec::new();
+        for p in &tuple.elems {
+            match p {
+                syn::Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
+                    names.push((pi.ident.clone(), pi.mutability.is_some()))
+                }
+                p => {
+                    self.error(err(p, "bind a plain name, as in `let (a, b) = ..;`"));
+                    self.poison(&syn::Pat::Tuple(tuple.clone()));
+                    return;
+                }
+            }
+        }
+        let ops = self.value(init, (names.len(), true), out);
+        let vars: Vec<VarId> = (names.iter().zip(&ops))
+            .map(|((n, m), op)| {
+                let ty = self.f.operand_ty(op);
+                self.declare(n, *m, ty, None)
+            })
+            .collect();
+        self.bind_all(
+            out,
+            ops,
+            vars.into_iter().map(|v| (v, Vec::new())).collect(),
+            true,
+        );
+    }
+
+    /// `(a, b[i]) = if c { (x, y) } else { (y, x) };`.
+    pub(super) fn destructure_assign(
+        &mut self,
+        left: &syn::ExprTuple,
+        right: &syn::Expr,
+        out: &mut Block,
+    ) {
+        let mut places = Vec::new();
+        for e in &left.elems {
+            let Some(place) = self.assigned_place(e) else {
+                return;
+            };
+            places.push(place);
+        }
+        let ops = self.value(right, (places.len(), true), out);
+        self.bind_all(out, ops, places, false);
+    }
+
+    /// Binds each operand to its place; an `if` that just defined them all as temporaries
+    /// defines the variables instead.
+    fn bind_all(
+        &mut self,
+        out: &mut Block,
+        ops: Vec<Operand>,
+        places: Vec<(VarId, Vec<Proj>)>,
+        is_let: bool,
+    ) {
+        if let Some(Stmt::If {
+            results, is_let: l, ..
+        }) = out.stmts.last_mut()
+            && places.iter().all(|(_, p)| p.is_empty())
+            && results.len() == ops.len()
+            && results
+                .iter()
+                .zip(&ops)
+                .all(|(r, o)| matches!((r, o), (Target::Temp(a), Operand::Temp(b)) if a == b))
+        {
+            *results = places.iter().map(|(v, _)| Target::Var(*v)).collect();
+            *l = is_let;
+            for ((v, _), op) in places.iter().zip(&ops) {
+                let (a, b) = (self.f.operand_ty(op), self.f.vars[*v].ty);
+                self.f.types.unify(a, b);
+            }
+            return;
+        }
+        // Elements written out: every value is read before any is written (`(a, b) = (b, a)`).
+        let mut temps = Vec::new();
+        for op in ops {
+            match op {
+                Operand::Temp(_) | Operand::Const { .. } => temps.push(op),
+                op => {
+                    let ty = self.f.operand_ty(&op);
+                    let t = self.temp(ty);
+                    let id = self.def_id();
+                    out.stmts.push(Stmt::Def {
+                        id,
+                        target: Target::Temp(t),
+                        place: Vec::new(),
+                        rhs: Rhs::Copy(op),
+                        is_let: true,
+                    });
+                    temps.push(Operand::Temp(t));
+                }
+            }
+        }
+        for (op, (v, place)) in temps.into_iter().zip(places) {
+            self.bind(out, op, Target::Var(v), place, is_let);
+        }
+    }
+}

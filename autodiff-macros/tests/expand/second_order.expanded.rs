@@ -1,0 +1,361 @@
+pub fn energy(x: &[f64; 4], w: f64) -> f64 {
+    let mut s = 0.0;
+    for i in 0..4 {
+        s += (w * x[i]).tanh();
+    }
+    if s > 0.0 { s * s } else { -s }
+}
+///The tape of [`energy`]: what [`energy_adjoint`] reads, recorded by [`energy_forward`] in fixed-size fields.
+#[derive(::core::clone::Clone, ::core::fmt::Debug)]
+pub struct EnergyTape {
+    ///whether the condition of `if` #0 held
+    branch_0: bool,
+    ///`t1 = t0.tanh()` (line 5)
+    t1: [f64; 4],
+    ///`s` (line 3) after its last write
+    s: f64,
+}
+impl EnergyTape {
+    /// The exact size of this tape in bytes.
+    pub const BYTES: usize = ::core::mem::size_of::<Self>();
+    /// Every recorded field, in the order the forward sweep writes it: its name, what
+    /// it records, its type and its size in bytes. The sizes add up to
+    /// [`Self::BYTES`] up to alignment padding.
+    pub const FIELDS: &'static [(&'static str, &'static str, &'static str, usize)] = &[
+        (
+            "branch_0",
+            "whether the condition of if #0 held",
+            "bool",
+            ::core::mem::size_of::<bool>(),
+        ),
+        (
+            "t1",
+            "t1 = t0.tanh() (line 5)",
+            "[f64 ; 4]",
+            ::core::mem::size_of::<[f64; 4]>(),
+        ),
+        ("s", "s (line 3) after its last write", "f64", ::core::mem::size_of::<f64>()),
+    ];
+    /// A zeroed tape.
+    pub const fn new() -> Self {
+        Self {
+            branch_0: false,
+            t1: [0.0; 4],
+            s: 0.0,
+        }
+    }
+}
+impl ::core::default::Default for EnergyTape {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+///Computes [`energy`] and records in `tape` what [`energy_adjoint`] needs.
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+pub fn energy_forward(x: &[f64; 4], w: f64, tape: &mut EnergyTape) -> f64 {
+    let mut s: f64 = 0.0;
+    for (k0, i) in (0..4).enumerate() {
+        let t0 = w * x[i];
+        let t1 = t0.tanh();
+        tape.t1[k0] = t1;
+        s = s + t1;
+    }
+    tape.s = s;
+    tape.branch_0 = s > 0.0;
+    if tape.branch_0 { s * s } else { -s }
+}
+/**The reverse sweep of [`energy`]: adds `d_out` times the derivative of `energy` with respect to `x`, `w` into `d_x`, `d_w`.
+
+`tape` must have been filled by [`energy_forward`] with the same arguments. The adjoints accumulate: zero them first for a plain gradient.*/
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+pub fn energy_adjoint(
+    x: &[f64; 4],
+    w: f64,
+    tape: &EnergyTape,
+    d_out: f64,
+    d_x: &mut [f64; 4],
+    d_w: &mut f64,
+) {
+    let mut d_s: f64 = -0.0;
+    if tape.branch_0 {
+        d_s += d_out * 2.0 * tape.s;
+    } else {
+        d_s += -d_out;
+    }
+    for (k0, i) in (0..4).enumerate().rev() {
+        let d_t1: f64 = d_s;
+        let d_t0: f64 = d_t1 * (1.0 - tape.t1[k0] * tape.t1[k0]);
+        *d_w += d_t0 * x[i];
+        d_x[i] += d_t0 * w;
+    }
+}
+///The value of [`energy`] and its gradient with respect to `x`, `w`, in parameter order.
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+pub fn energy_grad(x: &[f64; 4], w: f64) -> (f64, ([f64; 4], f64)) {
+    let mut tape = <EnergyTape>::new();
+    let value = energy_forward(x, w, &mut tape);
+    let mut d_x: [f64; 4] = [0.0; 4];
+    let mut d_w: f64 = 0.0;
+    {
+        let tape = &tape;
+        let d_out: f64 = 1.0;
+        let d_x = &mut d_x;
+        let d_w = &mut d_w;
+        let mut d_s: f64 = -0.0;
+        if tape.branch_0 {
+            d_s += d_out * 2.0 * tape.s;
+        } else {
+            d_s += -d_out;
+        }
+        for (k0, i) in (0..4).enumerate().rev() {
+            let d_t1: f64 = d_s;
+            let d_t0: f64 = d_t1 * (1.0 - tape.t1[k0] * tape.t1[k0]);
+            *d_w += d_t0 * x[i];
+            d_x[i] = d_t0 * w;
+        }
+    }
+    (value, (d_x, d_w))
+}
+///The value of [`energy`] and its directional derivative: the derivative with respect to `x`, `w` along the tangents `t_x`, `t_w` (forward mode, one sweep, no tape).
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+pub fn energy_jvp(x: &[f64; 4], w: f64, t_x: &[f64; 4], t_w: f64) -> (f64, f64) {
+    let mut s: f64 = 0.0;
+    let mut t_s: f64 = 0.0;
+    for i in (0..4) {
+        let t0 = w * x[i];
+        let t_t0: f64 = t_w * x[i] + w * t_x[i];
+        let t1 = t0.tanh();
+        let t_t1: f64 = t_t0 * (1.0 - t1 * t1);
+        t_s = t_s + t_t1;
+        s = s + t1;
+    }
+    let (t4, t_t4) = if s > 0.0 {
+        let t2 = s * s;
+        let t_t2: f64 = 2.0 * s * t_s;
+        (t2, t_t2)
+    } else {
+        let t3 = -s;
+        let t_t3: f64 = -t_s;
+        (t3, t_t3)
+    };
+    (t4, t_t4)
+}
+const _: fn(&[f64; 4], f64) -> f64 = energy;
+///The tape of [`energy_hvp_jvp`]: what [`energy_hvp_jvp_adjoint`] reads, recorded by [`energy_hvp_jvp_forward`] in fixed-size fields.
+#[derive(::core::clone::Clone, ::core::fmt::Debug)]
+pub struct EnergyHvpJvpTape {
+    ///`t1` (line 1)
+    t1: [f64; 4],
+    ///`t7 = t1 * t1`
+    t7: [f64; 4],
+    ///`s` (line 3) after its last write
+    s: f64,
+    ///`t_s` (line 1) after its last write
+    t_s: f64,
+    ///whether the condition of `if` #0 held
+    branch_0: bool,
+}
+impl EnergyHvpJvpTape {
+    /// The exact size of this tape in bytes.
+    pub const BYTES: usize = ::core::mem::size_of::<Self>();
+    /// Every recorded field, in the order the forward sweep writes it: its name, what
+    /// it records, its type and its size in bytes. The sizes add up to
+    /// [`Self::BYTES`] up to alignment padding.
+    pub const FIELDS: &'static [(&'static str, &'static str, &'static str, usize)] = &[
+        ("t1", "t1 (line 1)", "[f64 ; 4]", ::core::mem::size_of::<[f64; 4]>()),
+        ("t7", "t7 = t1 * t1", "[f64 ; 4]", ::core::mem::size_of::<[f64; 4]>()),
+        ("s", "s (line 3) after its last write", "f64", ::core::mem::size_of::<f64>()),
+        (
+            "t_s",
+            "t_s (line 1) after its last write",
+            "f64",
+            ::core::mem::size_of::<f64>(),
+        ),
+        (
+            "branch_0",
+            "whether the condition of if #0 held",
+            "bool",
+            ::core::mem::size_of::<bool>(),
+        ),
+    ];
+    /// A zeroed tape.
+    pub const fn new() -> Self {
+        Self {
+            t1: [0.0; 4],
+            t7: [0.0; 4],
+            s: 0.0,
+            t_s: 0.0,
+            branch_0: false,
+        }
+    }
+}
+impl ::core::default::Default for EnergyHvpJvpTape {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+///Computes [`energy_hvp_jvp`] and records in `tape` what [`energy_hvp_jvp_adjoint`] needs.
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+pub fn energy_hvp_jvp_forward(
+    x: &[f64; 4],
+    w: f64,
+    t_x: &[f64; 4],
+    t_w: f64,
+    tape: &mut EnergyHvpJvpTape,
+) -> [f64; 2] {
+    let mut s: f64 = 0.0;
+    let mut t_s: f64 = 0.0;
+    for (k0, i) in (0..4).enumerate() {
+        let t0: f64 = w * x[i];
+        let t5 = t_w * x[i];
+        let t6 = w * t_x[i];
+        let t_t0: f64 = t5 + t6;
+        let t1: f64 = t0.tanh();
+        tape.t1[k0] = t1;
+        let t7 = t1 * t1;
+        tape.t7[k0] = t7;
+        let t8 = 1.0 - t7;
+        let t_t1: f64 = t_t0 * t8;
+        t_s = t_s + t_t1;
+        s = s + t1;
+    }
+    tape.s = s;
+    tape.t_s = t_s;
+    tape.branch_0 = s > 0.0;
+    let (t4, t_t4) = if tape.branch_0 {
+        let t2: f64 = s * s;
+        let t9 = 2.0 * s;
+        let t_t2: f64 = t9 * t_s;
+        (t2, t_t2)
+    } else {
+        let t3: f64 = -s;
+        let t_t3: f64 = -t_s;
+        (t3, t_t3)
+    };
+    [t4, t_t4]
+}
+/**The reverse sweep of [`energy_hvp_jvp`]: adds `d_out` times the derivative of `energy_hvp_jvp` with respect to `x`, `w`, `t_x`, `t_w` into `d_x`, `d_w`, `d_t_x`, `d_t_w`.
+
+`tape` must have been filled by [`energy_hvp_jvp_forward`] with the same arguments. The adjoints accumulate: zero them first for a plain gradient. `d_out`, the cotangent of the output, comes by reference (an array or struct output).*/
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+pub fn energy_hvp_jvp_adjoint(
+    x: &[f64; 4],
+    w: f64,
+    t_x: &[f64; 4],
+    t_w: f64,
+    tape: &EnergyHvpJvpTape,
+    d_out: &[f64; 2],
+    d_x: &mut [f64; 4],
+    d_w: &mut f64,
+    d_t_x: &mut [f64; 4],
+    d_t_w: &mut f64,
+) {
+    let mut d_s: f64 = -0.0;
+    let mut d_t_s: f64 = -0.0;
+    let mut d_t0: f64 = -0.0;
+    let mut d_t_t0: f64 = -0.0;
+    let mut d_t1: f64 = -0.0;
+    let mut d_t_t1: f64 = -0.0;
+    let mut d_t2: f64 = -0.0;
+    let mut d_t_t2: f64 = -0.0;
+    let mut d_t3: f64 = -0.0;
+    let mut d_t_t3: f64 = -0.0;
+    let mut d_t4: f64 = -0.0;
+    let mut d_t_t4: f64 = -0.0;
+    let d_t10: [f64; 2] = (*d_out);
+    d_t4 += d_t10[0];
+    d_t_t4 += d_t10[1];
+    if tape.branch_0 {
+        d_t2 += d_t4;
+        d_t_t2 += d_t_t4;
+        let d_t9: f64 = d_t_t2 * tape.t_s;
+        d_t_s += d_t_t2 * (2.0_f64 * tape.s);
+        d_s += d_t9 * 2.0_f64;
+        d_s += d_t2 * 2.0 * tape.s;
+    } else {
+        d_t3 += d_t4;
+        d_t_t3 += d_t_t4;
+        d_t_s += -d_t_t3;
+        d_s += -d_t3;
+    }
+    for (k0, i) in (0..4).enumerate().rev() {
+        d_t1 += d_s;
+        d_t_t1 += d_t_s;
+        let d_t_t1_1: f64 = d_t_t1;
+        d_t_t1 = -0.0;
+        d_t_t0 += d_t_t1_1 * (1.0_f64 - tape.t7[k0]);
+        let d_t8: f64 = d_t_t1_1 * ((t_w * x[i]) + (w * t_x[i]));
+        d_t1 += -(d_t8 * 2.0) * tape.t1[k0];
+        let d_t1_1: f64 = d_t1;
+        d_t1 = -0.0;
+        d_t0 += d_t1_1 * (1.0 - tape.t1[k0] * tape.t1[k0]);
+        let d_t_t0_1: f64 = d_t_t0;
+        d_t_t0 = -0.0;
+        *d_w += d_t_t0_1 * t_x[i];
+        d_t_x[i] += d_t_t0_1 * w;
+        *d_t_w += d_t_t0_1 * x[i];
+        d_x[i] += d_t_t0_1 * t_w;
+        let d_t0_1: f64 = d_t0;
+        d_t0 = -0.0;
+        *d_w += d_t0_1 * x[i];
+        d_x[i] += d_t0_1 * w;
+    }
+}
+const _: fn(&[f64; 4], f64, &[f64; 4], f64) -> [f64; 2] = energy_hvp_jvp;
+///The tangent program of [`energy`] as `[value, tangent]`, which `energy_hvp` differentiates (generated by `#[differentiable(hvp)]`; a function declared `hvp` calls its callees' `_hvp_jvp`).
+#[inline]
+pub fn energy_hvp_jvp(x: &[f64; 4], w: f64, t_x: &[f64; 4], t_w: f64) -> [f64; 2] {
+    let mut s: f64 = 0.0;
+    let mut t_s: f64 = 0.0;
+    for i in (0..4) {
+        let t0 = w * x[i];
+        let t_t0: f64 = t_w * x[i] + w * t_x[i];
+        let t1 = t0.tanh();
+        let t_t1: f64 = t_t0 * (1.0 - t1 * t1);
+        t_s = t_s + t_t1;
+        s = s + t1;
+    }
+    let (t4, t_t4) = if s > 0.0 {
+        let t2 = s * s;
+        let t_t2: f64 = 2.0 * s * t_s;
+        (t2, t_t2)
+    } else {
+        let t3 = -s;
+        let t_t3: f64 = -t_s;
+        (t3, t_t3)
+    };
+    [t4, t_t4]
+}
+///The value of [`energy`], its gradient with respect to `x`, `w` (as `energy_grad` returns it) and the Hessian-vector product `H v` along `v_x`, `v_w`, by reverse mode over forward mode, with a tape of fixed size on the stack.
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+pub fn energy_hvp(
+    x: &[f64; 4],
+    w: f64,
+    v_x: &[f64; 4],
+    v_w: f64,
+) -> (f64, ([f64; 4], f64), ([f64; 4], f64)) {
+    let mut tape = <EnergyHvpJvpTape>::new();
+    let value = energy_hvp_jvp_forward(x, w, v_x, v_w, &mut tape);
+    let mut h0: [f64; 4] = [0.0; 4];
+    let mut h1: f64 = 0.0;
+    let mut g0: [f64; 4] = [0.0; 4];
+    let mut g1: f64 = 0.0;
+    energy_hvp_jvp_adjoint(
+        x,
+        w,
+        v_x,
+        v_w,
+        &tape,
+        &[0.0, 1.0],
+        &mut h0,
+        &mut h1,
+        &mut g0,
+        &mut g1,
+    );
+    (value[0], (g0, g1), (h0, h1))
+}
