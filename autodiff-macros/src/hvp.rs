@@ -50,6 +50,7 @@ pub fn tangent_program(func: &syn::ItemFn, f: &Func) -> syn::Result<Program> {
         ret,
         params,
         gdecl,
+        allow,
         ..
     } = &sig;
     let inner = format_ident!("{}_hvp_jvp", name);
@@ -59,6 +60,7 @@ pub fn tangent_program(func: &syn::ItemFn, f: &Func) -> syn::Result<Program> {
     let item: syn::ItemFn = syn::parse2(quote! {
         #[doc = #text]
         #[inline]
+        #allow
         #vis fn #inner #gdecl(#(#params,)* #(#t_names: #t_tys,)* #(#z_names: #z_tys),*) -> [#ret; 2] {
             #body
         }
@@ -159,5 +161,65 @@ pub fn hvp_fn(func: &syn::ItemFn, f: &Func) -> TokenStream {
             #inner_adj(#(#args,)* #(#v_pass,)* &#tape, &[0.0, 1.0], #(&mut #h,)* #(&mut #g),*);
             (#value[0], #grads, #hs)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quote::ToTokens;
+
+    fn program(src: &str) -> syn::Result<Program> {
+        let func: syn::ItemFn = syn::parse_str(src).unwrap();
+        let f = crate::lower::lower(&func, &Args::default()).unwrap();
+        tangent_program(&func, &f)
+    }
+
+    /// The tangent program is a function of the language: it lowers again, differentiated with
+    /// respect to the primal parameters and the tangents, and returns `[value, tangent]`.
+    #[test]
+    fn the_tangent_program_is_in_the_language() {
+        let p = program(
+            "fn f(x: &[f64; 3], k: usize, w: f64) -> f64 {
+                let mut s = 0.0;
+                for i in 0..3 { s += (w * x[i]).tanh(); }
+                let r = if s > 0.0 { s * s } else { -s };
+                r / w + x[k]
+            }",
+        )
+        .unwrap();
+        let sig = p.item.sig.to_token_stream().to_string();
+        assert!(sig.contains("t_x : & [f64 ; 3] , t_w : f64"), "{sig}");
+        assert!(sig.ends_with("-> [f64 ; 2]"), "{sig}");
+        let wrt: Vec<String> = p
+            .args
+            .wrt
+            .as_ref()
+            .unwrap()
+            .iter()
+            .map(|i| i.to_string())
+            .collect();
+        assert_eq!(wrt, ["x", "w", "t_x", "t_w"]);
+        let g = crate::lower::lower(&p.item, &p.args).unwrap();
+        assert_eq!(g.wrt.len(), 4);
+    }
+
+    #[test]
+    fn tuple_outputs_have_no_hessian() {
+        let e = program("fn f(x: f64) -> (f64, f64) { (x, x * x) }")
+            .err()
+            .unwrap();
+        assert!(e.to_string().contains("not a tuple"), "{e}");
+    }
+
+    #[test]
+    fn struct_parameters_not_differentiated_get_a_zero_tangent() {
+        let func: syn::ItemFn = syn::parse_str("fn f(p: &P, x: f64) -> f64 { g(p, x) }").unwrap();
+        let args = crate::args::parse(quote!(wrt(x))).unwrap();
+        let f = crate::lower::lower(&func, &args).unwrap();
+        let p = tangent_program(&func, &f).unwrap();
+        let text = p.item.to_token_stream().to_string();
+        assert!(text.contains("z_p : & P"), "{text}");
+        assert!(text.contains("g_hvp_jvp (p , x , & z_p , t_x)"), "{text}");
     }
 }
