@@ -155,19 +155,24 @@ fn recurrent_network() {
     );
 }
 
-#[test]
-fn gmm_objective() {
-    // ADBench's test instance (2 dimensions, 3 components, 1 point), its parameters moved by
-    // seeded offsets: 3 + 6 + 9 = 18 coordinates.
+/// ADBench's test instance (2 dimensions, 3 components, 1 point), and its parameters moved by
+/// seeded offsets: 3 + 6 + 9 = 18 coordinates.
+fn gmm_instance() -> (gmm::Gmm<2, 3, 1, 3>, Vec<[f64; 18]>) {
     let data: gmm::Gmm<2, 3, 1, 3> = gmm::load(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/data/adbench/gmm/gmm_test_d2_K3_n1.txt"
     ));
     let base: [f64; 18] = common::flatten(&(data.alphas, data.means, data.icf));
-    let points: Vec<[f64; 18]> = cube::<18>(41, 20, -0.5, 0.5)
+    let points = cube::<18>(41, 20, -0.5, 0.5)
         .into_iter()
         .map(|p| core::array::from_fn(|i| base[i] + p[i]))
         .collect();
+    (data, points)
+}
+
+#[test]
+fn gmm_objective() {
+    let (data, points) = gmm_instance();
     let x = &*data.x;
     check_jvp_flat(
         "gmm",
@@ -205,16 +210,20 @@ fn bounded(a: f64, x: f64) -> f64 {
     r * y
 }
 
-#[test]
-fn bounded_loops() {
-    // Away from the points where halving's trip count changes (|x| = 0.1 * 2^k).
-    let points: Vec<_> = uniform(51, 60, [(0.5, 9.0), (0.11, 3.0)])
+/// Points away from those where halving's trip count changes (|x| = 0.1 * 2^k).
+fn bounded_points() -> Vec<[f64; 2]> {
+    uniform(51, 60, [(0.5, 9.0), (0.11, 3.0)])
         .into_iter()
         .filter(|p| {
             let k = (p[1].abs() / 0.1).log2();
             (k - k.round()).abs() > 0.05
         })
-        .collect();
+        .collect()
+}
+
+#[test]
+fn bounded_loops() {
+    let points = bounded_points();
     check_jvp(
         "bounded",
         &points,
@@ -509,15 +518,7 @@ fn hvp_arrays_loops_and_the_rnn() {
 
 #[test]
 fn hvp_gmm_objective() {
-    let data: gmm::Gmm<2, 3, 1, 3> = gmm::load(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/data/adbench/gmm/gmm_test_d2_K3_n1.txt"
-    ));
-    let base: [f64; 18] = common::flatten(&(data.alphas, data.means, data.icf));
-    let points: Vec<[f64; 18]> = cube::<18>(41, 20, -0.5, 0.5)
-        .into_iter()
-        .map(|p| core::array::from_fn(|i| base[i] + p[i]))
-        .collect();
+    let (data, points) = gmm_instance();
     let x = &*data.x;
     check_hvp_flat(
         "gmm",
@@ -532,13 +533,7 @@ fn hvp_gmm_objective() {
 
 #[test]
 fn hvp_bounded_checkpointed_structs_calls_match() {
-    let points: Vec<_> = uniform(51, 60, [(0.5, 9.0), (0.11, 3.0)])
-        .into_iter()
-        .filter(|p| {
-            let k = (p[1].abs() / 0.1).log2();
-            (k - k.round()).abs() > 0.05
-        })
-        .collect();
+    let points = bounded_points();
     let (grad, hvp) = pair!(bounded_grad, bounded_hvp);
     check_hvp("bounded", &points, |p| p[1] * 0.01, F64_RTOL, grad, hvp);
     check_hvp_flat(

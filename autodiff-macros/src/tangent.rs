@@ -110,17 +110,7 @@ impl<'a> Tan<'a> {
         if let Operand::Var { var, proj, .. } = a
             && let Some(z) = &self.zero_structs[*var]
         {
-            let mut out = z.to_token_stream();
-            for p in proj {
-                out = match p {
-                    Proj::Index(i) => {
-                        let i = self.fwd.pure(i);
-                        quote!(#out[#i])
-                    }
-                    Proj::Field(f) => quote!(#out.#f),
-                    Proj::Deref => out,
-                };
-            }
+            let out = self.projected(z, proj);
             return quote!(&#out);
         }
         if kind == Kind::Array && self.f.types.known(ty) {
@@ -184,7 +174,12 @@ impl<'a> Tan<'a> {
     /// The tangent of a place in an active variable: `t_x[i].w`, or `None` for an inactive one.
     fn t_place(&self, var: VarId, proj: &[Proj]) -> Option<TokenStream> {
         let t = self.t_vars[var].as_ref().filter(|_| self.act.vars[var])?;
-        let mut out = t.to_token_stream();
+        Some(self.projected(t, proj))
+    }
+
+    /// A place in the variable named `base`: `base[i].w`.
+    fn projected(&self, base: &Ident, proj: &[Proj]) -> TokenStream {
+        let mut out = base.to_token_stream();
         for p in proj {
             out = match p {
                 Proj::Index(i) => {
@@ -195,7 +190,7 @@ impl<'a> Tan<'a> {
                 Proj::Deref => quote!((*#out)),
             };
         }
-        Some(out)
+        out
     }
 
     /// An operand's tangent, `None` where it is zero.
