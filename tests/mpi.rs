@@ -16,10 +16,7 @@
 
 use std::process::ExitCode;
 
-use rand::SeedableRng;
-use rand::rngs::SmallRng;
 use stackgrad::runtime::Float;
-use stackgrad::runtime::data::{bundled, fill_windows};
 use stackgrad::runtime::distributed::{Cluster, DataParallel, DistributedError};
 use stackgrad::{Parameters, differentiable};
 
@@ -29,6 +26,7 @@ mod model;
 mod ranks;
 
 mod counting;
+mod gpt_batches;
 use counting::allocations_in;
 
 // ---- A small f64 model: a mean squared error over `N` rows. ----
@@ -267,7 +265,7 @@ fn no_allocation<const S: usize>(cluster: &Cluster) -> Result<(), String> {
         }
     });
     // The GPT's step through the trainer, as the example runs it.
-    let data = gpt_batches(3);
+    let data = gpt_batches::batches::<{ model::T }, { model::B }, { model::R }>(3);
     let (mut trainer, _) = ranks::with_ranks(model::Trainer::new(1337), cluster)
         .map_err(|e| format!("the trainer over the ranks: {e}"))?;
     trainer.step(&data[0].0, &data[0].1);
@@ -287,31 +285,11 @@ fn no_allocation<const S: usize>(cluster: &Cluster) -> Result<(), String> {
     Ok(())
 }
 
-/// `n` random batches of `B` windows of tiny-shakespeare, flattened to `R` rows, from one seed:
-/// the same on every rank.
-fn gpt_batches(n: usize) -> Vec<([usize; model::R], [usize; model::R])> {
-    use model::{B, R, T};
-    let corpus = bundled::tinyshakespeare(bundled::data_dir().join("tinyshakespeare/input.txt"))
-        .expect("the bundled tiny-shakespeare");
-    let (train, _) = corpus.split(0.9);
-    let mut rng = SmallRng::seed_from_u64(7);
-    (0..n)
-        .map(|_| {
-            let (mut x, mut y) = ([[0usize; T]; B], [[0usize; T]; B]);
-            fill_windows(train, &mut x, &mut y, &mut rng).expect("the text is longer than T");
-            let flat = |rows: [[usize; T]; B]| -> [usize; R] {
-                rows.as_flattened().try_into().expect("R = B * T")
-            };
-            (flat(x), flat(y))
-        })
-        .collect()
-}
-
 /// Steps of the trajectory check.
 const GPT_STEPS: usize = 300;
 
 fn gpt_gradient_and_300_steps_match_one_process(cluster: &Cluster) -> Result<(), String> {
-    let data = gpt_batches(GPT_STEPS);
+    let data = gpt_batches::batches::<{ model::T }, { model::B }, { model::R }>(GPT_STEPS);
     let (mut ranked, communication) = ranks::with_ranks(model::Trainer::new(1337), cluster)
         .map_err(|e| format!("the trainer over the ranks: {e}"))?;
     let mut single = model::Trainer::new(1337);

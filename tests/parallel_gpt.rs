@@ -1,34 +1,15 @@
 //! The example GPT's step over threads (`--threads` of `examples/shakespeare_gpt`): the same bits
 //! on every run for a given thread count, and losses within float rounding of one thread's.
 
-use rand::SeedableRng;
-use rand::rngs::SmallRng;
 use stackgrad::Parameters;
-use stackgrad::runtime::data::{bundled, fill_windows};
 
+mod gpt_batches;
 #[path = "../examples/shakespeare_gpt/model.rs"]
 #[allow(dead_code, reason = "the example's model; these tests use part of it")]
 mod model;
+use gpt_batches::batches;
 
 use model::{B, R, T, Trainer};
-
-/// `n` random batches of `NB` windows of tiny-shakespeare, flattened to `NR = NB * T` rows.
-fn batches<const NB: usize, const NR: usize>(n: usize) -> Vec<([usize; NR], [usize; NR])> {
-    let corpus = bundled::tinyshakespeare(bundled::data_dir().join("tinyshakespeare/input.txt"))
-        .expect("the bundled tiny-shakespeare");
-    let (train, _) = corpus.split(0.9);
-    let mut rng = SmallRng::seed_from_u64(7);
-    (0..n)
-        .map(|_| {
-            let (mut x, mut y) = ([[0usize; T]; NB], [[0usize; T]; NB]);
-            fill_windows(train, &mut x, &mut y, &mut rng).expect("the text is longer than T");
-            let flat = |rows: [[usize; T]; NB]| -> [usize; NR] {
-                rows.as_flattened().try_into().expect("NR = NB * T")
-            };
-            (flat(x), flat(y))
-        })
-        .collect()
-}
 
 /// Runs `f` on a thread with room for a batch's activations, as the example does.
 fn on_big_stack<R: Send + 'static>(f: impl FnOnce() -> R + Send + 'static) -> R {
@@ -42,7 +23,7 @@ fn on_big_stack<R: Send + 'static>(f: impl FnOnce() -> R + Send + 'static) -> R 
 
 /// The parameters after `steps` steps on `threads` threads, as bits, and the losses.
 fn train(threads: usize, steps: usize) -> (Vec<u32>, Vec<f32>) {
-    let data = batches::<B, R>(steps);
+    let data = batches::<T, B, R>(steps);
     let mut trainer = Trainer::new(1337).with_threads(threads).expect("spawn");
     let losses = data.iter().map(|(x, y)| trainer.step(x, y)).collect();
     let mut bits = Vec::new();

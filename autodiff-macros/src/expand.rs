@@ -4,7 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::items::items;
+use crate::items::{Analysed, items};
 use crate::{args, hvp, lower};
 use syn::visit_mut::VisitMut;
 
@@ -61,17 +61,18 @@ impl syn::visit_mut::VisitMut for StripBounds {
 fn generate(attr: TokenStream, func: &syn::ItemFn) -> syn::Result<TokenStream> {
     let args = args::parse(attr)?;
     let f = lower::lower(func, &args)?;
-    let mut out = items(func, &f, &args);
+    let an = Analysed::new(&f);
+    let mut out = items(func, &f, &an, &args);
     if args.hvp {
         // The tangent program goes through the pipeline again, as a function of its own.
-        let program = hvp::tangent_program(func, &f)?;
+        let program = hvp::tangent_program(func, &f, &an)?;
         let g = lower::lower(&program.item, &program.args).map_err(|e| {
             syn::Error::new(
                 e.span(),
                 format!("`hvp`: the macro's tangent program is outside its own language here ({e}); this is a bug in stackgrad, please report it"),
             )
         })?;
-        out.extend(items(&program.item, &g, &program.args));
+        out.extend(items(&program.item, &g, &Analysed::new(&g), &program.args));
         let mut item = program.item;
         StripBounds.visit_item_fn_mut(&mut item);
         out.extend(quote!(#item));

@@ -25,14 +25,13 @@ pub struct Program {
     pub args: Args,
 }
 
-pub fn tangent_program(func: &syn::ItemFn, f: &Func) -> syn::Result<Program> {
+pub fn tangent_program(func: &syn::ItemFn, f: &Func, an: &Analysed) -> syn::Result<Program> {
     if f.ret_tuple {
         return Err(syn::Error::new_spanned(
             &func.sig.output,
             "`hvp` needs a function returning a float or an array of floats, not a tuple; differentiate each element with a function of its own",
         ));
     }
-    let an = Analysed::new(f);
     let tape = Tape::default();
     let tape_ident = Ident::new("tape", Span::mixed_site());
     let fwd = Fwd::new(f, &tape, &an.plan, &an.temp_names, &tape_ident, false);
@@ -172,7 +171,7 @@ mod tests {
     fn program(src: &str) -> syn::Result<Program> {
         let func: syn::ItemFn = syn::parse_str(src).unwrap();
         let f = crate::lower::lower(&func, &Args::default()).unwrap();
-        tangent_program(&func, &f)
+        tangent_program(&func, &f, &Analysed::new(&f))
     }
 
     /// The tangent program is a function of the language: it lowers again, differentiated with
@@ -217,7 +216,7 @@ mod tests {
         let func: syn::ItemFn = syn::parse_str("fn f(p: &P, x: f64) -> f64 { g(p, x) }").unwrap();
         let args = crate::args::parse(quote!(wrt(x))).unwrap();
         let f = crate::lower::lower(&func, &args).unwrap();
-        let p = tangent_program(&func, &f).unwrap();
+        let p = tangent_program(&func, &f, &Analysed::new(&f)).unwrap();
         let text = p.item.to_token_stream().to_string();
         assert!(text.contains("z_p : & P"), "{text}");
         assert!(text.contains("g_hvp_jvp (p , x , & z_p , t_x)"), "{text}");

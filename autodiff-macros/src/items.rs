@@ -198,11 +198,10 @@ impl<'a> Sig<'a> {
     }
 }
 
-pub fn items(func: &syn::ItemFn, f: &Func, args: &crate::args::Args) -> TokenStream {
-    let an = Analysed::new(f);
-    let s = sweeps(func, f, &an);
+pub fn items(func: &syn::ItemFn, f: &Func, an: &Analysed, args: &crate::args::Args) -> TokenStream {
+    let s = sweeps(func, f, an);
     let sig = Sig::new(func, f);
-    let jvp = (args.jvp || args.hvp).then(|| jvp_fn(&sig, f, &an));
+    let jvp = (args.jvp || args.hvp).then(|| jvp_fn(&sig, f, an));
     let tapes = tape_types(&sig, f, &s.tape);
     let forward = forward_fns(&sig, &s);
     let adjoint = adjoint_fn(&sig, &s);
@@ -218,7 +217,8 @@ pub fn items(func: &syn::ItemFn, f: &Func, args: &crate::args::Args) -> TokenStr
     }
 }
 
-/// What both the reverse items and `f_jvp` read: activity, the tape plan, temporaries' names.
+/// What the reverse items, `f_jvp` and the tangent program of `f_hvp` read: activity, the tape
+/// plan, temporaries' names; computed once per function.
 pub struct Analysed {
     pub act: analysis::Activity,
     pub plan: Plan,

@@ -35,7 +35,7 @@ fn arith(op: &syn::BinOp) -> Option<BinOp> {
 
 impl Lower {
     /// Defines a temporary as `rhs`.
-    fn def_temp(&mut self, out: &mut Block, rhs: Rhs, ty: TyId) -> Operand {
+    pub(super) fn def_temp(&mut self, out: &mut Block, rhs: Rhs, ty: TyId) -> Operand {
         let t = self.temp(ty);
         let id = self.def_id();
         out.stmts.push(Stmt::Def {

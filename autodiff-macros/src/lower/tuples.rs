@@ -117,16 +117,7 @@ impl Lower {
                 Operand::Temp(_) | Operand::Const { .. } => temps.push(op),
                 op => {
                     let ty = self.f.operand_ty(&op);
-                    let t = self.temp(ty);
-                    let id = self.def_id();
-                    out.stmts.push(Stmt::Def {
-                        id,
-                        target: Target::Temp(t),
-                        place: Vec::new(),
-                        rhs: Rhs::Copy(op),
-                        is_let: true,
-                    });
-                    temps.push(Operand::Temp(t));
+                    temps.push(self.def_temp(out, Rhs::Copy(op), ty));
                 }
             }
         }
