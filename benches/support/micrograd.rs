@@ -4,7 +4,7 @@
 use stackgrad::differentiable;
 
 /// karpathy/micrograd's README example, `relu` as `max(0.0)` and `**3` as `powi(3)`.
-#[differentiable(jvp)]
+#[differentiable(hvp)]
 #[allow(clippy::misrefactored_assign_op)] // `c += c + 1.0` as the README writes it
 pub fn micrograd(a: f64, b: f64) -> f64 {
     let mut c = a + b;
