@@ -8,6 +8,8 @@
 //! `<d_out, f(x)>`. Every random point comes from a fixed seed.
 
 mod common;
+#[path = "models/mlp.rs"]
+mod mlp;
 
 /// The flat checker itself: it must reject a gradient that is right up to a permutation.
 mod checker {
@@ -472,34 +474,7 @@ mod structs {
     use crate::common::{Flat, GradCheck, cube};
     use stackgrad::differentiable;
 
-    const INPUTS: usize = 3;
-    const HIDDEN: usize = 4;
-
-    #[derive(Clone, Debug, Default, PartialEq)]
-    pub struct Mlp {
-        pub w1: [[f64; INPUTS]; HIDDEN],
-        pub b1: [f64; HIDDEN],
-        pub w2: [f64; HIDDEN],
-        pub b2: f64,
-    }
-
-    impl Flat for Mlp {
-        fn read(coordinates: &mut &[f64]) -> Self {
-            Mlp {
-                w1: Flat::read(coordinates),
-                b1: Flat::read(coordinates),
-                w2: Flat::read(coordinates),
-                b2: Flat::read(coordinates),
-            }
-        }
-
-        fn write(&self, out: &mut Vec<f64>) {
-            self.w1.write(out);
-            self.b1.write(out);
-            self.w2.write(out);
-            self.b2.write(out);
-        }
-    }
+    use crate::mlp::{HIDDEN, INPUTS, Mlp, PARAMS};
 
     /// Squared error of a one-hidden-layer tanh network.
     #[differentiable]
@@ -522,7 +497,6 @@ mod structs {
 
     #[test]
     fn mlp_gradient() {
-        const PARAMS: usize = HIDDEN * INPUTS + 2 * HIDDEN + 1;
         GradCheck::new("mlp").flat(
             &cube::<{ PARAMS + INPUTS + 1 }>(50, 20, -1.5, 1.5),
             |(p, x, y): &(Mlp, [f64; INPUTS], f64)| mlp(p, x, *y),
@@ -1007,12 +981,13 @@ mod calls {
 mod contract {
     use crate::calls::{SquashChainTape, squash_chain_adjoint, squash_chain_forward};
     use crate::common::{assert_close, cube, flatten, unflatten};
+    use crate::mlp::Mlp;
     use crate::products::{COLS, DotTape, INNER, MatmulTape, ROWS, matmul, matmul_forward};
     use crate::recurrences::{
         HIDDEN, RnnTape, RnnVectorTape, STEPS, rnn, rnn_forward, rnn_vector, rnn_vector_adjoint,
         rnn_vector_forward,
     };
-    use crate::structs::{Mlp, MlpTape, mlp, mlp_adjoint, mlp_forward};
+    use crate::structs::{MlpTape, mlp, mlp_adjoint, mlp_forward};
     use core::mem::size_of;
 
     #[test]

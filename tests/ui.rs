@@ -9,4 +9,5 @@ fn ui() {
     t.compile_fail("tests/ui/calls/*.rs");
     t.compile_fail("tests/ui/loops/*.rs");
     t.compile_fail("tests/ui/arrays/*.rs");
+    t.compile_fail("tests/ui/methods/*.rs");
 }

@@ -22,6 +22,8 @@ mod ir;
 mod items;
 #[path = "../src/lower/mod.rs"]
 mod lower;
+#[path = "../src/methods.rs"]
+mod methods;
 #[path = "../src/names.rs"]
 mod names;
 #[path = "../src/plan.rs"]

@@ -57,6 +57,53 @@ impl Activity {
 /// and *useful* (the output depends on it: backward propagation from the returned values). A
 /// value that never reaches the output gets no adjoint code at all: its cotangent would be zero,
 /// and zero times an infinite partial (`atan2` at the origin) is NaN.
+/// A call of a known callee (another method of the same `impl` block) that passes an argument
+/// carrying a derivative to a parameter the callee does not differentiate: the derivative would
+/// be lost, so it is an error at the call, naming the parameter.
+pub fn lost_derivatives(f: &Func, act: &Activity) -> syn::Result<()> {
+    let mut error: Option<syn::Error> = None;
+    lost_in(f, act, &f.body, &mut error);
+    error.map_or(Ok(()), Err)
+}
+
+fn lost_in(f: &Func, act: &Activity, b: &Block, error: &mut Option<syn::Error>) {
+    for s in &b.stmts {
+        match s {
+            Stmt::Def {
+                rhs: Rhs::Call { path, args, span },
+                ..
+            } => {
+                let Some(callee) = path.get_ident().and_then(|i| f.known.get(&i.to_string()))
+                else {
+                    continue;
+                };
+                for (a, (param, differentiated)) in args.iter().zip(&callee.params) {
+                    if *differentiated || !act.operand(a) {
+                        continue;
+                    }
+                    let method = &callee.name;
+                    let e = syn::Error::new(
+                        *span,
+                        format!(
+                            "this argument carries a derivative, but `{method}` does not differentiate its parameter `{param}`: the derivative would be lost; add `{param}` to the method's `#[wrt(..)]`"
+                        ),
+                    );
+                    match error {
+                        Some(all) => all.combine(e),
+                        None => *error = Some(e),
+                    }
+                }
+            }
+            Stmt::If { then, els, .. } => {
+                lost_in(f, act, then, error);
+                lost_in(f, act, els, error);
+            }
+            Stmt::For { body, .. } => lost_in(f, act, body, error),
+            _ => {}
+        }
+    }
+}
+
 pub fn activity(f: &Func) -> Activity {
     let mut act = Activity {
         vars: vec![false; f.vars.len()],

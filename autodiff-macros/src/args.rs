@@ -7,7 +7,7 @@ use syn::parse::{Parse, ParseStream, Parser};
 use syn::punctuated::Punctuated;
 use syn::{Token, parenthesized};
 
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Args {
     /// `None`: every float parameter.
     pub wrt: Option<Vec<Ident>>,
@@ -17,6 +17,10 @@ pub struct Args {
     pub jvp: bool,
     /// `hvp`: also `f_jvp` and the Hessian-vector product `f_hvp`.
     pub hvp: bool,
+    /// Callees whose parameters the macro knows (the other methods of a `#[differentiable]`
+    /// `impl` block), by name: each parameter's name and whether the callee differentiates it.
+    /// Not an attribute argument: the `methods` pass fills it.
+    pub known: std::collections::HashMap<String, crate::ir::Callee>,
 }
 
 const EXPECTED: &str = "expected `#[differentiable]`, `#[differentiable(wrt(x, y))]`, `#[differentiable(jvp)]`, `#[differentiable(hvp)]` or `#[differentiable(max_iters(label = K))]`";

@@ -5,22 +5,25 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use crate::items::{Analysed, items};
-use crate::{args, hvp, lower};
+use crate::{analysis, args, hvp, lower, methods};
 use syn::visit_mut::VisitMut;
 
 pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     let func: syn::ItemFn = match syn::parse2(item.clone()) {
         Ok(f) => f,
         Err(e) => {
+            if let Ok(block) = syn::parse2::<syn::ItemImpl>(item.clone()) {
+                return expand_impl(attr, block);
+            }
             let e = syn::Error::new(
                 e.span(),
-                "`#[differentiable]` applies to a free function, as in `#[differentiable] fn f(x: f64) -> f64 { .. }`",
+                "`#[differentiable]` applies to a free function, as in `#[differentiable] fn f(x: f64) -> f64 { .. }`, or to an `impl` block of a struct",
             )
             .to_compile_error();
             return quote!(#item #e);
         }
     };
-    let generated = generate(attr, &func);
+    let generated = args::parse(attr).and_then(|args| generate(&args, &func));
     // The primal is the user's function as written, less the `#[max_iters(K)]`,
     // `#[checkpoint]` and `#[recompute]` attributes, which only this macro reads.
     let mut func = func;
@@ -58,11 +61,64 @@ impl syn::visit_mut::VisitMut for StripBounds {
     }
 }
 
-fn generate(attr: TokenStream, func: &syn::ItemFn) -> syn::Result<TokenStream> {
-    let args = args::parse(attr)?;
-    let f = lower::lower(func, &args)?;
+/// `#[differentiable] impl Model { .. }`: each differentiated method's hidden function goes
+/// through the pipeline; the block gets the methods that call its items (`methods`).
+fn expand_impl(attr: TokenStream, block: syn::ItemImpl) -> TokenStream {
+    let generated = args::parse(attr).and_then(|args| {
+        let mut split = methods::split(&args, &block)?;
+        let mut out = TokenStream::new();
+        let mut delegates = Vec::new();
+        let mut errors: Option<syn::Error> = None;
+        for method in &split.methods {
+            match generate(&method.args, &method.hidden) {
+                Ok(items) => {
+                    let (calls, items) = methods::finish(&split, method, items)?;
+                    delegates.extend(calls);
+                    let mut hidden = method.hidden.clone();
+                    hidden.vis = syn::Visibility::Inherited;
+                    StripBounds.visit_item_fn_mut(&mut hidden);
+                    out.extend(quote! {
+                        #[allow(dead_code, clippy::all)]
+                        #hidden
+                        #items
+                    });
+                }
+                Err(e) => match &mut errors {
+                    Some(all) => all.combine(e),
+                    None => errors = Some(e),
+                },
+            }
+        }
+        if let Some(e) = errors {
+            return Err(e);
+        }
+        split
+            .item
+            .items
+            .extend(delegates.into_iter().map(syn::ImplItem::Fn));
+        StripBounds.visit_item_impl_mut(&mut split.item);
+        let item = &split.item;
+        Ok(quote!(#item #out))
+    });
+    generated.unwrap_or_else(|e| {
+        // The block as written (less the attributes only this macro reads) and the error.
+        let mut block = block;
+        for it in &mut block.items {
+            if let syn::ImplItem::Fn(m) = it {
+                m.attrs.retain(|a| !a.path().is_ident("wrt"));
+            }
+        }
+        StripBounds.visit_item_impl_mut(&mut block);
+        let e = e.to_compile_error();
+        quote!(#block #e)
+    })
+}
+
+fn generate(args: &args::Args, func: &syn::ItemFn) -> syn::Result<TokenStream> {
+    let f = lower::lower(func, args)?;
     let an = Analysed::new(&f);
-    let mut out = items(func, &f, &an, &args);
+    analysis::lost_derivatives(&f, &an.act)?;
+    let mut out = items(func, &f, &an, args);
     if args.hvp {
         // The tangent program goes through the pipeline again, as a function of its own.
         let program = hvp::tangent_program(func, &f, &an)?;
@@ -89,19 +145,24 @@ mod tests {
     use super::*;
     use std::path::Path;
 
+    /// The expansion of one `#[differentiable]` function or `impl` block.
     fn expand_file(src: &str) -> String {
-        let mut func: syn::ItemFn = syn::parse_str(src).expect("a function");
-        let pos = func
-            .attrs
+        let mut item: syn::Item = syn::parse_str(src).expect("a function or an impl block");
+        let attrs = match &mut item {
+            syn::Item::Fn(f) => &mut f.attrs,
+            syn::Item::Impl(i) => &mut i.attrs,
+            _ => panic!("a function or an impl block"),
+        };
+        let pos = attrs
             .iter()
             .position(|a| a.path().is_ident("differentiable"))
             .expect("#[differentiable]");
-        let attr = func.attrs.remove(pos);
+        let attr = attrs.remove(pos);
         let args = match attr.meta {
             syn::Meta::List(l) => l.tokens,
             _ => TokenStream::new(),
         };
-        let out = expand(args, quote!(#func));
+        let out = expand(args, quote!(#item));
         let file: syn::File = syn::parse2(out.clone())
             .unwrap_or_else(|e| panic!("expansion does not parse: {e}\n{out}"));
         prettyplease::unparse(&file)

@@ -512,6 +512,18 @@ pub struct Func {
     pub read_tys: std::collections::HashMap<ReadId, TyId>,
     /// Types of struct fields and their elements, by variable and path (`.w[]`).
     pub field_tys: std::collections::HashMap<(VarId, String), TyId>,
+    /// Callees whose differentiated parameters are known ([`crate::args::Args::known`]).
+    pub known: std::collections::HashMap<String, Callee>,
+}
+
+/// A callee whose parameters the macro knows: another method of a `#[differentiable]` `impl`
+/// block, called through its hidden function.
+#[derive(Clone, Debug)]
+pub struct Callee {
+    /// The name the user calls it by (`hidden` for `self.hidden(x)`).
+    pub name: String,
+    /// Each parameter's name (`self` first) and whether the callee differentiates it.
+    pub params: Vec<(String, bool)>,
 }
 
 /// The key of a place's type among struct field types: `.w[]` for `p.w[i]`.
@@ -531,6 +543,14 @@ pub fn place_path(proj: &[Proj]) -> String {
 }
 
 impl Func {
+    /// Whether a known callee (called by a one-segment path) differentiates its parameter
+    /// `i`: `None` for a callee the macro cannot see, which must differentiate every float,
+    /// array and struct parameter.
+    pub fn callee_differentiates(&self, path: &syn::Path, i: usize) -> Option<bool> {
+        let callee = self.known.get(&path.get_ident()?.to_string())?;
+        callee.params.get(i).map(|(_, d)| *d)
+    }
+
     pub fn reads_ty(&self, read: ReadId) -> Option<TyId> {
         self.read_tys.get(&read).copied()
     }

@@ -18,6 +18,7 @@ mod forward;
 mod hvp;
 mod items;
 mod lower;
+mod methods;
 mod plan;
 mod reverse;
 mod tangent;

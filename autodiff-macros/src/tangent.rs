@@ -517,9 +517,11 @@ impl<'a> Tan<'a> {
         };
         let mut t_args = Vec::new();
         let mut pre = TokenStream::new();
-        for a in args {
+        for (i, a) in args.iter().enumerate() {
             let ty = self.f.operand_ty(a);
-            if !self.f.types.differentiable(ty) {
+            if !self.f.types.differentiable(ty)
+                || self.f.callee_differentiates(path, i) == Some(false)
+            {
                 continue;
             }
             // Floats by value, arrays and structs by reference (an argument written `&a` is

@@ -118,6 +118,7 @@ impl Lower {
                 usize_ty: 0,
                 read_tys: HashMap::new(),
                 field_tys: HashMap::new(),
+                known: args.known.clone(),
             },
             scopes: vec![HashMap::new()],
             names: HashMap::new(),

@@ -119,10 +119,14 @@ impl<'a> Rev<'a> {
         let mut d_args = Vec::new();
         let direct = self.direct_adjoints(args);
         let mut helper = false;
-        for (a, direct) in args.iter().zip(direct) {
+        for (i, (a, direct)) in args.iter().zip(direct).enumerate() {
             vals.push(self.val(a));
             let ty = self.f.operand_ty(a);
-            if !self.f.types.differentiable(ty) {
+            // (A known callee's parameter it does not differentiate gets no buffer: the
+            // argument carries no derivative, `analysis::lost_derivatives` made sure.)
+            if !self.f.types.differentiable(ty)
+                || self.f.callee_differentiates(path, i) == Some(false)
+            {
                 continue;
             }
             let tyt = self.f.types.tokens_infer(ty);

@@ -92,6 +92,23 @@ pub fn net(p: &Net, x: &[f64; 2]) -> f64 {
     p.scale * out
 }
 
+/// Methods: `#[differentiable] impl`, one method calling another.
+#[differentiable(jvp)]
+impl Layer {
+    /// One output of the layer, in the parameters and the input.
+    #[wrt(self, x)]
+    pub fn unit(&self, k: usize, x: &[f64; 2]) -> f64 {
+        self.w[k][0] * x[0] + self.w[k][1] * x[1] + self.b[k]
+    }
+
+    /// The squared outputs, in the parameters alone.
+    pub fn energy(&self, x: &[f64; 2]) -> f64 {
+        let a = self.unit(0, x);
+        let b = self.unit(1, x);
+        a * a + b * b
+    }
+}
+
 /// Nested loops, a triangular bound, `rev` and a running maximum (a branch in a loop).
 #[differentiable(hvp)]
 pub fn triangle_max(x: &[f64; 4]) -> f64 {
@@ -244,6 +261,33 @@ mod tests {
                 fd[i]
             );
         }
+    }
+
+    #[test]
+    fn layer_methods_match_the_closed_form() {
+        let layer = Layer {
+            w: [[0.5, -1.2], [0.8, 0.3]],
+            b: [0.1, -0.4],
+        };
+        let x = [0.9, -0.6];
+        let (a, b) = (layer.unit(0, &x), layer.unit(1, &x));
+        let (value, d) = layer.energy_grad(&x);
+        assert_eq!(value, a * a + b * b);
+        // d/dw[k][j] = 2 unit_k x_j, d/db[k] = 2 unit_k.
+        for (k, unit) in [a, b].into_iter().enumerate() {
+            assert!((d.b[k] - 2.0 * unit).abs() < 1e-12);
+            for (j, x_j) in x.iter().enumerate() {
+                assert!((d.w[k][j] - 2.0 * unit * x_j).abs() < 1e-12);
+            }
+        }
+        let (_, (_, d_x)) = layer.unit_grad(1, &x);
+        assert_eq!(d_x, layer.w[1]);
+        let t = Layer {
+            w: [[1.0, 0.0], [0.0, 0.0]],
+            b: [0.0, 0.0],
+        };
+        let (_, tangent) = layer.energy_jvp(&x, &t);
+        assert!((tangent - 2.0 * a * x[0]).abs() < 1e-12);
     }
 
     #[test]

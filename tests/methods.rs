@@ -1,0 +1,246 @@
+//! `#[differentiable] impl Model { .. }`: a model as a struct with methods. Every gradient is
+//! checked against central finite differences of the user's own method (`common::GradCheck`).
+
+#![allow(clippy::needless_range_loop)] // index loops are how the models are written
+
+mod common;
+
+use common::{GradCheck, cube};
+use stackgrad::differentiable;
+
+#[path = "models/mlp.rs"]
+mod mlp;
+use mlp::{HIDDEN, INPUTS, Mlp, PARAMS};
+
+#[differentiable]
+impl Mlp {
+    /// Not differentiated (no `&self`): stays as written.
+    pub fn zeros() -> Self {
+        Mlp::default()
+    }
+
+    /// Not differentiated (an integer result).
+    pub fn parameters(&self) -> usize {
+        PARAMS
+    }
+
+    /// The hidden layer: an array result, in the parameters and the input.
+    #[wrt(self, x)]
+    pub fn hidden(&self, x: &[f64; INPUTS]) -> [f64; HIDDEN] {
+        let mut h = [0.0; HIDDEN];
+        for i in 0..HIDDEN {
+            let mut z = self.b1[i];
+            for j in 0..INPUTS {
+                z += self.w1[i][j] * x[j];
+            }
+            h[i] = z.tanh();
+        }
+        h
+    }
+
+    /// The output, through `self.hidden(x)`; differentiated in the input too, so that
+    /// `loss_everywhere` and `saliency` can pass it an input that carries a derivative.
+    #[wrt(self, x)]
+    pub fn predict(&self, x: &[f64; INPUTS]) -> f64 {
+        let h: [f64; HIDDEN] = self.hidden(x);
+        let mut out = self.b2;
+        for i in 0..HIDDEN {
+            out += self.w2[i] * h[i];
+        }
+        out
+    }
+
+    /// Squared error, through `Self::predict(self, x)`.
+    pub fn loss(&self, x: &[f64; INPUTS], y: f64) -> f64 {
+        let e = Self::predict(self, x) - y;
+        0.5 * e * e
+    }
+
+    /// The same loss, differentiated with respect to the input and the target too.
+    #[wrt(self, x, y)]
+    pub fn loss_everywhere(&self, x: &[f64; INPUTS], y: f64) -> f64 {
+        let e = self.predict(x) - y;
+        0.5 * e * e
+    }
+
+    /// Only the input: the model is data here.
+    #[wrt(x)]
+    pub fn saliency(&self, x: &[f64; INPUTS]) -> f64 {
+        self.predict(x).sin()
+    }
+}
+
+/// The same network as a free function: what every method must agree with.
+fn reference_predict(p: &Mlp, x: &[f64; INPUTS]) -> f64 {
+    let mut out = p.b2;
+    for i in 0..HIDDEN {
+        let mut z = p.b1[i];
+        for j in 0..INPUTS {
+            z += p.w1[i][j] * x[j];
+        }
+        out += p.w2[i] * z.tanh();
+    }
+    out
+}
+
+fn reference_loss(p: &Mlp, x: &[f64; INPUTS], y: f64) -> f64 {
+    let e = reference_predict(p, x) - y;
+    0.5 * e * e
+}
+
+type Point = (Mlp, [f64; INPUTS], f64);
+
+fn points() -> Vec<[f64; PARAMS + INPUTS + 1]> {
+    cube(71, 20, -1.5, 1.5)
+}
+
+#[test]
+fn primal_methods_stay_as_written() {
+    let (p, x, y): Point = common::unflatten(&points()[0]);
+    assert_eq!(Mlp::zeros(), Mlp::default());
+    assert_eq!(p.parameters(), PARAMS);
+    assert_eq!(p.loss(&x, y), reference_loss(&p, &x, y));
+    assert_eq!(p.loss_everywhere(&x, y), reference_loss(&p, &x, y));
+}
+
+#[test]
+fn loss_grad_is_the_gradient_in_self() {
+    // The input and the target are data: the points move the parameters alone.
+    let (_, x, y): Point = common::unflatten(&points()[0]);
+    GradCheck::new("loss").flat(
+        &cube::<PARAMS>(73, 20, -1.5, 1.5),
+        |p: &Mlp| reference_loss(p, &x, y),
+        |p: &Mlp| p.loss_grad(&x, y),
+    );
+}
+
+#[test]
+fn wrt_widens_to_the_input_and_the_target() {
+    GradCheck::new("loss_everywhere").flat(
+        &points(),
+        |(p, x, y): &Point| reference_loss(p, x, *y),
+        |(p, x, y): &Point| p.loss_everywhere_grad(x, *y),
+    );
+}
+
+#[test]
+fn wrt_narrows_to_the_input() {
+    let points: Vec<[f64; INPUTS]> = cube(72, 20, -1.5, 1.5);
+    let (p, _, _): Point = common::unflatten(&self::points()[1]);
+    GradCheck::new("saliency").flat(
+        &points,
+        |x: &[f64; INPUTS]| reference_predict(&p, x).sin(),
+        |x: &[f64; INPUTS]| p.saliency_grad(x),
+    );
+}
+
+#[test]
+fn forward_and_adjoint_accumulate_like_a_free_function() {
+    let (p, x, y): Point = common::unflatten(&points()[2]);
+    let mut tape = MlpLossTape::new();
+    let value = p.loss_forward(&x, y, &mut tape);
+    assert_eq!(value, reference_loss(&p, &x, y));
+    // Adjoints add into the buffer: twice with `d_out = 1` is once with `d_out = 2`.
+    let mut twice = Mlp::default();
+    p.loss_adjoint(&x, y, &tape, 1.0, &mut twice);
+    p.loss_adjoint(&x, y, &tape, 1.0, &mut twice);
+    let mut once = Mlp::default();
+    p.loss_adjoint(&x, y, &tape, 2.0, &mut once);
+    assert_eq!(twice, once);
+    assert_eq!(once.b2, 2.0 * p.loss_grad(&x, y).1.b2);
+    assert!(MlpLossTape::BYTES > 0 && !MlpLossTape::FIELDS.is_empty());
+}
+
+#[test]
+fn array_method_adjoint_is_a_vector_jacobian_product() {
+    let (p, x, _): Point = common::unflatten(&points()[3]);
+    let weights = [0.5, -1.0, 2.0, 0.25];
+    let mut tape = MlpHiddenTape::new();
+    let h = p.hidden_forward(&x, &mut tape);
+    assert_eq!(h, p.hidden(&x));
+    let (mut d_p, mut d_x) = (Mlp::default(), [0.0; INPUTS]);
+    p.hidden_adjoint(&x, &tape, &weights, &mut d_p, &mut d_x);
+    assert!(d_x.iter().all(|d| d.is_finite() && *d != 0.0));
+    // Against central differences of `weights · hidden` in each parameter.
+    let flat: [f64; PARAMS] = common::flatten(&p);
+    let got: [f64; PARAMS] = common::flatten(&d_p);
+    for k in 0..PARAMS {
+        let step = 1e-6;
+        let at = |s: f64| {
+            let mut q = flat;
+            q[k] += s;
+            let q: Mlp = common::unflatten(&q);
+            common::weighted(&weights, &q.hidden(&x))
+        };
+        let fd = (at(step) - at(-step)) / (2.0 * step);
+        common::assert_close(&format!("d hidden / d p[{k}]"), got[k], fd, 1e-6);
+    }
+}
+
+/// A const-generic model in forward mode: `jvp` on the block gives each method `_jvp`, with
+/// the tangent of `self` after the primal arguments.
+mod generic_jvp {
+    use crate::common::{assert_close, cube};
+    use stackgrad::differentiable;
+
+    #[derive(Clone, Debug, PartialEq, stackgrad::Parameters)]
+    pub struct Poly<const N: usize> {
+        pub c: [f64; N],
+    }
+
+    #[differentiable(jvp)]
+    impl<const N: usize> Poly<N> {
+        /// `Σ c_k x^k` by Horner's rule.
+        #[wrt(self, x)]
+        pub fn eval(&self, x: f64) -> f64 {
+            let mut acc = 0.0;
+            for k in 0..N {
+                acc = acc * x + self.c[N - 1 - k];
+            }
+            acc
+        }
+
+        /// `eval(x)²`, in the coefficients alone.
+        pub fn energy(&self, x: f64) -> f64 {
+            let p = self.eval(x);
+            p * p
+        }
+    }
+
+    #[test]
+    fn gradient_and_tangent_against_the_closed_form() {
+        for point in cube::<5>(74, 20, -1.2, 1.2) {
+            let poly = Poly {
+                c: [point[0], point[1], point[2], point[3]],
+            };
+            let x = point[4];
+            let p: f64 = (0..4).map(|k| poly.c[k] * x.powi(k as i32)).sum();
+            // d energy / d c_k = 2 p x^k.
+            let (value, d_poly) = poly.energy_grad(x);
+            assert_close("energy", value, p * p, 1e-12);
+            for k in 0..4 {
+                assert_close(
+                    "d energy / d c_k",
+                    d_poly.c[k],
+                    2.0 * p * x.powi(k as i32),
+                    1e-12,
+                );
+            }
+            // d eval / d x = Σ k c_k x^(k-1); along (t_c, t_x).
+            let t_c = Poly {
+                c: [0.5, -1.0, 0.25, 2.0],
+            };
+            let t_x = -0.75;
+            let dx: f64 = (1..4)
+                .map(|k| k as f64 * poly.c[k] * x.powi(k as i32 - 1))
+                .sum();
+            let along: f64 = (0..4).map(|k| t_c.c[k] * x.powi(k as i32)).sum::<f64>() + dx * t_x;
+            let (v, t) = poly.eval_jvp(x, &t_c, t_x);
+            assert_eq!(v, poly.eval(x));
+            assert_close("eval tangent", t, along, 1e-12);
+            let (_, t) = poly.energy_jvp(x, &t_c);
+            let along_c: f64 = (0..4).map(|k| t_c.c[k] * x.powi(k as i32)).sum();
+            assert_close("energy tangent", t, 2.0 * p * along_c, 1e-12);
+        }
+    }
+}
