@@ -287,7 +287,7 @@ impl Func {
 #[derive(Clone, Debug)]
 pub struct Const {
     pub name: String,
-    pub ty: &'static str,
+    pub ty: String,
     pub value: String,
 }
 

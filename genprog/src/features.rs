@@ -83,6 +83,10 @@ features! {
     TupleReturn "tuple-return" "functions returning `($F, $F)`",
     Reductions "reductions" "iterator reductions, `a.iter().map(|v| ..).sum::<$F>()`, `fold`, `product`, `zip`",
     Match "match" "`match` on loop indices and bools as a value, with or-patterns, ranges and `_`",
+    ConstBounds "const-bounds" "loop bounds that are constant expressions, `0..N / 2`, `(N + 1) / 2`, `0..N - 1`",
+    FnPaths "fn-paths" "float methods called by path, `$F::max(x, y)`, `$F::sqrt(x)`, `$F::sin(x)`",
+    ConstArrays "const-arrays" "`const` float arrays read by index, `T0[i]`, `T1[i][j]`",
+    Destructure "destructure" "tuple `let (a, mut b) = (.., ..);` and simultaneous `(a, b) = (b * 0.5, a);`",
 }
 
 /// The set of features a run may use.

@@ -110,6 +110,8 @@ pub struct Gen<'a> {
     lens: Vec<Len>,
     consts: Vec<Const>,
     float_consts: Vec<(String, f64)>,
+    /// `const` float arrays: name, dimensions, largest magnitude.
+    const_arrays: Vec<(String, Vec<Len>, f64)>,
     fields: Vec<(String, Ty)>,
     callees: Vec<Callee>,
     fresh: usize,
@@ -146,6 +148,7 @@ pub fn program(seed: u64, index: usize, on: &Features) -> (Program, Vec<Feature>
         lens: Vec::new(),
         consts: Vec::new(),
         float_consts: Vec::new(),
+        const_arrays: Vec::new(),
         fields: Vec::new(),
         callees: Vec::new(),
         fresh: 0,
@@ -202,7 +205,7 @@ impl Gen<'_> {
                 let c = format!("N{}", self.consts.len());
                 self.consts.push(Const {
                     name: c.clone(),
-                    ty: "usize",
+                    ty: "usize".into(),
                     value: n.to_string(),
                 });
                 Len::Named(c, n)
@@ -217,11 +220,24 @@ impl Gen<'_> {
                 let v = self.lit_value(-1.5, 1.5);
                 self.consts.push(Const {
                     name: c.clone(),
-                    ty: "$F",
+                    ty: "$F".into(),
                     value: format!("{v:.2}"),
                 });
                 self.float_consts.push((c, v));
             }
+        }
+        if self.p(Feature::ConstArrays, 0.3) {
+            let dims: Vec<Len> = (0..self.rng.gen_range(1..=2))
+                .map(|_| self.pick_len())
+                .collect();
+            let name = format!("T{}", self.consts.len());
+            let value = self.const_array_literal(&dims);
+            self.consts.push(Const {
+                name: name.clone(),
+                ty: Ty::floats(&dims).text(),
+                value,
+            });
+            self.const_arrays.push((name, dims, 1.5));
         }
         if self.p(Feature::Structs, 0.35) {
             self.fields.push(("a".into(), Ty::Float));
@@ -590,8 +606,35 @@ impl Gen<'_> {
             .collect()
     }
 
+    /// A nested array literal of values in [-1.5, 1.5], `[[0.25, -1.10], [..]]`.
+    fn const_array_literal(&mut self, dims: &[Len]) -> String {
+        match dims.split_first() {
+            None => format!("{:.2}", self.lit_value(-1.5, 1.5)),
+            Some((len, rest)) => {
+                let items: Vec<String> = (0..len.value())
+                    .map(|_| self.const_array_literal(rest))
+                    .collect();
+                format!("[{}]", items.join(", "))
+            }
+        }
+    }
+
     fn arrays(&self) -> Vec<ArraySrc> {
         let mut out = Vec::new();
+        // `const` arrays: read by index only (the macro does not see their type, so they are
+        // neither iterated nor passed to callees: `arg` is empty).
+        if self.on.has(Feature::ConstArrays) {
+            for (name, dims, mag) in &self.const_arrays {
+                out.push(ArraySrc {
+                    text: name.clone(),
+                    arg: String::new(),
+                    dims: dims.clone(),
+                    mag: *mag,
+                    slot: None,
+                    field: true,
+                });
+            }
+        }
         for k in self.visible() {
             let v = &self.scope[k];
             match &v.kind {
@@ -1083,6 +1126,9 @@ impl Gen<'_> {
                 )
             }
             "ln_1p" => Ex::new(format!("({s} * {s}).ln_1p()"), (mag * mag).ln_1p()),
+            "sqrt" | "cbrt" if self.p(Feature::FnPaths, 0.3) => {
+                Ex::new(format!("$F::{m}{}", square(0.5)), mag + 1.0)
+            }
             "sqrt" | "cbrt" => Ex::new(format!("{}.{m}()", square(0.5)), mag + 1.0),
             "recip" => Ex::new(format!("{}.recip()", square(0.5)), 2.0),
             "powi" => {
@@ -1100,6 +1146,9 @@ impl Gen<'_> {
                 let b = self.bounded_of(x);
                 let y = self.bounded(0);
                 Ex::new(format!("({} * {} + 0.5).powf({})", b.s, b.s, y.s), 5.0)
+            }
+            "sin" | "cos" | "tanh" if self.p(Feature::FnPaths, 0.3) => {
+                Ex::new(format!("$F::{m}({s})"), 1.0)
             }
             "sin" | "cos" | "tanh" => Ex::new(format!("{s}.{m}()"), 1.0),
             "atan" => Ex::new(format!("{s}.atan()"), 1.6),
@@ -1141,6 +1190,7 @@ impl Gen<'_> {
             }
             "to_degrees" => Ex::new(format!("({s}.to_degrees() * 0.01)"), mag * 0.6),
             "to_radians" => Ex::new(format!("{s}.to_radians()"), mag * 0.02),
+            "abs" if self.p(Feature::FnPaths, 0.3) => Ex::new(format!("$F::abs({s})"), mag),
             "abs" => Ex::new(format!("{s}.abs()"), mag),
             "signum" => Ex::new(format!("{s}.signum()"), 1.0),
             "max" | "min" if self.coin(0.3) => {
@@ -1149,7 +1199,12 @@ impl Gen<'_> {
             }
             "max" | "min" => {
                 let y = tame(self.expr(d));
-                Ex::new(format!("{s}.{m}({})", y.s), mag.max(y.mag))
+                let text = if self.p(Feature::FnPaths, 0.3) {
+                    format!("$F::{m}({s}, {})", y.s)
+                } else {
+                    format!("{s}.{m}({})", y.s)
+                };
+                Ex::new(text, mag.max(y.mag))
             }
             "clamp" => {
                 let lo = self.lit_value(-1.5, 0.5);
@@ -1200,7 +1255,8 @@ impl Gen<'_> {
                     let fits: Vec<&ArraySrc> = arrays
                         .iter()
                         .filter(|a| {
-                            a.dims.len() == want.len()
+                            !a.arg.is_empty()
+                                && a.dims.len() == want.len()
                                 && a.dims.iter().zip(&want).all(|(x, y)| {
                                     same_type(x, y)
                                         || (callee.generic
@@ -1427,6 +1483,41 @@ impl Gen<'_> {
         }
     }
 
+    /// `let (a, mut b) = (e1, e2);`, or, with two assignable floats, the simultaneous
+    /// `(a, b) = (b * 0.5 + e, a * 0.5);`, which reads both before it writes either.
+    fn destructure(&mut self, out: &mut Vec<Stmt>) {
+        let slots = self.assignable(false);
+        if slots.len() >= 2 && self.coin(0.5) {
+            let mut pick = slots.clone();
+            pick.shuffle(&mut self.rng);
+            let (ka, kb) = (pick[0], pick[1]);
+            let (a, b) = (self.scope[ka].name.clone(), self.scope[kb].name.clone());
+            let e = self.bounded(1);
+            let (ma, mb) = (self.scope[ka].mag, self.scope[kb].mag);
+            self.scope[ka].mag = (0.5 * mb + e.mag).min(1e6);
+            self.scope[kb].mag = (0.5 * ma).min(1e6);
+            out.push(Stmt::Assign {
+                place: format!("({a}, {b})"),
+                op: "=",
+                value: format!("({b} * 0.5 + {}, {a} * 0.5)", e.s),
+            });
+            return;
+        }
+        let (e1, e2) = (tame(self.expr(2)), tame(self.expr(2)));
+        let (a, b) = (self.fresh("u"), self.fresh("u"));
+        let mutable = self.coin(0.5);
+        let m = if mutable { "mut " } else { "" };
+        out.push(Stmt::Let {
+            name: format!("({a}, {m}{b})"),
+            mutable: false,
+            ty: None,
+            value: format!("({}, {})", typed(&e1), typed(&e2)),
+            recompute: false,
+        });
+        self.declare(&a, Kind::Float, false, e1.mag);
+        self.declare(&b, Kind::Float, mutable, e2.mag);
+    }
+
     /// An assignment to a mutable array element.
     fn elem_update(&mut self) -> Option<Stmt> {
         let arrays: Vec<ArraySrc> = self
@@ -1486,6 +1577,7 @@ impl Gen<'_> {
                     recompute: false,
                 });
             }
+            22..25 if self.p(Feature::Destructure, 0.6) => self.destructure(out),
             22..36 => {
                 let slots = self.assignable(false);
                 if let Some(&slot) = slots.choose(&mut self.rng) {
@@ -1784,6 +1876,36 @@ impl Gen<'_> {
         out.extend(more);
     }
 
+    /// With `const-bounds`, a constant expression of `len` no larger than it and at least 1
+    /// (`N / 2`, `(N + 1) / 2`, `N - 1`, `N % 3` where that is not 0), as a named length
+    /// whose text is the expression.
+    fn bound_expr(&mut self, len: Len) -> Len {
+        let n = len.value();
+        if n < 2 || !self.p(Feature::ConstBounds, 0.3) {
+            return len;
+        }
+        let t = len.text();
+        // A const generic parameter sizes arrays only alone: with it, `N / k`, `N - k` and
+        // `N % k` (tape sized `N` or `k`); other arithmetic only on literals and `const` items.
+        let generic =
+            matches!(&len, Len::Named(name, _) if !self.consts.iter().any(|c| &c.name == name));
+        let mut forms = vec![
+            (format!("{t} / 2"), n / 2),
+            (format!("{t} - 1"), n - 1),
+            (format!("{t} % 3"), n % 3),
+        ];
+        if !generic {
+            forms.push((format!("({t} + 1) / 2"), n.div_ceil(2)));
+            forms.push((format!("{t} * 2 / 3"), n * 2 / 3));
+        }
+        let ok: Vec<_> = forms.into_iter().filter(|(_, v)| *v >= 1).collect();
+        let (text, value) = ok
+            .choose(&mut self.rng)
+            .cloned()
+            .expect("`N - 1` is at least 1");
+        Len::Named(format!("({text})"), value)
+    }
+
     fn range_len(&mut self) -> Len {
         let mut lens = self.lens.clone();
         for a in self.arrays() {
@@ -1835,6 +1957,7 @@ impl Gen<'_> {
         let (pat, iter, trips) = match form {
             Feature::ForRange | Feature::ForRev | Feature::ForStep => {
                 let len = self.range_len();
+                let len = self.bound_expr(len);
                 let i = self.fresh("i");
                 let (iter, trips) = match form {
                     Feature::ForRange => (format!("0..{}", len.text()), len.value()),
@@ -2054,4 +2177,14 @@ fn tame(e: Ex) -> Ex {
     let scale = 2.0 / e.mag;
     let digits = (-scale.log10()).ceil().max(0.0) as usize + 1;
     Ex::from(format!("({} * {scale:.digits$})", e.s), 2.0, &[&e])
+}
+
+/// The expression with its float type fixed: a cast where it is made of literals alone (an
+/// untyped `0.5` would be `f64` in a tuple, which has no annotation here).
+fn typed(e: &Ex) -> String {
+    if e.typed {
+        e.s.clone()
+    } else {
+        format!("(({}) as $F)", e.s)
+    }
 }
