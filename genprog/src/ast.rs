@@ -85,6 +85,8 @@ pub enum Ty {
     Float,
     /// `usize`, never differentiated.
     Usize,
+    /// The program's fieldless enum `E { A, B, C }`, by value: never differentiated.
+    Enum,
     /// `[elem; len]`.
     Array(Box<Ty>, Len),
     /// The program's struct, `S`.
@@ -106,6 +108,7 @@ impl Ty {
         match self {
             Ty::Float => "$F".into(),
             Ty::Usize => "usize".into(),
+            Ty::Enum => "E".into(),
             Ty::Array(elem, len) => format!("[{}; {}]", elem.text(), len.text()),
             Ty::Struct => "S".into(),
             Ty::Tuple(items) => {
@@ -119,7 +122,7 @@ impl Ty {
     pub fn has_floats(&self) -> bool {
         match self {
             Ty::Float | Ty::Struct => true,
-            Ty::Usize => false,
+            Ty::Usize | Ty::Enum => false,
             Ty::Array(elem, _) => elem.has_floats(),
             Ty::Tuple(items) => items.iter().any(Ty::has_floats),
         }
@@ -303,6 +306,12 @@ pub struct Program {
     pub fields: Vec<(String, Ty)>,
     /// Helpers first (callees before callers), the function under test last.
     pub funcs: Vec<Func>,
+    /// The function under test takes `mode: E` (feature `enum-params`): `E` is declared
+    /// beside the modules, which import it.
+    pub enum_param: bool,
+    /// The function under test is also printed as the method `f_m(&self, ..)` of `S`, its
+    /// struct parameter `p` as `self` (feature `impl-methods`).
+    pub method: bool,
 }
 
 /// Source text with the line each function starts and ends at (1-based, in the printed text).
@@ -328,6 +337,9 @@ impl Program {
         let mut spans = Vec::new();
         if mode.macros {
             line(&mut out, depth, "use stackgrad::differentiable;");
+        }
+        if self.enum_param {
+            line(&mut out, depth, "pub use super::E;");
         }
         for c in &self.consts {
             line(
@@ -360,6 +372,10 @@ impl Program {
         }
         for f in outer {
             print_func(&mut out, &mut spans, f, mode, depth, first_line);
+        }
+        if self.method && mode.macros {
+            let f = self.funcs.last().expect("the function under test");
+            print_method(&mut out, &mut spans, f, mode, depth, first_line);
         }
         Printed { text: out, spans }
     }
@@ -416,6 +432,82 @@ fn print_func(
     line(out, depth, "}");
     let end = first_line + out.lines().count() - 1;
     spans.push((f.path(), start, end));
+}
+
+/// The function under test as a method of `S`: `p` becomes `self`, the others keep their
+/// order; `#[wrt(..)]` lists what the function differentiates (`self` for `p`), since a method
+/// is differentiated in `self` alone by default.
+fn print_method(
+    out: &mut String,
+    spans: &mut Vec<(String, usize, usize)>,
+    f: &Func,
+    mode: Mode,
+    depth: usize,
+    first_line: usize,
+) {
+    let start = first_line + out.lines().count();
+    line(out, depth, "#[differentiable(jvp)]");
+    line(out, depth, "impl S {");
+    let wrt: Vec<String> = f
+        .differentiated()
+        .iter()
+        .map(|q| {
+            if q.name == "p" {
+                "self".into()
+            } else {
+                q.name.clone()
+            }
+        })
+        .collect();
+    line(out, depth + 1, &format!("#[wrt({})]", wrt.join(", ")));
+    let generics = if f.generics.is_empty() {
+        String::new()
+    } else {
+        let g: Vec<_> = f
+            .generics
+            .iter()
+            .map(|(n, _)| format!("const {n}: usize"))
+            .collect();
+        format!("<{}>", g.join(", "))
+    };
+    let mut params = vec!["&self".to_string()];
+    params.extend(f.params.iter().filter(|q| q.name != "p").map(Param::text));
+    line(
+        out,
+        depth + 1,
+        &mode.subst(&format!(
+            "pub fn {}_m{generics}({}) -> {} {{",
+            f.name,
+            params.join(", "),
+            f.ret.text()
+        )),
+    );
+    let mut body = String::new();
+    print_block(&mut body, &f.body, mode, depth + 2);
+    line(&mut body, depth + 2, &mode.subst(&f.tail));
+    out.push_str(&rename_p(&body));
+    line(out, depth + 1, "}");
+    line(out, depth, "}");
+    let end = first_line + out.lines().count() - 1;
+    spans.push((format!("{}_m", f.path()), start, end));
+}
+
+/// `p` -> `self` wherever it is a whole word (generated locals never are `p`).
+fn rename_p(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let chars: Vec<char> = text.chars().collect();
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    for (i, &c) in chars.iter().enumerate() {
+        let alone = c == 'p'
+            && (i == 0 || !word(chars[i - 1]))
+            && chars.get(i + 1).is_none_or(|&n| !word(n));
+        if alone {
+            out.push_str("self");
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 fn print_block(out: &mut String, stmts: &[Stmt], mode: Mode, depth: usize) {

@@ -86,6 +86,8 @@ features! {
     ConstBounds "const-bounds" "loop bounds that are constant expressions, `0..N / 2`, `(N + 1) / 2`, `0..N - 1`",
     FnPaths "fn-paths" "float methods called by path, `$F::max(x, y)`, `$F::sqrt(x)`, `$F::sin(x)`",
     ConstArrays "const-arrays" "`const` float arrays read by index, `T0[i]`, `T1[i][j]`",
+    ImplMethods "impl-methods" "the function under test also as a method of `S` (`#[differentiable(jvp)] impl S`), equal bit for bit to the free function",
+    EnumParams "enum-params" "a fieldless enum parameter `mode: E` read by `match mode { E::A => .., _ => .. }`",
     Destructure "destructure" "tuple `let (a, mut b) = (.., ..);` and simultaneous `(a, b) = (b * 0.5, a);`",
 }
 

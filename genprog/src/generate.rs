@@ -63,6 +63,8 @@ enum Kind {
     Struct,
     /// An index table: `len` entries, each below `bound`.
     Table { len: usize, bound: usize },
+    /// The fieldless enum parameter `mode: E`.
+    Enum,
 }
 
 #[derive(Clone, Debug)]
@@ -110,6 +112,9 @@ pub struct Gen<'a> {
     lens: Vec<Len>,
     consts: Vec<Const>,
     float_consts: Vec<(String, f64)>,
+    /// The function under test takes `mode: E`, and whether its body reads it yet.
+    enum_param: bool,
+    mode_matched: bool,
     /// `const` float arrays: name, dimensions, largest magnitude.
     const_arrays: Vec<(String, Vec<Len>, f64)>,
     fields: Vec<(String, Ty)>,
@@ -149,6 +154,8 @@ pub fn program(seed: u64, index: usize, on: &Features) -> (Program, Vec<Feature>
         consts: Vec::new(),
         float_consts: Vec::new(),
         const_arrays: Vec::new(),
+        enum_param: false,
+        mode_matched: false,
         fields: Vec::new(),
         callees: Vec::new(),
         fresh: 0,
@@ -259,6 +266,9 @@ impl Gen<'_> {
             }
         }
         let top = self.top();
+        let method = top.ret == Ty::Float
+            && top.params.iter().any(|q| q.ty == Ty::Struct)
+            && self.p(Feature::ImplMethods, 0.5);
         funcs.push(top);
         let mut consts = self.consts.clone();
         consts.sort_by(|a, b| a.name.cmp(&b.name));
@@ -269,6 +279,8 @@ impl Gen<'_> {
             consts,
             fields: self.fields.clone(),
             funcs,
+            method,
+            enum_param: self.enum_param,
         }
     }
 
@@ -456,6 +468,23 @@ impl Gen<'_> {
                 fixed: Some(vec![value]),
             });
         }
+        if self.p(Feature::EnumParams, 0.2) {
+            let value = self.rng.gen_range(0..3);
+            self.scope.push(Var {
+                name: "mode".into(),
+                kind: Kind::Enum,
+                mutable: false,
+                mag: 0.0,
+                depth: 0,
+            });
+            params.push(Param {
+                name: "mode".into(),
+                ty: Ty::Enum,
+                by_value: true,
+                fixed: Some(vec![value]),
+            });
+            self.enum_param = true;
+        }
         let floats: Vec<String> = params
             .iter()
             .filter(|p| p.ty.has_floats())
@@ -475,7 +504,20 @@ impl Gen<'_> {
         } else {
             None
         };
-        let (body, tail) = self.body();
+        let (mut body, tail) = self.body();
+        // The macro learns that `mode` is an enum from a `match` on it: make sure there is one.
+        if self.enum_param && !self.mode_matched {
+            body.insert(
+                0,
+                Stmt::Let {
+                    name: "scale".into(),
+                    mutable: false,
+                    ty: Some("$F".into()),
+                    value: "match mode { E::A => 1.0, _ => 0.5 }".into(),
+                    recompute: false,
+                },
+            );
+        }
         Func {
             name: "f".into(),
             generics,
@@ -768,7 +810,11 @@ impl Gen<'_> {
             let arrays = self.arrays();
             if let Some(src) = arrays.choose(&mut self.rng).cloned() {
                 let e = self.elem(&src);
-                return Ex::new(e, src.mag);
+                // An element of a `const` array (no `arg`): its type is not visible to the
+                // macro, so a `let` of it alone needs an annotation, like a float constant's.
+                let mut e = Ex::new(e, src.mag);
+                e.typed = !src.arg.is_empty();
+                return e;
             }
         }
         if r < 56 && self.coin(0.5) {
@@ -1019,6 +1065,22 @@ impl Gen<'_> {
             });
         let (a, b, c) = (self.expr(d), self.expr(d), self.expr(d));
         let mag = a.mag.max(b.mag).max(c.mag);
+        let mode = self
+            .visible()
+            .into_iter()
+            .any(|k| matches!(self.scope[k].kind, Kind::Enum));
+        if mode && self.coin(0.6) {
+            let text = match self.rng.gen_range(0..3) {
+                0 => format!(
+                    "(match mode {{ E::A => {}, E::B => {}, E::C => {} }})",
+                    a.s, b.s, c.s
+                ),
+                1 => format!("(match mode {{ E::A | E::C => {}, _ => {} }})", a.s, b.s),
+                _ => format!("(match mode {{ E::B => {}, _ => {} }})", a.s, c.s),
+            };
+            self.mode_matched = true;
+            return Ex::from(text, mag, &[&a, &b, &c]);
+        }
         match index {
             Some(i) if self.coin(0.7) => {
                 let k = self.rng.gen_range(2..=4);
@@ -1272,7 +1334,7 @@ impl Gen<'_> {
                     }
                     args.push(src.arg.clone());
                 }
-                Ty::Usize | Ty::Tuple(_) => return None,
+                Ty::Usize | Ty::Enum | Ty::Tuple(_) => return None,
             }
         }
         self.used.push(Feature::Calls);

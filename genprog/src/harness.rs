@@ -31,6 +31,7 @@ fn harness_ty(ty: &Ty, float: &str, module: &str) -> String {
     match ty {
         Ty::Float => float.into(),
         Ty::Usize => "usize".into(),
+        Ty::Enum => "E".into(),
         Ty::Struct => format!("{module}::S"),
         Ty::Array(elem, len) => format!("[{}; {}]", harness_ty(elem, float, module), len.value()),
         Ty::Tuple(items) => {
@@ -44,7 +45,7 @@ fn harness_ty(ty: &Ty, float: &str, module: &str) -> String {
 fn coordinates(name: &str, ty: &Ty, fields: &[(String, Ty)], out: &mut Vec<String>) {
     match ty {
         Ty::Float => out.push(name.into()),
-        Ty::Usize => {}
+        Ty::Usize | Ty::Enum => {}
         Ty::Struct => {
             for (field, t) in fields {
                 coordinates(&format!("{name}.{field}"), t, fields, out);
@@ -83,6 +84,11 @@ pub fn program_file(p: &Program, seed: u64, used: &[Feature]) -> ProgramFile {
         used.join(", ")
     );
     out.push_str("#![allow(warnings, clippy::all)]\n");
+    if p.enum_param {
+        out.push_str(
+            "#[derive(Clone, Copy, Debug, PartialEq)]\npub enum E {\n    A,\n    B,\n    C,\n}\n",
+        );
+    }
     out.push_str("pub mod t {\n");
     let test = p.print(Mode::test(p.float), 1, lines(&out) + 1);
     out.push_str(&test.text);
@@ -220,6 +226,10 @@ fn check_fn(p: &Program, f: &Func, name: &str) -> String {
                 Ty::Usize => {
                     let _ = writeln!(s, "        let {}: usize = {};", q.name, fixed[0]);
                 }
+                Ty::Enum => {
+                    let v = ["A", "B", "C"][fixed[0]];
+                    let _ = writeln!(s, "        let {}: E = E::{v};", q.name);
+                }
                 _ => {
                     let _ = writeln!(
                         s,
@@ -288,6 +298,10 @@ fn check_fn(p: &Program, f: &Func, name: &str) -> String {
         s,
         "        let dir = ctx.seed(once.len());\n        let tan: {d_tys} = crate::unflat(&dir);\n        let (jv, jt) = t::{path}_jvp{turbofish}({args}{t_args});\n        ctx.same(\"jvp value == primal\", &crate::flat(&jv), &crate::flat(&primal));\n        ctx.tangent(&crate::flat(&jt), &w, &once, &dir, {single});"
     );
+    // The same function as a method of `S`: the same generated code, so the same bits.
+    if p.method && std::ptr::eq(f, p.funcs.last().expect("the function under test")) {
+        s.push_str(&method_checks(f, &differentiated, &turbofish));
+    }
     // Second order: `f_hvp`'s gradient against `f_grad`'s, `H` symmetric along two seeded
     // directions, and (in f64) `w · H v` against central differences of `f_grad` along `v`.
     if f.ret == Ty::Float {
@@ -319,6 +333,49 @@ fn check_fn(p: &Program, f: &Func, name: &str) -> String {
     );
     s.push_str("    }\n}\n");
     s
+}
+
+/// `p.f_m_grad(..)` and `p.f_m_jvp(..)` against `f_grad` and `f_jvp` (in scope as `once`,
+/// `jt`, `tan`): the method lists `self` first, so its gradient is reordered into the
+/// function's parameter order before the bitwise comparison.
+fn method_checks(f: &Func, differentiated: &[&crate::ast::Param], turbofish: &str) -> String {
+    let path = f.path();
+    let args: Vec<String> = f
+        .params
+        .iter()
+        .filter(|q| q.name != "p")
+        .map(|q| q.arg(&q.name))
+        .collect();
+    // The method's differentiated parameters: `self` (for `p`) first, then the others.
+    let mut order: Vec<usize> = (0..differentiated.len()).collect();
+    order.sort_by_key(|&k| differentiated[k].name != "p");
+    let position = |k: usize| order.iter().position(|&o| o == k).expect("a permutation");
+    let grad = if differentiated.len() == 1 {
+        "mg".to_string()
+    } else {
+        let parts: Vec<String> = (0..differentiated.len())
+            .map(|k| format!("mg.{}", position(k)))
+            .collect();
+        format!("({},)", parts.join(", "))
+    };
+    let mut t_args: Vec<String> = args.clone();
+    for &k in &order {
+        let q = differentiated[k];
+        t_args.push(match q.ty {
+            Ty::Float => format!("tan.{k}"),
+            _ => format!("&tan.{k}"),
+        });
+    }
+    format!(
+        "        let (mv, mg) = p.{path}_m_grad{turbofish}({});
+        ctx.same(\"method grad value == primal\", &crate::flat(&mv), &crate::flat(&primal));
+        ctx.same(\"method gradient == gradient\", &crate::flat(&{grad}), &once);
+        let (_, mjt) = p.{path}_m_jvp{turbofish}({});
+        ctx.same(\"method jvp == jvp\", &crate::flat(&mjt), &crate::flat(&jt));
+",
+        args.join(", "),
+        t_args.join(", ")
+    )
 }
 
 /// `main.rs` of the generated crate: the checker and the programs that compile.
