@@ -93,36 +93,7 @@ pub fn split(args: &Args, item: &syn::ItemImpl) -> syn::Result<Block> {
             ));
         }
     }
-    let known: HashMap<String, Callee> = wrts
-        .iter()
-        .map(|(m, wrt)| {
-            let listed = |name: &str| match wrt {
-                Some((_, list)) => list.iter().any(|w| w == name),
-                None => name == SELF,
-            };
-            let params = m
-                .sig
-                .inputs
-                .iter()
-                .map(|input| match input {
-                    syn::FnArg::Receiver(_) => ("self".to_string(), listed(SELF)),
-                    syn::FnArg::Typed(pt) => {
-                        let name = match &*pt.pat {
-                            syn::Pat::Ident(pi) => pi.ident.to_string(),
-                            other => other.to_token_stream().to_string(),
-                        };
-                        let d = listed(&name);
-                        (name, d)
-                    }
-                })
-                .collect();
-            let callee = Callee {
-                name: m.sig.ident.to_string(),
-                params,
-            };
-            (format!("{prefix}{}", m.sig.ident), callee)
-        })
-        .collect();
+    let known = known_callees(&prefix, &wrts);
     let rename = Rename {
         names,
         prefix: prefix.clone(),
@@ -165,6 +136,44 @@ pub fn split(args: &Args, item: &syn::ItemImpl) -> syn::Result<Block> {
     })
 }
 
+/// A method's `#[wrt(..)]` attribute and its list, if it has one.
+type Wrt = Option<(syn::Attribute, Vec<Ident>)>;
+
+/// What each method's callers must know of it: by hidden name, its parameters and which of
+/// them it differentiates (`self` alone without `#[wrt(..)]`).
+fn known_callees(prefix: &str, methods: &[(syn::ImplItemFn, Wrt)]) -> HashMap<String, Callee> {
+    methods
+        .iter()
+        .map(|(m, wrt)| {
+            let listed = |name: &str| match wrt {
+                Some((_, list)) => list.iter().any(|w| w == name),
+                None => name == SELF,
+            };
+            let params = m
+                .sig
+                .inputs
+                .iter()
+                .map(|input| match input {
+                    syn::FnArg::Receiver(_) => ("self".to_string(), listed(SELF)),
+                    syn::FnArg::Typed(pt) => {
+                        let name = match &*pt.pat {
+                            syn::Pat::Ident(pi) => pi.ident.to_string(),
+                            other => other.to_token_stream().to_string(),
+                        };
+                        let d = listed(&name);
+                        (name, d)
+                    }
+                })
+                .collect();
+            let callee = Callee {
+                name: m.sig.ident.to_string(),
+                params,
+            };
+            (format!("{prefix}{}", m.sig.ident), callee)
+        })
+        .collect()
+}
+
 /// `Model` -> `__model_`, `MyNet` -> `__my_net_`.
 fn snake(ident: &Ident) -> String {
     let mut s = String::from("__");
@@ -179,7 +188,7 @@ fn snake(ident: &Ident) -> String {
 }
 
 /// Removes a `#[wrt(self, x)]` attribute and returns its list (`self` as `self_`).
-fn take_wrt(attrs: &mut Vec<syn::Attribute>) -> syn::Result<Option<(syn::Attribute, Vec<Ident>)>> {
+fn take_wrt(attrs: &mut Vec<syn::Attribute>) -> syn::Result<Wrt> {
     let Some(pos) = attrs.iter().position(|a| a.path().is_ident("wrt")) else {
         return Ok(None);
     };
