@@ -246,6 +246,19 @@ impl Func {
             .collect()
     }
 
+    /// `<const N: usize, ..>` as declared, empty without generics.
+    pub fn generics_decl(&self) -> String {
+        if self.generics.is_empty() {
+            return String::new();
+        }
+        let g: Vec<_> = self
+            .generics
+            .iter()
+            .map(|(n, _)| format!("const {n}: usize"))
+            .collect();
+        format!("<{}>", g.join(", "))
+    }
+
     /// `::<3, 2>` for the harness, empty without generics.
     pub fn turbofish(&self) -> String {
         if self.generics.is_empty() {
@@ -406,16 +419,7 @@ fn print_func(
             None => line(out, depth, &format!("#[differentiable({order})]")),
         }
     }
-    let generics = if f.generics.is_empty() {
-        String::new()
-    } else {
-        let g: Vec<_> = f
-            .generics
-            .iter()
-            .map(|(n, _)| format!("const {n}: usize"))
-            .collect();
-        format!("<{}>", g.join(", "))
-    };
+    let generics = f.generics_decl();
     let params: Vec<_> = f.params.iter().map(Param::text).collect();
     line(
         out,
@@ -460,16 +464,7 @@ fn print_method(
         })
         .collect();
     line(out, depth + 1, &format!("#[wrt({})]", wrt.join(", ")));
-    let generics = if f.generics.is_empty() {
-        String::new()
-    } else {
-        let g: Vec<_> = f
-            .generics
-            .iter()
-            .map(|(n, _)| format!("const {n}: usize"))
-            .collect();
-        format!("<{}>", g.join(", "))
-    };
+    let generics = f.generics_decl();
     let mut params = vec!["&self".to_string()];
     params.extend(f.params.iter().filter(|q| q.name != "p").map(Param::text));
     line(
