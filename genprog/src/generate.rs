@@ -1070,16 +1070,26 @@ impl Gen<'_> {
             .into_iter()
             .any(|k| matches!(self.scope[k].kind, Kind::Enum));
         if mode && self.coin(0.6) {
-            let text = match self.rng.gen_range(0..3) {
-                0 => format!(
-                    "(match mode {{ E::A => {}, E::B => {}, E::C => {} }})",
-                    a.s, b.s, c.s
+            // Typed if an arm it keeps is (an untyped `match` of literals takes no method).
+            let (text, parts) = match self.rng.gen_range(0..3) {
+                0 => (
+                    format!(
+                        "(match mode {{ E::A => {}, E::B => {}, E::C => {} }})",
+                        a.s, b.s, c.s
+                    ),
+                    vec![&a, &b, &c],
                 ),
-                1 => format!("(match mode {{ E::A | E::C => {}, _ => {} }})", a.s, b.s),
-                _ => format!("(match mode {{ E::B => {}, _ => {} }})", a.s, c.s),
+                1 => (
+                    format!("(match mode {{ E::A | E::C => {}, _ => {} }})", a.s, b.s),
+                    vec![&a, &b],
+                ),
+                _ => (
+                    format!("(match mode {{ E::B => {}, _ => {} }})", a.s, c.s),
+                    vec![&a, &c],
+                ),
             };
             self.mode_matched = true;
-            return Ex::from(text, mag, &[&a, &b, &c]);
+            return Ex::from(text, mag, &parts);
         }
         match index {
             Some(i) if self.coin(0.7) => {
@@ -1098,7 +1108,7 @@ impl Gen<'_> {
                 Ex::from(
                     format!("(match {cond} {{ true => {}, false => {} }})", a.s, b.s),
                     mag,
-                    &[&a, &b, &c],
+                    &[&a, &b],
                 )
             }
         }
