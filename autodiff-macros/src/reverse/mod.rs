@@ -33,10 +33,6 @@ pub struct Rev<'a> {
     /// each temporary.
     defs: HashMap<VarId, (usize, &'a Rhs)>,
     temp_defs: HashMap<TempId, &'a Rhs>,
-    /// Definitions of places, by statement id (for arrays recomputed element by element).
-    place_defs: HashMap<usize, &'a Rhs>,
-    /// While an element `a[j]` is recomputed: its loop counter and `j`, which replaces it.
-    subst: Option<(VarId, TokenStream)>,
     /// How many times each temporary is read.
     temp_uses: Vec<u32>,
     /// A cotangent's scaling not emitted yet: the place's key, its cotangent, the factor (see
@@ -75,12 +71,7 @@ pub struct Rev<'a> {
 
 /// The right-hand side of each temporary, and of each variable defined by a single `let` (with
 /// its definition's id).
-/// Temporaries' definitions; variables' `let`s; every definition of a place, by statement id.
-type Defs<'f> = (
-    HashMap<TempId, &'f Rhs>,
-    HashMap<VarId, (usize, &'f Rhs)>,
-    HashMap<usize, &'f Rhs>,
-);
+type Defs<'f> = (HashMap<TempId, &'f Rhs>, HashMap<VarId, (usize, &'f Rhs)>);
 
 fn defs<'f>(b: &'f Block, out: &mut Defs<'f>) {
     for s in &b.stmts {
@@ -100,9 +91,6 @@ fn defs<'f>(b: &'f Block, out: &mut Defs<'f>) {
                 is_let: true,
             } if place.is_empty() => {
                 out.1.insert(*v, (*id, rhs));
-            }
-            Stmt::Def { id, place, rhs, .. } if !place.is_empty() => {
-                out.2.insert(*id, rhs);
             }
             Stmt::If { then, els, .. } => {
                 defs(then, out);
@@ -156,8 +144,6 @@ impl<'a> Rev<'a> {
             reruns: HashMap::new(),
             defs: all_defs.1,
             temp_defs: all_defs.0,
-            place_defs: all_defs.2,
-            subst: None,
             temp_uses,
             pending: None,
             assign_first: false,

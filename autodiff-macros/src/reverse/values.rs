@@ -78,23 +78,6 @@ impl<'a> Rev<'a> {
     fn var_read(&mut self, var: VarId, proj: &[Proj], read: ReadId, borrow: bool) -> TokenStream {
         let and = if borrow { quote!(&) } else { quote!() };
         let v = &self.f.vars[var];
-        if let Some((counter, j)) = &self.subst
-            && *counter == var
-        {
-            return quote!(#and #j);
-        }
-        if let Some(&e) = self.plan.elementwise.get(&var)
-            && let [Proj::Index(j)] = proj
-            && let Some(elem) = self.f.types.elem(v.ty)
-        {
-            // `a[j]` of an array whose every element `a[d] = e` defines: `e` with `j` for `d`.
-            let j = self.pure_val(j);
-            let rhs = self.place_defs[&e.def];
-            let outer = self.subst.replace((e.counter, j));
-            let value = self.recompute(rhs, elem, false);
-            self.subst = outer;
-            return quote!(#and #value);
-        }
         if v.in_place() {
             let name = v.emit.to_token_stream();
             let value = self.project(name, proj);
