@@ -177,6 +177,51 @@ fn array_method_adjoint_is_a_vector_jacobian_product() {
     }
 }
 
+/// Tuple and array results of methods: the adjoint takes the output's cotangent (a tuple by
+/// value, an array by reference); no `_grad` for them, as for free functions.
+mod outputs {
+    use stackgrad::differentiable;
+
+    #[derive(Clone, Debug, Default, PartialEq)]
+    pub struct Polar {
+        pub r: f64,
+    }
+
+    #[differentiable]
+    impl Polar {
+        /// `(r cos t, r sin t)`, in `r` and `t`.
+        #[wrt(self, t)]
+        pub fn point(&self, t: f64) -> (f64, f64) {
+            (self.r * t.cos(), self.r * t.sin())
+        }
+
+        /// `[r, r², r³]`.
+        pub fn powers(&self) -> [f64; 3] {
+            [self.r, self.r * self.r, self.r * self.r * self.r]
+        }
+    }
+
+    #[test]
+    fn tuple_and_array_adjoints_against_the_closed_form() {
+        let p = Polar { r: 1.5 };
+        let t = 0.7_f64;
+        let mut tape = PolarPointTape::new();
+        assert_eq!(p.point_forward(t, &mut tape), p.point(t));
+        // Cotangent (1, 2): d/dr = cos t + 2 sin t, d/dt = r (-sin t + 2 cos t).
+        let (mut d_p, mut d_t) = (Polar::default(), 0.0);
+        p.point_adjoint(t, &tape, (1.0, 2.0), &mut d_p, &mut d_t);
+        assert!((d_p.r - (t.cos() + 2.0 * t.sin())).abs() < 1e-14);
+        assert!((d_t - p.r * (-t.sin() + 2.0 * t.cos())).abs() < 1e-14);
+        let mut tape = PolarPowersTape::new();
+        assert_eq!(p.powers_forward(&mut tape), p.powers());
+        assert_eq!(p.powers(), [1.5, 2.25, 3.375]);
+        // Cotangent (1, 1, 1): d/dr = 1 + 2 r + 3 r².
+        let mut d_p = Polar::default();
+        p.powers_adjoint(&tape, &[1.0, 1.0, 1.0], &mut d_p);
+        assert!((d_p.r - (1.0 + 2.0 * 1.5 + 3.0 * 2.25)).abs() < 1e-14);
+    }
+}
+
 /// A const-generic model in forward mode: `jvp` on the block gives each method `_jvp`, with
 /// the tangent of `self` after the primal arguments.
 mod generic_jvp {
