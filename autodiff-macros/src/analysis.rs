@@ -57,6 +57,27 @@ impl Activity {
 /// and *useful* (the output depends on it: backward propagation from the returned values). A
 /// value that never reaches the output gets no adjoint code at all: its cotangent would be zero,
 /// and zero times an infinite partial (`atan2` at the origin) is NaN.
+pub fn activity(f: &Func) -> Activity {
+    let mut act = Activity {
+        vars: vec![false; f.vars.len()],
+        temps: vec![false; f.temps.len()],
+    };
+    for &i in &f.wrt {
+        act.vars[f.params[i]] = true;
+    }
+    while walk(&f.body, &mut act) {}
+    let useful = usefulness(f);
+    for (v, var) in f.vars.iter().enumerate() {
+        if var.param.is_none() {
+            act.vars[v] &= useful.vars[v];
+        }
+    }
+    for (t, a) in act.temps.iter_mut().enumerate() {
+        *a &= useful.temps[t];
+    }
+    act
+}
+
 /// A call of a known callee (another method of the same `impl` block) that passes an argument
 /// carrying a derivative to a parameter the callee does not differentiate: the derivative would
 /// be lost, so it is an error at the call, naming the parameter.
@@ -73,8 +94,7 @@ fn lost_in(f: &Func, act: &Activity, b: &Block, error: &mut Option<syn::Error>) 
                 rhs: Rhs::Call { path, args, span },
                 ..
             } => {
-                let Some(callee) = path.get_ident().and_then(|i| f.known.get(&i.to_string()))
-                else {
+                let Some(callee) = f.known_callee(path) else {
                     continue;
                 };
                 for (a, (param, differentiated)) in args.iter().zip(&callee.params) {
@@ -102,27 +122,6 @@ fn lost_in(f: &Func, act: &Activity, b: &Block, error: &mut Option<syn::Error>) 
             _ => {}
         }
     }
-}
-
-pub fn activity(f: &Func) -> Activity {
-    let mut act = Activity {
-        vars: vec![false; f.vars.len()],
-        temps: vec![false; f.temps.len()],
-    };
-    for &i in &f.wrt {
-        act.vars[f.params[i]] = true;
-    }
-    while walk(&f.body, &mut act) {}
-    let useful = usefulness(f);
-    for (v, var) in f.vars.iter().enumerate() {
-        if var.param.is_none() {
-            act.vars[v] &= useful.vars[v];
-        }
-    }
-    for (t, a) in act.temps.iter_mut().enumerate() {
-        *a &= useful.temps[t];
-    }
-    act
 }
 
 /// Which values the output depends on: the returned operands, then, to a fixed point, the

@@ -74,6 +74,8 @@ fn expand_impl(attr: TokenStream, block: syn::ItemImpl) -> TokenStream {
                 Ok(items) => {
                     let (calls, items) = methods::finish(&split, method, items)?;
                     delegates.extend(calls);
+                    // The method's copy as a private function, with the generated functions'
+                    // allowances (see `methods::finish`): the user's lints see the method.
                     let mut hidden = method.hidden.clone();
                     hidden.vis = syn::Visibility::Inherited;
                     StripBounds.visit_item_fn_mut(&mut hidden);

@@ -543,11 +543,15 @@ pub fn place_path(proj: &[Proj]) -> String {
 }
 
 impl Func {
-    /// Whether a known callee (called by a one-segment path) differentiates its parameter
-    /// `i`: `None` for a callee the macro cannot see, which must differentiate every float,
-    /// array and struct parameter.
+    /// The callee of a call by a one-segment path, if the macro knows its parameters.
+    pub fn known_callee(&self, path: &syn::Path) -> Option<&Callee> {
+        self.known.get(&path.get_ident()?.to_string())
+    }
+
+    /// Whether a known callee differentiates its parameter `i`: `None` for a callee the macro
+    /// cannot see, which must differentiate every float, array and struct parameter.
     pub fn callee_differentiates(&self, path: &syn::Path, i: usize) -> Option<bool> {
-        let callee = self.known.get(&path.get_ident()?.to_string())?;
+        let callee = self.known_callee(path)?;
         callee.params.get(i).map(|(_, d)| *d)
     }
 

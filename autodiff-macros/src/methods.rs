@@ -390,6 +390,9 @@ pub fn finish(
             if takes_self && name.starts_with(&format!("{hidden}_")) && !name.contains("_hvp_jvp") {
                 methods.push(delegate(block, f, &name[block.prefix.len()..]));
             }
+            // Private (only the block's methods call them), and never reported unused: when a
+            // private method's generated methods go unused, rustc would otherwise also warn
+            // about these functions, whose names the user never wrote.
             f.vis = syn::Visibility::Inherited;
             f.attrs.push(parse_quote!(#[allow(dead_code)]));
         }
@@ -510,7 +513,7 @@ mod tests {
     fn hidden_functions_rename_self_and_calls() {
         let b = block(
             "impl<const N: usize> Net<N> {
-                fn new() -> Self { todo!() }
+                fn new() -> Self { Net { w: [0.0; N] } }
                 #[wrt(self, x)]
                 fn hidden(&self, x: &[f64; N]) -> f64 { self.w[0] * x[0] }
                 fn loss(&self, x: &[f64; N], other: &Self) -> f64 {
@@ -579,9 +582,9 @@ mod tests {
         let split = split(&Args::default(), &b).unwrap();
         let items = quote! {
             /// The gradient of [`__net_loss`] in `self_`.
-            pub fn __net_loss_grad(self_: &Net, x: f64) -> (f64, Net) { todo!() }
+            pub fn __net_loss_grad(self_: &Net, x: f64) -> (f64, Net) { (0.0, Net { w: 0.0 }) }
             pub fn __net_loss_adjoint(self_: &Net, x: f64, tape: &NetLossTape, d_out: f64, d_self_: &mut Net) {}
-            pub fn __net_loss_hvp_jvp(self_: &Net, x: f64) -> [f64; 2] { todo!() }
+            pub fn __net_loss_hvp_jvp(self_: &Net, x: f64) -> [f64; 2] { [0.0, 0.0] }
             pub struct NetLossTape {}
         };
         let (methods, module) = finish(&split, &split.methods[0], items).unwrap();
