@@ -587,6 +587,64 @@ mod structs {
     }
 }
 
+/// Arrays defined element by element from parameters (`c[d] = x[i][d] - m[d]`), which the
+/// reverse sweep evaluates again at each read instead of recording: read in a triangular loop,
+/// through a reversed defining loop, a difference and a negation, in a const-generic function, and
+/// (in `hvp`) in the tangent program too.
+#[allow(clippy::needless_range_loop)] // index loops are the construct under test
+mod elementwise {
+    use crate::common::{GradCheck, check_hvp_flat, cube};
+    use stackgrad::differentiable;
+
+    #[differentiable(hvp)]
+    pub fn centred<const D: usize>(x: &[[f64; D]; 4], m: &[f64; D], l: &[f64; D]) -> f64 {
+        let mut total = 0.0;
+        for i in 0..4 {
+            let mut c = [0.0; D];
+            let mut n = [0.0; D];
+            for d in (0..D).rev() {
+                c[d] = x[i][d] - m[d];
+                n[d] = -l[d];
+            }
+            let mut q = 0.0;
+            for a in 0..D {
+                for b in a..D {
+                    q += c[a] * c[b] * l[b] + n[a] * c[b];
+                }
+            }
+            total += (0.3 * q).tanh();
+        }
+        total
+    }
+
+    type Inputs = ([[f64; 3]; 4], [f64; 3], [f64; 3]);
+
+    #[test]
+    fn gradient_and_hessian_vector_product() {
+        let points = cube::<{ 12 + 3 + 3 }>(81, 20, -1.5, 1.5);
+        GradCheck::new("centred").flat(
+            &points,
+            |(x, m, l): &Inputs| centred::<3>(x, m, l),
+            |(x, m, l): &Inputs| centred_grad::<3>(x, m, l),
+        );
+        check_hvp_flat::<Inputs, Inputs, 18>(
+            "centred",
+            &points,
+            |_| f64::INFINITY,
+            |(x, m, l): &Inputs| centred_grad::<3>(x, m, l),
+            |(x, m, l): &Inputs, (vx, vm, vl): &Inputs| centred_hvp::<3>(x, m, l, vx, vm, vl),
+        );
+        // Nothing of `c` or `n` is recorded: the tape holds what `tanh` needs, per row.
+        assert!(
+            CentredTape::<3>::FIELDS
+                .iter()
+                .all(|(name, ..)| !["c", "n"].contains(name)),
+            "{:?}",
+            CentredTape::<3>::FIELDS
+        );
+    }
+}
+
 /// Every loop form: `rev`, `step_by`, `..=`, offsets in indices, iterators, `break`, `continue`.
 #[allow(clippy::needless_range_loop)]
 // index loops are the construct under test

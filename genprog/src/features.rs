@@ -88,6 +88,7 @@ features! {
     ConstArrays "const-arrays" "`const` float arrays read by index, `T0[i]`, `T1[i][j]`",
     ImplMethods "impl-methods" "the function under test also as a method of `S` (`#[differentiable(jvp)] impl S`), equal bit for bit to the free function",
     EnumParams "enum-params" "a fieldless enum parameter `mode: E` read by `match mode { E::A => .., _ => .. }`",
+    Elementwise "elementwise" "local arrays filled element by element from parameters, `h[i] = a[i] - x` (the reverse sweep computes them again instead of recording them)",
     Destructure "destructure" "tuple `let (a, mut b) = (.., ..);` and simultaneous `(a, b) = (b * 0.5, a);`",
 }
 

@@ -1858,7 +1858,12 @@ impl Gen<'_> {
                     .map(|(i, _)| format!("[{i}]"))
                     .collect::<String>()
             );
-            let fill = self.update(slot, place);
+            let whole = dims.len() == 1 && idx[0].1 == dims[0];
+            let fill = match whole {
+                true => self.elementwise(slot, &idx[0].0, &dims[0], &place),
+                false => None,
+            };
+            let fill = fill.unwrap_or_else(|| self.update(slot, place));
             let mut body = vec![fill];
             for (i, end) in idx.into_iter().rev() {
                 self.leave_loop();
@@ -1872,6 +1877,53 @@ impl Gen<'_> {
             self.scope.truncate(mark);
             out.extend(body);
         }
+    }
+
+    /// `h[i] = a[i] - x`: one `+ - *` or a negation of parameters (arrays of `h`'s length read at
+    /// `i`, floats) and literals, the shape the plan recomputes instead of recording.
+    fn elementwise(&mut self, slot: usize, i: &str, len: &Len, place: &str) -> Option<Stmt> {
+        if !self.p(Feature::Elementwise, 0.5) {
+            return None;
+        }
+        let mut sources: Vec<(String, f64)> = Vec::new();
+        for k in self.visible() {
+            let v = &self.scope[k];
+            if v.depth != 0 || v.mutable {
+                continue;
+            }
+            match &v.kind {
+                Kind::Array { dims, .. } if dims[..] == [len.clone()] => {
+                    sources.push((format!("{}[{i}]", v.name), v.mag));
+                }
+                Kind::Float => sources.push((v.name.clone(), v.mag)),
+                _ => {}
+            }
+        }
+        if sources.is_empty() {
+            return None;
+        }
+        let operand = |g: &mut Self| match g.coin(0.2) {
+            true => ("0.75".to_string(), 0.75),
+            false => sources.choose(&mut g.rng).expect("not empty").clone(),
+        };
+        let (a, ma) = operand(self);
+        let (b, mb) = operand(self);
+        let (value, mag) = match self.rng.gen_range(0..4) {
+            0 => (format!("{a} + {b}"), ma + mb),
+            1 => (format!("{a} - {b}"), ma + mb),
+            2 => (format!("{a} * {b}"), ma * mb),
+            _ => (format!("-{a}"), ma),
+        };
+        self.scope[slot].mag = mag.min(1e6);
+        // Mostly read only from here on, so the plan's rule applies (a later write records it).
+        if self.coin(0.7) {
+            self.scope[slot].mutable = false;
+        }
+        Some(Stmt::Assign {
+            place: place.to_string(),
+            op: "=",
+            value,
+        })
     }
 
     /// `let y: [$F; L] = g(..);` for a helper returning an array.

@@ -33,6 +33,13 @@ pub struct Rev<'a> {
     /// each temporary.
     defs: HashMap<VarId, (usize, &'a Rhs)>,
     temp_defs: HashMap<TempId, &'a Rhs>,
+    /// Definitions of places, by statement id (for arrays recomputed element by element).
+    place_defs: HashMap<usize, &'a Rhs>,
+    /// While the elements of an array recomputed element by element are computed again: the
+    /// defining loop's counter and what replaces it.
+    subst: Option<(VarId, TokenStream)>,
+    /// The local holding each array recomputed element by element, once a read asked for it.
+    elem_locals: HashMap<VarId, Ident>,
     /// How many times each temporary is read.
     temp_uses: Vec<u32>,
     /// A cotangent's scaling not emitted yet: the place's key, its cotangent, the factor (see
@@ -71,7 +78,12 @@ pub struct Rev<'a> {
 
 /// The right-hand side of each temporary, and of each variable defined by a single `let` (with
 /// its definition's id).
-type Defs<'f> = (HashMap<TempId, &'f Rhs>, HashMap<VarId, (usize, &'f Rhs)>);
+/// Temporaries' definitions; variables' `let`s; every definition of a place, by statement id.
+type Defs<'f> = (
+    HashMap<TempId, &'f Rhs>,
+    HashMap<VarId, (usize, &'f Rhs)>,
+    HashMap<usize, &'f Rhs>,
+);
 
 fn defs<'f>(b: &'f Block, out: &mut Defs<'f>) {
     for s in &b.stmts {
@@ -91,6 +103,9 @@ fn defs<'f>(b: &'f Block, out: &mut Defs<'f>) {
                 is_let: true,
             } if place.is_empty() => {
                 out.1.insert(*v, (*id, rhs));
+            }
+            Stmt::Def { id, place, rhs, .. } if !place.is_empty() => {
+                out.2.insert(*id, rhs);
             }
             Stmt::If { then, els, .. } => {
                 defs(then, out);
@@ -144,6 +159,9 @@ impl<'a> Rev<'a> {
             reruns: HashMap::new(),
             defs: all_defs.1,
             temp_defs: all_defs.0,
+            place_defs: all_defs.2,
+            subst: None,
+            elem_locals: HashMap::new(),
             temp_uses,
             pending: None,
             assign_first: false,
@@ -296,7 +314,23 @@ impl<'a> Rev<'a> {
             out.extend(self.stmt(stmt, &b.stmts[..i]));
         }
         out.extend(self.flush_scaling());
-        out
+        // Arrays this block declares that are recomputed element by element: computed again
+        // before the reversed statements that read them.
+        let mut head = TokenStream::new();
+        for s in &b.stmts {
+            if let Stmt::Def {
+                target: Target::Var(v),
+                place,
+                is_let: true,
+                ..
+            } = s
+                && place.is_empty()
+                && self.plan.elementwise.contains_key(v)
+            {
+                head.extend(self.elementwise_let(*v));
+            }
+        }
+        quote!(#head #out)
     }
 
     /// The cotangent of a definition's target, with the code that takes it: a temporary's is
