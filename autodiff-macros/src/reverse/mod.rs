@@ -254,10 +254,14 @@ impl<'a> Rev<'a> {
         quote!({ let #s = #src; #body })
     }
 
-    /// Passes the seed `s` on to `o` unchanged: a temporary takes a stable seed as it is.
+    /// Passes the seed `s` on to `o` unchanged: a temporary takes a stable seed as it is (also
+    /// `(*d_out)`, an array output's cotangent behind its reference: no copy of it).
     pub(super) fn pass(&mut self, o: &Operand, s: &TokenStream) -> TokenStream {
-        let root = s.to_string();
-        let root = root.split(' ').next().unwrap_or_default();
+        let text = s.to_string();
+        let root = match text.strip_prefix("(* ").and_then(|r| r.strip_suffix(')')) {
+            Some(name) if !name.contains(' ') => name,
+            _ => text.split(' ').next().unwrap_or_default(),
+        };
         if let Operand::Temp(t) = o
             && self.act.temps[*t]
             && self.stable.contains(root)

@@ -267,9 +267,8 @@ pub fn energy_hvp_jvp_adjoint(
     let mut d_t_t3: f64 = -0.0;
     let mut d_t4: f64 = -0.0;
     let mut d_t_t4: f64 = -0.0;
-    let d_t10: [f64; 2] = (*d_out);
-    d_t4 += d_t10[0];
-    d_t_t4 += d_t10[1];
+    d_t4 += (*d_out)[0];
+    d_t_t4 += (*d_out)[1];
     if tape.branch_0 {
         d_t2 += d_t4;
         d_t_t2 += d_t_t4;
