@@ -289,3 +289,76 @@ mod generic_jvp {
         }
     }
 }
+
+/// Second order on a block: `hvp` gives each method `_hvp(.., v_self, v_x..)`, returning the
+/// value, the gradient and the Hessian-vector product; a method that calls another through
+/// `self.eval(x)` too. Checked against closed forms.
+mod generic_hvp {
+    use crate::common::{assert_close, cube};
+    use stackgrad::differentiable;
+
+    #[derive(Clone, Debug, PartialEq, stackgrad::Parameters)]
+    pub struct Series<const N: usize> {
+        pub c: [f64; N],
+    }
+
+    #[differentiable(hvp)]
+    impl<const N: usize> Series<N> {
+        /// `Σ c_k x^k` by Horner's rule: linear in the coefficients, not in `x`.
+        #[wrt(self, x)]
+        pub fn eval(&self, x: f64) -> f64 {
+            let mut acc = 0.0;
+            for k in 0..N {
+                acc = acc * x + self.c[N - 1 - k];
+            }
+            acc
+        }
+
+        /// `eval(x)²`, in the coefficients alone.
+        pub fn energy(&self, x: f64) -> f64 {
+            let p = self.eval(x);
+            p * p
+        }
+    }
+
+    #[test]
+    fn hessian_vector_products_against_the_closed_forms() {
+        for point in cube::<5>(75, 20, -1.2, 1.2) {
+            let s = Series {
+                c: [point[0], point[1], point[2], point[3]],
+            };
+            let x = point[4];
+            let pow = |k: usize| x.powi(k as i32);
+            let p: f64 = (0..4).map(|k| s.c[k] * pow(k)).sum();
+            let v = Series {
+                c: [0.5, -1.0, 0.25, 2.0],
+            };
+            let v_x = -0.75;
+
+            // energy = p²: gradient 2 p x^k, Hessian 2 x^j x^k.
+            let (value, grad, hv) = s.energy_hvp(x, &v);
+            assert_close("energy", value, p * p, 1e-12);
+            let along: f64 = (0..4).map(|j| v.c[j] * pow(j)).sum();
+            for k in 0..4 {
+                assert_close("d energy / d c_k", grad.c[k], 2.0 * p * pow(k), 1e-12);
+                assert_close("(H v)_k of energy", hv.c[k], 2.0 * pow(k) * along, 1e-12);
+            }
+
+            // eval in (c, x): d²/dc² = 0, d²/dc_k dx = k x^(k-1), d²/dx² = Σ k (k-1) c_k x^(k-2).
+            let (value, (grad_c, grad_x), (hv_c, hv_x)) = s.eval_hvp(x, &v, v_x);
+            assert_eq!(value, s.eval(x));
+            let dx: f64 = (1..4).map(|k| k as f64 * s.c[k] * pow(k - 1)).sum();
+            let dxx: f64 = (2..4)
+                .map(|k| (k * (k - 1)) as f64 * s.c[k] * pow(k - 2))
+                .sum();
+            assert_close("d eval / d x", grad_x, dx, 1e-12);
+            for k in 0..4 {
+                assert_close("d eval / d c_k", grad_c.c[k], pow(k), 1e-12);
+                let cross = if k == 0 { 0.0 } else { k as f64 * pow(k - 1) };
+                assert_close("(H v)_c_k of eval", hv_c.c[k], cross * v_x, 1e-12);
+            }
+            let cross: f64 = (1..4).map(|k| k as f64 * pow(k - 1) * v.c[k]).sum();
+            assert_close("(H v)_x of eval", hv_x, cross + dxx * v_x, 1e-12);
+        }
+    }
+}

@@ -53,12 +53,6 @@ pub fn split(args: &Args, item: &syn::ItemImpl) -> syn::Result<Block> {
             "`#[differentiable]` applies to an inherent `impl` block (`impl Model { .. }`), not to a trait implementation; differentiate the method in an inherent block and call it from the trait's",
         ));
     }
-    if args.hvp {
-        return Err(syn::Error::new(
-            Span::call_site(),
-            "`hvp` on an `impl` block is not supported yet; write the loss as a free function taking the model by reference (`fn loss(m: &Model, ..)`) and declare that one `hvp`",
-        ));
-    }
     if let Some(wrt) = &args.wrt {
         return Err(syn::Error::new(
             wrt[0].span(),
@@ -564,11 +558,6 @@ mod tests {
             ..Args::default()
         };
         assert!(e("impl S { }", wrt).contains("on the method"));
-        let hvp = Args {
-            hvp: true,
-            ..Args::default()
-        };
-        assert!(e("impl S { }", hvp).contains("`hvp` on an `impl` block"));
         let other = e(
             "impl S { #[wrt(self)] fn f(&mut self) -> f64 { 0.0 } }",
             Args::default(),

@@ -450,7 +450,13 @@ fn print_method(
     first_line: usize,
 ) {
     let start = first_line + out.lines().count();
-    line(out, depth, "#[differentiable(jvp)]");
+    // As the free function: second order unless the result is a tuple.
+    let order = if matches!(f.ret, Ty::Tuple(_)) {
+        "jvp"
+    } else {
+        "hvp"
+    };
+    line(out, depth, &format!("#[differentiable({order})]"));
     line(out, depth, "impl S {");
     let wrt: Vec<String> = f
         .differentiated()

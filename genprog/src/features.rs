@@ -86,7 +86,7 @@ features! {
     ConstBounds "const-bounds" "loop bounds that are constant expressions, `0..N / 2`, `(N + 1) / 2`, `0..N - 1`",
     FnPaths "fn-paths" "float methods called by path, `$F::max(x, y)`, `$F::sqrt(x)`, `$F::sin(x)`",
     ConstArrays "const-arrays" "`const` float arrays read by index, `T0[i]`, `T1[i][j]`",
-    ImplMethods "impl-methods" "the function under test also as a method of `S` (`#[differentiable(jvp)] impl S`), equal bit for bit to the free function",
+    ImplMethods "impl-methods" "the function under test also as a method of `S` (`#[differentiable(hvp)] impl S`), its gradient, tangent and `H v` equal bit for bit to the free function's",
     EnumParams "enum-params" "a fieldless enum parameter `mode: E` read by `match mode { E::A => .., _ => .. }`",
     Elementwise "elementwise" "local arrays filled element by element from parameters, `h[i] = a[i] - x` (the reverse sweep computes them again instead of recording them)",
     Destructure "destructure" "tuple `let (a, mut b) = (.., ..);` and simultaneous `(a, b) = (b * 0.5, a);`",

@@ -320,6 +320,9 @@ fn check_fn(p: &Program, f: &Func, name: &str) -> String {
             s,
             "        let vdir = ctx.seed(once.len());\n        let vt: {d_tys} = crate::unflat(&vdir);\n        let (hv_value, hv_grad, hv) = t::{path}_hvp{turbofish}({args}{va});\n        ctx.same(\"hvp value == primal\", &crate::flat(&hv_value), &crate::flat(&primal));\n        ctx.close(\"hvp gradient\", &crate::flat(&hv_grad), &once, {single});\n        let wdir = ctx.seed(once.len());\n        let wt: {d_tys} = crate::unflat(&wdir);\n        let (_, _, hw) = t::{path}_hvp{turbofish}({args}{wa});\n        ctx.symmetric(&crate::flat(&hv), &crate::flat(&hw), &vdir, &wdir, {single});"
         );
+        if p.method && std::ptr::eq(f, p.funcs.last().expect("the function under test")) {
+            s.push_str(&method_hvp_check(f, &differentiated, &turbofish));
+        }
         if !single {
             let _ = writeln!(
                 s,
@@ -347,17 +350,7 @@ fn method_checks(f: &Func, differentiated: &[&crate::ast::Param], turbofish: &st
         .map(|q| q.arg(&q.name))
         .collect();
     // The method's differentiated parameters: `self` (for `p`) first, then the others.
-    let mut order: Vec<usize> = (0..differentiated.len()).collect();
-    order.sort_by_key(|&k| differentiated[k].name != "p");
-    let position = |k: usize| order.iter().position(|&o| o == k).expect("a permutation");
-    let grad = if differentiated.len() == 1 {
-        "mg".to_string()
-    } else {
-        let parts: Vec<String> = (0..differentiated.len())
-            .map(|k| format!("mg.{}", position(k)))
-            .collect();
-        format!("({},)", parts.join(", "))
-    };
+    let (order, grad) = method_order(differentiated, "mg");
     let mut t_args: Vec<String> = args.clone();
     for &k in &order {
         let q = differentiated[k];
@@ -375,6 +368,48 @@ fn method_checks(f: &Func, differentiated: &[&crate::ast::Param], turbofish: &st
 ",
         args.join(", "),
         t_args.join(", ")
+    )
+}
+
+/// The method's parameter order (`self` for `p` first, then the function's order) as
+/// positions: `order[m]` is the function's index of the method's `m`-th differentiated
+/// parameter; and a method's gradient-shaped result `r` in the function's order.
+fn method_order(differentiated: &[&crate::ast::Param], r: &str) -> (Vec<usize>, String) {
+    let mut order: Vec<usize> = (0..differentiated.len()).collect();
+    order.sort_by_key(|&k| differentiated[k].name != "p");
+    let position = |k: usize| order.iter().position(|&o| o == k).expect("a permutation");
+    let reordered = if differentiated.len() == 1 {
+        r.to_string()
+    } else {
+        let parts: Vec<String> = (0..differentiated.len())
+            .map(|k| format!("{r}.{}", position(k)))
+            .collect();
+        format!("({},)", parts.join(", "))
+    };
+    (order, reordered)
+}
+
+/// `p.f_m_hvp(..)` against `f_hvp` (in scope as `hv`, along `vt`): the same bits.
+fn method_hvp_check(f: &Func, differentiated: &[&crate::ast::Param], turbofish: &str) -> String {
+    let path = f.path();
+    let (order, mhv) = method_order(differentiated, "mhv");
+    let mut args: Vec<String> = f
+        .params
+        .iter()
+        .filter(|q| q.name != "p")
+        .map(|q| q.arg(&q.name))
+        .collect();
+    for &k in &order {
+        args.push(match differentiated[k].ty {
+            Ty::Float => format!("vt.{k}"),
+            _ => format!("&vt.{k}"),
+        });
+    }
+    format!(
+        "        let (_, _, mhv) = p.{path}_m_hvp{turbofish}({});
+        ctx.same(\"method hvp == hvp\", &crate::flat(&{mhv}), &crate::flat(&hv));
+",
+        args.join(", ")
     )
 }
 
