@@ -3,6 +3,7 @@
 Usage:
     python torch_gpt.py [--steps 3000] [--batch 64]      # train, evaluate, time every step
     python torch_gpt.py --batch 1 --steps 1000 --time-only
+    python torch_gpt.py --compile [MODE]                 # the step under torch.compile
 
 The model is the one in examples/shakespeare_gpt/model.rs: token and position embeddings, 6
 pre-LayerNorm blocks (separate q, k, v projections with bias, 6 causal heads of size 4, output
@@ -14,6 +15,16 @@ The data is tiny-shakespeare as characters, vocabulary sorted, the first 90 % fo
 runtime's CharCorpus.split(0.9)); a batch is B windows of 8 from uniformly random starts.
 A step (zero grads, forward, backward, AdamW) is timed with the batch already sampled; the median
 step time is reported in the `result:` line, with the validation loss over every non-overlapping window of the held-out text at the end.
+
+With `--compile`, the step (zero grads, forward, backward, AdamW) is one function wrapped in
+`torch.compile` (mode "default" unless MODE is given). Dynamo makes two graphs of it: the forward,
+compiled together with its backward by AOTAutograd (it breaks the graph at `backward()`, which
+runs the compiled backward), and AdamW's update (the optimizer breaks the graph around its step on
+purpose); `zero_grad` is one Dynamo does not trace, and runs eagerly. Inductor emits C++ for the
+graphs (g++ compiles it).
+Compilation happens in the first step, which is trained on but left out of the median; its
+time is reported as `compile_s`. Inductor's on-disk caches are off, so every run compiles cold,
+and it compiles on the calling thread.
 """
 
 import argparse
@@ -77,6 +88,34 @@ class Gpt(nn.Module):
         return F.cross_entropy(logits.view(-1, V), targets.view(-1))
 
 
+# Steps of a compiled run that compile: the first traces and compiles the forward-and-backward
+# graph and AdamW's (`TORCH_LOGS=recompiles` shows no recompilation after it).
+COMPILE_WARMUP = 1
+
+
+def make_step(model, opt):
+    """One training step on a sampled batch: zero the gradients, forward, backward, AdamW."""
+
+    def step(x, y):
+        opt.zero_grad(set_to_none=False)
+        loss = model(x, y)
+        loss.backward()
+        opt.step()
+        return loss
+
+    return step
+
+
+def compiled(step, mode):
+    """`step` under torch.compile in `mode`, compiled cold (Inductor's on-disk caches off) and on
+    one thread (no pool of compile workers)."""
+    import torch._inductor.config as inductor_config
+
+    inductor_config.force_disable_caches = True
+    inductor_config.compile_threads = 1
+    return torch.compile(step, mode=mode)
+
+
 def batch(tokens, size, generator):
     starts = torch.randint(0, len(tokens) - T, (size,), generator=generator)
     x = torch.stack([tokens[s : s + T] for s in starts])
@@ -109,6 +148,8 @@ def main():
     parser.add_argument("--steps", type=int, default=3000)
     parser.add_argument("--batch", type=int, default=64)
     parser.add_argument("--time-only", action="store_true", help="no evaluation")
+    parser.add_argument("--compile", nargs="?", const="default", metavar="MODE",
+                        help="wrap the step in torch.compile (mode default, or MODE)")
     root = Path(__file__).resolve().parents[2]
     parser.add_argument("--data", default=root / "data/tinyshakespeare/input.txt")
     args = parser.parse_args()
@@ -130,15 +171,16 @@ def main():
     params = sum(p.numel() for p in model.parameters())
     print(f"gpt: {params} parameters, {args.steps} steps of batch {args.batch} x context {T}")
 
+    step_fn, warmup = make_step(model, opt), 0
+    if args.compile:
+        step_fn, warmup = compiled(step_fn, args.compile), COMPILE_WARMUP
+
     times, window = [], []
     start = time.perf_counter()
     for step in range(1, args.steps + 1):
         x, y = batch(train, args.batch, generator)
         t0 = time.perf_counter_ns()
-        opt.zero_grad(set_to_none=False)
-        loss = model(x, y)
-        loss.backward()
-        opt.step()
+        loss = step_fn(x, y)
         times.append(time.perf_counter_ns() - t0)
         window.append(loss.item())
         if not args.time_only and (step % 100 == 0 or step == args.steps):
@@ -149,11 +191,15 @@ def main():
                 flush=True,
             )
             window = []
-    median_ms = statistics.median(times) / 1e6
+    median_ms = statistics.median(times[warmup:]) / 1e6
     final = "nan" if args.time_only else f"{evaluate_all(model, val, args.batch):.4f}"
+    compile_note = ""
+    if args.compile:
+        compile_note = f", compile mode {args.compile}, compile_s={sum(times[:warmup]) / 1e9:.2f}"
     print(
         f"result: torch {torch.__version__}, batch {args.batch}, {args.steps} steps in "
-        f"{time.perf_counter() - start:.1f} s, median_step_ms={median_ms:.4f}, final_val={final}"
+        f"{time.perf_counter() - start:.1f} s, median_step_ms={median_ms:.4f}{compile_note}, "
+        f"final_val={final}"
     )
     if math.isnan(loss.item()):
         raise SystemExit("the loss is NaN")
