@@ -436,6 +436,20 @@ mod tests {
     }
 
     #[test]
+    fn an_indexed_named_type_gets_one_error_about_type_aliases() {
+        let e = errors(
+            quote!(),
+            parse_quote! {
+                fn f(x: &Vec3) -> f64 { x[0] * x[1] + x[2] }
+            },
+        );
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert!(e[0].contains("`Vec3` is taken for a struct") && e[0].contains("type alias"));
+        let e = errors(quote!(), parse_quote! { fn g(x: f64) -> Vec3 { x } });
+        assert!(e.iter().any(|m| m.contains("not type aliases")), "{e:?}");
+    }
+
+    #[test]
     fn mut_parameters_shadowing_and_tuple_returns() {
         let f = lowered(parse_quote! {
             fn f(mut x: f64, y: f64) -> (f64, f64) {

@@ -105,10 +105,20 @@ impl Lower {
                 if !matches!(self.f.types.kind(base_ty), Kind::Array)
                     && !matches!(self.f.types.get(base_ty), TyVal::Unknown(_))
                 {
-                    self.error(err(
-                        &ix.expr,
-                        "this is not an array; index only arrays (`[f64; N]`), and annotate a `let` that holds one, as in `let y: [f64; N] = ..`",
-                    ));
+                    let msg = match self.f.types.get(base_ty) {
+                        // A named type the macro cannot see into: maybe an alias of an array.
+                        TyVal::Struct(name) => {
+                            let name = crate::names::text(name);
+                            format!(
+                                "this is indexed, but its type `{name}` is taken for a struct: the macro sees only this function and cannot look through a type alias; if `{name}` is an array type, write the array type in the signature (as in `x: &[f64; N]`)"
+                            )
+                        }
+                        _ => "this is not an array; index only arrays (`[f64; N]`), and annotate a `let` that holds one, as in `let y: [f64; N] = ..`".to_string(),
+                    };
+                    // Once per message: every later `x[i]` of the same `x` says the same.
+                    if !self.errors.iter().any(|e| e.to_string() == msg) {
+                        self.error(err(&ix.expr, msg));
+                    }
                 }
                 let (i, ity) = self.pure(&ix.index);
                 let usize_ty = self

@@ -192,6 +192,13 @@ impl Lower {
                 {
                     self.f.ret.push(id);
                 }
+                Some(id) if self.f.types.kind(id) == Kind::Struct => self.error(err(
+                    t,
+                    format!(
+                        "return type `{0}` is not supported: the macro takes `{0}` for a struct (it sees only this function, not type aliases); return `f32`, `f64`, an array of them written out (as in `-> [f64; N]`) or a tuple of floats",
+                        crate::names::text(&t.to_token_stream())
+                    ),
+                )),
                 _ => self.error(err(
                     t,
                     format!(
