@@ -222,9 +222,10 @@ mod outputs {
     }
 }
 
-/// A const-generic model in forward mode: `jvp` on the block gives each method `_jvp`, with
-/// the tangent of `self` after the primal arguments.
-mod generic_jvp {
+/// A const-generic model in forward mode and second order: `hvp` on the block gives each method
+/// `_jvp`, with the tangent of `self` after the primal arguments, and `_hvp(.., v_self, v_x..)`,
+/// returning the value, the gradient and the Hessian-vector product.
+mod generic_forward_and_second_order {
     use crate::common::{assert_close, cube};
     use stackgrad::differentiable;
 
@@ -233,7 +234,7 @@ mod generic_jvp {
         pub c: [f64; N],
     }
 
-    #[differentiable(jvp)]
+    #[differentiable(hvp)]
     impl<const N: usize> Poly<N> {
         /// `Σ c_k x^k` by Horner's rule.
         #[wrt(self, x)]
@@ -288,49 +289,17 @@ mod generic_jvp {
             assert_close("energy tangent", t, 2.0 * p * along_c, 1e-12);
         }
     }
-}
-
-/// Second order on a block: `hvp` gives each method `_hvp(.., v_self, v_x..)`, returning the
-/// value, the gradient and the Hessian-vector product; a method that calls another through
-/// `self.eval(x)` too. Checked against closed forms.
-mod generic_hvp {
-    use crate::common::{assert_close, cube};
-    use stackgrad::differentiable;
-
-    #[derive(Clone, Debug, PartialEq, stackgrad::Parameters)]
-    pub struct Series<const N: usize> {
-        pub c: [f64; N],
-    }
-
-    #[differentiable(hvp)]
-    impl<const N: usize> Series<N> {
-        /// `Σ c_k x^k` by Horner's rule: linear in the coefficients, not in `x`.
-        #[wrt(self, x)]
-        pub fn eval(&self, x: f64) -> f64 {
-            let mut acc = 0.0;
-            for k in 0..N {
-                acc = acc * x + self.c[N - 1 - k];
-            }
-            acc
-        }
-
-        /// `eval(x)²`, in the coefficients alone.
-        pub fn energy(&self, x: f64) -> f64 {
-            let p = self.eval(x);
-            p * p
-        }
-    }
 
     #[test]
     fn hessian_vector_products_against_the_closed_forms() {
         for point in cube::<5>(75, 20, -1.2, 1.2) {
-            let s = Series {
+            let s = Poly {
                 c: [point[0], point[1], point[2], point[3]],
             };
             let x = point[4];
             let pow = |k: usize| x.powi(k as i32);
             let p: f64 = (0..4).map(|k| s.c[k] * pow(k)).sum();
-            let v = Series {
+            let v = Poly {
                 c: [0.5, -1.0, 0.25, 2.0],
             };
             let v_x = -0.75;
