@@ -68,7 +68,7 @@ pub struct Plan {
 pub struct Elementwise {
     /// The defining statement's id.
     pub def: usize,
-    /// The loop counter `d`, which a read `a[j]` replaces by `j`.
+    /// The loop counter `d`, which the reverse sweep's `from_fn(|d| e)` binds again.
     pub counter: VarId,
 }
 

@@ -60,9 +60,7 @@ def main():
     root = Path(__file__).resolve().parents[2]
     parser.add_argument("--data", default=root / "data/tinyshakespeare/input.txt")
     args = parser.parse_args()
-    torch.set_num_threads(1)
-    torch.set_num_interop_threads(1)
-    torch.manual_seed(1337)
+    torch_gpt.one_thread_seeded()
 
     train_np, _ = jax_gpt.load_tokens(args.data)
     train = torch.from_numpy(train_np).long()

@@ -116,6 +116,14 @@ def compiled(step, mode):
     return torch.compile(step, mode=mode)
 
 
+def one_thread_seeded():
+    """One thread for PyTorch's kernels and none for its inter-op pool (run.sh pins the process
+    to one core), and the seed every peer's weights come from."""
+    torch.set_num_threads(1)
+    torch.set_num_interop_threads(1)
+    torch.manual_seed(1337)
+
+
 def batch(tokens, size, generator):
     starts = torch.randint(0, len(tokens) - T, (size,), generator=generator)
     x = torch.stack([tokens[s : s + T] for s in starts])
@@ -153,9 +161,7 @@ def main():
     root = Path(__file__).resolve().parents[2]
     parser.add_argument("--data", default=root / "data/tinyshakespeare/input.txt")
     args = parser.parse_args()
-    torch.set_num_threads(1)
-    torch.set_num_interop_threads(1)
-    torch.manual_seed(1337)
+    one_thread_seeded()
 
     text = Path(args.data).read_text(encoding="utf-8")
     vocab = sorted(set(text))

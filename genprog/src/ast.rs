@@ -404,12 +404,7 @@ fn print_func(
 ) {
     let start = first_line + out.lines().count();
     if mode.macros {
-        // Second order wherever the function has one output of floats (`hvp` implies `jvp`).
-        let order = if matches!(f.ret, Ty::Tuple(_)) {
-            "jvp"
-        } else {
-            "hvp"
-        };
+        let order = order(f);
         match &f.wrt {
             Some(wrt) => line(
                 out,
@@ -438,6 +433,16 @@ fn print_func(
     spans.push((f.path(), start, end));
 }
 
+/// What a function's `#[differentiable(..)]` (and its method form's) asks for besides the
+/// gradient: second order wherever it has one output of floats (`hvp` implies `jvp`).
+fn order(f: &Func) -> &'static str {
+    if matches!(f.ret, Ty::Tuple(_)) {
+        "jvp"
+    } else {
+        "hvp"
+    }
+}
+
 /// The function under test as a method of `S`: `p` becomes `self`, the others keep their
 /// order; `#[wrt(..)]` lists what the function differentiates (`self` for `p`), since a method
 /// is differentiated in `self` alone by default.
@@ -450,13 +455,7 @@ fn print_method(
     first_line: usize,
 ) {
     let start = first_line + out.lines().count();
-    // As the free function: second order unless the result is a tuple.
-    let order = if matches!(f.ret, Ty::Tuple(_)) {
-        "jvp"
-    } else {
-        "hvp"
-    };
-    line(out, depth, &format!("#[differentiable({order})]"));
+    line(out, depth, &format!("#[differentiable({})]", order(f)));
     line(out, depth, "impl S {");
     let wrt: Vec<String> = f
         .differentiated()

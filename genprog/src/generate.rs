@@ -1859,9 +1859,10 @@ impl Gen<'_> {
                     .collect::<String>()
             );
             let whole = dims.len() == 1 && idx[0].1 == dims[0];
-            let fill = match whole {
-                true => self.elementwise(slot, &idx[0].0, &dims[0], &place),
-                false => None,
+            let fill = if whole {
+                self.elementwise(slot, &idx[0].0, &dims[0], &place)
+            } else {
+                None
             };
             let fill = fill.unwrap_or_else(|| self.update(slot, place));
             let mut body = vec![fill];

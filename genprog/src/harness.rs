@@ -343,40 +343,55 @@ fn check_fn(p: &Program, f: &Func, name: &str) -> String {
 /// function's parameter order before the bitwise comparison.
 fn method_checks(f: &Func, differentiated: &[&crate::ast::Param], turbofish: &str) -> String {
     let path = f.path();
-    let args: Vec<String> = f
+    let (args, grad) = method_call(f, differentiated, None, "mg");
+    let (t_args, _) = method_call(f, differentiated, Some("tan"), "mjt");
+    format!(
+        "        let (mv, mg) = p.{path}_m_grad{turbofish}({args});
+        ctx.same(\"method grad value == primal\", &crate::flat(&mv), &crate::flat(&primal));
+        ctx.same(\"method gradient == gradient\", &crate::flat(&{grad}), &once);
+        let (_, mjt) = p.{path}_m_jvp{turbofish}({t_args});
+        ctx.same(\"method jvp == jvp\", &crate::flat(&mjt), &crate::flat(&jt));
+"
+    )
+}
+
+/// `p.f_m_hvp(..)` against `f_hvp` (in scope as `hv`, along `vt`): the same bits.
+fn method_hvp_check(f: &Func, differentiated: &[&crate::ast::Param], turbofish: &str) -> String {
+    let path = f.path();
+    let (args, mhv) = method_call(f, differentiated, Some("vt"), "mhv");
+    format!(
+        "        let (_, _, mhv) = p.{path}_m_hvp{turbofish}({args});
+        ctx.same(\"method hvp == hvp\", &crate::flat(&{mhv}), &crate::flat(&hv));
+"
+    )
+}
+
+/// A call of the method form of `f`: its arguments (every parameter but `p`, which is `self`,
+/// then with `dirs` the direction of each differentiated parameter, `dirs.k`, in the method's
+/// order: `self` first), and the method's gradient-shaped result `r` put back into the
+/// function's parameter order.
+fn method_call(
+    f: &Func,
+    differentiated: &[&crate::ast::Param],
+    dirs: Option<&str>,
+    r: &str,
+) -> (String, String) {
+    let mut order: Vec<usize> = (0..differentiated.len()).collect();
+    order.sort_by_key(|&k| differentiated[k].name != "p");
+    let mut args: Vec<String> = f
         .params
         .iter()
         .filter(|q| q.name != "p")
         .map(|q| q.arg(&q.name))
         .collect();
-    // The method's differentiated parameters: `self` (for `p`) first, then the others.
-    let (order, grad) = method_order(differentiated, "mg");
-    let mut t_args: Vec<String> = args.clone();
-    for &k in &order {
-        let q = differentiated[k];
-        t_args.push(match q.ty {
-            Ty::Float => format!("tan.{k}"),
-            _ => format!("&tan.{k}"),
-        });
+    if let Some(d) = dirs {
+        for &k in &order {
+            args.push(match differentiated[k].ty {
+                Ty::Float => format!("{d}.{k}"),
+                _ => format!("&{d}.{k}"),
+            });
+        }
     }
-    format!(
-        "        let (mv, mg) = p.{path}_m_grad{turbofish}({});
-        ctx.same(\"method grad value == primal\", &crate::flat(&mv), &crate::flat(&primal));
-        ctx.same(\"method gradient == gradient\", &crate::flat(&{grad}), &once);
-        let (_, mjt) = p.{path}_m_jvp{turbofish}({});
-        ctx.same(\"method jvp == jvp\", &crate::flat(&mjt), &crate::flat(&jt));
-",
-        args.join(", "),
-        t_args.join(", ")
-    )
-}
-
-/// The method's parameter order (`self` for `p` first, then the function's order) as
-/// positions: `order[m]` is the function's index of the method's `m`-th differentiated
-/// parameter; and a method's gradient-shaped result `r` in the function's order.
-fn method_order(differentiated: &[&crate::ast::Param], r: &str) -> (Vec<usize>, String) {
-    let mut order: Vec<usize> = (0..differentiated.len()).collect();
-    order.sort_by_key(|&k| differentiated[k].name != "p");
     let position = |k: usize| order.iter().position(|&o| o == k).expect("a permutation");
     let reordered = if differentiated.len() == 1 {
         r.to_string()
@@ -386,31 +401,7 @@ fn method_order(differentiated: &[&crate::ast::Param], r: &str) -> (Vec<usize>, 
             .collect();
         format!("({},)", parts.join(", "))
     };
-    (order, reordered)
-}
-
-/// `p.f_m_hvp(..)` against `f_hvp` (in scope as `hv`, along `vt`): the same bits.
-fn method_hvp_check(f: &Func, differentiated: &[&crate::ast::Param], turbofish: &str) -> String {
-    let path = f.path();
-    let (order, mhv) = method_order(differentiated, "mhv");
-    let mut args: Vec<String> = f
-        .params
-        .iter()
-        .filter(|q| q.name != "p")
-        .map(|q| q.arg(&q.name))
-        .collect();
-    for &k in &order {
-        args.push(match differentiated[k].ty {
-            Ty::Float => format!("vt.{k}"),
-            _ => format!("&vt.{k}"),
-        });
-    }
-    format!(
-        "        let (_, _, mhv) = p.{path}_m_hvp{turbofish}({});
-        ctx.same(\"method hvp == hvp\", &crate::flat(&{mhv}), &crate::flat(&hv));
-",
-        args.join(", ")
-    )
+    (args.join(", "), reordered)
 }
 
 /// `main.rs` of the generated crate: the checker and the programs that compile.

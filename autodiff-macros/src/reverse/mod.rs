@@ -35,9 +35,6 @@ pub struct Rev<'a> {
     temp_defs: HashMap<TempId, &'a Rhs>,
     /// Definitions of places, by statement id (for arrays recomputed element by element).
     place_defs: HashMap<usize, &'a Rhs>,
-    /// While the elements of an array recomputed element by element are computed again: the
-    /// defining loop's counter and what replaces it.
-    subst: Option<(VarId, TokenStream)>,
     /// The local holding each array recomputed element by element, once a read asked for it.
     elem_locals: HashMap<VarId, Ident>,
     /// How many times each temporary is read.
@@ -160,7 +157,6 @@ impl<'a> Rev<'a> {
             defs: all_defs.1,
             temp_defs: all_defs.0,
             place_defs: all_defs.2,
-            subst: None,
             elem_locals: HashMap::new(),
             temp_uses,
             pending: None,
@@ -173,7 +169,12 @@ impl<'a> Rev<'a> {
             temp_names,
             d_vars,
             d_temps: vec![None; f.temps.len()],
-            stable: ["d_out".to_string()].into_iter().collect(),
+            // The output's cotangent, by value or, for an array or a struct, behind its
+            // reference (`(*d_out)`, read in place: no copy of it).
+            stable: ["d_out", "(* d_out)"]
+                .map(String::from)
+                .into_iter()
+                .collect(),
             tape_ty: Ident::new("Tape", Span::call_site()),
             guse: TokenStream::new(),
             decls,
@@ -254,17 +255,13 @@ impl<'a> Rev<'a> {
         quote!({ let #s = #src; #body })
     }
 
-    /// Passes the seed `s` on to `o` unchanged: a temporary takes a stable seed as it is (also
-    /// `(*d_out)`, an array output's cotangent behind its reference: no copy of it).
+    /// Passes the seed `s` on to `o` unchanged: a temporary takes a stable seed as it is.
     pub(super) fn pass(&mut self, o: &Operand, s: &TokenStream) -> TokenStream {
         let text = s.to_string();
-        let root = match text.strip_prefix("(* ").and_then(|r| r.strip_suffix(')')) {
-            Some(name) if !name.contains(' ') => name,
-            _ => text.split(' ').next().unwrap_or_default(),
-        };
+        let root = text.split(' ').next().unwrap_or_default();
         if let Operand::Temp(t) = o
             && self.act.temps[*t]
-            && self.stable.contains(root)
+            && (self.stable.contains(&text) || self.stable.contains(root))
         {
             self.d_temps[*t] = Some(s.clone());
             return TokenStream::new();

@@ -78,24 +78,15 @@ impl<'a> Rev<'a> {
     fn var_read(&mut self, var: VarId, proj: &[Proj], read: ReadId, borrow: bool) -> TokenStream {
         let and = if borrow { quote!(&) } else { quote!() };
         let v = &self.f.vars[var];
-        if let Some((counter, j)) = &self.subst
-            && *counter == var
-        {
-            return quote!(#and #j);
-        }
         if self.plan.elementwise.contains_key(&var)
             && let [Proj::Index(j)] = proj
         {
             // `a[j]` of an array whose every element `a[d] = e` defines: an element of the
             // array computed again once, at the head of the reversed block that declares it.
-            let local = match self.elem_locals.get(&var) {
-                Some(l) => l.clone(),
-                None => {
-                    let l = self.names.fresh(&v.name.to_string());
-                    self.elem_locals.insert(var, l.clone());
-                    l
-                }
-            };
+            let names = &mut self.names;
+            let local = (self.elem_locals.entry(var))
+                .or_insert_with(|| names.fresh(&v.name.to_string()))
+                .clone();
             let j = self.pure_val(j);
             return quote!(#and #local[#j]);
         }
@@ -206,10 +197,6 @@ impl<'a> Rev<'a> {
         }
     }
 
-    /// A definition evaluated again in the reverse sweep, from its operands' values
-    /// (`#[recompute] let`): calls call the primal.
-    /// With `deep` (`#[recompute]`), the statement's own subexpressions are recomputed too, not
-    /// read from the tape; otherwise each operand comes as the plan says.
     /// `let a: [T; N] = ::core::array::from_fn(|d| e);` for array `var`, recomputed element by
     /// element (`a[d] = e` in the plan), if a read in the reversed block asked for it.
     pub(super) fn elementwise_let(&mut self, var: VarId) -> TokenStream {
@@ -219,14 +206,18 @@ impl<'a> Rev<'a> {
         let e = self.plan.elementwise[&var];
         let ty = self.f.vars[var].ty;
         let elem = self.f.types.elem(ty).expect("an array");
-        let c = self.names.fresh(&self.f.vars[e.counter].name.to_string());
-        let outer = self.subst.replace((e.counter, quote!(#c)));
+        // The closure's parameter is the loop counter under its own name (a counter is read in
+        // place, by that name, and names in the generated code are unique per function).
+        let c = &self.f.vars[e.counter].emit;
         let value = self.recompute(self.place_defs[&e.def], elem, false);
-        self.subst = outer;
         let t = self.ty(ty);
         quote!(let #local: #t = ::core::array::from_fn(|#c| #value);)
     }
 
+    /// A definition evaluated again in the reverse sweep, from its operands' values
+    /// (`#[recompute] let`): calls call the primal.
+    /// With `deep` (`#[recompute]`), the statement's own subexpressions are recomputed too, not
+    /// read from the tape; otherwise each operand comes as the plan says.
     pub(super) fn recompute(&mut self, rhs: &'a Rhs, ty: TyId, deep: bool) -> TokenStream {
         let val = |r: &mut Self, o: &'a Operand| match o {
             Operand::Temp(t) if deep && r.temp_defs.contains_key(t) => {
