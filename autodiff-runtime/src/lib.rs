@@ -51,6 +51,7 @@ pub mod optim;
 pub mod params;
 pub mod schedule;
 pub mod tape;
+mod wide;
 
 #[cfg(feature = "std")]
 pub mod checkpoint;

@@ -68,6 +68,7 @@
 use core::fmt;
 
 use crate::math::Float;
+use crate::wide::{WideLoop, with_wide_vectors};
 
 /// A struct of trainable floats, seen as a fixed, ordered list of flat tensors.
 ///
@@ -166,6 +167,8 @@ pub trait Parameters: Sized {
 
 /// Walks `params`, `grads` and `K` state structs of the same type together, calling
 /// `f(param, grad, [state_0, .., state_K-1])` on each matching scalar. This is how optimizers update.
+/// With `std` on an x86 CPU that has AVX2, the loop runs compiled for it (eight `f32` lanes
+/// instead of SSE2's four, same results bit for bit), so keep `f` small enough to be inlined.
 ///
 /// # Examples
 ///
@@ -197,24 +200,56 @@ pub trait Parameters: Sized {
 /// assert_eq!(velocity, P([3.0, -6.0]));
 /// assert_eq!(params, P([-0.25, 3.5]));
 /// ```
-pub fn zip_update<P, const K: usize, C>(params: &mut P, grads: &P, mut state: [&mut P; K], mut f: C)
+pub fn zip_update<P, const K: usize, C>(params: &mut P, grads: &P, state: [&mut P; K], f: C)
 where
     P: Parameters,
     C: FnMut(&mut P::Scalar, P::Scalar, [&mut P::Scalar; K]),
 {
-    for k in 0..P::TENSORS {
-        let (Some(p), Some(g)) = (params.tensor_mut(k), grads.tensor(k)) else {
-            continue;
-        };
-        let s = state
-            .each_mut()
-            .map(|s| s.tensor_mut(k).unwrap_or_default());
-        let len = s.iter().fold(p.len().min(g.len()), |n, s| n.min(s.len()));
-        // Every slice cut to `len` up front: the loop has no bounds checks and vectorizes.
-        let (p, g) = (&mut p[..len], &g[..len]);
-        let mut s = s.map(|s| &mut s[..len]);
-        for i in 0..len {
-            f(&mut p[i], g[i], s.each_mut().map(|s| &mut s[i]));
+    with_wide_vectors(ZipUpdate {
+        params,
+        grads,
+        state,
+        f,
+    });
+}
+
+/// The loop of [`zip_update`], run with the widest vectors the CPU has.
+struct ZipUpdate<'a, P, const K: usize, C> {
+    params: &'a mut P,
+    grads: &'a P,
+    state: [&'a mut P; K],
+    f: C,
+}
+
+impl<P, const K: usize, C> WideLoop for ZipUpdate<'_, P, K, C>
+where
+    P: Parameters,
+    C: FnMut(&mut P::Scalar, P::Scalar, [&mut P::Scalar; K]),
+{
+    type Output = ();
+
+    #[inline(always)]
+    fn run(self) {
+        let ZipUpdate {
+            params,
+            grads,
+            mut state,
+            mut f,
+        } = self;
+        for k in 0..P::TENSORS {
+            let (Some(p), Some(g)) = (params.tensor_mut(k), grads.tensor(k)) else {
+                continue;
+            };
+            let s = state
+                .each_mut()
+                .map(|s| s.tensor_mut(k).unwrap_or_default());
+            let len = s.iter().fold(p.len().min(g.len()), |n, s| n.min(s.len()));
+            // Every slice cut to `len` up front: the loop has no bounds checks and vectorizes.
+            let (p, g) = (&mut p[..len], &g[..len]);
+            let mut s = s.map(|s| &mut s[..len]);
+            for i in 0..len {
+                f(&mut p[i], g[i], s.each_mut().map(|s| &mut s[i]));
+            }
         }
     }
 }

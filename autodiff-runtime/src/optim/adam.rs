@@ -8,6 +8,7 @@ use super::{
 };
 use crate::math::{self, Float};
 use crate::params::Parameters;
+use crate::wide::{WideLoop, with_wide_vectors};
 
 /// Hyperparameters of [`Adam`], checked by [`Adam::new`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -213,7 +214,34 @@ impl<P: Parameters> Moments<P> {
             shrink,
             decoupled,
         };
-        let Moments { m, v, v_max, .. } = self;
+        with_wide_vectors(Update {
+            k,
+            params,
+            grads,
+            moments: self,
+        });
+    }
+}
+
+/// One step's update of every tensor, as a loop for [`with_wide_vectors`].
+struct Update<'a, P: Parameters> {
+    k: AdamStep<P::Scalar>,
+    params: &'a mut P,
+    grads: &'a P,
+    moments: &'a mut Moments<P>,
+}
+
+impl<P: Parameters> WideLoop for Update<'_, P> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run(self) {
+        let Update {
+            k,
+            params,
+            grads,
+            moments: Moments { m, v, v_max, .. },
+        } = self;
         for t in 0..P::TENSORS {
             let (Some(p), Some(g), Some(m), Some(v)) = (
                 params.tensor_mut(t),
@@ -244,11 +272,6 @@ struct AdamStep<F> {
     decoupled: bool,
 }
 
-/// Elements per chunk of [`AdamStep::run`]: a fixed-size group the compiler turns into vector
-/// operations (square roots and divisions included) in every binary, with or without
-/// `-C target-cpu`.
-const LANES: usize = 8;
-
 impl<F: Float> AdamStep<F> {
     /// One element: `p`, its gradient `g`, its moments `m`, `v` and, with AMSGrad, `v_max`.
     #[inline(always)]
@@ -271,26 +294,16 @@ impl<F: Float> AdamStep<F> {
         *p -= self.step_size * *m / (second.sqrt() * self.inv_bias2_sqrt + self.eps);
     }
 
-    /// The update of one tensor. The slices are separate arguments, so the compiler knows they do
-    /// not overlap, and are walked in chunks of [`LANES`], so the loop vectorizes.
+    /// The update of one tensor. The slices are cut to one length, so the loop has no bounds
+    /// checks and vectorizes (with the widest vectors the CPU has: [`Moments::step`] runs it in
+    /// [`with_wide_vectors`]).
+    #[inline(always)]
     fn run(&self, p: &mut [F], g: &[F], m: &mut [F], v: &mut [F], v_max: Option<&mut [F]>) {
         let len = p.len().min(g.len()).min(m.len()).min(v.len());
         let (p, g, m, v) = (&mut p[..len], &g[..len], &mut m[..len], &mut v[..len]);
         match v_max {
             None => {
-                let mut p8 = p.chunks_exact_mut(LANES);
-                let mut g8 = g.chunks_exact(LANES);
-                let mut m8 = m.chunks_exact_mut(LANES);
-                let mut v8 = v.chunks_exact_mut(LANES);
-                for (((p, g), m), v) in (&mut p8).zip(&mut g8).zip(&mut m8).zip(&mut v8) {
-                    for i in 0..LANES {
-                        self.element(&mut p[i], g[i], &mut m[i], &mut v[i], None);
-                    }
-                }
-                let rest = p8.into_remainder().iter_mut().zip(g8.remainder());
-                for ((p, &g), (m, v)) in
-                    rest.zip(m8.into_remainder().iter_mut().zip(v8.into_remainder()))
-                {
+                for (((p, &g), m), v) in p.iter_mut().zip(g).zip(m).zip(v) {
                     self.element(p, g, m, v, None);
                 }
             }
