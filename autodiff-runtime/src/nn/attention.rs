@@ -25,6 +25,7 @@
 
 use super::transpose8;
 use crate::math;
+use crate::wide::{WideLoop, with_wide_vectors};
 
 /// The `[T][H][D]` queries, keys or values of one sequence.
 type Seq<const T: usize, const H: usize, const D: usize> = [[[f32; D]; H]; T];
@@ -131,6 +132,7 @@ fn add_transposed<const T: usize, const H: usize, const D: usize>(
 /// scores `st[s] = scale Σ_d k[s][d] qᵀ[d]`, the softmax over `s` is then lane-wise (no
 /// horizontal reductions), and `yᵀ[d] = Σ_s v[s][d] pᵀ[s]`. Keys and values are read in place
 /// (one broadcast per element); the queries and the output are transposed once per sequence.
+#[inline(always)]
 fn sequence_forward<const T: usize, const H: usize, const D: usize>(
     (q, k, v): (&Seq<T, H, D>, &Seq<T, H, D>, &Seq<T, H, D>),
     y: &mut Seq<T, H, D>,
@@ -193,6 +195,7 @@ fn sequence_forward<const T: usize, const H: usize, const D: usize>(
 /// `d_pᵀ[s] = Σ_d v[s][d] gᵀ[d]`, `dsᵀ[s] = scale pᵀ[s] (d_pᵀ[s] - Σ_s' pᵀ[s'] d_pᵀ[s'])`,
 /// `d_qᵀ[d] = Σ_s k[s][d] dsᵀ[s]`, `d_k[s] = Σ_t dsᵀ[s][t] q[t]`, `d_v[s] = Σ_t pᵀ[s][t] g[t]`.
 #[allow(clippy::similar_names)]
+#[inline(always)]
 fn sequence_adjoint<const T: usize, const H: usize, const D: usize>(
     (q, k, v): (&Seq<T, H, D>, &Seq<T, H, D>, &Seq<T, H, D>),
     probs: &Probs<T, H>,
@@ -249,6 +252,62 @@ fn sequence_adjoint<const T: usize, const H: usize, const D: usize>(
         *d_qt = acc_q;
     }
     add_transposed(d_q, &d_qt);
+}
+
+/// [`sequence_forward`] compiled for the widest vectors the CPU has: with `T = 8` one AVX2
+/// vector holds a key's scores for every query.
+fn sequence_forward_wide<const T: usize, const H: usize, const D: usize>(
+    qkv: Qkv<'_, Seq<T, H, D>>,
+    y: &mut Seq<T, H, D>,
+    probs: &mut Probs<T, H>,
+) {
+    /// The arguments of [`sequence_forward`], as a loop for [`with_wide_vectors`].
+    struct Forward<'a, const T: usize, const H: usize, const D: usize> {
+        qkv: Qkv<'a, Seq<T, H, D>>,
+        y: &'a mut Seq<T, H, D>,
+        probs: &'a mut Probs<T, H>,
+    }
+    impl<const T: usize, const H: usize, const D: usize> WideLoop for Forward<'_, T, H, D> {
+        type Output = ();
+        #[inline(always)]
+        fn run(self) {
+            sequence_forward(self.qkv, self.y, self.probs);
+        }
+    }
+    with_wide_vectors(Forward { qkv, y, probs });
+}
+
+/// [`sequence_adjoint`] compiled for the widest vectors the CPU has.
+fn sequence_adjoint_wide<const T: usize, const H: usize, const D: usize>(
+    qkv: Qkv<'_, Seq<T, H, D>>,
+    probs: &Probs<T, H>,
+    g: &Seq<T, H, D>,
+    d_qkv: (&mut Seq<T, H, D>, &mut Seq<T, H, D>, &mut Seq<T, H, D>),
+) {
+    /// The arguments of [`sequence_adjoint`], as a loop for [`with_wide_vectors`].
+    struct Adjoint<'a, const T: usize, const H: usize, const D: usize> {
+        qkv: Qkv<'a, Seq<T, H, D>>,
+        probs: &'a Probs<T, H>,
+        g: &'a Seq<T, H, D>,
+        d_qkv: (
+            &'a mut Seq<T, H, D>,
+            &'a mut Seq<T, H, D>,
+            &'a mut Seq<T, H, D>,
+        ),
+    }
+    impl<const T: usize, const H: usize, const D: usize> WideLoop for Adjoint<'_, T, H, D> {
+        type Output = ();
+        #[inline(always)]
+        fn run(self) {
+            sequence_adjoint(self.qkv, self.probs, self.g, self.d_qkv);
+        }
+    }
+    with_wide_vectors(Adjoint {
+        qkv,
+        probs,
+        g,
+        d_qkv,
+    });
 }
 
 /// Sequence `b` of `T` token rows of `C = H * D` channels, seen as `[T][H][D]`.
@@ -314,7 +373,7 @@ fn batch_forward<const B: usize, const T: usize, const H: usize, const D: usize>
             Some(all) => &mut all[b],
             None => &mut scratch,
         };
-        sequence_forward::<T, H, D>((&q[b], &k[b], &v[b]), y, probs);
+        sequence_forward_wide::<T, H, D>((&q[b], &k[b], &v[b]), y, probs);
     }
     y
 }
@@ -357,7 +416,7 @@ pub fn causal_self_attention_adjoint<
     d_v: &mut [Seq<T, H, D>; B],
 ) {
     for (b, probs) in tape.probs.iter().enumerate() {
-        sequence_adjoint::<T, H, D>(
+        sequence_adjoint_wide::<T, H, D>(
             (&q[b], &k[b], &v[b]),
             probs,
             &d_out[b],
@@ -427,7 +486,7 @@ fn rows_forward<const T: usize, const H: usize, const D: usize, const R: usize, 
             Some(all) => (&mut all[b * T..][..T]).try_into().expect("T rows"),
             None => &mut scratch,
         };
-        sequence_forward::<T, H, D>(
+        sequence_forward_wide::<T, H, D>(
             (
                 seq::<T, H, D, C>(q, b),
                 seq::<T, H, D, C>(k, b),
@@ -480,7 +539,7 @@ pub fn causal_self_attention_rows_adjoint<
     const { check_rows::<T, H, D, R, C>() };
     for (b, probs) in tape.probs.chunks_exact(T).enumerate() {
         let probs: &Probs<T, H> = probs.try_into().expect("chunks of T rows");
-        sequence_adjoint::<T, H, D>(
+        sequence_adjoint_wide::<T, H, D>(
             (
                 seq::<T, H, D, C>(q, b),
                 seq::<T, H, D, C>(k, b),

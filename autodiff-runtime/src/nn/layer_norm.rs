@@ -5,6 +5,7 @@
 
 use super::sum_lanes;
 use crate::math;
+use crate::wide::{WideLoop, with_wide_vectors};
 
 /// Added to the variance before the square root, as in PyTorch's default.
 const EPS: f32 = 1e-5;
@@ -48,22 +49,39 @@ pub fn layer_norm<const R: usize, const C: usize>(
     y
 }
 
-/// Writes the normalized row into `y` and returns its mean and reciprocal standard deviation.
-#[inline(never)] // inlined, the compiler vectorized across rows with gathers
+/// Writes the normalized row into `y` and returns its mean and reciprocal standard deviation,
+/// compiled for the widest vectors the CPU has. One row per call: inlined into a loop over rows,
+/// the compiler vectorized across rows with gathers.
+#[inline(never)]
 fn normalize_row<const C: usize>(
     x: &[f32; C],
     gain: &[f32; C],
     bias: &[f32; C],
     y: &mut [f32; C],
 ) -> (f32, f32) {
-    let n = C as f32;
-    let mean = sum_lanes(x) / n;
-    let sq = x.map(|x| (x - mean) * (x - mean));
-    let rstd = 1.0 / math::sqrtf(sum_lanes(&sq) / n + EPS);
-    for (((y, x), g), b) in y.iter_mut().zip(x).zip(gain).zip(bias) {
-        *y = (x - mean) * rstd * g + b;
+    /// The arguments of one row, as a loop for [`with_wide_vectors`].
+    struct Row<'a, const C: usize> {
+        x: &'a [f32; C],
+        gain: &'a [f32; C],
+        bias: &'a [f32; C],
+        y: &'a mut [f32; C],
     }
-    (mean, rstd)
+    impl<const C: usize> WideLoop for Row<'_, C> {
+        type Output = (f32, f32);
+        #[inline(always)]
+        fn run(self) -> (f32, f32) {
+            let Row { x, gain, bias, y } = self;
+            let n = C as f32;
+            let mean = sum_lanes(x) / n;
+            let sq = x.map(|x| (x - mean) * (x - mean));
+            let rstd = 1.0 / math::sqrtf(sum_lanes(&sq) / n + EPS);
+            for (((y, x), g), b) in y.iter_mut().zip(x).zip(gain).zip(bias) {
+                *y = (x - mean) * rstd * g + b;
+            }
+            (mean, rstd)
+        }
+    }
+    with_wide_vectors(Row { x, gain, bias, y })
 }
 
 /// [`layer_norm`], recording the mean and reciprocal standard deviation of each row.
@@ -96,30 +114,64 @@ pub fn layer_norm_adjoint<const R: usize, const C: usize>(
     d_gain: &mut [f32; C],
     d_bias: &mut [f32; C],
 ) {
-    let n = C as f32;
-    let stats = tape.mean.iter().zip(&tape.rstd);
-    for (((x, d_out), d_x), (&mean, &rstd)) in x.iter().zip(d_out).zip(d_x).zip(stats) {
-        let xhat = x.map(|x| (x - mean) * rstd);
-        let mut g = [0.0; C];
-        let mut g_xhat = [0.0; C];
-        for (((g, g_xhat), (d, gain)), xhat) in g
-            .iter_mut()
-            .zip(&mut g_xhat)
-            .zip(d_out.iter().zip(gain))
-            .zip(&xhat)
-        {
-            *g = d * gain;
-            *g_xhat = *g * xhat;
-        }
-        let mean_g = sum_lanes(&g) / n;
-        let mean_g_xhat = sum_lanes(&g_xhat) / n;
-        let d_params = d_gain.iter_mut().zip(d_bias.iter_mut());
-        for ((((d, g), xhat), d_x), (d_gain, d_bias)) in
-            d_out.iter().zip(&g).zip(&xhat).zip(d_x).zip(d_params)
-        {
-            *d_bias += d;
-            *d_gain += d * xhat;
-            *d_x += rstd * (g - mean_g - xhat * mean_g_xhat);
+    /// The arguments of the adjoint, as a loop for [`with_wide_vectors`].
+    struct Adjoint<'a, const R: usize, const C: usize> {
+        x: &'a [[f32; C]; R],
+        gain: &'a [f32; C],
+        tape: &'a LayerNormTape<R, C>,
+        d_out: &'a [[f32; C]; R],
+        d_x: &'a mut [[f32; C]; R],
+        d_gain: &'a mut [f32; C],
+        d_bias: &'a mut [f32; C],
+    }
+    impl<const R: usize, const C: usize> WideLoop for Adjoint<'_, R, C> {
+        type Output = ();
+        #[inline(always)]
+        fn run(self) {
+            let Adjoint {
+                x,
+                gain,
+                tape,
+                d_out,
+                d_x,
+                d_gain,
+                d_bias,
+            } = self;
+            let n = C as f32;
+            let stats = tape.mean.iter().zip(&tape.rstd);
+            for (((x, d_out), d_x), (&mean, &rstd)) in x.iter().zip(d_out).zip(d_x).zip(stats) {
+                let xhat = x.map(|x| (x - mean) * rstd);
+                let mut g = [0.0; C];
+                let mut g_xhat = [0.0; C];
+                for (((g, g_xhat), (d, gain)), xhat) in g
+                    .iter_mut()
+                    .zip(&mut g_xhat)
+                    .zip(d_out.iter().zip(gain))
+                    .zip(&xhat)
+                {
+                    *g = d * gain;
+                    *g_xhat = *g * xhat;
+                }
+                let mean_g = sum_lanes(&g) / n;
+                let mean_g_xhat = sum_lanes(&g_xhat) / n;
+                let d_params = d_gain.iter_mut().zip(d_bias.iter_mut());
+                for ((((d, g), xhat), d_x), (d_gain, d_bias)) in
+                    d_out.iter().zip(&g).zip(&xhat).zip(d_x).zip(d_params)
+                {
+                    *d_bias += d;
+                    *d_gain += d * xhat;
+                    *d_x += rstd * (g - mean_g - xhat * mean_g_xhat);
+                }
+            }
         }
     }
+    with_wide_vectors(Adjoint {
+        x,
+        gain,
+        tape,
+        d_out,
+        d_x,
+        d_gain,
+        d_bias,
+    });
 }
