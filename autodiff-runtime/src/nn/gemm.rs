@@ -502,6 +502,10 @@ impl<const M: usize, const K: usize, const N: usize> Product for Nt<'_, M, K, N>
             }
         }
         let Nt { a, b, init, c } = self;
+        if few_rows::<M, K, N>() {
+            transposed::<I, M, K, N>(a, b, init, c);
+            return;
+        }
         for ks in k_blocks::<K>() {
             // Only the first block starts from `init`; the others add to what it wrote.
             let init = if ks.start == 0 { init } else { None };
@@ -512,6 +516,49 @@ impl<const M: usize, const K: usize, const N: usize> Product for Nt<'_, M, K, N>
                 init,
                 ks,
             });
+        }
+    }
+}
+
+/// Rows of `c` up to which [`nt`] computes `cᵀ += b · aᵀ` instead, and the largest transposed
+/// copy (floats) it keeps on the stack for that.
+const FEW_ROWS: usize = 8;
+const TRANSPOSED_FLOATS: usize = 8 * 1024;
+
+/// Whether [`nt`] takes the transposed route: with few rows, copying `bᵀ`'s panels (`K x N`
+/// floats, every call) costs more than the product itself (at `M = 8, K = 24, N = 96` the packing
+/// took two thirds of the time), while transposing `a` and `c` moves only `(K + 2 N) M` floats.
+const fn few_rows<const M: usize, const K: usize, const N: usize>() -> bool {
+    M <= FEW_ROWS && K * M <= TRANSPOSED_FLOATS && N * M <= TRANSPOSED_FLOATS
+}
+
+/// [`nt`] as `cᵀ += b · aᵀ`: the rows of `b` are read in place, `a` and `c` are transposed on
+/// the stack. Each element starts from the same value (`init` or `c`) and adds the same products
+/// in the same order as the packed route, so the results are the same bit for bit.
+#[inline(always)]
+fn transposed<I: Isa, const M: usize, const K: usize, const N: usize>(
+    a: &[[f32; K]; M],
+    b: &[[f32; K]; N],
+    init: Option<&[f32; N]>,
+    c: &mut [[f32; N]; M],
+) {
+    let mut a_t = [[0.0f32; M]; K];
+    for (i, a_row) in a.iter().enumerate() {
+        for (a_t, &x) in a_t.iter_mut().zip(a_row) {
+            a_t[i] = x;
+        }
+    }
+    let mut c_t = [[0.0f32; M]; N];
+    for (i, c_row) in c.iter().enumerate() {
+        let start = init.unwrap_or(c_row);
+        for (c_t, &x) in c_t.iter_mut().zip(start) {
+            c_t[i] = x;
+        }
+    }
+    rows_of_b::<I, N, K, M>(|j, p| b[j][p], &a_t, &mut c_t);
+    for (i, c_row) in c.iter_mut().enumerate() {
+        for (x, c_t) in c_row.iter_mut().zip(&c_t) {
+            *x = c_t[i];
         }
     }
 }
@@ -688,6 +735,57 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// [`nt`] on few rows (the transposed route) gives the same bits as the packed route on
+    /// more rows, on every path: rounded values, with `init` and accumulating into `c`.
+    #[test]
+    fn transposed_nt_rounds_like_the_packed_one() {
+        fn case<const K: usize, const N: usize>() {
+            assert!(few_rows::<FEW_ROWS, K, N>() && !few_rows::<{ 2 * FEW_ROWS }, K, N>());
+            let a = float_matrix::<{ 2 * FEW_ROWS }, K>(4);
+            let b = float_matrix::<N, K>(5);
+            let c0 = float_matrix::<{ 2 * FEW_ROWS }, N>(6);
+            let few: &[[f32; K]; FEW_ROWS] = a[..FEW_ROWS].try_into().unwrap();
+            let few_c0: &[[f32; N]; FEW_ROWS] = c0[..FEW_ROWS].try_into().unwrap();
+            for path in Path::available() {
+                for init in [None, Some(&c0[1])] {
+                    let mut packed = c0;
+                    run_on(
+                        path,
+                        Nt {
+                            a: &a,
+                            b: &b,
+                            init,
+                            c: &mut packed,
+                        },
+                    );
+                    let mut transposed = *few_c0;
+                    run_on(
+                        path,
+                        Nt {
+                            a: few,
+                            b: &b,
+                            init,
+                            c: &mut transposed,
+                        },
+                    );
+                    let bits = |m: &[[f32; N]]| -> Vec<u32> {
+                        m.as_flattened().iter().map(|x| x.to_bits()).collect()
+                    };
+                    assert_eq!(
+                        bits(&transposed),
+                        bits(&packed[..FEW_ROWS]),
+                        "{path:?} {K}x{N}, init {}",
+                        init.is_some()
+                    );
+                }
+            }
+        }
+        case::<24, 96>();
+        case::<96, 24>();
+        case::<24, 65>();
+        case::<{ KC + 5 }, 13>();
     }
 
     #[test]
