@@ -3,15 +3,19 @@
 //! (micrograd's expression), the README's 50-step RNN and ADBench's GMM objective (d = 10,
 //! K = 5, n = 1000). One criterion group per function, so `f_jvp / f` and `dual / f_jvp` come
 //! from one run: `cargo bench --bench forward`. Every tangent is along all differentiated
-//! inputs at once; before timing, each case checks that the three agree.
+//! inputs at once; before timing, each case checks that the three agree. After criterion, the
+//! small graph's ratios again from interleaved rounds (`support/interleaved.rs`): at a few
+//! nanoseconds, criterion's ratio depends on which case runs first.
 
 #![allow(clippy::needless_range_loop)] // index loops are how the functions are written
 
-use criterion::{Criterion, black_box, criterion_group, criterion_main};
+use criterion::{Criterion, black_box};
 use num_dual::Dual64;
 
 #[path = "support/generic.rs"]
 mod generic;
+#[path = "support/interleaved.rs"]
+mod interleaved;
 #[path = "support/micrograd.rs"]
 mod micrograd;
 
@@ -155,5 +159,32 @@ fn gmm_case(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, small_graph, recurrent, gmm_case);
-criterion_main!(benches);
+/// The small graph's `f_jvp / f` and `Dual64 / f_jvp` from interleaved rounds.
+fn small_graph_interleaved() {
+    let (a, b, ta, tb) = (-4.0, 2.0, 0.3, -0.7);
+    let jvp = || micrograd_jvp(black_box(a), black_box(b), black_box(ta), black_box(tb));
+    interleaved::ratio(
+        "forward/small_graph",
+        ("f_jvp", jvp),
+        ("f", || micrograd(black_box(a), black_box(b))),
+    );
+    interleaved::ratio(
+        "forward/small_graph",
+        ("dual64", || {
+            micrograd_dual(
+                dual(black_box(a), black_box(ta)),
+                dual(black_box(b), black_box(tb)),
+            )
+        }),
+        ("f_jvp", jvp),
+    );
+}
+
+fn main() {
+    let mut c = Criterion::default().configure_from_args();
+    small_graph(&mut c);
+    recurrent(&mut c);
+    gmm_case(&mut c);
+    c.final_summary();
+    small_graph_interleaved();
+}

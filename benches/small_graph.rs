@@ -5,16 +5,14 @@
 //! one run: `cargo bench --bench small_graph`. The inputs go through `black_box` inside the timed
 //! closure; there is no other setup to keep out of the timing.
 //!
-//! Criterion times one case, then the other, for seconds each; on a shared machine the two see
-//! different load, and the first case pays for the warm-up of the core. So the bench then prints
-//! the ratio again from [`ROUNDS`] interleaved rounds (generated, hand-written, hand-written,
-//! generated: a drift in speed within a round cancels), every round listed, and their median.
-
-use std::time::Instant;
+//! Criterion's ratio depends on which case runs first; the bench then prints the ratio again
+//! from interleaved rounds (`support/interleaved.rs`), every round listed, and their median.
 
 use criterion::{Criterion, black_box};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
+#[path = "support/interleaved.rs"]
+mod interleaved;
 #[path = "support/micrograd.rs"]
 mod micrograd;
 
@@ -99,50 +97,15 @@ fn small_graph(c: &mut Criterion) {
     group.finish();
 }
 
-/// Interleaved rounds of [`interleaved`], and calls of each function per timing.
-const ROUNDS: usize = 21;
-const CALLS: u32 = 1_000_000;
-
-/// Nanoseconds per call of `f` over [`CALLS`] calls, its inputs through `black_box`.
-fn ns_per_call<R>(f: impl Fn(f64, f64) -> R) -> f64 {
-    let start = Instant::now();
-    for _ in 0..CALLS {
-        black_box(f(black_box(A), black_box(B)));
-    }
-    start.elapsed().as_secs_f64() * 1e9 / f64::from(CALLS)
-}
-
-/// Prints each round's generated / hand-written time ratio and their median.
-fn interleaved() {
-    let mut ratios: Vec<f64> = (0..ROUNDS)
-        .map(|round| {
-            let generated_1 = ns_per_call(micrograd_grad);
-            let by_hand_1 = ns_per_call(micrograd_by_hand);
-            let by_hand_2 = ns_per_call(micrograd_by_hand);
-            let generated_2 = ns_per_call(micrograd_grad);
-            let (generated, by_hand) = (generated_1 + generated_2, by_hand_1 + by_hand_2);
-            let ratio = generated / by_hand;
-            println!(
-                "round {round:2}: generated {:.2} ns, hand-written {:.2} ns, ratio {ratio:.3}",
-                generated / 2.0,
-                by_hand / 2.0
-            );
-            ratio
-        })
-        .collect();
-    ratios.sort_by(f64::total_cmp);
-    println!(
-        "small_graph generated / hand-written: median of {ROUNDS} interleaved rounds {:.3} \
-         (lowest {:.3}, highest {:.3})",
-        ratios[ROUNDS / 2],
-        ratios[0],
-        ratios[ROUNDS - 1]
-    );
-}
-
 fn main() {
     let mut c = Criterion::default().configure_from_args();
     small_graph(&mut c);
     c.final_summary();
-    interleaved();
+    interleaved::ratio(
+        "small_graph",
+        ("generated", || micrograd_grad(black_box(A), black_box(B))),
+        ("hand-written", || {
+            micrograd_by_hand(black_box(A), black_box(B))
+        }),
+    );
 }

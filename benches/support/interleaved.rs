@@ -1,0 +1,57 @@
+//! Ratios of two functions' times from interleaved rounds, for functions of a few nanoseconds.
+//!
+//! Criterion times one case, then the next, for seconds each: on a shared machine they see
+//! different load, and whichever runs first pays for warming the core up (measured on the small
+//! graph: swapping the two cases' order moved criterion's ratio from 1.25 to 0.80). Here each
+//! round times `a`, `b`, `b`, `a` (a drift in speed within a round cancels); every round is
+//! printed, then the median.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+/// Interleaved rounds per ratio, and calls of each function per timing.
+pub const ROUNDS: usize = 21;
+const CALLS: u32 = 1_000_000;
+
+/// Nanoseconds per call of `f` over [`CALLS`] calls (`f` puts its inputs through `black_box`).
+fn ns_per_call<R>(f: &impl Fn() -> R) -> f64 {
+    let start = Instant::now();
+    for _ in 0..CALLS {
+        black_box(f());
+    }
+    start.elapsed().as_secs_f64() * 1e9 / f64::from(CALLS)
+}
+
+/// Prints each round's `a / b` time ratio and the median of the rounds, which it returns.
+pub fn ratio<RA, RB>(
+    name: &str,
+    (a_name, a): (&str, impl Fn() -> RA),
+    (b_name, b): (&str, impl Fn() -> RB),
+) -> f64 {
+    let mut ratios: Vec<f64> = (0..ROUNDS)
+        .map(|round| {
+            let (a1, b1, b2, a2) = (
+                ns_per_call(&a),
+                ns_per_call(&b),
+                ns_per_call(&b),
+                ns_per_call(&a),
+            );
+            let ratio = (a1 + a2) / (b1 + b2);
+            println!(
+                "{name} round {round:2}: {a_name} {:.2} ns, {b_name} {:.2} ns, ratio {ratio:.3}",
+                (a1 + a2) / 2.0,
+                (b1 + b2) / 2.0
+            );
+            ratio
+        })
+        .collect();
+    ratios.sort_by(f64::total_cmp);
+    let median = ratios[ROUNDS / 2];
+    println!(
+        "{name} {a_name} / {b_name}: median of {ROUNDS} interleaved rounds {median:.3} \
+         (lowest {:.3}, highest {:.3})",
+        ratios[0],
+        ratios[ROUNDS - 1]
+    );
+    median
+}
