@@ -114,64 +114,74 @@ pub fn layer_norm_adjoint<const R: usize, const C: usize>(
     d_gain: &mut [f32; C],
     d_bias: &mut [f32; C],
 ) {
-    /// The arguments of the adjoint, as a loop for [`with_wide_vectors`].
+    /// The arguments, as a loop for [`with_wide_vectors`].
     struct Adjoint<'a, const R: usize, const C: usize> {
         x: &'a [[f32; C]; R],
         gain: &'a [f32; C],
         tape: &'a LayerNormTape<R, C>,
         d_out: &'a [[f32; C]; R],
         d_x: &'a mut [[f32; C]; R],
-        d_gain: &'a mut [f32; C],
-        d_bias: &'a mut [f32; C],
+        d_params: (&'a mut [f32; C], &'a mut [f32; C]),
     }
     impl<const R: usize, const C: usize> WideLoop for Adjoint<'_, R, C> {
         type Output = ();
         #[inline(always)]
         fn run(self) {
-            let Adjoint {
-                x,
-                gain,
-                tape,
-                d_out,
-                d_x,
-                d_gain,
-                d_bias,
-            } = self;
-            let n = C as f32;
-            let stats = tape.mean.iter().zip(&tape.rstd);
-            for (((x, d_out), d_x), (&mean, &rstd)) in x.iter().zip(d_out).zip(d_x).zip(stats) {
-                let xhat = x.map(|x| (x - mean) * rstd);
-                let mut g = [0.0; C];
-                let mut g_xhat = [0.0; C];
-                for (((g, g_xhat), (d, gain)), xhat) in g
-                    .iter_mut()
-                    .zip(&mut g_xhat)
-                    .zip(d_out.iter().zip(gain))
-                    .zip(&xhat)
-                {
-                    *g = d * gain;
-                    *g_xhat = *g * xhat;
-                }
-                let mean_g = sum_lanes(&g) / n;
-                let mean_g_xhat = sum_lanes(&g_xhat) / n;
-                let d_params = d_gain.iter_mut().zip(d_bias.iter_mut());
-                for ((((d, g), xhat), d_x), (d_gain, d_bias)) in
-                    d_out.iter().zip(&g).zip(&xhat).zip(d_x).zip(d_params)
-                {
-                    *d_bias += d;
-                    *d_gain += d * xhat;
-                    *d_x += rstd * (g - mean_g - xhat * mean_g_xhat);
-                }
-            }
+            adjoint_rows(
+                self.x,
+                self.gain,
+                self.tape,
+                self.d_out,
+                self.d_x,
+                self.d_params,
+            );
         }
     }
+    let d_params = (d_gain, d_bias);
     with_wide_vectors(Adjoint {
         x,
         gain,
         tape,
         d_out,
         d_x,
-        d_gain,
-        d_bias,
+        d_params,
     });
+}
+
+/// The body of [`layer_norm_adjoint`].
+#[inline(always)]
+fn adjoint_rows<const R: usize, const C: usize>(
+    x: &[[f32; C]; R],
+    gain: &[f32; C],
+    tape: &LayerNormTape<R, C>,
+    d_out: &[[f32; C]; R],
+    d_x: &mut [[f32; C]; R],
+    (d_gain, d_bias): (&mut [f32; C], &mut [f32; C]),
+) {
+    let n = C as f32;
+    let stats = tape.mean.iter().zip(&tape.rstd);
+    for (((x, d_out), d_x), (&mean, &rstd)) in x.iter().zip(d_out).zip(d_x).zip(stats) {
+        let xhat = x.map(|x| (x - mean) * rstd);
+        let mut g = [0.0; C];
+        let mut g_xhat = [0.0; C];
+        for (((g, g_xhat), (d, gain)), xhat) in g
+            .iter_mut()
+            .zip(&mut g_xhat)
+            .zip(d_out.iter().zip(gain))
+            .zip(&xhat)
+        {
+            *g = d * gain;
+            *g_xhat = *g * xhat;
+        }
+        let mean_g = sum_lanes(&g) / n;
+        let mean_g_xhat = sum_lanes(&g_xhat) / n;
+        let d_params = d_gain.iter_mut().zip(d_bias.iter_mut());
+        for ((((d, g), xhat), d_x), (d_gain, d_bias)) in
+            d_out.iter().zip(&g).zip(&xhat).zip(d_x).zip(d_params)
+        {
+            *d_bias += d;
+            *d_gain += d * xhat;
+            *d_x += rstd * (g - mean_g - xhat * mean_g_xhat);
+        }
+    }
 }
