@@ -5,6 +5,8 @@
 //! same loop compiled with AVX2 enabled works on eight lanes in sixteen wider registers. With
 //! `std` on x86, [`with_wide_vectors`] detects AVX2 and FMA at run time (through `pulp`, which
 //! needs no `unsafe` here) and runs the loop compiled with them; elsewhere it runs it as is.
+//! (The matrix kernels in `nn::gemm` have a dispatch of their own: each instruction set there
+//! also needs its own register tile, so they are generic over it; an element-wise loop is not.)
 //!
 //! The results are the same bit for bit either way: Rust never fuses a multiply and an add on its
 //! own, and every other operation (`sqrt` and division included) rounds the same at every width.

@@ -22,12 +22,12 @@ fn ns_per_call<R>(f: &impl Fn() -> R) -> f64 {
     start.elapsed().as_secs_f64() * 1e9 / f64::from(CALLS)
 }
 
-/// Prints each round's `a / b` time ratio and the median of the rounds, which it returns.
+/// Prints each round's `a / b` time ratio and the median of the rounds.
 pub fn ratio<RA, RB>(
     name: &str,
     (a_name, a): (&str, impl Fn() -> RA),
     (b_name, b): (&str, impl Fn() -> RB),
-) -> f64 {
+) {
     let mut ratios: Vec<f64> = (0..ROUNDS)
         .map(|round| {
             let (a1, b1, b2, a2) = (
@@ -46,12 +46,11 @@ pub fn ratio<RA, RB>(
         })
         .collect();
     ratios.sort_by(f64::total_cmp);
-    let median = ratios[ROUNDS / 2];
     println!(
-        "{name} {a_name} / {b_name}: median of {ROUNDS} interleaved rounds {median:.3} \
+        "{name} {a_name} / {b_name}: median of {ROUNDS} interleaved rounds {:.3} \
          (lowest {:.3}, highest {:.3})",
+        ratios[ROUNDS / 2],
         ratios[0],
         ratios[ROUNDS - 1]
     );
-    median
 }
