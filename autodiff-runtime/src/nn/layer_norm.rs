@@ -3,9 +3,8 @@
 //! Shapes: `x`, `y`, `d_x`, `d_out` `[R][C]`; `gain`, `bias` `[C]`; mean and reciprocal standard
 //! deviation `[R]`.
 
-use super::sum_lanes;
 use crate::math;
-use crate::wide::{WideLoop, with_wide_vectors};
+use crate::wide::{Lanes, LanesLoop, sum8, with_lanes};
 
 /// Added to the variance before the square root, as in PyTorch's default.
 const EPS: f32 = 1e-5;
@@ -43,45 +42,14 @@ pub fn layer_norm<const R: usize, const C: usize>(
     bias: &[f32; C],
 ) -> [[f32; C]; R] {
     let mut y = [[0.0; C]; R];
-    for (x, y) in x.iter().zip(&mut y) {
-        normalize_row(x, gain, bias, y);
-    }
+    with_lanes(Forward {
+        x,
+        gain,
+        bias,
+        y: &mut y,
+        stats: None,
+    });
     y
-}
-
-/// Writes the normalized row into `y` and returns its mean and reciprocal standard deviation,
-/// compiled for the widest vectors the CPU has. One row per call: inlined into a loop over rows,
-/// the compiler vectorized across rows with gathers.
-#[inline(never)]
-fn normalize_row<const C: usize>(
-    x: &[f32; C],
-    gain: &[f32; C],
-    bias: &[f32; C],
-    y: &mut [f32; C],
-) -> (f32, f32) {
-    /// The arguments of one row, as a loop for [`with_wide_vectors`].
-    struct Row<'a, const C: usize> {
-        x: &'a [f32; C],
-        gain: &'a [f32; C],
-        bias: &'a [f32; C],
-        y: &'a mut [f32; C],
-    }
-    impl<const C: usize> WideLoop for Row<'_, C> {
-        type Output = (f32, f32);
-        #[inline(always)]
-        fn run(self) -> (f32, f32) {
-            let Row { x, gain, bias, y } = self;
-            let n = C as f32;
-            let mean = sum_lanes(x) / n;
-            let sq = x.map(|x| (x - mean) * (x - mean));
-            let rstd = 1.0 / math::sqrtf(sum_lanes(&sq) / n + EPS);
-            for (((y, x), g), b) in y.iter_mut().zip(x).zip(gain).zip(bias) {
-                *y = (x - mean) * rstd * g + b;
-            }
-            (mean, rstd)
-        }
-    }
-    with_wide_vectors(Row { x, gain, bias, y })
 }
 
 /// [`layer_norm`], recording the mean and reciprocal standard deviation of each row.
@@ -92,10 +60,93 @@ pub fn layer_norm_forward<const R: usize, const C: usize>(
     tape: &mut LayerNormTape<R, C>,
 ) -> [[f32; C]; R] {
     let mut y = [[0.0; C]; R];
-    for (r, (x, y)) in x.iter().zip(&mut y).enumerate() {
-        (tape.mean[r], tape.rstd[r]) = normalize_row(x, gain, bias, y);
-    }
+    with_lanes(Forward {
+        x,
+        gain,
+        bias,
+        y: &mut y,
+        stats: Some((&mut tape.mean, &mut tape.rstd)),
+    });
     y
+}
+
+/// The rows of [`layer_norm`], and where to record their statistics, as a loop for
+/// [`with_lanes`]: a row's sums are a chain of dependent additions however they are written, so
+/// the rows are swept in one function, where the CPU overlaps one row's chain with the next.
+struct Forward<'a, const R: usize, const C: usize> {
+    x: &'a [[f32; C]; R],
+    gain: &'a [f32; C],
+    bias: &'a [f32; C],
+    y: &'a mut [[f32; C]; R],
+    stats: Option<(&'a mut [f32; R], &'a mut [f32; R])>,
+}
+
+impl<const R: usize, const C: usize> LanesLoop for Forward<'_, R, C> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run<S: Lanes>(self, lanes: S) {
+        let Forward {
+            x,
+            gain,
+            bias,
+            y,
+            mut stats,
+        } = self;
+        for (r, (x, y)) in x.iter().zip(y).enumerate() {
+            let (mean, rstd) = normalize_row(lanes, x, gain, bias, y);
+            if let Some((m, s)) = &mut stats {
+                (m[r], s[r]) = (mean, rstd);
+            }
+        }
+    }
+}
+
+/// Writes the normalized row into `y` and returns its mean and reciprocal standard deviation.
+/// Eight channels at a time, each sum in the order of `nn::sum_lanes`.
+#[inline(always)]
+fn normalize_row<S: Lanes, const C: usize>(
+    lanes: S,
+    x: &[f32; C],
+    gain: &[f32; C],
+    bias: &[f32; C],
+    y: &mut [f32; C],
+) -> (f32, f32) {
+    let n = C as f32;
+    let (xs, x_rest) = x.as_chunks::<8>();
+    let mut acc = lanes.splat(0.0);
+    for x in xs {
+        acc = lanes.add(acc, lanes.load(x));
+    }
+    let mut sum = lanes.store(acc);
+    for (sum, &x) in sum.iter_mut().zip(x_rest) {
+        *sum += x;
+    }
+    let mean = sum8(sum) / n;
+    let mean8 = lanes.splat(mean);
+    let mut acc = lanes.splat(0.0);
+    for x in xs {
+        let d = lanes.sub(lanes.load(x), mean8);
+        acc = lanes.add(acc, lanes.mul(d, d));
+    }
+    let mut sum = lanes.store(acc);
+    for (sum, &x) in sum.iter_mut().zip(x_rest) {
+        *sum += (x - mean) * (x - mean);
+    }
+    let rstd = 1.0 / math::sqrtf(sum8(sum) / n + EPS);
+    let rstd8 = lanes.splat(rstd);
+    let (ys, y_rest) = y.as_chunks_mut::<8>();
+    let (gains, gain_rest) = gain.as_chunks::<8>();
+    let (biases, bias_rest) = bias.as_chunks::<8>();
+    for (((y, x), g), b) in ys.iter_mut().zip(xs).zip(gains).zip(biases) {
+        let xhat = lanes.mul(lanes.sub(lanes.load(x), mean8), rstd8);
+        *y = lanes.store(lanes.add(lanes.mul(xhat, lanes.load(g)), lanes.load(b)));
+    }
+    let rest = y_rest.iter_mut().zip(x_rest).zip(gain_rest).zip(bias_rest);
+    for (((y, x), g), b) in rest {
+        *y = (x - mean) * rstd * g + b;
+    }
+    (mean, rstd)
 }
 
 /// Adds the cotangents of `x`, `gain` and `bias` into `d_x`, `d_gain` and `d_bias`. With
@@ -114,74 +165,183 @@ pub fn layer_norm_adjoint<const R: usize, const C: usize>(
     d_gain: &mut [f32; C],
     d_bias: &mut [f32; C],
 ) {
-    /// The arguments, as a loop for [`with_wide_vectors`].
-    struct Adjoint<'a, const R: usize, const C: usize> {
-        x: &'a [[f32; C]; R],
-        gain: &'a [f32; C],
-        tape: &'a LayerNormTape<R, C>,
-        d_out: &'a [[f32; C]; R],
-        d_x: &'a mut [[f32; C]; R],
-        d_params: (&'a mut [f32; C], &'a mut [f32; C]),
-    }
-    impl<const R: usize, const C: usize> WideLoop for Adjoint<'_, R, C> {
-        type Output = ();
-        #[inline(always)]
-        fn run(self) {
-            adjoint_rows(
-                self.x,
-                self.gain,
-                self.tape,
-                self.d_out,
-                self.d_x,
-                self.d_params,
-            );
-        }
-    }
-    let d_params = (d_gain, d_bias);
-    with_wide_vectors(Adjoint {
+    with_lanes(Adjoint {
         x,
         gain,
         tape,
         d_out,
         d_x,
-        d_params,
+        d_params: (d_gain, d_bias),
     });
 }
 
-/// The body of [`layer_norm_adjoint`].
+/// The arguments of [`layer_norm_adjoint`], as a loop for [`with_lanes`].
+struct Adjoint<'a, const R: usize, const C: usize> {
+    x: &'a [[f32; C]; R],
+    gain: &'a [f32; C],
+    tape: &'a LayerNormTape<R, C>,
+    d_out: &'a [[f32; C]; R],
+    d_x: &'a mut [[f32; C]; R],
+    d_params: (&'a mut [f32; C], &'a mut [f32; C]),
+}
+
+impl<const R: usize, const C: usize> LanesLoop for Adjoint<'_, R, C> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run<S: Lanes>(self, lanes: S) {
+        let Adjoint {
+            x,
+            gain,
+            tape,
+            d_out,
+            d_x,
+            d_params: (d_gain, d_bias),
+        } = self;
+        let stats = tape.mean.iter().zip(&tape.rstd);
+        for (((x, d_out), d_x), (&mean, &rstd)) in x.iter().zip(d_out).zip(d_x).zip(stats) {
+            adjoint_row(lanes, (x, mean, rstd), gain, d_out, d_x, (d_gain, d_bias));
+        }
+    }
+}
+
+/// One row of [`layer_norm_adjoint`], eight channels at a time (the sums in the order of
+/// `nn::sum_lanes`): `x̂` and `g` are computed twice, for the sums and for the cotangents, rather
+/// than kept in arrays between the two passes.
 #[inline(always)]
-fn adjoint_rows<const R: usize, const C: usize>(
-    x: &[[f32; C]; R],
+fn adjoint_row<S: Lanes, const C: usize>(
+    lanes: S,
+    (x, mean, rstd): (&[f32; C], f32, f32),
     gain: &[f32; C],
-    tape: &LayerNormTape<R, C>,
-    d_out: &[[f32; C]; R],
-    d_x: &mut [[f32; C]; R],
+    d_out: &[f32; C],
+    d_x: &mut [f32; C],
     (d_gain, d_bias): (&mut [f32; C], &mut [f32; C]),
 ) {
     let n = C as f32;
-    let stats = tape.mean.iter().zip(&tape.rstd);
-    for (((x, d_out), d_x), (&mean, &rstd)) in x.iter().zip(d_out).zip(d_x).zip(stats) {
-        let xhat = x.map(|x| (x - mean) * rstd);
-        let mut g = [0.0; C];
-        let mut g_xhat = [0.0; C];
-        for (((g, g_xhat), (d, gain)), xhat) in g
-            .iter_mut()
-            .zip(&mut g_xhat)
-            .zip(d_out.iter().zip(gain))
-            .zip(&xhat)
-        {
-            *g = d * gain;
-            *g_xhat = *g * xhat;
+    let (xs, x_rest) = x.as_chunks::<8>();
+    let (gains, gain_rest) = gain.as_chunks::<8>();
+    let (ds, d_rest) = d_out.as_chunks::<8>();
+    let (mean8, rstd8) = (lanes.splat(mean), lanes.splat(rstd));
+    let xhat8 = |x| lanes.mul(lanes.sub(lanes.load(x), mean8), rstd8);
+    let (mut sum_g, mut sum_g_xhat) = (lanes.splat(0.0), lanes.splat(0.0));
+    for ((x, gain), d) in xs.iter().zip(gains).zip(ds) {
+        let g = lanes.mul(lanes.load(d), lanes.load(gain));
+        sum_g = lanes.add(sum_g, g);
+        sum_g_xhat = lanes.add(sum_g_xhat, lanes.mul(g, xhat8(x)));
+    }
+    let (mut sum_g, mut sum_g_xhat) = (lanes.store(sum_g), lanes.store(sum_g_xhat));
+    for (((sum_g, sum_g_xhat), x), (d, gain)) in sum_g
+        .iter_mut()
+        .zip(&mut sum_g_xhat)
+        .zip(x_rest)
+        .zip(d_rest.iter().zip(gain_rest))
+    {
+        let g = d * gain;
+        *sum_g += g;
+        *sum_g_xhat += g * ((x - mean) * rstd);
+    }
+    let mean_g = sum8(sum_g) / n;
+    let mean_g_xhat = sum8(sum_g_xhat) / n;
+    let (mean_g8, mean_g_xhat8) = (lanes.splat(mean_g), lanes.splat(mean_g_xhat));
+    let (d_xs, d_x_rest) = d_x.as_chunks_mut::<8>();
+    let (d_gains, d_gain_rest) = d_gain.as_chunks_mut::<8>();
+    let (d_biases, d_bias_rest) = d_bias.as_chunks_mut::<8>();
+    let params = d_gains.iter_mut().zip(d_biases);
+    for ((((x, gain), d), d_x), (d_gain, d_bias)) in
+        xs.iter().zip(gains).zip(ds).zip(d_xs).zip(params)
+    {
+        let (xhat, d8) = (xhat8(x), lanes.load(d));
+        let g = lanes.mul(d8, lanes.load(gain));
+        *d_bias = lanes.store(lanes.add(lanes.load(d_bias), d8));
+        *d_gain = lanes.store(lanes.add(lanes.load(d_gain), lanes.mul(d8, xhat)));
+        let centred = lanes.sub(lanes.sub(g, mean_g8), lanes.mul(xhat, mean_g_xhat8));
+        *d_x = lanes.store(lanes.add(lanes.load(d_x), lanes.mul(rstd8, centred)));
+    }
+    let params = d_gain_rest.iter_mut().zip(d_bias_rest);
+    for ((((x, gain), d), d_x), (d_gain, d_bias)) in x_rest
+        .iter()
+        .zip(gain_rest)
+        .zip(d_rest)
+        .zip(d_x_rest)
+        .zip(params)
+    {
+        let xhat = (x - mean) * rstd;
+        let g = d * gain;
+        *d_bias += d;
+        *d_gain += d * xhat;
+        *d_x += rstd * (g - mean_g - xhat * mean_g_xhat);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::wide::Plain;
+
+    /// Rows of 21 channels (two groups of eight lanes and five more): the run on plain arrays
+    /// and the one on the widest vectors this CPU has give the same bits, forward and back.
+    #[test]
+    fn lanes_round_like_plain_arrays() {
+        const R: usize = 3;
+        const C: usize = 21;
+        #[allow(clippy::cast_precision_loss)]
+        let value = |i: usize| ((i * 7919 % 1013) as f32 - 506.0) * 3.1e-3;
+        let x: [[f32; C]; R] = core::array::from_fn(|r| core::array::from_fn(|c| value(r * C + c)));
+        let gain: [f32; C] = core::array::from_fn(|c| 1.0 + value(c + 100));
+        let bias: [f32; C] = core::array::from_fn(|c| value(c + 200));
+        let d_out: [[f32; C]; R] =
+            core::array::from_fn(|r| core::array::from_fn(|c| value(r * 5 + c + 300)));
+
+        let mut tape = LayerNormTape::new();
+        let y = layer_norm_forward(&x, &gain, &bias, &mut tape);
+        let (mut plain_y, mut plain_tape) = ([[0.0; C]; R], LayerNormTape::<R, C>::new());
+        Forward {
+            x: &x,
+            gain: &gain,
+            bias: &bias,
+            y: &mut plain_y,
+            stats: Some((&mut plain_tape.mean, &mut plain_tape.rstd)),
         }
-        let mean_g = sum_lanes(&g) / n;
-        let mean_g_xhat = sum_lanes(&g_xhat) / n;
-        let d_params = d_gain.iter_mut().zip(d_bias.iter_mut());
-        for ((((d, g), xhat), d_x), (d_gain, d_bias)) in
-            d_out.iter().zip(&g).zip(&xhat).zip(d_x).zip(d_params)
-        {
-            *d_bias += d;
-            *d_gain += d * xhat;
-            *d_x += rstd * (g - mean_g - xhat * mean_g_xhat);
+        .run(Plain);
+        let bits = |rows: &[[f32; C]; R]| rows.map(|row| row.map(f32::to_bits));
+        assert_eq!(bits(&y), bits(&plain_y));
+        assert_eq!(
+            tape.mean.map(f32::to_bits),
+            plain_tape.mean.map(f32::to_bits)
+        );
+        assert_eq!(
+            tape.rstd.map(f32::to_bits),
+            plain_tape.rstd.map(f32::to_bits)
+        );
+
+        let mut wide = ([[0.5; C]; R], [0.25; C], [0.125; C]);
+        let mut plain = wide;
+        layer_norm_adjoint(
+            &x,
+            &gain,
+            &bias,
+            &tape,
+            &d_out,
+            &mut wide.0,
+            &mut wide.1,
+            &mut wide.2,
+        );
+        Adjoint {
+            x: &x,
+            gain: &gain,
+            tape: &tape,
+            d_out: &d_out,
+            d_x: &mut plain.0,
+            d_params: (&mut plain.1, &mut plain.2),
         }
+        .run(Plain);
+        assert_eq!(bits(&wide.0), bits(&plain.0));
+        assert_eq!(wide.1.map(f32::to_bits), plain.1.map(f32::to_bits));
+        assert_eq!(wide.2.map(f32::to_bits), plain.2.map(f32::to_bits));
+        assert_ne!(
+            bits(&wide.0),
+            bits(&[[0.5; C]; R]),
+            "the adjoint added something"
+        );
     }
 }

@@ -103,7 +103,7 @@ fn sum_lanes(x: &[f32]) -> f32 {
     for (acc, &x) in acc.iter_mut().zip(chunks.remainder()) {
         *acc += x;
     }
-    ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]))
+    crate::wide::sum8(acc)
 }
 
 /// The largest element (`-inf` for none), in the lane order of [`sum_lanes`]; NaN elements are
