@@ -64,6 +64,8 @@ pub(crate) trait Lanes: Copy {
     fn add(self, a: Self::F32x8, b: Self::F32x8) -> Self::F32x8;
     fn sub(self, a: Self::F32x8, b: Self::F32x8) -> Self::F32x8;
     fn mul(self, a: Self::F32x8, b: Self::F32x8) -> Self::F32x8;
+    /// The transpose of an 8 x 8 block, through registers.
+    fn transpose8(self, r: &[[f32; 8]; 8]) -> [[f32; 8]; 8];
 }
 
 /// Eight lanes as an array: any CPU.
@@ -102,6 +104,55 @@ impl Lanes for Plain {
     fn mul(self, a: [f32; 8], b: [f32; 8]) -> [f32; 8] {
         core::array::from_fn(|j| a[j] * b[j])
     }
+
+    #[inline(always)]
+    fn transpose8(self, r: &[[f32; 8]; 8]) -> [[f32; 8]; 8] {
+        plain_transpose8(r)
+    }
+}
+
+/// [`Plain`]'s transpose: the interleaving steps of a register transpose, which the compiler
+/// may turn into vector shuffles (a plain index loop became gathers and scatters, several times
+/// slower; in some contexts these steps stay element moves too, hence [`Lanes::transpose8`]).
+#[inline(always)]
+fn plain_transpose8(r: &[[f32; 8]; 8]) -> [[f32; 8]; 8] {
+    type V = [f32; 8];
+    let lo = |a: V, b: V| [a[0], b[0], a[1], b[1], a[4], b[4], a[5], b[5]];
+    let hi = |a: V, b: V| [a[2], b[2], a[3], b[3], a[6], b[6], a[7], b[7]];
+    let lo64 = |a: V, b: V| [a[0], a[1], b[0], b[1], a[4], a[5], b[4], b[5]];
+    let hi64 = |a: V, b: V| [a[2], a[3], b[2], b[3], a[6], a[7], b[6], b[7]];
+    let lo128 = |a: V, b: V| [a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3]];
+    let hi128 = |a: V, b: V| [a[4], a[5], a[6], a[7], b[4], b[5], b[6], b[7]];
+    let t = [
+        lo(r[0], r[1]),
+        hi(r[0], r[1]),
+        lo(r[2], r[3]),
+        hi(r[2], r[3]),
+        lo(r[4], r[5]),
+        hi(r[4], r[5]),
+        lo(r[6], r[7]),
+        hi(r[6], r[7]),
+    ];
+    let u = [
+        lo64(t[0], t[2]),
+        hi64(t[0], t[2]),
+        lo64(t[1], t[3]),
+        hi64(t[1], t[3]),
+        lo64(t[4], t[6]),
+        hi64(t[4], t[6]),
+        lo64(t[5], t[7]),
+        hi64(t[5], t[7]),
+    ];
+    [
+        lo128(u[0], u[4]),
+        lo128(u[1], u[5]),
+        lo128(u[2], u[6]),
+        lo128(u[3], u[7]),
+        hi128(u[0], u[4]),
+        hi128(u[1], u[5]),
+        hi128(u[2], u[6]),
+        hi128(u[3], u[7]),
+    ]
 }
 
 #[cfg(all(feature = "std", any(target_arch = "x86", target_arch = "x86_64")))]
@@ -136,6 +187,42 @@ impl Lanes for pulp::x86::V3 {
     #[inline(always)]
     fn mul(self, a: pulp::f32x8, b: pulp::f32x8) -> pulp::f32x8 {
         self.mul_f32x8(a, b)
+    }
+
+    /// Pairs of rows interleaved (`unpcklps`/`unpckhps`), then pairs of pairs (`shufps`), then
+    /// the 128-bit halves (`vperm2f128`): 24 shuffles.
+    #[inline(always)]
+    fn transpose8(self, r: &[[f32; 8]; 8]) -> [[f32; 8]; 8] {
+        #[cfg(target_arch = "x86")]
+        use core::arch::x86::__m256;
+        #[cfg(target_arch = "x86_64")]
+        use core::arch::x86_64::__m256;
+        let avx = self.avx;
+        let r: [__m256; 8] = r.map(pulp::bytemuck::cast);
+        let t: [__m256; 8] = core::array::from_fn(|i| {
+            let (a, b) = (r[i & !1], r[i | 1]);
+            if i % 2 == 0 {
+                avx._mm256_unpacklo_ps(a, b)
+            } else {
+                avx._mm256_unpackhi_ps(a, b)
+            }
+        });
+        let u: [__m256; 8] = core::array::from_fn(|i| {
+            let (a, b) = (t[i / 4 * 4 + i / 2 % 2], t[i / 4 * 4 + i / 2 % 2 + 2]);
+            if i % 2 == 0 {
+                avx._mm256_shuffle_ps::<0x44>(a, b)
+            } else {
+                avx._mm256_shuffle_ps::<0xEE>(a, b)
+            }
+        });
+        let out: [__m256; 8] = core::array::from_fn(|i| {
+            if i < 4 {
+                avx._mm256_permute2f128_ps::<0x20>(u[i], u[i + 4])
+            } else {
+                avx._mm256_permute2f128_ps::<0x31>(u[i - 4], u[i])
+            }
+        });
+        out.map(pulp::bytemuck::cast)
     }
 }
 
@@ -230,5 +317,24 @@ mod tests {
         assert_eq!(bits(&p1), bits(&p2));
         assert_eq!(bits(&v1), bits(&v2));
         assert_ne!(bits(&p1), bits(&start), "the update changed the parameters");
+    }
+
+    /// Every way of transposing an 8 x 8 block this CPU has moves each element to its place.
+    #[test]
+    fn transposes_move_each_element_to_its_place() {
+        struct Transpose([[f32; 8]; 8]);
+        impl LanesLoop for Transpose {
+            type Output = [[f32; 8]; 8];
+            #[inline(always)]
+            fn run<S: Lanes>(self, lanes: S) -> [[f32; 8]; 8] {
+                lanes.transpose8(&self.0)
+            }
+        }
+        #[allow(clippy::cast_precision_loss)]
+        let r: [[f32; 8]; 8] =
+            core::array::from_fn(|i| core::array::from_fn(|j| (8 * i + j) as f32));
+        let expected: [[f32; 8]; 8] = core::array::from_fn(|i| core::array::from_fn(|j| r[j][i]));
+        assert_eq!(Plain.transpose8(&r), expected);
+        assert_eq!(with_lanes(Transpose(r)), expected);
     }
 }

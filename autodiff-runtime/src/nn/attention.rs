@@ -23,9 +23,8 @@
 //! to rows through the same transpose. Masked keys get probability exactly `0`, so the adjoint
 //! runs over all `T x T` pairs and adds exact zeros for them.
 
-use super::transpose8;
 use crate::math;
-use crate::wide::{WideLoop, with_wide_vectors};
+use crate::wide::{Lanes, LanesLoop, with_lanes};
 
 /// The `[T][H][D]` queries, keys or values of one sequence.
 type Seq<const T: usize, const H: usize, const D: usize> = [[[f32; D]; H]; T];
@@ -69,7 +68,8 @@ const fn blocked<const T: usize, const H: usize, const D: usize>() -> bool {
 
 /// The heads of one sequence transposed, `[H][D][T]`: `out[h][d][t] = m[t][h][d]`.
 #[inline(always)]
-fn transpose_heads<const T: usize, const H: usize, const D: usize>(
+fn transpose_heads<S: Lanes, const T: usize, const H: usize, const D: usize>(
+    lanes: S,
     m: &Seq<T, H, D>,
 ) -> [[[f32; T]; D]; H] {
     let mut out = [[[0.0; T]; D]; H];
@@ -81,7 +81,7 @@ fn transpose_heads<const T: usize, const H: usize, const D: usize>(
                     .first_chunk::<8>()
                     .expect("8 channels")
             });
-            for (col, x) in cols[8 * j..].iter_mut().zip(&transpose8(&block)) {
+            for (col, x) in cols[8 * j..].iter_mut().zip(&lanes.transpose8(&block)) {
                 col.copy_from_slice(x);
             }
         }
@@ -99,7 +99,8 @@ fn transpose_heads<const T: usize, const H: usize, const D: usize>(
 
 /// Adds the `[H][D][T]` transposed heads `x` into the sequence `m` (`[T][H][D]`).
 #[inline(always)]
-fn add_transposed<const T: usize, const H: usize, const D: usize>(
+fn add_transposed<S: Lanes, const T: usize, const H: usize, const D: usize>(
+    lanes: S,
     m: &mut Seq<T, H, D>,
     x: &[[[f32; T]; D]; H],
 ) {
@@ -108,7 +109,7 @@ fn add_transposed<const T: usize, const H: usize, const D: usize>(
         for j in 0..H * D / 8 {
             let block: [[f32; 8]; 8] =
                 core::array::from_fn(|c| *cols[8 * j + c].first_chunk::<8>().expect("T = 8"));
-            for (t, x) in transpose8(&block).iter().enumerate() {
+            for (t, x) in lanes.transpose8(&block).iter().enumerate() {
                 for (m, x) in m[t].as_flattened_mut()[8 * j..][..8].iter_mut().zip(x) {
                     *m += x;
                 }
@@ -133,12 +134,13 @@ fn add_transposed<const T: usize, const H: usize, const D: usize>(
 /// horizontal reductions), and `yᵀ[d] = Σ_s v[s][d] pᵀ[s]`. Keys and values are read in place
 /// (one broadcast per element); the queries and the output are transposed once per sequence.
 #[inline(always)]
-fn sequence_forward<const T: usize, const H: usize, const D: usize>(
+fn sequence_forward<S: Lanes, const T: usize, const H: usize, const D: usize>(
+    lanes: S,
     (q, k, v): (&Seq<T, H, D>, &Seq<T, H, D>, &Seq<T, H, D>),
     y: &mut Seq<T, H, D>,
     probs: &mut Probs<T, H>,
 ) {
-    let qt = transpose_heads(q);
+    let qt = transpose_heads(lanes, q);
     let mut yt = [[[0.0; T]; D]; H];
     // The causal mask as an additive bias: key `s` is visible to queries `t >= s` only.
     let mask: [[f32; T]; T] = core::array::from_fn(|s| {
@@ -186,7 +188,7 @@ fn sequence_forward<const T: usize, const H: usize, const D: usize>(
             *yt = acc;
         }
     }
-    add_transposed(y, &yt);
+    add_transposed(lanes, y, &yt);
 }
 
 /// Adds the cotangents of one sequence's `q`, `k`, `v` into `d_q`, `d_k`, `d_v`, given the
@@ -196,13 +198,14 @@ fn sequence_forward<const T: usize, const H: usize, const D: usize>(
 /// `d_qᵀ[d] = Σ_s k[s][d] dsᵀ[s]`, `d_k[s] = Σ_t dsᵀ[s][t] q[t]`, `d_v[s] = Σ_t pᵀ[s][t] g[t]`.
 #[allow(clippy::similar_names)]
 #[inline(always)]
-fn sequence_adjoint<const T: usize, const H: usize, const D: usize>(
+fn sequence_adjoint<S: Lanes, const T: usize, const H: usize, const D: usize>(
+    lanes: S,
     (q, k, v): (&Seq<T, H, D>, &Seq<T, H, D>, &Seq<T, H, D>),
     probs: &Probs<T, H>,
     g: &Seq<T, H, D>,
     (d_q, d_k, d_v): (&mut Seq<T, H, D>, &mut Seq<T, H, D>, &mut Seq<T, H, D>),
 ) {
-    let gt = transpose_heads(g);
+    let gt = transpose_heads(lanes, g);
     let mut d_qt = [[[0.0; T]; D]; H];
     for (h, (gt, d_qt)) in gt.iter().zip(&mut d_qt).enumerate() {
         let mut d_pt = [[0.0; T]; T];
@@ -251,7 +254,7 @@ fn sequence_adjoint<const T: usize, const H: usize, const D: usize>(
         }
         *d_qt = acc_q;
     }
-    add_transposed(d_q, &d_qt);
+    add_transposed(lanes, d_q, &d_qt);
 }
 
 /// [`sequence_forward`] compiled for the widest vectors the CPU has: with `T = 8` one AVX2
@@ -261,20 +264,20 @@ fn sequence_forward_wide<const T: usize, const H: usize, const D: usize>(
     y: &mut Seq<T, H, D>,
     probs: &mut Probs<T, H>,
 ) {
-    /// The arguments of [`sequence_forward`], as a loop for [`with_wide_vectors`].
+    /// The arguments of [`sequence_forward`], as a loop for [`with_lanes`].
     struct Forward<'a, const T: usize, const H: usize, const D: usize> {
         qkv: Qkv<'a, Seq<T, H, D>>,
         y: &'a mut Seq<T, H, D>,
         probs: &'a mut Probs<T, H>,
     }
-    impl<const T: usize, const H: usize, const D: usize> WideLoop for Forward<'_, T, H, D> {
+    impl<const T: usize, const H: usize, const D: usize> LanesLoop for Forward<'_, T, H, D> {
         type Output = ();
         #[inline(always)]
-        fn run(self) {
-            sequence_forward(self.qkv, self.y, self.probs);
+        fn run<S: Lanes>(self, lanes: S) {
+            sequence_forward(lanes, self.qkv, self.y, self.probs);
         }
     }
-    with_wide_vectors(Forward { qkv, y, probs });
+    with_lanes(Forward { qkv, y, probs });
 }
 
 /// [`sequence_adjoint`] compiled for the widest vectors the CPU has.
@@ -284,7 +287,7 @@ fn sequence_adjoint_wide<const T: usize, const H: usize, const D: usize>(
     g: &Seq<T, H, D>,
     d_qkv: (&mut Seq<T, H, D>, &mut Seq<T, H, D>, &mut Seq<T, H, D>),
 ) {
-    /// The arguments of [`sequence_adjoint`], as a loop for [`with_wide_vectors`].
+    /// The arguments of [`sequence_adjoint`], as a loop for [`with_lanes`].
     struct Adjoint<'a, const T: usize, const H: usize, const D: usize> {
         qkv: Qkv<'a, Seq<T, H, D>>,
         probs: &'a Probs<T, H>,
@@ -295,14 +298,14 @@ fn sequence_adjoint_wide<const T: usize, const H: usize, const D: usize>(
             &'a mut Seq<T, H, D>,
         ),
     }
-    impl<const T: usize, const H: usize, const D: usize> WideLoop for Adjoint<'_, T, H, D> {
+    impl<const T: usize, const H: usize, const D: usize> LanesLoop for Adjoint<'_, T, H, D> {
         type Output = ();
         #[inline(always)]
-        fn run(self) {
-            sequence_adjoint(self.qkv, self.probs, self.g, self.d_qkv);
+        fn run<S: Lanes>(self, lanes: S) {
+            sequence_adjoint(lanes, self.qkv, self.probs, self.g, self.d_qkv);
         }
     }
-    with_wide_vectors(Adjoint {
+    with_lanes(Adjoint {
         qkv,
         probs,
         g,

@@ -56,7 +56,7 @@
 
 use core::ops::Range;
 
-use super::transpose8;
+use crate::wide::{Lanes, Plain};
 
 /// Inner indices per block: a strip's rows of `b` (`KC x W` floats) stay in L1.
 const KC: usize = 256;
@@ -73,6 +73,17 @@ pub(crate) trait Isa {
     const STRIP: usize;
     /// Whether a multiply-add is one fused instruction (with `std`, which has `mul_add`).
     const FMA: bool;
+    /// Eight-lane operations (the 8 x 8 register transposes) for this instruction set.
+    fn lanes() -> impl Lanes;
+}
+
+/// AVX2's eight-lane operations, for the two paths that have it.
+#[inline(always)]
+fn avx2_lanes() -> impl Lanes {
+    #[cfg(all(feature = "std", any(target_arch = "x86", target_arch = "x86_64")))]
+    return pulp::x86::V3::try_new().expect("the AVX2 and AVX-512 paths run where AVX2 is");
+    #[cfg(not(all(feature = "std", any(target_arch = "x86", target_arch = "x86_64"))))]
+    Plain
 }
 
 /// Any CPU: 16 registers of 4 lanes (SSE2 on every x86-64; NEON has twice the registers).
@@ -84,6 +95,11 @@ impl Isa for Portable {
     const WHOLE: usize = 8;
     const STRIP: usize = 8;
     const FMA: bool = false;
+
+    #[inline(always)]
+    fn lanes() -> impl Lanes {
+        Plain
+    }
 }
 
 /// AVX2 + FMA: 16 registers of 8 lanes.
@@ -95,6 +111,11 @@ impl Isa for Avx2 {
     const WHOLE: usize = 16;
     const STRIP: usize = 16;
     const FMA: bool = true;
+
+    #[inline(always)]
+    fn lanes() -> impl Lanes {
+        avx2_lanes()
+    }
 }
 
 /// AVX-512: 32 registers. Counted as 8 lanes: whether the compiler uses 256- or 512-bit vectors
@@ -107,6 +128,11 @@ impl Isa for Avx512 {
     const WHOLE: usize = 24;
     const STRIP: usize = 32;
     const FMA: bool = true;
+
+    #[inline(always)]
+    fn lanes() -> impl Lanes {
+        avx2_lanes()
+    }
 }
 
 /// Rows per register tile for a strip `w` columns wide: as many as fit in the registers beside
@@ -472,6 +498,7 @@ impl<const M: usize, const K: usize, const N: usize> Product for Nt<'_, M, K, N>
                 // 8 x 8 blocks through registers (an element loop became scattered stores), the
                 // rest element by element.
                 let (mut j8, mut p8) = (0, 0);
+                let lanes = I::lanes();
                 if W.is_multiple_of(8) {
                     p8 = ks.len() / 8 * 8;
                     for jb in (0..W).step_by(8) {
@@ -479,7 +506,8 @@ impl<const M: usize, const K: usize, const N: usize> Product for Nt<'_, M, K, N>
                             let block: [[f32; 8]; 8] = core::array::from_fn(|j| {
                                 *rows[jb + j][pc + pb..].first_chunk().expect("8 columns")
                             });
-                            for (dst, src) in panel[pb..].iter_mut().zip(&transpose8(&block)) {
+                            for (dst, src) in panel[pb..].iter_mut().zip(&lanes.transpose8(&block))
+                            {
                                 dst[jb..jb + 8].copy_from_slice(src);
                             }
                         }
@@ -544,23 +572,37 @@ fn transposed<I: Isa, const M: usize, const K: usize, const N: usize>(
     init: Option<&[f32; N]>,
     c: &mut [[f32; N]; M],
 ) {
+    let lanes = I::lanes();
     let mut a_t = [[0.0f32; M]; K];
-    for (i, a_row) in a.iter().enumerate() {
-        for (a_t, &x) in a_t.iter_mut().zip(a_row) {
-            a_t[i] = x;
-        }
-    }
+    transpose_rows(lanes, |i| &a[i], &mut a_t);
     let mut c_t = [[0.0f32; M]; N];
-    for (i, c_row) in c.iter().enumerate() {
-        let start = init.unwrap_or(c_row);
-        for (c_t, &x) in c_t.iter_mut().zip(start) {
-            c_t[i] = x;
+    transpose_rows(lanes, |i| init.unwrap_or(&c[i]), &mut c_t);
+    rows_of_b::<I, N, K, M>(|j, p| b[j][p], &a_t, &mut c_t);
+    transpose_rows(lanes, |j| &c_t[j], c);
+}
+
+/// `dst[p][i] = row(i)[p]`: the transpose of `R` rows of `C` floats, in 8 x 8 register blocks
+/// (with a batch of one sequence in the GPT, `R` or `C` is 8), the rest element by element.
+#[inline(always)]
+fn transpose_rows<'r, const R: usize, const C: usize>(
+    lanes: impl Lanes,
+    row: impl Fn(usize) -> &'r [f32; C],
+    dst: &mut [[f32; R]; C],
+) {
+    let (r8, c8) = (R / 8 * 8, C / 8 * 8);
+    for i in (0..r8).step_by(8) {
+        for p in (0..c8).step_by(8) {
+            let block: [[f32; 8]; 8] =
+                core::array::from_fn(|k| *row(i + k)[p..].first_chunk().expect("8 columns"));
+            for (dst, src) in dst[p..].iter_mut().zip(&lanes.transpose8(&block)) {
+                dst[i..i + 8].copy_from_slice(src);
+            }
         }
     }
-    rows_of_b::<I, N, K, M>(|j, p| b[j][p], &a_t, &mut c_t);
-    for (i, c_row) in c.iter_mut().enumerate() {
-        for (x, c_t) in c_row.iter_mut().zip(&c_t) {
-            *x = c_t[i];
+    for i in 0..R {
+        let from = if i < r8 { c8 } else { 0 };
+        for (dst, &x) in dst[from..].iter_mut().zip(&row(i)[from..]) {
+            dst[i] = x;
         }
     }
 }

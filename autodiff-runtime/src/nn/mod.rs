@@ -123,50 +123,6 @@ fn max_lanes(x: &[f32]) -> f32 {
     acc.iter().fold(f32::NEG_INFINITY, |m, &x| m.max(x))
 }
 
-/// Eight vectors of eight: the register transpose of an 8 x 8 block, written as the
-/// interleaving steps the compiler turns into vector shuffles (a plain index loop became gathers
-/// and scatters, several times slower).
-#[inline(always)]
-pub(super) fn transpose8(r: &[[f32; 8]; 8]) -> [[f32; 8]; 8] {
-    type V = [f32; 8];
-    let lo = |a: V, b: V| [a[0], b[0], a[1], b[1], a[4], b[4], a[5], b[5]];
-    let hi = |a: V, b: V| [a[2], b[2], a[3], b[3], a[6], b[6], a[7], b[7]];
-    let lo64 = |a: V, b: V| [a[0], a[1], b[0], b[1], a[4], a[5], b[4], b[5]];
-    let hi64 = |a: V, b: V| [a[2], a[3], b[2], b[3], a[6], a[7], b[6], b[7]];
-    let lo128 = |a: V, b: V| [a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3]];
-    let hi128 = |a: V, b: V| [a[4], a[5], a[6], a[7], b[4], b[5], b[6], b[7]];
-    let t = [
-        lo(r[0], r[1]),
-        hi(r[0], r[1]),
-        lo(r[2], r[3]),
-        hi(r[2], r[3]),
-        lo(r[4], r[5]),
-        hi(r[4], r[5]),
-        lo(r[6], r[7]),
-        hi(r[6], r[7]),
-    ];
-    let u = [
-        lo64(t[0], t[2]),
-        hi64(t[0], t[2]),
-        lo64(t[1], t[3]),
-        hi64(t[1], t[3]),
-        lo64(t[4], t[6]),
-        hi64(t[4], t[6]),
-        lo64(t[5], t[7]),
-        hi64(t[5], t[7]),
-    ];
-    [
-        lo128(u[0], u[4]),
-        lo128(u[1], u[5]),
-        lo128(u[2], u[6]),
-        lo128(u[3], u[7]),
-        hi128(u[0], u[4]),
-        hi128(u[1], u[5]),
-        hi128(u[2], u[6]),
-        hi128(u[3], u[7]),
-    ]
-}
-
 mod activation;
 mod attention;
 mod embedding;
