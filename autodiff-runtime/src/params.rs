@@ -168,7 +168,10 @@ pub trait Parameters: Sized {
 /// Walks `params`, `grads` and `K` state structs of the same type together, calling
 /// `f(param, grad, [state_0, .., state_K-1])` on each matching scalar. This is how optimizers update.
 /// With `std` on an x86 CPU that has AVX2, the loop runs compiled for it (eight `f32` lanes
-/// instead of SSE2's four, same results bit for bit), so keep `f` small enough to be inlined.
+/// instead of SSE2's four, same results bit for bit), so keep `f` small enough to be inlined,
+/// and make it a `move` closure: with its constants (learning rate, flags) borrowed, SGD with
+/// momentum's loop came out scalar and ten times slower (`cargo bench --bench optimizers`,
+/// BENCHMARKS.md).
 ///
 /// # Examples
 ///
@@ -192,7 +195,7 @@ pub trait Parameters: Sized {
 /// let mut velocity = P::zeroed();
 /// // Momentum 0.5, learning rate 0.25, twice.
 /// for _ in 0..2 {
-///     zip_update(&mut params, &grads, [&mut velocity], |p, g, [v]| {
+///     zip_update(&mut params, &grads, [&mut velocity], move |p, g, [v]| {
 ///         *v = 0.5 * *v + g;
 ///         *p -= 0.25 * *v;
 ///     });

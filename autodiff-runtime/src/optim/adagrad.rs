@@ -107,7 +107,7 @@ impl<P: Parameters> Optimizer<P> for Adagrad<P> {
         let decayed = c.lr / (1.0 + (self.t - 1) as f64 * c.lr_decay);
         let from = P::Scalar::from_f64;
         let (lr, wd, eps) = (from(decayed), from(c.weight_decay), from(c.eps));
-        zip_update(params, grads, [&mut self.sum], |p, g, [s]| {
+        zip_update(params, grads, [&mut self.sum], move |p, g, [s]| {
             let d = g + wd * *p;
             *s += d * d;
             *p -= lr * d / (s.sqrt() + eps);

@@ -104,7 +104,7 @@ impl<P: Parameters> Optimizer<P> for Lion<P> {
         let (lr, shrink) = (from(c.lr), from(1.0 - c.lr * c.weight_decay));
         let (b1, one_minus_b1) = (from(c.beta1), from(1.0 - c.beta1));
         let (b2, one_minus_b2) = (from(c.beta2), from(1.0 - c.beta2));
-        zip_update(params, grads, [&mut self.momentum], |p, g, [m]| {
+        zip_update(params, grads, [&mut self.momentum], move |p, g, [m]| {
             *p = *p * shrink - lr * (b1 * *m + one_minus_b1 * g).sign();
             *m = (b2 * *m + one_minus_b2 * g).flush_subnormal();
         });

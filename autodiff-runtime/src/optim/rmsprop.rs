@@ -123,11 +123,11 @@ impl<P: Parameters> Optimizer<P> for RmsProp<P> {
         let momentum_on = c.momentum > 0.0;
         let centered = c.centered;
 
-        let update = |p: &mut P::Scalar,
-                      g: P::Scalar,
-                      s: &mut P::Scalar,
-                      b: Option<&mut P::Scalar>,
-                      a: Option<&mut P::Scalar>| {
+        let update = move |p: &mut P::Scalar,
+                           g: P::Scalar,
+                           s: &mut P::Scalar,
+                           b: Option<&mut P::Scalar>,
+                           a: Option<&mut P::Scalar>| {
             let d = g + wd * *p;
             *s = (alpha * *s + one_minus_alpha * d * d).flush_subnormal();
             let rms = match a {
@@ -150,15 +150,17 @@ impl<P: Parameters> Optimizer<P> for RmsProp<P> {
             self.momentum_buf.as_mut().filter(|_| momentum_on),
             self.grad_avg.as_mut().filter(|_| centered),
         ) {
-            (None, None) => zip_update(params, grads, [s], |p, g, [s]| update(p, g, s, None, None)),
-            (Some(b), None) => zip_update(params, grads, [s, b], |p, g, [s, b]| {
+            (None, None) => zip_update(params, grads, [s], move |p, g, [s]| {
+                update(p, g, s, None, None)
+            }),
+            (Some(b), None) => zip_update(params, grads, [s, b], move |p, g, [s, b]| {
                 update(p, g, s, Some(b), None)
             }),
-            (None, Some(a)) => zip_update(params, grads, [s, a], |p, g, [s, a]| {
+            (None, Some(a)) => zip_update(params, grads, [s, a], move |p, g, [s, a]| {
                 update(p, g, s, None, Some(a))
             }),
             (Some(b), Some(a)) => {
-                zip_update(params, grads, [s, b, a], |p, g, [s, b, a]| {
+                zip_update(params, grads, [s, b, a], move |p, g, [s, b, a]| {
                     update(p, g, s, Some(b), Some(a))
                 });
             }

@@ -124,11 +124,11 @@ impl<P: Parameters> Optimizer<P> for Sgd<P> {
             (Some(v), true) => v,
             (None, true) => self.velocity.insert(P::zeroed()),
             (_, false) => {
-                params.zip_mut(grads, |p, g| *p -= lr * (g + wd * *p));
+                params.zip_mut(grads, move |p, g| *p -= lr * (g + wd * *p));
                 return;
             }
         };
-        zip_update(params, grads, [velocity], |p, g, [b]| {
+        zip_update(params, grads, [velocity], move |p, g, [b]| {
             let d = g + wd * *p;
             *b = if first {
                 d
