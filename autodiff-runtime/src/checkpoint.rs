@@ -259,8 +259,17 @@ pub(crate) fn dtype_of<F: Float>() -> (Dtype, &'static str) {
 /// [`CheckpointError::Format`] if the safetensors encoder rejects the tensors (for example two
 /// tensors with the same name, which a derived implementation never produces).
 pub fn to_bytes<P: Parameters>(params: &P) -> Result<Vec<u8>, CheckpointError> {
+    let (dtype, tensors) = tensor_bytes(params);
+    serialize(views(dtype, &tensors)?, None).map_err(CheckpointError::Format)
+}
+
+/// A tensor to write: its name, shape and little-endian bytes.
+type Named = (String, Vec<usize>, Vec<u8>);
+
+/// The tensors of `params`, in `P::Scalar`'s dtype.
+fn tensor_bytes<P: Parameters>(params: &P) -> (Dtype, Vec<Named>) {
     let (dtype, _) = dtype_of::<P::Scalar>();
-    let mut tensors: Vec<(String, Vec<usize>, Vec<u8>)> = Vec::with_capacity(P::TENSORS);
+    let mut tensors: Vec<Named> = Vec::with_capacity(P::TENSORS);
     params.for_each_tensor(|name, shape, values| {
         let mut bytes = Vec::with_capacity(values.len() * P::Scalar::BYTES);
         for v in values {
@@ -272,17 +281,39 @@ pub fn to_bytes<P: Parameters>(params: &P) -> Result<Vec<u8>, CheckpointError> {
         }
         tensors.push((name.to_string(), shape.to_owned(), bytes));
     });
-    let views = tensors
+    (dtype, tensors)
+}
+
+/// Safetensors views of `tensors`.
+fn views(dtype: Dtype, tensors: &[Named]) -> Result<Vec<(&str, TensorView<'_>)>, CheckpointError> {
+    tensors
         .iter()
         .map(|(name, shape, bytes)| {
             Ok((name.as_str(), TensorView::new(dtype, shape.clone(), bytes)?))
         })
         .collect::<Result<Vec<_>, SafeTensorError>>()
-        .map_err(CheckpointError::Format)?;
-    serialize(views, None).map_err(CheckpointError::Format)
+        .map_err(CheckpointError::Format)
 }
 
-/// Writes `params` to a safetensors file.
+/// Writes `views` with `metadata` to the file `path`, through `safetensors`' own file writer: it
+/// writes a temporary file beside `path` and renames it, so a write that fails (a full disk)
+/// leaves an existing file at `path` as it was, where `std::fs::write` would have truncated it.
+pub(crate) fn write_views<'a>(
+    views: impl IntoIterator<Item = (&'a str, TensorView<'a>)>,
+    metadata: Option<std::collections::HashMap<String, String>>,
+    path: &Path,
+) -> Result<(), CheckpointError> {
+    safetensors::serialize_to_file(views, metadata, path).map_err(|e| match e {
+        SafeTensorError::IoError(source) => CheckpointError::Io {
+            path: path.to_owned(),
+            source,
+        },
+        e => CheckpointError::Format(e).in_file(path),
+    })
+}
+
+/// Writes `params` to a safetensors file (through a temporary file beside it: a write that
+/// fails leaves an existing file at `path` as it was).
 ///
 /// # Errors
 ///
@@ -290,11 +321,12 @@ pub fn to_bytes<P: Parameters>(params: &P) -> Result<Vec<u8>, CheckpointError> {
 /// inside a [`CheckpointError::File`].
 pub fn save<P: Parameters>(params: &P, path: impl AsRef<Path>) -> Result<(), CheckpointError> {
     let path = path.as_ref();
-    let bytes = to_bytes(params).map_err(|e| e.in_file(path))?;
-    std::fs::write(path, bytes).map_err(|source| CheckpointError::Io {
-        path: path.to_owned(),
-        source,
-    })
+    let (dtype, tensors) = tensor_bytes(params);
+    write_views(
+        views(dtype, &tensors).map_err(|e| e.in_file(path))?,
+        None,
+        path,
+    )
 }
 
 /// Reads parameters from safetensors bytes. The file must hold exactly the struct's tensors, with

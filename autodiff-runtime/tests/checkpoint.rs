@@ -43,6 +43,12 @@ fn round_trip_through_a_file_is_exact() {
         std::process::id()
     ));
     checkpoint::save(&model, &path).unwrap();
+    let bytes = std::fs::read(&path).unwrap();
+    assert_eq!(
+        bytes,
+        checkpoint::to_bytes(&model).unwrap(),
+        "the streamed file"
+    );
     let back: Model = checkpoint::load(&path).unwrap();
     std::fs::remove_file(&path).unwrap();
     assert_eq!(back, model);

@@ -806,3 +806,15 @@ fn readers_survive_corrupted_input() {
         "{csv_ok} {idx_ok}"
     );
 }
+
+/// The vocabulary is every distinct character in code-point order, ASCII and beyond mixed.
+#[test]
+fn vocabulary_sorts_ascii_and_other_characters() {
+    let text = "wörld ∑ héllo, ∂x\n€ zebra ~ \u{7f}\u{80}";
+    let c = CharCorpus::<u16>::with_ids_from_text(text, "mixed").unwrap();
+    let mut expected: Vec<char> = text.chars().collect();
+    expected.sort_unstable();
+    expected.dedup();
+    assert_eq!(c.vocab(), &expected[..]);
+    assert_eq!(c.decode(c.tokens()).unwrap(), text);
+}

@@ -393,22 +393,32 @@ impl TrainState {
     /// [`CheckpointError::Format`] if the safetensors encoder rejects the tensors (which the
     /// methods above never produce).
     pub fn to_bytes(&self) -> Result<Vec<u8>, CheckpointError> {
-        let step = Tensor {
+        let step = self.step_tensor();
+        let (views, metadata) = self.views(&step)?;
+        serialize(views, Some(metadata)).map_err(CheckpointError::Format)
+    }
+
+    /// The `step` count as a tensor.
+    fn step_tensor(&self) -> Tensor {
+        Tensor {
             dtype: Dtype::U64,
             shape: Vec::new(),
             data: self.step.to_le_bytes().to_vec(),
-        };
-        let step_name = "step".to_owned();
+        }
+    }
+
+    /// The views of every tensor and `step`, and the metadata with this version's `format`.
+    #[allow(clippy::type_complexity)]
+    fn views<'a>(
+        &'a self,
+        step: &'a Tensor,
+    ) -> Result<(Vec<(&'a str, TensorView<'a>)>, HashMap<String, String>), CheckpointError> {
         let views = self
             .tensors
             .iter()
-            .chain([(&step_name, &step)])
-            .map(|(name, t)| {
-                Ok((
-                    name.as_str(),
-                    TensorView::new(t.dtype, t.shape.clone(), &t.data)?,
-                ))
-            })
+            .map(|(name, t)| (name.as_str(), t))
+            .chain([("step", step)])
+            .map(|(name, t)| Ok((name, TensorView::new(t.dtype, t.shape.clone(), &t.data)?)))
             .collect::<Result<Vec<_>, SafeTensorError>>()
             .map_err(CheckpointError::Format)?;
         let mut metadata: HashMap<String, String> = self
@@ -417,10 +427,11 @@ impl TrainState {
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
         metadata.insert("format".to_owned(), FORMAT.to_owned());
-        serialize(views, Some(metadata)).map_err(CheckpointError::Format)
+        Ok((views, metadata))
     }
 
-    /// Writes the state to the file `path`.
+    /// Writes the state to the file `path` (through a temporary file beside it, as
+    /// [`checkpoint::save`](super::save): a failed write leaves an existing file as it was).
     ///
     /// # Errors
     ///
@@ -428,11 +439,9 @@ impl TrainState {
     /// [`to_bytes`](TrainState::to_bytes) inside a [`CheckpointError::File`].
     pub fn save(&self, path: impl AsRef<Path>) -> Result<(), CheckpointError> {
         let path = path.as_ref();
-        let bytes = self.to_bytes().map_err(|e| e.in_file(path))?;
-        std::fs::write(path, bytes).map_err(|source| CheckpointError::Io {
-            path: path.to_owned(),
-            source,
-        })
+        let step = self.step_tensor();
+        let (views, metadata) = self.views(&step).map_err(|e| e.in_file(path))?;
+        super::write_views(views, Some(metadata), path)
     }
 
     /// Reads a state from safetensors bytes written by [`to_bytes`](TrainState::to_bytes).
