@@ -17,9 +17,11 @@
 //! `a` per row, loads one `W`-wide row of `b` and does `rows x W` multiply-adds, which the
 //! compiler turns into vector instructions. `b`'s rows are read in place where they are
 //! contiguous (`nn`, `tn`); `nt` first copies the strip's `KC x W` panel of `b` transposed into a
-//! stack buffer (at most 32 KiB, so it stays in L1), in 8 x 8 register blocks. With at most 8
-//! rows that copy costs more than the product, so `nt` computes `cᵀ += b · aᵀ` instead, reading
-//! `b`'s rows in place and transposing only `a` and `c` (same sums in the same order: same bits).
+//! stack buffer (at most 32 KiB, so it stays in L1), in 8 x 8 register blocks (AVX2 shuffles
+//! where the CPU has them: `wide::Lanes::transpose8`). With at most 8 rows that copy costs more
+//! than the product, so `nt` computes `cᵀ += b · aᵀ` instead, reading `b`'s rows in place and
+//! transposing only `a` and `c`, in the same blocks when there are 8 rows (same sums in the same
+//! order: same bits).
 //!
 //! # One build for every x86-64
 //!
