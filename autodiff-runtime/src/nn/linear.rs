@@ -5,6 +5,7 @@
 //! `res` `[R][O]`.
 
 use super::gemm;
+use crate::wide::{WideLoop, with_wide_vectors};
 
 tape! {
     /// What [`linear_adjoint`] reads besides the arguments: nothing.
@@ -143,11 +144,31 @@ pub fn linear_relu_adjoint<const R: usize, const I: usize, const O: usize>(
     d_b: &mut [f32; O],
 ) {
     let mut d_pre = [[0.0; O]; R];
-    let (d, active) = (d_out.as_flattened(), tape.active.as_flattened());
-    for ((d_pre, &d), &active) in d_pre.as_flattened_mut().iter_mut().zip(d).zip(active) {
-        *d_pre = if active { d } else { 0.0 };
-    }
+    with_wide_vectors(Mask {
+        d_pre: d_pre.as_flattened_mut(),
+        d: d_out.as_flattened(),
+        active: tape.active.as_flattened(),
+    });
     linear_adjoint(x, w, b, &LinearTape::new(), &d_pre, d_x, d_w, d_b);
+}
+
+/// `d_pre = d` where the ReLU was active, `0` elsewhere, as a loop for [`with_wide_vectors`]
+/// (baseline x86-64 code took about 2 % of a batch-64 GPT step here).
+struct Mask<'a> {
+    d_pre: &'a mut [f32],
+    d: &'a [f32],
+    active: &'a [bool],
+}
+
+impl WideLoop for Mask<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run(self) {
+        for ((d_pre, &d), &active) in self.d_pre.iter_mut().zip(self.d).zip(self.active) {
+            *d_pre = if active { d } else { 0.0 };
+        }
+    }
 }
 
 tape! {
