@@ -7,14 +7,15 @@
 //! Each group's throughput is its FLOP (two per multiply-add), so criterion's `thrpt` is GFLOP/s
 //! (printed as `Gelem/s`); the bench first prints this core's peak (`benches/support/peak_fma.rs`
 //! of the workspace). Run with `cargo bench -p autodiff-runtime --bench matmul`; the results are in
-//! `BENCHMARKS.md`. Every case returns its output by value, as the ops do, so the times include
-//! filling and moving the output.
+//! `BENCHMARKS.md`. The forward cases return their output by value, as the ops do, so their times
+//! include filling and moving the output; the adjoint cases accumulate into buffers allocated once,
+//! as the GPT's cotangents are, so theirs are the kernels' alone.
 
 use std::hint::black_box;
 use std::time::Duration;
 
 use autodiff_runtime::nn::{LinearTape, linear, linear_adjoint, matmul};
-use criterion::{BatchSize, Criterion, Throughput};
+use criterion::{Criterion, Throughput};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -131,13 +132,6 @@ fn shape<const R: usize, const I: usize, const O: usize>(c: &mut Criterion) {
     let b = random::<O, 1>(rng)[0];
     let m = random::<O, I>(rng); // a right operand for `matmul`: I x O
     let size = format!("{R}x{I}x{O}");
-    let zeroed = || {
-        (
-            Box::new([[0.0f32; I]; R]),
-            Box::new([[0.0f32; I]; O]),
-            [0.0f32; O],
-        )
-    };
 
     let flops = 2 * (R * I * O) as u64;
     let mut group = c.benchmark_group(format!("linear_{size}"));
@@ -174,35 +168,42 @@ fn shape<const R: usize, const I: usize, const O: usize>(c: &mut Criterion) {
     }
     group.finish();
 
+    // The cotangents accumulate into one set of buffers, allocated and written once (as the
+    // GPT's are): fresh zeroed allocations per run put their page faults inside the timing.
+    let (mut d_x, mut d_w, mut d_b) = (
+        Box::new([[0.0f32; I]; R]),
+        Box::new([[0.0f32; I]; O]),
+        [0.0f32; O],
+    );
+    for v in d_x
+        .as_flattened_mut()
+        .iter_mut()
+        .chain(d_w.as_flattened_mut())
+    {
+        *v = black_box(0.0);
+    }
     let mut group = c.benchmark_group(format!("linear_adjoint_{size}"));
     group.throughput(Throughput::Elements(2 * flops));
     group.bench_function("nn", |bench| {
-        bench.iter_batched_ref(
-            zeroed,
-            |(d_x, d_w, d_b)| {
-                let tape = LinearTape::new();
-                linear_adjoint(&x, &w, &b, &tape, black_box(&*d_y), d_x, d_w, d_b);
-            },
-            BatchSize::SmallInput,
-        );
+        bench.iter(|| {
+            let tape = LinearTape::new();
+            let d_y = black_box(&*d_y);
+            linear_adjoint(&x, &w, &b, &tape, d_y, &mut d_x, &mut d_w, &mut d_b);
+        });
     });
     for (name, lib) in LIBRARIES {
         group.bench_function(name, |bench| {
-            bench.iter_batched_ref(
-                zeroed,
-                |(d_x, d_w, d_b)| {
-                    let d_y = black_box(d_y.as_flattened());
-                    let (x, w) = (x.as_flattened(), w.as_flattened());
-                    lib((R, O, I), d_y, (O, 1), w, (I, 1), d_x.as_flattened_mut());
-                    lib((O, R, I), d_y, (1, O), x, (I, 1), d_w.as_flattened_mut());
-                    for row in d_y.chunks_exact(O) {
-                        for (d_b, d) in d_b.iter_mut().zip(row) {
-                            *d_b += d;
-                        }
+            bench.iter(|| {
+                let d_y = black_box(d_y.as_flattened());
+                let (x, w) = (x.as_flattened(), w.as_flattened());
+                lib((R, O, I), d_y, (O, 1), w, (I, 1), d_x.as_flattened_mut());
+                lib((O, R, I), d_y, (1, O), x, (I, 1), d_w.as_flattened_mut());
+                for row in d_y.chunks_exact(O) {
+                    for (d_b, d) in d_b.iter_mut().zip(row) {
+                        *d_b += d;
                     }
-                },
-                BatchSize::SmallInput,
-            );
+                }
+            });
         });
     }
     group.finish();
