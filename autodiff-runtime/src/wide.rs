@@ -25,26 +25,21 @@ pub(crate) trait WideLoop {
     fn run(self) -> Self::Output;
 }
 
-/// Runs `body` compiled with AVX2 and FMA enabled where the CPU has them (see the module's doc).
+/// Runs `body` compiled with AVX2 and FMA enabled where the CPU has them (see the module's doc):
+/// a [`with_lanes`] loop that does not use its lanes.
 #[inline(always)]
 pub(crate) fn with_wide_vectors<L: WideLoop>(body: L) -> L::Output {
-    #[cfg(all(feature = "std", any(target_arch = "x86", target_arch = "x86_64")))]
-    if let Some(v3) = pulp::x86::V3::try_new() {
-        return v3.vectorize(Pulp(body));
-    }
-    body.run()
+    with_lanes(Wide(body))
 }
 
-/// `pulp`'s name for a function to compile with the target's features.
-#[cfg(all(feature = "std", any(target_arch = "x86", target_arch = "x86_64")))]
-struct Pulp<L>(L);
+/// A [`WideLoop`] as a [`LanesLoop`].
+struct Wide<L>(L);
 
-#[cfg(all(feature = "std", any(target_arch = "x86", target_arch = "x86_64")))]
-impl<L: WideLoop> pulp::NullaryFnOnce for Pulp<L> {
+impl<L: WideLoop> LanesLoop for Wide<L> {
     type Output = L::Output;
 
     #[inline(always)]
-    fn call(self) -> L::Output {
+    fn run<S: Lanes>(self, _: S) -> L::Output {
         self.0.run()
     }
 }
