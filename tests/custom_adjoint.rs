@@ -43,7 +43,7 @@ pub fn erf_adjoint(x: f64, _tape: &ErfTape, d_out: f64, d_x: &mut f64) {
     *d_x += d_out * 2.0 / PI.sqrt() * (-x * x).exp();
 }
 
-/// The optional fifth item, for callers in forward mode (`#[differentiable(jvp)]`): the value
+/// An optional item, for callers in forward mode (`#[differentiable(jvp)]`): the value
 /// and the tangent `erf'(x) * t_x`.
 pub fn erf_jvp(x: f64, t_x: f64) -> (f64, f64) {
     (erf(x), t_x * 2.0 / PI.sqrt() * (-x * x).exp())
@@ -109,4 +109,86 @@ fn the_callee_tape_is_part_of_the_callers() {
         "{:?}",
         NormalCdfTape::FIELDS
     );
+}
+
+/// A hand-written callee with an array output: the rotation of a point by `angle`, and a tape
+/// that counts how the caller's forward sweep called it.
+pub fn rotate(p: &[f64; 2], angle: f64) -> [f64; 2] {
+    let (s, c) = angle.sin_cos();
+    [c * p[0] - s * p[1], s * p[0] + c * p[1]]
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct RotateTape {
+    /// Calls of `rotate_forward` and of `rotate_forward_into`.
+    pub calls: [u32; 2],
+}
+
+impl RotateTape {
+    pub const BYTES: usize = core::mem::size_of::<Self>();
+    pub const fn new() -> Self {
+        RotateTape { calls: [0; 2] }
+    }
+}
+
+pub fn rotate_forward(p: &[f64; 2], angle: f64, tape: &mut RotateTape) -> [f64; 2] {
+    tape.calls[0] += 1;
+    rotate(p, angle)
+}
+
+/// Writes what `rotate_forward` returns into `out`: a caller whose tape keeps the value calls
+/// this with the value's place in its tape.
+pub fn rotate_forward_into(p: &[f64; 2], angle: f64, tape: &mut RotateTape, out: &mut [f64; 2]) {
+    tape.calls[1] += 1;
+    *out = rotate(p, angle);
+}
+
+pub fn rotate_adjoint(
+    p: &[f64; 2],
+    angle: f64,
+    _tape: &RotateTape,
+    d_out: &[f64; 2],
+    d_p: &mut [f64; 2],
+    d_angle: &mut f64,
+) {
+    let (s, c) = angle.sin_cos();
+    d_p[0] += c * d_out[0] + s * d_out[1];
+    d_p[1] += -s * d_out[0] + c * d_out[1];
+    let r = rotate(p, angle);
+    *d_angle += -r[1] * d_out[0] + r[0] * d_out[1];
+}
+
+/// `q = rotate(p, a)`, kept (the product reads it), then `q[0] q[1]` scaled by `a`.
+#[differentiable]
+fn rotated_product(p: &[f64; 2], a: f64) -> f64 {
+    let q: [f64; 2] = rotate(p, a);
+    a * q[0] * q[1]
+}
+
+#[test]
+fn an_array_callee_writes_its_kept_value_into_the_callers_tape() {
+    let (p, a) = ([0.7, -1.3], 0.4);
+    let mut tape = RotatedProductTape::new();
+    let value = rotated_product_forward(&p, a, &mut tape);
+    assert_eq!(value, rotated_product(&p, a));
+    assert_eq!(
+        tape.rotate.calls,
+        [0, 1],
+        "the forward sweep calls rotate_forward_into"
+    );
+
+    // Closed form: with r = |p|², θ0 the angle of p, q0 q1 = r sin(2(θ0 + a)) / 2, so
+    // f = a r sin(2φ) / 2 with φ = θ0 + a; ∂f/∂a = r sin(2φ) / 2 + a r cos(2φ);
+    // ∂f/∂p = a (q1 ∂q0/∂p + q0 ∂q1/∂p) = a Rᵀ [q1, q0].
+    let q = rotate(&p, a);
+    let (s, c) = a.sin_cos();
+    let want_p = [a * (c * q[1] + s * q[0]), a * (-s * q[1] + c * q[0])];
+    let r = p[0] * p[0] + p[1] * p[1];
+    let phi = p[1].atan2(p[0]) + a;
+    let want_a = r * (2.0 * phi).sin() / 2.0 + a * r * (2.0 * phi).cos();
+    let (mut d_p, mut d_a) = ([0.0; 2], 0.0);
+    rotated_product_adjoint(&p, a, &tape, 1.0, &mut d_p, &mut d_a);
+    for (got, want) in d_p.iter().chain([&d_a]).zip(want_p.iter().chain([&want_a])) {
+        assert!((got - want).abs() < 1e-12, "{got} against {want}");
+    }
 }

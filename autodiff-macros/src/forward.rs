@@ -220,11 +220,7 @@ impl<'a> Fwd<'a> {
             }
             Rhs::Call { path, args, span } => {
                 let args = args.iter().map(|a| self.operand(a));
-                let slot = self
-                    .tape
-                    .access(Key::Call(def), self.tape_ident, &self.f.loops);
-                let recorded = !self.tape.in_step(Key::Call(def)) || self.recording.get();
-                match slot.filter(|_| recorded) {
+                match self.callee_tape(def) {
                     Some(slot) => {
                         let field = self.tape.get(Key::Call(def)).unwrap().clone();
                         self.written.borrow_mut().push((field, None));
@@ -238,16 +234,30 @@ impl<'a> Fwd<'a> {
         }
     }
 
+    /// Where the call defined by `def` records its callee's tape, when this sweep records it.
+    fn callee_tape(&self, def: usize) -> Option<TokenStream> {
+        let recorded = !self.tape.in_step(Key::Call(def)) || self.recording.get();
+        let slot = self
+            .tape
+            .access(Key::Call(def), self.tape_ident, &self.f.loops)?;
+        recorded.then_some(slot)
+    }
+
     /// `let v: [..] = value;` for an immutable array the tape records whole, written as
     /// `tape.v[k] = value; let v = &tape.v[k];`: the value goes straight into its slot instead of
     /// being copied there from a local (for the large arrays of a model, a copy per layer and
     /// value). Not inside checkpointed functions, whose re-run iterations record selectively.
+    ///
+    /// A call's value is written by the callee itself, `g_forward_into(.., &mut tape.g, &mut
+    /// tape.v[k])`: returned by value, rustc would build it in a temporary and copy that into the
+    /// slot. No argument can borrow the slot: it belongs to this `let` alone, whose earlier
+    /// iterations' bindings are out of scope.
     fn bind_in_tape(
         &self,
         def: usize,
-        target: Target,
-        place: &[Proj],
+        (target, place): (Target, &[Proj]),
         is_let: bool,
+        rhs: &Rhs,
         value: &TokenStream,
     ) -> Option<TokenStream> {
         let Target::Var(v) = target else {
@@ -273,7 +283,59 @@ impl<'a> Fwd<'a> {
         let name = &var.emit;
         let ty = self.f.types.tokens_infer(var.ty);
         let rest = self.store(Key::DefOut(def), &self.place(v, place));
-        Some(quote!(#slot = #value; let #name: &#ty = &#slot; #rest))
+        let write = match (rhs, self.callee_tape(def)) {
+            (Rhs::Call { path, args, span }, Some(callee)) => {
+                let args = args.iter().map(|a| self.operand(a));
+                let into = companion(path, |i| format_ident!("{}_forward_into", i, span = *span));
+                quote!(#into(#(#args,)* &mut #callee, &mut #slot);)
+            }
+            _ => quote!(#slot = #value;),
+        };
+        Some(quote!(#write let #name: &#ty = &#slot; #rest))
+    }
+
+    /// `x = g(..);` for an array variable the tape records right after this write (`tape.x_1[k]
+    /// = x;`), written as `g_forward_into(.., &mut tape.g, &mut tape.x_1[k]); x = tape.x_1[k];`:
+    /// one copy of the value instead of two (returned by value, rustc builds it in a temporary,
+    /// copies that into `x` and `x` into the slot). No argument can borrow the slot: the
+    /// arguments are locals and parameters, and the only locals that point into the tape are
+    /// those of [`Fwd::bind_in_tape`], each at a slot of its own.
+    fn write_then_copy(
+        &self,
+        def: usize,
+        (target, place): (Target, &[Proj]),
+        is_let: bool,
+        rhs: &Rhs,
+    ) -> Option<TokenStream> {
+        let (Target::Var(v), true, Rhs::Call { path, args, span }) =
+            (target, place.is_empty(), rhs)
+        else {
+            return None;
+        };
+        let callee = self.callee_tape(def)?;
+        // The stores `stores_after` would make: exactly one, of the whole variable.
+        let recorded = |key: Key| {
+            let slot = self.tape.access(key, self.tape_ident, &self.f.loops)?;
+            let field = self.tape.get(key)?;
+            (!self.tape.in_step(key) || self.recording.get()).then_some((slot, field))
+        };
+        let keys = [Key::Value(target), Key::DefOut(def)];
+        let [(slot, field)] = &keys.map(recorded).into_iter().flatten().collect::<Vec<_>>()[..]
+        else {
+            return None;
+        };
+        let eligible = self.f.types.elem(self.f.vars[v].ty).is_some()
+            && self.f.loops.iter().all(|l| l.checkpoint.is_none())
+            && (self.in_tape.borrow().iter())
+                .all(|&w| self.tape.get(Key::Value(Target::Var(w))) != Some(*field));
+        if !eligible {
+            return None;
+        }
+        self.written.borrow_mut().push(((*field).clone(), None));
+        let args = args.iter().map(|a| self.operand(a));
+        let into = companion(path, |i| format_ident!("{}_forward_into", i, span = *span));
+        let copy = self.bind(&[target], is_let, quote!(#slot));
+        Some(quote!(#into(#(#args,)* &mut #callee, &mut #slot); #copy))
     }
 
     /// Stores after a definition of `target` (or of a place in it).
@@ -316,8 +378,12 @@ impl<'a> Fwd<'a> {
                     );
                     self.written.borrow_mut().push((field.clone(), Some(text)));
                 }
-                if let Some(bound) = self.bind_in_tape(*id, *target, place, *is_let, &value) {
+                if let Some(bound) = self.bind_in_tape(*id, (*target, place), *is_let, rhs, &value)
+                {
                     return quote!(#pre #bound);
+                }
+                if let Some(written) = self.write_then_copy(*id, (*target, place), *is_let, rhs) {
+                    return quote!(#pre #written);
                 }
                 let def = if place.is_empty() {
                     self.bind(&[*target], *is_let, value)

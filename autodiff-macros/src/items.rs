@@ -204,12 +204,14 @@ pub fn items(func: &syn::ItemFn, f: &Func, an: &Analysed, args: &crate::args::Ar
     let jvp = (args.jvp || args.hvp).then(|| jvp_fn(&sig, f, an));
     let tapes = tape_types(&sig, f, &s.tape);
     let forward = forward_fns(&sig, &s);
+    let forward_into = forward_into_fn(&sig, f);
     let adjoint = adjoint_fn(&sig, &s);
     let grad = grad_fn(&sig, f, &s);
     let checks = checks(&sig, f);
     quote! {
         #tapes
         #forward
+        #forward_into
         #adjoint
         #grad
         #jvp
@@ -359,6 +361,44 @@ fn forward_fns(sig: &Sig, s: &Sweeps) -> TokenStream {
 
         #try_fwd_fn
     }
+}
+
+/// `f_forward_into`, for an array output: [`forward_fns`]' `f_forward` writing into `out`. A
+/// caller whose tape records the value calls it with the value's slot (`Fwd::bind_in_tape`), as
+/// it calls an `nn` op's; every callee with an array output provides one.
+fn forward_into_fn(sig: &Sig, f: &Func) -> Option<TokenStream> {
+    if f.ret_tuple || f.types.elem(f.ret[0]).is_none() {
+        return None;
+    }
+    let Sig {
+        vis,
+        fwd,
+        ret,
+        params,
+        args,
+        gnames,
+        gdecl,
+        guse,
+        allow,
+        tape_ident,
+        tape_ty,
+        ..
+    } = sig;
+    let into = format_ident!("{}_into", fwd);
+    let out = Ident::new("out", Span::mixed_site());
+    let doc = doc(format!(
+        "[`{fwd}`], writing the value into `out` (all of it): the forward sweep of a caller whose \
+         tape keeps the value calls this with the value's place in its tape."
+    ));
+    let turbofish = (!gnames.is_empty()).then(|| quote!(::<#(#gnames),*>));
+    Some(quote! {
+        #doc
+        #[inline]
+        #allow
+        #vis fn #into #gdecl(#(#params,)* #tape_ident: &mut #tape_ty #guse, #out: &mut #ret) {
+            *#out = #fwd #turbofish(#(#args,)* #tape_ident);
+        }
+    })
 }
 
 /// `f_adjoint`.

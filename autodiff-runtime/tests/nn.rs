@@ -811,3 +811,165 @@ fn tapes_are_exactly_what_the_adjoints_read() {
     );
     const _: LayerNormTape<2, 3> = LayerNormTape::new(); // `new` is a `const fn`
 }
+
+/// `op_forward_into` against `op_forward`: the same output bit for bit, every element of `out`
+/// overwritten (it starts as NaN), and the same tape.
+#[test]
+fn forward_into_writes_what_forward_returns() {
+    fn same<Tp: core::fmt::Debug, const R: usize, const C: usize>(
+        op: &str,
+        forward: impl FnOnce(&mut Tp) -> [[f32; C]; R],
+        into: impl FnOnce(&mut Tp, &mut [[f32; C]; R]),
+        new_tape: impl Fn() -> Tp,
+    ) {
+        let (mut t1, mut t2) = (new_tape(), new_tape());
+        let want = forward(&mut t1);
+        let mut out = [[f32::NAN; C]; R];
+        into(&mut t2, &mut out);
+        let (out, want) = (out.flat(), want.flat());
+        let differ = out
+            .iter()
+            .zip(&want)
+            .filter(|(a, b)| a.to_bits() != b.to_bits());
+        assert_eq!(differ.count(), 0, "{op}: output {out:?}, forward {want:?}");
+        assert_eq!(format!("{t2:?}"), format!("{t1:?}"), "{op}: tape");
+    }
+    let mut rng = SmallRng::seed_from_u64(40);
+    let x: [[f32; 24]; 16] = Tensor::random(&mut rng);
+    let (k, v): ([[f32; 24]; 16], [[f32; 24]; 16]) =
+        (Tensor::random(&mut rng), Tensor::random(&mut rng));
+    let w: [[f32; 24]; 7] = Tensor::random(&mut rng);
+    let b: [f32; 7] = Tensor::random(&mut rng);
+    let res: [[f32; 7]; 16] = Tensor::random(&mut rng);
+    let (g, c): ([f32; 24], [f32; 24]) = (Tensor::random(&mut rng), Tensor::random(&mut rng));
+    let m: [[f32; 7]; 24] = Tensor::random(&mut rng);
+    let ids: [usize; 16] = core::array::from_fn(|i| (i * 7) % 5);
+
+    same(
+        "linear",
+        |t| linear_forward(&x, &w, &b, t),
+        |t, o| linear_forward_into(&x, &w, &b, t, o),
+        LinearTape::new,
+    );
+    same(
+        "linear_relu",
+        |t| linear_relu_forward(&x, &w, &b, t),
+        |t, o| linear_relu_forward_into(&x, &w, &b, t, o),
+        LinearReluTape::new,
+    );
+    same(
+        "linear_add",
+        |t| linear_add_forward(&x, &w, &b, &res, t),
+        |t, o| linear_add_forward_into(&x, &w, &b, &res, t, o),
+        LinearAddTape::new,
+    );
+    same(
+        "matmul",
+        |t| matmul_forward(&x, &m, t),
+        |t, o| matmul_forward_into(&x, &m, t, o),
+        MatmulTape::new,
+    );
+    same(
+        "layer_norm",
+        |t| layer_norm_forward(&x, &g, &c, t),
+        |t, o| layer_norm_forward_into(&x, &g, &c, t, o),
+        LayerNormTape::new,
+    );
+    same(
+        "residual_add",
+        |t| residual_add_forward(&x, &k, t),
+        |t, o| residual_add_forward_into(&x, &k, t, o),
+        ResidualAddTape::new,
+    );
+    same(
+        "softmax",
+        |t| softmax_forward(&x, t),
+        |t, o| softmax_forward_into(&x, t, o),
+        SoftmaxTape::new,
+    );
+    same(
+        "log_softmax",
+        |t| log_softmax_forward(&x, t),
+        |t, o| log_softmax_forward_into(&x, t, o),
+        LogSoftmaxTape::new,
+    );
+    same(
+        "embedding",
+        |t| embedding_forward::<5, 24, 16>(&k[..5].try_into().unwrap(), &ids, t),
+        |t, o| embedding_forward_into::<5, 24, 16>(&k[..5].try_into().unwrap(), &ids, t, o),
+        EmbeddingTape::new,
+    );
+    same(
+        "token_position_embedding",
+        |t| {
+            token_position_embedding_forward::<5, 8, 24, 16>(
+                &k[..5].try_into().unwrap(),
+                &v[..8].try_into().unwrap(),
+                &ids,
+                t,
+            )
+        },
+        |t, o| {
+            token_position_embedding_forward_into::<5, 8, 24, 16>(
+                &k[..5].try_into().unwrap(),
+                &v[..8].try_into().unwrap(),
+                &ids,
+                t,
+                o,
+            )
+        },
+        TokenPositionEmbeddingTape::new,
+    );
+    same(
+        "causal_self_attention_rows",
+        |t| causal_self_attention_rows_forward::<8, 6, 4, 16, 24>(&x, &k, &v, t),
+        |t, o| causal_self_attention_rows_forward_into::<8, 6, 4, 16, 24>(&x, &k, &v, t, o),
+        CausalSelfAttentionRowsTape::new,
+    );
+    same(
+        "relu",
+        |t| relu_forward(&x, t),
+        |t, o| relu_forward_into(&x, t, o),
+        ReluTape::new,
+    );
+    same(
+        "gelu",
+        |t| gelu_forward(&x, t),
+        |t, o| gelu_forward_into(&x, t, o),
+        GeluTape::new,
+    );
+    same(
+        "tanh",
+        |t| tanh_forward(&x, t),
+        |t, o| tanh_forward_into(&x, t, o),
+        TanhTape::new,
+    );
+    same(
+        "sigmoid",
+        |t| sigmoid_forward(&x, t),
+        |t, o| sigmoid_forward_into(&x, t, o),
+        SigmoidTape::new,
+    );
+    // The batch layout of attention: [B][T][H][D], compared through the rows form's numbers.
+    let split = |m: &[[f32; 24]; 16]| -> [[[[f32; 4]; 6]; 8]; 2] {
+        core::array::from_fn(|b| {
+            core::array::from_fn(|t| {
+                core::array::from_fn(|h| core::array::from_fn(|d| m[b * 8 + t][h * 4 + d]))
+            })
+        })
+    };
+    let (q4, k4, v4) = (split(&x), split(&k), split(&v));
+    let (mut t1, mut t2) = (
+        CausalSelfAttentionTape::new(),
+        CausalSelfAttentionTape::new(),
+    );
+    let want = causal_self_attention_forward(&q4, &k4, &v4, &mut t1);
+    let mut out = [[[[f32::NAN; 4]; 6]; 8]; 2];
+    causal_self_attention_forward_into(&q4, &k4, &v4, &mut t2, &mut out);
+    assert_eq!(out.flat(), want.flat(), "causal_self_attention: output");
+    assert_eq!(
+        format!("{t2:?}"),
+        format!("{t1:?}"),
+        "causal_self_attention: tape"
+    );
+}

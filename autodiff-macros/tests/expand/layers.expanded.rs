@@ -92,13 +92,13 @@ impl ::core::default::Default for LayersTape {
 #[inline]
 #[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
 fn layers_forward(w: &[[f64; 3]; 3], x: &[f64; 3], tape: &mut LayersTape) -> f64 {
-    let mut h: [f64; 3] = squash_forward(x, &mut tape.squash_1);
-    tape.h_2 = h;
+    squash_forward_into(x, &mut tape.squash_1, &mut tape.h_2);
+    let mut h: [f64; 3] = tape.h_2;
     for (k0, _i) in (0..2).enumerate() {
-        tape.z[k0] = affine_forward(w, &h, &mut tape.affine[k0]);
+        affine_forward_into(w, &h, &mut tape.affine[k0], &mut tape.z[k0]);
         let z: &[f64; 3] = &tape.z[k0];
-        h = squash_forward(&(*z), &mut tape.squash[k0]);
-        tape.h_3[k0] = h;
+        squash_forward_into(&(*z), &mut tape.squash[k0], &mut tape.h_3[k0]);
+        h = tape.h_3[k0];
     }
     tape.h_1 = h[0];
     tape.h = h[1];

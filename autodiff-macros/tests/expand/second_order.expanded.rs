@@ -238,6 +238,19 @@ pub fn energy_hvp_jvp_forward(
     };
     [t4, t_t4]
 }
+///[`energy_hvp_jvp_forward`], writing the value into `out` (all of it): the forward sweep of a caller whose tape keeps the value calls this with the value's place in its tape.
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+pub fn energy_hvp_jvp_forward_into(
+    x: &[f64; 4],
+    w: f64,
+    t_x: &[f64; 4],
+    t_w: f64,
+    tape: &mut EnergyHvpJvpTape,
+    out: &mut [f64; 2],
+) {
+    *out = energy_hvp_jvp_forward(x, w, t_x, t_w, tape);
+}
 /**The reverse sweep of [`energy_hvp_jvp`]: adds `d_out` times the derivative of `energy_hvp_jvp` with respect to `x`, `w`, `t_x`, `t_w` into `d_x`, `d_w`, `d_t_x`, `d_t_w`.
 
 `tape` must have been filled by [`energy_hvp_jvp_forward`] with the same arguments. The adjoints accumulate: zero them first for a plain gradient. `d_out`, the cotangent of the output, comes by reference (an array or struct output).*/

@@ -15,7 +15,7 @@ const GELU_CUBIC: f32 = 0.044_715;
 macro_rules! elementwise {
     ($(
         $(#[$doc:meta])*
-        $op:ident, $forward:ident, $adjoint:ident, $tape:ident:
+        $op:ident, $forward:ident, $forward_into:ident, $adjoint:ident, $tape:ident:
         value $value:expr, derivative $derivative:expr;
     )*) => {$(
         tape! {
@@ -37,6 +37,15 @@ macro_rules! elementwise {
             _tape: &mut $tape<R, C>,
         ) -> [[f32; C]; R] {
             $op(x)
+        }
+
+        #[doc = concat!("[`", stringify!($forward), "`] into `out`, every element of which it overwrites: a caller's forward sweep writes a recorded output straight into its tape slot, with no copy.")]
+        pub fn $forward_into<const R: usize, const C: usize>(
+            x: &[[f32; C]; R],
+            _tape: &mut $tape<R, C>,
+            out: &mut [[f32; C]; R],
+        ) {
+            map_into(x, out, $value);
         }
 
         #[doc = concat!("Adds `d_out` times the derivative of [`", stringify!($op), "`] at `x` into `d_x`.")]
@@ -63,7 +72,7 @@ elementwise! {
     ///
     /// assert_eq!(relu(&[[-1.0f32, 0.0, 2.0]]), [[0.0, 0.0, 2.0]]);
     /// ```
-    relu, relu_forward, relu_adjoint, ReluTape:
+    relu, relu_forward, relu_forward_into, relu_adjoint, ReluTape:
     value |x| if x > 0.0 { x } else { 0.0 },
     derivative |x| if x > 0.0 { 1.0 } else { 0.0 };
 
@@ -80,7 +89,7 @@ elementwise! {
     /// assert!((y[0][1] - 0.841_192).abs() < 1e-6); // PyTorch: 0.8411920070648193
     /// assert!((y[0][2] + 0.158_808).abs() < 1e-6);
     /// ```
-    gelu, gelu_forward, gelu_adjoint, GeluTape:
+    gelu, gelu_forward, gelu_forward_into, gelu_adjoint, GeluTape:
     value |x| 0.5 * x * (1.0 + math::tanhf(GELU_SCALE * (x + GELU_CUBIC * x * x * x))),
     derivative |x| {
         let t = math::tanhf(GELU_SCALE * (x + GELU_CUBIC * x * x * x));
@@ -88,7 +97,7 @@ elementwise! {
     };
 
     /// The hyperbolic tangent, elementwise.
-    tanh, tanh_forward, tanh_adjoint, TanhTape:
+    tanh, tanh_forward, tanh_forward_into, tanh_adjoint, TanhTape:
     value math::tanhf,
     derivative |x| {
         let t = math::tanhf(x);
@@ -96,7 +105,7 @@ elementwise! {
     };
 
     /// The logistic function `1 / (1 + e^-x)`, elementwise.
-    sigmoid, sigmoid_forward, sigmoid_adjoint, SigmoidTape:
+    sigmoid, sigmoid_forward, sigmoid_forward_into, sigmoid_adjoint, SigmoidTape:
     value logistic,
     derivative |x| {
         let s = logistic(x);
@@ -110,10 +119,18 @@ fn logistic(x: f32) -> f32 {
 
 fn map<const R: usize, const C: usize>(x: &[[f32; C]; R], f: impl Fn(f32) -> f32) -> [[f32; C]; R] {
     let mut y = [[0.0; C]; R];
-    for (y, &x) in y.as_flattened_mut().iter_mut().zip(x.as_flattened()) {
+    map_into(x, &mut y, f);
+    y
+}
+
+fn map_into<const R: usize, const C: usize>(
+    x: &[[f32; C]; R],
+    out: &mut [[f32; C]; R],
+    f: impl Fn(f32) -> f32,
+) {
+    for (y, &x) in out.as_flattened_mut().iter_mut().zip(x.as_flattened()) {
         *y = f(x);
     }
-    y
 }
 
 fn map_adjoint<const R: usize, const C: usize>(

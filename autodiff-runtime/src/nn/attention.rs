@@ -97,12 +97,14 @@ fn transpose_heads<S: Lanes, const T: usize, const H: usize, const D: usize>(
     out
 }
 
-/// Adds the `[H][D][T]` transposed heads `x` into the sequence `m` (`[T][H][D]`).
+/// Puts the `[H][D][T]` transposed heads `x` into the sequence `m` (`[T][H][D]`), element by
+/// element with `put` (`*m = x` to overwrite, `*m += x` to add).
 #[inline(always)]
-fn add_transposed<S: Lanes, const T: usize, const H: usize, const D: usize>(
+fn put_transposed<S: Lanes, const T: usize, const H: usize, const D: usize>(
     lanes: S,
     m: &mut Seq<T, H, D>,
     x: &[[[f32; T]; D]; H],
+    put: impl Fn(&mut f32, f32),
 ) {
     if blocked::<T, H, D>() {
         let cols = x.as_flattened();
@@ -110,8 +112,8 @@ fn add_transposed<S: Lanes, const T: usize, const H: usize, const D: usize>(
             let block: [[f32; 8]; 8] =
                 core::array::from_fn(|c| *cols[8 * j + c].first_chunk::<8>().expect("T = 8"));
             for (t, x) in lanes.transpose8(&block).iter().enumerate() {
-                for (m, x) in m[t].as_flattened_mut()[8 * j..][..8].iter_mut().zip(x) {
-                    *m += x;
+                for (m, &x) in m[t].as_flattened_mut()[8 * j..][..8].iter_mut().zip(x) {
+                    put(m, x);
                 }
             }
         }
@@ -120,13 +122,13 @@ fn add_transposed<S: Lanes, const T: usize, const H: usize, const D: usize>(
     for (t, heads) in m.iter_mut().enumerate() {
         for (head, x) in heads.iter_mut().zip(x) {
             for (m, x) in head.iter_mut().zip(x) {
-                *m += x[t];
+                put(m, x[t]);
             }
         }
     }
 }
 
-/// The attention output of one sequence, added into `y`, with the probabilities into `probs`
+/// The attention output of one sequence, written into `y` (every element), with the probabilities into `probs`
 /// (`[s][h][t]`).
 ///
 /// Everything is computed transposed, one vector per key `s` with the queries `t` in its lanes:
@@ -188,7 +190,7 @@ fn sequence_forward<S: Lanes, const T: usize, const H: usize, const D: usize>(
             *yt = acc;
         }
     }
-    add_transposed(lanes, y, &yt);
+    put_transposed(lanes, y, &yt, |y, x| *y = x);
 }
 
 /// Adds the cotangents of one sequence's `q`, `k`, `v` into `d_q`, `d_k`, `d_v`, given the
@@ -254,7 +256,7 @@ fn sequence_adjoint<S: Lanes, const T: usize, const H: usize, const D: usize>(
         }
         *d_qt = acc_q;
     }
-    add_transposed(lanes, d_q, &d_qt);
+    put_transposed(lanes, d_q, &d_qt, |d, x| *d += x);
 }
 
 /// [`sequence_forward`] compiled for the widest vectors the CPU has: with `T = 8` one AVX2
@@ -360,7 +362,9 @@ pub fn causal_self_attention<const B: usize, const T: usize, const H: usize, con
     k: &[Seq<T, H, D>; B],
     v: &[Seq<T, H, D>; B],
 ) -> [Seq<T, H, D>; B] {
-    batch_forward((q, k, v), None)
+    let mut y = [[[[0.0; D]; H]; T]; B];
+    batch_forward((q, k, v), None, &mut y);
+    y
 }
 
 /// Every sequence, writing the probabilities into `probs` when given (else into a one-sequence
@@ -368,17 +372,16 @@ pub fn causal_self_attention<const B: usize, const T: usize, const H: usize, con
 fn batch_forward<const B: usize, const T: usize, const H: usize, const D: usize>(
     (q, k, v): Qkv<'_, [Seq<T, H, D>; B]>,
     mut probs: Option<&mut [Probs<T, H>; B]>,
-) -> [Seq<T, H, D>; B] {
+    out: &mut [Seq<T, H, D>; B],
+) {
     let mut scratch = [[[0.0; T]; H]; T];
-    let mut y = [[[[0.0; D]; H]; T]; B];
-    for (b, y) in y.iter_mut().enumerate() {
+    for (b, y) in out.iter_mut().enumerate() {
         let probs = match probs.as_deref_mut() {
             Some(all) => &mut all[b],
             None => &mut scratch,
         };
         sequence_forward_wide::<T, H, D>((&q[b], &k[b], &v[b]), y, probs);
     }
-    y
 }
 
 /// [`causal_self_attention`], recording the attention probabilities.
@@ -393,7 +396,26 @@ pub fn causal_self_attention_forward<
     v: &[Seq<T, H, D>; B],
     tape: &mut CausalSelfAttentionTape<B, T, H, D>,
 ) -> [Seq<T, H, D>; B] {
-    batch_forward((q, k, v), Some(&mut tape.probs))
+    let mut y = [[[[0.0; D]; H]; T]; B];
+    batch_forward((q, k, v), Some(&mut tape.probs), &mut y);
+    y
+}
+
+/// [`causal_self_attention_forward`] into `out`, every element of which it overwrites: a
+/// caller's forward sweep writes a recorded output straight into its tape slot, with no copy.
+pub fn causal_self_attention_forward_into<
+    const B: usize,
+    const T: usize,
+    const H: usize,
+    const D: usize,
+>(
+    q: &[Seq<T, H, D>; B],
+    k: &[Seq<T, H, D>; B],
+    v: &[Seq<T, H, D>; B],
+    tape: &mut CausalSelfAttentionTape<B, T, H, D>,
+    out: &mut [Seq<T, H, D>; B],
+) {
+    batch_forward((q, k, v), Some(&mut tape.probs), out);
 }
 
 /// Adds the cotangents of `q`, `k` and `v` into `d_q`, `d_k` and `d_v`. For query `t` of head `h`
@@ -472,7 +494,9 @@ pub fn causal_self_attention_rows<
     k: &[[f32; C]; R],
     v: &[[f32; C]; R],
 ) -> [[f32; C]; R] {
-    rows_forward::<T, H, D, R, C>((q, k, v), None)
+    let mut y = [[0.0; C]; R];
+    rows_forward::<T, H, D, R, C>((q, k, v), None, &mut y);
+    y
 }
 
 /// Every sequence of the rows, writing the probabilities into `probs` when given (else into a
@@ -480,10 +504,10 @@ pub fn causal_self_attention_rows<
 fn rows_forward<const T: usize, const H: usize, const D: usize, const R: usize, const C: usize>(
     (q, k, v): Qkv<'_, [[f32; C]; R]>,
     mut probs: Option<&mut [[[f32; T]; H]; R]>,
-) -> [[f32; C]; R] {
+    out: &mut [[f32; C]; R],
+) {
     const { check_rows::<T, H, D, R, C>() };
     let mut scratch = [[[0.0; T]; H]; T];
-    let mut y = [[0.0; C]; R];
     for b in 0..R / T {
         let probs: &mut Probs<T, H> = match probs.as_deref_mut() {
             Some(all) => (&mut all[b * T..][..T]).try_into().expect("T rows"),
@@ -495,11 +519,10 @@ fn rows_forward<const T: usize, const H: usize, const D: usize, const R: usize, 
                 seq::<T, H, D, C>(k, b),
                 seq::<T, H, D, C>(v, b),
             ),
-            seq_mut::<T, H, D, C>(&mut y, b),
+            seq_mut::<T, H, D, C>(out, b),
             probs,
         );
     }
-    y
 }
 
 /// [`causal_self_attention_rows`], recording the attention probabilities.
@@ -515,7 +538,27 @@ pub fn causal_self_attention_rows_forward<
     v: &[[f32; C]; R],
     tape: &mut CausalSelfAttentionRowsTape<T, H, D, R, C>,
 ) -> [[f32; C]; R] {
-    rows_forward::<T, H, D, R, C>((q, k, v), Some(&mut tape.probs))
+    let mut y = [[0.0; C]; R];
+    rows_forward::<T, H, D, R, C>((q, k, v), Some(&mut tape.probs), &mut y);
+    y
+}
+
+/// [`causal_self_attention_rows_forward`] into `out`, every element of which it overwrites: a
+/// caller's forward sweep writes a recorded output straight into its tape slot, with no copy.
+pub fn causal_self_attention_rows_forward_into<
+    const T: usize,
+    const H: usize,
+    const D: usize,
+    const R: usize,
+    const C: usize,
+>(
+    q: &[[f32; C]; R],
+    k: &[[f32; C]; R],
+    v: &[[f32; C]; R],
+    tape: &mut CausalSelfAttentionRowsTape<T, H, D, R, C>,
+    out: &mut [[f32; C]; R],
+) {
+    rows_forward::<T, H, D, R, C>((q, k, v), Some(&mut tape.probs), out);
 }
 
 /// Adds the cotangents of `q`, `k` and `v` into `d_q`, `d_k` and `d_v`, as

@@ -40,10 +40,19 @@ pub fn embedding<const V: usize, const C: usize, const R: usize>(
     ids: &[usize; R],
 ) -> [[f32; C]; R] {
     let mut y = [[0.0; C]; R];
-    for (r, (y, &i)) in y.iter_mut().zip(ids).enumerate() {
+    lookup_into(table, ids, &mut y);
+    y
+}
+
+#[track_caller]
+fn lookup_into<const V: usize, const C: usize, const R: usize>(
+    table: &[[f32; C]; V],
+    ids: &[usize; R],
+    out: &mut [[f32; C]; R],
+) {
+    for (r, (y, &i)) in out.iter_mut().zip(ids).enumerate() {
         *y = table[id::<V>(r, i)];
     }
-    y
 }
 
 /// [`embedding`], recording its (empty) tape.
@@ -58,6 +67,22 @@ pub fn embedding_forward<const V: usize, const C: usize, const R: usize>(
     _tape: &mut EmbeddingTape<V, C, R>,
 ) -> [[f32; C]; R] {
     embedding(table, ids)
+}
+
+/// [`embedding_forward`] into `out`, every element of which it overwrites: a caller's forward
+/// sweep writes a recorded output straight into its tape slot, with no copy.
+///
+/// # Panics
+///
+/// As [`embedding`], if an id is not below `V`.
+#[track_caller]
+pub fn embedding_forward_into<const V: usize, const C: usize, const R: usize>(
+    table: &[[f32; C]; V],
+    ids: &[usize; R],
+    _tape: &mut EmbeddingTape<V, C, R>,
+    out: &mut [[f32; C]; R],
+) {
+    lookup_into(table, ids, out);
 }
 
 /// Adds `d_out[r]` into row `ids[r]` of `d_table`, for every `r` (a repeated id collects the sum).
@@ -116,7 +141,18 @@ pub fn token_position_embedding<const V: usize, const T: usize, const C: usize, 
     ids: &[usize; R],
 ) -> [[f32; C]; R] {
     let mut y = [[0.0; C]; R];
-    for (r, (y, &i)) in y.iter_mut().zip(ids).enumerate() {
+    sum_into(tokens, positions, ids, &mut y);
+    y
+}
+
+#[track_caller]
+fn sum_into<const V: usize, const T: usize, const C: usize, const R: usize>(
+    tokens: &[[f32; C]; V],
+    positions: &[[f32; C]; T],
+    ids: &[usize; R],
+    out: &mut [[f32; C]; R],
+) {
+    for (r, (y, &i)) in out.iter_mut().zip(ids).enumerate() {
         for ((y, t), p) in y
             .iter_mut()
             .zip(&tokens[id::<V>(r, i)])
@@ -125,7 +161,6 @@ pub fn token_position_embedding<const V: usize, const T: usize, const C: usize, 
             *y = t + p;
         }
     }
-    y
 }
 
 /// [`token_position_embedding`], recording its (empty) tape.
@@ -146,6 +181,28 @@ pub fn token_position_embedding_forward<
     _tape: &mut TokenPositionEmbeddingTape<V, T, C, R>,
 ) -> [[f32; C]; R] {
     token_position_embedding(tokens, positions, ids)
+}
+
+/// [`token_position_embedding_forward`] into `out`, every element of which it overwrites: a
+/// caller's forward sweep writes a recorded output straight into its tape slot, with no copy.
+///
+/// # Panics
+///
+/// As [`token_position_embedding`], if an id is not below `V`.
+#[track_caller]
+pub fn token_position_embedding_forward_into<
+    const V: usize,
+    const T: usize,
+    const C: usize,
+    const R: usize,
+>(
+    tokens: &[[f32; C]; V],
+    positions: &[[f32; C]; T],
+    ids: &[usize; R],
+    _tape: &mut TokenPositionEmbeddingTape<V, T, C, R>,
+    out: &mut [[f32; C]; R],
+) {
+    sum_into(tokens, positions, ids, out);
 }
 
 /// Adds `d_out[r]` into row `ids[r]` of `d_tokens` and row `r % T` of `d_positions`.

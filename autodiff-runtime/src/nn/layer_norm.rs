@@ -60,14 +60,26 @@ pub fn layer_norm_forward<const R: usize, const C: usize>(
     tape: &mut LayerNormTape<R, C>,
 ) -> [[f32; C]; R] {
     let mut y = [[0.0; C]; R];
+    layer_norm_forward_into(x, gain, bias, tape, &mut y);
+    y
+}
+
+/// [`layer_norm_forward`] into `out`, every element of which it overwrites: a caller's forward
+/// sweep writes a recorded output straight into its tape slot, with no copy and no zero fill.
+pub fn layer_norm_forward_into<const R: usize, const C: usize>(
+    x: &[[f32; C]; R],
+    gain: &[f32; C],
+    bias: &[f32; C],
+    tape: &mut LayerNormTape<R, C>,
+    out: &mut [[f32; C]; R],
+) {
     with_lanes(Forward {
         x,
         gain,
         bias,
-        y: &mut y,
+        y: out,
         stats: Some((&mut tape.mean, &mut tape.rstd)),
     });
-    y
 }
 
 /// The rows of [`layer_norm`], and where to record their statistics, as a loop for

@@ -47,6 +47,18 @@ pub fn linear_forward<const R: usize, const I: usize, const O: usize>(
     linear(x, w, b)
 }
 
+/// [`linear_forward`] into `out`, every element of which it overwrites: a caller's forward sweep
+/// writes a recorded output straight into its tape slot, with no copy and no zero fill first.
+pub fn linear_forward_into<const R: usize, const I: usize, const O: usize>(
+    x: &[[f32; I]; R],
+    w: &[[f32; I]; O],
+    b: &[f32; O],
+    _tape: &mut LinearTape<R, I, O>,
+    out: &mut [[f32; O]; R],
+) {
+    gemm::nt(x, w, Some(b), out);
+}
+
 /// Adds `d_out · w` into `d_x`, `d_outᵀ · x` into `d_w` and the column sums of `d_out` into `d_b`.
 ///
 /// Shapes: `x`, `d_x` `[R][I]`; `w`, `d_w` `[O][I]`; `b`, `d_b` `[O]`; `d_out` `[R][O]`.
@@ -116,8 +128,22 @@ pub fn linear_relu_forward<const R: usize, const I: usize, const O: usize>(
     b: &[f32; O],
     tape: &mut LinearReluTape<R, I, O>,
 ) -> [[f32; O]; R] {
-    let mut y = linear(x, w, b);
-    for (y, active) in y
+    let mut y = [[0.0; O]; R];
+    linear_relu_forward_into(x, w, b, tape, &mut y);
+    y
+}
+
+/// [`linear_relu_forward`] into `out`, every element of which it overwrites (see
+/// [`linear_forward_into`]).
+pub fn linear_relu_forward_into<const R: usize, const I: usize, const O: usize>(
+    x: &[[f32; I]; R],
+    w: &[[f32; I]; O],
+    b: &[f32; O],
+    tape: &mut LinearReluTape<R, I, O>,
+    out: &mut [[f32; O]; R],
+) {
+    gemm::nt(x, w, Some(b), out);
+    for (y, active) in out
         .as_flattened_mut()
         .iter_mut()
         .zip(tape.active.as_flattened_mut())
@@ -125,7 +151,6 @@ pub fn linear_relu_forward<const R: usize, const I: usize, const O: usize>(
         *active = *y > 0.0;
         *y = if *active { *y } else { 0.0 };
     }
-    y
 }
 
 /// Adds the cotangents of `x`, `w` and `b` into `d_x`, `d_w` and `d_b`: those of [`linear`] for
@@ -202,10 +227,7 @@ pub fn linear_add<const R: usize, const I: usize, const O: usize>(
     res: &[[f32; O]; R],
 ) -> [[f32; O]; R] {
     let mut y = [[0.0; O]; R];
-    gemm::nt(x, w, Some(b), &mut y);
-    for (y, res) in y.as_flattened_mut().iter_mut().zip(res.as_flattened()) {
-        *y += res;
-    }
+    linear_add_forward_into(x, w, b, res, &mut LinearAddTape::new(), &mut y);
     y
 }
 
@@ -218,6 +240,22 @@ pub fn linear_add_forward<const R: usize, const I: usize, const O: usize>(
     _tape: &mut LinearAddTape<R, I, O>,
 ) -> [[f32; O]; R] {
     linear_add(x, w, b, res)
+}
+
+/// [`linear_add_forward`] into `out`, every element of which it overwrites (see
+/// [`linear_forward_into`]). `out` cannot be `res`: write the sum into a new place.
+pub fn linear_add_forward_into<const R: usize, const I: usize, const O: usize>(
+    x: &[[f32; I]; R],
+    w: &[[f32; I]; O],
+    b: &[f32; O],
+    res: &[[f32; O]; R],
+    _tape: &mut LinearAddTape<R, I, O>,
+    out: &mut [[f32; O]; R],
+) {
+    gemm::nt(x, w, Some(b), out);
+    for (y, res) in out.as_flattened_mut().iter_mut().zip(res.as_flattened()) {
+        *y += res;
+    }
 }
 
 /// Adds the cotangents of `x`, `w` and `b` (those of [`linear`]) into `d_x`, `d_w` and `d_b`,

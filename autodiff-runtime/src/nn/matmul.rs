@@ -42,6 +42,18 @@ pub fn matmul_forward<const M: usize, const K: usize, const N: usize>(
     matmul(a, b)
 }
 
+/// [`matmul_forward`] into `out`, every element of which it overwrites: a caller's forward sweep
+/// writes a recorded output straight into its tape slot, with no copy.
+pub fn matmul_forward_into<const M: usize, const K: usize, const N: usize>(
+    a: &[[f32; K]; M],
+    b: &[[f32; N]; K],
+    _tape: &mut MatmulTape<M, K, N>,
+    out: &mut [[f32; N]; M],
+) {
+    *out = [[0.0; N]; M];
+    gemm::nn(a, b, out);
+}
+
 /// Adds `d_out · bᵀ` into `d_a` and `aᵀ · d_out` into `d_b`.
 ///
 /// Shapes: `a`, `d_a` `[M][K]`; `b`, `d_b` `[K][N]`; `d_out` `[M][N]`.

@@ -8,6 +8,7 @@
 //! | `op(args) -> out` | the primal |
 //! | `OpTape` | what the adjoint reads and cannot get from the arguments again; `OpTape::new()` (a `const fn`, zeroed), `Default`, `Clone`, `Debug`, `OpTape::BYTES` |
 //! | `op_forward(args, &mut tape) -> out` | the same value as `op`, and records the tape |
+//! | `op_forward_into(args, &mut tape, out)` | `op_forward` for an array output, written into `out` (every element overwritten): the forward sweep of a caller writes a recorded output straight into its tape slot with it |
 //! | `op_adjoint(args, &tape, d_out, d_arg..)` | **adds** `d_out` times the Jacobian into one `d_` buffer per float argument, in parameter order |
 //!
 //! Arrays are passed by reference and outputs returned by value; `d_out` comes by value for a
@@ -135,32 +136,41 @@ mod residual;
 mod softmax;
 
 pub use activation::{
-    GeluTape, ReluTape, SigmoidTape, TanhTape, gelu, gelu_adjoint, gelu_forward, relu,
-    relu_adjoint, relu_forward, sigmoid, sigmoid_adjoint, sigmoid_forward, tanh, tanh_adjoint,
-    tanh_forward,
+    GeluTape, ReluTape, SigmoidTape, TanhTape, gelu, gelu_adjoint, gelu_forward, gelu_forward_into,
+    relu, relu_adjoint, relu_forward, relu_forward_into, sigmoid, sigmoid_adjoint, sigmoid_forward,
+    sigmoid_forward_into, tanh, tanh_adjoint, tanh_forward, tanh_forward_into,
 };
 pub use attention::{
     CausalSelfAttentionRowsTape, CausalSelfAttentionTape, causal_self_attention,
-    causal_self_attention_adjoint, causal_self_attention_forward, causal_self_attention_rows,
+    causal_self_attention_adjoint, causal_self_attention_forward,
+    causal_self_attention_forward_into, causal_self_attention_rows,
     causal_self_attention_rows_adjoint, causal_self_attention_rows_forward,
+    causal_self_attention_rows_forward_into,
 };
 pub use embedding::{
     EmbeddingTape, TokenPositionEmbeddingTape, embedding, embedding_adjoint, embedding_forward,
-    token_position_embedding, token_position_embedding_adjoint, token_position_embedding_forward,
+    embedding_forward_into, token_position_embedding, token_position_embedding_adjoint,
+    token_position_embedding_forward, token_position_embedding_forward_into,
 };
-pub use layer_norm::{LayerNormTape, layer_norm, layer_norm_adjoint, layer_norm_forward};
+pub use layer_norm::{
+    LayerNormTape, layer_norm, layer_norm_adjoint, layer_norm_forward, layer_norm_forward_into,
+};
 pub use linear::{
     LinearAddTape, LinearReluTape, LinearTape, linear, linear_add, linear_add_adjoint,
-    linear_add_forward, linear_adjoint, linear_forward, linear_relu, linear_relu_adjoint,
-    linear_relu_forward,
+    linear_add_forward, linear_add_forward_into, linear_adjoint, linear_forward,
+    linear_forward_into, linear_relu, linear_relu_adjoint, linear_relu_forward,
+    linear_relu_forward_into,
 };
 pub use loss::{
     CrossEntropyTape, MseTape, cross_entropy, cross_entropy_adjoint, cross_entropy_forward, mse,
     mse_adjoint, mse_forward,
 };
-pub use matmul::{MatmulTape, matmul, matmul_adjoint, matmul_forward};
-pub use residual::{ResidualAddTape, residual_add, residual_add_adjoint, residual_add_forward};
+pub use matmul::{MatmulTape, matmul, matmul_adjoint, matmul_forward, matmul_forward_into};
+pub use residual::{
+    ResidualAddTape, residual_add, residual_add_adjoint, residual_add_forward,
+    residual_add_forward_into,
+};
 pub use softmax::{
-    LogSoftmaxTape, SoftmaxTape, log_softmax, log_softmax_adjoint, log_softmax_forward, softmax,
-    softmax_adjoint, softmax_forward,
+    LogSoftmaxTape, SoftmaxTape, log_softmax, log_softmax_adjoint, log_softmax_forward,
+    log_softmax_forward_into, softmax, softmax_adjoint, softmax_forward, softmax_forward_into,
 };

@@ -24,15 +24,19 @@ pub fn residual_add<const R: usize, const C: usize>(
     b: &[[f32; C]; R],
 ) -> [[f32; C]; R] {
     let mut y = [[0.0; C]; R];
-    for ((y, a), b) in y
-        .as_flattened_mut()
-        .iter_mut()
-        .zip(a.as_flattened())
-        .zip(b.as_flattened())
-    {
+    add_into(a, b, &mut y);
+    y
+}
+
+fn add_into<const R: usize, const C: usize>(
+    a: &[[f32; C]; R],
+    b: &[[f32; C]; R],
+    out: &mut [[f32; C]; R],
+) {
+    let (a, b) = (a.as_flattened(), b.as_flattened());
+    for ((y, a), b) in out.as_flattened_mut().iter_mut().zip(a).zip(b) {
         *y = a + b;
     }
-    y
 }
 
 /// [`residual_add`], recording its (empty) tape.
@@ -42,6 +46,17 @@ pub fn residual_add_forward<const R: usize, const C: usize>(
     _tape: &mut ResidualAddTape<R, C>,
 ) -> [[f32; C]; R] {
     residual_add(a, b)
+}
+
+/// [`residual_add_forward`] into `out`, every element of which it overwrites: a caller's
+/// forward sweep writes a recorded output straight into its tape slot, with no copy.
+pub fn residual_add_forward_into<const R: usize, const C: usize>(
+    a: &[[f32; C]; R],
+    b: &[[f32; C]; R],
+    _tape: &mut ResidualAddTape<R, C>,
+    out: &mut [[f32; C]; R],
+) {
+    add_into(a, b, out);
 }
 
 /// Adds `d_out` into both `d_a` and `d_b`.

@@ -73,6 +73,20 @@ pub fn softmax_forward<const R: usize, const C: usize>(
     tape.probs
 }
 
+/// [`softmax_forward`] into `out`, every element of which it overwrites: a caller's forward
+/// sweep writes a recorded output into its tape slot with it. The probabilities are in the
+/// op's own tape too, so this is one copy, where the value form makes two.
+pub fn softmax_forward_into<const R: usize, const C: usize>(
+    x: &[[f32; C]; R],
+    tape: &mut SoftmaxTape<R, C>,
+    out: &mut [[f32; C]; R],
+) {
+    for (x, p) in x.iter().zip(&mut tape.probs) {
+        softmax_row(x, p);
+    }
+    *out = tape.probs;
+}
+
 /// Adds `p ⊙ (d_out - Σ_c p d_out)`, row by row, into `d_x`.
 ///
 /// Shapes: `x`, `d_out`, `d_x` `[R][C]`.
@@ -130,10 +144,20 @@ pub fn log_softmax_forward<const R: usize, const C: usize>(
     tape: &mut LogSoftmaxTape<R, C>,
 ) -> [[f32; C]; R] {
     let mut y = [[0.0; C]; R];
-    for ((x, y), probs) in x.iter().zip(&mut y).zip(&mut tape.probs) {
+    log_softmax_forward_into(x, tape, &mut y);
+    y
+}
+
+/// [`log_softmax_forward`] into `out`, every element of which it overwrites: a caller's forward
+/// sweep writes a recorded output straight into its tape slot, with no copy.
+pub fn log_softmax_forward_into<const R: usize, const C: usize>(
+    x: &[[f32; C]; R],
+    tape: &mut LogSoftmaxTape<R, C>,
+    out: &mut [[f32; C]; R],
+) {
+    for ((x, y), probs) in x.iter().zip(out).zip(&mut tape.probs) {
         log_softmax_row(x, probs, y);
     }
-    y
 }
 
 /// Adds `d_out - p Σ_c d_out`, row by row, into `d_x`.
