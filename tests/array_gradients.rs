@@ -987,6 +987,26 @@ mod calls {
         [v[0].tanh(), (v[0] * v[1]).sin() + v[1]]
     }
 
+    /// `squash_forward_into`, the form a caller that keeps the value calls, writes what
+    /// `squash` returns (its output starts as NaN) and records the tape the adjoint reads.
+    #[test]
+    fn squash_forward_into_writes_the_value_and_the_tape() {
+        const SEED: [f64; 2] = [0.7, -1.3];
+        const { assert!(SquashTape::BYTES > 0) };
+        GradCheck::new("squash_forward_into").flat(
+            &cube::<2>(15, 20, -2.0, 2.0),
+            |v: &[f64; 2]| crate::common::weighted(&SEED, &squash(v)),
+            |v: &[f64; 2]| {
+                let mut tape = SquashTape::new();
+                let mut y = [f64::NAN; 2];
+                squash_forward_into(v, &mut tape, &mut y);
+                let mut d_v = [0.0; 2];
+                squash_adjoint(v, &tape, &SEED, &mut d_v);
+                (crate::common::weighted(&SEED, &y), d_v)
+            },
+        );
+    }
+
     /// Four calls to `squash` on a state the loop overwrites: one `SquashTape` per iteration.
     #[differentiable]
     pub fn squash_chain(x: &[f64; 4], v: &[f64; 2]) -> f64 {

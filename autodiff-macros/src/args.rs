@@ -21,6 +21,10 @@ pub struct Args {
     /// `impl` block), by name: each parameter's name and whether the callee differentiates it.
     /// Not an attribute argument: the `methods` pass fills it.
     pub known: std::collections::HashMap<String, crate::ir::Callee>,
+    /// The macro's own tangent program of `f_hvp`, which only `f_hvp` and the tangent programs
+    /// of callers call: its `f_forward_into` copies `f_forward`'s value instead of being a
+    /// second sweep. Not an attribute argument: the `hvp` pass sets it.
+    pub tangent_program: bool,
 }
 
 const EXPECTED: &str = "expected `#[differentiable]`, `#[differentiable(wrt(x, y))]`, `#[differentiable(jvp)]`, `#[differentiable(hvp)]` or `#[differentiable(max_iters(label = K))]`";

@@ -80,6 +80,9 @@ pub struct Fwd<'a> {
     pub fallible: std::cell::Cell<bool>,
     /// In a re-run iteration, `break` and `continue` leave this labelled block instead.
     pub rerun_exit: std::cell::Cell<Option<(usize, bool)>>,
+    /// Emitting `f_forward_into`: the function's value goes into this `&mut` output instead of
+    /// being returned.
+    pub into: std::cell::RefCell<Option<Ident>>,
     /// Immutable array variables bound to their tape slot (`let h = &tape.h[k];`, see
     /// [`Fwd::bind_in_tape`]): reads go through the reference.
     pub in_tape: std::cell::RefCell<std::collections::HashSet<VarId>>,
@@ -106,6 +109,7 @@ impl<'a> Fwd<'a> {
             recording: std::cell::Cell::new(recording),
             fallible: std::cell::Cell::new(false),
             rerun_exit: std::cell::Cell::new(None),
+            into: Default::default(),
             in_tape: Default::default(),
         }
     }
@@ -574,6 +578,8 @@ impl<'a> Fwd<'a> {
     /// last statement is emitted as the value itself.
     pub fn block(&self, b: &Block, tuple: bool, here: BlockRef) -> TokenStream {
         let mut stmts = &b.stmts[..];
+        // Statements the value's expression needs first (the flag store of an `if` value).
+        let mut tail_pre = TokenStream::new();
         let mut tail = match b.tail.as_slice() {
             [] => TokenStream::new(),
             [o] if !tuple => self.operand(o),
@@ -596,8 +602,11 @@ impl<'a> Fwd<'a> {
         {
             let (pre, expr) = self.if_expr(last);
             stmts = rest;
-            tail = quote!(#pre #expr);
+            tail_pre = pre;
+            tail = expr;
         }
+        // Whether the value is already in `f_forward_into`'s output.
+        let mut written = false;
         if let (
             [Operand::Temp(t)],
             Some((
@@ -624,6 +633,18 @@ impl<'a> Fwd<'a> {
         {
             stmts = rest;
             tail = self.rhs(*id, Target::Temp(*d), &[], rhs);
+            // In `f_forward_into`, a call's value is written by the callee (see `bind_in_tape`).
+            if let (BlockRef::Fn, Some(out), Rhs::Call { path, args, span }, Some(callee)) =
+                (here, &*self.into.borrow(), rhs, self.callee_tape(*id))
+            {
+                let args = args.iter().map(|a| self.operand(a));
+                let into = companion(path, |i| format_ident!("{}_forward_into", i, span = *span));
+                tail = quote!(#into(#(#args,)* &mut #callee, #out););
+                written = true;
+            }
+        }
+        if let (BlockRef::Fn, Some(out), false) = (here, &*self.into.borrow(), written) {
+            tail = quote!(*#out = #tail;);
         }
         let start = self.snap_stores(At::Start(here));
         let stmts = stmts.iter().map(|s| {
@@ -633,7 +654,7 @@ impl<'a> Fwd<'a> {
                 .unwrap_or_default();
             quote!(#code #snaps)
         });
-        quote!(#start #(#stmts)* #tail)
+        quote!(#start #(#stmts)* #tail_pre #tail)
     }
 
     /// The snapshots the plan stores at a position (the tape has a field for those the

@@ -72,6 +72,7 @@ pub fn tangent_program(func: &syn::ItemFn, f: &Func, an: &Analysed) -> syn::Resu
         item,
         args: Args {
             wrt: Some(wrt),
+            tangent_program: true,
             ..Args::default()
         },
     })

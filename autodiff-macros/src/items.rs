@@ -23,6 +23,8 @@ struct Sweeps {
     forward: TokenStream,
     /// The body of `f_try_forward`, for a function with bounded loops.
     try_forward: Option<TokenStream>,
+    /// `f_forward_into`'s body, for an array output.
+    forward_into: Option<TokenStream>,
     /// The adjoint's declarations (cotangent accumulators) and its sweep.
     decls: Vec<TokenStream>,
     reverse: TokenStream,
@@ -39,7 +41,7 @@ struct Sweeps {
 /// generated once against an open tape to list the records it reads, the forward sweep against those records (its write order
 /// is the fields' order), and the reverse sweep again against the final layout, with the forward
 /// code of checkpointed iterations in it.
-fn sweeps(func: &syn::ItemFn, f: &Func, an: &Analysed) -> Sweeps {
+fn sweeps(func: &syn::ItemFn, f: &Func, an: &Analysed, args: &crate::args::Args) -> Sweeps {
     let (act, plan, temp_names) = (&an.act, &an.plan, &an.temp_names);
     let gn: Vec<_> = f.generics.iter().map(|(n, _)| n).collect();
     let rev = |tape: Tape| {
@@ -86,6 +88,25 @@ fn sweeps(func: &syn::ItemFn, f: &Func, an: &Analysed) -> Sweeps {
         fwd.fallible.set(false);
         body
     });
+    // `f_forward_into`, for an array output: the same sweep, its value written into `out`.
+    let array_out = !f.ret_tuple && f.types.elem(f.ret[0]).is_some();
+    let forward_into = array_out.then(|| {
+        if args.tangent_program {
+            // Called only by the tangent programs of callers: a copy, not a second sweep.
+            let fwd = format_ident!("{}_forward", func.sig.ident);
+            let params = f.params.iter().map(|&v| &f.vars[v].emit);
+            let out = Ident::new("out", Span::mixed_site());
+            let generics = f.generics.iter().map(|(n, _)| n);
+            let turbofish = (!f.generics.is_empty()).then(|| quote!(::<#(#generics),*>));
+            return quote!(*#out = #fwd #turbofish(#(#params,)* #tape_ident););
+        }
+        let recorded = fwd.written.borrow().len();
+        *fwd.into.borrow_mut() = Some(Ident::new("out", Span::mixed_site()));
+        let body = fwd.block(&f.body, f.ret_tuple, BlockRef::Fn);
+        *fwd.into.borrow_mut() = None;
+        fwd.written.borrow_mut().truncate(recorded);
+        body
+    });
     let reruns: HashMap<_, _> = (f.loops.iter().enumerate())
         .filter(|(_, lp)| lp.checkpoint.is_some())
         .map(|(l, _)| (l, (fwd.rerun(l, true), fwd.rerun(l, false))))
@@ -112,6 +133,7 @@ fn sweeps(func: &syn::ItemFn, f: &Func, an: &Analysed) -> Sweeps {
     Sweeps {
         forward,
         try_forward,
+        forward_into,
         decls: std::mem::take(&mut rev.decls),
         reverse,
         grad,
@@ -199,12 +221,12 @@ impl<'a> Sig<'a> {
 }
 
 pub fn items(func: &syn::ItemFn, f: &Func, an: &Analysed, args: &crate::args::Args) -> TokenStream {
-    let s = sweeps(func, f, an);
+    let s = sweeps(func, f, an, args);
     let sig = Sig::new(func, f);
     let jvp = (args.jvp || args.hvp).then(|| jvp_fn(&sig, f, an));
     let tapes = tape_types(&sig, f, &s.tape);
     let forward = forward_fns(&sig, &s);
-    let forward_into = forward_into_fn(&sig, f);
+    let forward_into = forward_into_fn(&sig, &s);
     let adjoint = adjoint_fn(&sig, &s);
     let grad = grad_fn(&sig, f, &s);
     let checks = checks(&sig, f);
@@ -363,19 +385,17 @@ fn forward_fns(sig: &Sig, s: &Sweeps) -> TokenStream {
     }
 }
 
-/// `f_forward_into`, for an array output: [`forward_fns`]' `f_forward` writing into `out`. A
-/// caller whose tape records the value calls it with the value's slot (`Fwd::bind_in_tape`), as
-/// it calls an `nn` op's; every callee with an array output provides one.
-fn forward_into_fn(sig: &Sig, f: &Func) -> Option<TokenStream> {
-    if f.ret_tuple || f.types.elem(f.ret[0]).is_none() {
-        return None;
-    }
+/// `f_forward_into`, for an array output: `f_forward` writing its value into `out`. A caller
+/// whose tape records the value calls it with the value's slot (`Fwd::bind_in_tape`), as it
+/// calls an `nn` op's; every callee with an array output provides one.
+fn forward_into_fn(sig: &Sig, s: &Sweeps) -> Option<TokenStream> {
+    let body = s.forward_into.as_ref()?;
     let Sig {
         vis,
+        name,
         fwd,
         ret,
         params,
-        args,
         gnames,
         gdecl,
         guse,
@@ -390,13 +410,18 @@ fn forward_into_fn(sig: &Sig, f: &Func) -> Option<TokenStream> {
         "[`{fwd}`], writing the value into `out` (all of it): the forward sweep of a caller whose \
          tape keeps the value calls this with the value's place in its tape."
     ));
-    let turbofish = (!gnames.is_empty()).then(|| quote!(::<#(#gnames),*>));
+    let use_generic_primal = if gnames.is_empty() {
+        quote!()
+    } else {
+        quote!(let _ = #name::<#(#gnames),*>;)
+    };
     Some(quote! {
         #doc
         #[inline]
         #allow
         #vis fn #into #gdecl(#(#params,)* #tape_ident: &mut #tape_ty #guse, #out: &mut #ret) {
-            *#out = #fwd #turbofish(#(#args,)* #tape_ident);
+            #use_generic_primal
+            #body
         }
     })
 }

@@ -1,0 +1,115 @@
+/// A function with an array output gets `mlp_forward_into`, the forward sweep writing its value
+/// into `out`: its last call writes there itself (`affine_forward_into(.., out)`) instead of
+/// returning the value to be copied.
+fn mlp(w: &[[f64; 2]; 2], x: &[f64; 2]) -> [f64; 2] {
+    let h: [f64; 2] = affine(w, x);
+    let s: [f64; 2] = [h[0].tanh(), h[1].tanh()];
+    affine(w, &s)
+}
+///The tape of [`mlp`]: what [`mlp_adjoint`] reads, recorded by [`mlp_forward`] in fixed-size fields.
+#[derive(::core::clone::Clone, ::core::fmt::Debug)]
+struct MlpTape {
+    ///the tape of the call to `affine`
+    affine: AffineTape,
+    ///the tape of the call to `affine`
+    affine_1: AffineTape,
+    ///`t0 = h [0].tanh()` (line 7)
+    t0: f64,
+    ///`t1 = h [1].tanh()` (line 7)
+    t1: f64,
+    ///`s` (line 7)
+    s: [f64; 2],
+}
+impl MlpTape {
+    /// The exact size of this tape in bytes.
+    pub const BYTES: usize = ::core::mem::size_of::<Self>();
+    /// Every recorded field, in the order the forward sweep writes it: its name, what
+    /// it records, its type and its size in bytes. The sizes add up to
+    /// [`Self::BYTES`] up to alignment padding.
+    pub const FIELDS: &'static [(&'static str, &'static str, &'static str, usize)] = &[
+        (
+            "affine",
+            "the tape of the call to affine",
+            "AffineTape",
+            ::core::mem::size_of::<AffineTape>(),
+        ),
+        (
+            "affine_1",
+            "the tape of the call to affine",
+            "AffineTape",
+            ::core::mem::size_of::<AffineTape>(),
+        ),
+        ("t0", "t0 = h [0].tanh() (line 7)", "f64", ::core::mem::size_of::<f64>()),
+        ("t1", "t1 = h [1].tanh() (line 7)", "f64", ::core::mem::size_of::<f64>()),
+        ("s", "s (line 7)", "[f64 ; 2]", ::core::mem::size_of::<[f64; 2]>()),
+    ];
+    /// A zeroed tape.
+    pub const fn new() -> Self {
+        Self {
+            affine: AffineTape::new(),
+            affine_1: AffineTape::new(),
+            t0: 0.0,
+            t1: 0.0,
+            s: [0.0; 2],
+        }
+    }
+}
+impl ::core::default::Default for MlpTape {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+///Computes [`mlp`] and records in `tape` what [`mlp_adjoint`] needs.
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+fn mlp_forward(w: &[[f64; 2]; 2], x: &[f64; 2], tape: &mut MlpTape) -> [f64; 2] {
+    let h: [f64; 2] = affine_forward(w, x, &mut tape.affine_1);
+    let t0 = h[0].tanh();
+    tape.t0 = t0;
+    let t1 = h[1].tanh();
+    tape.t1 = t1;
+    tape.s = [t0, t1];
+    let s: &[f64; 2] = &tape.s;
+    affine_forward(w, &s, &mut tape.affine)
+}
+///[`mlp_forward`], writing the value into `out` (all of it): the forward sweep of a caller whose tape keeps the value calls this with the value's place in its tape.
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+fn mlp_forward_into(
+    w: &[[f64; 2]; 2],
+    x: &[f64; 2],
+    tape: &mut MlpTape,
+    out: &mut [f64; 2],
+) {
+    let h: [f64; 2] = affine_forward(w, x, &mut tape.affine_1);
+    let t0 = h[0].tanh();
+    tape.t0 = t0;
+    let t1 = h[1].tanh();
+    tape.t1 = t1;
+    tape.s = [t0, t1];
+    let s: &[f64; 2] = &tape.s;
+    affine_forward_into(w, &(*s), &mut tape.affine, out);
+}
+/**The reverse sweep of [`mlp`]: adds `d_out` times the derivative of `mlp` with respect to `w`, `x` into `d_w`, `d_x`.
+
+`tape` must have been filled by [`mlp_forward`] with the same arguments. The adjoints accumulate: zero them first for a plain gradient. `d_out`, the cotangent of the output, comes by reference (an array or struct output).*/
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+fn mlp_adjoint(
+    w: &[[f64; 2]; 2],
+    x: &[f64; 2],
+    tape: &MlpTape,
+    d_out: &[f64; 2],
+    d_w: &mut [[f64; 2]; 2],
+    d_x: &mut [f64; 2],
+) {
+    let mut d_h: [f64; 2] = [0.0; 2];
+    let mut d_s: [f64; 2] = [0.0; 2];
+    affine_adjoint(w, &tape.s, &tape.affine, &(*d_out), &mut *d_w, &mut d_s);
+    let d_t0: f64 = d_s[0];
+    let d_t1: f64 = d_s[1];
+    d_h[1] += d_t1 * (1.0 - tape.t1 * tape.t1);
+    d_h[0] += d_t0 * (1.0 - tape.t0 * tape.t0);
+    affine_adjoint(w, x, &tape.affine_1, &d_h, &mut *d_w, &mut *d_x);
+}
+const _: fn(&[[f64; 2]; 2], &[f64; 2]) -> [f64; 2] = mlp;
