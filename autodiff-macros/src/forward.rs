@@ -287,14 +287,8 @@ impl<'a> Fwd<'a> {
         let name = &var.emit;
         let ty = self.f.types.tokens_infer(var.ty);
         let rest = self.store(Key::DefOut(def), &self.place(v, place));
-        let write = match (rhs, self.callee_tape(def)) {
-            (Rhs::Call { path, args, span }, Some(callee)) => {
-                let args = args.iter().map(|a| self.operand(a));
-                let into = companion(path, |i| format_ident!("{}_forward_into", i, span = *span));
-                quote!(#into(#(#args,)* &mut #callee, &mut #slot);)
-            }
-            _ => quote!(#slot = #value;),
-        };
+        let write = (self.call_into(def, rhs, quote!(&mut #slot)))
+            .unwrap_or_else(|| quote!(#slot = #value;));
         Some(quote!(#write let #name: &#ty = &#slot; #rest))
     }
 
@@ -311,12 +305,9 @@ impl<'a> Fwd<'a> {
         is_let: bool,
         rhs: &Rhs,
     ) -> Option<TokenStream> {
-        let (Target::Var(v), true, Rhs::Call { path, args, span }) =
-            (target, place.is_empty(), rhs)
-        else {
+        let (Target::Var(v), true) = (target, place.is_empty()) else {
             return None;
         };
-        let callee = self.callee_tape(def)?;
         // The stores `stores_after` would make: exactly one, of the whole variable.
         let recorded = |key: Key| {
             let slot = self.tape.access(key, self.tape_ident, &self.f.loops)?;
@@ -335,11 +326,22 @@ impl<'a> Fwd<'a> {
         if !eligible {
             return None;
         }
+        let write = self.call_into(def, rhs, quote!(&mut #slot))?;
         self.written.borrow_mut().push(((*field).clone(), None));
+        let copy = self.bind(&[target], is_let, quote!(#slot));
+        Some(quote!(#write #copy))
+    }
+
+    /// `g_forward_into(args.., &mut tape.g, out);` for a call whose callee's tape this sweep
+    /// records: the callee writes the value into `out`.
+    fn call_into(&self, def: usize, rhs: &Rhs, out: TokenStream) -> Option<TokenStream> {
+        let Rhs::Call { path, args, span } = rhs else {
+            return None;
+        };
+        let callee = self.callee_tape(def)?;
         let args = args.iter().map(|a| self.operand(a));
         let into = companion(path, |i| format_ident!("{}_forward_into", i, span = *span));
-        let copy = self.bind(&[target], is_let, quote!(#slot));
-        Some(quote!(#into(#(#args,)* &mut #callee, &mut #slot); #copy))
+        Some(quote!(#into(#(#args,)* &mut #callee, #out);))
     }
 
     /// Stores after a definition of `target` (or of a place in it).
@@ -634,12 +636,10 @@ impl<'a> Fwd<'a> {
             stmts = rest;
             tail = self.rhs(*id, Target::Temp(*d), &[], rhs);
             // In `f_forward_into`, a call's value is written by the callee (see `bind_in_tape`).
-            if let (BlockRef::Fn, Some(out), Rhs::Call { path, args, span }, Some(callee)) =
-                (here, &*self.into.borrow(), rhs, self.callee_tape(*id))
+            if let (BlockRef::Fn, Some(out)) = (here, &*self.into.borrow())
+                && let Some(call) = self.call_into(*id, rhs, quote!(#out))
             {
-                let args = args.iter().map(|a| self.operand(a));
-                let into = companion(path, |i| format_ident!("{}_forward_into", i, span = *span));
-                tail = quote!(#into(#(#args,)* &mut #callee, #out););
+                tail = call;
                 written = true;
             }
         }

@@ -226,14 +226,12 @@ pub fn items(func: &syn::ItemFn, f: &Func, an: &Analysed, args: &crate::args::Ar
     let jvp = (args.jvp || args.hvp).then(|| jvp_fn(&sig, f, an));
     let tapes = tape_types(&sig, f, &s.tape);
     let forward = forward_fns(&sig, &s);
-    let forward_into = forward_into_fn(&sig, &s);
     let adjoint = adjoint_fn(&sig, &s);
     let grad = grad_fn(&sig, f, &s);
     let checks = checks(&sig, f);
     quote! {
         #tapes
         #forward
-        #forward_into
         #adjoint
         #grad
         #jvp
@@ -331,7 +329,7 @@ fn tape_types(sig: &Sig, f: &Func, tape: &Tape) -> TokenStream {
     out
 }
 
-/// `f_forward` and, with bounded loops, `f_try_forward`.
+/// `f_forward`; with bounded loops, `f_try_forward`; with an array output, `f_forward_into`.
 fn forward_fns(sig: &Sig, s: &Sweeps) -> TokenStream {
     let Sig {
         vis,
@@ -358,6 +356,25 @@ fn forward_fns(sig: &Sig, s: &Sweeps) -> TokenStream {
         quote!(let _ = #name::<#(#gnames),*>;)
     };
     let forward = &s.forward;
+    // For an array output. A caller whose tape keeps the value calls it with the value's slot
+    // (`Fwd::bind_in_tape`), as it calls an `nn` op's: every callee with an array output has one.
+    let fwd_into_fn = s.forward_into.as_ref().map(|body| {
+        let into = format_ident!("{}_into", fwd);
+        let out = Ident::new("out", Span::mixed_site());
+        let doc = doc(format!(
+            "[`{fwd}`], writing the value into `out` (all of it): the forward sweep of a caller \
+             whose tape keeps the value calls this with the value's place in its tape."
+        ));
+        quote! {
+            #doc
+            #[inline]
+            #allow
+            #vis fn #into #gdecl(#(#params,)* #tape_ident: &mut #tape_ty #guse, #out: &mut #ret) {
+                #use_generic_primal
+                #body
+            }
+        }
+    });
     let try_fwd_fn = s.try_forward.as_ref().map(|body| {
         let try_fwd = format_ident!("{}_try_forward", name);
         let doc = doc(format!(
@@ -382,48 +399,8 @@ fn forward_fns(sig: &Sig, s: &Sweeps) -> TokenStream {
         }
 
         #try_fwd_fn
+        #fwd_into_fn
     }
-}
-
-/// `f_forward_into`, for an array output: `f_forward` writing its value into `out`. A caller
-/// whose tape records the value calls it with the value's slot (`Fwd::bind_in_tape`), as it
-/// calls an `nn` op's; every callee with an array output provides one.
-fn forward_into_fn(sig: &Sig, s: &Sweeps) -> Option<TokenStream> {
-    let body = s.forward_into.as_ref()?;
-    let Sig {
-        vis,
-        name,
-        fwd,
-        ret,
-        params,
-        gnames,
-        gdecl,
-        guse,
-        allow,
-        tape_ident,
-        tape_ty,
-        ..
-    } = sig;
-    let into = format_ident!("{}_into", fwd);
-    let out = Ident::new("out", Span::mixed_site());
-    let doc = doc(format!(
-        "[`{fwd}`], writing the value into `out` (all of it): the forward sweep of a caller whose \
-         tape keeps the value calls this with the value's place in its tape."
-    ));
-    let use_generic_primal = if gnames.is_empty() {
-        quote!()
-    } else {
-        quote!(let _ = #name::<#(#gnames),*>;)
-    };
-    Some(quote! {
-        #doc
-        #[inline]
-        #allow
-        #vis fn #into #gdecl(#(#params,)* #tape_ident: &mut #tape_ty #guse, #out: &mut #ret) {
-            #use_generic_primal
-            #body
-        }
-    })
 }
 
 /// `f_adjoint`.
