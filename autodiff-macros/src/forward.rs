@@ -153,11 +153,17 @@ impl<'a> Fwd<'a> {
         out
     }
 
-    fn store(&self, key: Key, value: &impl quote::ToTokens) -> TokenStream {
+    /// Where the tape keeps `key` (`tape.x_1[k0]`), when this sweep records it: not in a
+    /// checkpointed loop's step tape unless the sweep re-runs an iteration.
+    fn slot(&self, key: Key) -> Option<TokenStream> {
         if self.tape.in_step(key) && !self.recording.get() {
-            return TokenStream::new();
+            return None;
         }
-        match self.tape.access(key, self.tape_ident, &self.f.loops) {
+        self.tape.access(key, self.tape_ident, &self.f.loops)
+    }
+
+    fn store(&self, key: Key, value: &impl quote::ToTokens) -> TokenStream {
+        match self.slot(key) {
             Some(slot) => {
                 self.written
                     .borrow_mut()
@@ -224,7 +230,7 @@ impl<'a> Fwd<'a> {
             }
             Rhs::Call { path, args, span } => {
                 let args = args.iter().map(|a| self.operand(a));
-                match self.callee_tape(def) {
+                match self.slot(Key::Call(def)) {
                     Some(slot) => {
                         let field = self.tape.get(Key::Call(def)).unwrap().clone();
                         self.written.borrow_mut().push((field, None));
@@ -236,15 +242,6 @@ impl<'a> Fwd<'a> {
             }
             Rhs::Pure(p) => self.pure(p),
         }
-    }
-
-    /// Where the call defined by `def` records its callee's tape, when this sweep records it.
-    fn callee_tape(&self, def: usize) -> Option<TokenStream> {
-        let recorded = !self.tape.in_step(Key::Call(def)) || self.recording.get();
-        let slot = self
-            .tape
-            .access(Key::Call(def), self.tape_ident, &self.f.loops)?;
-        recorded.then_some(slot)
     }
 
     /// `let v: [..] = value;` for an immutable array the tape records whole, written as
@@ -309,11 +306,7 @@ impl<'a> Fwd<'a> {
             return None;
         };
         // The stores `stores_after` would make: exactly one, of the whole variable.
-        let recorded = |key: Key| {
-            let slot = self.tape.access(key, self.tape_ident, &self.f.loops)?;
-            let field = self.tape.get(key)?;
-            (!self.tape.in_step(key) || self.recording.get()).then_some((slot, field))
-        };
+        let recorded = |key: Key| Some((self.slot(key)?, self.tape.get(key)?));
         let keys = [Key::Value(target), Key::DefOut(def)];
         let [(slot, field)] = &keys.map(recorded).into_iter().flatten().collect::<Vec<_>>()[..]
         else {
@@ -338,7 +331,7 @@ impl<'a> Fwd<'a> {
         let Rhs::Call { path, args, span } = rhs else {
             return None;
         };
-        let callee = self.callee_tape(def)?;
+        let callee = self.slot(Key::Call(def))?;
         let args = args.iter().map(|a| self.operand(a));
         let into = companion(path, |i| format_ident!("{}_forward_into", i, span = *span));
         Some(quote!(#into(#(#args,)* &mut #callee, #out);))
@@ -543,11 +536,7 @@ impl<'a> Fwd<'a> {
         };
         let tuple = results.len() > 1;
         let cond = self.pure(cond);
-        let recorded = !self.tape.in_step(Key::Flag(*id)) || self.recording.get();
-        let slot = self
-            .tape
-            .access(Key::Flag(*id), self.tape_ident, &self.f.loops);
-        let (pre, test) = match slot.filter(|_| recorded) {
+        let (pre, test) = match self.slot(Key::Flag(*id)) {
             Some(slot) => (self.store(Key::Flag(*id), &cond), slot),
             None => (TokenStream::new(), cond),
         };

@@ -67,9 +67,7 @@ pub fn softmax_forward<const R: usize, const C: usize>(
     x: &[[f32; C]; R],
     tape: &mut SoftmaxTape<R, C>,
 ) -> [[f32; C]; R] {
-    for (x, p) in x.iter().zip(&mut tape.probs) {
-        softmax_row(x, p);
-    }
+    record_probs(x, tape);
     tape.probs
 }
 
@@ -81,10 +79,15 @@ pub fn softmax_forward_into<const R: usize, const C: usize>(
     tape: &mut SoftmaxTape<R, C>,
     out: &mut [[f32; C]; R],
 ) {
+    record_probs(x, tape);
+    *out = tape.probs;
+}
+
+/// The softmax of every row of `x`, into the tape.
+fn record_probs<const R: usize, const C: usize>(x: &[[f32; C]; R], tape: &mut SoftmaxTape<R, C>) {
     for (x, p) in x.iter().zip(&mut tape.probs) {
         softmax_row(x, p);
     }
-    *out = tape.probs;
 }
 
 /// Adds `p ⊙ (d_out - Σ_c p d_out)`, row by row, into `d_x`.
