@@ -9,6 +9,8 @@
 //! Then it measures this core's peak multiply-add rate (`support/peak_fma.rs`) and times each
 //! step once more (median of its own runs), to print the step's matrix-product FLOP, its rate,
 //! and its ratio to the floor: the time those FLOP take at the peak, on the machine at hand.
+//! Last, the batch-64 step with the activations recorded in bfloat16 (`--tape bf16` of the
+//! example) against the step as written, in interleaved rounds, with both tapes' sizes.
 //!
 //! ```sh
 //! cargo bench --bench gpt
@@ -26,7 +28,7 @@ use stackgrad::runtime::data::{bundled, fill_windows};
 #[path = "../examples/shakespeare_gpt/model.rs"]
 mod model;
 
-use model::{C, F, GptTrainer, L, T, Trainer, V};
+use model::{B, Bf16Tape, C, F, GptLossBf16Tape, GptLossTape, GptTrainer, L, R, T, Trainer, V};
 
 #[path = "support/peak_fma.rs"]
 mod peak_fma;
@@ -133,6 +135,58 @@ fn step_against_peak<const NB: usize, const NR: usize>(runs: usize, peak: &peak_
     );
 }
 
+/// Interleaved rounds of the bf16-tape step against the f32 one, and steps of each per timing.
+const TAPE_ROUNDS: usize = 9;
+const TAPE_STEPS: usize = 20;
+
+/// The batch-64 step with its activations recorded in bfloat16 against the step as written:
+/// each round times `TAPE_STEPS` steps of f32, bf16, bf16, f32 (a drift within a round cancels);
+/// every round's ratio is printed, then the median.
+fn bf16_tape_against_f32() {
+    let batches = sample_batches::<B, R>(1337);
+    let mut f32_tape = Trainer::new(1337);
+    let mut bf16_tape = Trainer::new(1337).with_sharded_loss(Box::new(Bf16Tape::<R>::new()));
+    let mut next = 0;
+    let mut time = |trainer: &mut Trainer| {
+        let start = std::time::Instant::now();
+        for _ in 0..TAPE_STEPS {
+            let (x, y) = &batches[next % BATCHES];
+            next += 1;
+            black_box(trainer.step(black_box(x), black_box(y)));
+        }
+        start.elapsed().as_secs_f64() / TAPE_STEPS as f64
+    };
+    time(&mut f32_tape);
+    time(&mut bf16_tape);
+    let mut ratios: Vec<f64> = (0..TAPE_ROUNDS)
+        .map(|round| {
+            let (a1, b1, b2, a2) = (
+                time(&mut f32_tape),
+                time(&mut bf16_tape),
+                time(&mut bf16_tape),
+                time(&mut f32_tape),
+            );
+            let ratio = (b1 + b2) / (a1 + a2);
+            println!(
+                "tape round {round}: f32 {:.0} µs, bf16 {:.0} µs, bf16 / f32 {ratio:.3}",
+                (a1 + a2) / 2.0 * 1e6,
+                (b1 + b2) / 2.0 * 1e6
+            );
+            ratio
+        })
+        .collect();
+    ratios.sort_by(f64::total_cmp);
+    println!(
+        "train_step_64 with a bf16 tape / with an f32 tape: median of {TAPE_ROUNDS} interleaved \
+         rounds {:.3} (lowest {:.3}, highest {:.3}); tapes {} and {} bytes",
+        ratios[TAPE_ROUNDS / 2],
+        ratios[0],
+        ratios[TAPE_ROUNDS - 1],
+        GptLossBf16Tape::<R>::BYTES,
+        GptLossTape::<R>::BYTES,
+    );
+}
+
 fn main() {
     // The forward and reverse sweeps keep a batch's activations in their stack frames (a few MiB
     // at batch 64), as in the example: run on a thread with room for them.
@@ -151,6 +205,7 @@ fn main() {
             );
             step_against_peak::<64, { 64 * T }>(200, &peak);
             step_against_peak::<1, T>(2000, &peak);
+            bf16_tape_against_f32();
         })
         .expect("spawn the benchmark thread")
         .join()

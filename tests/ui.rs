@@ -10,4 +10,5 @@ fn ui() {
     t.compile_fail("tests/ui/loops/*.rs");
     t.compile_fail("tests/ui/arrays/*.rs");
     t.compile_fail("tests/ui/methods/*.rs");
+    t.compile_fail("tests/ui/record/*.rs");
 }

@@ -25,7 +25,7 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     };
     let generated = args::parse(attr).and_then(|args| generate(&args, &func));
     // The primal is the user's function as written, less the `#[max_iters(K)]`,
-    // `#[checkpoint]` and `#[recompute]` attributes, which only this macro reads.
+    // `#[checkpoint]`, `#[recompute]` and `#[record(..)]` attributes, which only this macro reads.
     let mut func = func;
     StripBounds.visit_item_fn_mut(&mut func);
     match generated {
@@ -51,7 +51,8 @@ impl syn::visit_mut::VisitMut for StripBounds {
     }
 
     fn visit_local_mut(&mut self, l: &mut syn::Local) {
-        l.attrs.retain(|a| !a.path().is_ident("recompute"));
+        l.attrs
+            .retain(|a| !a.path().is_ident("recompute") && !a.path().is_ident("record"));
         syn::visit_mut::visit_local_mut(self, l);
     }
 

@@ -8,7 +8,7 @@ use quote::{format_ident, quote};
 use crate::ir::*;
 use crate::names::{companion, rerun_label};
 use crate::plan::Plan;
-use crate::print::pure_tokens;
+use crate::print::{narrow_into, pure_tokens};
 use crate::tape::{Key, Tape};
 use crate::walk::{find_loop, range_reads, rhs_reads};
 
@@ -163,15 +163,19 @@ impl<'a> Fwd<'a> {
     }
 
     fn store(&self, key: Key, value: &impl quote::ToTokens) -> TokenStream {
-        match self.slot(key) {
-            Some(slot) => {
-                self.written
-                    .borrow_mut()
-                    .push((self.tape.get(key).unwrap().clone(), None));
-                quote!(#slot = #value;)
-            }
-            None => TokenStream::new(),
+        let Some(slot) = self.slot(key) else {
+            return TokenStream::new();
+        };
+        self.written
+            .borrow_mut()
+            .push((self.tape.get(key).unwrap().clone(), None));
+        if let Key::Value(Target::Var(v)) = key
+            && let Some((n, _)) = &self.f.vars[v].record
+        {
+            let value = value.to_token_stream();
+            return narrow_into(&self.f.types, self.f.vars[v].ty, *n, slot, value);
         }
+        quote!(#slot = #value;)
     }
 
     /// Stores of the values a definition reads that the tape records per read.
@@ -270,6 +274,7 @@ impl<'a> Fwd<'a> {
             && place.is_empty()
             && !var.mutable
             && var.param.is_none()
+            && var.record.is_none()
             && self.f.types.elem(var.ty).is_some()
             && self.f.loops.iter().all(|l| l.checkpoint.is_none())
             && !self.tape.in_step(key);
@@ -313,6 +318,7 @@ impl<'a> Fwd<'a> {
             return None;
         };
         let eligible = self.f.types.elem(self.f.vars[v].ty).is_some()
+            && self.f.vars[v].record.is_none()
             && self.f.loops.iter().all(|l| l.checkpoint.is_none())
             && (self.in_tape.borrow().iter())
                 .all(|&w| self.tape.get(Key::Value(Target::Var(w))) != Some(*field));

@@ -219,6 +219,16 @@ impl Types {
     }
 }
 
+/// A narrower float type a recorded value is kept in (`#[record(..)]`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Narrow {
+    /// The upper 16 bits of an `f32` (bfloat16: `f32`'s range, 8 significant bits), rounded to
+    /// nearest, ties to even; kept as `u16`.
+    Bf16,
+    /// An `f64` rounded to `f32`.
+    F32,
+}
+
 /// A user variable: a parameter or a `let` binding. Shadowing creates a new variable.
 pub struct Var {
     pub name: Ident,
@@ -236,6 +246,10 @@ pub struct Var {
     /// `#[recompute] let`: the reverse sweep evaluates the definition again instead of reading a
     /// recorded value.
     pub recompute: bool,
+    /// `#[record(bf16)] let` / `#[record(f32)] let`: the tape keeps the value in a narrower
+    /// float type, and the reverse sweep reads it back widened (see [`Narrow`]); with the
+    /// attribute's tokens, for errors about it.
+    pub record: Option<(Narrow, TokenStream)>,
     /// A `const` item read by index or field (`A[i][j]`): never differentiated, never assigned.
     pub constant: bool,
 }

@@ -1,8 +1,8 @@
-//! IR as tokens where both sweeps print it the same way: integer and bool expression trees, and
-//! loop iterators.
+//! IR as tokens where both sweeps print it the same way: integer and bool expression trees, loop
+//! iterators, and the narrowing and widening of `#[record(..)]` values.
 
-use proc_macro2::TokenStream;
-use quote::quote;
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::{format_ident, quote};
 
 use crate::ir::*;
 
@@ -115,4 +115,200 @@ pub fn typed_literal(types: &Types, tokens: &TokenStream, ty: TyId) -> TokenStre
         return quote!((-#t));
     }
     tokens.clone()
+}
+
+/// The type of a `#[record(..)]` value's tape field: `ty` with each float narrowed (`u16` bits
+/// for bf16).
+pub fn narrow_ty(types: &Types, ty: TyId, narrow: Narrow) -> TokenStream {
+    match types.get(ty) {
+        TyVal::Array(e, n) => {
+            let e = narrow_ty(types, *e, narrow);
+            quote!([#e; #n])
+        }
+        _ => match narrow {
+            Narrow::Bf16 => quote!(u16),
+            Narrow::F32 => quote!(f32),
+        },
+    }
+}
+
+/// The zero of [`narrow_ty`], the tape's initial value.
+pub fn narrow_zero(types: &Types, ty: TyId, narrow: Narrow) -> TokenStream {
+    types.filled(
+        ty,
+        match narrow {
+            Narrow::Bf16 => quote!(0),
+            Narrow::F32 => quote!(0.0),
+        },
+    )
+}
+
+/// Is the float at the bottom of `ty` an `f32`?
+fn leaf_is_f32(types: &Types, ty: TyId) -> bool {
+    matches!(types.get(types.leaf(ty)), TyVal::F32)
+}
+
+/// `dst = value` narrowed element by element (`dst` a place of [`narrow_ty`], `value` one of
+/// `ty`). bf16 rounds to nearest, ties to even, and keeps NaNs NaN (a quiet bit set), with
+/// integer operations on the bits only, so the generated code needs nothing beyond `core`.
+pub fn narrow_into(
+    types: &Types,
+    ty: TyId,
+    narrow: Narrow,
+    dst: TokenStream,
+    value: TokenStream,
+) -> TokenStream {
+    let x = quote!(__stackgrad_x);
+    let one = match narrow {
+        Narrow::F32 => quote!(#x as f32),
+        Narrow::Bf16 => {
+            let x32 = if leaf_is_f32(types, ty) {
+                quote!(#x)
+            } else {
+                quote!((#x as f32))
+            };
+            quote!({
+                let bits = #x32.to_bits();
+                if #x32.is_nan() {
+                    (bits >> 16) as u16 | 0x40
+                } else {
+                    (bits.wrapping_add(0x7fff + ((bits >> 16) & 1)) >> 16) as u16
+                }
+            })
+        }
+    };
+    elementwise(
+        types,
+        ty,
+        dst,
+        value,
+        |x_expr| quote!({ let #x = #x_expr; #one }),
+    )
+}
+
+/// One float of type `ty`'s leaf widened from `x`, a value of its [`narrow_ty`].
+fn widen_one(types: &Types, ty: TyId, narrow: Narrow, x: &TokenStream) -> TokenStream {
+    match narrow {
+        Narrow::F32 => quote!(f64::from(#x)),
+        Narrow::Bf16 if leaf_is_f32(types, ty) => quote!(f32::from_bits(u32::from(#x) << 16)),
+        Narrow::Bf16 => quote!(f64::from(f32::from_bits(u32::from(#x) << 16))),
+    }
+}
+
+/// A `#[record(..)]` float (a scalar of type `ty`) read back from its tape field `src`.
+pub fn widen(types: &Types, ty: TyId, narrow: Narrow, src: TokenStream) -> TokenStream {
+    let x = quote!(__stackgrad_x);
+    let one = widen_one(types, ty, narrow, &x);
+    quote!({ let #x = #src; #one })
+}
+
+/// `dst = src` widened element by element: a `#[record(..)]` array of type `ty` read back
+/// from its tape field `src` into the local `dst`.
+pub fn widen_into(
+    types: &Types,
+    ty: TyId,
+    narrow: Narrow,
+    dst: TokenStream,
+    src: TokenStream,
+) -> TokenStream {
+    let x = quote!(__stackgrad_x);
+    let one = widen_one(types, ty, narrow, &x);
+    elementwise(
+        types,
+        ty,
+        dst,
+        src,
+        |x_expr| quote!({ let #x = #x_expr; #one }),
+    )
+}
+
+/// `dst[i0][i1].. = f(src[i0][i1]..);` over every element of an array of type `ty` (or `dst =
+/// f(src);` for a scalar).
+fn elementwise(
+    types: &Types,
+    ty: TyId,
+    dst: TokenStream,
+    src: TokenStream,
+    f: impl Fn(TokenStream) -> TokenStream,
+) -> TokenStream {
+    if types.kind(ty) != Kind::Array {
+        let v = f(src);
+        return quote!(#dst = #v;);
+    }
+    let (mut idx, mut lens, mut t) = (Vec::new(), Vec::new(), ty);
+    while let TyVal::Array(e, n) = types.get(t) {
+        idx.push(format_ident!("i{}", idx.len(), span = Span::mixed_site()));
+        lens.push(n.clone());
+        t = *e;
+    }
+    let (d, s) = (
+        Ident::new("__stackgrad_dst", Span::mixed_site()),
+        Ident::new("__stackgrad_src", Span::mixed_site()),
+    );
+    let v = f(quote!(#s #([#idx])*));
+    let mut body = quote!(#d #([#idx])* = #v;);
+    for (i, n) in idx.iter().zip(&lens).rev() {
+        body = quote!(for #i in 0..#n { #body });
+    }
+    quote!({ let #s = &#src; let #d = &mut #dst; #body })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `[[f32; 3]; n]` and `f64`.
+    fn types() -> (Types, TyId, TyId) {
+        let mut t = Types::default();
+        let f = t.fresh(TyVal::F32);
+        let row = t.fresh(TyVal::Array(f, quote!(3)));
+        let m = t.fresh(TyVal::Array(row, quote!(n)));
+        let d = t.fresh(TyVal::F64);
+        (t, m, d)
+    }
+
+    fn text(t: TokenStream) -> String {
+        t.to_string().replace(' ', "")
+    }
+
+    #[test]
+    fn narrowed_fields_keep_the_shape() {
+        let (t, m, d) = types();
+        assert_eq!(text(narrow_ty(&t, m, Narrow::Bf16)), "[[u16;3];n]");
+        assert_eq!(text(narrow_zero(&t, m, Narrow::Bf16)), "[[0;3];n]");
+        assert_eq!(text(narrow_ty(&t, d, Narrow::F32)), "f32");
+        assert_eq!(text(narrow_zero(&t, d, Narrow::F32)), "0.0");
+    }
+
+    #[test]
+    fn arrays_narrow_and_widen_element_by_element() {
+        let (t, m, d) = types();
+        let into = text(narrow_into(
+            &t,
+            m,
+            Narrow::Bf16,
+            quote!(tape.h[k]),
+            quote!(h),
+        ));
+        assert!(into.contains("fori0in0..n{fori1in0..3{"), "{into}");
+        assert!(into.contains("letbits=__stackgrad_x.to_bits();"), "{into}");
+        assert!(into.contains("0x7fff+((bits>>16)&1)"), "{into}");
+        let wide = text(widen_into(
+            &t,
+            m,
+            Narrow::Bf16,
+            quote!(w),
+            quote!(tape.h[k]),
+        ));
+        assert!(
+            wide.contains("f32::from_bits(u32::from(__stackgrad_x)<<16)"),
+            "{wide}"
+        );
+        // An f64 value narrowed to f32 and widened back.
+        assert!(text(narrow_into(&t, d, Narrow::F32, quote!(tape.g), quote!(g))).contains("asf32"));
+        assert_eq!(
+            text(widen(&t, d, Narrow::F32, quote!(tape.g))),
+            "{let__stackgrad_x=tape.g;f64::from(__stackgrad_x)}"
+        );
+    }
 }

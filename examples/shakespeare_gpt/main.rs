@@ -11,6 +11,7 @@
 //! cargo run --release --example shakespeare_gpt -- 300          # a shorter run (or --steps 300)
 //! cargo run --release --example shakespeare_gpt -- --tape-report  # what the tape keeps
 //! cargo run --release --example shakespeare_gpt -- --threads 2  # each batch in 2 shards of 32
+//! cargo run --release --example shakespeare_gpt -- --tape bf16  # activations on the tape in bfloat16
 //! cargo run --release --example shakespeare_gpt -- --help       # every option
 //! # 300 steps, then on to 600 from the saved state: the same bits as 600 steps in one go
 //! cargo run --release --example shakespeare_gpt -- 300
@@ -50,7 +51,7 @@ use std::error::Error;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use clap::Parser;
+use clap::{Parser, ValueEnum};
 
 use rand::{Rng, SeedableRng};
 use stackgrad::Parameters;
@@ -64,7 +65,10 @@ mod model;
 #[cfg(feature = "mpi")]
 mod ranks;
 
-use model::{B, Gpt, GptLogitsTape, GptLossTape, R, T, Trainer, V, gpt_logits, gpt_loss};
+use model::{
+    B, Bf16Tape, Gpt, GptLogitsBf16Tape, GptLogitsTape, GptLossBf16Tape, GptLossTape, R, T,
+    Trainer, V, gpt_logits, gpt_loss,
+};
 
 /// Train a miniature GPT on tiny-shakespeare, then generate 500 characters.
 #[derive(Parser, Debug, Clone, PartialEq)]
@@ -101,6 +105,18 @@ struct Args {
     /// Threads of a training step: the batch is split into this many shards (1, 2, 4 or 8).
     #[arg(long, default_value_t = 1, value_parser = thread_count)]
     threads: usize,
+    /// How the tape keeps the six activations per block the reverse sweep reads: in f32, or in
+    /// bf16 (half their bytes, gradients of the values rounded; on one thread).
+    #[arg(long, value_enum, default_value_t = TapeKind::F32)]
+    tape: TapeKind,
+}
+
+/// The tape of a training step: the model as written ([`gpt_loss`]) or with its activations
+/// recorded in bfloat16 ([`model::gpt_loss_bf16`]).
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum TapeKind {
+    F32,
+    Bf16,
 }
 
 impl Args {
@@ -294,7 +310,18 @@ fn run(args: &Args) -> Result<(), Box<dyn Error>> {
         "tiny-shakespeare has 65 distinct characters"
     );
     let (train, val) = corpus.split(0.9);
-    let trainer = Trainer::with_lr(args.seed, args.lr)?.with_threads(args.threads)?;
+    let trainer = Trainer::with_lr(args.seed, args.lr)?;
+    let trainer = match args.tape {
+        TapeKind::F32 => trainer.with_threads(args.threads)?,
+        TapeKind::Bf16 if args.threads == 1 => {
+            trainer.with_sharded_loss(Box::new(Bf16Tape::<R>::new()))
+        }
+        TapeKind::Bf16 => return Err("--tape bf16 runs on one thread: leave out --threads".into()),
+    };
+    #[cfg(feature = "mpi")]
+    if args.tape == TapeKind::Bf16 && cluster.size() > 1 {
+        return Err("--tape bf16 runs in one process: start it without mpirun".into());
+    }
     #[cfg(feature = "mpi")]
     let (trainer, communication) = ranks::with_ranks(trainer, &cluster)?;
     let mut trainer = trainer;
@@ -442,22 +469,33 @@ fn main() -> Result<(), Box<dyn Error>> {
     let args = Args::parse();
     if args.tape_report {
         // What the reverse sweep of one training step keeps, field by field.
-        println!(
-            "{}",
-            TapeReport::new(
-                "GptLossTape<512>",
-                GptLossTape::<R>::FIELDS,
-                GptLossTape::<R>::BYTES
-            )
-        );
-        println!(
-            "{}",
-            TapeReport::new(
-                "GptLogitsTape<512>",
-                GptLogitsTape::<R>::FIELDS,
-                GptLogitsTape::<R>::BYTES
-            )
-        );
+        let [loss, logits] = match args.tape {
+            TapeKind::F32 => [
+                TapeReport::new(
+                    "GptLossTape<512>",
+                    GptLossTape::<R>::FIELDS,
+                    GptLossTape::<R>::BYTES,
+                ),
+                TapeReport::new(
+                    "GptLogitsTape<512>",
+                    GptLogitsTape::<R>::FIELDS,
+                    GptLogitsTape::<R>::BYTES,
+                ),
+            ],
+            TapeKind::Bf16 => [
+                TapeReport::new(
+                    "GptLossBf16Tape<512>",
+                    GptLossBf16Tape::<R>::FIELDS,
+                    GptLossBf16Tape::<R>::BYTES,
+                ),
+                TapeReport::new(
+                    "GptLogitsBf16Tape<512>",
+                    GptLogitsBf16Tape::<R>::FIELDS,
+                    GptLogitsBf16Tape::<R>::BYTES,
+                ),
+            ],
+        };
+        println!("{loss}\n{logits}");
         return Ok(());
     }
     // The tape of a batch of 64 lives on the heap; the forward and reverse sweeps keep their
@@ -498,6 +536,7 @@ mod tests {
             "--resume <FILE>",
             "--tape-report",
             "--threads",
+            "--tape <TAPE>",
             "fixed at compile time",
         ] {
             assert!(help.contains(option), "{option} missing from:\n{help}");
@@ -512,7 +551,9 @@ mod tests {
         assert!(!args.tape_report);
         assert_eq!(args.resume, None);
         assert_eq!(args.threads, 1);
+        assert_eq!(args.tape, TapeKind::F32);
         assert_eq!(parse(&["--threads", "4"]).unwrap().threads, 4);
+        assert_eq!(parse(&["--tape", "bf16"]).unwrap().tape, TapeKind::Bf16);
         let args = parse(&["600", "--resume", "target/state.safetensors"]).unwrap();
         assert_eq!(args.steps(), 600);
         assert_eq!(args.resume, Some(PathBuf::from("target/state.safetensors")));

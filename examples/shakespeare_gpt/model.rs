@@ -91,6 +91,45 @@ pub fn gpt_loss<const NR: usize>(p: &Gpt, tokens: &[usize; NR], targets: &[usize
     nn::cross_entropy::<NR, V>(&logits, targets)
 }
 
+/// [`gpt_logits`] with the six activations of a block its reverse sweep reads (the first layer
+/// norm's output, the queries, keys and values, the attention's output and the feed-forward
+/// activation) kept on the tape in bfloat16 (`#[record(bf16)]`): a third less tape for gradients
+/// of those values rounded to 8 significant bits (`--tape bf16`; BENCHMARKS.md).
+#[differentiable(wrt(p))]
+pub fn gpt_logits_bf16<const NR: usize>(p: &Gpt, tokens: &[usize; NR]) -> [[f32; V]; NR] {
+    let mut x: [[f32; C]; NR] = nn::token_position_embedding::<V, T, C, NR>(&p.wte, &p.wpe, tokens);
+    for l in 0..L {
+        #[record(bf16)]
+        let h: [[f32; C]; NR] = nn::layer_norm::<NR, C>(&x, &p.blocks[l].ln1_g, &p.blocks[l].ln1_b);
+        #[record(bf16)]
+        let q: [[f32; C]; NR] = nn::linear::<NR, C, C>(&h, &p.blocks[l].wq, &p.blocks[l].bq);
+        #[record(bf16)]
+        let k: [[f32; C]; NR] = nn::linear::<NR, C, C>(&h, &p.blocks[l].wk, &p.blocks[l].bk);
+        #[record(bf16)]
+        let v: [[f32; C]; NR] = nn::linear::<NR, C, C>(&h, &p.blocks[l].wv, &p.blocks[l].bv);
+        #[record(bf16)]
+        let a: [[f32; C]; NR] = nn::causal_self_attention_rows::<T, H, D, NR, C>(&q, &k, &v);
+        x = nn::linear_add::<NR, C, C>(&a, &p.blocks[l].wo, &p.blocks[l].bo, &x);
+        #[recompute]
+        let h2: [[f32; C]; NR] =
+            nn::layer_norm::<NR, C>(&x, &p.blocks[l].ln2_g, &p.blocks[l].ln2_b);
+        #[record(bf16)]
+        let f1r: [[f32; F]; NR] =
+            nn::linear_relu::<NR, C, F>(&h2, &p.blocks[l].w1, &p.blocks[l].b1);
+        x = nn::linear_add::<NR, F, C>(&f1r, &p.blocks[l].w2, &p.blocks[l].b2, &x);
+    }
+    #[recompute]
+    let hf: [[f32; C]; NR] = nn::layer_norm::<NR, C>(&x, &p.lnf_g, &p.lnf_b);
+    nn::linear::<NR, C, V>(&hf, &p.head_w, &p.head_b)
+}
+
+/// [`gpt_loss`] over [`gpt_logits_bf16`].
+#[differentiable(wrt(p))]
+pub fn gpt_loss_bf16<const NR: usize>(p: &Gpt, tokens: &[usize; NR], targets: &[usize; NR]) -> f32 {
+    let logits: [[f32; V]; NR] = gpt_logits_bf16::<NR>(p, tokens);
+    nn::cross_entropy::<NR, V>(&logits, targets)
+}
+
 /// GPT-2's initialisation, as the PyTorch reference uses it: weights and embeddings from
 /// N(0, 0.02), biases 0, layer-norm gains 1.
 pub fn init_gpt(rng: &mut SmallRng) -> Gpt {
@@ -239,6 +278,42 @@ pub trait ShardedLoss<const NR: usize> {
         y: &[usize; NR],
         grads: &mut Gpt,
     ) -> f32;
+}
+
+/// The step of [`gpt_loss_bf16`] on the calling thread, with one tape for the whole batch (a
+/// "sharded" loss of one shard, so the trainer needs no other variant).
+pub struct Bf16Tape<const NR: usize> {
+    tape: Box<GptLossBf16Tape<NR>>,
+}
+
+impl<const NR: usize> Bf16Tape<NR> {
+    /// As [`GptTrainer::EMPTY_TAPE`].
+    const EMPTY_TAPE: GptLossBf16Tape<NR> = GptLossBf16Tape::new();
+
+    pub fn new() -> Self {
+        Bf16Tape {
+            tape: Box::new(Self::EMPTY_TAPE),
+        }
+    }
+}
+
+impl<const NR: usize> ShardedLoss<NR> for Bf16Tape<NR> {
+    fn shards(&self) -> usize {
+        1
+    }
+
+    fn loss_and_gradient(
+        &mut self,
+        params: &Gpt,
+        x: &[usize; NR],
+        y: &[usize; NR],
+        grads: &mut Gpt,
+    ) -> f32 {
+        grads.zero();
+        let loss = gpt_loss_bf16_forward::<NR>(params, x, y, &mut self.tape);
+        gpt_loss_bf16_adjoint::<NR>(params, x, y, &self.tape, 1.0, grads);
+        loss
+    }
 }
 
 /// What every shard reads: the parameters and the whole batch (copied in at each step).

@@ -173,6 +173,8 @@ pub enum Stmt {
         ty: Option<String>,
         value: String,
         recompute: bool,
+        /// `#[record(f32)]`: the tape keeps the (f64) value as f32.
+        record: bool,
     },
     /// `place op value;` with `op` one of `= += -= *= /=`.
     Assign {
@@ -205,6 +207,21 @@ pub enum Stmt {
 }
 
 impl Stmt {
+    /// Whether the statement is or holds a `#[record(f32)] let`.
+    pub fn has_record(&self) -> bool {
+        let any = |b: &[Stmt]| b.iter().any(Stmt::has_record);
+        match self {
+            Stmt::Let { record, .. } => *record,
+            Stmt::If { arms, els } => {
+                arms.iter().any(|(_, b)| any(b)) || els.as_deref().is_some_and(any)
+            }
+            Stmt::For { body, .. } | Stmt::While { body, .. } | Stmt::Loop { body, .. } => {
+                any(body)
+            }
+            _ => false,
+        }
+    }
+
     /// Whether the statement holds a `while` or `loop` (so the function has `f_try_forward`).
     pub fn has_bounded_loop(&self) -> bool {
         match self {
@@ -524,9 +541,13 @@ fn print_stmt(out: &mut String, s: &Stmt, mode: Mode, depth: usize) {
             ty,
             value,
             recompute,
+            record,
         } => {
             if *recompute && mode.macros {
                 line(out, depth, "#[recompute]");
+            }
+            if *record && mode.macros {
+                line(out, depth, "#[record(f32)]");
             }
             let mut text = format!("let {}{name}", if *mutable { "mut " } else { "" });
             if let Some(ty) = ty {

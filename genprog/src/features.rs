@@ -67,6 +67,7 @@ features! {
     Snapshots "snapshots" "`#[checkpoint(snapshots = S)]`",
     Binomial "binomial" "`#[checkpoint(snapshots = S, binomial)]`",
     Recompute "recompute" "`#[recompute] let`",
+    Record "record" "`#[record(f32)] let` in f64 programs (the tape keeps the value as f32)",
     EarlyReturn "early-return" "`return` inside `if` branches",
     Calls "calls" "calls to other `#[differentiable]` functions",
     ArrayCalls "array-calls" "callees returning arrays, `let y: [$F; 3] = g(..)`",

@@ -183,6 +183,13 @@ pub fn program(seed: u64, index: usize, on: &Features) -> (Program, Vec<Feature>
 
 impl Gen<'_> {
     /// With probability `p`, if `feature` is on (and then records it as used).
+    /// Whether a `let` of an f64 program records its value as `f32` (`#[record(f32)]`): a
+    /// rounding of relative size 2^-24 in the gradient, well inside the comparison's tolerance.
+    /// f32 programs never draw it (bfloat16's 2^-9 is not).
+    fn record(&mut self) -> bool {
+        self.float == Float::F64 && self.p(Feature::Record, 0.25)
+    }
+
     fn p(&mut self, feature: Feature, p: f64) -> bool {
         if self.on.has(feature) && self.rng.gen_bool(p) {
             self.used.push(feature);
@@ -515,6 +522,7 @@ impl Gen<'_> {
                     ty: Some("$F".into()),
                     value: "match mode { E::A => 1.0, _ => 0.5 }".into(),
                     recompute: false,
+                    record: false,
                 },
             );
         }
@@ -543,6 +551,7 @@ impl Gen<'_> {
                 ty: Some(Ty::floats(&dims).text()),
                 value: zeros(&dims),
                 recompute: false,
+                record: false,
             });
             self.scope.push(Var {
                 name: name.clone(),
@@ -1585,6 +1594,7 @@ impl Gen<'_> {
             ty: None,
             value: format!("({}, {})", typed(&e1), typed(&e2)),
             recompute: false,
+            record: false,
         });
         self.declare(&a, Kind::Float, false, e1.mag);
         self.declare(&b, Kind::Float, mutable, e2.mag);
@@ -1641,12 +1651,14 @@ impl Gen<'_> {
                 let e = tame(self.expr(3));
                 let name = self.fresh("v");
                 self.declare(&name, Kind::Float, mutable, e.mag);
+                let record = !mutable && self.record();
                 out.push(Stmt::Let {
                     name,
                     mutable,
                     ty: (!e.typed || self.coin(0.1)).then(|| "$F".into()),
                     value: e.s,
                     recompute: false,
+                    record,
                 });
             }
             22..25 if self.p(Feature::Destructure, 0.6) => self.destructure(out),
@@ -1677,6 +1689,7 @@ impl Gen<'_> {
                         ty: None,
                         value: v.s,
                         recompute: false,
+                        record: false,
                     });
                 }
             }
@@ -1712,6 +1725,7 @@ impl Gen<'_> {
                     ty: (!e.typed).then(|| "$F".into()),
                     value: e.s,
                     recompute: true,
+                    record: false,
                 });
             }
             92..95 if self.loops == 0 && self.p(Feature::EarlyReturn, 0.8) => {
@@ -1761,6 +1775,7 @@ impl Gen<'_> {
                         ty: None,
                         value: "0".into(),
                         recompute: false,
+                        record: false,
                     });
                 } else {
                     let counters: Vec<String> = self
@@ -1811,6 +1826,7 @@ impl Gen<'_> {
                 ty,
                 value: format!("[{}]", text.join(", ")),
                 recompute: false,
+                record: false,
             });
             return;
         }
@@ -1836,6 +1852,7 @@ impl Gen<'_> {
             ty: Some(Ty::floats(&dims).text()),
             value: zeros(&dims),
             recompute: false,
+            record: false,
         });
         if self.nesting < MAX_NESTING && self.on.has(Feature::ForRange) && self.coin(0.8) {
             // Fill it, often only in part: one loop per dimension.
@@ -1945,6 +1962,7 @@ impl Gen<'_> {
                     ty: None,
                     value: e.s,
                     recompute: false,
+                    record: false,
                 });
             }
             return;
@@ -1954,6 +1972,7 @@ impl Gen<'_> {
         };
         self.used.push(Feature::ArrayCalls);
         let recompute = self.p(Feature::Recompute, 0.2);
+        let record = !recompute && self.record();
         let name = self.fresh("y");
         self.declare(
             &name,
@@ -1970,6 +1989,7 @@ impl Gen<'_> {
             ty: Some(callee.ret.text()),
             value: text,
             recompute,
+            record,
         });
     }
 
@@ -1985,6 +2005,7 @@ impl Gen<'_> {
                 ty: Some("$F".into()),
                 value: "0.0".into(),
                 recompute: false,
+                record: false,
             });
         }
     }
@@ -2228,6 +2249,7 @@ impl Gen<'_> {
             ty: None,
             value: "0".into(),
             recompute: false,
+            record: false,
         });
         self.declare(&c, Kind::Counter, false, 0.0);
         let limit = self.rng.gen_range(1..=4);

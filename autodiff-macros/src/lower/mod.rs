@@ -187,6 +187,7 @@ impl Lower {
         defaults::default_field_types(&mut self.f);
         defaults::default_call_types(&mut self.f);
         self.undecided_floats();
+        self.narrow_records();
         let mut errors = self.errors.into_iter();
         match errors.next() {
             None => Ok(self.f),
@@ -196,6 +197,29 @@ impl Lower {
                 }
                 Err(first)
             }
+        }
+    }
+
+    /// Checks each `#[record(..)]` against its value's type, known by now: a float or an array of
+    /// floats, and `f32` storage only for `f64` values.
+    fn narrow_records(&mut self) {
+        for v in &self.f.vars {
+            let Some((narrow, at)) = &v.record else {
+                continue;
+            };
+            let leaf = self.f.types.get(self.f.types.leaf(v.ty));
+            let message = match (leaf, *narrow) {
+                (TyVal::F32, Narrow::F32) => format!(
+                    "`{}` is already `f32`: `#[record(f32)]` narrows an `f64` value; write `#[record(bf16)]` to keep an `f32` value in 16 bits",
+                    v.name
+                ),
+                (TyVal::F32 | TyVal::F64 | TyVal::Unknown(Kind::Float), _) => continue,
+                _ => format!(
+                    "`#[record(..)]` applies to a float or an array of floats, and `{}` is neither",
+                    v.name
+                ),
+            };
+            self.errors.push(syn::Error::new_spanned(at, message));
         }
     }
 
@@ -364,6 +388,7 @@ impl Lower {
             by_ref,
             loop_var,
             recompute: false,
+            record: None,
             constant: false,
         });
         let id = self.f.vars.len() - 1;

@@ -37,6 +37,7 @@ impl Lower {
             by_ref: false,
             loop_var: false,
             recompute: false,
+            record: None,
             constant: true,
         });
         let v = self.f.vars.len() - 1;

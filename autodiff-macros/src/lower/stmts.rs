@@ -364,6 +364,14 @@ impl Lower {
             && init.diverge.is_none()
             && super::tuples::tuple_valued(&init.expr, tuple.elems.len())
         {
+            for a in &local.attrs {
+                if a.path().is_ident("recompute") || a.path().is_ident("record") {
+                    self.error(err(
+                        a,
+                        "this attribute applies to a `let` of one name; bind each value with its own `let` and put it on the one it is for",
+                    ));
+                }
+            }
             self.destructure_let(tuple, &init.expr, out);
             return;
         }
@@ -440,7 +448,16 @@ impl Lower {
                 }
                 self.f.vars[var].recompute = true;
             }
+            if let Some(a) = local.attrs.iter().find(|a| a.path().is_ident("record")) {
+                self.record_attr(a, var, mutable);
+            }
         } else {
+            if let Some(a) = local.attrs.iter().find(|a| a.path().is_ident("record")) {
+                self.error(err(
+                    a,
+                    "`#[record(..)]` applies to a `let` of a float or an array of floats, whose value the tape keeps in a narrower float type; remove it from this `let`",
+                ));
+            }
             let (p, ty) = self.pure_constant(&init.expr, kind);
             if let Some(a) = ann_ty {
                 self.f.types.unify(ty, a);
@@ -455,6 +472,38 @@ impl Lower {
                 is_let: true,
             });
         }
+    }
+
+    /// `#[record(bf16)]` or `#[record(f32)]` on the `let` of `var`.
+    fn record_attr(&mut self, a: &syn::Attribute, var: VarId, mutable: bool) {
+        const WHAT: &str = "write `#[record(bf16)]` (an `f32` value, kept in 16 bits) or `#[record(f32)]` (an `f64` value, kept in 32 bits)";
+        let narrow = match a.parse_args::<syn::Ident>() {
+            Ok(i) if i == "bf16" => Narrow::Bf16,
+            Ok(i) if i == "f32" => Narrow::F32,
+            Ok(i) => {
+                self.error(err(i, format!("unknown `#[record(..)]` type: {WHAT}")));
+                return;
+            }
+            Err(_) => {
+                self.error(err(
+                    a,
+                    format!("expected a type in `#[record(..)]`: {WHAT}"),
+                ));
+                return;
+            }
+        };
+        if mutable {
+            self.error(err(
+                a,
+                "`#[record(..)]` applies to an immutable `let`, whose one value the tape keeps; bind the value to narrow with a `let` without `mut`",
+            ));
+        } else if self.f.vars[var].recompute {
+            self.error(err(
+                a,
+                "`#[record(..)]` and `#[recompute]` exclude each other: a recomputed value is not recorded; keep one of them",
+            ));
+        }
+        self.f.vars[var].record = Some((narrow, a.to_token_stream()));
     }
 
     /// Makes `target` hold `op`: renames the definition that produced a temporary, or copies.

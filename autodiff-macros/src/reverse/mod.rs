@@ -71,6 +71,11 @@ pub struct Rev<'a> {
     /// The adjoint defines the helper trait for buffers of unknown type (see
     /// [`ACCUMULATE_HELPER`]) among its declarations.
     needs_accumulate: bool,
+    /// The `#[record(..)]` arrays widened into locals so far in the enclosing blocks, innermost
+    /// last: later reads in scope reuse the local.
+    wide: Vec<(VarId, Ident)>,
+    /// Widenings the statement being reversed asked for, emitted before its code.
+    pre: TokenStream,
 }
 
 /// The right-hand side of each temporary, and of each variable defined by a single `let` (with
@@ -179,6 +184,8 @@ impl<'a> Rev<'a> {
             guse: TokenStream::new(),
             decls,
             needs_accumulate: false,
+            wide: Vec::new(),
+            pre: TokenStream::new(),
         }
     }
 
@@ -305,6 +312,8 @@ impl<'a> Rev<'a> {
 
     /// The reverse of a block whose tail receives `seeds`.
     pub fn block(&mut self, b: &'a Block, seeds: &[Option<TokenStream>]) -> TokenStream {
+        // Widened arrays declared in this block are out of scope after it.
+        let outer = self.wide.len();
         let mut out = TokenStream::new();
         for (o, s) in b.tail.iter().zip(seeds) {
             if let Some(s) = s {
@@ -331,6 +340,7 @@ impl<'a> Rev<'a> {
                 head.extend(self.elementwise_let(*v));
             }
         }
+        self.wide.truncate(outer);
         quote!(#head #out)
     }
 
@@ -382,7 +392,21 @@ impl<'a> Rev<'a> {
         self.f.place_ty(v, place)
     }
 
+    /// The reverse of a statement, after the widening of the `#[record(..)]` arrays it reads
+    /// (see [`Self::widened`]).
     pub(super) fn stmt(&mut self, stmt: &'a Stmt, before: &'a [Stmt]) -> TokenStream {
+        let known = self.wide.len();
+        let code = self.stmt_code(stmt, before);
+        let pre = std::mem::take(&mut self.pre);
+        if code.is_empty() {
+            // Nothing of it was emitted, so neither were its widenings.
+            self.wide.truncate(known);
+            return code;
+        }
+        quote!(#pre #code)
+    }
+
+    fn stmt_code(&mut self, stmt: &'a Stmt, before: &'a [Stmt]) -> TokenStream {
         if let Stmt::Def {
             id,
             target,

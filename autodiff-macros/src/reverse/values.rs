@@ -8,6 +8,7 @@ use super::Rev;
 use crate::analysis::Reach;
 use crate::ir::*;
 use crate::names::line_of;
+use crate::print::{narrow_ty, narrow_zero, widen, widen_into};
 use crate::tape::{Key, Spec};
 
 impl<'a> Rev<'a> {
@@ -21,10 +22,17 @@ impl<'a> Rev<'a> {
         nest: &[usize],
     ) -> TokenStream {
         if self.tape.get(key).is_none() {
+            let (field_ty, init) = match self.narrow(key) {
+                Some(n) => (
+                    narrow_ty(&self.f.types, ty, n),
+                    narrow_zero(&self.f.types, ty, n),
+                ),
+                None => (self.ty(ty), self.f.types.zero(ty)),
+            };
             let spec = Spec {
                 base,
-                ty: self.ty(ty),
-                init: self.f.types.zero(ty),
+                ty: field_ty,
+                init,
                 init_is_call: false,
                 doc,
                 nest,
@@ -35,6 +43,31 @@ impl<'a> Rev<'a> {
         self.tape
             .access(key, &self.tape_ident, &self.f.loops)
             .unwrap()
+    }
+
+    /// The local holding `#[record(..)]` array `var` widened from its tape field `field`:
+    /// declared before the statement being reversed (no copy out of a block expression), and
+    /// reused by later reads in the same scope (the GPT reads a layer norm's output three times).
+    fn widened(&mut self, var: VarId, n: Narrow, field: TokenStream) -> Ident {
+        if let Some((_, local)) = self.wide.iter().rev().find(|(v, _)| *v == var) {
+            return local.clone();
+        }
+        let v = &self.f.vars[var];
+        let local = self.names.fresh(&format!("{}_wide", v.emit));
+        let ty = self.ty(v.ty);
+        let zero = self.f.types.zero(v.ty);
+        let fill = widen_into(&self.f.types, v.ty, n, quote!(#local), field);
+        self.pre.extend(quote!(let mut #local: #ty = #zero; #fill));
+        self.wide.push((var, local.clone()));
+        local
+    }
+
+    /// The narrower type the tape keeps `key` in: a `#[record(..)]` variable's value.
+    fn narrow(&self, key: Key) -> Option<Narrow> {
+        match key {
+            Key::Value(Target::Var(v)) => self.f.vars[v].record.as_ref().map(|(n, _)| *n),
+            _ => None,
+        }
     }
 
     /// `[i][j].w`: a place's projections, with indices as the adjoint computes them.
@@ -117,8 +150,24 @@ impl<'a> Rev<'a> {
                 .get(&Target::Var(var))
                 .cloned()
                 .unwrap_or_default();
-            let base = self.field(Key::Value(Target::Var(var)), &name, ty, doc, &nest);
+            let key = Key::Value(Target::Var(var));
+            let base = self.field(key, &name, ty, doc, &nest);
             let suffix = self.suffix(proj);
+            if let Some(n) = self.narrow(key) {
+                let pty = self.place_ty(var, proj);
+                if proj.is_empty() && self.f.types.kind(ty) == Kind::Array {
+                    let local = self.widened(var, n, base);
+                    return quote!(#and #local);
+                }
+                if self.f.types.kind(pty) != Kind::Array {
+                    let wide = widen(&self.f.types, pty, n, quote!(#base #suffix));
+                    return quote!(#and #wide);
+                }
+                // A row of a recorded array: widened into a block's local.
+                let (row, zero) = (quote!(__stackgrad_row), self.f.types.zero(pty));
+                let fill = widen_into(&self.f.types, pty, n, row.clone(), quote!(#base #suffix));
+                return quote!(#and { let mut #row = #zero; #fill #row });
+            }
             return quote!(#and #base #suffix);
         }
         let reaching = self

@@ -125,9 +125,41 @@ pub fn triangle_max(x: &[f64; 4]) -> f64 {
     s
 }
 
+/// `#[record(..)]`: the tape keeps an `f32` array in bfloat16 and an `f64` value in `f32`,
+/// narrowed and widened with `core` alone.
+#[differentiable]
+pub fn narrowed(x: &[f32; 4], y: f64) -> f64 {
+    #[record(bf16)]
+    let h: [f32; 4] = [x[0] * x[1], x[1] * x[2], x[2] * x[3], x[3] * x[0]];
+    #[record(f32)]
+    let g = y * y;
+    let mut s = 0.0;
+    for i in 0..4 {
+        s += (h[i] * h[i]) as f64 * g;
+    }
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Values exact in bfloat16 and `f32`: the narrowed tape loses nothing.
+    #[test]
+    fn narrowed_records_of_exact_values() {
+        let (x, y) = ([1.0f32, 2.0, 0.5, -4.0], 1.5);
+        let (_, (d_x, d_y)) = narrowed_grad(&x, y);
+        let h = [2.0f32, 1.0, -2.0, -4.0];
+        let g = y * y;
+        // s = g Σ h_i², h_i = x_i x_{i+1}: ∂s/∂x_i = 2 g (h_i x_{i+1} + h_{i-1} x_{i-1}).
+        for i in 0..4 {
+            let (next, prev) = ((i + 1) % 4, (i + 3) % 4);
+            let want = 2.0 * g * f64::from(h[i] * x[next] + h[prev] * x[prev]);
+            assert_eq!(f64::from(d_x[i]), want, "d_x[{i}]");
+        }
+        let sum: f64 = h.iter().map(|&h| f64::from(h * h)).sum();
+        assert_eq!(d_y, 2.0 * y * sum);
+    }
 
     /// Second order: `f_hvp`'s gradient is `f_grad`'s, and its products along the axes are
     /// symmetric and match central differences of the gradient.

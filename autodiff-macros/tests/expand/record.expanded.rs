@@ -1,0 +1,199 @@
+/// `#[record(bf16)]` on an array read whole by a callee's adjoint (widened into a local before
+/// the call) and element by element; `#[record(f32)]` on an f64 scalar.
+fn recorded(x: &[f32; 8], w: &[f32; 8], y: f64) -> f64 {
+    let h: [f32; 8] = scale(x, w[0]);
+    let a = dot(&h, w);
+    let g = y.sin();
+    (a * h[3]) as f64 * g
+}
+///The tape of [`recorded`]: what [`recorded_adjoint`] reads, recorded by [`recorded_forward`] in fixed-size fields.
+#[derive(::core::clone::Clone, ::core::fmt::Debug)]
+struct RecordedTape {
+    ///the tape of the call to `scale`
+    scale: ScaleTape,
+    ///`h` (line 6)
+    h: [u16; 8],
+    ///the tape of the call to `dot`
+    dot: DotTape,
+    ///`a` (line 7)
+    a: f32,
+    ///`g` (line 9)
+    g: f32,
+    ///`t1 = t0 as f64`
+    t1: f64,
+}
+impl RecordedTape {
+    /// The exact size of this tape in bytes.
+    pub const BYTES: usize = ::core::mem::size_of::<Self>();
+    /// Every recorded field, in the order the forward sweep writes it: its name, what
+    /// it records, its type and its size in bytes. The sizes add up to
+    /// [`Self::BYTES`] up to alignment padding.
+    pub const FIELDS: &'static [(&'static str, &'static str, &'static str, usize)] = &[
+        (
+            "scale",
+            "the tape of the call to scale",
+            "ScaleTape",
+            ::core::mem::size_of::<ScaleTape>(),
+        ),
+        ("h", "h (line 6)", "[u16 ; 8]", ::core::mem::size_of::<[u16; 8]>()),
+        (
+            "dot",
+            "the tape of the call to dot",
+            "DotTape",
+            ::core::mem::size_of::<DotTape>(),
+        ),
+        ("a", "a (line 7)", "f32", ::core::mem::size_of::<f32>()),
+        ("g", "g (line 9)", "f32", ::core::mem::size_of::<f32>()),
+        ("t1", "t1 = t0 as f64", "f64", ::core::mem::size_of::<f64>()),
+    ];
+    /// A zeroed tape.
+    pub const fn new() -> Self {
+        Self {
+            scale: ScaleTape::new(),
+            h: [0; 8],
+            dot: DotTape::new(),
+            a: 0.0,
+            g: 0.0,
+            t1: 0.0,
+        }
+    }
+}
+impl ::core::default::Default for RecordedTape {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+///Computes [`recorded`] and records in `tape` what [`recorded_adjoint`] needs.
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+fn recorded_forward(x: &[f32; 8], w: &[f32; 8], y: f64, tape: &mut RecordedTape) -> f64 {
+    let h: [f32; 8] = scale_forward(x, w[0], &mut tape.scale);
+    {
+        let __stackgrad_src = &h;
+        let __stackgrad_dst = &mut tape.h;
+        for i0 in 0..8 {
+            __stackgrad_dst[i0] = {
+                let __stackgrad_x = __stackgrad_src[i0];
+                {
+                    let bits = __stackgrad_x.to_bits();
+                    if __stackgrad_x.is_nan() {
+                        (bits >> 16) as u16 | 0x40
+                    } else {
+                        (bits.wrapping_add(0x7fff + ((bits >> 16) & 1)) >> 16) as u16
+                    }
+                }
+            };
+        }
+    }
+    let a: f32 = dot_forward(&h, w, &mut tape.dot);
+    tape.a = a;
+    let g: f64 = y.sin();
+    tape.g = {
+        let __stackgrad_x = g;
+        __stackgrad_x as f32
+    };
+    let t0 = a * h[3];
+    let t1 = t0 as f64;
+    tape.t1 = t1;
+    t1 * g
+}
+/**The reverse sweep of [`recorded`]: adds `d_out` times the derivative of `recorded` with respect to `x`, `w`, `y` into `d_x`, `d_w`, `d_y`.
+
+`tape` must have been filled by [`recorded_forward`] with the same arguments. The adjoints accumulate: zero them first for a plain gradient.*/
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+fn recorded_adjoint(
+    x: &[f32; 8],
+    w: &[f32; 8],
+    y: f64,
+    tape: &RecordedTape,
+    d_out: f64,
+    d_x: &mut [f32; 8],
+    d_w: &mut [f32; 8],
+    d_y: &mut f64,
+) {
+    let mut d_h: [f32; 8] = [0.0; 8];
+    let mut d_a: f32 = -0.0;
+    let mut d_g: f64 = -0.0;
+    let d_t1: f64 = d_out
+        * {
+            let __stackgrad_x = tape.g;
+            f64::from(__stackgrad_x)
+        };
+    d_g += d_out * tape.t1;
+    let d_t0: f32 = d_t1 as f32;
+    d_a
+        += d_t0
+            * {
+                let __stackgrad_x = tape.h[3];
+                f32::from_bits(u32::from(__stackgrad_x) << 16)
+            };
+    d_h[3] += d_t0 * tape.a;
+    *d_y += d_g * y.cos();
+    let mut h_wide: [f32; 8] = [0.0; 8];
+    {
+        let __stackgrad_src = &tape.h;
+        let __stackgrad_dst = &mut h_wide;
+        for i0 in 0..8 {
+            __stackgrad_dst[i0] = {
+                let __stackgrad_x = __stackgrad_src[i0];
+                f32::from_bits(u32::from(__stackgrad_x) << 16)
+            };
+        }
+    }
+    dot_adjoint(&h_wide, w, &tape.dot, d_a, &mut d_h, &mut *d_w);
+    scale_adjoint(x, w[0], &tape.scale, &d_h, &mut *d_x, &mut d_w[0]);
+}
+///The value of [`recorded`] and its gradient with respect to `x`, `w`, `y`, in parameter order.
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+fn recorded_grad(
+    x: &[f32; 8],
+    w: &[f32; 8],
+    y: f64,
+) -> (f64, ([f32; 8], [f32; 8], f64)) {
+    let mut tape = <RecordedTape>::new();
+    let value = recorded_forward(x, w, y, &mut tape);
+    let mut d_x: [f32; 8] = [0.0; 8];
+    let mut d_w: [f32; 8] = [0.0; 8];
+    let mut d_y: f64 = 0.0;
+    {
+        let tape = &tape;
+        let d_out: f64 = 1.0;
+        let d_x = &mut d_x;
+        let d_w = &mut d_w;
+        let d_y = &mut d_y;
+        let mut d_h: [f32; 8] = [0.0; 8];
+        let mut d_a: f32 = -0.0;
+        let mut d_g: f64 = -0.0;
+        let d_t1: f64 = d_out
+            * {
+                let __stackgrad_x = tape.g;
+                f64::from(__stackgrad_x)
+            };
+        d_g += d_out * tape.t1;
+        let d_t0: f32 = d_t1 as f32;
+        d_a
+            += d_t0
+                * {
+                    let __stackgrad_x = tape.h[3];
+                    f32::from_bits(u32::from(__stackgrad_x) << 16)
+                };
+        d_h[3] += d_t0 * tape.a;
+        *d_y = d_g * y.cos();
+        let mut h_wide: [f32; 8] = [0.0; 8];
+        {
+            let __stackgrad_src = &tape.h;
+            let __stackgrad_dst = &mut h_wide;
+            for i0 in 0..8 {
+                __stackgrad_dst[i0] = {
+                    let __stackgrad_x = __stackgrad_src[i0];
+                    f32::from_bits(u32::from(__stackgrad_x) << 16)
+                };
+            }
+        }
+        dot_adjoint(&h_wide, w, &tape.dot, d_a, &mut d_h, &mut *d_w);
+        scale_adjoint(x, w[0], &tape.scale, &d_h, &mut *d_x, &mut d_w[0]);
+    }
+    (value, (d_x, d_w, d_y))
+}
+const _: fn(&[f32; 8], &[f32; 8], f64) -> f64 = recorded;
