@@ -286,3 +286,23 @@ fn hvp_and_jvp_of_a_function_with_records() {
         assert!((d_x[i] - grad_p[i]).abs() <= 1e-6 * grad_p[i].abs());
     }
 }
+
+/// `#[record(bf16)]` on an `f64` value: rounded to `f32`, then to bfloat16.
+#[differentiable]
+fn wide_squares(x: &[f64; 5]) -> f64 {
+    #[record(bf16)]
+    let h: [f64; 5] = [x[0] * 3.0, x[1] * 3.0, x[2] * 3.0, x[3] * 3.0, x[4] * 3.0];
+    h[0] * h[0] + h[1] * h[1] + h[2] * h[2] + h[3] * h[3] + h[4] * h[4]
+}
+
+#[test]
+fn bf16_records_of_f64_values() {
+    let x = [0.1, -0.7, 1.0 + 1.0 / 256.0 / 3.0, 2.5e-3, -11.0];
+    let (value, d_x) = wide_squares_grad(&x);
+    assert_eq!(value.to_bits(), wide_squares(&x).to_bits());
+    for i in 0..5 {
+        let h = f64::from(round_bf16((x[i] * 3.0) as f32));
+        let expected = 0.0 + (0.0 + 2.0 * h) * 3.0;
+        assert_eq!(d_x[i].to_bits(), expected.to_bits(), "d_x[{i}]");
+    }
+}
