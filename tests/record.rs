@@ -306,3 +306,49 @@ fn bf16_records_of_f64_values() {
         assert_eq!(d_x[i].to_bits(), expected.to_bits(), "d_x[{i}]");
     }
 }
+
+/// A recorded array read whole inside a branch and after it, in a loop: the branch widens it
+/// into its own local, the read after it into one of the loop body's.
+#[differentiable]
+fn branchy(x: &[f32; 8], c: f32) -> f32 {
+    let mut s = 0.0;
+    for l in 0..2 {
+        #[record(bf16)]
+        let h: [f32; 8] = scale8(x, c + l as f32);
+        if c > 0.0 {
+            s += dot8(&h, &h);
+        }
+        s += dot8(&h, x);
+    }
+    s
+}
+
+#[test]
+fn a_recorded_array_read_in_a_branch_and_after_it() {
+    let x: [f32; 8] = core::array::from_fn(|i| ((i as f32) * 0.77).sin() + 0.2);
+    for c in [0.6f32, -0.45] {
+        let (value, (d_x, d_c)) = branchy_grad(&x, c);
+        assert_eq!(value.to_bits(), branchy(&x, c).to_bits());
+        let (mut e_x, mut e_c) = ([0.0f32; 8], 0.0f32);
+        for l in 0..2 {
+            let w = c + l as f32;
+            let h: [f32; 8] = core::array::from_fn(|i| round_bf16(x[i] * w));
+            for i in 0..8 {
+                // d_h = (2 h if c > 0) + x; then h = x w.
+                let d_h = if c > 0.0 { 2.0 * h[i] } else { 0.0 } + x[i];
+                e_x[i] += d_h * w + h[i];
+                e_c += d_h * x[i];
+            }
+        }
+        let close = |a: f32, b: f32| (a - b).abs() <= 1e-5 * b.abs().max(1.0);
+        for i in 0..8 {
+            assert!(
+                close(d_x[i], e_x[i]),
+                "c = {c}, d_x[{i}]: {} against {}",
+                d_x[i],
+                e_x[i]
+            );
+        }
+        assert!(close(d_c, e_c), "c = {c}, d_c: {d_c} against {e_c}");
+    }
+}

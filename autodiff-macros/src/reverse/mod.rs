@@ -396,8 +396,11 @@ impl<'a> Rev<'a> {
     /// (see [`Self::widened`]).
     pub(super) fn stmt(&mut self, stmt: &'a Stmt, before: &'a [Stmt]) -> TokenStream {
         let known = self.wide.len();
+        // The widenings of an enclosing statement wait (a nested block's statements have their
+        // own, emitted inside that block).
+        let outer = std::mem::take(&mut self.pre);
         let code = self.stmt_code(stmt, before);
-        let pre = std::mem::take(&mut self.pre);
+        let pre = std::mem::replace(&mut self.pre, outer);
         if code.is_empty() {
             // Nothing of it was emitted, so neither were its widenings.
             self.wide.truncate(known);
