@@ -327,9 +327,17 @@ fn check_fn(p: &Program, f: &Func, name: &str) -> String {
             s.push_str(&method_hvp_check(f, &differentiated, &turbofish));
         }
         if !single {
+            // The gradient to difference: `f_grad`'s, or with `#[record(f32)]` (whose rounded
+            // records make `f_grad` a step function at the scale of the differences) `f_hvp`'s,
+            // which does not round and is checked against `f_grad` above.
+            let gradient = if narrowed {
+                format!("t::{path}_hvp{turbofish}({args}{va}).1")
+            } else {
+                format!("t::{path}_grad{turbofish}({args}).1")
+            };
             let _ = writeln!(
                 s,
-                "        let grad_at = |q: &[f64]| -> Vec<f64> {{\n            let {pat}: {test_tys} = crate::unflat(q);\n            crate::flat(&t::{path}_grad{turbofish}({args}).1)\n        }};\n        ctx.hessian(&pt, WRT, &vdir, &wdir, &crate::flat(&hv), &grad_at);"
+                "        let grad_at = |q: &[f64]| -> Vec<f64> {{\n            let {pat}: {test_tys} = crate::unflat(q);\n            crate::flat(&{gradient})\n        }};\n        ctx.hessian(&pt, WRT, &vdir, &wdir, &crate::flat(&hv), &grad_at);"
             );
         }
     }
