@@ -20,6 +20,7 @@ use stackgrad::runtime::Float;
 use stackgrad::runtime::distributed::{Cluster, DataParallel, DistributedError};
 use stackgrad::{Parameters, differentiable};
 
+#[allow(dead_code, reason = "the example's model; these tests use part of it")]
 #[path = "../examples/shakespeare_gpt/model.rs"]
 mod model;
 #[path = "../examples/shakespeare_gpt/ranks.rs"]

@@ -352,3 +352,51 @@ fn a_recorded_array_read_in_a_branch_and_after_it() {
         assert!(close(d_c, e_c), "c = {c}, d_c: {d_c} against {e_c}");
     }
 }
+
+/// A value computed from a recorded one decides a branch: the branch the reverse sweep takes is
+/// the forward sweep's (recorded), never one decided again from the rounded value.
+#[differentiable]
+fn branch_on_derived(x: f32, w: f32) -> f32 {
+    #[record(bf16)]
+    let h = w.sqrt();
+    let t = h * 3.0;
+    if t > 2.0 { (x * h).exp() } else { x - h }
+}
+
+#[test]
+fn branches_on_values_derived_from_records_are_the_forward_sweeps() {
+    // h = 0.6665: t = 1.9995 takes the `else` branch; bf16(h) = 0.66796875 would give t > 2.
+    let w = 0.6665f32 * 0.6665;
+    assert!(w.sqrt() * 3.0 <= 2.0 && round_bf16(w.sqrt()) * 3.0 > 2.0);
+    let (value, (d_x, d_w)) = branch_on_derived_grad(1.25, w);
+    assert_eq!(value, 1.25 - w.sqrt());
+    assert_eq!(d_x, 1.0);
+    // d(-sqrt w)/dw = -1 / (2 sqrt w), with sqrt w read back rounded.
+    let expected = -0.5 / round_bf16(w.sqrt());
+    assert!(
+        (d_w - expected).abs() <= 1e-6 * expected.abs(),
+        "{d_w} against {expected}"
+    );
+}
+
+/// An index computed from a recorded value: the reverse sweep reads the index the forward sweep
+/// computed, not one computed again from the rounded value.
+#[differentiable]
+fn pick(x: &[f64; 4], w: f64) -> f64 {
+    #[record(f32)]
+    let h = w * 1.0;
+    let k = (h * 2.0) as usize % 4;
+    x[k] * h
+}
+
+#[test]
+fn indices_computed_from_records_are_the_forward_sweeps() {
+    // Just below 1.5: the index is 2, and 3 from the value rounded to f32 (1.5).
+    let w = 1.5 - 1e-9;
+    assert_eq!(((w as f32 as f64) * 2.0) as usize, 3);
+    let x = [0.5, -1.0, 2.0, 4.0];
+    let (value, (d_x, d_w)) = pick_grad(&x, w);
+    assert_eq!(value, 2.0 * w);
+    assert_eq!(d_x, [0.0, 0.0, 1.5, 0.0]);
+    assert_eq!(d_w, 2.0);
+}

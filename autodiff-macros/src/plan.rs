@@ -107,6 +107,11 @@ impl Plan {
         depth: usize,
     ) -> bool {
         let v = &f.vars[var];
+        // A `#[record(..)]` value is on the tape rounded: what is computed from it is recorded
+        // itself, never evaluated again from the rounded value.
+        if v.record.is_some() {
+            return false;
+        }
         let indices = proj.iter().all(|p| match p {
             Proj::Index(i) => self.available_pure(f, i),
             _ => true,
@@ -158,7 +163,9 @@ impl Plan {
     fn defined_outside(&self, f: &Func, o: &Operand, depth: usize) -> bool {
         let target = match o {
             Operand::Temp(t) => Target::Temp(*t),
-            Operand::Var { var, proj, .. } if proj.is_empty() && !f.vars[*var].mutable => {
+            Operand::Var { var, proj, .. }
+                if proj.is_empty() && !f.vars[*var].mutable && f.vars[*var].record.is_none() =>
+            {
                 Target::Var(*var)
             }
             _ => return self.available(f, o, depth),
@@ -182,7 +189,12 @@ impl Plan {
                         Target::Temp(_) => true,
                         Target::Var(v) => {
                             let var = &f.vars[*v];
-                            *is_let && place.is_empty() && !var.mutable && var.param.is_none()
+                            // A `#[record(..)]` let asks for a record.
+                            *is_let
+                                && place.is_empty()
+                                && !var.mutable
+                                && var.param.is_none()
+                                && var.record.is_none()
                         }
                     };
                     if immutable && self.cheap(f, rhs, f.def_nest[*id].len()) {

@@ -277,6 +277,9 @@ impl Gen<'_> {
             && top.params.iter().any(|q| q.ty == Ty::Struct)
             && self.p(Feature::ImplMethods, 0.5);
         funcs.push(top);
+        for f in &mut funcs {
+            keep_checkpoint_inputs_exact(&mut f.body);
+        }
         let mut consts = self.consts.clone();
         consts.sort_by(|a, b| a.name.cmp(&b.name));
         Program {
@@ -2333,5 +2336,55 @@ fn typed(e: &Ex) -> String {
         e.s.clone()
     } else {
         format!("(({}) as $F)", e.s)
+    }
+}
+
+/// In a function with a `#[checkpoint]` loop, only lets inside the innermost checkpointed loops
+/// keep their `#[record(f32)]`: a checkpointed loop re-runs its iterations from the values it
+/// reads, which must be exact, and a let outside it may be read inside (the macro rejects that).
+fn keep_checkpoint_inputs_exact(body: &mut [Stmt]) {
+    fn has_checkpoint(b: &[Stmt]) -> bool {
+        b.iter().any(|s| match s {
+            Stmt::For {
+                checkpoint, body, ..
+            } => checkpoint.is_some() || has_checkpoint(body),
+            Stmt::If { arms, els } => {
+                arms.iter().any(|(_, b)| has_checkpoint(b))
+                    || els.as_deref().is_some_and(has_checkpoint)
+            }
+            Stmt::While { body, .. } | Stmt::Loop { body, .. } => has_checkpoint(body),
+            _ => false,
+        })
+    }
+    fn clear(b: &mut [Stmt], inside: bool) {
+        for s in b {
+            match s {
+                Stmt::Let { record, .. } if !inside => *record = false,
+                // Inside a checkpointed loop, lets keep their attribute unless another
+                // checkpointed loop inside it may read them.
+                Stmt::For {
+                    checkpoint, body, ..
+                } => {
+                    let inside = match checkpoint {
+                        Some(_) => !has_checkpoint(body),
+                        None => inside,
+                    };
+                    clear(body, inside);
+                }
+                Stmt::If { arms, els } => {
+                    for (_, b) in arms {
+                        clear(b, inside);
+                    }
+                    if let Some(b) = els {
+                        clear(b, inside);
+                    }
+                }
+                Stmt::While { body, .. } | Stmt::Loop { body, .. } => clear(body, inside),
+                _ => {}
+            }
+        }
+    }
+    if has_checkpoint(body) {
+        clear(body, false);
     }
 }

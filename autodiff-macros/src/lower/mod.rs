@@ -221,6 +221,19 @@ impl Lower {
             };
             self.errors.push(syn::Error::new_spanned(at, message));
         }
+        let mut misuse = Vec::new();
+        record_misuse(&self.f, &self.f.body, &mut misuse);
+        for (v, what) in misuse {
+            let var = &self.f.vars[v];
+            let at = &var.record.as_ref().expect("a recorded variable").1;
+            self.errors.push(syn::Error::new_spanned(
+                at,
+                format!(
+                    "`{}` is read {what}, which needs its exact value, and `#[record(..)]` keeps it rounded; remove the attribute from this `let`",
+                    var.name
+                ),
+            ));
+        }
     }
 
     /// Reports the variables that started as a constant of unknown kind and became floats.
@@ -400,6 +413,88 @@ impl Lower {
     }
 }
 
+/// The `#[record(..)]` variables of `b` read where the reverse sweep needs their exact value
+/// (with what reads them): in an index or a loop bound, which the sweep evaluates again, and
+/// inside a checkpointed loop that they come from outside of, whose iterations the sweep runs
+/// again from the tape. (Conditions and integer or `bool` values computed from them are safe:
+/// the plan records those instead of evaluating them again from a recorded variable.)
+fn record_misuse(f: &Func, b: &Block, out: &mut Vec<(VarId, &'static str)>) {
+    let push = |reads: Vec<(VarId, &[Proj], ReadId)>, what, out: &mut Vec<_>| {
+        for (v, ..) in reads {
+            if f.vars[v].record.is_some() && !out.iter().any(|(w, _)| *w == v) {
+                out.push((v, what));
+            }
+        }
+    };
+    for s in &b.stmts {
+        let mut reads = Vec::new();
+        match s {
+            Stmt::Def { place, rhs, .. } => {
+                crate::walk::proj_reads(place, &mut reads);
+                for o in crate::walk::operands(rhs) {
+                    if let Operand::Var { proj, .. } = o {
+                        crate::walk::proj_reads(proj, &mut reads);
+                    }
+                }
+                push(reads, "in an index", out);
+            }
+            Stmt::If { then, els, .. } => {
+                record_misuse(f, then, out);
+                record_misuse(f, els, out);
+            }
+            Stmt::For {
+                id, range, body, ..
+            } => {
+                crate::walk::range_reads(range, &mut reads);
+                push(reads, "in a loop bound", out);
+                if f.loops[*id].checkpoint.is_some() {
+                    let mut inside = std::collections::BTreeSet::new();
+                    crate::walk::referenced(body, &mut inside);
+                    let mut defined = Vec::new();
+                    defined_in(body, &mut defined);
+                    let outer: Vec<_> = inside
+                        .into_iter()
+                        .filter(|v| !defined.contains(v))
+                        .map(|v| (v, &[][..], 0))
+                        .collect();
+                    push(
+                        outer,
+                        "inside a checkpointed loop whose iterations are run again",
+                        out,
+                    );
+                }
+                record_misuse(f, body, out);
+            }
+            _ => {}
+        }
+    }
+    let mut reads = Vec::new();
+    for o in &b.tail {
+        if let Operand::Var { proj, .. } = o {
+            crate::walk::proj_reads(proj, &mut reads);
+        }
+    }
+    push(reads, "in an index", out);
+}
+
+/// The variables `let` binds in `b`, nested blocks included.
+fn defined_in(b: &Block, out: &mut Vec<VarId>) {
+    for s in &b.stmts {
+        match s {
+            Stmt::Def {
+                target: Target::Var(v),
+                is_let: true,
+                ..
+            } => out.push(*v),
+            Stmt::If { then, els, .. } => {
+                defined_in(then, out);
+                defined_in(els, out);
+            }
+            Stmt::For { body, .. } => defined_in(body, out),
+            _ => {}
+        }
+    }
+}
 #[cfg(test)]
 mod tests {
     use super::*;

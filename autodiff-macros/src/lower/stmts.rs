@@ -448,8 +448,15 @@ impl Lower {
                 }
                 self.f.vars[var].recompute = true;
             }
-            if let Some(a) = local.attrs.iter().find(|a| a.path().is_ident("record")) {
+            let mut records = local.attrs.iter().filter(|a| a.path().is_ident("record"));
+            if let Some(a) = records.next() {
                 self.record_attr(a, var, mutable);
+            }
+            if let Some(again) = records.next() {
+                self.error(err(
+                    again,
+                    "a second `#[record(..)]` on one `let`: keep one",
+                ));
             }
         } else {
             if let Some(a) = local.attrs.iter().find(|a| a.path().is_ident("record")) {
@@ -476,7 +483,7 @@ impl Lower {
 
     /// `#[record(bf16)]` or `#[record(f32)]` on the `let` of `var`.
     fn record_attr(&mut self, a: &syn::Attribute, var: VarId, mutable: bool) {
-        const WHAT: &str = "write `#[record(bf16)]` (an `f32` value, kept in 16 bits) or `#[record(f32)]` (an `f64` value, kept in 32 bits)";
+        const WHAT: &str = "write `#[record(bf16)]` (a float kept in 16 bits; an `f64` is rounded to `f32` first) or `#[record(f32)]` (an `f64` kept in 32 bits)";
         let narrow = match a.parse_args::<syn::Ident>() {
             Ok(i) if i == "bf16" => Narrow::Bf16,
             Ok(i) if i == "f32" => Narrow::F32,
