@@ -128,6 +128,7 @@ pub fn triangle_max(x: &[f64; 4]) -> f64 {
 /// `#[record(..)]`: the tape keeps an `f32` array in bfloat16 and an `f64` value in `f32`,
 /// narrowed and widened with `core` alone.
 #[differentiable]
+#[allow(clippy::needless_range_loop)] // index loops are what the macro differentiates
 pub fn narrowed(x: &[f32; 4], y: f64) -> f64 {
     #[record(bf16)]
     let h: [f32; 4] = [x[0] * x[1], x[1] * x[2], x[2] * x[3], x[3] * x[0]];
