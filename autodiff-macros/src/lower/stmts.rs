@@ -364,13 +364,11 @@ impl Lower {
             && init.diverge.is_none()
             && super::tuples::tuple_valued(&init.expr, tuple.elems.len())
         {
-            for a in &local.attrs {
-                if a.path().is_ident("recompute") || a.path().is_ident("record") {
-                    self.error(err(
-                        a,
-                        "this attribute applies to a `let` of one name; bind each value with its own `let` and put it on the one it is for",
-                    ));
-                }
+            for a in local.attrs.iter().filter(|a| is_memory_attr(a)) {
+                self.error(err(
+                    a,
+                    "this attribute applies to a `let` of one name; bind each value with its own `let` and put it on the one it is for",
+                ));
             }
             self.destructure_let(tuple, &init.expr, out);
             return;
@@ -439,25 +437,7 @@ impl Lower {
                 self.call_lets.insert(var, callee);
             }
             self.bind(out, op, Target::Var(var), Vec::new(), true);
-            if local.attrs.iter().any(|a| a.path().is_ident("recompute")) {
-                if mutable {
-                    self.error(err(
-                        pi,
-                        "`#[recompute]` applies to an immutable `let`: its value is computed once, so the reverse sweep can compute it again",
-                    ));
-                }
-                self.f.vars[var].recompute = true;
-            }
-            let mut records = local.attrs.iter().filter(|a| a.path().is_ident("record"));
-            if let Some(a) = records.next() {
-                self.record_attr(a, var, mutable);
-            }
-            if let Some(again) = records.next() {
-                self.error(err(
-                    again,
-                    "a second `#[record(..)]` on one `let`: keep one",
-                ));
-            }
+            self.memory_attrs(local, pi, var, mutable);
         } else {
             if let Some(a) = local.attrs.iter().find(|a| a.path().is_ident("record")) {
                 self.error(err(
@@ -478,6 +458,29 @@ impl Lower {
                 rhs: Rhs::Pure(p),
                 is_let: true,
             });
+        }
+    }
+
+    /// `#[recompute]` and `#[record(..)]` on the `let` of `var` (`pi`).
+    fn memory_attrs(&mut self, local: &syn::Local, pi: &syn::PatIdent, var: VarId, mutable: bool) {
+        if local.attrs.iter().any(|a| a.path().is_ident("recompute")) {
+            if mutable {
+                self.error(err(
+                    pi,
+                    "`#[recompute]` applies to an immutable `let`: its value is computed once, so the reverse sweep can compute it again",
+                ));
+            }
+            self.f.vars[var].recompute = true;
+        }
+        let mut records = local.attrs.iter().filter(|a| a.path().is_ident("record"));
+        if let Some(a) = records.next() {
+            self.record_attr(a, var, mutable);
+        }
+        if let Some(again) = records.next() {
+            self.error(err(
+                again,
+                "a second `#[record(..)]` on one `let`: keep one",
+            ));
         }
     }
 
@@ -758,4 +761,9 @@ impl Lower {
         });
         results.into_iter().map(Operand::Temp).collect()
     }
+}
+
+/// `#[recompute]` or `#[record(..)]`: the attributes on a `let` that only this macro reads.
+fn is_memory_attr(a: &syn::Attribute) -> bool {
+    a.path().is_ident("recompute") || a.path().is_ident("record")
 }
