@@ -450,8 +450,9 @@ fn record_misuse(f: &Func, b: &Block, out: &mut Vec<(VarId, &'static str)>) {
                 if f.loops[*id].checkpoint.is_some() {
                     let mut inside = std::collections::BTreeSet::new();
                     crate::walk::referenced(body, &mut inside);
+                    // A recorded variable is an immutable `let`: assigned only where defined.
                     let mut defined = Vec::new();
-                    defined_in(body, &mut defined);
+                    crate::walk::assigned(body, &mut defined);
                     let outer: Vec<_> = inside
                         .into_iter()
                         .filter(|v| !defined.contains(v))
@@ -475,25 +476,6 @@ fn record_misuse(f: &Func, b: &Block, out: &mut Vec<(VarId, &'static str)>) {
         }
     }
     push(reads, "in an index", out);
-}
-
-/// The variables `let` binds in `b`, nested blocks included.
-fn defined_in(b: &Block, out: &mut Vec<VarId>) {
-    for s in &b.stmts {
-        match s {
-            Stmt::Def {
-                target: Target::Var(v),
-                is_let: true,
-                ..
-            } => out.push(*v),
-            Stmt::If { then, els, .. } => {
-                defined_in(then, out);
-                defined_in(els, out);
-            }
-            Stmt::For { body, .. } => defined_in(body, out),
-            _ => {}
-        }
-    }
 }
 #[cfg(test)]
 mod tests {
