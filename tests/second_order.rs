@@ -1,5 +1,5 @@
 //! Second order: `#[differentiable(hvp)]`'s `f_hvp` against closed-form Hessians (Rosenbrock, a
-//! quadratic form `xᵀAx`, softmax cross-entropy), the dense Hessian and a Newton-CG step built
+//! quadratic form `xᵀAx`, a sum of squares built by columns, softmax cross-entropy), the dense Hessian and a Newton-CG step built
 //! on it (`runtime::hessian`), and a callee declared `hvp` from a caller declared `hvp`.
 //! `tests/forward_mode.rs` checks `f_hvp` of every other model against central differences of
 //! `f_grad`.
@@ -90,6 +90,60 @@ fn quadratic_form_closed_form() {
                 |u: &[f64; 4]| -> f64 { (0..4).map(|j| c * (a[i][j] + a[j][i]) * u[j]).sum() };
             assert_close("quadratic H v", hv[i], h_row(&v), 1e-13);
             assert_close("quadratic gradient", g[i], h_row(&x), 1e-13);
+        }
+    }
+}
+
+/// `|q|²` for `q = J (x, y)`, built column by column with two inputs per column: the reverse of
+/// the inner loop adds into the same `d_x[a]` and `d_y[a]` at every iteration, which the sweep
+/// keeps in locals (golden `held.rs`). `H = 2 JᵀJ`, a constant.
+#[differentiable(hvp, wrt(x, y))]
+fn columns(l: &[[f64; 4]; 4], x: &[f64; 4], y: &[f64; 4]) -> f64 {
+    let mut q = [0.0; 4];
+    for a in 0..4 {
+        for b in a + 1..4 {
+            q[b] += l[a][b] * x[a] + l[b][a] * y[a];
+        }
+    }
+    let mut s = 0.0;
+    for d in 0..4 {
+        s += q[d] * q[d];
+    }
+    s
+}
+
+#[test]
+fn column_products_closed_form() {
+    for p in cube::<32>(103, 20, -2.0, 2.0) {
+        let l: [[f64; 4]; 4] = core::array::from_fn(|i| core::array::from_fn(|j| p[4 * i + j]));
+        let (x, y) = ([p[16], p[17], p[18], p[19]], [p[20], p[21], p[22], p[23]]);
+        let (vx, vy) = ([p[24], p[25], p[26], p[27]], [p[28], p[29], p[30], p[31]]);
+        // J: row b, columns a (from x) and 4 + a (from y), for a < b.
+        let mut j = [[0.0; 8]; 4];
+        for b in 0..4 {
+            for a in 0..b {
+                j[b][a] = l[a][b];
+                j[b][4 + a] = l[b][a];
+            }
+        }
+        let u = [x[0], x[1], x[2], x[3], y[0], y[1], y[2], y[3]];
+        let w = [vx[0], vx[1], vx[2], vx[3], vy[0], vy[1], vy[2], vy[3]];
+        let times = |z: &[f64; 8]| -> [f64; 4] {
+            core::array::from_fn(|b| (0..8).map(|c| j[b][c] * z[c]).sum())
+        };
+        let (q, jw) = (times(&u), times(&w));
+        let (value, (gx, gy)) = columns_grad(&l, &x, &y);
+        let (_, _, (hx, hy)) = columns_hvp(&l, &x, &y, &vx, &vy);
+        assert_close("columns value", value, q.iter().map(|q| q * q).sum(), 1e-13);
+        for c in 0..8 {
+            let (g, h) = if c < 4 {
+                (gx[c], hx[c])
+            } else {
+                (gy[c - 4], hy[c - 4])
+            };
+            let jt = |z: &[f64; 4]| -> f64 { (0..4).map(|b| 2.0 * j[b][c] * z[b]).sum() };
+            assert_close("columns gradient", g, jt(&q), 1e-13);
+            assert_close("columns H v", h, jt(&jw), 1e-13);
         }
     }
 }

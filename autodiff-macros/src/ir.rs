@@ -295,6 +295,33 @@ pub enum Operand {
     },
 }
 
+impl Operand {
+    /// The value of a finite numeric literal (`2.5`, `3`, `0.5_f32`); `None` for anything else,
+    /// paths to constants included.
+    pub fn literal(&self) -> Option<f64> {
+        let Operand::Const { tokens, .. } = self else {
+            return None;
+        };
+        let v = match syn::parse2::<syn::Lit>(tokens.clone()).ok()? {
+            syn::Lit::Float(f) => f.base10_parse::<f64>().ok()?,
+            syn::Lit::Int(i) => i.base10_parse::<f64>().ok()?,
+            _ => return None,
+        };
+        v.is_finite().then_some(v)
+    }
+
+    /// `(1.0 / c)` for a literal `c` whose reciprocal is a normal number of either float type
+    /// (`2^-100 <= |c| <= 2^100`): a constant the compiler folds, so a derivative that would
+    /// divide by the literal multiplies instead.
+    pub fn literal_reciprocal(&self) -> Option<TokenStream> {
+        let c = self.literal()?.abs();
+        let Operand::Const { tokens, .. } = self else {
+            return None;
+        };
+        (c >= 2f64.powi(-100) && c <= 2f64.powi(100)).then(|| quote::quote!((1.0 / #tokens)))
+    }
+}
+
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum BinOp {
     Add,

@@ -313,6 +313,11 @@ impl<'a> Tan<'a> {
                             vec![quote!(#ta / #vb - #out * (#tb / #vb))]
                         }
                         (Some(ta), None) => vec![quote!(#ta / #vb)],
+                        // t_r = -(r r / c) t_b for a literal `c`: no second division.
+                        (None, Some(tb)) if let Some(inv) = a.literal_reciprocal() => {
+                            *reads_out = true;
+                            vec![quote!(-(#out * (#out * #inv)) * #tb)]
+                        }
                         (None, Some(tb)) => {
                             *reads_out = true;
                             vec![quote!(-(#out * (#tb / #vb)))]

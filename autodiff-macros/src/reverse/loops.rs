@@ -23,9 +23,11 @@ impl<'a> Rev<'a> {
         let id = &id;
         let var = &var;
         let own_body = self.f.loops[*id].checkpoint.is_none().then_some(body);
+        let held = self.hold(own_body);
         self.loop_stack.push((*var, own_body));
         let body = self.block(body, &[]);
         self.loop_stack.pop();
+        let (load, store) = self.release(held);
         if body.is_empty() {
             return TokenStream::new();
         }
@@ -47,9 +49,50 @@ impl<'a> Rev<'a> {
             TokenStream::new()
         };
         if lp.checkpoint.is_none() {
-            return quote!(for (#k, #i) in #iter.enumerate() #take .rev() { #body });
+            return quote!(#load for (#k, #i) in #iter.enumerate() #take .rev() { #body } #store);
         }
         self.checkpointed(*id, (&k, &i), &iter, &take, &body)
+    }
+
+    /// Starts holding in locals the cotangents of the places of a plain loop's body that stay
+    /// put while it runs (see [`registers`](super::registers)); returns the mark to release.
+    fn hold(&mut self, body: Option<&Block>) -> usize {
+        let mark = self.held.len();
+        let Some(body) = body else {
+            return mark;
+        };
+        let outer: Vec<VarId> = self.loop_stack.iter().map(|(v, _)| *v).collect();
+        let places = super::registers::invariant_places(self.f, self.act, body, &outer);
+        if places.len() < 2 {
+            return mark;
+        }
+        for (v, proj) in places {
+            let key = super::preacc::place_key(v, &proj);
+            if self.held.iter().all(|(k, ..)| *k != key) {
+                let name = format!("{}_held", self.d_vars[v].as_ref().unwrap());
+                let local = self.names.fresh(&name);
+                self.held.push((key, local, false));
+                self.held_places.push((v, proj));
+            }
+        }
+        mark
+    }
+
+    /// Stops holding the places held since `mark`: the loads before the loop and the stores
+    /// after it, for the places its sweep used.
+    fn release(&mut self, mark: usize) -> (TokenStream, TokenStream) {
+        let (mut load, mut store) = (TokenStream::new(), TokenStream::new());
+        let held: Vec<_> = self.held.drain(mark..).collect();
+        let places: Vec<_> = self.held_places.drain(mark..).collect();
+        for ((_, local, used), (v, proj)) in held.into_iter().zip(places) {
+            if used {
+                let ty = self.ty(self.place_ty(v, &proj));
+                let place = self.d_place(v, &proj);
+                load.extend(quote!(let mut #local: #ty = #place;));
+                store.extend(quote!(#place = #local;));
+            }
+        }
+        (load, store)
     }
 
     /// A checkpointed loop backwards: restore the state saved before iteration `k`, run the

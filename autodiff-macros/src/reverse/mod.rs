@@ -8,6 +8,7 @@
 mod first_touch;
 mod loops;
 mod preacc;
+mod registers;
 mod rhs;
 mod values;
 
@@ -76,6 +77,11 @@ pub struct Rev<'a> {
     wide: Vec<(VarId, Ident)>,
     /// Widenings the statement being reversed asked for, emitted before its code.
     pre: TokenStream,
+    /// Cotangent places held in locals while the enclosing reversed loops run (see
+    /// [`registers`]): the place's key, the local, and whether the sweep used it.
+    held: Vec<(String, Ident, bool)>,
+    /// The variable and place of each entry of `held`.
+    held_places: Vec<(VarId, Vec<Proj>)>,
 }
 
 /// The right-hand side of each temporary, and of each variable defined by a single `let` (with
@@ -186,6 +192,8 @@ impl<'a> Rev<'a> {
             needs_accumulate: false,
             wide: Vec::new(),
             pre: TokenStream::new(),
+            held: Vec::new(),
+            held_places: Vec::new(),
         }
     }
 
@@ -213,6 +221,13 @@ impl<'a> Rev<'a> {
     /// scalar), `d_v[i]`, `d_p.w[i]`.
     pub(super) fn d_place(&mut self, var: VarId, proj: &[Proj]) -> TokenStream {
         self.touch(var, proj);
+        if !self.held.is_empty() {
+            let key = preacc::place_key(var, proj);
+            if let Some((_, local, used)) = self.held.iter_mut().find(|(k, ..)| *k == key) {
+                *used = true;
+                return quote!(#local);
+            }
+        }
         let d = self.d_vars[var].clone().unwrap();
         let v = &self.f.vars[var];
         let proj = match proj.first() {

@@ -37,19 +37,6 @@ struct Term<'f> {
     factor: Option<&'f Operand>,
 }
 
-/// A literal's value, where it is a plain float or integer literal (`2.0`, `3`, `0.5_f32`).
-fn literal(o: &Operand) -> Option<f64> {
-    let Operand::Const { tokens, .. } = o else {
-        return None;
-    };
-    let v = match syn::parse2::<syn::Lit>(tokens.clone()).ok()? {
-        syn::Lit::Float(f) => f.base10_parse::<f64>().ok()?,
-        syn::Lit::Int(i) => i.base10_parse::<f64>().ok()?,
-        _ => return None,
-    };
-    v.is_finite().then_some(v)
-}
-
 /// `x / c` is `x * (1 / c)` exactly when `c` is a power of two.
 fn exact_reciprocal(c: f64) -> Option<f64> {
     let r = 1.0 / c;
@@ -244,7 +231,7 @@ impl<'a> Rev<'a> {
                 self.operand(a, k, factor, run, terms);
                 self.operand(b, -k, factor, run, terms);
             }
-            Rhs::Bin(BinOp::Mul, a, b) => match (literal(a), literal(b)) {
+            Rhs::Bin(BinOp::Mul, a, b) => match (a.literal(), b.literal()) {
                 (Some(c), _) => self.operand(b, k * c, factor, run, terms),
                 (_, Some(c)) => self.operand(a, k * c, factor, run, terms),
                 _ => {
@@ -264,7 +251,7 @@ impl<'a> Rev<'a> {
                     });
                 }
             },
-            Rhs::Bin(BinOp::Div, a, b) => match literal(b).and_then(exact_reciprocal) {
+            Rhs::Bin(BinOp::Div, a, b) => match b.literal().and_then(exact_reciprocal) {
                 Some(r) => self.operand(a, k * r, factor, run, terms),
                 None => return false,
             },
@@ -314,11 +301,22 @@ mod tests {
 
     #[test]
     fn literals_fold_and_paths_do_not() {
-        assert_eq!(literal(&constant(quote!(2.5))), Some(2.5));
-        assert_eq!(literal(&constant(quote!(3))), Some(3.0));
-        assert_eq!(literal(&constant(quote!(0.5_f32))), Some(0.5));
-        assert_eq!(literal(&constant(quote!(K))), None);
-        assert_eq!(literal(&constant(quote!(N as f64))), None);
+        assert_eq!(constant(quote!(2.5)).literal(), Some(2.5));
+        assert_eq!(constant(quote!(3)).literal(), Some(3.0));
+        assert_eq!(constant(quote!(0.5_f32)).literal(), Some(0.5));
+        assert_eq!(constant(quote!(K)).literal(), None);
+        assert_eq!(constant(quote!(N as f64)).literal(), None);
+    }
+
+    #[test]
+    fn literal_reciprocals_are_folded_constants_of_normal_size() {
+        let r = |t: TokenStream| constant(t).literal_reciprocal().map(|r| r.to_string());
+        assert_eq!(r(quote!(10.0)).as_deref(), Some("(1.0 / 10.0)"));
+        assert_eq!(r(quote!(-3.0_f32)).as_deref(), Some("(1.0 / - 3.0_f32)"));
+        assert_eq!(r(quote!(0.0)), None);
+        assert_eq!(r(quote!(1e-200)), None);
+        assert_eq!(r(quote!(1e200)), None);
+        assert_eq!(r(quote!(K)), None);
     }
 
     #[test]

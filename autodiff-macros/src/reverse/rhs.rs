@@ -54,7 +54,12 @@ impl<'a> Rev<'a> {
                             Some(quote!(#s / #vb))
                         }),
                         self.contrib(b, |r| {
-                            let (vb, out) = (r.val(b), r.out(def, target, place));
+                            let out = r.out(def, target, place);
+                            // `-r r / c` for a literal `c`: a product, not a second division.
+                            if let Some(inv) = a.literal_reciprocal() {
+                                return Some(quote!(-(#s * (#out * (#out * #inv)))));
+                            }
+                            let vb = r.val(b);
                             // `s / b` is also the contribution to `a`: computed once, and in
                             // parallel with the primal's division rather than after it.
                             Some(quote!(-(#s / #vb * #out)))

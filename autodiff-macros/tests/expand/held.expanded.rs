@@ -1,0 +1,155 @@
+/// A triangular product by columns with two inputs per column (`x[a]`, `y[a]`): in the reverse
+/// of the inner loop, their cotangents are the same two elements at every iteration, so the
+/// sweep adds into locals (`d_x_held`, `d_y_held`) read before the loop and stored after it.
+pub fn columns<const D: usize>(l: &[[f64; D]; D], x: &[f64; D], y: &[f64; D]) -> f64 {
+    let mut q = [0.0; D];
+    for a in 0..D {
+        for b in a + 1..D {
+            q[b] += l[a][b] * x[a] + l[b][a] * y[a];
+        }
+    }
+    let mut s = 0.0;
+    for d in 0..D {
+        s += q[d] * q[d];
+    }
+    s
+}
+///The tape of [`columns`]: what [`columns_adjoint`] reads, recorded by [`columns_forward`] in fixed-size fields.
+#[derive(::core::clone::Clone, ::core::fmt::Debug)]
+pub struct ColumnsTape<const D: usize> {
+    ///`q` (line 6) after its last write
+    q: [f64; D],
+    ///The const parameters (zero-sized).
+    const_params: ([(); D],),
+}
+impl<const D: usize> ColumnsTape<D> {
+    /// The exact size of this tape in bytes.
+    pub const BYTES: usize = ::core::mem::size_of::<Self>();
+    /// Every recorded field, in the order the forward sweep writes it: its name, what
+    /// it records, its type and its size in bytes. The sizes add up to
+    /// [`Self::BYTES`] up to alignment padding.
+    pub const FIELDS: &'static [(&'static str, &'static str, &'static str, usize)] = &[
+        (
+            "q",
+            "q (line 6) after its last write",
+            "[f64 ; D]",
+            ::core::mem::size_of::<[f64; D]>(),
+        ),
+    ];
+    /// A zeroed tape.
+    pub const fn new() -> Self {
+        Self {
+            q: [0.0; D],
+            const_params: ([(); D],),
+        }
+    }
+}
+impl<const D: usize> ::core::default::Default for ColumnsTape<D> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+///Computes [`columns`] and records in `tape` what [`columns_adjoint`] needs.
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+pub fn columns_forward<const D: usize>(
+    l: &[[f64; D]; D],
+    x: &[f64; D],
+    y: &[f64; D],
+    tape: &mut ColumnsTape<D>,
+) -> f64 {
+    let _ = columns::<D>;
+    let mut q: [f64; D] = [0.0; D];
+    for a in (0..D) {
+        for b in (a + 1..D) {
+            let t0 = l[a][b] * x[a];
+            let t1 = l[b][a] * y[a];
+            let t2 = t0 + t1;
+            q[b] = q[b] + t2;
+        }
+    }
+    tape.q = q;
+    let mut s: f64 = 0.0;
+    for d in (0..D) {
+        let t3 = q[d] * q[d];
+        s = s + t3;
+    }
+    s
+}
+/**The reverse sweep of [`columns`]: adds `d_out` times the derivative of `columns` with respect to `l`, `x`, `y` into `d_l`, `d_x`, `d_y`.
+
+`tape` must have been filled by [`columns_forward`] with the same arguments. The adjoints accumulate: zero them first for a plain gradient.*/
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+pub fn columns_adjoint<const D: usize>(
+    l: &[[f64; D]; D],
+    x: &[f64; D],
+    y: &[f64; D],
+    tape: &ColumnsTape<D>,
+    d_out: f64,
+    d_l: &mut [[f64; D]; D],
+    d_x: &mut [f64; D],
+    d_y: &mut [f64; D],
+) {
+    let mut d_q: [f64; D] = [0.0; D];
+    let mut d_s: f64 = -0.0;
+    d_s += d_out;
+    for (k2, d) in (0..D).enumerate().rev() {
+        d_q[d] += d_s * 2.0 * tape.q[d];
+    }
+    for (k0, a) in (0..D).enumerate().rev() {
+        let mut d_x_held: f64 = d_x[a];
+        let mut d_y_held: f64 = d_y[a];
+        for (k1, b) in (a + 1..D).enumerate().rev() {
+            let d_t0: f64 = d_q[b];
+            let d_t1: f64 = d_q[b];
+            d_l[b][a] += d_t1 * y[a];
+            d_y_held += d_t1 * l[b][a];
+            d_l[a][b] += d_t0 * x[a];
+            d_x_held += d_t0 * l[a][b];
+        }
+        d_x[a] = d_x_held;
+        d_y[a] = d_y_held;
+    }
+}
+///The value of [`columns`] and its gradient with respect to `l`, `x`, `y`, in parameter order.
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+pub fn columns_grad<const D: usize>(
+    l: &[[f64; D]; D],
+    x: &[f64; D],
+    y: &[f64; D],
+) -> (f64, ([[f64; D]; D], [f64; D], [f64; D])) {
+    let mut tape = <ColumnsTape<D>>::new();
+    let value = columns_forward(l, x, y, &mut tape);
+    let mut d_l: [[f64; D]; D] = [[0.0; D]; D];
+    let mut d_x: [f64; D] = [0.0; D];
+    let mut d_y: [f64; D] = [0.0; D];
+    {
+        let tape = &tape;
+        let d_out: f64 = 1.0;
+        let d_l = &mut d_l;
+        let d_x = &mut d_x;
+        let d_y = &mut d_y;
+        let mut d_q: [f64; D] = [0.0; D];
+        let mut d_s: f64 = -0.0;
+        d_s += d_out;
+        for (k2, d) in (0..D).enumerate().rev() {
+            d_q[d] += d_s * 2.0 * tape.q[d];
+        }
+        for (k0, a) in (0..D).enumerate().rev() {
+            let mut d_x_held: f64 = d_x[a];
+            let mut d_y_held: f64 = d_y[a];
+            for (k1, b) in (a + 1..D).enumerate().rev() {
+                let d_t0: f64 = d_q[b];
+                let d_t1: f64 = d_q[b];
+                d_l[b][a] += d_t1 * y[a];
+                d_y_held += d_t1 * l[b][a];
+                d_l[a][b] += d_t0 * x[a];
+                d_x_held += d_t0 * l[a][b];
+            }
+            d_x[a] = d_x_held;
+            d_y[a] = d_y_held;
+        }
+    }
+    (value, (d_l, d_x, d_y))
+}
