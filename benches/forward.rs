@@ -4,8 +4,9 @@
 //! K = 5, n = 1000). One criterion group per function, so `f_jvp / f` and `dual / f_jvp` come
 //! from one run: `cargo bench --bench forward`. Every tangent is along all differentiated
 //! inputs at once; before timing, each case checks that the three agree. After criterion, the
-//! small graph's ratios again from interleaved rounds (`support/interleaved.rs`): at a few
-//! nanoseconds, criterion's ratio depends on which case runs first.
+//! small graph's and GMM's ratios again from interleaved rounds (`support/interleaved.rs`): at a
+//! few nanoseconds, criterion's ratio depends on which case runs first, and on a shared machine
+//! its estimates for GMM move with the load.
 
 #![allow(clippy::needless_range_loop)] // index loops are how the functions are written
 
@@ -157,6 +158,32 @@ fn gmm_case(c: &mut Criterion) {
         })
     });
     group.finish();
+    // Both ratios again from interleaved rounds.
+    let jvp = || {
+        gmm::gmm_objective_jvp::<D, K, N, Q>(
+            black_box(alphas),
+            black_box(means),
+            black_box(icf),
+            black_box(x),
+            black_box(&ta),
+            black_box(&tm),
+            black_box(&tq),
+        )
+    };
+    let name = "forward/gmm_d10_K5";
+    let f = || {
+        gmm::gmm_objective::<D, K, N, Q>(
+            black_box(alphas),
+            black_box(means),
+            black_box(icf),
+            black_box(x),
+        )
+    };
+    interleaved::ratio_over(name, 20, ("f_jvp", jvp), ("f", f));
+    let dual = || {
+        gmm_dual::<Dual64, D, K, N, Q>(black_box(&ad), black_box(&md), black_box(&qd), black_box(x))
+    };
+    interleaved::ratio_over(name, 20, ("dual64", dual), ("f_jvp", jvp));
 }
 
 /// The small graph's `f_jvp / f` and `Dual64 / f_jvp` from interleaved rounds.

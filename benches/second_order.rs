@@ -13,7 +13,8 @@
 //!   `e_i` and `v` (its results: `∂f/∂x_i` and `(H v)_i`).
 //!
 //! One criterion group per function, so the ratios come from one run:
-//! `cargo bench --bench second_order`. Before timing, each case checks that all agree.
+//! `cargo bench --bench second_order`. Before timing, each case checks that all agree. After
+//! GMM's group, its `f_hvp / f_grad` again from interleaved rounds (`support/interleaved.rs`).
 
 #![allow(clippy::needless_range_loop)] // index loops are how the functions are written
 
@@ -26,6 +27,8 @@ use num_dual::{
 
 #[path = "support/generic.rs"]
 mod generic;
+#[path = "support/interleaved.rs"]
+mod interleaved;
 #[path = "support/micrograd.rs"]
 mod micrograd;
 
@@ -317,6 +320,31 @@ fn gmm_case(c: &mut Criterion) {
         });
     }
     group.finish();
+    // `f_hvp / f_grad` again from interleaved rounds (a shared machine's load moves criterion's
+    // two estimates apart by more than the effects measured here).
+    interleaved::ratio_over(
+        "second_order/gmm_d10_K5",
+        20,
+        ("f_hvp", || {
+            gmm::gmm_objective_hvp::<D, K, N, Q>(
+                black_box(alphas),
+                black_box(means),
+                black_box(icf),
+                black_box(x),
+                black_box(&va),
+                black_box(&vm),
+                black_box(&vq),
+            )
+        }),
+        ("f_grad", || {
+            gmm::gmm_objective_grad::<D, K, N, Q>(
+                black_box(alphas),
+                black_box(means),
+                black_box(icf),
+                black_box(x),
+            )
+        }),
+    );
 }
 
 criterion_group!(benches, small_graph, recurrent, gmm_case);

@@ -310,15 +310,33 @@ impl Operand {
         v.is_finite().then_some(v)
     }
 
-    /// `(1.0 / c)` for a literal `c` whose reciprocal is a normal number of either float type
-    /// (`2^-100 <= |c| <= 2^100`): a constant the compiler folds, so a derivative that would
-    /// divide by the literal multiplies instead.
+    /// The reciprocal of a literal `c` whose reciprocal is a normal number of either float type
+    /// (`2^-100 <= |c| <= 2^100`), as a literal with `c`'s suffix (`0.1` for `10.0`, `(-0.5_f32)`
+    /// for `-2.0_f32`): a derivative that would divide by the literal multiplies instead. A
+    /// literal, not `1.0 / c`, so that the tangent program of `hvp` sees a constant, not a
+    /// division to record.
     pub fn literal_reciprocal(&self) -> Option<TokenStream> {
-        let c = self.literal()?.abs();
+        let c = self.literal()?;
         let Operand::Const { tokens, .. } = self else {
             return None;
         };
-        (c >= 2f64.powi(-100) && c <= 2f64.powi(100)).then(|| quote::quote!((1.0 / #tokens)))
+        if !(2f64.powi(-100)..=2f64.powi(100)).contains(&c.abs()) {
+            return None;
+        }
+        let text = tokens.to_string();
+        let r = (1.0 / c).abs();
+        let lit = if text.ends_with("f32") {
+            proc_macro2::Literal::f32_suffixed(r as f32)
+        } else if text.ends_with("f64") {
+            proc_macro2::Literal::f64_suffixed(r)
+        } else {
+            proc_macro2::Literal::f64_unsuffixed(r)
+        };
+        Some(if c < 0.0 {
+            quote::quote!((-#lit))
+        } else {
+            quote::quote!(#lit)
+        })
     }
 }
 

@@ -313,7 +313,9 @@ impl<'a> Tan<'a> {
                             vec![quote!(#ta / #vb - #out * (#tb / #vb))]
                         }
                         (Some(ta), None) => vec![quote!(#ta / #vb)],
-                        // t_r = -(r r / c) t_b for a literal `c`: no second division.
+                        // t_r = -(r r / c) t_b for a literal `c`: no second division. (Not in
+                        // the reverse sweep, where the chain after the primal's division is what
+                        // counts: there micrograd's gradient was 25 % slower with it.)
                         (None, Some(tb)) if let Some(inv) = a.literal_reciprocal() => {
                             *reads_out = true;
                             vec![quote!(-(#out * (#out * #inv)) * #tb)]

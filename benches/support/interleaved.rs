@@ -9,38 +9,54 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-/// Interleaved rounds per ratio, and calls of each function per timing.
+/// Interleaved rounds per ratio, and calls of each function per timing (by default).
 pub const ROUNDS: usize = 21;
 const CALLS: u32 = 1_000_000;
 
-/// Nanoseconds per call of `f` over [`CALLS`] calls (`f` puts its inputs through `black_box`).
-fn ns_per_call<R>(f: &impl Fn() -> R) -> f64 {
+/// Nanoseconds per call of `f` over `calls` calls (`f` puts its inputs through `black_box`).
+fn ns_per_call<R>(f: &impl Fn() -> R, calls: u32) -> f64 {
     let start = Instant::now();
-    for _ in 0..CALLS {
+    for _ in 0..calls {
         black_box(f());
     }
-    start.elapsed().as_secs_f64() * 1e9 / f64::from(CALLS)
+    start.elapsed().as_secs_f64() * 1e9 / f64::from(calls)
+}
+
+/// A time in nanoseconds, in ns or µs.
+fn time(ns: f64) -> String {
+    if ns < 1e4 {
+        format!("{ns:.2} ns")
+    } else {
+        format!("{:.1} µs", ns / 1e3)
+    }
 }
 
 /// Prints each round's `a / b` time ratio and the median of the rounds.
-pub fn ratio<RA, RB>(
+#[allow(dead_code)] // each bench includes this file and uses one of the two
+pub fn ratio<RA, RB>(name: &str, a: (&str, impl Fn() -> RA), b: (&str, impl Fn() -> RB)) {
+    ratio_over(name, CALLS, a, b);
+}
+
+/// [`ratio`] with `calls` calls of each function per timing, for slower functions.
+pub fn ratio_over<RA, RB>(
     name: &str,
+    calls: u32,
     (a_name, a): (&str, impl Fn() -> RA),
     (b_name, b): (&str, impl Fn() -> RB),
 ) {
     let mut ratios: Vec<f64> = (0..ROUNDS)
         .map(|round| {
             let (a1, b1, b2, a2) = (
-                ns_per_call(&a),
-                ns_per_call(&b),
-                ns_per_call(&b),
-                ns_per_call(&a),
+                ns_per_call(&a, calls),
+                ns_per_call(&b, calls),
+                ns_per_call(&b, calls),
+                ns_per_call(&a, calls),
             );
             let ratio = (a1 + a2) / (b1 + b2);
             println!(
-                "{name} round {round:2}: {a_name} {:.2} ns, {b_name} {:.2} ns, ratio {ratio:.3}",
-                (a1 + a2) / 2.0,
-                (b1 + b2) / 2.0
+                "{name} round {round:2}: {a_name} {}, {b_name} {}, ratio {ratio:.3}",
+                time((a1 + a2) / 2.0),
+                time((b1 + b2) / 2.0)
             );
             ratio
         })

@@ -11,10 +11,11 @@
 //! element into a local before it, accumulates there, and stores it after it, as a hand-written
 //! adjoint would. The sums are the same, in the same order.
 //!
-//! Only where a loop has two such places or more: with one, the compiler kept it in a register
-//! on its own, and an explicit local made it worse (GMM's gradient, whose inner loop it then
-//! unrolled instead of vectorizing: 8-10 % slower), while with two it kept both in memory (GMM's
-//! second-order sweep, 7-11 % faster held). Measured on an AMD EPYC (AVX2), rustc 1.95.
+//! Only where a loop has two such places or more: with one (GMM's gradient), rustc kept it in a
+//! register on its own, and an explicit local made it unroll the short inner loop instead,
+//! which was slower; with two (GMM's second-order sweep: `d_xc[a]` and `d_t_xc[a]`) it kept
+//! both in memory, and holding them was faster (AMD EPYC, AVX2, rustc 1.95; interleaved A/B
+//! rounds of the two expansions).
 //!
 //! A place qualifies when every access to its variable in the loop body (reads, writes, nested
 //! loops and branches included) is to that one place, and the place's indices are built from

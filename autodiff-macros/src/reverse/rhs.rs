@@ -54,12 +54,7 @@ impl<'a> Rev<'a> {
                             Some(quote!(#s / #vb))
                         }),
                         self.contrib(b, |r| {
-                            let out = r.out(def, target, place);
-                            // `-r r / c` for a literal `c`: a product, not a second division.
-                            if let Some(inv) = a.literal_reciprocal() {
-                                return Some(quote!(-(#s * (#out * (#out * #inv)))));
-                            }
-                            let vb = r.val(b);
+                            let (vb, out) = (r.val(b), r.out(def, target, place));
                             // `s / b` is also the contribution to `a`: computed once, and in
                             // parallel with the primal's division rather than after it.
                             Some(quote!(-(#s / #vb * #out)))

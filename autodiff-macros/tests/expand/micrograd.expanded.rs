@@ -17,6 +17,8 @@ pub fn micrograd(a: f64, b: f64) -> f64 {
 pub struct MicrogradTape {
     ///`e` (line 10)
     e: f64,
+    ///`f` (line 11)
+    f: f64,
     ///`t14 = 10.0 / f`
     t14: f64,
 }
@@ -28,11 +30,12 @@ impl MicrogradTape {
     /// [`Self::BYTES`] up to alignment padding.
     pub const FIELDS: &'static [(&'static str, &'static str, &'static str, usize)] = &[
         ("e", "e (line 10)", "f64", ::core::mem::size_of::<f64>()),
+        ("f", "f (line 11)", "f64", ::core::mem::size_of::<f64>()),
         ("t14", "t14 = 10.0 / f", "f64", ::core::mem::size_of::<f64>()),
     ];
     /// A zeroed tape.
     pub const fn new() -> Self {
-        Self { e: 0.0, t14: 0.0 }
+        Self { e: 0.0, f: 0.0, t14: 0.0 }
     }
 }
 impl ::core::default::Default for MicrogradTape {
@@ -67,6 +70,7 @@ pub fn micrograd_forward(a: f64, b: f64, tape: &mut MicrogradTape) -> f64 {
     let e: f64 = c - d;
     tape.e = e;
     let f: f64 = e.powi(2);
+    tape.f = f;
     let mut g: f64 = f / 2.0;
     let t14 = 10.0 / f;
     tape.t14 = t14;
@@ -93,7 +97,7 @@ pub fn micrograd_adjoint(
     let mut d_g: f64 = -0.0;
     d_g += d_out;
     let d_t14: f64 = d_g;
-    d_f += -(d_t14 * (tape.t14 * (tape.t14 * (1.0 / 10.0))));
+    d_f += -(d_t14 / tape.f * tape.t14);
     d_f += d_g / 2.0_f64;
     d_e += d_f * (2 as f64) * tape.e.powi(2 - 1);
     d_c += d_e;
@@ -135,7 +139,7 @@ pub fn micrograd_grad(a: f64, b: f64) -> (f64, (f64, f64)) {
         let mut d_g: f64 = -0.0;
         d_g += d_out;
         let d_t14: f64 = d_g;
-        d_f += -(d_t14 * (tape.t14 * (tape.t14 * (1.0 / 10.0))));
+        d_f += -(d_t14 / tape.f * tape.t14);
         d_f += d_g / 2.0_f64;
         d_e += d_f * (2 as f64) * tape.e.powi(2 - 1);
         d_c += d_e;
