@@ -171,6 +171,79 @@ mod products {
     }
 }
 
+/// Columns read at an index of an outer counter that is valid only where the primal reads it:
+/// the reverse sweep holds `d_x[a - 1]` and `d_y[a - 1]` in locals across the inner loop (golden
+/// `held.rs`), and must not read them when the inner loop runs no iteration (`a == 0`) or when
+/// only a branch reads them.
+#[allow(clippy::needless_range_loop)] // index loops are the construct under test
+mod held_columns {
+    use crate::common::{GradCheck, cube};
+    use stackgrad::differentiable;
+
+    #[differentiable]
+    pub fn shifted(x: &[f64; 4], y: &[f64; 4], w: &[f64; 4]) -> f64 {
+        let mut s = 0.0;
+        for a in 0..4 {
+            for b in 0..a {
+                s += w[b] * x[a - 1] + w[b] * y[a - 1] * y[a - 1];
+            }
+        }
+        s
+    }
+
+    #[differentiable]
+    pub fn guarded(x: &[f64; 4], y: &[f64; 4], w: &[f64; 4]) -> f64 {
+        let mut s = 0.0;
+        for a in 0..5 {
+            for b in 0..4 {
+                if a > 0 {
+                    s += w[b] * (x[a - 1] + y[a - 1] * y[a - 1]);
+                }
+            }
+        }
+        s
+    }
+
+    type Inputs = ([f64; 4], [f64; 4], [f64; 4]);
+
+    #[test]
+    fn no_iteration_and_branches_read_nothing() {
+        // Closed forms at one point: shifted's d/dx[j] = sum of w[b] for b <= j < 3, guarded's
+        // d/dx[j] = sum of w; d/dy[j] twice that times y[j].
+        let (x, y, w) = (
+            [0.5, -1.0, 2.0, 0.25],
+            [1.5, 0.5, -2.0, 3.0],
+            [1.0, 2.0, -3.0, 0.5],
+        );
+        let (_, (dx, dy, _)) = shifted_grad(&x, &y, &w);
+        let prefix = [1.0, 3.0, 0.0, 0.0];
+        for j in 0..4 {
+            assert_eq!(dx[j], prefix[j], "shifted d/dx[{j}]");
+            assert_eq!(dy[j], 2.0 * y[j] * prefix[j], "shifted d/dy[{j}]");
+        }
+        let (_, (dx, dy, _)) = guarded_grad(&x, &y, &w);
+        for j in 0..4 {
+            assert_eq!(dx[j], 0.5, "guarded d/dx[{j}]");
+            assert_eq!(dy[j], 2.0 * y[j] * 0.5, "guarded d/dy[{j}]");
+        }
+    }
+
+    #[test]
+    fn gradients() {
+        let points = cube::<12>(16, 20, -1.5, 1.5);
+        GradCheck::new("shifted").flat(
+            &points,
+            |(x, y, w): &Inputs| shifted(x, y, w),
+            |(x, y, w): &Inputs| shifted_grad(x, y, w),
+        );
+        GradCheck::new("guarded").flat(
+            &points,
+            |(x, y, w): &Inputs| guarded(x, y, w),
+            |(x, y, w): &Inputs| guarded_grad(x, y, w),
+        );
+    }
+}
+
 /// Softmax cross-entropy, stabilised by subtracting the maximum logit.
 #[allow(clippy::needless_range_loop)] // index loops are the construct under test
 mod softmax {

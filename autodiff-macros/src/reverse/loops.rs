@@ -27,7 +27,7 @@ impl<'a> Rev<'a> {
         self.loop_stack.push((*var, own_body));
         let body = self.block(body, &[]);
         self.loop_stack.pop();
-        let (load, store) = self.release(held);
+        let held = self.release(held);
         if body.is_empty() {
             return TokenStream::new();
         }
@@ -49,7 +49,22 @@ impl<'a> Rev<'a> {
             TokenStream::new()
         };
         if lp.checkpoint.is_none() {
-            return quote!(#load for (#k, #i) in #iter.enumerate() #take .rev() { #body } #store);
+            let lp = quote!(for (#k, #i) in #iter.enumerate() #take .rev() { #body });
+            if held.is_empty() {
+                return lp;
+            }
+            // Read and written back only if the loop runs: the index of a held place is valid
+            // (the primal indexed with it) only in the iterations that ran.
+            let runs = self.names.fresh("runs");
+            let (mut load, mut store) = (
+                quote!(let #runs: bool = #iter #take .next().is_some();),
+                TokenStream::new(),
+            );
+            for (local, place, ty, zero) in held {
+                load.extend(quote!(let mut #local: #ty = if #runs { #place } else { #zero };));
+                store.extend(quote!(if #runs { #place = #local; }));
+            }
+            return quote!(#load #lp #store);
         }
         self.checkpointed(*id, (&k, &i), &iter, &take, &body)
     }
@@ -78,21 +93,21 @@ impl<'a> Rev<'a> {
         mark
     }
 
-    /// Stops holding the places held since `mark`: the loads before the loop and the stores
-    /// after it, for the places its sweep used.
-    fn release(&mut self, mark: usize) -> (TokenStream, TokenStream) {
-        let (mut load, mut store) = (TokenStream::new(), TokenStream::new());
+    /// Stops holding the places held since `mark`; returns those the sweep used: the local, the
+    /// place, its type and a zero of it.
+    fn release(&mut self, mark: usize) -> Vec<(Ident, TokenStream, TokenStream, TokenStream)> {
         let held: Vec<_> = self.held.drain(mark..).collect();
         let places: Vec<_> = self.held_places.drain(mark..).collect();
+        let mut out = Vec::new();
         for ((_, local, used), (v, proj)) in held.into_iter().zip(places) {
             if used {
-                let ty = self.ty(self.place_ty(v, &proj));
+                let ty = self.place_ty(v, &proj);
                 let place = self.d_place(v, &proj);
-                load.extend(quote!(let mut #local: #ty = #place;));
-                store.extend(quote!(#place = #local;));
+                let zero = self.f.types.zero(ty);
+                out.push((local, place, self.f.types.tokens_infer(ty), zero));
             }
         }
-        (load, store)
+        out
     }
 
     /// A checkpointed loop backwards: restore the state saved before iteration `k`, run the

@@ -20,9 +20,13 @@
 //! A place qualifies when every access to its variable in the loop body (reads, writes, nested
 //! loops and branches included) is to that one place, and the place's indices are built from
 //! literals, constants and the counters of enclosing loops only: then no iteration touches
-//! another element of the cotangent, and the place is the same in every iteration. Places passed
-//! to calls are left alone, as are the bodies of checkpointed loops (their sweeps re-run the
-//! primal).
+//! another element of the cotangent, and the place is the same in every iteration. One of the
+//! accesses must be a statement of the body itself, not one inside a branch or a nested loop,
+//! and the sweep reads and writes the element only when the loop runs: then the primal indexed
+//! with the same index in every iteration, so the index is valid (`x[a - 1]` under `if a > 0`,
+//! or in a loop that runs no iteration when `a == 0`, is not read where the primal did not).
+//! Places passed to calls are left alone, as are the bodies of checkpointed loops (their sweeps
+//! re-run the primal).
 
 use crate::analysis::Activity;
 use crate::ir::*;
@@ -31,8 +35,9 @@ use super::preacc::place_key;
 
 /// A variable's accesses in a loop body so far.
 enum Seen {
-    /// Always this place (its key, and the place).
-    One(String, Vec<Proj>),
+    /// Always this place (its key, and the place), and whether a statement of the body itself
+    /// (not one inside a branch or a nested loop) reads or writes it.
+    One(String, Vec<Proj>, bool),
     /// Some other access, or an access to the whole variable.
     Other,
 }
@@ -46,19 +51,21 @@ pub(super) fn invariant_places(
     outer: &[VarId],
 ) -> Vec<(VarId, Vec<Proj>)> {
     let mut seen: Vec<(VarId, Seen)> = Vec::new();
-    visit(body, outer, &mut seen);
+    visit(body, outer, true, &mut seen);
     seen.into_iter()
         .filter_map(|(v, s)| match s {
-            Seen::One(_, proj) => Some((v, proj)),
-            Seen::Other => None,
+            Seen::One(_, proj, true) => Some((v, proj)),
+            _ => None,
         })
         .filter(|(v, proj)| act.vars[*v] && f.types.kind(f.place_ty(*v, proj)) == Kind::Float)
         .collect()
 }
 
-fn visit(b: &Block, outer: &[VarId], seen: &mut Vec<(VarId, Seen)>) {
+/// `top`: `b` is the loop's body itself, whose statements run in every iteration (statements
+/// after a `break` are lowered into a branch).
+fn visit(b: &Block, outer: &[VarId], top: bool, seen: &mut Vec<(VarId, Seen)>) {
     for o in &b.tail {
-        operand(o, outer, seen);
+        operand(o, outer, top, seen);
     }
     for s in &b.stmts {
         match s {
@@ -66,12 +73,12 @@ fn visit(b: &Block, outer: &[VarId], seen: &mut Vec<(VarId, Seen)>) {
                 target, place, rhs, ..
             } => {
                 if let Target::Var(v) = target {
-                    access(*v, place, outer, seen);
+                    access(*v, place, outer, top, seen);
                 }
                 for o in crate::walk::operands(rhs) {
                     match rhs {
                         Rhs::Call { .. } => reject(o, seen),
-                        _ => operand(o, outer, seen),
+                        _ => operand(o, outer, top, seen),
                     }
                 }
             }
@@ -80,21 +87,21 @@ fn visit(b: &Block, outer: &[VarId], seen: &mut Vec<(VarId, Seen)>) {
             } => {
                 for t in results {
                     if let Target::Var(v) = t {
-                        access(*v, &[], outer, seen);
+                        access(*v, &[], outer, top, seen);
                     }
                 }
-                visit(then, outer, seen);
-                visit(els, outer, seen);
+                visit(then, outer, false, seen);
+                visit(els, outer, false, seen);
             }
-            Stmt::For { body, .. } => visit(body, outer, seen),
+            Stmt::For { body, .. } => visit(body, outer, false, seen),
             Stmt::Break | Stmt::Continue | Stmt::Panic(_) => {}
         }
     }
 }
 
-fn operand(o: &Operand, outer: &[VarId], seen: &mut Vec<(VarId, Seen)>) {
+fn operand(o: &Operand, outer: &[VarId], top: bool, seen: &mut Vec<(VarId, Seen)>) {
     if let Operand::Var { var, proj, .. } = o {
-        access(*var, proj, outer, seen);
+        access(*var, proj, outer, top, seen);
     }
 }
 
@@ -104,8 +111,8 @@ fn reject(o: &Operand, seen: &mut Vec<(VarId, Seen)>) {
     }
 }
 
-/// Records an access to `proj` of `v`.
-fn access(v: VarId, proj: &[Proj], outer: &[VarId], seen: &mut Vec<(VarId, Seen)>) {
+/// Records an access to `proj` of `v` (`top`: by a statement of the loop's body itself).
+fn access(v: VarId, proj: &[Proj], outer: &[VarId], top: bool, seen: &mut Vec<(VarId, Seen)>) {
     let proj: Vec<Proj> = proj
         .iter()
         .filter(|p| !matches!(p, Proj::Deref))
@@ -120,9 +127,9 @@ fn access(v: VarId, proj: &[Proj], outer: &[VarId], seen: &mut Vec<(VarId, Seen)
         return set(v, Seen::Other, seen);
     }
     let key = place_key(v, &proj);
-    match seen.iter().find(|(w, _)| *w == v) {
-        None => seen.push((v, Seen::One(key, proj))),
-        Some((_, Seen::One(k, _))) if *k == key => {}
+    match seen.iter_mut().find(|(w, _)| *w == v) {
+        None => seen.push((v, Seen::One(key, proj, top))),
+        Some((_, Seen::One(k, _, at_top))) if *k == key => *at_top |= top,
         Some(_) => set(v, Seen::Other, seen),
     }
 }
@@ -252,6 +259,26 @@ mod tests {
         });
         // `x[j]` reads a local; `x[1 + 2]` then is a second place of `x`.
         assert!(p.is_empty(), "{p:?}");
+    }
+
+    #[test]
+    fn places_only_read_in_a_branch_or_a_nested_loop_do_not_qualify() {
+        let p = places(parse_quote! {
+            fn f(w: &[f64; 4], x: &[f64; 4], y: &[f64; 4], z: &[f64; 4]) -> f64 {
+                let mut s = 0.0;
+                for a in 0..4 {
+                    for b in 0..4 {
+                        if a > 0 {
+                            s += w[b] * (x[a - 1] + y[a - 1]);
+                        }
+                        s += w[b] * z[a];
+                    }
+                }
+                s
+            }
+        });
+        // `x[a - 1]` and `y[a - 1]` are read only when `a > 0`; `z[a]` in every iteration.
+        assert_eq!(p, ["z[a]"]);
     }
 
     #[test]

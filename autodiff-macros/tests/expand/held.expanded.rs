@@ -98,8 +98,9 @@ pub fn columns_adjoint<const D: usize>(
         d_q[d] += d_s * 2.0 * tape.q[d];
     }
     for (k0, a) in (0..D).enumerate().rev() {
-        let mut d_x_held: f64 = d_x[a];
-        let mut d_y_held: f64 = d_y[a];
+        let runs: bool = (a + 1..D).next().is_some();
+        let mut d_x_held: f64 = if runs { d_x[a] } else { 0.0 };
+        let mut d_y_held: f64 = if runs { d_y[a] } else { 0.0 };
         for (k1, b) in (a + 1..D).enumerate().rev() {
             let d_t0: f64 = d_q[b];
             let d_t1: f64 = d_q[b];
@@ -108,8 +109,12 @@ pub fn columns_adjoint<const D: usize>(
             d_l[a][b] += d_t0 * x[a];
             d_x_held += d_t0 * l[a][b];
         }
-        d_x[a] = d_x_held;
-        d_y[a] = d_y_held;
+        if runs {
+            d_x[a] = d_x_held;
+        }
+        if runs {
+            d_y[a] = d_y_held;
+        }
     }
 }
 ///The value of [`columns`] and its gradient with respect to `l`, `x`, `y`, in parameter order.
@@ -137,8 +142,9 @@ pub fn columns_grad<const D: usize>(
             d_q[d] += d_s * 2.0 * tape.q[d];
         }
         for (k0, a) in (0..D).enumerate().rev() {
-            let mut d_x_held: f64 = d_x[a];
-            let mut d_y_held: f64 = d_y[a];
+            let runs: bool = (a + 1..D).next().is_some();
+            let mut d_x_held: f64 = if runs { d_x[a] } else { 0.0 };
+            let mut d_y_held: f64 = if runs { d_y[a] } else { 0.0 };
             for (k1, b) in (a + 1..D).enumerate().rev() {
                 let d_t0: f64 = d_q[b];
                 let d_t1: f64 = d_q[b];
@@ -147,8 +153,12 @@ pub fn columns_grad<const D: usize>(
                 d_l[a][b] += d_t0 * x[a];
                 d_x_held += d_t0 * l[a][b];
             }
-            d_x[a] = d_x_held;
-            d_y[a] = d_y_held;
+            if runs {
+                d_x[a] = d_x_held;
+            }
+            if runs {
+                d_y[a] = d_y_held;
+            }
         }
     }
     (value, (d_l, d_x, d_y))
