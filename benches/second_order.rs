@@ -288,30 +288,28 @@ fn gmm_case(c: &mut Criterion) {
         &gmm_flat(&ha, &hm, &hq)[..],
     );
     check("gmm", &model, &p, &v, ours, &ways);
+    let grad = || {
+        gmm::gmm_objective_grad::<D, K, N, Q>(
+            black_box(alphas),
+            black_box(means),
+            black_box(icf),
+            black_box(x),
+        )
+    };
+    let hvp = || {
+        gmm::gmm_objective_hvp::<D, K, N, Q>(
+            black_box(alphas),
+            black_box(means),
+            black_box(icf),
+            black_box(x),
+            black_box(&va),
+            black_box(&vm),
+            black_box(&vq),
+        )
+    };
     let mut group = c.benchmark_group("second_order/gmm_d10_K5");
-    group.bench_function("f_grad", |bch| {
-        bch.iter(|| {
-            gmm::gmm_objective_grad::<D, K, N, Q>(
-                black_box(alphas),
-                black_box(means),
-                black_box(icf),
-                black_box(x),
-            )
-        })
-    });
-    group.bench_function("f_hvp", |bch| {
-        bch.iter(|| {
-            gmm::gmm_objective_hvp::<D, K, N, Q>(
-                black_box(alphas),
-                black_box(means),
-                black_box(icf),
-                black_box(x),
-                black_box(&va),
-                black_box(&vm),
-                black_box(&vq),
-            )
-        })
-    });
+    group.bench_function("f_grad", |bch| bch.iter(grad));
+    group.bench_function("f_hvp", |bch| bch.iter(hvp));
     // The `num-dual` evaluations take tenths of a second: criterion's smallest sample count.
     group.sample_size(10);
     for (name, way) in ways {
@@ -325,25 +323,8 @@ fn gmm_case(c: &mut Criterion) {
     interleaved::ratio_over(
         "second_order/gmm_d10_K5",
         20,
-        ("f_hvp", || {
-            gmm::gmm_objective_hvp::<D, K, N, Q>(
-                black_box(alphas),
-                black_box(means),
-                black_box(icf),
-                black_box(x),
-                black_box(&va),
-                black_box(&vm),
-                black_box(&vq),
-            )
-        }),
-        ("f_grad", || {
-            gmm::gmm_objective_grad::<D, K, N, Q>(
-                black_box(alphas),
-                black_box(means),
-                black_box(icf),
-                black_box(x),
-            )
-        }),
+        ("f_hvp", hvp),
+        ("f_grad", grad),
     );
 }
 
