@@ -152,8 +152,8 @@ fn gmm_case(c: &mut Criterion) {
     group.bench_function("dual64", |bch| bch.iter(dual));
     group.finish();
     // Both ratios again from interleaved rounds.
-    interleaved::ratio_over(name, 20, ("f_jvp", jvp), ("f", f));
-    interleaved::ratio_over(name, 20, ("dual64", dual), ("f_jvp", jvp));
+    interleaved::ratio(name, 20, ("f_jvp", jvp), ("f", f));
+    interleaved::ratio(name, 20, ("dual64", dual), ("f_jvp", jvp));
 }
 
 /// The small graph's `f_jvp / f` and `Dual64 / f_jvp` from interleaved rounds.
@@ -162,11 +162,13 @@ fn small_graph_interleaved() {
     let jvp = || micrograd_jvp(black_box(a), black_box(b), black_box(ta), black_box(tb));
     interleaved::ratio(
         "forward/small_graph",
+        1_000_000,
         ("f_jvp", jvp),
         ("f", || micrograd(black_box(a), black_box(b))),
     );
     interleaved::ratio(
         "forward/small_graph",
+        1_000_000,
         ("dual64", || {
             micrograd_dual(
                 dual(black_box(a), black_box(ta)),

@@ -320,7 +320,7 @@ fn gmm_case(c: &mut Criterion) {
     group.finish();
     // `f_hvp / f_grad` again from interleaved rounds (a shared machine's load moves criterion's
     // two estimates apart by more than the effects measured here).
-    interleaved::ratio_over(
+    interleaved::ratio(
         "second_order/gmm_d10_K5",
         20,
         ("f_hvp", hvp),

@@ -103,6 +103,7 @@ fn main() {
     c.final_summary();
     interleaved::ratio(
         "small_graph",
+        1_000_000,
         ("generated", || micrograd_grad(black_box(A), black_box(B))),
         ("hand-written", || {
             micrograd_by_hand(black_box(A), black_box(B))

@@ -1,4 +1,4 @@
-//! Ratios of two functions' times from interleaved rounds, for functions of a few nanoseconds.
+//! Ratios of two functions' times from interleaved rounds.
 //!
 //! Criterion times one case, then the next, for seconds each: on a shared machine they see
 //! different load, and whichever runs first pays for warming the core up (measured on the small
@@ -9,9 +9,8 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-/// Interleaved rounds per ratio, and calls of each function per timing (by default).
+/// Interleaved rounds per ratio.
 pub const ROUNDS: usize = 21;
-const CALLS: u32 = 1_000_000;
 
 /// Nanoseconds per call of `f` over `calls` calls (`f` puts its inputs through `black_box`).
 fn ns_per_call<R>(f: &impl Fn() -> R, calls: u32) -> f64 {
@@ -31,14 +30,9 @@ fn time(ns: f64) -> String {
     }
 }
 
-/// Prints each round's `a / b` time ratio and the median of the rounds.
-#[allow(dead_code)] // each bench includes this file and uses one of the two
-pub fn ratio<RA, RB>(name: &str, a: (&str, impl Fn() -> RA), b: (&str, impl Fn() -> RB)) {
-    ratio_over(name, CALLS, a, b);
-}
-
-/// [`ratio`] with `calls` calls of each function per timing, for slower functions.
-pub fn ratio_over<RA, RB>(
+/// Prints each round's `a / b` time ratio and the median of the rounds; each timing is `calls`
+/// calls of one function (10^6 for a function of nanoseconds, a few for one of milliseconds).
+pub fn ratio<RA, RB>(
     name: &str,
     calls: u32,
     (a_name, a): (&str, impl Fn() -> RA),
