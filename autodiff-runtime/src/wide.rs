@@ -59,6 +59,11 @@ pub(crate) trait Lanes: Copy {
     fn add(self, a: Self::F32x8, b: Self::F32x8) -> Self::F32x8;
     fn sub(self, a: Self::F32x8, b: Self::F32x8) -> Self::F32x8;
     fn mul(self, a: Self::F32x8, b: Self::F32x8) -> Self::F32x8;
+    /// `a * b + c`, fused on AVX2 + FMA registers; on [`Plain`] arrays, fused with `std` and a
+    /// multiply then an add without it (`core` has no `mul_add`). The one operation that does
+    /// not round alike everywhere: it is for the matrix kernels, whose paths differ in this
+    /// anyway (`nn::gemm`), not for loops that must give the same bits on every CPU.
+    fn mul_add(self, a: Self::F32x8, b: Self::F32x8, c: Self::F32x8) -> Self::F32x8;
     /// The transpose of an 8 x 8 block, through registers.
     fn transpose8(self, r: &[[f32; 8]; 8]) -> [[f32; 8]; 8];
 }
@@ -98,6 +103,14 @@ impl Lanes for Plain {
     #[inline(always)]
     fn mul(self, a: [f32; 8], b: [f32; 8]) -> [f32; 8] {
         core::array::from_fn(|j| a[j] * b[j])
+    }
+
+    #[inline(always)]
+    fn mul_add(self, a: [f32; 8], b: [f32; 8], c: [f32; 8]) -> [f32; 8] {
+        #[cfg(feature = "std")]
+        return core::array::from_fn(|j| a[j].mul_add(b[j], c[j]));
+        #[cfg(not(feature = "std"))]
+        return core::array::from_fn(|j| a[j] * b[j] + c[j]);
     }
 
     #[inline(always)]
@@ -182,6 +195,11 @@ impl Lanes for pulp::x86::V3 {
     #[inline(always)]
     fn mul(self, a: pulp::f32x8, b: pulp::f32x8) -> pulp::f32x8 {
         self.mul_f32x8(a, b)
+    }
+
+    #[inline(always)]
+    fn mul_add(self, a: pulp::f32x8, b: pulp::f32x8, c: pulp::f32x8) -> pulp::f32x8 {
+        self.mul_add_f32x8(a, b, c)
     }
 
     /// Pairs of rows interleaved (`unpcklps`/`unpckhps`), then pairs of pairs (`shufps`), then

@@ -14,8 +14,10 @@
 //! column strips (the whole width when it is narrow, else strips of a fixed width, then 16, 8 and
 //! single columns for the rest). A strip is swept a few rows at a time, holding that tile of `c`
 //! in registers over a block of `KC = 256` inner indices: each inner step broadcasts one value of
-//! `a` per row, loads one `W`-wide row of `b` and does `rows x W` multiply-adds, which the
-//! compiler turns into vector instructions. `b`'s rows are read in place where they are
+//! `a` per row, loads one `W`-wide row of `b` and does `rows x W` multiply-adds. A tile whose
+//! width is a multiple of 8 is written in explicit 8-lane vectors ([`Lanes`]: AVX2 registers on
+//! both x86 paths, which AVX-512 gives 32 of); other widths are left to the compiler to
+//! vectorize. `b`'s rows are read in place where they are
 //! contiguous (`nn`, `tn`); `nt` first copies the strip's `KC x W` panel of `b` transposed into a
 //! stack buffer (at most 32 KiB, so it stays in L1), in 8 x 8 register blocks (AVX2 shuffles
 //! where the CPU has them: `wide::Lanes::transpose8`). With at most 8 rows that copy costs more
@@ -215,10 +217,10 @@ fn run_on(path: Path, product: impl Product) {
         Path::Portable => product.run::<Portable>(),
         Path::Avx2 => pulp::x86::V3::try_new()
             .expect("this CPU has AVX2 and FMA")
-            .vectorize(move || product.run::<Avx2>()),
+            .vectorize(OnIsa::<_, Avx2>(product, core::marker::PhantomData)),
         Path::Avx512 => pulp::x86::V4::try_new()
             .expect("this CPU has AVX-512")
-            .vectorize(move || product.run::<Avx512>()),
+            .vectorize(OnIsa::<_, Avx512>(product, core::marker::PhantomData)),
     }
     #[cfg(not(all(feature = "std", any(target_arch = "x86", target_arch = "x86_64"))))]
     {
@@ -228,6 +230,23 @@ fn run_on(path: Path, product: impl Product) {
             Path::Avx2 => product.run::<Avx2>(),
             Path::Avx512 => product.run::<Avx512>(),
         }
+    }
+}
+
+/// `product` run with the kernels of `I`, as `pulp` calls it: inlined for certain into the
+/// function it compiles with the path's target features. A closure would not do: its body is a
+/// function of its own, which rustc did not inline for the larger products, so their vector
+/// intrinsics became calls (the adjoint of a linear layer ran 70x slower on AVX2).
+#[cfg(all(feature = "std", any(target_arch = "x86", target_arch = "x86_64")))]
+struct OnIsa<P, I>(P, core::marker::PhantomData<I>);
+
+#[cfg(all(feature = "std", any(target_arch = "x86", target_arch = "x86_64")))]
+impl<P: Product, I: Isa> pulp::NullaryFnOnce for OnIsa<P, I> {
+    type Output = ();
+
+    #[inline(always)]
+    fn call(self) {
+        self.0.run::<I>();
     }
 }
 
@@ -295,7 +314,10 @@ fn tiles<'b, I: Isa, const R: usize, const W: usize, const M: usize, const N: us
     i
 }
 
-/// The register tile: rows `i0 .. i0 + R`, columns `j0 .. j0 + W` of `c`.
+/// The register tile: rows `i0 .. i0 + R`, columns `j0 .. j0 + W` of `c`. A strip of whole
+/// 8-lane vectors is held as vectors of [`Isa::lanes`] (written so, not left to the compiler:
+/// with AVX-512 enabled it vectorized a 24-column tile in 16 lanes and shuffled rows across
+/// halves); any other width as floats.
 #[inline(always)]
 fn tile<'b, I: Isa, const R: usize, const W: usize, const M: usize, const N: usize>(
     c: &mut [[f32; N]; M],
@@ -306,26 +328,93 @@ fn tile<'b, I: Isa, const R: usize, const W: usize, const M: usize, const N: usi
     a: impl Fn(usize, usize) -> f32,
     b: impl Fn(usize) -> &'b [f32; W],
 ) {
-    let window = |row: &[f32; N]| -> [f32; W] {
-        *row[j0..]
+    let lanes = I::lanes();
+    let tile = Tile { c, init, i0, j0 };
+    match (W % 8, W / 8) {
+        (0, 1) => tile.vectors::<I, R, 1, W, _>(lanes, ks, a, b),
+        (0, 2) => tile.vectors::<I, R, 2, W, _>(lanes, ks, a, b),
+        (0, 3) => tile.vectors::<I, R, 3, W, _>(lanes, ks, a, b),
+        (0, 4) => tile.vectors::<I, R, 4, W, _>(lanes, ks, a, b),
+        _ => tile.floats::<I, R, W>(ks, a, b),
+    }
+}
+
+/// Where a register tile lies in `c`, and the row it starts from instead of `c` (`init`).
+struct Tile<'c, const M: usize, const N: usize> {
+    c: &'c mut [[f32; N]; M],
+    init: Option<&'c [f32; N]>,
+    i0: usize,
+    j0: usize,
+}
+
+impl<const M: usize, const N: usize> Tile<'_, M, N> {
+    /// `W` columns of row `r` of the tile's start (`init` or `c`).
+    #[inline(always)]
+    fn start<const W: usize>(&self, r: usize) -> &[f32; W] {
+        let row = self.init.unwrap_or(&self.c[self.i0 + r]);
+        row[self.j0..]
             .first_chunk::<W>()
             .expect("the strip lies inside c")
-    };
-    let mut acc: [[f32; W]; R] = match init {
-        Some(row) => [window(row); R],
-        None => core::array::from_fn(|r| window(&c[i0 + r])),
-    };
-    for p in ks {
-        let b_row = b(p);
-        for (r, acc_row) in acc.iter_mut().enumerate() {
-            let a_ip = a(i0 + r, p);
-            for (acc, &b_pj) in acc_row.iter_mut().zip(b_row) {
-                *acc = fma::<I>(a_ip, b_pj, *acc);
+    }
+
+    /// The tile as `V` vectors of 8 lanes per row (`W = 8 V`).
+    #[inline(always)]
+    fn vectors<'b, I: Isa, const R: usize, const V: usize, const W: usize, L: Lanes>(
+        self,
+        lanes: L,
+        ks: Range<usize>,
+        a: impl Fn(usize, usize) -> f32,
+        b: impl Fn(usize) -> &'b [f32; W],
+    ) {
+        let chunk = |row: &[f32; W], v: usize| -> L::F32x8 {
+            lanes.load(row[8 * v..].first_chunk::<8>().expect("W = 8 V"))
+        };
+        let mut acc: [[L::F32x8; V]; R] =
+            core::array::from_fn(|r| core::array::from_fn(|v| chunk(self.start::<W>(r), v)));
+        for p in ks {
+            let b_row = b(p);
+            let b_p: [L::F32x8; V] = core::array::from_fn(|v| chunk(b_row, v));
+            for (r, acc_row) in acc.iter_mut().enumerate() {
+                let a_ip = lanes.splat(a(self.i0 + r, p));
+                for (acc, &b_pv) in acc_row.iter_mut().zip(&b_p) {
+                    *acc = if I::FMA {
+                        lanes.mul_add(a_ip, b_pv, *acc)
+                    } else {
+                        lanes.add(lanes.mul(a_ip, b_pv), *acc)
+                    };
+                }
+            }
+        }
+        for (r, acc_row) in acc.iter().enumerate() {
+            let row = &mut self.c[self.i0 + r][self.j0..];
+            for (out, &acc) in row.chunks_exact_mut(8).zip(acc_row) {
+                out.copy_from_slice(&lanes.store(acc));
             }
         }
     }
-    for (r, acc_row) in acc.iter().enumerate() {
-        c[i0 + r][j0..][..W].copy_from_slice(acc_row);
+
+    /// The tile as `W` floats per row, for the compiler to vectorize (widths not a multiple
+    /// of 8: a whole narrow `c`, single columns).
+    #[inline(always)]
+    fn floats<'b, I: Isa, const R: usize, const W: usize>(
+        self,
+        ks: Range<usize>,
+        a: impl Fn(usize, usize) -> f32,
+        b: impl Fn(usize) -> &'b [f32; W],
+    ) {
+        let mut acc: [[f32; W]; R] = core::array::from_fn(|r| *self.start::<W>(r));
+        for p in ks {
+            let b_row = b(p);
+            for (r, acc_row) in acc.iter_mut().enumerate() {
+                let a_ip = a(self.i0 + r, p);
+                for (acc, &b_pj) in acc_row.iter_mut().zip(b_row) {
+                    *acc = fma::<I>(a_ip, b_pj, *acc);
+                }
+            }
+        }
+        for (r, acc_row) in acc.iter().enumerate() {
+            self.c[self.i0 + r][self.j0..][..W].copy_from_slice(acc_row);
+        }
     }
 }
 
