@@ -4,6 +4,7 @@
 //! Shapes: `logits` `[R][V]`, `targets` `[R]`, `pred` and `target` `[R][C]`; the loss is an `f32`.
 
 use super::softmax::softmax_row;
+use crate::wide::{WideLoop, with_wide_vectors};
 
 tape! {
     /// What [`cross_entropy_adjoint`] reads: the softmax of the logits.
@@ -24,6 +25,7 @@ fn class<const V: usize>(row: usize, target: usize) -> usize {
 }
 
 /// `-ln softmax(x)[target]`, writing the softmax into `probs`.
+#[inline(always)]
 fn nll(x: &[f32], target: usize, probs: &mut [f32]) -> f32 {
     let (max, ln_sum) = softmax_row(x, probs);
     (max - x[target]) + ln_sum
@@ -75,12 +77,38 @@ pub fn cross_entropy_forward<const R: usize, const V: usize>(
     targets: &[usize; R],
     tape: &mut CrossEntropyTape<R, V>,
 ) -> f32 {
-    let rows = logits.iter().zip(targets).zip(&mut tape.probs).enumerate();
-    let mut sum = 0.0;
-    for (r, ((x, &t), probs)) in rows {
-        sum += nll(x, class::<V>(r, t), probs);
+    for (r, &t) in targets.iter().enumerate() {
+        class::<V>(r, t);
     }
+    let sum = with_wide_vectors(Rows {
+        logits,
+        targets,
+        probs: &mut tape.probs,
+    });
     sum / R as f32
+}
+
+/// The sum over rows of [`nll`], recording each row's softmax, as a loop for
+/// [`with_wide_vectors`]: `exp_fast` over a row of 65 logits took 2.4 % of a batch-64 GPT step
+/// in baseline x86-64 code. The targets are checked before.
+struct Rows<'a, const R: usize, const V: usize> {
+    logits: &'a [[f32; V]; R],
+    targets: &'a [usize; R],
+    probs: &'a mut [[f32; V]; R],
+}
+
+impl<const R: usize, const V: usize> WideLoop for Rows<'_, R, V> {
+    type Output = f32;
+
+    #[inline(always)]
+    fn run(self) -> f32 {
+        let rows = self.logits.iter().zip(self.targets).zip(self.probs);
+        let mut sum = 0.0;
+        for ((x, &t), probs) in rows {
+            sum += nll(x, t, probs);
+        }
+        sum
+    }
 }
 
 /// Adds `d_out / R * (softmax(logits[r]) - one_hot(targets[r]))` into each row of `d_logits`.

@@ -10,6 +10,7 @@ use crate::math;
 /// Writes the softmax of `x` into `p` (same length) and returns `max x` and `ln Σ e^(x - max x)`
 /// (whose sum is `ln Σ e^x`): subtracting the maximum keeps every exponential in range, and keeping
 /// the two terms apart lets callers subtract `x` from the maximum first, exactly.
+#[inline(always)]
 pub(super) fn softmax_row(x: &[f32], p: &mut [f32]) -> (f32, f32) {
     let max = max_lanes(x);
     for (p, &x) in p.iter_mut().zip(x) {
