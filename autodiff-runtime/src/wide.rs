@@ -4,7 +4,10 @@
 //! small that a loop with many constants (AdamW's update has eight) spills them to the stack. The
 //! same loop compiled with AVX2 enabled works on eight lanes in sixteen wider registers. With
 //! `std` on x86, [`with_wide_vectors`] detects AVX2 and FMA at run time (through `pulp`, which
-//! needs no `unsafe` here) and runs the loop compiled with them; elsewhere it runs it as is.
+//! needs no `unsafe` here) and runs the loop compiled with them, or with AVX-512 where the CPU
+//! has that too (the same eight-lane operations with 32 registers instead of 16, and the
+//! compiler free to use 16-lane vectors: on a Zen 4 core the GPT step was about 2 % faster);
+//! elsewhere it runs it as is.
 //! (The matrix kernels in `nn::gemm` have a dispatch of their own: each instruction set there
 //! also needs its own register tile, so they are generic over it; an element-wise loop is not.)
 //!
@@ -246,12 +249,18 @@ pub(crate) trait LanesLoop {
     fn run<S: Lanes>(self, lanes: S) -> Self::Output;
 }
 
-/// Runs `body` on AVX2 registers where the CPU has them, else on [`Plain`] arrays.
+/// Runs `body` on AVX2 registers where the CPU has them (compiled with AVX-512 enabled where it
+/// has that too), else on [`Plain`] arrays.
 #[inline(always)]
 pub(crate) fn with_lanes<L: LanesLoop>(body: L) -> L::Output {
     #[cfg(all(feature = "std", any(target_arch = "x86", target_arch = "x86_64")))]
-    if let Some(v3) = pulp::x86::V3::try_new() {
-        return v3.vectorize(PulpLanes(v3, body));
+    {
+        if let Some(v4) = pulp::x86::V4::try_new() {
+            return v4.vectorize(PulpLanes(*v4, body));
+        }
+        if let Some(v3) = pulp::x86::V3::try_new() {
+            return v3.vectorize(PulpLanes(v3, body));
+        }
     }
     body.run(Plain)
 }
