@@ -15,9 +15,9 @@
 //! single columns for the rest). A strip is swept a few rows at a time, holding that tile of `c`
 //! in registers over a block of `KC = 256` inner indices: each inner step broadcasts one value of
 //! `a` per row, loads one `W`-wide row of `b` and does `rows x W` multiply-adds. A tile whose
-//! width is a multiple of 8 is written in explicit 8-lane vectors ([`Lanes`]: AVX2 registers on
-//! both x86 paths, which AVX-512 gives 32 of); other widths are left to the compiler to
-//! vectorize. `b`'s rows are read in place where they are
+//! width is a multiple of 8 is written in explicit vectors ([`TileVector`]: 16 lanes on the
+//! AVX-512 path when the width is a multiple of 16, else 8 lanes of AVX2 registers, which
+//! AVX-512 gives 32 of); other widths are left to the compiler to vectorize. `b`'s rows are read in place where they are
 //! contiguous (`nn`, `tn`); `nt` first copies the strip's `KC x W` panel of `b` transposed into a
 //! stack buffer (at most 32 KiB, so it stays in L1), in 8 x 8 register blocks (AVX2 shuffles
 //! where the CPU has them: `wide::Lanes::transpose8`). With at most 8 rows that copy costs more
@@ -34,7 +34,7 @@
 //!
 //! | path | when | tile (rows x columns) | multiply-add |
 //! | --- | --- | --- | --- |
-//! | [`Avx512`] | AVX-512 F/VL/BW/DQ/CD | 8 x 24, 6 x 32 | fused |
+//! | [`Avx512`] | AVX-512 F/VL/BW/DQ/CD | 8 x 24 (8 lanes), 8 x 32 (16 lanes) | fused |
 //! | [`Avx2`] | AVX2 + FMA | 6 x 16, 8 x 8 | fused |
 //! | [`Portable`] | anything else (SSE2, NEON, ...) | 6 x 8 | multiply, then add |
 //!
@@ -79,6 +79,12 @@ pub(crate) trait Isa {
     const FMA: bool;
     /// Eight-lane operations (the 8 x 8 register transposes) for this instruction set.
     fn lanes() -> impl Lanes;
+    /// Whether strips whose width is a multiple of 16 are held in 16-lane vectors.
+    const ZMM: bool = false;
+    /// The 16-lane vectors, where [`Isa::ZMM`].
+    fn zmm() -> impl TileVector {
+        Eight(Plain)
+    }
 }
 
 /// AVX2's eight-lane operations, for the two paths that have it.
@@ -122,8 +128,8 @@ impl Isa for Avx2 {
     }
 }
 
-/// AVX-512: 32 registers. Counted as 8 lanes: whether the compiler uses 256- or 512-bit vectors
-/// depends on its tuning for the CPU, and a tile sized for 256-bit ones fits either way.
+/// AVX-512: 32 registers, counted as 8 lanes; strips whose width is a multiple of 16 are held
+/// in 16-lane vectors ([`Isa::ZMM`]), the 24-column whole strip in 8-lane ones.
 pub(crate) enum Avx512 {}
 
 impl Isa for Avx512 {
@@ -132,17 +138,117 @@ impl Isa for Avx512 {
     const WHOLE: usize = 24;
     const STRIP: usize = 32;
     const FMA: bool = true;
+    const ZMM: bool = cfg!(all(
+        feature = "std",
+        any(target_arch = "x86", target_arch = "x86_64")
+    ));
 
     #[inline(always)]
     fn lanes() -> impl Lanes {
         avx2_lanes()
+    }
+
+    #[inline(always)]
+    fn zmm() -> impl TileVector {
+        #[cfg(all(feature = "std", any(target_arch = "x86", target_arch = "x86_64")))]
+        return pulp::x86::V4::try_new().expect("the AVX-512 path runs where AVX-512 is");
+        #[cfg(not(all(feature = "std", any(target_arch = "x86", target_arch = "x86_64"))))]
+        Eight(Plain)
+    }
+}
+
+/// The vectors a register tile is held in: 8 lanes of [`Lanes`], or AVX-512's 16.
+pub(crate) trait TileVector: Copy {
+    type V: Copy;
+    /// Lanes per vector.
+    const LANES: usize;
+    fn splat(self, x: f32) -> Self::V;
+    /// The first [`TileVector::LANES`] floats of `x`.
+    fn load(self, x: &[f32]) -> Self::V;
+    /// Into the first [`TileVector::LANES`] floats of `out`.
+    fn store(self, v: Self::V, out: &mut [f32]);
+    /// `a * b + c`, fused (see [`Lanes::mul_add`]).
+    fn mul_add(self, a: Self::V, b: Self::V, c: Self::V) -> Self::V;
+    /// `a * b + c`, a multiply then an add.
+    fn mul_then_add(self, a: Self::V, b: Self::V, c: Self::V) -> Self::V;
+}
+
+/// Eight lanes.
+#[derive(Clone, Copy)]
+pub(crate) struct Eight<L>(L);
+
+impl<L: Lanes> TileVector for Eight<L> {
+    type V = L::F32x8;
+    const LANES: usize = 8;
+
+    #[inline(always)]
+    fn splat(self, x: f32) -> L::F32x8 {
+        self.0.splat(x)
+    }
+
+    #[inline(always)]
+    fn load(self, x: &[f32]) -> L::F32x8 {
+        self.0.load(x.first_chunk().expect("8 floats"))
+    }
+
+    #[inline(always)]
+    fn store(self, v: L::F32x8, out: &mut [f32]) {
+        out[..8].copy_from_slice(&self.0.store(v));
+    }
+
+    #[inline(always)]
+    fn mul_add(self, a: L::F32x8, b: L::F32x8, c: L::F32x8) -> L::F32x8 {
+        self.0.mul_add(a, b, c)
+    }
+
+    #[inline(always)]
+    fn mul_then_add(self, a: L::F32x8, b: L::F32x8, c: L::F32x8) -> L::F32x8 {
+        self.0.add(self.0.mul(a, b), c)
+    }
+}
+
+/// AVX-512's 16 lanes: on a core with two 512-bit FMA units (most Xeons) twice the
+/// multiply-adds per cycle of 8-lane vectors; on one that splits them (Zen 4) the same.
+#[cfg(all(feature = "std", any(target_arch = "x86", target_arch = "x86_64")))]
+impl TileVector for pulp::x86::V4 {
+    type V = pulp::f32x16;
+    const LANES: usize = 16;
+
+    #[inline(always)]
+    fn splat(self, x: f32) -> pulp::f32x16 {
+        self.splat_f32x16(x)
+    }
+
+    #[inline(always)]
+    fn load(self, x: &[f32]) -> pulp::f32x16 {
+        pulp::bytemuck::cast(*x.first_chunk::<16>().expect("16 floats"))
+    }
+
+    #[inline(always)]
+    fn store(self, v: pulp::f32x16, out: &mut [f32]) {
+        out[..16].copy_from_slice(&pulp::bytemuck::cast::<_, [f32; 16]>(v));
+    }
+
+    #[inline(always)]
+    fn mul_add(self, a: pulp::f32x16, b: pulp::f32x16, c: pulp::f32x16) -> pulp::f32x16 {
+        self.mul_add_f32x16(a, b, c)
+    }
+
+    #[inline(always)]
+    fn mul_then_add(self, a: pulp::f32x16, b: pulp::f32x16, c: pulp::f32x16) -> pulp::f32x16 {
+        self.add_f32x16(self.mul_f32x16(a, b), c)
     }
 }
 
 /// Rows per register tile for a strip `w` columns wide: as many as fit in the registers beside
 /// the row of `b` and one broadcast value of `a`, rounded down to 8, 6, 4, 2 or 1.
 const fn tile_rows<I: Isa>(w: usize) -> usize {
-    let vectors = w.div_ceil(I::LANES);
+    let lanes = if I::ZMM && w.is_multiple_of(16) {
+        16
+    } else {
+        I::LANES
+    };
+    let vectors = w.div_ceil(lanes);
     let fit = I::REGS.saturating_sub(vectors + 1) / vectors;
     match fit {
         8.. => 8,
@@ -315,9 +421,9 @@ fn tiles<'b, I: Isa, const R: usize, const W: usize, const M: usize, const N: us
 }
 
 /// The register tile: rows `i0 .. i0 + R`, columns `j0 .. j0 + W` of `c`. A strip of whole
-/// 8-lane vectors is held as vectors of [`Isa::lanes`] (written so, not left to the compiler:
-/// with AVX-512 enabled it vectorized a 24-column tile in 16 lanes and shuffled rows across
-/// halves); any other width as floats.
+/// vectors is held as [`TileVector`]s (written so, not left to the compiler: with AVX-512
+/// enabled it vectorized a 24-column tile in 16 lanes and shuffled rows across halves); any
+/// other width as floats.
 #[inline(always)]
 fn tile<'b, I: Isa, const R: usize, const W: usize, const M: usize, const N: usize>(
     c: &mut [[f32; N]; M],
@@ -328,13 +434,21 @@ fn tile<'b, I: Isa, const R: usize, const W: usize, const M: usize, const N: usi
     a: impl Fn(usize, usize) -> f32,
     b: impl Fn(usize) -> &'b [f32; W],
 ) {
-    let lanes = I::lanes();
     let tile = Tile { c, init, i0, j0 };
+    if I::ZMM && W.is_multiple_of(16) {
+        let zmm = I::zmm();
+        match W / 16 {
+            1 => tile.vectors::<I, R, 1, W, _>(zmm, ks, a, b),
+            _ => tile.vectors::<I, R, 2, W, _>(zmm, ks, a, b),
+        }
+        return;
+    }
+    let eight = Eight(I::lanes());
     match (W % 8, W / 8) {
-        (0, 1) => tile.vectors::<I, R, 1, W, _>(lanes, ks, a, b),
-        (0, 2) => tile.vectors::<I, R, 2, W, _>(lanes, ks, a, b),
-        (0, 3) => tile.vectors::<I, R, 3, W, _>(lanes, ks, a, b),
-        (0, 4) => tile.vectors::<I, R, 4, W, _>(lanes, ks, a, b),
+        (0, 1) => tile.vectors::<I, R, 1, W, _>(eight, ks, a, b),
+        (0, 2) => tile.vectors::<I, R, 2, W, _>(eight, ks, a, b),
+        (0, 3) => tile.vectors::<I, R, 3, W, _>(eight, ks, a, b),
+        (0, 4) => tile.vectors::<I, R, 4, W, _>(eight, ks, a, b),
         _ => tile.floats::<I, R, W>(ks, a, b),
     }
 }
@@ -357,38 +471,37 @@ impl<const M: usize, const N: usize> Tile<'_, M, N> {
             .expect("the strip lies inside c")
     }
 
-    /// The tile as `V` vectors of 8 lanes per row (`W = 8 V`).
+    /// The tile as `V` vectors of `T` per row (`W = T::LANES V`).
     #[inline(always)]
-    fn vectors<'b, I: Isa, const R: usize, const V: usize, const W: usize, L: Lanes>(
+    fn vectors<'b, I: Isa, const R: usize, const V: usize, const W: usize, T: TileVector>(
         self,
-        lanes: L,
+        t: T,
         ks: Range<usize>,
         a: impl Fn(usize, usize) -> f32,
         b: impl Fn(usize) -> &'b [f32; W],
     ) {
-        let chunk = |row: &[f32; W], v: usize| -> L::F32x8 {
-            lanes.load(row[8 * v..].first_chunk::<8>().expect("W = 8 V"))
-        };
-        let mut acc: [[L::F32x8; V]; R] =
+        debug_assert_eq!(W, T::LANES * V);
+        let chunk = |row: &[f32; W], v: usize| -> T::V { t.load(&row[T::LANES * v..]) };
+        let mut acc: [[T::V; V]; R] =
             core::array::from_fn(|r| core::array::from_fn(|v| chunk(self.start::<W>(r), v)));
         for p in ks {
             let b_row = b(p);
-            let b_p: [L::F32x8; V] = core::array::from_fn(|v| chunk(b_row, v));
+            let b_p: [T::V; V] = core::array::from_fn(|v| chunk(b_row, v));
             for (r, acc_row) in acc.iter_mut().enumerate() {
-                let a_ip = lanes.splat(a(self.i0 + r, p));
+                let a_ip = t.splat(a(self.i0 + r, p));
                 for (acc, &b_pv) in acc_row.iter_mut().zip(&b_p) {
                     *acc = if I::FMA {
-                        lanes.mul_add(a_ip, b_pv, *acc)
+                        t.mul_add(a_ip, b_pv, *acc)
                     } else {
-                        lanes.add(lanes.mul(a_ip, b_pv), *acc)
+                        t.mul_then_add(a_ip, b_pv, *acc)
                     };
                 }
             }
         }
         for (r, acc_row) in acc.iter().enumerate() {
             let row = &mut self.c[self.i0 + r][self.j0..];
-            for (out, &acc) in row.chunks_exact_mut(8).zip(acc_row) {
-                out.copy_from_slice(&lanes.store(acc));
+            for (v, &acc) in acc_row.iter().enumerate() {
+                t.store(acc, &mut row[T::LANES * v..]);
             }
         }
     }
