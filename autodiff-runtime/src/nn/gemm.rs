@@ -851,8 +851,19 @@ mod tests {
         })
     }
 
-    fn transpose<const R: usize, const C: usize>(m: &[[f32; C]; R]) -> [[f32; R]; C] {
-        core::array::from_fn(|j| core::array::from_fn(|i| m[i][j]))
+    /// On the heap: a debug build's nested `from_fn` of a `512 x 96` matrix kept several copies
+    /// on the stack and overflowed the test thread's 2 MiB.
+    fn transpose<const R: usize, const C: usize>(m: &[[f32; C]; R]) -> Box<[[f32; R]; C]> {
+        let mut t: Box<[[f32; R]; C]> = std::vec![[0.0f32; R]; C]
+            .into_boxed_slice()
+            .try_into()
+            .expect("C rows");
+        for (i, row) in m.iter().enumerate() {
+            for (j, &x) in row.iter().enumerate() {
+                t[j][i] = x;
+            }
+        }
+        t
     }
 
     /// `c0 + a · b` by the textbook triple loop.
@@ -881,13 +892,13 @@ mod tests {
         run_on(
             path,
             Tn {
-                a: &a_t,
+                a: &*a_t,
                 b,
                 c: c_tn,
             },
         );
         let b_t = transpose(b);
-        let (a, b) = (a, &b_t);
+        let (a, b) = (a, &*b_t);
         run_on(
             path,
             Nt {
