@@ -892,7 +892,7 @@ mod tests {
         run_on(
             path,
             Tn {
-                a: &*a_t,
+                a: &a_t,
                 b,
                 c: c_tn,
             },
