@@ -71,6 +71,16 @@ pub(crate) trait Lanes: Copy {
     fn transpose8(self, r: &[[f32; 8]; 8]) -> [[f32; 8]; 8];
 }
 
+/// `a * b + c` in one rounding: `mul_add` needs `std`; `core` has no fused multiply-add, so
+/// without `std` it is a multiply and an add.
+#[inline(always)]
+pub(crate) fn fused(a: f32, b: f32, c: f32) -> f32 {
+    #[cfg(feature = "std")]
+    return a.mul_add(b, c);
+    #[cfg(not(feature = "std"))]
+    return a * b + c;
+}
+
 /// Eight lanes as an array: any CPU.
 #[derive(Clone, Copy)]
 pub(crate) struct Plain;
@@ -110,10 +120,7 @@ impl Lanes for Plain {
 
     #[inline(always)]
     fn mul_add(self, a: [f32; 8], b: [f32; 8], c: [f32; 8]) -> [f32; 8] {
-        #[cfg(feature = "std")]
-        return core::array::from_fn(|j| a[j].mul_add(b[j], c[j]));
-        #[cfg(not(feature = "std"))]
-        return core::array::from_fn(|j| a[j] * b[j] + c[j]);
+        core::array::from_fn(|j| fused(a[j], b[j], c[j]))
     }
 
     #[inline(always)]

@@ -17,8 +17,8 @@
 //! `a` per row, loads one `W`-wide row of `b` and does `rows x W` multiply-adds. A tile whose
 //! width is a multiple of 8 is written in explicit vectors ([`TileVector`]: 16 lanes on the
 //! AVX-512 path when the width is a multiple of 16, else 8 lanes of AVX2 registers, which
-//! AVX-512 gives 32 of); other widths are left to the compiler to vectorize. `b`'s rows are read in place where they are
-//! contiguous (`nn`, `tn`); `nt` first copies the strip's `KC x W` panel of `b` transposed into a
+//! AVX-512 gives 32 of); other widths are left to the compiler to vectorize. `b`'s rows are
+//! read in place where they are contiguous (`nn`, `tn`); `nt` first copies the strip's `KC x W` panel of `b` transposed into a
 //! stack buffer (at most 32 KiB, so it stays in L1), in 8 x 8 register blocks (AVX2 shuffles
 //! where the CPU has them: `wide::Lanes::transpose8`). With at most 8 rows that copy costs more
 //! than the product, so `nt` computes `cᵀ += b · aᵀ` instead, reading `b`'s rows in place and
@@ -60,7 +60,7 @@
 
 use core::ops::Range;
 
-use crate::wide::{Lanes, Plain};
+use crate::wide::{Lanes, Plain, fused};
 
 /// Inner indices per block: a strip's rows of `b` (`KC x W` floats) stay in L1.
 const KC: usize = 256;
@@ -362,16 +362,6 @@ fn fma<I: Isa>(a: f32, b: f32, c: f32) -> f32 {
     if I::FMA { fused(a, b, c) } else { a * b + c }
 }
 
-/// `a * b + c` in one rounding: `mul_add` needs `std`; `core` has no fused multiply-add, so
-/// without `std` it is a multiply and an add.
-#[inline(always)]
-fn fused(a: f32, b: f32, c: f32) -> f32 {
-    #[cfg(feature = "std")]
-    return a.mul_add(b, c);
-    #[cfg(not(feature = "std"))]
-    return a * b + c;
-}
-
 /// `c[i][j0 .. j0 + W] += Σ_{p ∈ ks} a(i, p) · b(p)[..W]` for every row `i` of `c`, a register
 /// tile of rows at a time; with `init`, `c[i][j0 .. j0 + W] = init[j0 .. j0 + W] + ..` instead
 /// (`c` is not read).
@@ -435,13 +425,12 @@ fn tile<'b, I: Isa, const R: usize, const W: usize, const M: usize, const N: usi
     b: impl Fn(usize) -> &'b [f32; W],
 ) {
     let tile = Tile { c, init, i0, j0 };
-    if I::ZMM && W.is_multiple_of(16) {
-        let zmm = I::zmm();
-        match W / 16 {
-            1 => tile.vectors::<I, R, 1, W, _>(zmm, ks, a, b),
-            _ => tile.vectors::<I, R, 2, W, _>(zmm, ks, a, b),
+    if I::ZMM {
+        match (W % 16, W / 16) {
+            (0, 1) => return tile.vectors::<I, R, 1, W, _>(I::zmm(), ks, a, b),
+            (0, 2) => return tile.vectors::<I, R, 2, W, _>(I::zmm(), ks, a, b),
+            _ => {}
         }
-        return;
     }
     let eight = Eight(I::lanes());
     match (W % 8, W / 8) {
