@@ -72,10 +72,12 @@ pub struct Rev<'a> {
     /// The adjoint defines the helper trait for buffers of unknown type (see
     /// [`ACCUMULATE_HELPER`]) among its declarations.
     needs_accumulate: bool,
-    /// The `#[record(..)]` arrays widened into locals so far in the enclosing blocks, innermost
-    /// last: later reads in scope reuse the local.
+    /// The `#[record(..)]` arrays widened, and the `#[recompute]` arrays computed again, into
+    /// locals so far in the enclosing blocks, innermost last: later reads in scope reuse the
+    /// local.
     wide: Vec<(VarId, Ident)>,
-    /// Widenings the statement being reversed asked for, emitted before its code.
+    /// Widenings and recomputations the statement being reversed asked for, emitted before its
+    /// code.
     pre: TokenStream,
     /// Cotangent places held in locals while the enclosing reversed loops run (see
     /// [`registers`]): the place's key, the local, and whether the sweep used it.
@@ -339,6 +341,8 @@ impl<'a> Rev<'a> {
             out.extend(self.stmt(stmt, &b.stmts[..i]));
         }
         out.extend(self.flush_scaling());
+        // Locals the reversed statements declared are not in scope at the head.
+        self.wide.truncate(outer);
         // Arrays this block declares that are recomputed element by element: computed again
         // before the reversed statements that read them.
         let mut head = TokenStream::new();
@@ -352,7 +356,11 @@ impl<'a> Rev<'a> {
                 && place.is_empty()
                 && self.plan.elementwise.contains_key(v)
             {
-                head.extend(self.elementwise_let(*v));
+                // What its elements read whole is declared first (see `stmt`).
+                let outer = std::mem::take(&mut self.pre);
+                let code = self.elementwise_let(*v);
+                let pre = std::mem::replace(&mut self.pre, outer);
+                head.extend(quote!(#pre #code));
             }
         }
         self.wide.truncate(outer);

@@ -62,6 +62,26 @@ impl<'a> Rev<'a> {
         local
     }
 
+    /// The local holding `#[recompute]` array `var` computed again from its definition: declared
+    /// before the statement being reversed and reused by later reads in the same scope, as
+    /// [`Self::widened`] is (the value does not depend on where it is computed: its operands are
+    /// read as the definition read them). An array read whole is computed once per scope, not
+    /// once per read: the GPT's first layer norm has three readers.
+    fn computed_again(&mut self, var: VarId, rhs: &'a Rhs, ty: TyId) -> Ident {
+        if let Some((_, local)) = self.wide.iter().rev().find(|(v, _)| *v == var) {
+            return local.clone();
+        }
+        // Operands computed again or widened first (into `pre`, before this local).
+        let value = self.recompute(rhs, ty, true);
+        let local = self
+            .names
+            .fresh(&format!("{}_again", self.f.vars[var].emit));
+        let t = self.ty(ty);
+        self.pre.extend(quote!(let #local: #t = #value;));
+        self.wide.push((var, local.clone()));
+        local
+    }
+
     /// The narrower type the tape keeps `key` in: a `#[record(..)]` variable's value.
     fn narrow(&self, key: Key) -> Option<Narrow> {
         match key {
@@ -134,6 +154,10 @@ impl<'a> Rev<'a> {
         if (v.recompute || planned)
             && let Some(rhs) = self.defs.get(&var).map(|&(_, rhs)| rhs)
         {
+            if v.recompute && proj.is_empty() && self.f.types.kind(ty) == Kind::Array {
+                let local = self.computed_again(var, rhs, ty);
+                return quote!(#and #local);
+            }
             let value = self.recompute(rhs, ty, v.recompute);
             let suffix = self.suffix(proj);
             return if proj.is_empty() {
