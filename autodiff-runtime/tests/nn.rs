@@ -177,6 +177,31 @@ impl<A: Tensor, B: Tensor, C: Tensor, D: Tensor> Grads for (A, B, C, D) {
     }
 }
 
+impl<A: Tensor, B: Tensor, C: Tensor, D: Tensor, E: Tensor, F: Tensor> Grads
+    for (A, B, C, D, E, F)
+{
+    fn zeroed() -> Self {
+        (
+            A::zeroed(),
+            B::zeroed(),
+            C::zeroed(),
+            D::zeroed(),
+            E::zeroed(),
+            F::zeroed(),
+        )
+    }
+    fn flats(&self) -> Vec<Vec<f32>> {
+        vec![
+            self.0.flat(),
+            self.1.flat(),
+            self.2.flat(),
+            self.3.flat(),
+            self.4.flat(),
+            self.5.flat(),
+        ]
+    }
+}
+
 fn dot(a: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(b).map(|(a, b)| a * b).sum()
 }
@@ -294,6 +319,81 @@ fn check_linear_add<const R: usize, const I: usize, const O: usize>(seed: u64) {
             y
         },
     );
+}
+
+fn check_feed_forward_add<const R: usize, const C: usize, const F: usize>(seed: u64) {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let x: [[f32; C]; R] = Tensor::random(&mut rng);
+    let w1: [[f32; C]; F] = Tensor::random(&mut rng);
+    let b1: [f32; F] = Tensor::random(&mut rng);
+    let w2: [[f32; F]; C] = Tensor::random(&mut rng);
+    let b2: [f32; C] = Tensor::random(&mut rng);
+    let res: [[f32; C]; R] = Tensor::random(&mut rng);
+    let d_out: [[f32; C]; R] = Tensor::random(&mut rng);
+    let mut tape = FeedForwardAddTape::new();
+    let y = feed_forward_add_forward(&x, &w1, &b1, &w2, &b2, &res, &mut tape);
+    assert_eq!(y, feed_forward_add(&x, &w1, &b1, &w2, &b2, &res));
+    let hidden = linear_relu(&x, &w1, &b1);
+    assert_eq!(
+        y,
+        linear_add(&hidden, &w2, &b2, &res),
+        "the fused op is linear_relu then linear_add, bit for bit"
+    );
+    assert_eq!(tape.hidden, hidden, "the tape keeps the hidden activation");
+    let h = tape.hidden.as_flattened();
+    assert!(
+        h.iter().any(|&h| h > 0.0) && h.contains(&0.0),
+        "both sides of the ReLU"
+    );
+    type G<const R: usize, const C: usize, const F: usize> = (
+        [[f32; C]; R],
+        [[f32; C]; F],
+        [f32; F],
+        [[f32; F]; C],
+        [f32; C],
+        [[f32; C]; R],
+    );
+    let once = run_adjoint("feed_forward_add", |g: &mut G<R, C, F>| {
+        feed_forward_add_adjoint(
+            &x, &w1, &b1, &w2, &b2, &res, &tape, &d_out, &mut g.0, &mut g.1, &mut g.2, &mut g.3,
+            &mut g.4, &mut g.5,
+        );
+    });
+    let inputs = [
+        x.flat(),
+        w1.flat(),
+        b1.flat(),
+        w2.flat(),
+        b2.flat(),
+        res.flat(),
+    ];
+    check(
+        "feed_forward_add",
+        &inputs,
+        &d_out.flat(),
+        &y.flat(),
+        &once,
+        |p| {
+            let (x, w1, b1, w2, b2, res) = (&p[0], &p[1], &p[2], &p[3], &p[4], &p[5]);
+            let mut y = Vec::new();
+            for r in 0..R {
+                let hidden: Vec<f64> = (0..F)
+                    .map(|f| (dot(&x[r * C..][..C], &w1[f * C..][..C]) + b1[f]).max(0.0))
+                    .collect();
+                for c in 0..C {
+                    y.push(res[r * C + c] + dot(&hidden, &w2[c * F..][..F]) + b2[c]);
+                }
+            }
+            y
+        },
+    );
+}
+
+#[test]
+fn feed_forward_add_gradients() {
+    check_feed_forward_add::<3, 4, 5>(7);
+    // Rows and widths that cross the kernels' 8-row and 8-column edges.
+    check_feed_forward_add::<9, 16, 40>(8);
 }
 
 #[test]
@@ -809,6 +909,8 @@ fn tapes_are_exactly_what_the_adjoints_read() {
         CausalSelfAttentionRowsTape::<8, 6, 4, 512, 24>::BYTES,
         64 * 6 * 8 * 8 * 4
     );
+    // The feed-forward network keeps its hidden activation and nothing else.
+    assert_eq!(FeedForwardAddTape::<512, 24, 96>::BYTES, 512 * 96 * 4);
     const _: LayerNormTape<2, 3> = LayerNormTape::new(); // `new` is a `const fn`
 }
 
@@ -862,6 +964,14 @@ fn forward_into_writes_what_forward_returns() {
         |t| linear_add_forward(&x, &w, &b, &res, t),
         |t, o| linear_add_forward_into(&x, &w, &b, &res, t, o),
         LinearAddTape::new,
+    );
+    let w2: [[f32; 7]; 24] = Tensor::random(&mut rng);
+    let b2: [f32; 24] = Tensor::random(&mut rng);
+    same(
+        "feed_forward_add",
+        |t| feed_forward_add_forward(&x, &w, &b, &w2, &b2, &k, t),
+        |t, o| feed_forward_add_forward_into(&x, &w, &b, &w2, &b2, &k, t, o),
+        FeedForwardAddTape::new,
     );
     same(
         "matmul",

@@ -57,7 +57,7 @@ use rand::{Rng, SeedableRng};
 use stackgrad::Parameters;
 use stackgrad::runtime::checkpoint::{self, ResumableRng, TrainState};
 use stackgrad::runtime::data::{bundled, fill_windows};
-use stackgrad::runtime::optim::AdamWConfig;
+use stackgrad::runtime::optim::{AdamW, AdamWConfig};
 use stackgrad::runtime::tape::TapeReport;
 use stackgrad::runtime::train::{Progress, RunningMean, plot_loss_curves};
 
@@ -241,12 +241,13 @@ impl Run {
     /// Saves the trainer and the run to `path`.
     fn save(
         &self,
-        trainer: &Trainer,
+        params: &Gpt,
+        opt: &AdamW<Gpt>,
         path: &std::path::Path,
     ) -> Result<(), checkpoint::CheckpointError> {
         let mut state = TrainState::new(self.step as u64);
-        state.insert_params(&*trainer.params);
-        state.insert_optimizer(&*trainer.opt);
+        state.insert_params(params);
+        state.insert_optimizer(opt);
         state.insert_rng("rng", &self.rng);
         let unzip =
             |curve: &[(u64, f64)]| -> (Vec<u64>, Vec<f64>) { curve.iter().copied().unzip() };
@@ -421,7 +422,8 @@ fn run(args: &Args) -> Result<(), Box<dyn Error>> {
     if !root {
         return Ok(());
     }
-    let final_val = evaluate_all(&trainer.params, val);
+    let (params, opt) = trainer.into_trained();
+    let final_val = evaluate_all(&params, val);
     let out_dir = &args.out;
     std::fs::create_dir_all(out_dir)?;
     let mut written = Vec::new();
@@ -441,14 +443,14 @@ fn run(args: &Args) -> Result<(), Box<dyn Error>> {
         written.push(plot);
     }
     let weights = out_dir.join("gpt.safetensors");
-    checkpoint::save(&*trainer.params, &weights)?;
+    checkpoint::save(&*params, &weights)?;
     written.push(weights);
     // Saved before the sampling below draws from the generator.
     let state = out_dir.join("train_state.safetensors");
-    run.save(&trainer, &state)?;
+    run.save(&params, &opt, &state)?;
     written.push(state);
     let context: [usize; T] = core::array::from_fn(|t| usize::from(val[t]));
-    let text = corpus.decode(&generate(&trainer.params, &context, 500, &mut run.rng))?;
+    let text = corpus.decode(&generate(&params, &context, 500, &mut run.rng))?;
     println!("---\n{}{text}\n---", corpus.decode(&val[..T])?);
     let resumed = if first > 0 {
         format!(" (resumed at step {first})")

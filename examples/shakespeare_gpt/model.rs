@@ -55,13 +55,14 @@ pub struct Gpt {
 
 /// The logits of every position of `NR / T` sequences of `T` tokens (`NR` rows).
 ///
-/// Written for a small tape: the feed-forward ReLU is fused into its linear layer
-/// (`nn::linear_relu`, a flag per output instead of the pre-activation); each block's two output
-/// projections add into the residual stream as they compute it (`nn::linear_add`, so neither
-/// projection's output is recorded); and the layer norms whose output one op reads are recomputed
-/// in the reverse sweep from the residual stream, which the tape keeps anyway (`#[recompute]`: a
-/// pass over `NR x C` floats instead of keeping 48 KiB per layer norm at batch 64). The first
-/// layer norm of a block is recorded: three linear layers read it, and each would recompute it.
+/// Written for a small tape: the feed-forward network is one op that adds into the residual
+/// stream (`nn::feed_forward_add`: its tape keeps the hidden activation, whose sign is also the
+/// ReLU's mask); the attention output projection adds into the residual stream as it computes it
+/// (`nn::linear_add`, so the projection's output is not recorded); and the layer norms whose
+/// output one op reads are recomputed in the reverse sweep from the residual stream, which the
+/// tape keeps anyway (`#[recompute]`: a pass over `NR x C` floats instead of keeping 48 KiB per
+/// layer norm at batch 64). The first layer norm of a block is recorded: `#[recompute]` on it
+/// would save 288 KiB at batch 64 for 2-3 % of the step (BENCHMARKS.md).
 #[differentiable(wrt(p))]
 pub fn gpt_logits<const NR: usize>(p: &Gpt, tokens: &[usize; NR]) -> [[f32; V]; NR] {
     let mut x: [[f32; C]; NR] = nn::token_position_embedding::<V, T, C, NR>(&p.wte, &p.wpe, tokens);
@@ -75,9 +76,14 @@ pub fn gpt_logits<const NR: usize>(p: &Gpt, tokens: &[usize; NR]) -> [[f32; V]; 
         #[recompute]
         let h2: [[f32; C]; NR] =
             nn::layer_norm::<NR, C>(&x, &p.blocks[l].ln2_g, &p.blocks[l].ln2_b);
-        let f1r: [[f32; F]; NR] =
-            nn::linear_relu::<NR, C, F>(&h2, &p.blocks[l].w1, &p.blocks[l].b1);
-        x = nn::linear_add::<NR, F, C>(&f1r, &p.blocks[l].w2, &p.blocks[l].b2, &x);
+        x = nn::feed_forward_add::<NR, C, F>(
+            &h2,
+            &p.blocks[l].w1,
+            &p.blocks[l].b1,
+            &p.blocks[l].w2,
+            &p.blocks[l].b2,
+            &x,
+        );
     }
     #[recompute]
     let hf: [[f32; C]; NR] = nn::layer_norm::<NR, C>(&x, &p.lnf_g, &p.lnf_b);
@@ -229,6 +235,16 @@ impl<const NB: usize, const NR: usize> GptTrainer<NB, NR> {
         };
         self.opt.step(&mut self.params, &self.grads);
         loss
+    }
+}
+
+impl<const NB: usize, const NR: usize> GptTrainer<NB, NR> {
+    /// The trained parameters and optimizer. The tapes, the gradient and any worker threads are
+    /// dropped here, so their memory goes back to the system before the end of a run (evaluation,
+    /// plot, checkpoints, sampling) allocates its own.
+    #[allow(dead_code, reason = "the example uses it; benches/gpt.rs does not")]
+    pub fn into_trained(self) -> (Box<Gpt>, Box<AdamW<Gpt>>) {
+        (self.params, self.opt)
     }
 }
 

@@ -127,6 +127,7 @@ fn max_lanes(x: &[f32]) -> f32 {
 mod activation;
 mod attention;
 mod embedding;
+mod feed_forward;
 mod gemm;
 mod layer_norm;
 mod linear;
@@ -151,6 +152,10 @@ pub use embedding::{
     EmbeddingTape, TokenPositionEmbeddingTape, embedding, embedding_adjoint, embedding_forward,
     embedding_forward_into, token_position_embedding, token_position_embedding_adjoint,
     token_position_embedding_forward, token_position_embedding_forward_into,
+};
+pub use feed_forward::{
+    FeedForwardAddTape, feed_forward_add, feed_forward_add_adjoint, feed_forward_add_forward,
+    feed_forward_add_forward_into,
 };
 pub use layer_norm::{
     LayerNormTape, layer_norm, layer_norm_adjoint, layer_norm_forward, layer_norm_forward_into,
