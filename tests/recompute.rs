@@ -183,3 +183,75 @@ fn an_array_read_whole_is_computed_again_once_per_scope() {
         );
     }
 }
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct P32 {
+    pub a: f32,
+    pub b: f32,
+}
+
+#[differentiable]
+fn combine(v: &[f32; 2], a: f32, b: f64) -> f64 {
+    (v[0] * a) as f64 * b + v[1] as f64
+}
+
+/// A recomputed array whose float type the macro leaves to rustc (struct fields, in a function
+/// that mixes `f32` and `f64`): its local is declared with the type inferred.
+#[differentiable]
+fn mixed(p: &P32, y: f32, x: f64) -> f64 {
+    #[recompute]
+    let h = [p.a * 2.0, p.b * 2.0];
+    combine(&h, y, x)
+}
+
+#[test]
+fn a_recomputed_array_of_an_inferred_float_type() {
+    let (p, y, x) = (P32 { a: 0.75, b: -1.25 }, 1.5f32, -0.5);
+    let (value, (d_p, d_y, d_x)) = mixed_grad(&p, y, x);
+    // f = (2 a y) x + 2 b, every product exact in f32.
+    assert_eq!(value, 2.0 * 0.75 * 1.5 * -0.5 + 2.0 * -1.25);
+    assert_eq!((d_p.a, d_p.b), (2.0 * 1.5 * -0.5, 2.0));
+    assert_eq!((d_y, d_x), (2.0 * 0.75 * -0.5, 2.0 * 0.75 * 1.5));
+}
+
+/// A recomputed array under a raw identifier.
+#[differentiable]
+fn raw_name(x: &[f64; 4], w: &[f64; 4]) -> f64 {
+    #[recompute]
+    let r#ref: [f64; 4] = square_all(x);
+    dot4(&r#ref, w) + dot4(&r#ref, x)
+}
+
+#[test]
+fn a_recomputed_array_under_a_raw_identifier() {
+    let (x, w) = ([0.5, -1.5, 2.0, 0.25], [1.0, 0.3, -0.7, 2.5]);
+    let (_, (d_x, d_w)) = raw_name_grad(&x, &w);
+    // f = Σ x² w + Σ x³.
+    for i in 0..4 {
+        let want_x = 2.0 * x[i] * w[i] + 3.0 * x[i] * x[i];
+        assert!((d_x[i] - want_x).abs() <= 1e-12, "d_x[{i}]");
+        assert_eq!(d_w[i], x[i] * x[i]);
+    }
+}
+
+/// The index of the largest element (a plain function, not differentiated).
+fn argmax4(v: &[f64; 4]) -> usize {
+    (1..4).fold(0, |best, i| if v[i] > v[best] { i } else { best })
+}
+
+/// A recomputed array read only where the returned value's place is indexed: the reverse sweep
+/// computes it for the index of the return value's cotangent.
+#[differentiable]
+fn pick(x: &[f64; 4]) -> f64 {
+    #[recompute]
+    let h: [f64; 4] = square_all(x);
+    x[argmax4(&h)]
+}
+
+#[test]
+fn a_recomputed_array_read_by_the_returned_place() {
+    let x = [0.5, -1.5, 2.0, 0.25];
+    let (value, d_x) = pick_grad(&x);
+    assert_eq!(value, 2.0);
+    assert_eq!(d_x, [0.0, 0.0, 1.0, 0.0]);
+}

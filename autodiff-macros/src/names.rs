@@ -39,9 +39,13 @@ impl Names {
         }
     }
 
-    /// A fresh hygienic identifier: it can never collide with the user's names.
+    /// A fresh hygienic identifier: it can never collide with the user's names. A base made from
+    /// a raw identifier (`r#ref`, `r#ref_again`) gives a raw identifier.
     pub fn fresh(&mut self, base: &str) -> Ident {
-        Ident::new(&unique(&mut self.used, base), Span::mixed_site())
+        match base.strip_prefix("r#") {
+            Some(bare) => Ident::new_raw(&unique(&mut self.used, bare), Span::mixed_site()),
+            None => Ident::new(&unique(&mut self.used, base), Span::mixed_site()),
+        }
     }
 }
 

@@ -334,7 +334,12 @@ impl<'a> Rev<'a> {
         let mut out = TokenStream::new();
         for (o, s) in b.tail.iter().zip(seeds) {
             if let Some(s) = s {
-                out.extend(self.pass(o, s));
+                // What the pass reads (an index of its cotangent's place) is declared first, as
+                // for a statement (see `stmt`).
+                let outer = std::mem::take(&mut self.pre);
+                let code = self.pass(o, s);
+                let pre = std::mem::replace(&mut self.pre, outer);
+                out.extend(quote!(#pre #code));
             }
         }
         for (i, stmt) in b.stmts.iter().enumerate().rev() {

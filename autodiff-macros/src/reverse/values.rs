@@ -76,7 +76,8 @@ impl<'a> Rev<'a> {
         let local = self
             .names
             .fresh(&format!("{}_again", self.f.vars[var].emit));
-        let t = self.ty(ty);
+        // `_` for a float type the lowering left open: rustc infers it from the definition.
+        let t = self.f.types.tokens_infer(ty);
         self.pre.extend(quote!(let #local: #t = #value;));
         self.wide.push((var, local.clone()));
         local
