@@ -22,6 +22,7 @@ use std::time::Duration;
 use criterion::Criterion;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
+use stackgrad::runtime::cpu::{MAX_ISA_VAR, vector_path};
 use stackgrad::runtime::data::{bundled, fill_windows};
 
 #[allow(dead_code)] // the example uses the rest
@@ -198,10 +199,12 @@ fn main() {
             bench_step::<1, T>(&mut c, "train_step_1");
             bench_threads(&mut c);
             c.final_summary();
-            let peak = peak_fma::measure();
+            let peak = peak_fma::measure(vector_path().name());
             println!(
-                "peak multiply-add rate of this core: {:.1} GFLOP/s ({})",
-                peak.gflops, peak.isa
+                "peak multiply-add rate of this core: {:.1} GFLOP/s ({}; {MAX_ISA_VAR}: {})",
+                peak.gflops,
+                peak.isa,
+                std::env::var(MAX_ISA_VAR).unwrap_or_else(|_| "not set".into())
             );
             step_against_peak::<64, { 64 * T }>(200, &peak);
             step_against_peak::<1, T>(2000, &peak);

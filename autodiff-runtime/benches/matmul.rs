@@ -1,6 +1,8 @@
 //! The matrix-product kernels of `nn` against the `matrixmultiply` and `gemm` crates, on the shapes of the
-//! miniature GPT (rows x in -> out): the feed-forward layers 512 x 24 -> 96 and 512 x 96 -> 24, the
-//! output layer 512 x 24 -> 65 (batch 64 x context 8 = 512 rows), and batch 1: 8 x 24 -> 96.
+//! miniature GPT (rows x in -> out): the attention's projections 512 x 24 -> 24, the feed-forward
+//! layers 512 x 24 -> 96 and 512 x 96 -> 24, the output layer 512 x 24 -> 65 (batch 64 x context
+//! 8 = 512 rows), and batch 1: 8 x 24 -> 96. `STACKGRAD_MAX_ISA=avx2` (or `portable`) runs ours on
+//! a narrower path than the CPU's widest (`autodiff_runtime::cpu`).
 //!
 //! Three products per shape, which between them use every operand layout of the kernel:
 //! `linear` (`x · wᵀ + b`), `matmul` (`a · b`) and `linear_adjoint` (`d_y · w` and `d_yᵀ · x`).
@@ -14,6 +16,7 @@
 use std::hint::black_box;
 use std::time::Duration;
 
+use autodiff_runtime::cpu::{MAX_ISA_VAR, vector_path};
 use autodiff_runtime::nn::{
     LinearTape, MatmulTape, linear_adjoint, linear_forward_into, matmul_forward_into,
 };
@@ -222,6 +225,7 @@ fn shape<const R: usize, const I: usize, const O: usize>(c: &mut Criterion) {
 }
 
 fn gpt_shapes(c: &mut Criterion) {
+    shape::<512, 24, 24>(c);
     shape::<512, 24, 96>(c);
     shape::<512, 96, 24>(c);
     shape::<512, 24, 65>(c);
@@ -232,10 +236,12 @@ fn gpt_shapes(c: &mut Criterion) {
 mod peak_fma;
 
 fn main() {
-    let peak = peak_fma::measure();
+    let peak = peak_fma::measure(vector_path().name());
     println!(
-        "peak multiply-add rate of this core: {:.1} GFLOP/s ({})",
-        peak.gflops, peak.isa
+        "peak multiply-add rate of this core: {:.1} GFLOP/s ({}; {MAX_ISA_VAR}: {})",
+        peak.gflops,
+        peak.isa,
+        std::env::var(MAX_ISA_VAR).unwrap_or_else(|_| "not set".into())
     );
     let mut c = Criterion::default()
         .warm_up_time(Duration::from_millis(500))

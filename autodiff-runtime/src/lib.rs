@@ -43,6 +43,7 @@ extern crate alloc;
 extern crate std;
 
 pub mod clip;
+pub mod cpu;
 pub mod hessian;
 pub mod init;
 pub mod math;

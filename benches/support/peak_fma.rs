@@ -1,6 +1,7 @@
 //! The peak multiply-add throughput of the core a bench runs on: independent chains of
 //! `acc = acc * x + y` in the widest vectors the CPU has (AVX-512, AVX2 + FMA, else SSE2/NEON
-//! with a multiply and an add), chosen at run time as the matrix kernels choose theirs.
+//! with a multiply and an add), chosen at run time as the matrix kernels choose theirs (and
+//! capped as theirs are, by `STACKGRAD_MAX_ISA`).
 //!
 //! Benches divide a FLOP count by this to say how far a step is from its floor on the machine at
 //! hand, whatever its instruction set.
@@ -84,11 +85,13 @@ fn best(lanes: usize, run: impl Fn(usize) -> f32) -> f64 {
         .fold(0.0, f64::max)
 }
 
-/// Measures the peak (about a second).
-pub fn measure() -> Peak {
+/// Measures the peak (about a second) on the widest vectors up to `path`, the name of the path
+/// the kernels run on (`cpu::vector_path().name()`: `"avx512"`, `"avx2"` or `"portable"`), so
+/// a cap set with `STACKGRAD_MAX_ISA` caps the peak a step is compared with too.
+pub fn measure(path: &str) -> Peak {
     #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
     {
-        if let Some(simd) = pulp::x86::V4::try_new() {
+        if let Some(simd) = pulp::x86::V4::try_new().filter(|_| path == "avx512") {
             let gflops = best(lanes::<pulp::x86::V4>(), |iters| {
                 pulp::Simd::vectorize(simd, FusedChains { iters })
             });
@@ -97,7 +100,7 @@ pub fn measure() -> Peak {
                 gflops,
             };
         }
-        if let Some(simd) = pulp::x86::V3::try_new() {
+        if let Some(simd) = pulp::x86::V3::try_new().filter(|_| path != "portable") {
             let gflops = best(lanes::<pulp::x86::V3>(), |iters| {
                 pulp::Simd::vectorize(simd, FusedChains { iters })
             });
@@ -107,6 +110,7 @@ pub fn measure() -> Peak {
             };
         }
     }
+    let _ = path;
     Peak {
         isa: "portable (4 lanes, multiply then add)",
         gflops: best(4, chains::<4>),

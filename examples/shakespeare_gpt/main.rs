@@ -56,6 +56,7 @@ use clap::{Parser, ValueEnum};
 use rand::{Rng, SeedableRng};
 use stackgrad::Parameters;
 use stackgrad::runtime::checkpoint::{self, ResumableRng, TrainState};
+use stackgrad::runtime::cpu::vector_path;
 use stackgrad::runtime::data::{bundled, fill_windows};
 use stackgrad::runtime::optim::{AdamW, AdamWConfig};
 use stackgrad::runtime::tape::TapeReport;
@@ -360,10 +361,12 @@ fn run(args: &Args) -> Result<(), Box<dyn Error>> {
     let first = run.step;
     if root {
         println!(
-            "gpt: {} parameters, tape {} KiB, {} steps of batch {B} x context {T} on {workers}",
+            "gpt: {} parameters, tape {} KiB, {} steps of batch {B} x context {T} on {workers}, \
+             {} kernels",
             Gpt::COUNT,
             GptLossTape::<R>::BYTES / 1024,
             steps,
+            vector_path(),
         );
     }
     // The other ranks show no bar.

@@ -6,7 +6,7 @@
 
 use super::gemm;
 use super::linear::{LinearTape, linear_adjoint};
-use crate::wide::{WideLoop, with_wide_vectors};
+use crate::wide::{relu_in_place, zero_where_not_positive};
 
 tape! {
     /// What [`feed_forward_add_adjoint`] reads besides the arguments: the hidden activation.
@@ -87,9 +87,7 @@ pub fn feed_forward_add_forward_into<const R: usize, const C: usize, const F: us
 ) {
     let hidden = &mut tape.hidden;
     gemm::nt(x, w1, Some(b1), hidden);
-    for h in hidden.as_flattened_mut() {
-        *h = if *h > 0.0 { *h } else { 0.0 };
-    }
+    relu_in_place(hidden.as_flattened_mut());
     gemm::nt(hidden, w2, Some(b2), out);
     for (y, res) in out.as_flattened_mut().iter_mut().zip(res.as_flattened()) {
         *y += res;
@@ -130,10 +128,7 @@ pub fn feed_forward_add_adjoint<const R: usize, const C: usize, const F: usize>(
         d_w2,
         d_b2,
     );
-    with_wide_vectors(Mask {
-        d: d_hidden.as_flattened_mut(),
-        hidden: tape.hidden.as_flattened(),
-    });
+    zero_where_not_positive(d_hidden.as_flattened_mut(), tape.hidden.as_flattened());
     linear_adjoint(x, w1, b1, &LinearTape::new(), &d_hidden, d_x, d_w1, d_b1);
     for (d_res, d) in d_res
         .as_flattened_mut()
@@ -141,23 +136,5 @@ pub fn feed_forward_add_adjoint<const R: usize, const C: usize, const F: usize>(
         .zip(d_out.as_flattened())
     {
         *d_res += d;
-    }
-}
-
-/// `d = 0` where the ReLU stopped its input (its output is not positive), as a loop for
-/// [`with_wide_vectors`].
-struct Mask<'a> {
-    d: &'a mut [f32],
-    hidden: &'a [f32],
-}
-
-impl WideLoop for Mask<'_> {
-    type Output = ();
-
-    #[inline(always)]
-    fn run(self) {
-        for (d, &h) in self.d.iter_mut().zip(self.hidden) {
-            *d = if h > 0.0 { *d } else { 0.0 };
-        }
     }
 }

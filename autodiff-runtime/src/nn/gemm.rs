@@ -13,13 +13,13 @@
 //! All sizes are const generics, so each product is compiled for its own shape. `c` is cut into
 //! column strips (the whole width when it is narrow, else strips of a fixed width, then 16, 8 and
 //! single columns for the rest). A strip is swept a few rows at a time, holding that tile of `c`
-//! in registers over a block of `KC = 256` inner indices: each inner step broadcasts one value of
+//! in registers over a block of `KC = 128` inner indices: each inner step broadcasts one value of
 //! `a` per row, loads one `W`-wide row of `b` and does `rows x W` multiply-adds. A tile whose
 //! width is a multiple of 8 is written in explicit vectors ([`TileVector`]: 16 lanes on the
 //! AVX-512 path when the width is a multiple of 16, else 8 lanes of AVX2 registers, which
 //! AVX-512 gives 32 of); other widths are left to the compiler to vectorize. `b`'s rows are
 //! read in place where they are contiguous (`nn`, `tn`); `nt` first copies the strip's `KC x W` panel of `b` transposed into a
-//! stack buffer (at most 32 KiB, so it stays in L1), in 8 x 8 register blocks (AVX2 shuffles
+//! stack buffer (at most 16 KiB, so it stays in L1), in 8 x 8 register blocks (AVX2 shuffles
 //! where the CPU has them: `wide::Lanes::transpose8`). With at most 8 rows that copy costs more
 //! than the product, so `nt` computes `cᵀ += b · aᵀ` instead, reading `b`'s rows in place and
 //! transposing only `a` and `c`, in the same blocks when there are 8 rows (same sums in the same
@@ -41,7 +41,7 @@
 //! With `std`, the choice is made at run time by the `pulp` crate (`is_x86_feature_detected!`
 //! behind a safe token that compiles the kernel with those target features enabled), so this
 //! crate needs no `unsafe` and a binary built for plain x86-64 runs the AVX2 or AVX-512 kernels
-//! where the CPU has them. Without `std` the choice follows the target features of the build
+//! where the CPU has them; `STACKGRAD_MAX_ISA` caps the choice ([`crate::cpu`]). Without `std` the choice follows the target features of the build
 //! (`-C target-cpu=...`), and multiply-adds are never fused (`core` has no `mul_add`). The paths
 //! round differently (fused or not, different summation blocks never: every path sums `k` in
 //! order), so their results agree up to float rounding; a test runs every path the CPU has
@@ -60,10 +60,15 @@
 
 use core::ops::Range;
 
+use crate::cpu::{VectorPath as Path, vector_path};
 use crate::wide::{Lanes, Plain, fused};
 
-/// Inner indices per block: a strip's rows of `b` (`KC x W` floats) stay in L1.
-const KC: usize = 256;
+/// Inner indices per block: a strip's rows of `b` (`KC x W` floats) stay in L1 beside the
+/// elements of `a` the tile reads. With `KC = 256`, `tn`'s 6 x 16 AVX2 tiles on the GPT's
+/// `[512][24]ᵀ · [512][96]` read 16 KiB of `b` and one line of `a` per inner index, 32 KiB in
+/// all, the size of L1: the batch-64 step on the AVX2 path was 3-4 % faster with 128 and
+/// unchanged on the AVX-512 path (64 was slower again; BENCHMARKS).
+const KC: usize = 128;
 
 /// An instruction set the kernels are compiled for: what their register tiles must fit in.
 pub(crate) trait Isa {
@@ -259,56 +264,16 @@ const fn tile_rows<I: Isa>(w: usize) -> usize {
     }
 }
 
-/// The kernel paths, for tests and benches that run one of them on purpose.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Path {
-    Portable,
-    Avx2,
-    Avx512,
-}
-
-impl Path {
-    /// Every path this CPU can run, the portable one first.
-    pub(crate) fn available() -> impl Iterator<Item = Path> {
-        [Path::Portable, Path::Avx2, Path::Avx512]
-            .into_iter()
-            .filter(|&path| path.runs_here())
-    }
-
-    fn runs_here(self) -> bool {
-        #[cfg(all(feature = "std", any(target_arch = "x86", target_arch = "x86_64")))]
-        return match self {
-            Path::Portable => true,
-            Path::Avx2 => pulp::x86::V3::try_new().is_some(),
-            Path::Avx512 => pulp::x86::V4::try_new().is_some(),
-        };
-        #[cfg(not(all(feature = "std", any(target_arch = "x86", target_arch = "x86_64"))))]
-        return self == Path::Portable || self == Path::best_static();
-    }
-
-    /// The path the target features of the build allow (without `std`).
-    #[cfg(not(all(feature = "std", any(target_arch = "x86", target_arch = "x86_64"))))]
-    const fn best_static() -> Path {
-        if cfg!(all(target_feature = "avx512f", target_feature = "fma")) {
-            Path::Avx512
-        } else if cfg!(all(target_feature = "avx2", target_feature = "fma")) {
-            Path::Avx2
-        } else {
-            Path::Portable
-        }
-    }
-}
-
 /// A product to run with the kernels of one [`Isa`].
 trait Product {
     fn run<I: Isa>(self);
 }
 
-/// Runs `product` with the fastest kernels the CPU has.
+/// Runs `product` with the fastest kernels the CPU has ([`vector_path`]: capped by
+/// `STACKGRAD_MAX_ISA`).
 #[inline(always)]
 fn dispatch(product: impl Product) {
-    let fastest = Path::available().last().unwrap_or(Path::Portable);
-    run_on(fastest, product);
+    run_on(vector_path(), product);
 }
 
 /// Runs `product` on `path`.

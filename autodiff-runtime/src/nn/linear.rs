@@ -5,7 +5,7 @@
 //! `res` `[R][O]`.
 
 use super::gemm;
-use crate::wide::{WideLoop, with_wide_vectors};
+use crate::wide::{WideLoop, kept, relu_in_place, with_wide_vectors};
 
 tape! {
     /// What [`linear_adjoint`] reads besides the arguments: nothing.
@@ -115,9 +115,7 @@ pub fn linear_relu<const R: usize, const I: usize, const O: usize>(
     b: &[f32; O],
 ) -> [[f32; O]; R] {
     let mut y = linear(x, w, b);
-    for y in y.as_flattened_mut() {
-        *y = if *y > 0.0 { *y } else { 0.0 };
-    }
+    relu_in_place(y.as_flattened_mut());
     y
 }
 
@@ -149,7 +147,7 @@ pub fn linear_relu_forward_into<const R: usize, const I: usize, const O: usize>(
         .zip(tape.active.as_flattened_mut())
     {
         *active = *y > 0.0;
-        *y = if *active { *y } else { 0.0 };
+        *y = kept(*y, *active);
     }
 }
 
@@ -191,7 +189,7 @@ impl WideLoop for Mask<'_> {
     #[inline(always)]
     fn run(self) {
         for ((d_pre, &d), &active) in self.d_pre.iter_mut().zip(self.d).zip(self.active) {
-            *d_pre = if active { d } else { 0.0 };
+            *d_pre = kept(d, active);
         }
     }
 }
