@@ -19,7 +19,6 @@
 //! [`Lanes`], eight `f32` lanes with explicit operations, and [`with_lanes`] runs it on AVX2
 //! registers or on plain arrays, again with the same bits.
 
-#[cfg(all(feature = "std", any(target_arch = "x86", target_arch = "x86_64")))]
 use crate::cpu::VectorPath;
 
 /// A loop to run with [`with_wide_vectors`]. Its [`WideLoop::run`] must be `#[inline(always)]`
@@ -296,8 +295,19 @@ pub(crate) trait LanesLoop {
 /// `STACKGRAD_MAX_ISA` caps these loops as it caps the matrix kernels.
 #[inline(always)]
 pub(crate) fn with_lanes<L: LanesLoop>(body: L) -> L::Output {
+    with_lanes_on(crate::cpu::vector_path(), body)
+}
+
+/// [`with_lanes`] on `path` (tests run every path the CPU has this way); `Plain` arrays where
+/// the build has no run-time dispatch.
+///
+/// # Panics
+///
+/// If this CPU cannot run `path`.
+#[inline(always)]
+pub(crate) fn with_lanes_on<L: LanesLoop>(path: VectorPath, body: L) -> L::Output {
     #[cfg(all(feature = "std", any(target_arch = "x86", target_arch = "x86_64")))]
-    match crate::cpu::vector_path() {
+    match path {
         VectorPath::Avx512 => {
             let v4 = pulp::x86::V4::try_new().expect("the AVX-512 path runs where AVX-512 is");
             return v4.vectorize(PulpLanes(*v4, body));
@@ -308,6 +318,7 @@ pub(crate) fn with_lanes<L: LanesLoop>(body: L) -> L::Output {
         }
         VectorPath::Portable => {}
     }
+    let _ = path;
     body.run(Plain)
 }
 
@@ -415,7 +426,7 @@ mod tests {
     }
 
     /// The same loop run as is (compiled for the build's target) and through
-    /// [`with_wide_vectors`] (AVX2 where this CPU has it) gives the same bits.
+    /// [`with_wide_vectors`] on every path this CPU has gives the same bits.
     #[test]
     fn wide_vectors_round_like_the_plain_build() {
         const N: usize = 1003;
@@ -424,7 +435,6 @@ mod tests {
         #[allow(clippy::cast_precision_loss)]
         let start: [f32; N] = core::array::from_fn(|i| (i as f32).sin());
         let (mut p1, mut v1) = (start, [1e-3; N]);
-        let (mut p2, mut v2) = (start, [1e-3; N]);
         for _ in 0..5 {
             Update {
                 p: &mut p1,
@@ -432,16 +442,22 @@ mod tests {
                 v: &mut v1,
             }
             .run();
-            with_wide_vectors(Update {
-                p: &mut p2,
-                g: &g,
-                v: &mut v2,
-            });
         }
         let bits = |x: &[f32; N]| x.map(f32::to_bits);
-        assert_eq!(bits(&p1), bits(&p2));
-        assert_eq!(bits(&v1), bits(&v2));
         assert_ne!(bits(&p1), bits(&start), "the update changed the parameters");
+        for path in VectorPath::available() {
+            let (mut p2, mut v2) = (start, [1e-3; N]);
+            for _ in 0..5 {
+                let update = Update {
+                    p: &mut p2,
+                    g: &g,
+                    v: &mut v2,
+                };
+                with_lanes_on(path, Wide(update));
+            }
+            assert_eq!(bits(&p1), bits(&p2), "{path}");
+            assert_eq!(bits(&v1), bits(&v2), "{path}");
+        }
     }
 
     /// Every way of transposing an 8 x 8 block this CPU has moves each element to its place.
@@ -460,7 +476,9 @@ mod tests {
             core::array::from_fn(|i| core::array::from_fn(|j| (8 * i + j) as f32));
         let expected: [[f32; 8]; 8] = core::array::from_fn(|i| core::array::from_fn(|j| r[j][i]));
         assert_eq!(Plain.transpose8(&r), expected);
-        assert_eq!(with_lanes(Transpose(r)), expected);
+        for path in VectorPath::available() {
+            assert_eq!(with_lanes_on(path, Transpose(r)), expected, "{path}");
+        }
     }
 
     /// The values a ReLU mask meets: signs, zeros, a subnormal, infinities, NaNs.
@@ -504,7 +522,10 @@ mod tests {
             let h: [f32; 8] = core::array::from_fn(|j| chunk.get(j).map_or(-1.0, |p| p.1));
             let expected = core::array::from_fn::<u32, 8, _>(|j| kept(x[j], h[j] > 0.0).to_bits());
             assert_eq!(Plain.where_positive(x, h).map(f32::to_bits), expected);
-            assert_eq!(with_lanes(Masked(x, h)).map(f32::to_bits), expected);
+            for path in VectorPath::available() {
+                let got = with_lanes_on(path, Masked(x, h)).map(f32::to_bits);
+                assert_eq!(got, expected, "{path}");
+            }
         }
     }
 
