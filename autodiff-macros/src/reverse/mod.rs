@@ -336,9 +336,7 @@ impl<'a> Rev<'a> {
             if let Some(s) = s {
                 // What the pass reads (an index of its cotangent's place) is declared first, as
                 // for a statement (see `stmt`).
-                let outer = std::mem::take(&mut self.pre);
-                let code = self.pass(o, s);
-                let pre = std::mem::replace(&mut self.pre, outer);
+                let (pre, code) = self.with_pre(|r| r.pass(o, s));
                 out.extend(quote!(#pre #code));
             }
         }
@@ -362,9 +360,7 @@ impl<'a> Rev<'a> {
                 && self.plan.elementwise.contains_key(v)
             {
                 // What its elements read whole is declared first (see `stmt`).
-                let outer = std::mem::take(&mut self.pre);
-                let code = self.elementwise_let(*v);
-                let pre = std::mem::replace(&mut self.pre, outer);
+                let (pre, code) = self.with_pre(|r| r.elementwise_let(*v));
                 head.extend(quote!(#pre #code));
             }
         }
@@ -424,17 +420,26 @@ impl<'a> Rev<'a> {
     /// (see [`Self::widened`]).
     pub(super) fn stmt(&mut self, stmt: &'a Stmt, before: &'a [Stmt]) -> TokenStream {
         let known = self.wide.len();
-        // The widenings of an enclosing statement wait (a nested block's statements have their
-        // own, emitted inside that block).
-        let outer = std::mem::take(&mut self.pre);
-        let code = self.stmt_code(stmt, before);
-        let pre = std::mem::replace(&mut self.pre, outer);
+        let (pre, code) = self.with_pre(|r| r.stmt_code(stmt, before));
         if code.is_empty() {
             // Nothing of it was emitted, so neither were its widenings.
             self.wide.truncate(known);
             return code;
         }
         quote!(#pre #code)
+    }
+
+    /// The code `generate` returns, and what it asked to be declared before it (into `pre`:
+    /// widened `#[record]` arrays, `#[recompute]` arrays computed again, the indices a pass
+    /// reads). The declarations of an enclosing generation wait in its own `pre` meanwhile (a
+    /// nested block's statements have their own, emitted inside that block).
+    fn with_pre(
+        &mut self,
+        generate: impl FnOnce(&mut Self) -> TokenStream,
+    ) -> (TokenStream, TokenStream) {
+        let outer = std::mem::take(&mut self.pre);
+        let code = generate(self);
+        (std::mem::replace(&mut self.pre, outer), code)
     }
 
     fn stmt_code(&mut self, stmt: &'a Stmt, before: &'a [Stmt]) -> TokenStream {

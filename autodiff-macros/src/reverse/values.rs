@@ -49,8 +49,8 @@ impl<'a> Rev<'a> {
     /// declared before the statement being reversed (no copy out of a block expression), and
     /// reused by later reads in the same scope (the GPT reads a layer norm's output three times).
     fn widened(&mut self, var: VarId, n: Narrow, field: TokenStream) -> Ident {
-        if let Some((_, local)) = self.wide.iter().rev().find(|(v, _)| *v == var) {
-            return local.clone();
+        if let Some(local) = self.local_in_scope(var) {
+            return local;
         }
         let v = &self.f.vars[var];
         let local = self.names.fresh(&format!("{}_wide", v.emit));
@@ -68,8 +68,8 @@ impl<'a> Rev<'a> {
     /// read as the definition read them). An array read whole is computed once per scope, not
     /// once per read: the GPT's first layer norm has three readers.
     fn computed_again(&mut self, var: VarId, rhs: &'a Rhs, ty: TyId) -> Ident {
-        if let Some((_, local)) = self.wide.iter().rev().find(|(v, _)| *v == var) {
-            return local.clone();
+        if let Some(local) = self.local_in_scope(var) {
+            return local;
         }
         // Operands computed again or widened first (into `pre`, before this local).
         let value = self.recompute(rhs, ty, true);
@@ -81,6 +81,13 @@ impl<'a> Rev<'a> {
         self.pre.extend(quote!(let #local: #t = #value;));
         self.wide.push((var, local.clone()));
         local
+    }
+
+    /// The local already holding `var`'s value in this scope (widened or computed again), the
+    /// innermost one.
+    fn local_in_scope(&self, var: VarId) -> Option<Ident> {
+        let (_, local) = self.wide.iter().rev().find(|(v, _)| *v == var)?;
+        Some(local.clone())
     }
 
     /// The narrower type the tape keeps `key` in: a `#[record(..)]` variable's value.
