@@ -722,3 +722,49 @@ mod generated_findings {
         );
     }
 }
+
+/// A float `let` typed by its annotation alone, bound from a branch of literals, in a function
+/// with `hvp` (genprog seed 31, program p053): the tangent program bound it through an untyped
+/// tuple, `let (t,) = if .. { (0.6,) } else { (-0.9,) };`, and rustc could not call `cbrt` on
+/// the `{float}`. The tuple now carries the types, and the language takes `let (a, b): (T, U)`.
+mod typed_branch_of_literals {
+    use stackgrad::differentiable;
+
+    #[differentiable(hvp)]
+    pub fn g(x: f32, y: f32) -> f32 {
+        let t: f32 = if y > 1.0 { 0.6 } else { -0.9 };
+        t * f32::cbrt(t * t + 0.5) * x * x
+    }
+
+    #[differentiable(hvp)]
+    pub fn pair(x: f64) -> f64 {
+        let (a, b): (f64, _) = if x > 0.0 { (x * x, 2.0) } else { (x, 3.0) };
+        a * b
+    }
+
+    /// `g` at `y > 1` is `c x^2` with `c = 0.6 (0.86)^(1/3)`: its derivatives in `x` in closed
+    /// form (f64), against `g_jvp` and `g_hvp` along `(1, 0)`.
+    #[test]
+    fn tangents_and_hessian_products_against_closed_forms() {
+        let c = 0.6 * 0.86f64.cbrt();
+        for x in [-1.3f64, 0.4, 0.7, 2.1] {
+            let (value, tangent) = g_jvp(x as f32, 2.0, 1.0, 0.0);
+            assert!((f64::from(value) - c * x * x).abs() < 1e-5, "{x}");
+            assert!((f64::from(tangent) - 2.0 * c * x).abs() < 1e-5, "{x}");
+            let (_, (gx, gy), (hx, hy)) = g_hvp(x as f32, 2.0, 1.0, 0.0);
+            assert!((f64::from(gx) - 2.0 * c * x).abs() < 1e-5, "{x}");
+            assert_eq!((gy, hy), (0.0, 0.0));
+            assert!((f64::from(hx) - 2.0 * c).abs() < 1e-5, "{x} {hx}");
+        }
+        for x in [0.8, -0.5] {
+            let (value, g, hv) = pair_hvp(x, 1.0);
+            let expected = if x > 0.0 {
+                (2.0 * x * x, 4.0 * x, 4.0)
+            } else {
+                (3.0 * x, 3.0, 0.0)
+            };
+            assert_eq!((value, g, hv), expected, "{x}");
+            assert_eq!(pair_jvp(x, 1.0), (expected.0, expected.1), "{x}");
+        }
+    }
+}

@@ -521,7 +521,10 @@ impl<'a> Fwd<'a> {
             }
         });
         if is_let {
-            quote!(let (#(#names),*) = #value;)
+            let tys = targets
+                .iter()
+                .map(|t| self.f.types.tokens_or_infer(self.f.target_ty(*t)));
+            quote!(let (#(#names),*): (#(#tys),*) = #value;)
         } else {
             quote!((#(#names),*) = #value;)
         }

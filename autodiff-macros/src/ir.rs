@@ -149,6 +149,16 @@ impl Types {
         }
     }
 
+    /// The type as tokens where it is [`Self::known`], else `_` (a destructuring `let`'s element
+    /// type, which the macro's own lowering reads back: it has no `[_; N]`).
+    pub fn tokens_or_infer(&self, a: TyId) -> TokenStream {
+        if self.known(a) {
+            self.tokens(a)
+        } else {
+            quote::quote!(_)
+        }
+    }
+
     /// The scalar type at the bottom of a (nested) array type, or the type itself.
     pub fn leaf(&self, a: TyId) -> TyId {
         match self.elem(a) {

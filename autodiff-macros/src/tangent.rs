@@ -639,21 +639,27 @@ impl<'a> Tan<'a> {
         let (t_tans, e_tans) = (pick(&t_tans), pick(&e_tans));
         let mut names: Vec<TokenStream> = Vec::new();
         let mut ts: Vec<TokenStream> = Vec::new();
-        for (r, k) in results.iter().zip(&keep) {
+        // The types, as the primal's `let` has them: a branch of literals alone leaves rustc a
+        // `{float}` it cannot call methods on (`let t: f32 = if c { 0.6 } else { -0.9 }`).
+        let (mut name_tys, mut t_tys) = (Vec::new(), Vec::new());
+        for ((r, k), ty) in results.iter().zip(&keep).zip(&tys) {
             let m = matches!(r, Target::Var(v) if *is_let && self.f.vars[*v].mutable)
                 .then(|| quote!(mut));
             let n = self.fwd.target(*r);
             names.push(quote!(#m #n));
+            let ty = self.f.types.tokens_or_infer(*ty);
             if *k {
                 let t = self.t_target(*r, &[]).unwrap();
                 ts.push(quote!(#m #t));
+                t_tys.push(ty.clone());
             }
+            name_tys.push(ty);
         }
         let value = quote! {
             if #cond { #t_stmts (#(#t_vals,)* #(#t_tans,)*) } else { #e_stmts (#(#e_vals,)* #(#e_tans,)*) }
         };
         if *is_let {
-            quote!(let (#(#names,)* #(#ts,)*) = #value;)
+            quote!(let (#(#names,)* #(#ts,)*): (#(#name_tys,)* #(#t_tys,)*) = #value;)
         } else {
             quote!((#(#names,)* #(#ts,)*) = #value;)
         }

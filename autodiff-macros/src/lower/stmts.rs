@@ -360,8 +360,17 @@ impl Lower {
             syn::Pat::Type(pt) => (&*pt.pat, Some(&*pt.ty)),
             p => (p, None),
         };
-        if let (syn::Pat::Tuple(tuple), None, Some(init)) = (pat, ann, &local.init)
+        // `let (a, b): (f32, _) = ..`: a tuple type of the same length, or none.
+        let elem_tys = match ann {
+            None => Some(None),
+            Some(syn::Type::Tuple(t)) => Some(Some(t.elems.iter().collect::<Vec<_>>())),
+            Some(_) => None,
+        };
+        if let (syn::Pat::Tuple(tuple), Some(elem_tys), Some(init)) = (pat, elem_tys, &local.init)
             && init.diverge.is_none()
+            && elem_tys
+                .as_ref()
+                .is_none_or(|tys| tys.len() == tuple.elems.len())
             && super::tuples::tuple_valued(&init.expr, tuple.elems.len())
         {
             for a in local.attrs.iter().filter(|a| is_memory_attr(a)) {
@@ -370,7 +379,7 @@ impl Lower {
                     "this attribute applies to a `let` of one name; bind each value with its own `let` and put it on the one it is for",
                 ));
             }
-            self.destructure_let(tuple, &init.expr, out);
+            self.destructure_let(tuple, elem_tys.as_deref(), &init.expr, out);
             return;
         }
         let syn::Pat::Ident(pi) = pat else {

@@ -31,9 +31,11 @@ pub(super) fn tuple_valued(e: &syn::Expr, k: usize) -> bool {
 impl Lower {
     /// `let (a, mut b) = if c { (x, y) } else { (y, x) };`: one variable per element, each a
     /// float or an array (the `if`'s results are the variables themselves, without copies).
+    /// `tys`: the elements' types where the `let` has a tuple type (`_` for one left open).
     pub(super) fn destructure_let(
         &mut self,
         tuple: &syn::PatTuple,
+        tys: Option<&[&syn::Type]>,
         init: &syn::Expr,
         out: &mut Block,
     ) {
@@ -50,10 +52,33 @@ impl Lower {
                 }
             }
         }
+        let mut declared = Vec::new();
+        for t in tys.unwrap_or_default() {
+            declared.push(match t {
+                syn::Type::Infer(_) => None,
+                t => match self.parse_ty(t) {
+                    Some(ty) if self.f.types.kind(ty) != Kind::Struct => Some(ty),
+                    _ => {
+                        self.error(err(
+                            t,
+                            format!(
+                                "type `{}` is not supported here; use `f32`, `f64`, an array or `_`",
+                                crate::names::text(&quote::ToTokens::to_token_stream(t))
+                            ),
+                        ));
+                        self.poison(&syn::Pat::Tuple(tuple.clone()));
+                        return;
+                    }
+                },
+            });
+        }
         let ops = self.value(init, (names.len(), true), out);
-        let vars: Vec<VarId> = (names.iter().zip(&ops))
-            .map(|((n, m), op)| {
+        let vars: Vec<VarId> = (names.iter().zip(&ops).enumerate())
+            .map(|(i, ((n, m), op))| {
                 let ty = self.f.operand_ty(op);
+                if let Some(Some(a)) = declared.get(i) {
+                    self.f.types.unify(ty, *a);
+                }
                 self.declare(n, *m, ty, None)
             })
             .collect();

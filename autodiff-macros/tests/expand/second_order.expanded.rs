@@ -132,7 +132,7 @@ pub fn energy_jvp(x: &[f64; 4], w: f64, t_x: &[f64; 4], t_w: f64) -> (f64, f64) 
         t_s = t_s + t_t1;
         s = s + t1;
     }
-    let (t4, t_t4) = if s > 0.0 {
+    let (t4, t_t4): (f64, f64) = if s > 0.0 {
         let t2 = s * s;
         let t_t2: f64 = 2.0 * s * t_s;
         (t2, t_t2)
@@ -226,7 +226,7 @@ pub fn energy_hvp_jvp_forward(
     tape.s = s;
     tape.t_s = t_s;
     tape.branch_0 = s > 0.0;
-    let (t4, t_t4) = if tape.branch_0 {
+    let (t4, t_t4): (f64, f64) = if tape.branch_0 {
         let t2: f64 = s * s;
         let t9 = 2.0 * s;
         let t_t2: f64 = t9 * t_s;
@@ -333,7 +333,7 @@ pub fn energy_hvp_jvp(x: &[f64; 4], w: f64, t_x: &[f64; 4], t_w: f64) -> [f64; 2
         t_s = t_s + t_t1;
         s = s + t1;
     }
-    let (t4, t_t4) = if s > 0.0 {
+    let (t4, t_t4): (f64, f64) = if s > 0.0 {
         let t2 = s * s;
         let t_t2: f64 = 2.0 * s * t_s;
         (t2, t_t2)

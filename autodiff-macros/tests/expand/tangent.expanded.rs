@@ -156,7 +156,7 @@ pub fn tangent_jvp(x: &[f64; 8], w: f64, t_x: &[f64; 8], t_w: f64) -> (f64, f64)
         t_s = t_s + t_t1;
         s = s + t1;
     }
-    let (r, t_r) = if s > 1.0 {
+    let (r, t_r): (f64, f64) = if s > 1.0 {
         let t2 = s.sqrt();
         let t_t2: f64 = t_s * 0.5 / t2;
         (t2, t_t2)
