@@ -222,6 +222,25 @@ impl Stmt {
         }
     }
 
+    /// Whether any text of the statement (a value, a condition, a place, nested statements)
+    /// contains `needle`.
+    pub fn mentions(&self, needle: &str) -> bool {
+        let any = |b: &[Stmt]| b.iter().any(|s| s.mentions(needle));
+        match self {
+            Stmt::Let { value, .. } => value.contains(needle),
+            Stmt::Assign { place, value, .. } => place.contains(needle) || value.contains(needle),
+            Stmt::If { arms, els } => {
+                arms.iter().any(|(c, b)| c.contains(needle) || any(b))
+                    || els.as_deref().is_some_and(any)
+            }
+            Stmt::For { iter, body, .. } => iter.contains(needle) || any(body),
+            Stmt::While { cond, body, .. } => cond.contains(needle) || any(body),
+            Stmt::Loop { body, .. } => any(body),
+            Stmt::Return(value) => value.contains(needle),
+            Stmt::Break | Stmt::Continue => false,
+        }
+    }
+
     /// Whether the statement holds a `while` or `loop` (so the function has `f_try_forward`).
     pub fn has_bounded_loop(&self) -> bool {
         match self {

@@ -112,9 +112,8 @@ pub struct Gen<'a> {
     lens: Vec<Len>,
     consts: Vec<Const>,
     float_consts: Vec<(String, f64)>,
-    /// The function under test takes `mode: E`, and whether its body reads it yet.
+    /// The function under test takes `mode: E`.
     enum_param: bool,
-    mode_matched: bool,
     /// `const` float arrays: name, dimensions, largest magnitude.
     const_arrays: Vec<(String, Vec<Len>, f64)>,
     fields: Vec<(String, Ty)>,
@@ -155,7 +154,6 @@ pub fn program(seed: u64, index: usize, on: &Features) -> (Program, Vec<Feature>
         float_consts: Vec::new(),
         const_arrays: Vec::new(),
         enum_param: false,
-        mode_matched: false,
         fields: Vec::new(),
         callees: Vec::new(),
         fresh: 0,
@@ -515,8 +513,10 @@ impl Gen<'_> {
             None
         };
         let (mut body, tail) = self.body();
-        // The macro learns that `mode` is an enum from a `match` on it: make sure there is one.
-        if self.enum_param && !self.mode_matched {
+        // The macro learns that `mode` is an enum from a `match` on it: make sure there is one
+        // in the text (an expression that matched on it may have been generated and dropped).
+        let matched = |needle| body.iter().any(|s| s.mentions(needle)) || tail.contains(needle);
+        if self.enum_param && !matched("match mode") {
             body.insert(
                 0,
                 Stmt::Let {
@@ -1100,7 +1100,6 @@ impl Gen<'_> {
                     vec![&a, &c],
                 ),
             };
-            self.mode_matched = true;
             return Ex::from(text, mag, &parts);
         }
         match index {
