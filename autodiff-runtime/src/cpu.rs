@@ -12,7 +12,7 @@
 //! `avx2` or `avx512` (as oneDNN's `ONEDNN_MAX_CPU_ISA` does): to compare the paths on one
 //! machine, to see what a user's AVX2 core will run, or to rule a path out when chasing a
 //! difference in the last bits (the paths round differently: only the AVX2 and AVX-512 matrix
-//! kernels fuse their multiply-adds). It is read once, at the first kernel call. A cap above
+//! kernels fuse their multiply-adds). It is read once, by the first kernel or loop that runs. A cap above
 //! what the CPU has changes nothing; a value that is none of the three is reported once on
 //! standard error and ignored.
 //!
@@ -31,6 +31,7 @@ pub const MAX_ISA_VAR: &str = "STACKGRAD_MAX_ISA";
 
 /// An instruction set the kernels are compiled for, from the narrowest to the widest.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
 pub enum VectorPath {
     /// Any CPU: the baseline of the target (SSE2 on x86-64, NEON on aarch64), multiply-adds
     /// not fused.
@@ -58,14 +59,16 @@ impl VectorPath {
             .find(|path| path.name().eq_ignore_ascii_case(name.trim()))
     }
 
-    /// Every path this CPU can run (whatever the cap), the portable one first.
+    /// Every path this CPU can run (whatever the cap), the portable one first: detected at run
+    /// time with `std` on x86; elsewhere the portable path and the one the build's target
+    /// features select.
     pub fn available() -> impl Iterator<Item = VectorPath> {
         [VectorPath::Portable, VectorPath::Avx2, VectorPath::Avx512]
             .into_iter()
             .filter(|&path| path.runs_here())
     }
 
-    /// Whether this CPU (with `std`) or this build (without) can run the path.
+    /// Whether this CPU (with `std` on x86) or this build (otherwise) can run the path.
     pub fn runs_here(self) -> bool {
         #[cfg(all(feature = "std", any(target_arch = "x86", target_arch = "x86_64")))]
         return match self {
@@ -107,7 +110,7 @@ pub fn vector_path() -> VectorPath {
     {
         static CHOSEN: std::sync::OnceLock<VectorPath> = std::sync::OnceLock::new();
         *CHOSEN.get_or_init(|| {
-            let cap = std::env::var(MAX_ISA_VAR).ok();
+            let cap = std::env::var_os(MAX_ISA_VAR).map(|v| v.to_string_lossy().into_owned());
             let (path, unknown) = capped(fastest(), cap.as_deref());
             if unknown {
                 std::eprintln!(

@@ -7,7 +7,8 @@
 //! needs no `unsafe` here) and runs the loop compiled with them, or with AVX-512 where the CPU
 //! has that too (the same eight-lane operations with 32 registers instead of 16, and the
 //! compiler free to use 16-lane vectors: on a Zen 4 core the GPT step was about 2 % faster);
-//! elsewhere it runs it as is.
+//! elsewhere it runs it as is. `STACKGRAD_MAX_ISA` caps the choice as it caps the matrix
+//! kernels' ([`crate::cpu`]).
 //! (The matrix kernels in `nn::gemm` have a dispatch of their own: each instruction set there
 //! also needs its own register tile, so they are generic over it; an element-wise loop is not.)
 //!
@@ -298,12 +299,12 @@ pub(crate) fn with_lanes<L: LanesLoop>(body: L) -> L::Output {
     with_lanes_on(crate::cpu::vector_path(), body)
 }
 
-/// [`with_lanes`] on `path` (tests run every path the CPU has this way); `Plain` arrays where
-/// the build has no run-time dispatch.
+/// [`with_lanes`] on `path` (tests run every path the CPU has this way). Where the build has no
+/// run-time dispatch (no `std`, or not x86) it runs on [`Plain`] arrays whatever `path` is.
 ///
 /// # Panics
 ///
-/// If this CPU cannot run `path`.
+/// With run-time dispatch, if this CPU cannot run `path`.
 #[inline(always)]
 pub(crate) fn with_lanes_on<L: LanesLoop>(path: VectorPath, body: L) -> L::Output {
     #[cfg(all(feature = "std", any(target_arch = "x86", target_arch = "x86_64")))]
@@ -336,14 +337,14 @@ impl<L: LanesLoop> pulp::NullaryFnOnce for PulpLanes<L> {
     }
 }
 
-/// `x = max(x, 0)` in place, a ReLU (`+0.0` where `x` is not positive, NaN included), on the
-/// widest lanes the CPU has; the same bits as [`kept`]`(x, x > 0.0)`.
+/// `x = max(x, 0)` in place, a ReLU (`+0.0` where `x` is not positive, NaN included), with
+/// [`with_lanes`]; the same bits as [`kept`]`(x, x > 0.0)`.
 pub(crate) fn relu_in_place(x: &mut [f32]) {
     zero_where(x, None);
 }
 
 /// `d = +0.0` where `h` is not positive (a ReLU's derivative's mask; a NaN `h` masks), in place,
-/// on the widest lanes the CPU has; the same bits as [`kept`]`(d, h > 0.0)`. In place, the plain
+/// with [`with_lanes`]; the same bits as [`kept`]`(d, h > 0.0)`. In place, the plain
 /// loop became a microcoded masked store on AVX2 (see [`kept`]).
 pub(crate) fn zero_where_not_positive(d: &mut [f32], h: &[f32]) {
     zero_where(d, Some(h));

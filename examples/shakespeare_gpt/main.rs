@@ -361,12 +361,12 @@ fn run(args: &Args) -> Result<(), Box<dyn Error>> {
     let first = run.step;
     if root {
         println!(
-            "gpt: {} parameters, tape {} KiB, {} steps of batch {B} x context {T} on {workers}, \
-             {} kernels",
+            "gpt: {} parameters, tape {} KiB, {} kernels, {} steps of batch {B} x context {T} \
+             on {workers}",
             Gpt::COUNT,
             GptLossTape::<R>::BYTES / 1024,
-            steps,
             vector_path(),
+            steps,
         );
     }
     // The other ranks show no bar.

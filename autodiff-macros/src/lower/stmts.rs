@@ -361,16 +361,11 @@ impl Lower {
             p => (p, None),
         };
         // `let (a, b): (f32, _) = ..`: a tuple type of the same length, or none.
-        let elem_tys = match ann {
-            None => Some(None),
-            Some(syn::Type::Tuple(t)) => Some(Some(t.elems.iter().collect::<Vec<_>>())),
-            Some(_) => None,
+        let Ok(elem_tys) = self.tuple_type(pat, ann) else {
+            return;
         };
-        if let (syn::Pat::Tuple(tuple), Some(elem_tys), Some(init)) = (pat, elem_tys, &local.init)
+        if let (syn::Pat::Tuple(tuple), Some(init)) = (pat, &local.init)
             && init.diverge.is_none()
-            && elem_tys
-                .as_ref()
-                .is_none_or(|tys| tys.len() == tuple.elems.len())
             && super::tuples::tuple_valued(&init.expr, tuple.elems.len())
         {
             for a in local.attrs.iter().filter(|a| is_memory_attr(a)) {

@@ -29,6 +29,35 @@ pub(super) fn tuple_valued(e: &syn::Expr, k: usize) -> bool {
 }
 
 impl Lower {
+    /// The element types of a destructuring `let`'s tuple type `ann` (`None` without one, or for
+    /// a `pat` that is not a tuple); `Err` after an error for a type that is not a tuple of the
+    /// pattern's length.
+    pub(super) fn tuple_type<'t>(
+        &mut self,
+        pat: &syn::Pat,
+        ann: Option<&'t syn::Type>,
+    ) -> Result<Option<Vec<&'t syn::Type>>, ()> {
+        let (syn::Pat::Tuple(tuple), Some(ann)) = (pat, ann) else {
+            return Ok(None);
+        };
+        let n = tuple.elems.len();
+        let msg = match ungroup(ann) {
+            syn::Type::Tuple(t) if t.elems.len() == n => {
+                return Ok(Some(t.elems.iter().map(ungroup).collect()));
+            }
+            syn::Type::Tuple(t) => format!(
+                "this tuple type has {} elements and the pattern {n}: give each element its type (`_` to leave one open)",
+                t.elems.len()
+            ),
+            _ => format!(
+                "annotate a destructuring `let` with a tuple type of {n} elements, as in `let (a, b): (f32, f32) = ..`, or leave the type out"
+            ),
+        };
+        self.error(err(ann, msg));
+        self.poison(pat);
+        Err(())
+    }
+
     /// `let (a, mut b) = if c { (x, y) } else { (y, x) };`: one variable per element, each a
     /// float or an array (the `if`'s results are the variables themselves, without copies).
     /// `tys`: the elements' types where the `let` has a tuple type (`_` for one left open).
@@ -62,7 +91,7 @@ impl Lower {
                         self.error(err(
                             t,
                             format!(
-                                "type `{}` is not supported here; use `f32`, `f64`, an array or `_`",
+                                "type `{}` is not supported here; use a float, an array, an integer, `bool` or `_`",
                                 crate::names::text(&quote::ToTokens::to_token_stream(t))
                             ),
                         ));
@@ -149,5 +178,14 @@ impl Lower {
         for (op, (v, place)) in temps.into_iter().zip(places) {
             self.bind(out, op, Target::Var(v), place, is_let);
         }
+    }
+}
+
+/// `t` without the invisible group a `macro_rules!` `$t:ty` wraps it in, or its parentheses.
+fn ungroup(t: &syn::Type) -> &syn::Type {
+    match t {
+        syn::Type::Group(g) => ungroup(&g.elem),
+        syn::Type::Paren(p) => ungroup(&p.elem),
+        t => t,
     }
 }
