@@ -34,7 +34,7 @@ mod print;
 mod reverse;
 #[path = "../src/rules.rs"]
 mod rules;
-#[path = "../src/tangent.rs"]
+#[path = "../src/tangent/mod.rs"]
 mod tangent;
 #[path = "../src/tape.rs"]
 mod tape;

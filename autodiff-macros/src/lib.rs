@@ -4,7 +4,8 @@
 //! each: `args` (the attribute's arguments) -> `lower` (syn -> IR, types and loop bounds) ->
 //! `analysis` (activity, reaching definitions) -> `plan` (how each value the reverse sweep reads
 //! gets there: the tape plan) -> `forward` and `reverse` (the two sweeps, both reading the plan),
-//! `tangent` (forward mode, `f_jvp`: the primal printed by `forward` with tangents beside it) ->
+//! `tangent` (forward mode, `f_jvp`: the primal printed by `forward` with tangents beside it, a
+//! loop nest split in two where its tangents read nothing it writes) ->
 //! `items` (the generated items), driven by `expand`. Besides each pass's unit tests, the
 //! output is checked by golden expansions (`tests/expand/`), the workspace's gradient and ui
 //! tests, and the generated-program test (`genprog`).

@@ -70,7 +70,7 @@ pub struct Rev<'a> {
     /// for `x = -0.0`), so the compiler can drop the first addition, as in hand-written code.
     pub decls: Vec<TokenStream>,
     /// The adjoint defines the helper trait for buffers of unknown type (see
-    /// [`ACCUMULATE_HELPER`]) among its declarations.
+    /// [`rhs::ACCUMULATE_HELPER`](rhs)) among its declarations.
     needs_accumulate: bool,
     /// The `#[record(..)]` arrays widened, and the `#[recompute]` arrays computed again, into
     /// locals so far in the enclosing blocks, innermost last: later reads in scope reuse the

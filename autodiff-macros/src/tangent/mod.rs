@@ -2,7 +2,8 @@
 //! tangent computed beside it, `t_y = ∂y/∂x · t_x` per definition, from the same local rules as
 //! the reverse sweep (a rule's contribution is linear in the seed it is given, so the tangent of
 //! `r = op(x, a)` is the sum of its contributions with each operand's tangent as the seed). No
-//! tape: one sweep, in the order the primal runs.
+//! tape: one sweep, in the order the primal runs, except that a loop nest whose tangents read
+//! nothing the nest writes runs as the primal's nest and then the tangents' ([`split`]).
 
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{ToTokens, format_ident, quote};
@@ -13,6 +14,10 @@ use crate::ir::*;
 use crate::names::{Names, companion};
 use crate::print::typed_literal;
 use crate::rules::{self, Which};
+
+mod split;
+
+use split::Part;
 
 pub struct Tan<'a> {
     pub f: &'a Func,
@@ -35,6 +40,8 @@ pub struct Tan<'a> {
     /// a callee that differentiates the struct reads it (the language has no struct locals).
     zero_structs: Vec<Option<Ident>>,
     names: Names,
+    /// What each definition prints: both halves, or one (a loop split in two, [`split`]).
+    part: Part,
 }
 
 impl<'a> Tan<'a> {
@@ -70,6 +77,7 @@ impl<'a> Tan<'a> {
             unsupported: None,
             zero_structs: vec![None; f.vars.len()],
             names,
+            part: Part::Both,
         }
     }
 
@@ -401,6 +409,9 @@ impl<'a> Tan<'a> {
                 range,
                 body,
             } => {
+                if let Some(split) = self.split_loop(s) {
+                    return split;
+                }
                 let i = &self.f.vars[*var].emit;
                 let fwd = self.fwd;
                 let iter = crate::print::range_tokens(
@@ -437,6 +448,9 @@ impl<'a> Tan<'a> {
         }
         let value = fwd.rhs(id, target, place, rhs);
         let Some(t_name) = active.then(|| self.t_target(target, place)).flatten() else {
+            if self.part == Part::Tangent {
+                return quote!();
+            }
             return Self::bind(fwd, target, place, is_let, value);
         };
         let tangent = |me: &Self, out: &TokenStream, reads_out: &mut bool| {
@@ -451,7 +465,11 @@ impl<'a> Tan<'a> {
             let prim = Self::bind(fwd, target, place, true, value);
             let t = tangent(self, &name.to_token_stream(), &mut reads_out);
             let m = matches!(target, Target::Var(v) if self.f.vars[v].mutable).then(|| quote!(mut));
-            return quote!(#prim let #m #t_name #ann = #t;);
+            return match self.part {
+                Part::Both => quote!(#prim let #m #t_name #ann = #t;),
+                Part::Primal => prim,
+                Part::Tangent => quote!(let #m #t_name #ann = #t;),
+            };
         }
         // An assignment. Where the tangent reads the result or the variable assigned
         // (`x = x * y`), both go through locals before either is written.
@@ -460,6 +478,12 @@ impl<'a> Tan<'a> {
             t => fwd.target(t).to_token_stream(),
         };
         let t = tangent(self, &p, &mut reads_out);
+        // A split loop's halves (a tangent that reads the result is never split: it names it).
+        match (self.part, reads_out) {
+            (Part::Primal, _) => return quote!(#p = #value;),
+            (Part::Tangent, false) => return quote!(#t_name = #t;),
+            _ => {}
+        }
         match (reads_out, Self::reads_target(rhs, target)) {
             // The tangent reads the operands' old values only: it goes first.
             (false, _) => quote!(#t_name = #t; #p = #value;),

@@ -1,0 +1,167 @@
+/// A triangular product in forward mode: the nest's tangents read `l` and `x`, which it does
+/// not write, so `f_jvp` runs it as two nests, the primal's and the tangents'
+/// (`tangent/split.rs`); the loop over `d`, whose tangent reads `q`, stays whole.
+pub fn split<const D: usize>(l: &[[f64; D]; D], x: &[f64; D]) -> f64 {
+    let mut q = [0.0; D];
+    for a in 0..D {
+        for b in a + 1..D {
+            q[b] += l[a][b] * x[a];
+        }
+    }
+    let mut s = 0.0;
+    for d in 0..D {
+        s += q[d] * q[d];
+    }
+    s
+}
+///The tape of [`split`]: what [`split_adjoint`] reads, recorded by [`split_forward`] in fixed-size fields.
+#[derive(::core::clone::Clone, ::core::fmt::Debug)]
+pub struct SplitTape<const D: usize> {
+    ///`q` (line 6) after its last write
+    q: [f64; D],
+    ///The const parameters (zero-sized).
+    const_params: ([(); D],),
+}
+impl<const D: usize> SplitTape<D> {
+    /// The exact size of this tape in bytes.
+    pub const BYTES: usize = ::core::mem::size_of::<Self>();
+    /// Every recorded field, in the order the forward sweep writes it: its name, what
+    /// it records, its type and its size in bytes. The sizes add up to
+    /// [`Self::BYTES`] up to alignment padding.
+    pub const FIELDS: &'static [(&'static str, &'static str, &'static str, usize)] = &[
+        (
+            "q",
+            "q (line 6) after its last write",
+            "[f64 ; D]",
+            ::core::mem::size_of::<[f64; D]>(),
+        ),
+    ];
+    /// A zeroed tape.
+    pub const fn new() -> Self {
+        Self {
+            q: [0.0; D],
+            const_params: ([(); D],),
+        }
+    }
+}
+impl<const D: usize> ::core::default::Default for SplitTape<D> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+///Computes [`split`] and records in `tape` what [`split_adjoint`] needs.
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+pub fn split_forward<const D: usize>(
+    l: &[[f64; D]; D],
+    x: &[f64; D],
+    tape: &mut SplitTape<D>,
+) -> f64 {
+    let _ = split::<D>;
+    let mut q: [f64; D] = [0.0; D];
+    for a in (0..D) {
+        for b in (a + 1..D) {
+            let t0 = l[a][b] * x[a];
+            q[b] = q[b] + t0;
+        }
+    }
+    tape.q = q;
+    let mut s: f64 = 0.0;
+    for d in (0..D) {
+        let t1 = q[d] * q[d];
+        s = s + t1;
+    }
+    s
+}
+/**The reverse sweep of [`split`]: adds `d_out` times the derivative of `split` with respect to `l`, `x` into `d_l`, `d_x`.
+
+`tape` must have been filled by [`split_forward`] with the same arguments. The adjoints accumulate: zero them first for a plain gradient.*/
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+pub fn split_adjoint<const D: usize>(
+    l: &[[f64; D]; D],
+    x: &[f64; D],
+    tape: &SplitTape<D>,
+    d_out: f64,
+    d_l: &mut [[f64; D]; D],
+    d_x: &mut [f64; D],
+) {
+    let mut d_q: [f64; D] = [0.0; D];
+    let mut d_s: f64 = -0.0;
+    d_s += d_out;
+    for (k2, d) in (0..D).enumerate().rev() {
+        d_q[d] += d_s * 2.0 * tape.q[d];
+    }
+    for (k0, a) in (0..D).enumerate().rev() {
+        for (k1, b) in (a + 1..D).enumerate().rev() {
+            let d_t0: f64 = d_q[b];
+            d_l[a][b] += d_t0 * x[a];
+            d_x[a] += d_t0 * l[a][b];
+        }
+    }
+}
+///The value of [`split`] and its gradient with respect to `l`, `x`, in parameter order.
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+pub fn split_grad<const D: usize>(
+    l: &[[f64; D]; D],
+    x: &[f64; D],
+) -> (f64, ([[f64; D]; D], [f64; D])) {
+    let mut tape = <SplitTape<D>>::new();
+    let value = split_forward(l, x, &mut tape);
+    let mut d_l: [[f64; D]; D] = [[0.0; D]; D];
+    let mut d_x: [f64; D] = [0.0; D];
+    {
+        let tape = &tape;
+        let d_out: f64 = 1.0;
+        let d_l = &mut d_l;
+        let d_x = &mut d_x;
+        let mut d_q: [f64; D] = [0.0; D];
+        let mut d_s: f64 = -0.0;
+        d_s += d_out;
+        for (k2, d) in (0..D).enumerate().rev() {
+            d_q[d] += d_s * 2.0 * tape.q[d];
+        }
+        for (k0, a) in (0..D).enumerate().rev() {
+            for (k1, b) in (a + 1..D).enumerate().rev() {
+                let d_t0: f64 = d_q[b];
+                d_l[a][b] = d_t0 * x[a];
+                d_x[a] += d_t0 * l[a][b];
+            }
+        }
+    }
+    (value, (d_l, d_x))
+}
+///The value of [`split`] and its directional derivative: the derivative with respect to `l`, `x` along the tangents `t_l`, `t_x` (forward mode, one sweep, no tape).
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+pub fn split_jvp<const D: usize>(
+    l: &[[f64; D]; D],
+    x: &[f64; D],
+    t_l: &[[f64; D]; D],
+    t_x: &[f64; D],
+) -> (f64, f64) {
+    let _ = split::<D>;
+    let mut q: [f64; D] = [0.0; D];
+    let mut t_q: [f64; D] = [0.0; D];
+    for a in (0..D) {
+        for b in (a + 1..D) {
+            let t0 = l[a][b] * x[a];
+            q[b] = q[b] + t0;
+        }
+    }
+    for a in (0..D) {
+        for b in (a + 1..D) {
+            let t_t0: f64 = t_l[a][b] * x[a] + l[a][b] * t_x[a];
+            t_q[b] = t_q[b] + t_t0;
+        }
+    }
+    let mut s: f64 = 0.0;
+    let mut t_s: f64 = 0.0;
+    for d in (0..D) {
+        let t1 = q[d] * q[d];
+        let t_t1: f64 = 2.0 * q[d] * t_q[d];
+        t_s = t_s + t_t1;
+        s = s + t1;
+    }
+    (s, t_s)
+}
