@@ -184,6 +184,48 @@ fn an_array_read_whole_is_computed_again_once_per_scope() {
     }
 }
 
+/// Element reads of a recomputed array, in straight code and in a loop.
+#[differentiable]
+fn element_readers(x: &[f64; 4], w: f64) -> f64 {
+    #[recompute]
+    let h: [f64; 4] = doubled(x);
+    let mut s = h[0] * h[1] * w + h[2] * h[3] + h[1] * w;
+    for i in 0..3 {
+        s += h[i] * h[i + 1];
+    }
+    s
+}
+
+#[test]
+fn an_array_read_by_element_is_computed_again_once_per_scope() {
+    let (x, w) = ([0.5, -1.5, 2.0, 0.25], 0.75);
+    DOUBLED_CALLS.store(0, Ordering::Relaxed);
+    let (value, (d_x, d_w)) = element_readers_grad(&x, w);
+    // Once for the straight code's five reads, once per iteration for the loop's two: each read
+    // computing the array again called `doubled` 5 + 2 x 3 = 11 times.
+    assert_eq!(DOUBLED_CALLS.load(Ordering::Relaxed), 4);
+    // h = 2 x: f = 4 x0 x1 w + 4 x2 x3 + 2 x1 w + 4 (x0 x1 + x1 x2 + x2 x3).
+    let [x0, x1, x2, x3] = x;
+    let want =
+        4.0 * x0 * x1 * w + 4.0 * x2 * x3 + 2.0 * x1 * w + 4.0 * (x0 * x1 + x1 * x2 + x2 * x3);
+    assert!((value - want).abs() <= 1e-12);
+    let want_x = [
+        4.0 * x1 * w + 4.0 * x1,
+        4.0 * x0 * w + 2.0 * w + 4.0 * (x0 + x2),
+        4.0 * x3 + 4.0 * (x1 + x3),
+        4.0 * x2 + 4.0 * x2,
+    ];
+    for i in 0..4 {
+        assert!(
+            (d_x[i] - want_x[i]).abs() <= 1e-12,
+            "d_x[{i}]: {} {}",
+            d_x[i],
+            want_x[i]
+        );
+    }
+    assert!((d_w - (4.0 * x0 * x1 + 2.0 * x1)).abs() <= 1e-12, "{d_w}");
+}
+
 #[derive(Clone, Copy, Debug, Default)]
 pub struct P32 {
     pub a: f32,

@@ -162,9 +162,12 @@ impl<'a> Rev<'a> {
         if (v.recompute || planned)
             && let Some(rhs) = self.defs.get(&var).map(|&(_, rhs)| rhs)
         {
-            if v.recompute && proj.is_empty() && self.f.types.kind(ty) == Kind::Array {
+            if v.recompute && self.f.types.kind(ty) == Kind::Array {
+                // Whole or by element, from one local per scope: an element read of the
+                // definition itself (`([..])[i]`) computed the whole array at every read.
                 let local = self.computed_again(var, rhs, ty);
-                return quote!(#and #local);
+                let suffix = self.suffix(proj);
+                return quote!(#and #local #suffix);
             }
             let value = self.recompute(rhs, ty, v.recompute);
             let suffix = self.suffix(proj);
