@@ -93,6 +93,27 @@ impl VectorPath {
     }
 }
 
+/// `"avx2".parse::<VectorPath>()`: the names [`VectorPath::from_name`] takes.
+impl core::str::FromStr for VectorPath {
+    type Err = UnknownVectorPath;
+
+    fn from_str(name: &str) -> Result<VectorPath, UnknownVectorPath> {
+        VectorPath::from_name(name).ok_or(UnknownVectorPath)
+    }
+}
+
+/// A name that is none of `portable`, `avx2`, `avx512` (the error of parsing a [`VectorPath`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnknownVectorPath;
+
+impl fmt::Display for UnknownVectorPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("not a vector path: expected portable, avx2 or avx512")
+    }
+}
+
+impl core::error::Error for UnknownVectorPath {}
+
 impl fmt::Display for VectorPath {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
@@ -155,6 +176,8 @@ mod tests {
         assert_eq!(VectorPath::from_name(" AVX2\n"), Some(VectorPath::Avx2));
         assert_eq!(VectorPath::from_name("avx-512"), None);
         assert_eq!(VectorPath::from_name(""), None);
+        assert_eq!("AVX512".parse(), Ok(VectorPath::Avx512));
+        assert_eq!("sse9".parse::<VectorPath>(), Err(UnknownVectorPath));
     }
 
     #[cfg(feature = "std")]
