@@ -768,3 +768,49 @@ mod typed_branch_of_literals {
         }
     }
 }
+
+/// Bug 15 (found by review, 2026-11-27): a shadowed local took the name the macro gave a tangent
+/// or a cotangent. A second binding `t_x` is emitted as `t_x_1`, the name `f_jvp` also chose for
+/// `x`'s tangent parameter (`t_x` being a user's name), so the body read the local where it meant
+/// the parameter: a silently wrong tangent (`36` for `6 t_x`). Likewise in the reverse sweep, a
+/// second loop counter `d_x` and the cotangent of a shadowed `x`.
+mod generated_names_against_shadowed_locals {
+    use stackgrad::differentiable;
+
+    #[differentiable(hvp)]
+    pub fn tangent_named(x: f64) -> f64 {
+        let t_x = 2.0;
+        let t_x = t_x * 3.0;
+        x * t_x
+    }
+
+    #[differentiable]
+    pub fn cotangent_named(x: f64, w: &[f64; 3]) -> f64 {
+        let mut s = 0.0;
+        for d_x in 0..3 {
+            s += w[d_x] * x * (d_x as f64);
+        }
+        let x = x * 1.5;
+        for d_x in 0..2 {
+            s += x * x * (d_x as f64 + 1.0);
+        }
+        s
+    }
+
+    #[test]
+    fn derivatives_against_closed_forms() {
+        for x in [1.5, -0.25] {
+            assert_eq!(tangent_named_jvp(x, 1.0), (6.0 * x, 6.0));
+            assert_eq!(tangent_named_jvp(x, 0.5), (6.0 * x, 3.0));
+            assert_eq!(tangent_named_hvp(x, 1.0), (6.0 * x, 6.0, 0.0));
+        }
+        // f = x (w1 + 2 w2) + 3 (1.5 x)^2.
+        let (x, w) = (0.7, [0.3, -1.1, 2.0]);
+        let (value, (d_x, d_w)) = cotangent_named_grad(x, &w);
+        let want = x * (w[1] + 2.0 * w[2]) + 3.0 * 2.25 * x * x;
+        assert!((value - want).abs() <= 1e-12, "{value} {want}");
+        let want_x = w[1] + 2.0 * w[2] + 13.5 * x;
+        assert!((d_x - want_x).abs() <= 1e-12, "{d_x} {want_x}");
+        assert_eq!(d_w, [0.0, x, 2.0 * x]);
+    }
+}

@@ -97,7 +97,7 @@ pub fn hvp_fn(func: &syn::ItemFn, f: &Func) -> TokenStream {
         wrt_names,
         ..
     } = &sig;
-    let reserved: Vec<String> = f.vars.iter().map(|v| v.name.to_string()).collect();
+    let reserved = f.var_names();
     let reserved: Vec<&str> = reserved.iter().map(|s| s.as_str()).collect();
     let mut names = Names::new(&reserved);
     let mut v_names = Vec::new();

@@ -612,6 +612,22 @@ pub fn place_path(proj: &[Proj]) -> String {
 }
 
 impl Func {
+    /// Every name the user's variables have, as written and as emitted (a second binding `x` is
+    /// emitted `x_1`, a hygienic name like the fresh ones): what a generated local must not be
+    /// named, whatever the hygiene.
+    pub fn var_names(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for v in &self.vars {
+            for name in [v.name.to_string(), v.emit.to_string()] {
+                if let Some(bare) = name.strip_prefix("r#") {
+                    out.push(bare.to_string());
+                }
+                out.push(name);
+            }
+        }
+        out
+    }
+
     /// The callee of a call by a one-segment path, if the macro knows its parameters.
     pub fn known_callee(&self, path: &syn::Path) -> Option<&Callee> {
         self.known.get(&path.get_ident()?.to_string())

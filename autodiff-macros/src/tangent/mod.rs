@@ -46,7 +46,7 @@ pub struct Tan<'a> {
 
 impl<'a> Tan<'a> {
     pub fn new(f: &'a Func, act: &'a Activity, fwd: &'a Fwd<'a>) -> Self {
-        let reserved: Vec<String> = f.vars.iter().map(|v| v.name.to_string()).collect();
+        let reserved = f.var_names();
         let reserved: Vec<&str> = reserved.iter().map(|s| s.as_str()).collect();
         let mut names = Names::new(&reserved);
         let mut t_vars = vec![None; f.vars.len()];

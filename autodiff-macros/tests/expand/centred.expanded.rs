@@ -104,7 +104,7 @@ pub fn centred_adjoint<const D: usize>(
     let mut d_q: f64 = -0.0;
     d_total += d_out;
     for (k0, i) in (0..4).enumerate().rev() {
-        let c: [f64; D] = ::core::array::from_fn(|d| (x[i][d] - m[d]));
+        let c_1: [f64; D] = ::core::array::from_fn(|d| (x[i][d] - m[d]));
         let d_t3: f64 = d_total;
         let d_t2: f64 = d_t3 * (1.0 - tape.t3[k0] * tape.t3[k0]);
         d_q += d_t2 * 0.5_f64;
@@ -112,9 +112,9 @@ pub fn centred_adjoint<const D: usize>(
             for (k3, b) in (a..D).enumerate().rev() {
                 let d_t1: f64 = d_q;
                 let d_t0: f64 = d_t1 * l[b];
-                d_l[b] += d_t1 * (c[a] * c[b]);
-                d_c[a] += d_t0 * c[b];
-                d_c[b] += d_t0 * c[a];
+                d_l[b] += d_t1 * (c_1[a] * c_1[b]);
+                d_c[a] += d_t0 * c_1[b];
+                d_c[b] += d_t0 * c_1[a];
             }
         }
         let d_q_1: f64 = d_q;
@@ -152,7 +152,7 @@ pub fn centred_grad<const D: usize>(
         let mut d_q: f64 = -0.0;
         d_total += d_out;
         for (k0, i) in (0..4).enumerate().rev() {
-            let c: [f64; D] = ::core::array::from_fn(|d| (x[i][d] - m[d]));
+            let c_1: [f64; D] = ::core::array::from_fn(|d| (x[i][d] - m[d]));
             let d_t3: f64 = d_total;
             let d_t2: f64 = d_t3 * (1.0 - tape.t3[k0] * tape.t3[k0]);
             d_q += d_t2 * 0.5_f64;
@@ -160,9 +160,9 @@ pub fn centred_grad<const D: usize>(
                 for (k3, b) in (a..D).enumerate().rev() {
                     let d_t1: f64 = d_q;
                     let d_t0: f64 = d_t1 * l[b];
-                    d_l[b] += d_t1 * (c[a] * c[b]);
-                    d_c[a] += d_t0 * c[b];
-                    d_c[b] += d_t0 * c[a];
+                    d_l[b] += d_t1 * (c_1[a] * c_1[b]);
+                    d_c[a] += d_t0 * c_1[b];
+                    d_c[b] += d_t0 * c_1[a];
                 }
             }
             let d_q_1: f64 = d_q;
