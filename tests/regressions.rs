@@ -773,9 +773,18 @@ mod typed_branch_of_literals {
 /// or a cotangent. A second binding `t_x` is emitted as `t_x_1`, the name `f_jvp` also chose for
 /// `x`'s tangent parameter (`t_x` being a user's name), so the body read the local where it meant
 /// the parameter: a silently wrong tangent (`36` for `6 t_x`). Likewise in the reverse sweep, a
-/// second loop counter `d_x` and the cotangent of a shadowed `x`.
+/// second loop counter `d_x` and the cotangent of a shadowed `x`. And `f_jvp` of `r = r / w` went
+/// through a block's locals `r` and `t_r`, the second also the name of the user's `r`'s tangent
+/// (`t_r = t_r;` did not compile; genprog seed 1, p122, once it named locals like the macro's).
 mod generated_names_against_shadowed_locals {
     use stackgrad::differentiable;
+
+    #[differentiable(hvp)]
+    pub fn divided_in_place(x: f64, w: f64) -> f64 {
+        let mut r = x * 2.0;
+        r = r / w;
+        r * r
+    }
 
     #[differentiable(hvp)]
     pub fn tangent_named(x: f64) -> f64 {
@@ -804,6 +813,20 @@ mod generated_names_against_shadowed_locals {
             assert_eq!(tangent_named_jvp(x, 0.5), (6.0 * x, 3.0));
             assert_eq!(tangent_named_hvp(x, 1.0), (6.0 * x, 6.0, 0.0));
         }
+        // f = 4 x^2 / w^2.
+        let (x, w) = (0.7, 1.3);
+        let f = 4.0 * x * x / (w * w);
+        let (fx, fw) = (8.0 * x / (w * w), -8.0 * x * x / (w * w * w));
+        let close = |a: f64, b: f64| (a - b).abs() <= 1e-12 * b.abs().max(1.0);
+        let (value, t) = divided_in_place_jvp(x, w, 0.5, -2.0);
+        assert!(
+            close(value, f) && close(t, 0.5 * fx - 2.0 * fw),
+            "{value} {t}"
+        );
+        let (_, (gx, gw), (hx, hw)) = divided_in_place_hvp(x, w, 1.0, 0.0);
+        assert!(close(gx, fx) && close(gw, fw), "{gx} {gw}");
+        let (fxx, fxw) = (8.0 / (w * w), -16.0 * x / (w * w * w));
+        assert!(close(hx, fxx) && close(hw, fxw), "{hx} {hw}");
         // f = x (w1 + 2 w2) + 3 (1.5 x)^2.
         let (x, w) = (0.7, [0.3, -1.1, 2.0]);
         let (value, (d_x, d_w)) = cotangent_named_grad(x, &w);

@@ -34,6 +34,7 @@ features! {
     Division "division" "`/` by expressions kept away from 0",
     Blocks "blocks" "block expressions `{ let t = ..; t * 2.0 }`",
     Shadowing "shadowing" "`let x = x * ..;` over an existing name",
+    ClashNames "clash-names" "locals and counters named like the macro's own (`t_x`, `d_x`, `v_x` for a parameter `x`, `tape`, `d_out`, `k0`, ..)",
     Compound "compound" "`+= -= *= /=`",
     SelfRead "self-read" "updates that read their target again, `v += 0.5 * v - v * 0.25 + ..`, `v = v * v + ..`",
     IfStmt "if-stmt" "`if` / `else if` / `else` statements",

@@ -119,6 +119,8 @@ pub struct Gen<'a> {
     fields: Vec<(String, Ty)>,
     callees: Vec<Callee>,
     fresh: usize,
+    /// Names the macro gives its own locals, not yet taken in this function (`clash-names`).
+    clash: Vec<String>,
     // The function being generated.
     scope: Vec<Var>,
     inner: bool,
@@ -157,6 +159,7 @@ pub fn program(seed: u64, index: usize, on: &Features) -> (Program, Vec<Feature>
         fields: Vec::new(),
         callees: Vec::new(),
         fresh: 0,
+        clash: Vec::new(),
         scope: Vec::new(),
         inner: false,
         loops: 0,
@@ -201,7 +204,13 @@ impl Gen<'_> {
         self.rng.gen_bool(p)
     }
 
+    /// A new local's name: `prefix` and a number, or now and then (`clash-names`) a name the
+    /// macro uses for its own locals, once per function (the shadowing feature may bind it again).
     fn fresh(&mut self, prefix: &str) -> String {
+        if !self.clash.is_empty() && self.p(Feature::ClashNames, 0.1) {
+            let k = self.rng.gen_range(0..self.clash.len());
+            return self.clash.swap_remove(k);
+        }
         self.fresh += 1;
         format!("{prefix}{}", self.fresh)
     }
@@ -305,6 +314,24 @@ impl Gen<'_> {
 
     fn start(&mut self, inner: bool, budget: usize, ret: Ty) {
         self.scope.clear();
+        self.clash = [
+            "tape",
+            "d_out",
+            "out",
+            "k0",
+            "i0",
+            "r",
+            "t_r",
+            "pair",
+            "zero",
+            "start",
+            "trips",
+            "segment",
+            "slot",
+            "iteration",
+        ]
+        .map(String::from)
+        .into();
         self.inner = inner;
         self.loops = 0;
         self.trips = 1.0;
@@ -334,6 +361,8 @@ impl Gen<'_> {
             mag: 1.5,
             depth: 0,
         });
+        // The tangent, cotangent and direction the macro names after the parameter.
+        (self.clash).extend(["t_", "d_", "v_", "d_t_"].map(|p| format!("{p}{name}")));
         Param {
             name: name.into(),
             ty,

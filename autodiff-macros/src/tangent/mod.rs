@@ -489,18 +489,15 @@ impl<'a> Tan<'a> {
             (false, _) => quote!(#t_name = #t; #p = #value;),
             // It reads the result, and the operands are not overwritten.
             (true, false) => quote!(#p = #value; #t_name = #t;),
-            // Both: through locals.
-            // (The tangent program `f_hvp` differentiates has no blocks: fresh names.)
-            (true, true) if self.pair => {
+            // Both: through locals, with fresh names (fixed ones met the tangent of a user's
+            // `r`, also named `t_r`). The tangent program `f_hvp` differentiates has no blocks.
+            (true, true) => {
                 let r = self.names.fresh("r");
                 let tv = self.names.fresh("t_r");
                 let t = tangent(self, &r.to_token_stream(), &mut reads_out);
-                quote!(let #r #ann = #value; let #tv #ann = #t; #p = #r; #t_name = #tv;)
-            }
-            (true, true) => {
-                let r = format_ident!("r", span = Span::mixed_site());
-                let tv = format_ident!("t_r", span = Span::mixed_site());
-                let t = tangent(self, &r.to_token_stream(), &mut reads_out);
+                if self.pair {
+                    return quote!(let #r #ann = #value; let #tv #ann = #t; #p = #r; #t_name = #tv;);
+                }
                 quote!({ let #r: #tty = #value; let #tv: #tty = #t; #p = #r; #t_name = #tv; })
             }
         }
