@@ -102,6 +102,26 @@ struct Callee {
     ret: Ty,
 }
 
+/// Names of locals the macro's generated code binds (`clash-names`).
+const MACRO_NAMES: [&str; 16] = [
+    "tape",
+    "d_out",
+    "out",
+    "value",
+    "k0",
+    "i0",
+    "r",
+    "t_r",
+    "pair",
+    "zero",
+    "start",
+    "trips",
+    "segment",
+    "slot",
+    "len",
+    "iteration",
+];
+
 pub struct Gen<'a> {
     rng: SmallRng,
     on: &'a Features,
@@ -314,24 +334,7 @@ impl Gen<'_> {
 
     fn start(&mut self, inner: bool, budget: usize, ret: Ty) {
         self.scope.clear();
-        self.clash = [
-            "tape",
-            "d_out",
-            "out",
-            "k0",
-            "i0",
-            "r",
-            "t_r",
-            "pair",
-            "zero",
-            "start",
-            "trips",
-            "segment",
-            "slot",
-            "iteration",
-        ]
-        .map(String::from)
-        .into();
+        self.clash = MACRO_NAMES.map(String::from).into();
         self.inner = inner;
         self.loops = 0;
         self.trips = 1.0;
