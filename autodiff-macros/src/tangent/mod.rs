@@ -42,6 +42,9 @@ pub struct Tan<'a> {
     names: Names,
     /// What each definition prints: both halves, or one (a loop split in two, [`split`]).
     part: Part,
+    /// In the tangent half of a split loop, the values it computes again for itself: what the
+    /// nest binds with `let` and does not differentiate.
+    again: Vec<Target>,
 }
 
 impl<'a> Tan<'a> {
@@ -78,6 +81,7 @@ impl<'a> Tan<'a> {
             zero_structs: vec![None; f.vars.len()],
             names,
             part: Part::Both,
+            again: Vec::new(),
         }
     }
 
@@ -448,7 +452,7 @@ impl<'a> Tan<'a> {
         }
         let value = fwd.rhs(id, target, place, rhs);
         let Some(t_name) = active.then(|| self.t_target(target, place)).flatten() else {
-            if self.part == Part::Tangent {
+            if self.part == Part::Tangent && !self.again.contains(&target) {
                 return quote!();
             }
             return Self::bind(fwd, target, place, is_let, value);

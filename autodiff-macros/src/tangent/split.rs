@@ -36,13 +36,22 @@ impl Tan<'_> {
         if self.part != Part::Both || !self.splittable(s) || !has_inner_loop(s) {
             return None;
         }
-        let mut targets = Vec::new();
-        defined(s, &mut targets);
-        let written: HashSet<String> = (targets.into_iter())
-            .map(|t| self.fwd.target(t).to_string())
+        let mut defs = Vec::new();
+        defined(s, &mut defs);
+        // What the nest binds with `let` and never differentiates (an index `let j = ..`, a
+        // counter) the tangent nest computes again for itself, so it does not count as written.
+        let bound: Vec<Target> = (defs.iter())
+            .filter(|(t, is_let)| *is_let && !self.act.target(*t))
+            .map(|(t, _)| *t)
+            .collect();
+        let written: HashSet<String> = (defs.iter())
+            .filter(|(t, _)| !bound.contains(t))
+            .map(|(t, _)| self.fwd.target(*t).to_string())
             .collect();
         self.part = Part::Tangent;
+        self.again = bound;
         let tangent = self.stmt(s);
+        self.again.clear();
         self.part = Part::Primal;
         let primal = self.stmt(s);
         self.part = Part::Both;
@@ -85,10 +94,11 @@ fn has_inner_loop(s: &Stmt) -> bool {
     body.stmts.iter().any(|s| matches!(s, Stmt::For { .. }))
 }
 
-/// The variables and temporaries a statement's definitions write.
-fn defined(s: &Stmt, out: &mut Vec<Target>) {
+/// The variables and temporaries a statement's definitions write, and whether each definition
+/// is a `let`.
+fn defined(s: &Stmt, out: &mut Vec<(Target, bool)>) {
     match s {
-        Stmt::Def { target, .. } => out.push(*target),
+        Stmt::Def { target, is_let, .. } => out.push((*target, *is_let)),
         Stmt::For { body, .. } => body.stmts.iter().for_each(|s| defined(s, out)),
         Stmt::If { .. } | Stmt::Break | Stmt::Continue | Stmt::Panic(_) => {}
     }
@@ -153,6 +163,44 @@ mod tests {
             halves[2].contains("t_q [b] =") && !halves[2].contains(" q [b] ="),
             "{code}"
         );
+    }
+
+    #[test]
+    fn what_the_nest_binds_and_does_not_differentiate_the_tangents_compute_again() {
+        let code = jvp_body(
+            "fn f(l: &[f64; 16], x: &[f64; 4]) -> f64 {
+                let mut q = [0.0; 4];
+                for a in 0..4 {
+                    for b in a + 1..4 {
+                        let j = a * 4 + b;
+                        let c = (b as f64) * 0.5;
+                        q[b] += l[j] * x[a] * c;
+                    }
+                }
+                q[3]
+            }",
+        );
+        assert_eq!(loops(&code), ["a", "b", "a", "b"], "{code}");
+        let tangents = code.split("for a").nth(2).unwrap();
+        assert!(
+            tangents.contains("let j") && tangents.contains("let c"),
+            "{code}"
+        );
+        // A counter declared outside the nest is written by it: the nest stays whole.
+        let code = jvp_body(
+            "fn f(l: &[f64; 16], x: &[f64; 4]) -> f64 {
+                let mut q = [0.0; 4];
+                let mut j = 0;
+                for a in 0..4 {
+                    for b in a + 1..4 {
+                        q[b] += l[j] * x[a];
+                        j += 1;
+                    }
+                }
+                q[3]
+            }",
+        );
+        assert_eq!(loops(&code), ["a", "b"], "{code}");
     }
 
     #[test]
