@@ -782,7 +782,7 @@ mod generated_names_against_shadowed_locals {
     #[differentiable(hvp)]
     pub fn divided_in_place(x: f64, w: f64) -> f64 {
         let mut r = x * 2.0;
-        r = r / w;
+        r /= w;
         r * r
     }
 
