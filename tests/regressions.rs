@@ -837,3 +837,130 @@ mod generated_names_against_shadowed_locals {
         assert_eq!(d_w, [0.0, x, 2.0 * x]);
     }
 }
+
+/// Bug 16 (found by review, 2026-11-27): more names the macro bound where the user's could meet
+/// them. The hidden counter of `for v in a.iter()` (and of `for _ in ..`, and of a reduction's
+/// loop) was bound under the name `i` (`_i`), so the user's `i` in the body read it: a silently
+/// wrong gradient. `f_hvp`'s tangent program is lowered again from its text, where the user's
+/// `x_1` and a second `x` (emitted `x_1`) became one variable: a wrong value and `H v`; and a
+/// loop nest split in two there bound its `let`s twice, the second copy taking the name of a
+/// tangent parameter. A checkpointed loop's buffer `d_segment` (for a carried `d`) was also the
+/// cotangent of a user's `segment`. A raw-identifier parameter made the macro panic.
+mod more_generated_names {
+    use stackgrad::differentiable;
+
+    #[allow(clippy::needless_range_loop)]
+    #[differentiable(hvp)]
+    pub fn user_i_in_hidden_loops(x: &[f64; 4], w: &[f64; 4]) -> f64 {
+        let mut s = 0.0;
+        for i in 0..4 {
+            for v in x.iter() {
+                s += v * w[i];
+            }
+            s += x.iter().map(|v| v * w[i]).sum::<f64>();
+        }
+        let _i = x[0] * 2.0;
+        for _ in 0..2 {
+            s += _i * w[1];
+        }
+        s
+    }
+
+    #[differentiable(hvp)]
+    pub fn written_x_1(x: f64) -> f64 {
+        let x_1 = x * 2.0;
+        let x = x * 3.0;
+        x_1 * x
+    }
+
+    #[differentiable(hvp)]
+    pub fn nest_named_like_tangent(x: &[f64; 4]) -> f64 {
+        let mut q = [0.0; 4];
+        for a in 0..4 {
+            for b in 0..4 {
+                let t_x = (b as f64) * 0.5;
+                q[b] += x[a] * t_x;
+            }
+        }
+        q[1] * q[2]
+    }
+
+    #[differentiable]
+    pub fn carried_d_and_segment(x: f64) -> f64 {
+        let mut d = x;
+        let mut segment = 0.0;
+        #[checkpoint(snapshots = 2)]
+        for _k in 0..8 {
+            d = (d * 0.9).sin();
+            segment += d * d;
+        }
+        segment + d
+    }
+
+    #[differentiable]
+    pub fn carried_d_and_states(x: f64) -> f64 {
+        let mut d = x;
+        let mut states = 0.0;
+        #[checkpoint(snapshots = 2, binomial)]
+        for _k in 0..8 {
+            d = (d * 0.9).sin();
+            states += d * d;
+        }
+        states + d
+    }
+
+    #[differentiable(hvp)]
+    pub fn raw_parameter(r#type: f64, x: f64) -> f64 {
+        r#type * x * x
+    }
+
+    #[test]
+    fn derivatives_against_closed_forms_and_differences() {
+        let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * b.abs().max(1.0);
+        // f = 2 (sum x)(sum w) + 4 x0 w1.
+        let (x, w) = ([0.5, -1.5, 2.0, 0.25], [1.0, 0.3, -0.7, 2.5]);
+        let (sx, sw): (f64, f64) = (x.iter().sum(), w.iter().sum());
+        let (value, (d_x, d_w)) = user_i_in_hidden_loops_grad(&x, &w);
+        assert!(close(value, 2.0 * sx * sw + 4.0 * x[0] * w[1]), "{value}");
+        for k in 0..4 {
+            let want_x = 2.0 * sw + if k == 0 { 4.0 * w[1] } else { 0.0 };
+            let want_w = 2.0 * sx + if k == 1 { 4.0 * x[0] } else { 0.0 };
+            assert!(
+                close(d_x[k], want_x) && close(d_w[k], want_w),
+                "{k}: {d_x:?} {d_w:?}"
+            );
+        }
+        // f = 6 x^2.
+        for x in [0.7, -1.2] {
+            assert_eq!(written_x_1_jvp(x, 1.0), (6.0 * x * x, 12.0 * x));
+            assert_eq!(written_x_1_hvp(x, 1.0), (6.0 * x * x, 12.0 * x, 12.0));
+        }
+        // q1 = s / 2, q2 = s for s = sum x: f = s^2 / 2, each gradient s, H = all ones.
+        let v = [1.0, -2.0, 0.5, 3.0];
+        let (value, g, hv) = nest_named_like_tangent_hvp(&x, &v);
+        assert!(close(value, sx * sx / 2.0));
+        let sv: f64 = v.iter().sum();
+        for k in 0..4 {
+            assert!(close(g[k], sx) && close(hv[k], sv), "{k}: {g:?} {hv:?}");
+        }
+        // The checkpointed loops against central differences.
+        for (f, grad) in [
+            (
+                carried_d_and_segment as fn(f64) -> f64,
+                carried_d_and_segment_grad as fn(f64) -> (f64, f64),
+            ),
+            (carried_d_and_states, carried_d_and_states_grad),
+        ] {
+            let (x, h) = (0.8, 1e-6);
+            let (value, d_x) = grad(x);
+            assert_eq!(value, f(x));
+            let fd = (f(x + h) - f(x - h)) / (2.0 * h);
+            assert!((d_x - fd).abs() <= 1e-7, "{d_x} {fd}");
+        }
+        // f = t x^2.
+        assert_eq!(
+            raw_parameter_hvp(2.0, 3.0, 1.0, 0.0),
+            (18.0, (9.0, 12.0), (0.0, 6.0))
+        );
+    }
+}

@@ -14,7 +14,7 @@ use crate::args::Args;
 use crate::forward::Fwd;
 use crate::ir::{Func, Kind};
 use crate::items::{Analysed, Sig, doc, has_grad, list};
-use crate::names::{Names, tape_name};
+use crate::names::{Names, bare, tape_name};
 use crate::tangent::Tan;
 use crate::tape::Tape;
 
@@ -105,7 +105,7 @@ pub fn hvp_fn(func: &syn::ItemFn, f: &Func) -> TokenStream {
     let mut v_pass = Vec::new();
     for &i in &f.wrt {
         let var = &f.vars[f.params[i]];
-        let v = names.fresh(&format!("v_{}", var.name));
+        let v = names.fresh(&format!("v_{}", bare(&var.name)));
         let ty = f.types.tokens(var.ty);
         let float = f.types.kind(var.ty) == Kind::Float;
         v_tys.push(if float { ty } else { quote!(&#ty) });

@@ -49,6 +49,12 @@ impl Names {
     }
 }
 
+/// A name without its raw prefix (`r#type` -> `type`), to build another name from.
+pub fn bare(ident: &Ident) -> String {
+    let s = ident.to_string();
+    s.strip_prefix("r#").map(str::to_string).unwrap_or(s)
+}
+
 /// `FTape` -> `FLoop0Tape` for checkpointed loop 0.
 pub fn step_tape_name(tape: &Ident, l: usize) -> Ident {
     let base = tape.to_string();

@@ -17,8 +17,10 @@ struct Head {
     range: Range,
     /// A compile-time bound on the trip count, and whether it is a const generic parameter.
     trips: (TokenStream, bool),
-    /// The counter's name: the range's variable, or a hidden index for `a.iter()`.
+    /// The counter's name: the range's variable, or a hidden index for `a.iter()` or `for _`.
     counter: Ident,
+    /// The counter is the macro's, not the user's: the body's names never resolve to it.
+    hidden: bool,
     /// The counter's range (start, end, inclusive), for the bounds of inner loops.
     bounds: Option<(syn::Expr, syn::Expr, bool)>,
     /// The element names of `a.iter()`, `.zip(..)`, each bound to a place in its array.
@@ -71,6 +73,7 @@ impl Lower {
             range,
             trips: (trips, trips_generic),
             counter,
+            hidden,
             bounds,
             aliases,
         }) = head
@@ -92,6 +95,13 @@ impl Lower {
         let first_var = self.f.vars.len();
         self.scopes.push(HashMap::new());
         let var = self.declare_var(&counter, false, usize_ty, None, false, true);
+        if hidden {
+            // Out of the user's reach: an `i` in the body of `for x in a.iter()` is the user's.
+            let scope = self.scopes.last_mut().unwrap();
+            let key = counter.to_string();
+            scope.remove(&key);
+            scope.insert(format!("#{key}"), Binding::Var(var));
+        }
         if let Some(b) = bounds {
             self.ranges.insert(var, b);
         }
@@ -149,6 +159,7 @@ impl Lower {
                 adapters,
             },
             trips,
+            hidden: matches!(&*fl.pat, syn::Pat::Wild(_)),
             counter,
             bounds: Some(((**start).clone(), (**end).clone(), inclusive)),
             aliases: Vec::new(),
@@ -221,6 +232,7 @@ impl Lower {
             },
             trips: (len, len_generic),
             counter,
+            hidden: !enumerate,
             bounds,
             aliases,
         })

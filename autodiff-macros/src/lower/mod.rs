@@ -55,6 +55,9 @@ pub struct Lower {
     f: Func,
     scopes: Vec<HashMap<String, Binding>>,
     names: HashMap<String, usize>,
+    /// Every identifier the function's text has: a second binding's emitted name is none of
+    /// them.
+    written: HashSet<String>,
     errors: Vec<syn::Error>,
     n_ifs: usize,
     /// The loops around the statement being lowered, outermost first.
@@ -122,6 +125,7 @@ impl Lower {
             },
             scopes: vec![HashMap::new()],
             names: HashMap::new(),
+            written: identifiers(item.to_token_stream()),
             errors: Vec::new(),
             n_ifs: 0,
             nest: Vec::new(),
@@ -389,6 +393,11 @@ impl Lower {
         let emit = if *n == 0 {
             name.clone()
         } else {
+            // `x_1`, or `x_2` where the user wrote an `x_1`: the tangent program `f_hvp`
+            // differentiates is lowered again from its text, where the two would be one name.
+            while self.written.contains(&format!("{key}_{n}")) {
+                *n += 1;
+            }
             format_ident!("{}_{}", key, *n, span = Span::mixed_site())
         };
         *n += 1;
@@ -411,6 +420,21 @@ impl Lower {
             .insert(key, Binding::Var(id));
         id
     }
+}
+
+/// The identifiers of a token stream, as text.
+fn identifiers(tokens: TokenStream) -> HashSet<String> {
+    let mut out = HashSet::new();
+    for t in tokens {
+        match t {
+            proc_macro2::TokenTree::Ident(i) => {
+                out.insert(i.to_string());
+            }
+            proc_macro2::TokenTree::Group(g) => out.extend(identifiers(g.stream())),
+            _ => {}
+        }
+    }
+    out
 }
 
 /// The `#[record(..)]` variables of `b` read where the reverse sweep needs their exact value

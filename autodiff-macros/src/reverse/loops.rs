@@ -3,7 +3,7 @@
 //! binomial schedule) before sweeping it.
 
 use proc_macro2::{Ident, Span, TokenStream};
-use quote::{format_ident, quote};
+use quote::quote;
 
 use super::Rev;
 use crate::ir::*;
@@ -155,7 +155,8 @@ impl<'a> Rev<'a> {
             match &stride {
                 None => restore.extend(quote!(let mut #emit: #tyt = #slot[#k];)),
                 Some(_) => {
-                    let seg = format_ident!("{}_segment", emit, span = Span::mixed_site());
+                    // Fresh: `d_segment` may be the cotangent of a user's `segment`.
+                    let seg = self.names.fresh(&format!("{emit}_segment"));
                     let zero = self.f.types.zero(ty);
                     let seg_index = Ident::new("segment", Span::mixed_site());
                     restore.extend(quote!(let mut #emit: #tyt = #slot[#seg_index];));
@@ -279,7 +280,7 @@ impl<'a> Rev<'a> {
                 continue;
             }
             let first = self.snapshot_field(id, v, None, "before");
-            let states = format_ident!("{}_states", emit, span = Span::mixed_site());
+            let states = self.names.fresh(&format!("{emit}_states"));
             let zero = self.f.types.zero(ty);
             slots_decl.extend(quote!(
                 let mut #states: [#tyt; #snapshots + 1] = [#zero; #snapshots + 1];

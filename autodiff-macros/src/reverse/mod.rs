@@ -19,7 +19,7 @@ use quote::{format_ident, quote};
 
 use crate::analysis::Activity;
 use crate::ir::*;
-use crate::names::{Names, step_tape_name};
+use crate::names::{Names, bare, step_tape_name};
 use crate::plan::Plan;
 use crate::tape::{Key, Tape};
 
@@ -144,7 +144,7 @@ impl<'a> Rev<'a> {
         let mut d_vars = vec![None; f.vars.len()];
         for &i in &f.wrt {
             let v = f.params[i];
-            d_vars[v] = Some(names.fresh(&format!("d_{}", f.vars[v].name)));
+            d_vars[v] = Some(names.fresh(&format!("d_{}", bare(&f.vars[v].name))));
         }
         let mut decls = Vec::new();
         for (v, var) in f.vars.iter().enumerate() {

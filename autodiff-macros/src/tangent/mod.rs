@@ -11,7 +11,7 @@ use quote::{ToTokens, format_ident, quote};
 use crate::analysis::Activity;
 use crate::forward::Fwd;
 use crate::ir::*;
-use crate::names::{Names, companion};
+use crate::names::{Names, bare, companion};
 use crate::print::typed_literal;
 use crate::rules::{self, Which};
 
@@ -56,11 +56,11 @@ impl<'a> Tan<'a> {
         // The parameters' tangents first: they are the function's own parameter names.
         for &i in &f.wrt {
             let v = f.params[i];
-            t_vars[v] = Some(names.fresh(&format!("t_{}", f.vars[v].name)));
+            t_vars[v] = Some(names.fresh(&format!("t_{}", bare(&f.vars[v].name))));
         }
         for (v, var) in f.vars.iter().enumerate() {
             if act.vars[v] && t_vars[v].is_none() {
-                t_vars[v] = Some(names.fresh(&format!("t_{}", var.emit)));
+                t_vars[v] = Some(names.fresh(&format!("t_{}", bare(&var.emit))));
             }
         }
         let t_temps = (0..f.temps.len())
@@ -90,7 +90,9 @@ impl<'a> Tan<'a> {
         self.pair = true;
         for (i, &v) in self.f.params.iter().enumerate() {
             if !self.f.wrt.contains(&i) && self.f.types.kind(self.f.vars[v].ty) == Kind::Struct {
-                let z = self.names.fresh(&format!("z_{}", self.f.vars[v].name));
+                let z = self
+                    .names
+                    .fresh(&format!("z_{}", bare(&self.f.vars[v].name)));
                 self.zero_structs[v] = Some(z);
             }
         }
