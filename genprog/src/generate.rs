@@ -103,7 +103,7 @@ struct Callee {
 }
 
 /// Names of locals the macro's generated code binds (`clash-names`).
-const MACRO_NAMES: [&str; 16] = [
+const MACRO_NAMES: [&str; 20] = [
     "tape",
     "d_out",
     "out",
@@ -120,6 +120,10 @@ const MACRO_NAMES: [&str; 16] = [
     "slot",
     "len",
     "iteration",
+    "states",
+    "i",
+    "_i",
+    "d",
 ];
 
 pub struct Gen<'a> {
@@ -366,6 +370,8 @@ impl Gen<'_> {
         });
         // The tangent, cotangent and direction the macro names after the parameter.
         (self.clash).extend(["t_", "d_", "v_", "d_t_"].map(|p| format!("{p}{name}")));
+        // And the name a second binding of the parameter is emitted with.
+        self.clash.push(format!("{name}_1"));
         Param {
             name: name.into(),
             ty,
