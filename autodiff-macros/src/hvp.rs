@@ -14,7 +14,7 @@ use crate::args::Args;
 use crate::forward::Fwd;
 use crate::ir::{Func, Kind};
 use crate::items::{Analysed, Sig, doc, has_grad, list};
-use crate::names::{Names, bare, tape_name};
+use crate::names::{bare, tape_name};
 use crate::tangent::Tan;
 use crate::tape::Tape;
 
@@ -97,9 +97,7 @@ pub fn hvp_fn(func: &syn::ItemFn, f: &Func) -> TokenStream {
         wrt_names,
         ..
     } = &sig;
-    let reserved = f.var_names();
-    let reserved: Vec<&str> = reserved.iter().map(|s| s.as_str()).collect();
-    let mut names = Names::new(&reserved);
+    let mut names = f.fresh_names(&[]);
     let mut v_names = Vec::new();
     let mut v_tys = Vec::new();
     let mut v_pass = Vec::new();

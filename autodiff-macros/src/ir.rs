@@ -612,10 +612,18 @@ pub fn place_path(proj: &[Proj]) -> String {
 }
 
 impl Func {
-    /// Every name the user's variables have, as written and as emitted (a second binding `x` is
-    /// emitted `x_1`, a hygienic name like the fresh ones): what a generated local must not be
-    /// named, whatever the hygiene.
-    pub fn var_names(&self) -> Vec<String> {
+    /// Fresh names for a printer's locals: none is a name of the user's variables, as written
+    /// or as emitted (a second binding `x` is emitted `x_1`, a hygienic name like the fresh
+    /// ones), nor one of `extra`.
+    pub fn fresh_names(&self, extra: &[&str]) -> crate::names::Names {
+        let mut reserved = self.var_names();
+        reserved.extend(extra.iter().map(|s| s.to_string()));
+        let reserved: Vec<&str> = reserved.iter().map(|s| s.as_str()).collect();
+        crate::names::Names::new(&reserved)
+    }
+
+    /// Every name the user's variables have, as written and as emitted.
+    fn var_names(&self) -> Vec<String> {
         let mut out = Vec::new();
         for v in &self.vars {
             for name in [v.name.to_string(), v.emit.to_string()] {

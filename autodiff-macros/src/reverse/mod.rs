@@ -135,12 +135,7 @@ impl<'a> Rev<'a> {
         temp_names: &'a [Option<Ident>],
         tape: Tape,
     ) -> Self {
-        // The user's names too: a hygienic local can still meet a second binding's emitted
-        // name (`x_1`), which is hygienic as well.
-        let mut reserved = f.var_names();
-        reserved.extend(["tape".to_string(), "d_out".to_string()]);
-        let reserved: Vec<&str> = reserved.iter().map(|s| s.as_str()).collect();
-        let mut names = Names::new(&reserved);
+        let mut names = f.fresh_names(&["tape", "d_out"]);
         let mut d_vars = vec![None; f.vars.len()];
         for &i in &f.wrt {
             let v = f.params[i];

@@ -49,9 +49,7 @@ pub struct Tan<'a> {
 
 impl<'a> Tan<'a> {
     pub fn new(f: &'a Func, act: &'a Activity, fwd: &'a Fwd<'a>) -> Self {
-        let reserved = f.var_names();
-        let reserved: Vec<&str> = reserved.iter().map(|s| s.as_str()).collect();
-        let mut names = Names::new(&reserved);
+        let mut names = f.fresh_names(&[]);
         let mut t_vars = vec![None; f.vars.len()];
         // The parameters' tangents first: they are the function's own parameter names.
         for &i in &f.wrt {
