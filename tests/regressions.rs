@@ -845,7 +845,8 @@ mod generated_names_against_shadowed_locals {
 /// `x_1` and a second `x` (emitted `x_1`) became one variable: a wrong value and `H v`; and a
 /// loop nest split in two there bound its `let`s twice, the second copy taking the name of a
 /// tangent parameter. A checkpointed loop's buffer `d_segment` (for a carried `d`) was also the
-/// cotangent of a user's `segment`. A raw-identifier parameter made the macro panic.
+/// cotangent of a user's `segment`. A raw-identifier parameter made the macro panic, and a raw
+/// local on the tape got a field named by the keyword.
 mod more_generated_names {
     use stackgrad::differentiable;
 
@@ -914,6 +915,14 @@ mod more_generated_names {
         r#type * x * x
     }
 
+    /// A raw local the tape keeps: its field was named `type`, the keyword.
+    #[differentiable(hvp)]
+    pub fn raw_local(x: f64) -> f64 {
+        let r#type = x.exp();
+        let r#type = r#type * x;
+        r#type.sin()
+    }
+
     #[test]
     fn derivatives_against_closed_forms_and_differences() {
         let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * b.abs().max(1.0);
@@ -962,5 +971,15 @@ mod more_generated_names {
             raw_parameter_hvp(2.0, 3.0, 1.0, 0.0),
             (18.0, (9.0, 12.0), (0.0, 6.0))
         );
+        // f = sin(u), u = x e^x: f' = cos(u) u', f'' = cos(u) u'' - sin(u) u'^2.
+        let x: f64 = 0.3;
+        let (u, du, ddu) = (x * x.exp(), (1.0 + x) * x.exp(), (2.0 + x) * x.exp());
+        let (value, g, hv) = raw_local_hvp(x, 1.0);
+        assert!(
+            close(value, u.sin()) && close(g, u.cos() * du),
+            "{value} {g}"
+        );
+        assert!(close(hv, u.cos() * ddu - u.sin() * du * du), "{hv}");
+        assert_eq!(raw_local_grad(x), (value, g));
     }
 }

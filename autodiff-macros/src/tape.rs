@@ -79,7 +79,11 @@ impl Tape {
             "stackgrad internal error: the reverse sweep asked for a tape field the plan lacks ({key:?})"
         );
         let name = unique(&mut self.used, spec.base.trim_start_matches("r#"));
-        let name = Ident::new(&name, Span::call_site());
+        // A raw name stays raw: the field of `r#type` is `r#type`, not the keyword.
+        let name = match spec.base.starts_with("r#") {
+            true => Ident::new_raw(&name, Span::call_site()),
+            false => Ident::new(&name, Span::call_site()),
+        };
         let (mut ty, mut init) = (spec.ty, spec.init);
         let is_call = spec.init_is_call;
         let owner = if spec.main {
