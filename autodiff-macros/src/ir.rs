@@ -626,11 +626,9 @@ impl Func {
     fn var_names(&self) -> Vec<String> {
         let mut out = Vec::new();
         for v in &self.vars {
-            for name in [v.name.to_string(), v.emit.to_string()] {
-                if let Some(bare) = name.strip_prefix("r#") {
-                    out.push(bare.to_string());
-                }
-                out.push(name);
+            for name in [&v.name, &v.emit] {
+                out.push(name.to_string());
+                out.push(crate::names::bare(name));
             }
         }
         out

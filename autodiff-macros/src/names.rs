@@ -49,6 +49,21 @@ impl Names {
     }
 }
 
+/// The identifiers of a token stream, as text.
+pub fn identifiers(tokens: TokenStream) -> HashSet<String> {
+    let mut out = HashSet::new();
+    for t in tokens {
+        match t {
+            proc_macro2::TokenTree::Ident(i) => {
+                out.insert(i.to_string());
+            }
+            proc_macro2::TokenTree::Group(g) => out.extend(identifiers(g.stream())),
+            _ => {}
+        }
+    }
+    out
+}
+
 /// A name without its raw prefix (`r#type` -> `type`), to build another name from.
 pub fn bare(ident: &Ident) -> String {
     let s = ident.to_string();

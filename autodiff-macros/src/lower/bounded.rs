@@ -7,7 +7,7 @@ use proc_macro2::{Ident, Span, TokenStream};
 use quote::{ToTokens, format_ident, quote};
 use syn::spanned::Spanned;
 
-use super::{Binding, Lower, MAX_ITERS_CHECK, Mode, err, is_screaming};
+use super::{Lower, MAX_ITERS_CHECK, Mode, err, is_screaming};
 use crate::ir::*;
 
 /// A compile-time bound: a number, or an expression of constants plus a known offset (so that
@@ -302,9 +302,7 @@ impl Lower {
         let it = Ident::new("iteration", Span::mixed_site());
         let var = self.declare_var(&it, false, self.f.usize_ty, None, false, true);
         // Hidden from the user's names: only the bound check reads it.
-        let scope = self.scopes.last_mut().unwrap();
-        scope.remove("iteration");
-        scope.insert("#iteration".into(), Binding::Var(var));
+        self.hide(&it, var);
         let check = Ident::new(MAX_ITERS_CHECK, Span::call_site());
         let mut stmts: Vec<syn::Stmt> = Vec::new();
         if let Some(c) = cond {

@@ -97,10 +97,7 @@ impl Lower {
         let var = self.declare_var(&counter, false, usize_ty, None, false, true);
         if hidden {
             // Out of the user's reach: an `i` in the body of `for x in a.iter()` is the user's.
-            let scope = self.scopes.last_mut().unwrap();
-            let key = counter.to_string();
-            scope.remove(&key);
-            scope.insert(format!("#{key}"), Binding::Var(var));
+            self.hide(&counter, var);
         }
         if let Some(b) = bounds {
             self.ranges.insert(var, b);

@@ -125,7 +125,7 @@ impl Lower {
             },
             scopes: vec![HashMap::new()],
             names: HashMap::new(),
-            written: identifiers(item.to_token_stream()),
+            written: crate::names::identifiers(item.to_token_stream()),
             errors: Vec::new(),
             n_ifs: 0,
             nest: Vec::new(),
@@ -363,6 +363,14 @@ impl Lower {
         }
     }
 
+    /// Moves the macro's own variable `name`, just declared, out of reach of the user's names:
+    /// it is found as `#name` only.
+    fn hide(&mut self, name: &Ident, var: VarId) {
+        let scope = self.scopes.last_mut().unwrap();
+        scope.remove(&name.to_string());
+        scope.insert(format!("#{name}"), Binding::Var(var));
+    }
+
     fn lookup(&self, name: &str) -> Option<VarId> {
         match self.binding(name)? {
             Binding::Var(v) => Some(v),
@@ -420,21 +428,6 @@ impl Lower {
             .insert(key, Binding::Var(id));
         id
     }
-}
-
-/// The identifiers of a token stream, as text.
-fn identifiers(tokens: TokenStream) -> HashSet<String> {
-    let mut out = HashSet::new();
-    for t in tokens {
-        match t {
-            proc_macro2::TokenTree::Ident(i) => {
-                out.insert(i.to_string());
-            }
-            proc_macro2::TokenTree::Group(g) => out.extend(identifiers(g.stream())),
-            _ => {}
-        }
-    }
-    out
 }
 
 /// The `#[record(..)]` variables of `b` read where the reverse sweep needs their exact value

@@ -144,10 +144,7 @@ impl<'a> Rev<'a> {
         let mut decls = Vec::new();
         for (v, var) in f.vars.iter().enumerate() {
             if act.vars[v] && var.param.is_none() {
-                let d = names.fresh(&format!(
-                    "d_{}",
-                    var.name.to_string().trim_start_matches("r#")
-                ));
+                let d = names.fresh(&format!("d_{}", bare(&var.name)));
                 let ty = f.types.tokens_infer(var.ty);
                 let zero = f.types.zero_acc(var.ty);
                 decls.push(quote!(let mut #d: #ty = #zero;));

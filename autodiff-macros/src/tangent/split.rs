@@ -16,11 +16,12 @@
 
 use std::collections::HashSet;
 
-use proc_macro2::{TokenStream, TokenTree};
+use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::Tan;
 use crate::ir::*;
+use crate::names::identifiers;
 
 /// What a definition prints: the value and its tangent, or one of them.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -106,11 +107,7 @@ fn defined(s: &Stmt, out: &mut Vec<(Target, bool)>) {
 
 /// Does the printed code name any of `names`?
 fn names_any(tokens: &TokenStream, names: &HashSet<String>) -> bool {
-    tokens.clone().into_iter().any(|t| match t {
-        TokenTree::Ident(i) => names.contains(&i.to_string()),
-        TokenTree::Group(g) => names_any(&g.stream(), names),
-        _ => false,
-    })
+    !identifiers(tokens.clone()).is_disjoint(names)
 }
 
 #[cfg(test)]
