@@ -431,6 +431,21 @@ mod f32_call_arguments {
         g(x as f32) as f64
     }
 
+    const K: f32 = 0.7;
+
+    // Seed 48's p190: a call whose arguments are all constants of a type the macro does not
+    // see, read through casts; its tape field was taken for `f64`.
+    #[differentiable]
+    pub fn constant_argument(x: f32) -> f32 {
+        x * ((g(K) * 0.33) as f64 as f32)
+    }
+
+    #[differentiable]
+    pub fn constant_arguments(x: f32) -> f32 {
+        let c = h(K, K);
+        x * c + (h(K, 2.0) as f64 * 0.5) as f32
+    }
+
     type F32Fn = fn(f32) -> f32;
     type F32Grad = fn(f32) -> (f32, f32);
 
@@ -465,6 +480,21 @@ mod f32_call_arguments {
         check("literal array", literal_array, literal_array_grad, |x| {
             x + 2.0 * x * x
         });
+        check(
+            "constant argument",
+            constant_argument,
+            constant_argument_grad,
+            |x| x * ((K as f64).sin() * 0.33),
+        );
+        check(
+            "constant arguments",
+            constant_arguments,
+            constant_arguments_grad,
+            |x| {
+                let k = K as f64;
+                x * k * k + k * 2.0 * 0.5
+            },
+        );
         let points = round_to_f32(uniform(112, 24, [(-1.0, 1.0)]));
         GradCheck::new("f32 callee from f64").f32().run(
             &points,

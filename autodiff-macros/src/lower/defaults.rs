@@ -8,7 +8,10 @@ use crate::ir::{Block, Func, Kind, Rhs, Stmt, Target, TyId};
 /// `x: f32`, `h(h(x, x), x)`), the open ones take the one float type the others agree on: a
 /// callee's parameters and result are of one float type unless its signature mixes them, and
 /// then a wrong guess fails to compile (Rust has no implicit float conversion), never silently.
-/// What stays open is typed by rustc where the code allows (`let` bindings), `f64` otherwise.
+/// A call none of whose floats is typed (`g(K)` with `K` a `const` declared elsewhere) takes
+/// the function's float type when its parameters and result agree on one: in f32 code, an f32
+/// callee. What stays open is typed by rustc where the code allows (`let` bindings), `f64`
+/// otherwise.
 pub(super) fn default_call_types(f: &mut Func) {
     fn calls(b: &Block, f: &Func, out: &mut Vec<Vec<TyId>>) {
         for s in &b.stmts {
@@ -70,13 +73,20 @@ pub(super) fn default_call_types(f: &mut Func) {
             break;
         }
     }
+    let Some(float) = one_float_type(f) else {
+        return;
+    };
+    for tys in &all {
+        if tys.iter().all(|&t| !f.types.known(t)) {
+            for &t in tys {
+                f.types.unify(float, t);
+            }
+        }
+    }
 }
 
-/// Types the struct fields that inference left open. The macro does not see a struct's
-/// declaration; in a function whose float parameters and result are all of one float type, its
-/// structs' open fields are taken to be of that type too (`(p.b as f64).exp() as f32` in f32
-/// code). A wrong guess fails to compile, never silently.
-pub(super) fn default_field_types(f: &mut Func) {
+/// The float type of a function whose float parameters and result all have one, if any.
+fn one_float_type(f: &Func) -> Option<TyId> {
     let floats: Vec<TyId> = f
         .params
         .iter()
@@ -86,13 +96,22 @@ pub(super) fn default_field_types(f: &mut Func) {
         .map(|t| f.types.leaf(t))
         .filter(|&t| f.types.kind(t) == Kind::Float && f.types.known(t))
         .collect();
-    let Some(&first) = floats.first() else {
+    let &first = floats.first()?;
+    let same = |t: TyId| std::mem::discriminant(f.types.get(t));
+    floats
+        .iter()
+        .all(|&t| same(t) == same(first))
+        .then_some(first)
+}
+
+/// Types the struct fields that inference left open. The macro does not see a struct's
+/// declaration; in a function whose float parameters and result are all of one float type, its
+/// structs' open fields are taken to be of that type too (`(p.b as f64).exp() as f32` in f32
+/// code). A wrong guess fails to compile, never silently.
+pub(super) fn default_field_types(f: &mut Func) {
+    let Some(first) = one_float_type(f) else {
         return;
     };
-    let same = |t: TyId| std::mem::discriminant(f.types.get(t));
-    if floats.iter().any(|&t| same(t) != same(first)) {
-        return;
-    }
     let fields: Vec<TyId> = f.field_tys.values().map(|&t| f.types.leaf(t)).collect();
     for t in fields {
         if f.types.kind(t) == Kind::Float && !f.types.known(t) {

@@ -630,6 +630,55 @@ mod tests {
         assert_eq!(f.loops[1].nest, [0], "the inner loop knows its outer loop");
     }
 
+    /// The float type of each call's result, in program order.
+    fn call_types(f: &Func) -> Vec<String> {
+        fn walk(b: &Block, f: &Func, out: &mut Vec<String>) {
+            for s in &b.stmts {
+                match s {
+                    Stmt::Def {
+                        target,
+                        rhs: Rhs::Call { .. },
+                        ..
+                    } => out.push(f.types.tokens(f.target_ty(*target)).to_string()),
+                    Stmt::If { then, els, .. } => {
+                        walk(then, f, out);
+                        walk(els, f, out);
+                    }
+                    Stmt::For { body, .. } => walk(body, f, out),
+                    _ => {}
+                }
+            }
+        }
+        let mut out = Vec::new();
+        walk(&f.body, f, &mut out);
+        out
+    }
+
+    #[test]
+    fn open_call_types_take_their_arguments_or_the_functions_float_type() {
+        // `h(K, x)`: from `x`; `g(K)`: no float of the call is typed, so the function's f32,
+        // not the `f64` the cast around it would suggest.
+        let f = lowered(parse_quote! {
+            fn f(x: f32) -> f32 {
+                h(K, x) * ((g(K) * 0.33) as f64 as f32)
+            }
+        });
+        assert_eq!(call_types(&f), ["f32", "f32"]);
+        // Parameters of two float types: no guess; rustc's default.
+        let f = lowered(parse_quote! {
+            fn f(x: f32, y: f64) -> f64 {
+                (x * g(K)) as f64 * y
+            }
+        });
+        assert_eq!(call_types(&f), ["f32"], "from the product with `x`");
+        let f = lowered(parse_quote! {
+            fn f(x: f32, y: f64) -> f64 {
+                x as f64 * y * g(K) as f64
+            }
+        });
+        assert_eq!(call_types(&f), ["f64"]);
+    }
+
     #[test]
     fn a_bounded_while_loop_has_one_more_trip_than_its_bound() {
         let f = lowered(parse_quote! {
