@@ -1013,3 +1013,54 @@ mod more_generated_names {
         assert_eq!(raw_local_grad(x), (value, g));
     }
 }
+
+/// Found by a review: `zip` of arrays of different lengths ran as many steps as the first array
+/// has, where Rust's `zip` stops at the shorter (an index out of bounds in the generated code).
+mod zip_of_different_lengths {
+    use stackgrad::differentiable;
+
+    #[differentiable(hvp)]
+    pub fn f(x: &[f64; 6], w: f64) -> f64 {
+        let y = [w, 2.0 * w, w * w, 0.5];
+        let mut s = 0.0;
+        for (a, b) in x.iter().zip(y.iter()) {
+            s += a * b;
+        }
+        s + y.iter().zip(x.iter()).map(|(p, q)| p * q).sum::<f64>()
+    }
+
+    #[test]
+    fn derivatives_against_the_closed_form() {
+        let x = [0.3, -0.7, 1.1, 0.4, 9.0, -8.0];
+        let w = 0.8;
+        // f = 2 (x0 w + 2 x1 w + x2 w^2 + 0.5 x3): x4 and x5 are never read.
+        let value = 2.0 * (x[0] * w + 2.0 * x[1] * w + x[2] * w * w + 0.5 * x[3]);
+        let d_x = [2.0 * w, 4.0 * w, 2.0 * w * w, 1.0, 0.0, 0.0];
+        let d_w = 2.0 * (x[0] + 2.0 * x[1] + 2.0 * x[2] * w);
+        let (v, (g_x, g_w)) = f_grad(&x, w);
+        assert!((v - value).abs() < 1e-12, "{v} vs {value}");
+        for i in 0..6 {
+            assert!(
+                (g_x[i] - d_x[i]).abs() < 1e-12,
+                "d_x[{i}]: {} vs {}",
+                g_x[i],
+                d_x[i]
+            );
+        }
+        assert!((g_w - d_w).abs() < 1e-12, "{g_w} vs {d_w}");
+        let t_x = [0.5, -1.0, 0.25, 2.0, 3.0, 7.0];
+        let t_w = -0.6;
+        let (jv, t) = f_jvp(&x, w, &t_x, t_w);
+        let dot: f64 = (0..6).map(|i| d_x[i] * t_x[i]).sum::<f64>() + d_w * t_w;
+        assert_eq!(jv, v);
+        assert!((t - dot).abs() < 1e-12, "{t} vs {dot}");
+        // H v: d/dw of d_x is (2, 4, 4 w, 0, 0, 0); d/dx of d_w the same, d2/dw2 = 4 x2.
+        let (_, _, (hv_x, hv_w)) = f_hvp(&x, w, &t_x, t_w);
+        let want_x = [2.0 * t_w, 4.0 * t_w, 4.0 * w * t_w, 0.0, 0.0, 0.0];
+        let want_w = 2.0 * t_x[0] + 4.0 * t_x[1] + 4.0 * w * t_x[2] + 4.0 * x[2] * t_w;
+        for i in 0..6 {
+            assert!((hv_x[i] - want_x[i]).abs() < 1e-12, "Hv_x[{i}]");
+        }
+        assert!((hv_w - want_w).abs() < 1e-12, "{hv_w} vs {want_w}");
+    }
+}

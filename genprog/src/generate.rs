@@ -2206,7 +2206,19 @@ impl Gen<'_> {
                     .iter()
                     .filter(|b| b.dims[0].value() == len)
                     .collect();
-                let b = (*same.choose(&mut self.rng).expect("a itself")).clone();
+                // Now and then arrays of two literal lengths: `zip` stops at the shorter.
+                let uneven: Vec<&ArraySrc> = arrays1
+                    .iter()
+                    .filter(|b| {
+                        b.dims[0].value() != len
+                            && matches!((&a.dims[0], &b.dims[0]), (Len::Lit(_), Len::Lit(_)))
+                    })
+                    .collect();
+                let b = match uneven.choose(&mut self.rng) {
+                    Some(b) if self.coin(0.3) => (*b).clone(),
+                    _ => (*same.choose(&mut self.rng).expect("a itself")).clone(),
+                };
+                let len = len.min(b.dims[0].value());
                 let (u, v) = (self.fresh("e"), self.fresh("e"));
                 self.frozen.push(a.text.clone());
                 self.frozen.push(b.text.clone());

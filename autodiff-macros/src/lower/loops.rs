@@ -284,9 +284,10 @@ impl Lower {
         Some((iters, enumerate))
     }
 
-    /// The places of the iterated arrays, and the length of the first.
+    /// The places of the iterated arrays, and the number of steps: the length they share, or
+    /// the shorter of two literal lengths, as `zip` stops at the shorter.
     fn iter_places(&mut self, iters: &[&syn::Expr]) -> Option<(TokenStream, Vec<Place>)> {
-        let mut len = None;
+        let mut len: Option<TokenStream> = None;
         let mut places = Vec::new();
         for arr in iters {
             let Some((v, proj)) = self.place_or_const(arr) else {
@@ -298,7 +299,23 @@ impl Lower {
             };
             let ty = self.place_ty(v, &proj);
             match self.f.types.get(ty).clone() {
-                TyVal::Array(_, n) => len = len.or(Some(n)),
+                TyVal::Array(_, n) => {
+                    len = Some(match len {
+                        None => n,
+                        Some(m) => match shorter(&m, &n) {
+                            Some(l) => l,
+                            None => {
+                                self.error(err(
+                                    arr,
+                                    format!(
+                                        "this array's length `{n}` may differ from `{m}`, and `zip` stops at the shorter, which the macro cannot tell at compile time; zip arrays of one length, or loop over an index, as in `for i in 0..{m}`"
+                                    ),
+                                ));
+                                return None;
+                            }
+                        },
+                    })
+                }
                 // A `const` array zipped with an array of known length.
                 TyVal::Unknown(_) if len.is_some() && self.f.vars[v].constant => {}
                 _ => {
@@ -417,4 +434,18 @@ impl Lower {
             }
         }
     }
+}
+
+/// The number of steps of a `zip` of arrays of lengths `a` and `b`: the length they share, or
+/// the smaller of two integer literals; `None` when it is not known here (`N` and `4`).
+fn shorter(a: &TokenStream, b: &TokenStream) -> Option<TokenStream> {
+    if a.to_string() == b.to_string() {
+        return Some(a.clone());
+    }
+    let literal = |t: &TokenStream| match syn::parse2::<syn::LitInt>(t.clone()) {
+        Ok(l) => l.base10_parse::<usize>().ok(),
+        Err(_) => None,
+    };
+    let n = literal(a)?.min(literal(b)?);
+    Some(proc_macro2::Literal::usize_unsuffixed(n).into_token_stream())
 }

@@ -680,6 +680,23 @@ mod tests {
     }
 
     #[test]
+    fn a_zip_runs_as_many_trips_as_its_shorter_array() {
+        let f = lowered(parse_quote! {
+            fn f<const N: usize>(a: &[f64; 8], b: &[f64; 3], c: &[f64; N]) -> f64 {
+                let mut s = 0.0;
+                for (x, y) in a.iter().zip(b.iter()) {
+                    s += x * y;
+                }
+                for (x, y) in c.iter().zip(c.iter()) {
+                    s += x * y;
+                }
+                s
+            }
+        });
+        assert_eq!(trips(&f), ["3", "N"]);
+    }
+
+    #[test]
     fn a_bounded_while_loop_has_one_more_trip_than_its_bound() {
         let f = lowered(parse_quote! {
             fn f(x: f64) -> f64 {
