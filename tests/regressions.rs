@@ -1029,6 +1029,83 @@ mod zip_of_different_lengths {
         s + y.iter().zip(x.iter()).map(|(p, q)| p * q).sum::<f64>()
     }
 
+    const M: usize = 4;
+
+    /// Lengths the macro cannot compare: a const generic against a literal and a `const`.
+    #[differentiable(hvp)]
+    pub fn g<const N: usize>(x: &[f64; N], w: f64) -> f64 {
+        let y = [w, 2.0 * w, w * w, 0.5];
+        let mut z: [f64; M] = [0.0; M];
+        for i in 0..M {
+            z[i] = w;
+        }
+        let mut s = 0.0;
+        for (a, b) in x.iter().zip(y.iter()) {
+            s += a * b;
+        }
+        for (c, a) in z.iter().zip(x.iter()) {
+            s += c * a;
+        }
+        s
+    }
+
+    /// `g`'s value, gradient and H v by hand: `s = sum over i < min(N, 4) of x_i (y_i + w)`.
+    fn g_by_hand<const N: usize>(x: &[f64; N], w: f64, t_x: &[f64; N], t_w: f64) -> [f64; 4] {
+        let (y, d_y, dd_y) = (
+            [w, 2.0 * w, w * w, 0.5],
+            [1.0, 2.0, 2.0 * w, 0.0],
+            [0.0, 0.0, 2.0, 0.0],
+        );
+        let n = N.min(4);
+        let value: f64 = (0..n).map(|i| x[i] * (y[i] + w)).sum();
+        let d_w: f64 = (0..n).map(|i| x[i] * (d_y[i] + 1.0)).sum();
+        // The tangent along (t_x, t_w), and H v's w-component.
+        let tangent: f64 = (0..n).map(|i| t_x[i] * (y[i] + w)).sum::<f64>() + d_w * t_w;
+        let hv_w: f64 = (0..n)
+            .map(|i| t_x[i] * (d_y[i] + 1.0) + x[i] * dd_y[i] * t_w)
+            .sum();
+        [value, d_w, tangent, hv_w]
+    }
+
+    fn check_g<const N: usize>() {
+        let x: [f64; N] = core::array::from_fn(|i| 0.3 - 0.45 * i as f64);
+        let t_x: [f64; N] = core::array::from_fn(|i| 0.5 + 0.25 * i as f64);
+        let (w, t_w) = (0.8, -0.6);
+        let [value, d_w, tangent, hv_w] = g_by_hand(&x, w, &t_x, t_w);
+        let close = |a: f64, b: f64, what: &str| {
+            assert!((a - b).abs() < 1e-12, "N = {N}, {what}: {a} vs {b}")
+        };
+        let (v, (g_x, g_w)) = g_grad(&x, w);
+        close(v, value, "value");
+        close(g_w, d_w, "d_w");
+        for i in 0..N {
+            let want = if i < 4 {
+                [w, 2.0 * w, w * w, 0.5][i] + w
+            } else {
+                0.0
+            };
+            close(g_x[i], want, "d_x");
+        }
+        close(g_jvp(&x, w, &t_x, t_w).1, tangent, "tangent");
+        let (_, _, (hv_x, hv_w_got)) = g_hvp(&x, w, &t_x, t_w);
+        close(hv_w_got, hv_w, "H v (w)");
+        for i in 0..N {
+            let want = if i < 4 {
+                [1.0, 2.0, 2.0 * w, 0.0][i] + 1.0
+            } else {
+                0.0
+            };
+            close(hv_x[i], want * t_w, "H v (x)");
+        }
+    }
+
+    #[test]
+    fn lengths_the_macro_cannot_compare() {
+        check_g::<2>();
+        check_g::<4>();
+        check_g::<7>();
+    }
+
     #[test]
     fn derivatives_against_the_closed_form() {
         let x = [0.3, -0.7, 1.1, 0.4, 9.0, -8.0];

@@ -2206,13 +2206,10 @@ impl Gen<'_> {
                     .iter()
                     .filter(|b| b.dims[0].value() == len)
                     .collect();
-                // Now and then arrays of two literal lengths: `zip` stops at the shorter.
+                // Now and then arrays of two lengths: `zip` stops at the shorter.
                 let uneven: Vec<&ArraySrc> = arrays1
                     .iter()
-                    .filter(|b| {
-                        b.dims[0].value() != len
-                            && matches!((&a.dims[0], &b.dims[0]), (Len::Lit(_), Len::Lit(_)))
-                    })
+                    .filter(|b| b.dims[0].value() != len)
                     .collect();
                 let b = match uneven.choose(&mut self.rng) {
                     Some(b) if self.coin(0.3) => (*b).clone(),

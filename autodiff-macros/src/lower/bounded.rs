@@ -419,6 +419,20 @@ impl Lower {
                 let generic = id.is_some_and(|id| self.f.generics.iter().any(|(g, _)| g == id));
                 (generic || is_screaming(&last)).then(|| Bound::sym(p.to_token_stream(), generic))
             }
+            // `::core::cmp::min(a, b)` (a `zip` of arrays whose lengths the macro cannot
+            // compare, as the tangent program of `hvp` prints it) or `a.min(b)`: the smaller of
+            // two numbers, else a bound that is not a const generic, else the first.
+            syn::Expr::Call(c)
+                if c.args.len() == 2
+                    && matches!(&*c.func, syn::Expr::Path(p)
+                        if p.path.segments.iter().map(|s| s.ident.to_string()).collect::<Vec<_>>()
+                            .ends_with(&["cmp".to_string(), "min".to_string()])) =>
+            {
+                self.smaller(&c.args[0], &c.args[1])
+            }
+            syn::Expr::MethodCall(m) if m.method == "min" && m.args.len() == 1 => {
+                self.smaller(&m.receiver, &m.args[0])
+            }
             syn::Expr::Binary(b) => {
                 let l = self.max_of(&b.left)?;
                 match b.op {
@@ -435,6 +449,19 @@ impl Lower {
                 }
             }
             _ => None,
+        }
+    }
+
+    /// A bound on the smaller of `a` and `b`.
+    fn smaller(&self, a: &syn::Expr, b: &syn::Expr) -> Option<Bound> {
+        let (a, b) = (self.max_of(a), self.max_of(b));
+        match (a, b) {
+            (Some(a), Some(b)) => Some(match (a.num, b.num) {
+                (Some(m), Some(n)) => Bound::num(m.min(n)),
+                _ if a.any_generic() && !b.any_generic() => b,
+                _ => a,
+            }),
+            (a, b) => a.or(b),
         }
     }
 

@@ -202,13 +202,13 @@ impl Lower {
         usize_ty: TyId,
     ) -> Option<Head> {
         let (iters, enumerate) = self.iter_chain(fl, base, chain)?;
-        let (len, places) = self.iter_places(&iters)?;
+        let (steps, len, places) = self.iter_places(&iters)?;
         let names = self.iter_names(&fl.pat, enumerate, places.len())?;
         let counter = names[0].clone();
         let zero: syn::Expr = syn::parse_quote!(0);
         let (s, st) = self.pure(&zero);
         self.f.types.unify(st, usize_ty);
-        let end = Pure::Lit(len.clone());
+        let end = Pure::Lit(steps);
         let aliases = names[1..]
             .iter()
             .zip(places)
@@ -284,10 +284,16 @@ impl Lower {
         Some((iters, enumerate))
     }
 
-    /// The places of the iterated arrays, and the number of steps: the length they share, or
-    /// the shorter of two literal lengths, as `zip` stops at the shorter.
-    fn iter_places(&mut self, iters: &[&syn::Expr]) -> Option<(TokenStream, Vec<Place>)> {
-        let mut len: Option<TokenStream> = None;
+    /// The places of the iterated arrays, the number of steps (the length they share; for a
+    /// `zip` of arrays of lengths written differently, the shorter, as `zip` stops there:
+    /// `::core::cmp::min(N, 4)` when it is not known here) and a compile-time bound on it (the
+    /// shorter of two literal lengths, else a length that is not a const generic parameter,
+    /// else the first).
+    fn iter_places(
+        &mut self,
+        iters: &[&syn::Expr],
+    ) -> Option<(TokenStream, TokenStream, Vec<Place>)> {
+        let mut lens: Vec<TokenStream> = Vec::new();
         let mut places = Vec::new();
         for arr in iters {
             let Some((v, proj)) = self.place_or_const(arr) else {
@@ -299,25 +305,9 @@ impl Lower {
             };
             let ty = self.place_ty(v, &proj);
             match self.f.types.get(ty).clone() {
-                TyVal::Array(_, n) => {
-                    len = Some(match len {
-                        None => n,
-                        Some(m) => match shorter(&m, &n) {
-                            Some(l) => l,
-                            None => {
-                                self.error(err(
-                                    arr,
-                                    format!(
-                                        "this array's length `{n}` may differ from `{m}`, and `zip` stops at the shorter, which the macro cannot tell at compile time; zip arrays of one length, or loop over an index, as in `for i in 0..{m}`"
-                                    ),
-                                ));
-                                return None;
-                            }
-                        },
-                    })
-                }
+                TyVal::Array(_, n) => lens.push(n),
                 // A `const` array zipped with an array of known length.
-                TyVal::Unknown(_) if len.is_some() && self.f.vars[v].constant => {}
+                TyVal::Unknown(_) if !lens.is_empty() && self.f.vars[v].constant => {}
                 _ => {
                     self.error(err(
                         arr,
@@ -328,7 +318,30 @@ impl Lower {
             }
             places.push((v, proj));
         }
-        Some((len.unwrap(), places))
+        let first = lens[0].clone();
+        let (steps, bound) = match &lens[..] {
+            [a, b] if a.to_string() != b.to_string() => match (literal(a), literal(b)) {
+                (Some(m), Some(n)) => {
+                    let l = proc_macro2::Literal::usize_unsuffixed(m.min(n)).into_token_stream();
+                    (l.clone(), l)
+                }
+                // The bound: one that is not a const generic parameter, if there is one.
+                _ => {
+                    let generic = |t: &TokenStream| {
+                        syn::parse2::<Ident>(t.clone())
+                            .is_ok_and(|id| self.f.generics.iter().any(|(g, _)| *g == id))
+                    };
+                    let bound = if generic(a) && !generic(b) {
+                        b.clone()
+                    } else {
+                        first
+                    };
+                    (quote::quote!(::core::cmp::min(#a, #b)), bound)
+                }
+            },
+            _ => (first.clone(), first),
+        };
+        Some((steps, bound, places))
     }
 
     /// The names the pattern binds: the counter (`i` of `.enumerate()`, or a hidden one), then
@@ -436,16 +449,10 @@ impl Lower {
     }
 }
 
-/// The number of steps of a `zip` of arrays of lengths `a` and `b`: the length they share, or
-/// the smaller of two integer literals; `None` when it is not known here (`N` and `4`).
-fn shorter(a: &TokenStream, b: &TokenStream) -> Option<TokenStream> {
-    if a.to_string() == b.to_string() {
-        return Some(a.clone());
-    }
-    let literal = |t: &TokenStream| match syn::parse2::<syn::LitInt>(t.clone()) {
-        Ok(l) => l.base10_parse::<usize>().ok(),
-        Err(_) => None,
-    };
-    let n = literal(a)?.min(literal(b)?);
-    Some(proc_macro2::Literal::usize_unsuffixed(n).into_token_stream())
+/// The value of an integer literal (`4`), if the tokens are one.
+fn literal(t: &TokenStream) -> Option<usize> {
+    syn::parse2::<syn::LitInt>(t.clone())
+        .ok()?
+        .base10_parse::<usize>()
+        .ok()
 }

@@ -690,10 +690,30 @@ mod tests {
                 for (x, y) in c.iter().zip(c.iter()) {
                     s += x * y;
                 }
+                for (x, y) in c.iter().zip(b.iter()) {
+                    s += x * y;
+                }
                 s
             }
         });
-        assert_eq!(trips(&f), ["3", "N"]);
+        // `N` and `3`: at most 3 trips, and the loop stops at the shorter.
+        assert_eq!(trips(&f), ["3", "N", "3"]);
+        let ends: Vec<String> = f
+            .body
+            .stmts
+            .iter()
+            .filter_map(|s| match s {
+                Stmt::For {
+                    range:
+                        Range {
+                            end: Pure::Lit(t), ..
+                        },
+                    ..
+                } => Some(t.to_string()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(ends, ["3", "N", ":: core :: cmp :: min (N , 3)"]);
     }
 
     #[test]
