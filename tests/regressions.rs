@@ -1099,6 +1099,49 @@ mod zip_of_different_lengths {
         }
     }
 
+    const W: [f64; 3] = [0.5, -1.0, 2.0];
+
+    /// A `const` array, whose length the macro does not see, shorter than the other.
+    #[differentiable(hvp)]
+    pub fn h(x: &[f64; 5]) -> f64 {
+        let mut s = 0.0;
+        for (c, a) in W.iter().zip(x.iter()) {
+            s += c * a * a;
+        }
+        s + x.iter().zip(W.iter()).map(|(a, c)| a * c).sum::<f64>()
+    }
+
+    #[test]
+    fn a_const_array_shorter_than_the_other() {
+        let x = [0.3, -0.7, 1.1, 4.0, -5.0];
+        let t_x = [0.5, -1.0, 0.25, 2.0, 3.0];
+        let w = [0.5, -1.0, 2.0, 0.0, 0.0];
+        // h = sum over i < 3 of w_i (x_i^2 + x_i).
+        let value: f64 = (0..5).map(|i| w[i] * (x[i] * x[i] + x[i])).sum();
+        let d_x: Vec<f64> = (0..5).map(|i| w[i] * (2.0 * x[i] + 1.0)).collect();
+        let (v, g) = h_grad(&x);
+        assert!((v - value).abs() < 1e-12, "{v} vs {value}");
+        for i in 0..5 {
+            assert!(
+                (g[i] - d_x[i]).abs() < 1e-12,
+                "d_x[{i}]: {} vs {}",
+                g[i],
+                d_x[i]
+            );
+        }
+        let tangent: f64 = (0..5).map(|i| d_x[i] * t_x[i]).sum();
+        assert!((h_jvp(&x, &t_x).1 - tangent).abs() < 1e-12);
+        let (_, _, hv) = h_hvp(&x, &t_x);
+        for i in 0..5 {
+            let want = 2.0 * w[i] * t_x[i];
+            assert!(
+                (hv[i] - want).abs() < 1e-12,
+                "H v[{i}]: {} vs {want}",
+                hv[i]
+            );
+        }
+    }
+
     #[test]
     fn lengths_the_macro_cannot_compare() {
         check_g::<2>();

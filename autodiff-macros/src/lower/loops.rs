@@ -294,6 +294,8 @@ impl Lower {
         iters: &[&syn::Expr],
     ) -> Option<(TokenStream, TokenStream, Vec<Place>)> {
         let mut lens: Vec<TokenStream> = Vec::new();
+        // The length of a `const` array, which the macro does not see: read when the loop runs.
+        let mut unseen = None;
         let mut places = Vec::new();
         for arr in iters {
             let Some((v, proj)) = self.place_or_const(arr) else {
@@ -307,7 +309,9 @@ impl Lower {
             match self.f.types.get(ty).clone() {
                 TyVal::Array(_, n) => lens.push(n),
                 // A `const` array zipped with an array of known length.
-                TyVal::Unknown(_) if !lens.is_empty() && self.f.vars[v].constant => {}
+                TyVal::Unknown(_) if iters.len() == 2 && self.f.vars[v].constant => {
+                    unseen = Some(quote::quote!((#arr).len()));
+                }
                 _ => {
                     self.error(err(
                         arr,
@@ -318,7 +322,13 @@ impl Lower {
             }
             places.push((v, proj));
         }
-        let first = lens[0].clone();
+        let Some(first) = lens.first().cloned() else {
+            self.error(err(
+                iters[0],
+                "the lengths of these arrays are not known here; loop over an index instead, as in `for i in 0..N`",
+            ));
+            return None;
+        };
         let (steps, bound) = match &lens[..] {
             [a, b] if a.to_string() != b.to_string() => match (literal(a), literal(b)) {
                 (Some(m), Some(n)) => {
@@ -340,6 +350,10 @@ impl Lower {
                 }
             },
             _ => (first.clone(), first),
+        };
+        let steps = match unseen {
+            Some(len) => quote::quote!(::core::cmp::min(#steps, #len)),
+            None => steps,
         };
         Some((steps, bound, places))
     }

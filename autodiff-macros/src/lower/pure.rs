@@ -259,6 +259,21 @@ impl Lower {
         let (recv, rt) = self.pure(&m.receiver);
         let name = m.method.to_string();
         let kind = self.f.types.kind(rt);
+        if name == "len"
+            && m.args.is_empty()
+            && !matches!(kind, Kind::Float | Kind::Int | Kind::Bool)
+        {
+            // `W.len()` of an array or a `const` array (a `zip`'s end, as `hvp`'s tangent
+            // program prints it).
+            let usize_ty = self
+                .f
+                .types
+                .fresh(TyVal::Int(Ident::new("usize", Span::call_site())));
+            return (
+                Pure::Method(Box::new(recv), m.method.clone(), Vec::new()),
+                usize_ty,
+            );
+        }
         let bool_method = is_bool_method(&name);
         let int_method = matches!(
             name.as_str(),
