@@ -14,7 +14,7 @@
 //! loop, by name, so a doubt keeps the loop whole), and the primal never reads a tangent. The
 //! order of each half's statements, and so every sum's order, is the joint loop's.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -49,10 +49,27 @@ impl Tan<'_> {
             .filter(|(t, _)| !bound.contains(t))
             .map(|(t, _)| self.fwd.target(*t).to_string())
             .collect();
-        self.part = Part::Tangent;
-        self.again = bound;
-        let tangent = self.stmt(s);
-        self.again.clear();
+        // The tangent nest computes again only those it reads: each round drops the `let`s
+        // whose names the printed nest has only where it defines them.
+        let mut again = bound;
+        let tangent = loop {
+            self.part = Part::Tangent;
+            self.again = again.clone();
+            let tangent = self.stmt(s);
+            self.again.clear();
+            let counts = occurrences(&tangent);
+            let unread: Vec<Target> = (again.iter().copied())
+                .filter(|&t| {
+                    let name = self.fwd.target(t).to_string();
+                    let defs = defs.iter().filter(|(d, _)| *d == t).count();
+                    counts.get(&name).copied().unwrap_or(0) <= defs
+                })
+                .collect();
+            if unread.is_empty() {
+                break tangent;
+            }
+            again.retain(|t| !unread.contains(t));
+        };
         self.part = Part::Primal;
         let primal = self.stmt(s);
         self.part = Part::Both;
@@ -103,6 +120,22 @@ fn defined(s: &Stmt, out: &mut Vec<(Target, bool)>) {
         Stmt::For { body, .. } => body.stmts.iter().for_each(|s| defined(s, out)),
         Stmt::If { .. } | Stmt::Break | Stmt::Continue | Stmt::Panic(_) => {}
     }
+}
+
+/// How many times the printed code names each identifier.
+fn occurrences(tokens: &TokenStream) -> HashMap<String, usize> {
+    fn walk(tokens: TokenStream, out: &mut HashMap<String, usize>) {
+        for t in tokens {
+            match t {
+                proc_macro2::TokenTree::Ident(i) => *out.entry(i.to_string()).or_default() += 1,
+                proc_macro2::TokenTree::Group(g) => walk(g.stream(), out),
+                _ => {}
+            }
+        }
+    }
+    let mut out = HashMap::new();
+    walk(tokens.clone(), &mut out);
+    out
 }
 
 /// Does the printed code name any of `names`?
@@ -181,6 +214,29 @@ mod tests {
         let tangents = code.split("for a").nth(2).unwrap();
         assert!(
             tangents.contains("let j") && tangents.contains("let c"),
+            "{code}"
+        );
+        // One the tangents do not read (`k`) is not computed again.
+        let code = jvp_body(
+            "fn f(l: &[f64; 16], x: &[f64; 4]) -> f64 {
+                let mut q = [0.0; 4];
+                let mut n = [0.0; 4];
+                for a in 0..4 {
+                    for b in a + 1..4 {
+                        let j = a * 4 + b;
+                        let k = (b as f64).exp();
+                        n[b] = k;
+                        q[b] += l[j] * x[a];
+                    }
+                }
+                q[3] + n[2]
+            }",
+        );
+        assert_eq!(loops(&code), ["a", "b", "a", "b"], "{code}");
+        let (primal, tangents) = code.split_at(code.rfind("for a").unwrap());
+        assert!(primal.contains("let k"), "{code}");
+        assert!(
+            tangents.contains("let j") && !tangents.contains("let k"),
             "{code}"
         );
         // A counter declared outside the nest is written by it: the nest stays whole.
