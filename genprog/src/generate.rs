@@ -1076,9 +1076,12 @@ impl Gen<'_> {
                 src.mag,
             ),
             4 => {
+                // Mostly arrays of one length; now and then any two (`zip` stops at the
+                // shorter).
+                let any = self.coin(0.3);
                 let same: Vec<ArraySrc> = arrays
                     .iter()
-                    .filter(|b| b.dims[0].value() == len.value())
+                    .filter(|b| any || b.dims[0].value() == len.value())
                     .cloned()
                     .collect();
                 let b = same.choose(&mut self.rng)?.text.clone();
