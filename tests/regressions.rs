@@ -1184,3 +1184,215 @@ mod zip_of_different_lengths {
         assert!((hv_w - want_w).abs() < 1e-12, "{hv_w} vs {want_w}");
     }
 }
+
+/// Found by a review: `fold`'s accumulator was the loop's own variable, in scope over the
+/// source and `map`'s closure, and `map`'s element was in scope in `fold`'s body: a closure's
+/// names leaked into the other (`map(|v| v * s).fold(0.0, |s, t| s + t)` read the accumulator for
+/// the parameter `s`: a value of 0 and a zero gradient).
+mod fold_and_map_names {
+    use crate::common::{GradCheck, uniform};
+    use stackgrad::differentiable;
+
+    #[differentiable(hvp)]
+    pub fn acc_named_like_a_parameter(a: &[f64; 3], s: f64) -> f64 {
+        a.iter().map(|v| v * s).fold(0.0, |s, t| s + t)
+    }
+
+    #[differentiable(hvp)]
+    pub fn element_named_like_a_parameter(a: &[f64; 3], v: f64) -> f64 {
+        a.iter().map(|v| v * 2.0).fold(0.0, |acc, w| acc + w * v)
+    }
+
+    #[differentiable(hvp)]
+    pub fn zip_pattern_against_an_outer_name(a: &[f64; 3], b: &[f64; 3], p: f64) -> f64 {
+        a.iter()
+            .zip(b.iter())
+            .map(|(p, q)| p * q)
+            .fold(1.0, |s, t| s + t * p)
+    }
+
+    #[differentiable(hvp)]
+    pub fn max_of_a_map(a: &[f64; 3], s: f64) -> f64 {
+        a.iter()
+            .map(|v| v - s)
+            .fold(f64::NEG_INFINITY, |s, t| s.max(t))
+    }
+
+    #[differentiable(hvp)]
+    pub fn acc_named_like_the_source(s: &[f64; 3]) -> f64 {
+        s.iter().fold(0.5, |s, v| s * v)
+    }
+
+    #[differentiable(hvp)]
+    pub fn mutable_acc(a: &[f64; 3]) -> f64 {
+        a.iter().fold(0.0, |mut m, v| {
+            m += v * v;
+            m
+        })
+    }
+
+    #[test]
+    fn gradients_against_central_differences() {
+        let points = uniform(131, 24, [(-1.5, 1.5); 4]);
+        GradCheck::new("acc named like a parameter").run(
+            &points,
+            |[a0, a1, a2, s]| acc_named_like_a_parameter(&[a0, a1, a2], s),
+            |[a0, a1, a2, s]| {
+                let (v, (d_a, d_s)) = acc_named_like_a_parameter_grad(&[a0, a1, a2], s);
+                (v, [d_a[0], d_a[1], d_a[2], d_s])
+            },
+        );
+        GradCheck::new("element named like a parameter").run(
+            &points,
+            |[a0, a1, a2, v]| element_named_like_a_parameter(&[a0, a1, a2], v),
+            |[a0, a1, a2, v]| {
+                let (value, (d_a, d_v)) = element_named_like_a_parameter_grad(&[a0, a1, a2], v);
+                (value, [d_a[0], d_a[1], d_a[2], d_v])
+            },
+        );
+        GradCheck::new("max of a map")
+            .kink(|[a0, a1, a2, _]| (a0 - a1).abs().min((a1 - a2).abs()).min((a0 - a2).abs()))
+            .run(
+                &points,
+                |[a0, a1, a2, s]| max_of_a_map(&[a0, a1, a2], s),
+                |[a0, a1, a2, s]| {
+                    let (v, (d_a, d_s)) = max_of_a_map_grad(&[a0, a1, a2], s);
+                    (v, [d_a[0], d_a[1], d_a[2], d_s])
+                },
+            );
+        let points7 = uniform(132, 24, [(-1.5, 1.5); 7]);
+        GradCheck::new("zip pattern against an outer name").run(
+            &points7,
+            |[a0, a1, a2, b0, b1, b2, p]| {
+                zip_pattern_against_an_outer_name(&[a0, a1, a2], &[b0, b1, b2], p)
+            },
+            |[a0, a1, a2, b0, b1, b2, p]| {
+                let (v, (d_a, d_b, d_p)) =
+                    zip_pattern_against_an_outer_name_grad(&[a0, a1, a2], &[b0, b1, b2], p);
+                (v, [d_a[0], d_a[1], d_a[2], d_b[0], d_b[1], d_b[2], d_p])
+            },
+        );
+        let points3 = uniform(133, 24, [(-1.5, 1.5); 3]);
+        GradCheck::new("acc named like the source").run(
+            &points3,
+            |[s0, s1, s2]| acc_named_like_the_source(&[s0, s1, s2]),
+            |[s0, s1, s2]| {
+                let (v, d) = acc_named_like_the_source_grad(&[s0, s1, s2]);
+                (v, d)
+            },
+        );
+        GradCheck::new("mutable acc").run(
+            &points3,
+            |[a0, a1, a2]| mutable_acc(&[a0, a1, a2]),
+            |[a0, a1, a2]| {
+                let (v, d) = mutable_acc_grad(&[a0, a1, a2]);
+                (v, d)
+            },
+        );
+    }
+
+    #[test]
+    fn tangents_and_hessian_products_against_closed_forms() {
+        let (a, s) = ([0.4, -0.13, 0.34], -1.22);
+        let (t_a, t_s) = ([0.5, 1.0, -0.25], 0.75);
+        let sum_a: f64 = a.iter().sum();
+        let sum_t: f64 = t_a.iter().sum();
+        let (v, t) = acc_named_like_a_parameter_jvp(&a, s, &t_a, t_s);
+        assert!((v - sum_a * s).abs() < 1e-12, "{v}");
+        assert!((t - (sum_t * s + sum_a * t_s)).abs() < 1e-12, "{t}");
+        // f = s sum(a): H v = (t_s, t_s, t_s, sum(t_a)).
+        let (_, _, (hv_a, hv_s)) = acc_named_like_a_parameter_hvp(&a, s, &t_a, t_s);
+        for h in hv_a {
+            assert!((h - t_s).abs() < 1e-12, "{h}");
+        }
+        assert!((hv_s - sum_t).abs() < 1e-12, "{hv_s}");
+        let (v, t) = element_named_like_a_parameter_jvp(&a, s, &t_a, t_s);
+        assert!((v - 2.0 * sum_a * s).abs() < 1e-12, "{v}");
+        assert!((t - 2.0 * (sum_t * s + sum_a * t_s)).abs() < 1e-12, "{t}");
+    }
+}
+
+/// Found by a review: loops whose tape was sized too small, so the generated code indexed out
+/// of bounds where the function runs fine. A step that reads an outer loop variable was bounded
+/// by its largest value (the most trips come with the smallest), and a bound that reads an outer
+/// loop variable was computed where a shadowing loop had rebound its name.
+mod loop_bounds_from_outer_variables {
+    use crate::common::{GradCheck, uniform};
+    use stackgrad::differentiable;
+
+    #[differentiable(hvp)]
+    pub fn step_from_an_outer_variable(x: &[f64; 6]) -> f64 {
+        let mut s = 0.0;
+        for i in 0..3 {
+            for j in (0..6).step_by(i + 1) {
+                s = (s + x[j]).sin();
+            }
+        }
+        s
+    }
+
+    #[differentiable(hvp)]
+    pub fn bound_under_a_shadowing_loop(x: &[f64; 6]) -> f64 {
+        let mut s = 0.0;
+        for i in 0..6 {
+            for j in 0..i {
+                for i in 0..2 {
+                    for k in 0..j {
+                        s = (s + x[k] * x[i]).sin();
+                    }
+                }
+            }
+        }
+        s
+    }
+
+    #[test]
+    fn gradients_against_central_differences() {
+        let points = uniform(141, 24, [(-1.5, 1.5); 6]);
+        for (name, f, grad) in [
+            (
+                "step from an outer variable",
+                step_from_an_outer_variable as fn(&[f64; 6]) -> f64,
+                step_from_an_outer_variable_grad as fn(&[f64; 6]) -> (f64, [f64; 6]),
+            ),
+            (
+                "bound under a shadowing loop",
+                bound_under_a_shadowing_loop,
+                bound_under_a_shadowing_loop_grad,
+            ),
+        ] {
+            GradCheck::new(name).run(&points, |x| f(&x), |x| grad(&x));
+        }
+    }
+
+    #[test]
+    fn hessian_products_against_differences_of_the_gradient() {
+        let x = [0.3, -0.7, 1.1, 0.4, -0.2, 0.9];
+        let v = [0.5, -1.0, 0.25, 2.0, 0.1, -0.3];
+        let h = 1e-5;
+        for (f_grad, f_hvp) in [
+            (
+                step_from_an_outer_variable_grad as fn(&[f64; 6]) -> (f64, [f64; 6]),
+                step_from_an_outer_variable_hvp
+                    as fn(&[f64; 6], &[f64; 6]) -> (f64, [f64; 6], [f64; 6]),
+            ),
+            (
+                bound_under_a_shadowing_loop_grad,
+                bound_under_a_shadowing_loop_hvp,
+            ),
+        ] {
+            let plus: [f64; 6] = core::array::from_fn(|i| x[i] + h * v[i]);
+            let minus: [f64; 6] = core::array::from_fn(|i| x[i] - h * v[i]);
+            let (gp, gm) = (f_grad(&plus).1, f_grad(&minus).1);
+            let (_, _, hv) = f_hvp(&x, &v);
+            for i in 0..6 {
+                let fd = (gp[i] - gm[i]) / (2.0 * h);
+                assert!(
+                    (hv[i] - fd).abs() < 1e-6 * fd.abs().max(1.0),
+                    "H v[{i}]: {} vs {fd}",
+                    hv[i]
+                );
+            }
+        }
+    }
+}

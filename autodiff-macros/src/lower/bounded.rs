@@ -13,7 +13,7 @@ use crate::ir::*;
 /// A compile-time bound: a number, or an expression of constants plus a known offset (so that
 /// `N - 1 + 1` is `N`, which stable Rust accepts as an array length where `N` is generic).
 #[derive(Clone)]
-struct Bound {
+pub(super) struct Bound {
     num: Option<i128>,
     expr: TokenStream,
     /// Added to `expr`.
@@ -373,8 +373,13 @@ impl Lower {
         let lo = self.min_of(start);
         let mut span = if lo > 0 { hi.sub(lo) } else { hi };
         if let Some(k) = step {
-            match self.max_of(k) {
+            // The most trips come with the smallest step: a constant's value, else a lower
+            // bound (at least 1) of a step that reads loop variables (`step_by(i + 1)`).
+            match self.constant(k) {
                 Some(k) => span = span.div_ceil(&k),
+                None if self.max_of(k).is_some() => {
+                    span = span.div_ceil(&Bound::num(self.min_of(k).max(1)))
+                }
                 None => {
                     self.error(err(k, "the step must be a compile-time constant"));
                     return None;
@@ -395,6 +400,23 @@ impl Lower {
         Some((span.tokens(), span.generic))
     }
 
+    /// The smallest value of a loop variable over `start..end` (`..=end` when `inclusive`),
+    /// 0 when unknown, and a compile-time bound on its largest.
+    pub(super) fn values(
+        &self,
+        start: &syn::Expr,
+        end: &syn::Expr,
+        inclusive: bool,
+    ) -> (i128, Option<Bound>) {
+        let max = self.max_of(end);
+        let max = if inclusive {
+            max
+        } else {
+            max.map(|m| m.sub(1))
+        };
+        (self.min_of(start), max)
+    }
+
     /// An upper bound on an integer expression, known at compile time.
     fn max_of(&self, e: &syn::Expr) -> Option<Bound> {
         match e {
@@ -409,11 +431,8 @@ impl Lower {
                 if let Some(id) = id
                     && let Some(v) = self.lookup(&id.to_string())
                 {
-                    // The largest value of a loop variable: its range's end, less one when the
-                    // end is excluded.
-                    let (_, end, inclusive) = self.ranges.get(&v)?;
-                    let max = self.max_of(end)?;
-                    return Some(if *inclusive { max } else { max.sub(1) });
+                    // The largest value of a loop variable, computed where its loop began.
+                    return self.ranges.get(&v)?.1.clone();
                 }
                 let last = p.path.segments.last()?.ident.to_string();
                 let generic = id.is_some_and(|id| self.f.generics.iter().any(|(g, _)| g == id));
@@ -503,7 +522,7 @@ impl Lower {
                 .get_ident()
                 .and_then(|id| self.lookup(&id.to_string()))
                 .and_then(|v| self.ranges.get(&v))
-                .map(|(start, _, _)| self.min_of(start))
+                .map(|&(min, _)| min)
                 .unwrap_or(0),
             syn::Expr::Binary(b) if matches!(b.op, syn::BinOp::Add(_)) => {
                 self.min_of(&b.left) + self.min_of(&b.right)

@@ -92,6 +92,7 @@ impl Lower {
             binomial,
             carried: Vec::new(),
         });
+        let values = bounds.map(|(start, end, inclusive)| self.values(&start, &end, inclusive));
         let first_var = self.f.vars.len();
         self.scopes.push(HashMap::new());
         let var = self.declare_var(&counter, false, usize_ty, None, false, true);
@@ -99,8 +100,8 @@ impl Lower {
             // Out of the user's reach: an `i` in the body of `for x in a.iter()` is the user's.
             self.hide(&counter, var);
         }
-        if let Some(b) = bounds {
-            self.ranges.insert(var, b);
+        if let Some(v) = values {
+            self.ranges.insert(var, v);
         }
         self.bind_aliases(var, aliases);
         self.nest.push(id);

@@ -62,9 +62,10 @@ pub struct Lower {
     n_ifs: usize,
     /// The loops around the statement being lowered, outermost first.
     nest: Vec<usize>,
-    /// The ranges of those loops, for bounds that depend on outer loop variables: start, end,
-    /// and whether the end is included.
-    ranges: HashMap<VarId, (syn::Expr, syn::Expr, bool)>,
+    /// The values the variables of those loops take, for bounds that depend on them: the
+    /// smallest (0 when unknown) and a compile-time bound on the largest, computed where each
+    /// loop begins (a name in its range means what it means there).
+    ranges: HashMap<VarId, (i128, Option<bounded::Bound>)>,
     /// The function's name, for messages of generated code.
     fn_name: String,
     /// `max_iters(label = K)` bounds, and whether a loop used each.
@@ -677,6 +678,40 @@ mod tests {
             }
         });
         assert_eq!(call_types(&f), ["f64"]);
+    }
+
+    #[test]
+    fn bounds_from_outer_variables_are_taken_where_each_loop_begins() {
+        // A step that reads a loop variable: the most trips come with its smallest value.
+        let f = lowered(parse_quote! {
+            fn f(x: &[f64; 6]) -> f64 {
+                let mut s = 0.0;
+                for i in 0..3 {
+                    for j in (0..6).step_by(i + 1) {
+                        s += x[j];
+                    }
+                }
+                s
+            }
+        });
+        assert_eq!(trips(&f), ["3", "6"]);
+        // `j < i <= 5`, whatever the `i` of the loop between them: `k` runs at most 4 times.
+        let f = lowered(parse_quote! {
+            fn f(x: &[f64; 6]) -> f64 {
+                let mut s = 0.0;
+                for i in 0..6 {
+                    for j in 0..i {
+                        for i in 0..2 {
+                            for k in 0..j {
+                                s += x[k] * x[i];
+                            }
+                        }
+                    }
+                }
+                s
+            }
+        });
+        assert_eq!(trips(&f), ["6", "5", "2", "4"]);
     }
 
     #[test]

@@ -7,10 +7,11 @@
 //! ```
 
 use proc_macro2::{Ident, Span};
-use quote::quote;
+use quote::{ToTokens, quote};
 
 use super::{Lower, err};
 use crate::ir::*;
+use crate::names::identifiers;
 
 /// The accumulator of `sum` and `product` (a `fold` names its own): a name user code does not use.
 const ACC: &str = "__stackgrad_acc";
@@ -61,6 +62,45 @@ fn let_pat(p: syn::Pat) -> syn::Pat {
         syn::Pat::Reference(r) => *r.pat,
         p => p,
     }
+}
+
+/// `map`'s pattern and body with the names the pattern binds renamed to names no user code has
+/// (`v` -> `__stackgrad_map_v`, everywhere in the body, inner bindings included), so that they
+/// are not in scope in `fold`'s body.
+fn hidden(pat: syn::Pat, body: syn::Expr) -> (syn::Pat, syn::Expr) {
+    use std::collections::HashMap;
+    use syn::visit_mut::VisitMut;
+
+    struct Rename(HashMap<String, Ident>, bool);
+    impl VisitMut for Rename {
+        fn visit_pat_ident_mut(&mut self, p: &mut syn::PatIdent) {
+            let name = p.ident.to_string();
+            if self.1 {
+                let bare = crate::names::bare(&p.ident);
+                let new = Ident::new(&format!("__stackgrad_map_{bare}"), p.ident.span());
+                self.0.insert(name, new.clone());
+                p.ident = new;
+            } else if let Some(new) = self.0.get(&name) {
+                p.ident = new.clone();
+            }
+            syn::visit_mut::visit_pat_ident_mut(self, p);
+        }
+        fn visit_expr_path_mut(&mut self, e: &mut syn::ExprPath) {
+            if e.qself.is_none()
+                && let Some(id) = e.path.get_ident()
+                && let Some(new) = self.0.get(&id.to_string())
+            {
+                e.path = new.clone().into();
+            }
+            syn::visit_mut::visit_expr_path_mut(self, e);
+        }
+    }
+    let (mut pat, mut body) = (pat, body);
+    let mut r = Rename(HashMap::new(), true);
+    r.visit_pat_mut(&mut pat);
+    r.1 = false;
+    r.visit_expr_mut(&mut body);
+    (pat, body)
 }
 
 impl Lower {
@@ -183,8 +223,8 @@ impl Lower {
                     syn::Pat::Type(t) => Some((*t.ty).clone()),
                     _ => None,
                 };
-                let acc = match closure_pat(&cl.inputs[0]) {
-                    syn::Pat::Ident(pi) if pi.subpat.is_none() => pi.ident,
+                let user_acc = match closure_pat(&cl.inputs[0]) {
+                    syn::Pat::Ident(pi) if pi.subpat.is_none() => pi,
                     p => {
                         self.error(err(p, "name the accumulator, as in `|acc, v| ..`"));
                         return None;
@@ -192,10 +232,46 @@ impl Lower {
                 };
                 let v = closure_pat(&cl.inputs[1]);
                 let body = (*cl.body).clone();
-                // After `map`, the element is `map`'s value, bound to `fold`'s pattern.
+                // A closure binds its names in its own body only. The loop binds the
+                // accumulator over the source and `map`'s closure too, and `map`'s element over
+                // `fold`'s body: where such a name is read there, it takes a name no user code
+                // has (`map(|v| v * s).fold(0.0, |s, t| s + t)` reads the parameter `s`).
+                let seen = |t: &dyn ToTokens| identifiers(t.to_token_stream());
+                let mut around = seen(&source);
+                if mapped {
+                    around.extend(seen(&pat));
+                    around.extend(seen(&elem));
+                }
+                let (acc, rebind) = if around.contains(&user_acc.ident.to_string()) {
+                    let acc = Ident::new(ACC, Span::call_site());
+                    let rebind: syn::Stmt = syn::parse_quote!(let #user_acc = #acc;);
+                    (acc, Some(rebind))
+                } else {
+                    (user_acc.ident, None)
+                };
                 let (pat, step): (syn::Pat, syn::Expr) = if mapped {
+                    let (pat, elem) = if seen(&pat).is_disjoint(&seen(&body)) {
+                        (pat, elem)
+                    } else {
+                        hidden(pat, elem)
+                    };
                     let v = let_pat(v);
-                    (pat, syn::parse_quote!({ let #v = #elem; #body }))
+                    let step = match rebind {
+                        // `map`'s value first, where the accumulator's name is not bound.
+                        Some(rebind) => {
+                            let e = Ident::new(ELEM, Span::call_site());
+                            syn::parse_quote!({
+                                let #e = #elem;
+                                #rebind
+                                let #v = #e;
+                                #body
+                            })
+                        }
+                        None => syn::parse_quote!({ let #v = #elem; #body }),
+                    };
+                    (pat, step)
+                } else if rebind.is_some() {
+                    (v, syn::parse_quote!({ #rebind #body }))
                 } else {
                     (v, body)
                 };
