@@ -120,4 +120,7 @@ pub fn text(t: &TokenStream) -> String {
         .replace("( ", "(")
         .replace(" )", ")")
         .replace(" ,", ",")
+        .replace(" [", "[")
+        .replace("[ ", "[")
+        .replace(" ]", "]")
 }

@@ -78,9 +78,10 @@ pub struct Lower {
     /// float that carries a derivative later, the value may not have been constant: an error.
     as_constant: Option<Vec<(VarId, TokenStream)>>,
     undecided: Vec<(VarId, TokenStream)>,
-    /// Locals bound without a type to a call's result (`let y = g(x);`), with the callee's
-    /// name: their type is what the callee returns, which the macro cannot see.
-    call_lets: HashMap<VarId, String>,
+    /// Locals bound without a type to a call's result (`let y = g(x);`) or a struct's field
+    /// (`let row = p.w[1];`), with what they hold (`g`, or `p.w[1]` and `true`): their type is
+    /// the callee's or the struct's, which the macro cannot see.
+    call_lets: HashMap<VarId, (String, bool)>,
     /// The parameters the body matches on by enum variant: fieldless enums.
     enum_params: HashSet<String>,
 }

@@ -155,11 +155,19 @@ impl Lower {
         if !proj.is_empty() || !matches!(self.f.types.get(self.f.vars[v].ty), TyVal::Unknown(_)) {
             return;
         }
-        let Some(callee) = self.call_lets.remove(&v) else {
+        let Some((callee, field)) = self.call_lets.remove(&v) else {
             return;
         };
         let name = &self.f.vars[v].name;
-        let msg = if what == "a struct" {
+        let msg = if field && what == "a struct" {
+            format!(
+                "`{name}` holds `{callee}`, a struct: a `let` holds a float or an array, not a struct; read its fields where you need them, as in `{callee}.field[i]`"
+            )
+        } else if field {
+            format!(
+                "`{name}` holds `{callee}`, {what} whose type the macro cannot see (it sees this function, not the struct's declaration): annotate it, as in `let {name}: [f64; N] = {callee};`"
+            )
+        } else if what == "a struct" {
             format!(
                 "`{name}` holds what `{callee}` returns, a struct the macro cannot see from here; a call's result can be a float or an array (annotated, as in `let {name}: [f64; N] = {callee}(..);`), not a struct"
             )

@@ -68,6 +68,16 @@ fn callee_name(e: &syn::Expr) -> Option<String> {
     }
 }
 
+/// Is `e` a place in a struct's field (`p.w`, `p.w[1]`, `p.layers[l].b`)?
+fn is_field_place(e: &syn::Expr) -> bool {
+    match e {
+        syn::Expr::Paren(p) => is_field_place(&p.expr),
+        syn::Expr::Field(f) => matches!(f.member, syn::Member::Named(_)),
+        syn::Expr::Index(ix) => is_field_place(&ix.expr),
+        _ => false,
+    }
+}
+
 /// The message of `panic!("..")` (or `core::panic!`, `std::panic!`) with one string literal:
 /// the forward sweep panics with it, as the function does; `f_try_forward` returns it as `Err`.
 fn panic_message(m: &syn::Macro) -> Option<String> {
@@ -438,7 +448,12 @@ impl Lower {
             if let Some(a) = ann_ty {
                 self.f.types.unify(ty, a);
             } else if let Some(callee) = callee_name(&init.expr) {
-                self.call_lets.insert(var, callee);
+                self.call_lets.insert(var, (callee, false));
+            } else if is_field_place(&init.expr)
+                && matches!(self.f.types.get(ty), TyVal::Unknown(_))
+            {
+                let text = crate::names::text(&init.expr.to_token_stream());
+                self.call_lets.insert(var, (text, true));
             }
             self.bind(out, op, Target::Var(var), Vec::new(), true);
             self.memory_attrs(local, pi, var, mutable);

@@ -13,9 +13,9 @@ struct MlpTape {
     affine: AffineTape,
     ///the tape of the call to `affine`
     affine_1: AffineTape,
-    ///`t0 = h [0].tanh()` (line 7)
+    ///`t0 = h[0].tanh()` (line 7)
     t0: f64,
-    ///`t1 = h [1].tanh()` (line 7)
+    ///`t1 = h[1].tanh()` (line 7)
     t1: f64,
     ///`s` (line 7)
     s: [f64; 2],
@@ -39,8 +39,8 @@ impl MlpTape {
             "AffineTape",
             ::core::mem::size_of::<AffineTape>(),
         ),
-        ("t0", "t0 = h [0].tanh() (line 7)", "f64", ::core::mem::size_of::<f64>()),
-        ("t1", "t1 = h [1].tanh() (line 7)", "f64", ::core::mem::size_of::<f64>()),
+        ("t0", "t0 = h[0].tanh() (line 7)", "f64", ::core::mem::size_of::<f64>()),
+        ("t1", "t1 = h[1].tanh() (line 7)", "f64", ::core::mem::size_of::<f64>()),
         ("s", "s (line 7)", "[f64 ; 2]", ::core::mem::size_of::<[f64; 2]>()),
     ];
     /// A zeroed tape.

@@ -23,9 +23,9 @@ struct LayersTape {
     squash: [SquashTape; 2],
     ///`h` (line 5) after an assignment
     h_3: [[f64; 3]; 2],
-    ///`h [..]` where it is read
+    ///`h[..]` where it is read
     h_1: f64,
-    ///`h [..]` where it is read
+    ///`h[..]` where it is read
     h: f64,
 }
 impl LayersTape {
@@ -66,8 +66,8 @@ impl LayersTape {
             "[[f64 ; 3] ; 2]",
             ::core::mem::size_of::<[[f64; 3]; 2]>(),
         ),
-        ("h_1", "h [..] where it is read", "f64", ::core::mem::size_of::<f64>()),
-        ("h", "h [..] where it is read", "f64", ::core::mem::size_of::<f64>()),
+        ("h_1", "h[..] where it is read", "f64", ::core::mem::size_of::<f64>()),
+        ("h", "h[..] where it is read", "f64", ::core::mem::size_of::<f64>()),
     ];
     /// A zeroed tape.
     pub const fn new() -> Self {
