@@ -284,6 +284,22 @@ impl Lower {
             return o;
         }
         let n = p.path.segments.len();
+        // `Model::run(m, x)`: a method (or associated function) named by its type's path.
+        if n >= 2
+            && p.qself.is_none()
+            && (p.path.segments[n - 2].ident.to_string())
+                .starts_with(|c: char| c.is_ascii_uppercase())
+        {
+            let ty = &p.path.segments[n - 2].ident;
+            let name = &p.path.segments[n - 1].ident;
+            self.error(err(
+                p,
+                format!(
+                    "`{ty}::{name}` is called through its type: a `#[differentiable]` function calls other functions by name or module path (`g(x)`, `module::g(x)`), and the methods of its own `#[differentiable] impl` as `self.{name}(..)` or `Self::{name}(self, ..)`; write `{name}` as a free `#[differentiable]` function that takes the struct by reference, or make this function a method of the same impl"
+                ),
+            ));
+            return self.dummy();
+        }
         if p.qself.is_some()
             || p.path
                 .segments

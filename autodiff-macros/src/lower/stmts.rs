@@ -407,10 +407,11 @@ impl Lower {
             self.error(err(
                 local,
                 format!(
-                    "`let {};` without a value is not supported; write `let {} = ..;`",
-                    pi.ident, pi.ident
+                    "`let {0};` without a value is not supported; give it its value where it is declared, `let {0} = ..;` (a value a branch chooses as `let {0} = if c {{ .. }} else {{ .. }};`)",
+                    pi.ident
                 ),
             ));
+            self.poison(pat);
             return;
         };
         if let Some((_, d)) = &init.diverge {
