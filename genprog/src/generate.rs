@@ -1067,10 +1067,30 @@ impl Gen<'_> {
                 n * src.mag * e.mag,
                 &[&e],
             ),
-            2 => Ex::new(
-                format!("{a}.iter().fold(0.0, |acc, {v}| acc + ({v} * 0.5).sin())"),
-                n,
-            ),
+            2 => {
+                // Now and then (`clash-names`) `fold`'s accumulator named like a float the
+                // `map` before it reads: each closure's names are its own.
+                let outer = self.visible().into_iter().find_map(|k| {
+                    let x = &self.scope[k];
+                    (matches!(x.kind, Kind::Float) && !x.name.starts_with("r#"))
+                        .then(|| (x.name.clone(), x.mag))
+                });
+                match outer {
+                    Some((p, mag)) if self.p(Feature::ClashNames, 0.3) => {
+                        let w = self.fresh("e");
+                        Ex::new(
+                            format!(
+                                "{a}.iter().map(|{v}| {v} * ({p}).tanh()).fold(0.0, |{p}, {w}| {p} + {w} * 0.5)"
+                            ),
+                            n * src.mag * mag.min(1.0),
+                        )
+                    }
+                    _ => Ex::new(
+                        format!("{a}.iter().fold(0.0, |acc, {v}| acc + ({v} * 0.5).sin())"),
+                        n,
+                    ),
+                }
+            }
             3 => Ex::new(
                 format!("{a}.iter().copied().fold($F::NEG_INFINITY, $F::max)"),
                 src.mag,
