@@ -441,6 +441,18 @@ mod f32_call_arguments {
     }
 
     #[differentiable]
+    pub fn h64(a: f64) -> f64 {
+        a * a + 1.0
+    }
+
+    // A call a `let` binds is typed by rustc from the callee (an f64 callee in f32 code).
+    #[differentiable]
+    pub fn let_of_another_float_type(x: f32) -> f32 {
+        let c = h64(2.0);
+        x * c as f32
+    }
+
+    #[differentiable]
     pub fn constant_arguments(x: f32) -> f32 {
         let c = h(K, K);
         x * c + (h(K, 2.0) as f64 * 0.5) as f32
@@ -485,6 +497,12 @@ mod f32_call_arguments {
             constant_argument,
             constant_argument_grad,
             |x| x * ((K as f64).sin() * 0.33),
+        );
+        check(
+            "let of another float type",
+            let_of_another_float_type,
+            let_of_another_float_type_grad,
+            |x| x * 5.0,
         );
         check(
             "constant arguments",
@@ -1331,6 +1349,37 @@ mod loop_bounds_from_outer_variables {
         s
     }
 
+    const K: usize = 4;
+    const S: usize = 1;
+
+    /// Steps and divisors the macro bounds but does not know exactly (found by the review of
+    /// the day's changes: `min` gave an upper bound where a step needs the smallest value, and
+    /// `K - S` did so before).
+    #[differentiable(hvp)]
+    pub fn steps_known_only_by_bounds(x: &[f64; 8]) -> f64 {
+        let mut s = 0.0;
+        for j in (0..8).step_by(K.min(2)) {
+            s += x[j] * x[j].sin();
+        }
+        for j in 0..8 / ::core::cmp::min(K, 2) {
+            s += x[j] * 0.5;
+        }
+        for j in (0..8).step_by(K - S) {
+            s = (s + x[j]).sin();
+        }
+        s
+    }
+
+    /// A const generic step: the tape holds as many trips as a step of 1 runs.
+    #[differentiable(hvp)]
+    pub fn generic_step<const N: usize>(x: &[f64; 8]) -> f64 {
+        let mut s = 0.0;
+        for j in (0..8).step_by(N) {
+            s = (s + x[j]).sin();
+        }
+        s
+    }
+
     #[differentiable(hvp)]
     pub fn bound_under_a_shadowing_loop(x: &[f64; 6]) -> f64 {
         let mut s = 0.0;
@@ -1362,6 +1411,43 @@ mod loop_bounds_from_outer_variables {
             ),
         ] {
             GradCheck::new(name).run(&points, |x| f(&x), |x| grad(&x));
+        }
+    }
+
+    #[test]
+    fn steps_against_central_differences() {
+        let points = uniform(142, 24, [(-1.5, 1.5); 8]);
+        GradCheck::new("steps known only by bounds").run(
+            &points,
+            |x| steps_known_only_by_bounds(&x),
+            |x| steps_known_only_by_bounds_grad(&x),
+        );
+        for (f, grad) in [
+            (
+                generic_step::<1> as fn(&[f64; 8]) -> f64,
+                generic_step_grad::<1> as fn(&[f64; 8]) -> (f64, [f64; 8]),
+            ),
+            (generic_step::<3>, generic_step_grad::<3>),
+        ] {
+            GradCheck::new("generic step").run(&points, |x| f(&x), |x| grad(&x));
+        }
+        let x = [0.3, -0.7, 1.1, 0.4, -0.2, 0.9, 0.1, -1.0];
+        let v = [0.5, -1.0, 0.25, 2.0, 0.1, -0.3, 1.0, 0.2];
+        let h = 1e-5;
+        let plus: [f64; 8] = core::array::from_fn(|i| x[i] + h * v[i]);
+        let minus: [f64; 8] = core::array::from_fn(|i| x[i] - h * v[i]);
+        let (gp, gm) = (
+            steps_known_only_by_bounds_grad(&plus).1,
+            steps_known_only_by_bounds_grad(&minus).1,
+        );
+        let (_, _, hv) = steps_known_only_by_bounds_hvp(&x, &v);
+        for i in 0..8 {
+            let fd = (gp[i] - gm[i]) / (2.0 * h);
+            assert!(
+                (hv[i] - fd).abs() < 1e-6 * fd.abs().max(1.0),
+                "H v[{i}]: {} vs {fd}",
+                hv[i]
+            );
         }
     }
 

@@ -15,13 +15,12 @@ use quote::{ToTokens, format_ident, quote};
 use syn::ext::IdentExt;
 use syn::punctuated::Punctuated;
 use syn::visit_mut::VisitMut;
+
+use crate::names::SELF;
 use syn::{Token, parse_quote};
 
 use crate::args::Args;
 use crate::ir::Callee;
-
-/// The name `self` takes in the hidden functions.
-const SELF: &str = "self_";
 
 /// One method to differentiate.
 pub struct Method {

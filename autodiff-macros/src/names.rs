@@ -6,6 +6,30 @@ use std::collections::HashSet;
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::ToTokens;
 
+/// The name `self` takes in the hidden functions a method's body becomes.
+pub const SELF: &str = "self_";
+
+/// Code as the user wrote it, for a message: `self_` (what the macro renames `self` to in a
+/// method's body) is `self` again.
+pub fn user_text(t: &TokenStream) -> String {
+    fn unhide(t: TokenStream) -> TokenStream {
+        t.into_iter()
+            .map(|tt| match tt {
+                proc_macro2::TokenTree::Ident(i) if i == SELF => {
+                    proc_macro2::TokenTree::Ident(Ident::new("self", i.span()))
+                }
+                proc_macro2::TokenTree::Group(g) => {
+                    let mut n = proc_macro2::Group::new(g.delimiter(), unhide(g.stream()));
+                    n.set_span(g.span());
+                    proc_macro2::TokenTree::Group(n)
+                }
+                tt => tt,
+            })
+            .collect()
+    }
+    text(&unhide(t.clone()))
+}
+
 /// The tape type's name: `my_fn` -> `MyFnTape`.
 pub fn tape_name(ident: &Ident) -> Ident {
     let mut s = String::new();

@@ -376,6 +376,8 @@ impl Lower {
             // The most trips come with the smallest step: a constant's value, else a lower
             // bound (at least 1) of a step that reads loop variables (`step_by(i + 1)`).
             match self.constant(k) {
+                // A const generic step: at most the span's trips (a step is at least 1).
+                Some(k) if k.any_generic() => {}
                 Some(k) => span = span.div_ceil(&k),
                 None if self.max_of(k).is_some() => {
                     span = span.div_ceil(&Bound::num(self.min_of(k).max(1)))
@@ -462,8 +464,15 @@ impl Lower {
                         _ => l,
                     }),
                     syn::BinOp::Mul(_) => Some(l.times(&self.max_of(&b.right)?)),
-                    syn::BinOp::Div(_) => Some(l.over(&self.constant(&b.right)?)),
-                    syn::BinOp::Rem(_) => Some(l.modulo(&self.constant(&b.right)?)),
+                    // By a value known exactly; else at most `a` (a divisor is at least 1).
+                    syn::BinOp::Div(_) => Some(match self.constant(&b.right) {
+                        Some(k) => l.over(&k),
+                        None => l,
+                    }),
+                    syn::BinOp::Rem(_) => Some(match self.constant(&b.right) {
+                        Some(k) => l.modulo(&k),
+                        None => l,
+                    }),
                     _ => None,
                 }
             }
@@ -494,7 +503,11 @@ impl Lower {
         }
         let mut v = Locals(self, false);
         syn::visit::Visit::visit_expr(&mut v, e);
-        if v.1 { None } else { self.max_of(e) }
+        if v.1 || !exact(e) {
+            None
+        } else {
+            self.max_of(e)
+        }
     }
 
     /// An integer literal, possibly in parentheses.
@@ -529,5 +542,29 @@ impl Lower {
             }
             _ => 0,
         }
+    }
+}
+
+/// Does `max_of` give `e`'s exact value, not only a bound (no `min`, no `a - b` with `b` not a
+/// literal)? A step or a divisor needs the exact value.
+fn exact(e: &syn::Expr) -> bool {
+    match e {
+        syn::Expr::Paren(p) => exact(&p.expr),
+        syn::Expr::Group(g) => exact(&g.expr),
+        syn::Expr::Lit(_) | syn::Expr::Path(_) => true,
+        syn::Expr::Binary(b) => match b.op {
+            syn::BinOp::Sub(_) => {
+                exact(&b.left)
+                    && matches!(
+                        &*b.right,
+                        syn::Expr::Lit(syn::ExprLit {
+                            lit: syn::Lit::Int(_),
+                            ..
+                        })
+                    )
+            }
+            _ => exact(&b.left) && exact(&b.right),
+        },
+        _ => false,
     }
 }

@@ -8,12 +8,12 @@ use crate::ir::{Block, Func, Kind, Rhs, Stmt, Target, TyId};
 /// `x: f32`, `h(h(x, x), x)`), the open ones take the one float type the others agree on: a
 /// callee's parameters and result are of one float type unless its signature mixes them, and
 /// then a wrong guess fails to compile (Rust has no implicit float conversion), never silently.
-/// A call none of whose floats is typed (`g(K)` with `K` a `const` declared elsewhere) takes
-/// the function's float type when its parameters and result agree on one: in f32 code, an f32
-/// callee. What stays open is typed by rustc where the code allows (`let` bindings), `f64`
+/// A call none of whose floats is typed (`g(K)` with `K` a `const` declared elsewhere), inside
+/// an expression, takes the function's float type when its parameters and result agree on
+/// one: in f32 code, an f32 callee. What stays open is typed by rustc where the code allows (`let` bindings), `f64`
 /// otherwise.
 pub(super) fn default_call_types(f: &mut Func) {
-    fn calls(b: &Block, f: &Func, out: &mut Vec<Vec<TyId>>) {
+    fn calls(b: &Block, f: &Func, out: &mut Vec<(Vec<TyId>, bool)>) {
         for s in &b.stmts {
             match s {
                 Stmt::Def {
@@ -36,7 +36,7 @@ pub(super) fn default_call_types(f: &mut Func) {
                         .map(|t| f.types.leaf(t))
                         .filter(|&t| matches!(f.types.kind(t), Kind::Float | Kind::Num))
                         .collect();
-                    out.push(tys);
+                    out.push((tys, matches!(target, Target::Var(_))));
                 }
                 Stmt::If { then, els, .. } => {
                     calls(then, f, out);
@@ -51,7 +51,7 @@ pub(super) fn default_call_types(f: &mut Func) {
     calls(&f.body, f, &mut all);
     loop {
         let mut changed = false;
-        for tys in &all {
+        for (tys, _) in &all {
             let known: Vec<TyId> = tys.iter().copied().filter(|&t| f.types.known(t)).collect();
             let Some(&first) = known.first() else {
                 continue;
@@ -76,8 +76,9 @@ pub(super) fn default_call_types(f: &mut Func) {
     let Some(float) = one_float_type(f) else {
         return;
     };
-    for tys in &all {
-        if tys.iter().all(|&t| !f.types.known(t)) {
+    // Not a call a `let` binds (`let c = h(2.0);`): rustc types that local from the callee.
+    for (tys, bound) in &all {
+        if !bound && tys.iter().all(|&t| !f.types.known(t)) {
             for &t in tys {
                 f.types.unify(float, t);
             }

@@ -292,12 +292,16 @@ impl Lower {
         {
             let ty = &p.path.segments[n - 2].ident;
             let name = &p.path.segments[n - 1].ident;
-            self.error(err(
-                p,
+            let msg = if ty == "Self" {
+                format!(
+                    "`Self::{name}` is an associated function without `self`, which a `#[differentiable] impl` does not differentiate; take `&self` (and call `self.{name}(..)`), or write `{name}` as a free `#[differentiable]` function"
+                )
+            } else {
                 format!(
                     "`{ty}::{name}` is called through its type: a `#[differentiable]` function calls other functions by name or module path (`g(x)`, `module::g(x)`), and the methods of its own `#[differentiable] impl` as `self.{name}(..)` or `Self::{name}(self, ..)`; write `{name}` as a free `#[differentiable]` function that takes the struct by reference, or make this function a method of the same impl"
-                ),
-            ));
+                )
+            };
+            self.error(err(p, msg));
             return self.dummy();
         }
         if p.qself.is_some()

@@ -453,7 +453,7 @@ impl Lower {
             } else if is_field_place(&init.expr)
                 && matches!(self.f.types.get(ty), TyVal::Unknown(_))
             {
-                let text = crate::names::text(&init.expr.to_token_stream());
+                let text = crate::names::user_text(&init.expr.to_token_stream());
                 self.call_lets.insert(var, (text, true));
             }
             self.bind(out, op, Target::Var(var), Vec::new(), true);

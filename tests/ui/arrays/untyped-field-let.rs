@@ -23,4 +23,19 @@ fn layer(p: &Params, x: f64) -> f64 {
     q.b[0] * x
 }
 
+
+#[derive(Default)]
+pub struct Net {
+    pub w: [[f64; 2]; 3],
+}
+
+// In a method the message names `self`, as written.
+#[differentiable]
+impl Net {
+    pub fn row(&self, x: f64) -> f64 {
+        let row = self.w[1];
+        row[0] * x
+    }
+}
+
 fn main() {}
