@@ -136,7 +136,8 @@ pub fn rerun_label(l: usize, record: bool) -> syn::Lifetime {
 /// Tokens as a person would write them, for doc comments.
 pub fn text(t: &TokenStream) -> String {
     let s = t.to_string();
-    s.replace(" :: ", "::")
+    let s = s
+        .replace(" :: ", "::")
         .replace("& mut ", "&mut ")
         .replace("& ", "&")
         .replace(" . ", ".")
@@ -144,7 +145,20 @@ pub fn text(t: &TokenStream) -> String {
         .replace("( ", "(")
         .replace(" )", ")")
         .replace(" ,", ",")
-        .replace(" [", "[")
         .replace("[ ", "[")
-        .replace(" ]", "]")
+        .replace(" ]", "]");
+    // `a [i]` -> `a[i]`, but `= [1.0]` stays.
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        let indexes = out
+            .chars()
+            .last()
+            .is_some_and(|p| p.is_alphanumeric() || matches!(p, '_' | ')' | ']'));
+        if c == ' ' && chars.peek() == Some(&'[') && indexes {
+            continue;
+        }
+        out.push(c);
+    }
+    out
 }

@@ -441,14 +441,10 @@ impl Lower {
                 (generic || is_screaming(&last)).then(|| Bound::sym(p.to_token_stream(), generic))
             }
             // `::core::cmp::min(a, b)` (a `zip` of arrays whose lengths the macro cannot
-            // compare, as the tangent program of `hvp` prints it) or `a.min(b)`: the smaller of
+            // compare, as the tangent program of `hvp` prints it), `usize::min(a, b)` or
+            // `a.min(b)`: the smaller of
             // two numbers, else a bound that is not a const generic, else the first.
-            syn::Expr::Call(c)
-                if c.args.len() == 2
-                    && matches!(&*c.func, syn::Expr::Path(p)
-                        if p.path.segments.iter().map(|s| s.ident.to_string()).collect::<Vec<_>>()
-                            .ends_with(&["cmp".to_string(), "min".to_string()])) =>
-            {
+            syn::Expr::Call(c) if c.args.len() == 2 && is_min(&c.func) => {
                 self.smaller(&c.args[0], &c.args[1])
             }
             syn::Expr::MethodCall(m) if m.method == "min" && m.args.len() == 1 => {
@@ -543,6 +539,20 @@ impl Lower {
             _ => 0,
         }
     }
+}
+
+/// Is `f` the path of `cmp::min` (`::core::cmp::min`, `std::cmp::min`) or `usize::min`?
+fn is_min(f: &syn::Expr) -> bool {
+    let syn::Expr::Path(p) = f else {
+        return false;
+    };
+    let names: Vec<String> = p
+        .path
+        .segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect();
+    names.ends_with(&["cmp".to_string(), "min".to_string()]) || names == ["usize", "min"]
 }
 
 /// Does `max_of` give `e`'s exact value, not only a bound (no `min`, no `a - b` with `b` not a

@@ -750,6 +750,20 @@ mod tests {
             })
             .collect();
         assert_eq!(ends, ["3", "N", ":: core :: cmp :: min (N , 3)"]);
+        // Other spellings of the minimum in a range's end.
+        let f = lowered(parse_quote! {
+            fn f<const N: usize>(a: &[f64; N]) -> f64 {
+                let mut s = 0.0;
+                for i in 0..usize::min(N, 3) {
+                    s += a[i];
+                }
+                for i in 0..N.min(2) {
+                    s += a[i];
+                }
+                s
+            }
+        });
+        assert_eq!(trips(&f), ["3", "2"]);
     }
 
     #[test]
