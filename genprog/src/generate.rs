@@ -2174,10 +2174,18 @@ impl Gen<'_> {
                     _ => {
                         let start = self.rng.gen_range(0..=1);
                         let k = self.rng.gen_range(2..=3);
-                        (
-                            format!("({start}..{}).step_by({k})", len.text()),
-                            (len.value() - start).div_ceil(k),
-                        )
+                        match triangles.choose(&mut self.rng) {
+                            // Now and then a step that reads an outer loop's index: at most
+                            // as many trips as a step of 1.
+                            Some((outer, _)) if self.coin(0.25) => (
+                                format!("({start}..{}).step_by({outer} + 1)", len.text()),
+                                len.value() - start,
+                            ),
+                            _ => (
+                                format!("({start}..{}).step_by({k})", len.text()),
+                                (len.value() - start).div_ceil(k),
+                            ),
+                        }
                     }
                 };
                 self.enter_loop(&i, len.value() - 1, trips as f64);
