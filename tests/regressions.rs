@@ -1482,3 +1482,88 @@ mod loop_bounds_from_outer_variables {
         }
     }
 }
+
+/// Found by a review of forward mode and second order: `hvp` through a callee that takes an
+/// array by value (its tangent program passed the tangent by reference, which the callee's
+/// `_hvp_jvp` takes by value: E0308), and a float literal without digits after the point
+/// (`2.`: the macro panicked).
+mod hvp_by_value_and_literals {
+    use stackgrad::differentiable;
+
+    #[differentiable(hvp)]
+    pub fn by_value(x: [f64; 2], s: f64) -> f64 {
+        x[0] * x[1] * s + (x[0] * s).sin()
+    }
+
+    #[differentiable(hvp)]
+    pub fn calls_by_value(a: &[f64; 2], s: f64) -> f64 {
+        let b = [a[0] * s, a[1] + s];
+        let c = [a[1], 0.5];
+        let r = by_value(b, s) + by_value(c, 1.5);
+        r * r
+    }
+
+    #[differentiable(hvp)]
+    pub fn bare_point(x: f64, y: f64) -> f64 {
+        2. * x + (3. * y).ln() * x
+    }
+
+    fn grad_fd(f: impl Fn(&[f64; 3]) -> f64, x: [f64; 3]) -> [f64; 3] {
+        let h = 1e-6;
+        core::array::from_fn(|i| {
+            let (mut p, mut m) = (x, x);
+            p[i] += h;
+            m[i] -= h;
+            (f(&p) - f(&m)) / (2.0 * h)
+        })
+    }
+
+    #[test]
+    fn derivatives_against_central_differences() {
+        let x = [0.3, -0.7, 0.9];
+        let v = [0.5, -1.0, 0.25];
+        let f = |x: &[f64; 3]| calls_by_value(&[x[0], x[1]], x[2]);
+        let g = |x: &[f64; 3]| {
+            let (_, (d_a, d_s)) = calls_by_value_grad(&[x[0], x[1]], x[2]);
+            [d_a[0], d_a[1], d_s]
+        };
+        let fd = grad_fd(f, x);
+        let (value, (d_a, d_s), (hv_a, hv_s)) =
+            calls_by_value_hvp(&[x[0], x[1]], x[2], &[v[0], v[1]], v[2]);
+        assert_eq!(value, f(&x));
+        let grad = [d_a[0], d_a[1], d_s];
+        for i in 0..3 {
+            assert!((grad[i] - fd[i]).abs() < 1e-6 * fd[i].abs().max(1.0), "{i}");
+        }
+        // H v against central differences of f_grad along v.
+        let h = 1e-5;
+        let (p, m): ([f64; 3], [f64; 3]) = (
+            core::array::from_fn(|i| x[i] + h * v[i]),
+            core::array::from_fn(|i| x[i] - h * v[i]),
+        );
+        let (gp, gm) = (g(&p), g(&m));
+        let hv = [hv_a[0], hv_a[1], hv_s];
+        for i in 0..3 {
+            let want = (gp[i] - gm[i]) / (2.0 * h);
+            assert!(
+                (hv[i] - want).abs() < 1e-6 * want.abs().max(1.0),
+                "H v[{i}]: {} vs {want}",
+                hv[i]
+            );
+        }
+        let (_, t) = calls_by_value_jvp(&[x[0], x[1]], x[2], &[v[0], v[1]], v[2]);
+        let dot: f64 = (0..3).map(|i| fd[i] * v[i]).sum();
+        assert!((t - dot).abs() < 1e-6 * dot.abs().max(1.0), "{t} vs {dot}");
+
+        let (x, y) = (0.7, 1.3);
+        let (value, (d_x, d_y)) = bare_point_grad(x, y);
+        assert_eq!(value, bare_point(x, y));
+        assert!((d_x - (2.0 + (3.0 * y).ln())).abs() < 1e-12);
+        assert!((d_y - x / y).abs() < 1e-12);
+        let (_, _, (hv_x, hv_y)) = bare_point_hvp(x, y, 1.0, 0.0);
+        assert!(
+            hv_x.abs() < 1e-12 && (hv_y - 1.0 / y).abs() < 1e-12,
+            "{hv_x} {hv_y}"
+        );
+    }
+}

@@ -98,7 +98,10 @@ pub fn typed_literal(types: &Types, tokens: &TokenStream, ty: TyId) -> TokenStre
             return None;
         }
         let t = types.tokens(ty);
-        let lit = syn::LitFloat::new(&format!("{}_{t}", lit.base10_digits()), lit.span());
+        // `2.` has no digit after the point, and `2._f64` is not a literal.
+        let digits = lit.base10_digits();
+        let zero = if digits.ends_with('.') { "0" } else { "" };
+        let lit = syn::LitFloat::new(&format!("{digits}{zero}_{t}"), lit.span());
         Some(quote!(#lit))
     };
     if let Ok(lit) = syn::parse2::<syn::LitFloat>(tokens.clone()) {

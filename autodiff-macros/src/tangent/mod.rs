@@ -560,11 +560,17 @@ impl<'a> Tan<'a> {
             // one, whatever the macro knows of its type).
             let borrowed = matches!(a, Operand::Var { borrow: true, .. });
             let float = !borrowed && self.f.types.kind(ty) == Kind::Float;
+            // In `pair` mode a tangent is taken as its primal is: an array passed by value
+            // (`g(b)`) has its tangent passed by value too.
+            let by_value = self.pair && !borrowed && self.f.types.kind(ty) == Kind::Array;
             let t = match self.t_operand(a) {
-                Some(t) if float => t,
+                Some(t) if float || by_value => t,
                 Some(t) => quote!(&#t),
                 None if float => quote!(0.0),
-                None if self.pair => self.pair_zero(a, ty, span, &mut pre),
+                None if self.pair => {
+                    let z = self.pair_zero(a, ty, span, &mut pre);
+                    if by_value { quote!(*#z) } else { z }
+                }
                 None if self.f.types.known(ty) && self.f.types.kind(ty) != Kind::Float => {
                     let z = self.zero(ty);
                     quote!(&#z)
