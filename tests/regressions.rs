@@ -1335,7 +1335,7 @@ mod fold_and_map_names {
 /// by its largest value (the most trips come with the smallest), and a bound that reads an outer
 /// loop variable was computed where a shadowing loop had rebound its name.
 mod loop_bounds_from_outer_variables {
-    use crate::common::{GradCheck, uniform};
+    use crate::common::{F64_RTOL, GradCheck, check_hvp, uniform};
     use stackgrad::differentiable;
 
     #[differentiable(hvp)]
@@ -1431,55 +1431,35 @@ mod loop_bounds_from_outer_variables {
         ] {
             GradCheck::new("generic step").run(&points, |x| f(&x), |x| grad(&x));
         }
-        let x = [0.3, -0.7, 1.1, 0.4, -0.2, 0.9, 0.1, -1.0];
-        let v = [0.5, -1.0, 0.25, 2.0, 0.1, -0.3, 1.0, 0.2];
-        let h = 1e-5;
-        let plus: [f64; 8] = core::array::from_fn(|i| x[i] + h * v[i]);
-        let minus: [f64; 8] = core::array::from_fn(|i| x[i] - h * v[i]);
-        let (gp, gm) = (
-            steps_known_only_by_bounds_grad(&plus).1,
-            steps_known_only_by_bounds_grad(&minus).1,
+        check_hvp(
+            "steps known only by bounds",
+            &points,
+            |_| f64::INFINITY,
+            F64_RTOL,
+            |x| steps_known_only_by_bounds_grad(&x),
+            |x, v| steps_known_only_by_bounds_hvp(&x, &v),
         );
-        let (_, _, hv) = steps_known_only_by_bounds_hvp(&x, &v);
-        for i in 0..8 {
-            let fd = (gp[i] - gm[i]) / (2.0 * h);
-            assert!(
-                (hv[i] - fd).abs() < 1e-6 * fd.abs().max(1.0),
-                "H v[{i}]: {} vs {fd}",
-                hv[i]
-            );
-        }
     }
 
     #[test]
     fn hessian_products_against_differences_of_the_gradient() {
-        let x = [0.3, -0.7, 1.1, 0.4, -0.2, 0.9];
-        let v = [0.5, -1.0, 0.25, 2.0, 0.1, -0.3];
-        let h = 1e-5;
-        for (f_grad, f_hvp) in [
-            (
-                step_from_an_outer_variable_grad as fn(&[f64; 6]) -> (f64, [f64; 6]),
-                step_from_an_outer_variable_hvp
-                    as fn(&[f64; 6], &[f64; 6]) -> (f64, [f64; 6], [f64; 6]),
-            ),
-            (
-                bound_under_a_shadowing_loop_grad,
-                bound_under_a_shadowing_loop_hvp,
-            ),
-        ] {
-            let plus: [f64; 6] = core::array::from_fn(|i| x[i] + h * v[i]);
-            let minus: [f64; 6] = core::array::from_fn(|i| x[i] - h * v[i]);
-            let (gp, gm) = (f_grad(&plus).1, f_grad(&minus).1);
-            let (_, _, hv) = f_hvp(&x, &v);
-            for i in 0..6 {
-                let fd = (gp[i] - gm[i]) / (2.0 * h);
-                assert!(
-                    (hv[i] - fd).abs() < 1e-6 * fd.abs().max(1.0),
-                    "H v[{i}]: {} vs {fd}",
-                    hv[i]
-                );
-            }
-        }
+        let points = uniform(143, 24, [(-1.5, 1.5); 6]);
+        check_hvp(
+            "step from an outer variable",
+            &points,
+            |_| f64::INFINITY,
+            F64_RTOL,
+            |x| step_from_an_outer_variable_grad(&x),
+            |x, v| step_from_an_outer_variable_hvp(&x, &v),
+        );
+        check_hvp(
+            "bound under a shadowing loop",
+            &points,
+            |_| f64::INFINITY,
+            F64_RTOL,
+            |x| bound_under_a_shadowing_loop_grad(&x),
+            |x, v| bound_under_a_shadowing_loop_hvp(&x, &v),
+        );
     }
 }
 
@@ -1488,6 +1468,7 @@ mod loop_bounds_from_outer_variables {
 /// `_hvp_jvp` takes by value: E0308), and a float literal without digits after the point
 /// (`2.`: the macro panicked).
 mod hvp_by_value_and_literals {
+    use crate::common::{F64_RTOL, GradCheck, check_hvp, check_jvp, uniform};
     use stackgrad::differentiable;
 
     #[differentiable(hvp)]
@@ -1508,53 +1489,38 @@ mod hvp_by_value_and_literals {
         2. * x + (3. * y).ln() * x
     }
 
-    fn grad_fd(f: impl Fn(&[f64; 3]) -> f64, x: [f64; 3]) -> [f64; 3] {
-        let h = 1e-6;
-        core::array::from_fn(|i| {
-            let (mut p, mut m) = (x, x);
-            p[i] += h;
-            m[i] -= h;
-            (f(&p) - f(&m)) / (2.0 * h)
-        })
-    }
-
     #[test]
     fn derivatives_against_central_differences() {
-        let x = [0.3, -0.7, 0.9];
-        let v = [0.5, -1.0, 0.25];
-        let f = |x: &[f64; 3]| calls_by_value(&[x[0], x[1]], x[2]);
-        let g = |x: &[f64; 3]| {
-            let (_, (d_a, d_s)) = calls_by_value_grad(&[x[0], x[1]], x[2]);
-            [d_a[0], d_a[1], d_s]
+        let points = uniform(151, 24, [(-1.0, 1.0); 3]);
+        let grad = |[a0, a1, s]: [f64; 3]| {
+            let (v, (d_a, d_s)) = calls_by_value_grad(&[a0, a1], s);
+            (v, [d_a[0], d_a[1], d_s])
         };
-        let fd = grad_fd(f, x);
-        let (value, (d_a, d_s), (hv_a, hv_s)) =
-            calls_by_value_hvp(&[x[0], x[1]], x[2], &[v[0], v[1]], v[2]);
-        assert_eq!(value, f(&x));
-        let grad = [d_a[0], d_a[1], d_s];
-        for i in 0..3 {
-            assert!((grad[i] - fd[i]).abs() < 1e-6 * fd[i].abs().max(1.0), "{i}");
-        }
-        // H v against central differences of f_grad along v.
-        let h = 1e-5;
-        let (p, m): ([f64; 3], [f64; 3]) = (
-            core::array::from_fn(|i| x[i] + h * v[i]),
-            core::array::from_fn(|i| x[i] - h * v[i]),
+        GradCheck::new("calls by value").run(
+            &points,
+            |[a0, a1, s]| calls_by_value(&[a0, a1], s),
+            grad,
         );
-        let (gp, gm) = (g(&p), g(&m));
-        let hv = [hv_a[0], hv_a[1], hv_s];
-        for i in 0..3 {
-            let want = (gp[i] - gm[i]) / (2.0 * h);
-            assert!(
-                (hv[i] - want).abs() < 1e-6 * want.abs().max(1.0),
-                "H v[{i}]: {} vs {want}",
-                hv[i]
-            );
-        }
-        let (_, t) = calls_by_value_jvp(&[x[0], x[1]], x[2], &[v[0], v[1]], v[2]);
-        let dot: f64 = (0..3).map(|i| fd[i] * v[i]).sum();
-        assert!((t - dot).abs() < 1e-6 * dot.abs().max(1.0), "{t} vs {dot}");
-
+        check_jvp(
+            "calls by value",
+            &points,
+            |_| f64::INFINITY,
+            |[a0, a1, s]| calls_by_value(&[a0, a1], s),
+            grad,
+            |[a0, a1, s], [t0, t1, t_s]| calls_by_value_jvp(&[a0, a1], s, &[t0, t1], t_s),
+        );
+        check_hvp(
+            "calls by value",
+            &points,
+            |_| f64::INFINITY,
+            F64_RTOL,
+            grad,
+            |[a0, a1, s], [v0, v1, v_s]| {
+                let (v, (d_a, d_s), (hv_a, hv_s)) =
+                    calls_by_value_hvp(&[a0, a1], s, &[v0, v1], v_s);
+                (v, [d_a[0], d_a[1], d_s], [hv_a[0], hv_a[1], hv_s])
+            },
+        );
         let (x, y) = (0.7, 1.3);
         let (value, (d_x, d_y)) = bare_point_grad(x, y);
         assert_eq!(value, bare_point(x, y));
