@@ -1485,6 +1485,18 @@ mod hvp_by_value_and_literals {
     }
 
     #[differentiable(hvp)]
+    pub fn by_reference(x: &[f64; 2], s: f64) -> f64 {
+        x[0] * x[1] * s
+    }
+
+    // A reference parameter passed on as it is (`b`, not `&b`) is still a reference (genprog
+    // seeds 61 and 62 found the first version of this fix passing its tangent by value).
+    #[differentiable(hvp)]
+    pub fn passes_its_reference(a: &[f64; 2], b: &[f64; 2], s: f64) -> f64 {
+        by_reference(a, s) * by_reference(b, s)
+    }
+
+    #[differentiable(hvp)]
     pub fn bare_point(x: f64, y: f64) -> f64 {
         2. * x + (3. * y).ln() * x
     }
@@ -1521,6 +1533,28 @@ mod hvp_by_value_and_literals {
                 (v, [d_a[0], d_a[1], d_s], [hv_a[0], hv_a[1], hv_s])
             },
         );
+        let points5 = uniform(152, 24, [(-1.0, 1.0); 5]);
+        let grad5 = |[a0, a1, b0, b1, s]: [f64; 5]| {
+            let (v, (d_a, d_b, d_s)) = passes_its_reference_grad(&[a0, a1], &[b0, b1], s);
+            (v, [d_a[0], d_a[1], d_b[0], d_b[1], d_s])
+        };
+        check_hvp(
+            "passes its reference",
+            &points5,
+            |_| f64::INFINITY,
+            F64_RTOL,
+            grad5,
+            |[a0, a1, b0, b1, s], [v0, v1, w0, w1, v_s]| {
+                let (v, (d_a, d_b, d_s), (hv_a, hv_b, hv_s)) =
+                    passes_its_reference_hvp(&[a0, a1], &[b0, b1], s, &[v0, v1], &[w0, w1], v_s);
+                (
+                    v,
+                    [d_a[0], d_a[1], d_b[0], d_b[1], d_s],
+                    [hv_a[0], hv_a[1], hv_b[0], hv_b[1], hv_s],
+                )
+            },
+        );
+
         let (x, y) = (0.7, 1.3);
         let (value, (d_x, d_y)) = bare_point_grad(x, y);
         assert_eq!(value, bare_point(x, y));

@@ -562,7 +562,12 @@ impl<'a> Tan<'a> {
             let float = !borrowed && self.f.types.kind(ty) == Kind::Float;
             // In `pair` mode a tangent is taken as its primal is: an array passed by value
             // (`g(b)`) has its tangent passed by value too.
-            let by_value = self.pair && !borrowed && self.f.types.kind(ty) == Kind::Array;
+            // (A reference parameter passed on as it is, `g(b)` with `b: &[f64; N]`, is a
+            // reference.)
+            let reference = matches!(a, Operand::Var { var, proj, .. }
+                if proj.is_empty() && self.f.vars[*var].by_ref);
+            let by_value =
+                self.pair && !borrowed && !reference && self.f.types.kind(ty) == Kind::Array;
             let t = match self.t_operand(a) {
                 Some(t) if float || by_value => t,
                 Some(t) => quote!(&#t),
