@@ -75,16 +75,22 @@ impl Names {
 
 /// The identifiers of a token stream, as text.
 pub fn identifiers(tokens: TokenStream) -> HashSet<String> {
-    let mut out = HashSet::new();
-    for t in tokens {
-        match t {
-            proc_macro2::TokenTree::Ident(i) => {
-                out.insert(i.to_string());
+    occurrences(&tokens).into_keys().collect()
+}
+
+/// How many times a token stream names each identifier.
+pub fn occurrences(tokens: &TokenStream) -> std::collections::HashMap<String, usize> {
+    fn walk(tokens: TokenStream, out: &mut std::collections::HashMap<String, usize>) {
+        for t in tokens {
+            match t {
+                proc_macro2::TokenTree::Ident(i) => *out.entry(i.to_string()).or_default() += 1,
+                proc_macro2::TokenTree::Group(g) => walk(g.stream(), out),
+                _ => {}
             }
-            proc_macro2::TokenTree::Group(g) => out.extend(identifiers(g.stream())),
-            _ => {}
         }
     }
+    let mut out = std::collections::HashMap::new();
+    walk(tokens.clone(), &mut out);
     out
 }
 

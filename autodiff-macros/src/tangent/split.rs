@@ -14,14 +14,14 @@
 //! loop, by name, so a doubt keeps the loop whole), and the primal never reads a tangent. The
 //! order of each half's statements, and so every sum's order, is the joint loop's.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::Tan;
 use crate::ir::*;
-use crate::names::identifiers;
+use crate::names::{identifiers, occurrences};
 
 /// What a definition prints: the value and its tangent, or one of them.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -120,22 +120,6 @@ fn defined(s: &Stmt, out: &mut Vec<(Target, bool)>) {
         Stmt::For { body, .. } => body.stmts.iter().for_each(|s| defined(s, out)),
         Stmt::If { .. } | Stmt::Break | Stmt::Continue | Stmt::Panic(_) => {}
     }
-}
-
-/// How many times the printed code names each identifier.
-fn occurrences(tokens: &TokenStream) -> HashMap<String, usize> {
-    fn walk(tokens: TokenStream, out: &mut HashMap<String, usize>) {
-        for t in tokens {
-            match t {
-                proc_macro2::TokenTree::Ident(i) => *out.entry(i.to_string()).or_default() += 1,
-                proc_macro2::TokenTree::Group(g) => walk(g.stream(), out),
-                _ => {}
-            }
-        }
-    }
-    let mut out = HashMap::new();
-    walk(tokens.clone(), &mut out);
-    out
 }
 
 /// Does the printed code name any of `names`?
