@@ -1480,7 +1480,9 @@ mod hvp_by_value_and_literals {
     pub fn calls_by_value(a: &[f64; 2], s: f64) -> f64 {
         let b = [a[0] * s, a[1] + s];
         let c = [a[1], 0.5];
-        let r = by_value(b, s) + by_value(c, 1.5);
+        // `*a` passes the whole reference parameter by value: its adjoint and tangent are `a`'s
+        // own buffers (the reverse sweep once printed `&mut d_a` for them, which did not compile).
+        let r = by_value(b, s) + by_value(c, 1.5) + by_value(*a, 0.5 * s);
         r * r
     }
 

@@ -82,6 +82,8 @@ pub struct Lower {
     /// (`let row = p.w[1];`), with what they hold (`g`, or `p.w[1]` and `true`): their type is
     /// the callee's or the struct's, which the macro cannot see.
     call_lets: HashMap<VarId, (String, bool)>,
+    /// The `call_lets` already reported: each gets one error.
+    reported_lets: HashSet<VarId>,
     /// The parameters the body matches on by enum variant: fieldless enums.
     enum_params: HashSet<String>,
 }
@@ -143,6 +145,7 @@ impl Lower {
             as_constant: None,
             undecided: Vec::new(),
             call_lets: HashMap::new(),
+            reported_lets: HashSet::new(),
             enum_params: HashSet::new(),
         };
         l.f.flag_ty = l.f.types.fresh(TyVal::Bool);

@@ -132,15 +132,19 @@ impl Lower {
             }
             syn::Expr::Field(f) => {
                 let (v, mut proj) = self.place_or_const(&f.base)?;
-                self.untyped_call_result(v, &proj, "a struct");
                 match &f.member {
-                    syn::Member::Named(n) => proj.push(Proj::Field(n.clone())),
+                    syn::Member::Named(n) => {
+                        self.untyped_call_result(v, &proj, "a struct");
+                        proj.push(Proj::Field(n.clone()));
+                    }
+                    // One error, then the place is read whole so that nothing else reports.
                     syn::Member::Unnamed(_) => {
-                        self.error(err(
-                            f,
-                            "tuple fields are not supported; use named struct fields",
-                        ));
-                        return None;
+                        if !self.untyped_call_result(v, &proj, "a tuple") {
+                            self.error(err(
+                                f,
+                                "tuple fields are not supported; use named struct fields",
+                            ));
+                        }
                     }
                 }
                 Some((v, proj))
@@ -151,13 +155,17 @@ impl Lower {
 
     /// Rejects, once, indexing or borrowing a local bound without a type to a call's result
     /// (`let y = matvec(m, v); y[0]`): the macro cannot see that the callee returns `what`.
-    pub(super) fn untyped_call_result(&mut self, v: VarId, proj: &[Proj], what: &str) {
+    /// Whether `v` is such a local (reported now or before).
+    pub(super) fn untyped_call_result(&mut self, v: VarId, proj: &[Proj], what: &str) -> bool {
         if !proj.is_empty() || !matches!(self.f.types.get(self.f.vars[v].ty), TyVal::Unknown(_)) {
-            return;
+            return false;
         }
-        let Some((callee, field)) = self.call_lets.remove(&v) else {
-            return;
+        let Some((callee, field)) = self.call_lets.get(&v).cloned() else {
+            return false;
         };
+        if !self.reported_lets.insert(v) {
+            return true;
+        }
         let name = &self.f.vars[v].name;
         let msg = if field && what == "a struct" {
             format!(
@@ -171,12 +179,17 @@ impl Lower {
             format!(
                 "`{name}` holds what `{callee}` returns, a struct the macro cannot see from here; a call's result can be a float or an array (annotated, as in `let {name}: [f64; N] = {callee}(..);`), not a struct"
             )
+        } else if what == "a tuple" {
+            format!(
+                "`{name}` holds what `{callee}` returns, a tuple; a call's result can be a float or an array, not a tuple: return an array from `{callee}` and annotate it, as in `let {name}: [f64; 2] = {callee}(..);`"
+            )
         } else {
             format!(
                 "`{name}` holds what `{callee}` returns, {what} the macro cannot see from here: annotate its type, as in `let {name}: [f64; N] = {callee}(..);`"
             )
         };
         self.error(err(name, msg));
+        true
     }
 
     /// A place, or a `const` item (`A`, read as `A[i]`, `A.w` or `&A`).

@@ -152,7 +152,8 @@ impl<'a> Rev<'a> {
                 Operand::Var { var, proj, .. } if self.act.vars[*var] => {
                     let v = &self.f.vars[*var];
                     let d = self.d_vars[*var].clone().unwrap();
-                    if v.param.is_some() && proj.is_empty() {
+                    // The whole parameter, or `*a` for a reference parameter `a`.
+                    if v.param.is_some() && proj.iter().all(|p| matches!(p, Proj::Deref)) {
                         self.touch(*var, proj);
                         quote!(&mut *#d)
                     } else {
