@@ -1569,3 +1569,131 @@ mod hvp_by_value_and_literals {
         );
     }
 }
+
+/// A struct's field or a `const` item passed whole to a callee that takes an array by value
+/// (`g(x, p.w)`, `g(x, W)`): the macro cannot see whether it is a float or an array. `f_jvp`
+/// passed the field's tangent by value where `g_jvp` takes an array's by reference, and a zero
+/// `0.0` for an array without derivative; neither compiled (genprog seed 64, `by-value-calls`).
+mod fields_by_value {
+    use crate::common::{F64_RTOL, GradCheck, check_hvp, check_jvp, uniform};
+    use stackgrad::differentiable;
+
+    #[derive(Default, Clone, Copy, Debug)]
+    pub struct S {
+        pub a: f64,
+        pub w: [f64; 3],
+    }
+
+    const W: [f64; 3] = [0.5, -1.0, 2.0];
+    const K: f64 = 1.5;
+
+    #[differentiable(hvp)]
+    pub fn g(x: f64, a: [f64; 3]) -> f64 {
+        x * a[0] * a[1] + (a[2] * x).sin()
+    }
+
+    #[differentiable(hvp)]
+    pub fn fields(x: f64, p: &S) -> f64 {
+        g(x, p.w) * g(p.a, p.w) + g(K, p.w)
+    }
+
+    #[differentiable(hvp, wrt(x))]
+    pub fn fields_wrt(x: f64, p: &S) -> f64 {
+        g(x, p.w) * g(p.a, p.w)
+    }
+
+    #[differentiable(jvp)]
+    pub fn const_by_value(x: f64, s: f64) -> f64 {
+        g(x, W) * g(s, W) + g(K, W)
+    }
+
+    fn s([a, w0, w1, w2]: [f64; 4]) -> S {
+        S { a, w: [w0, w1, w2] }
+    }
+
+    #[test]
+    fn derivatives_against_central_differences() {
+        let points = uniform(171, 24, [(-1.0, 1.0); 5]);
+        let split = |[x, a, w0, w1, w2]: [f64; 5]| (x, s([a, w0, w1, w2]));
+        let grad = |q: [f64; 5]| {
+            let (x, p) = split(q);
+            let (v, (d_x, d_p)) = fields_grad(x, &p);
+            (v, [d_x, d_p.a, d_p.w[0], d_p.w[1], d_p.w[2]])
+        };
+        let f = |q: [f64; 5]| {
+            let (x, p) = split(q);
+            fields(x, &p)
+        };
+        GradCheck::new("fields").run(&points, f, grad);
+        check_jvp(
+            "fields",
+            &points,
+            |_| f64::INFINITY,
+            f,
+            grad,
+            |q, t| {
+                let ((x, p), (t_x, t_p)) = (split(q), split(t));
+                fields_jvp(x, &p, t_x, &t_p)
+            },
+        );
+        check_hvp(
+            "fields",
+            &points,
+            |_| f64::INFINITY,
+            F64_RTOL,
+            grad,
+            |q, t| {
+                let ((x, p), (v_x, v_p)) = (split(q), split(t));
+                let (v, (d_x, d_p), (h_x, h_p)) = fields_hvp(x, &p, v_x, &v_p);
+                (
+                    v,
+                    [d_x, d_p.a, d_p.w[0], d_p.w[1], d_p.w[2]],
+                    [h_x, h_p.a, h_p.w[0], h_p.w[1], h_p.w[2]],
+                )
+            },
+        );
+
+        // Only `x` differentiated: the struct's tangent is zero.
+        let points1 = uniform(172, 24, [(-1.0, 1.0)]);
+        let p = s([0.3, -0.7, 1.2, 0.4]);
+        let grad1 = |[x]: [f64; 1]| {
+            let (v, d_x) = fields_wrt_grad(x, &p);
+            (v, [d_x])
+        };
+        check_jvp(
+            "fields, wrt(x)",
+            &points1,
+            |_| f64::INFINITY,
+            |[x]| fields_wrt(x, &p),
+            grad1,
+            |[x], [t]| fields_wrt_jvp(x, &p, t),
+        );
+        check_hvp(
+            "fields, wrt(x)",
+            &points1,
+            |_| f64::INFINITY,
+            F64_RTOL,
+            grad1,
+            |[x], [v]| {
+                let (value, d_x, h_x) = fields_wrt_hvp(x, &p, v);
+                (value, [d_x], [h_x])
+            },
+        );
+
+        let points2 = uniform(173, 24, [(-1.0, 1.0); 2]);
+        let grad2 = |[x, s]: [f64; 2]| {
+            let (v, (d_x, d_s)) = const_by_value_grad(x, s);
+            (v, [d_x, d_s])
+        };
+        let f2 = |[x, s]: [f64; 2]| const_by_value(x, s);
+        GradCheck::new("const by value").run(&points2, f2, grad2);
+        check_jvp(
+            "const by value",
+            &points2,
+            |_| f64::INFINITY,
+            f2,
+            grad2,
+            |[x, s], [t_x, t_s]| const_by_value_jvp(x, s, t_x, t_s),
+        );
+    }
+}

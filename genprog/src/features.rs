@@ -81,6 +81,7 @@ features! {
     IndexTables "index-tables" "`idx: &[usize; N]` tables, `a[idx[t]]`",
     UsizeParams "usize-params" "`n: usize` parameters used as indices",
     ByValue "by-value" "arrays taken by value",
+    ByValueCalls "by-value-calls" "callees taking an array by value, passed `*a`, `h` or `p.w`",
     ArrayReturn "array-return" "functions returning `[$F; N]`",
     TupleReturn "tuple-return" "functions returning `($F, $F)`",
     Reductions "reductions" "iterator reductions, `a.iter().map(|v| ..).sum::<$F>()`, `fold`, `product`, `zip`",

@@ -397,9 +397,11 @@ impl Gen<'_> {
             let n = self.pick_len().value();
             generics.push(("N".to_string(), n));
             let len = Len::Named("N".into(), n);
-            params.push(self.param("a", Ty::floats(std::slice::from_ref(&len)), false));
+            let by_value = self.p(Feature::ByValueCalls, 0.3);
+            params.push(self.param("a", Ty::floats(std::slice::from_ref(&len)), by_value));
             if self.coin(0.6) {
-                params.push(self.param("b", Ty::floats(&[len]), false));
+                let by_value = self.p(Feature::ByValueCalls, 0.3);
+                params.push(self.param("b", Ty::floats(&[len]), by_value));
             }
             if self.coin(0.5) {
                 params.push(self.param("x", Ty::Float, false));
@@ -411,7 +413,8 @@ impl Gen<'_> {
             }
             if self.coin(0.4) {
                 let len = self.pick_len();
-                params.push(self.param("a", Ty::floats(&[len]), false));
+                let by_value = self.p(Feature::ByValueCalls, 0.3);
+                params.push(self.param("a", Ty::floats(&[len]), by_value));
             }
             if !self.fields.is_empty() && self.p(Feature::StructCalls, 0.4) {
                 params.push(self.param("p", Ty::Struct, false));
@@ -1414,7 +1417,13 @@ impl Gen<'_> {
                         generic_len = Some(src.dims[0].clone());
                         turbofish = format!("::<{}>", src.dims[0].text());
                     }
-                    args.push(src.arg.clone());
+                    args.push(if !p.by_value {
+                        src.arg.clone()
+                    } else if let Some(place) = src.arg.strip_prefix('&') {
+                        place.to_string()
+                    } else {
+                        format!("*{}", src.arg)
+                    });
                 }
                 Ty::Usize | Ty::Enum | Ty::Tuple(_) => return None,
             }
@@ -1425,6 +1434,9 @@ impl Gen<'_> {
         }
         if callee.params.iter().any(|p| p.ty == Ty::Struct) {
             self.used.push(Feature::StructCalls);
+        }
+        if callee.params.iter().any(|p| p.by_value) {
+            self.used.push(Feature::ByValueCalls);
         }
         let path = match (self.inner, callee.inner) {
             (false, true) => format!("inner::{}", callee.name),

@@ -1,7 +1,7 @@
 //! The propagation of one definition's cotangent to its operands: the differentiation rules of
 //! each right-hand side, and calls to other differentiable functions' adjoints.
 
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::{ToTokens, format_ident, quote};
 
 use super::Rev;
@@ -177,6 +177,14 @@ impl<'a> Rev<'a> {
                     let d = self.names.fresh("d_unused");
                     let value = self.var_val(*var, proj, *read);
                     pre.extend(quote!(let mut #d = #value;));
+                    quote!(&mut #d)
+                }
+                // A `const` item passed whole (`g(x, W)`): a float or an array.
+                Operand::Const { tokens, .. }
+                    if matches!(tokens.clone().into_iter().next(), Some(TokenTree::Ident(_))) =>
+                {
+                    let d = self.names.fresh("d_unused");
+                    pre.extend(quote!(let mut #d = #tokens;));
                     quote!(&mut #d)
                 }
                 Operand::Var {

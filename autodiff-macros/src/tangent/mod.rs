@@ -5,7 +5,7 @@
 //! tape: one sweep, in the order the primal runs, except that a loop nest whose tangents read
 //! nothing the nest writes runs as the primal's nest and then the tangents' ([`split`]).
 
-use proc_macro2::{Ident, Span, TokenStream};
+use proc_macro2::{Ident, Span, TokenStream, TokenTree};
 use quote::{ToTokens, format_ident, quote};
 
 use crate::analysis::Activity;
@@ -15,8 +15,10 @@ use crate::names::{Names, bare, companion};
 use crate::print::typed_literal;
 use crate::rules::{self, Which};
 
+mod helper;
 mod split;
 
+pub use helper::ZERO_HELPER;
 use split::Part;
 
 pub struct Tan<'a> {
@@ -111,6 +113,34 @@ impl<'a> Tan<'a> {
 
     /// In `pair` mode, a zero tangent for a call argument that carries none, within the
     /// language: a zero struct parameter's place, or a zero array local declared in `pre`.
+    /// A whole struct field or a `const` item: a float or an array, the macro cannot tell
+    /// (it types such a value a float unless the function indexes it).
+    fn unseen(&self, a: &Operand) -> bool {
+        let whole = match a {
+            Operand::Var { var, proj, .. } => match proj.last() {
+                Some(Proj::Field(_)) => true,
+                None => self.f.vars[*var].constant,
+                _ => false,
+            },
+            // A path (`W`), not a literal.
+            Operand::Const { tokens, .. } => {
+                matches!(tokens.clone().into_iter().next(), Some(TokenTree::Ident(_)))
+            }
+            Operand::Temp(_) => false,
+        };
+        whole && self.f.types.kind(self.f.operand_ty(a)) == Kind::Float
+    }
+
+    /// In `pair` mode, the zero tangent of a field of a struct parameter not differentiated:
+    /// the same field of its zero struct.
+    fn zero_field(&self, a: &Operand) -> Option<TokenStream> {
+        let Operand::Var { var, proj, .. } = a else {
+            return None;
+        };
+        let z = self.zero_structs[*var].as_ref()?;
+        Some(self.projected(z, proj))
+    }
+
     fn pair_zero(
         &mut self,
         a: &Operand,
@@ -119,10 +149,7 @@ impl<'a> Tan<'a> {
         pre: &mut TokenStream,
     ) -> TokenStream {
         let kind = self.f.types.kind(ty);
-        if let Operand::Var { var, proj, .. } = a
-            && let Some(z) = &self.zero_structs[*var]
-        {
-            let out = self.projected(z, proj);
+        if let Some(out) = self.zero_field(a) {
             return quote!(&#out);
         }
         if kind == Kind::Array && self.f.types.known(ty) {
@@ -568,7 +595,28 @@ impl<'a> Tan<'a> {
                 if proj.is_empty() && self.f.vars[*var].by_ref);
             let by_value =
                 self.pair && !borrowed && !reference && self.f.types.kind(ty) == Kind::Array;
+            // A struct field or a `const` item passed by value, whose type the macro does not
+            // see: a float's tangent goes by value, an array's by reference, as `g_jvp` takes
+            // them; a helper trait tells which.
+            let unseen = !self.pair && !borrowed && self.unseen(a);
             let t = match self.t_operand(a) {
+                Some(t) if unseen => {
+                    self.needs_zero_helper = true;
+                    quote!(__StackgradZero::as_arg(&#t))
+                }
+                // Taken as the primal is: the zero struct's field, by value.
+                None if self.pair
+                    && !borrowed
+                    && self.unseen(a)
+                    && self.zero_field(a).is_some() =>
+                {
+                    self.zero_field(a).unwrap()
+                }
+                None if unseen => {
+                    self.needs_zero_helper = true;
+                    let v = fwd.operand(a);
+                    quote!(__StackgradZero::as_arg(&__StackgradZero::zeroed(&#v)))
+                }
                 Some(t) if float || by_value => t,
                 Some(t) => quote!(&#t),
                 None if float => quote!(0.0),
@@ -717,34 +765,5 @@ impl<'a> Tan<'a> {
             .map(|(o, &ty)| self.t_operand(o).unwrap_or_else(|| self.zero(ty)))
             .collect();
         (stmts, vals, tans)
-    }
-}
-
-/// Zeros shaped like a value whose type the macro cannot see (a `const` item or a struct field
-/// passed to a call), for floats and arrays of them.
-pub const ZERO_HELPER: ZeroHelper = ZeroHelper;
-
-pub struct ZeroHelper;
-
-impl ToTokens for ZeroHelper {
-    fn to_tokens(&self, out: &mut TokenStream) {
-        out.extend(quote! {
-            trait __StackgradZero: ::core::marker::Copy {
-                fn zeroed(&self) -> Self;
-            }
-            impl __StackgradZero for f32 {
-                fn zeroed(&self) -> Self { 0.0 }
-            }
-            impl __StackgradZero for f64 {
-                fn zeroed(&self) -> Self { 0.0 }
-            }
-            impl<T: __StackgradZero, const N: usize> __StackgradZero for [T; N] {
-                fn zeroed(&self) -> Self {
-                    let mut z = *self;
-                    for x in z.iter_mut() { *x = x.zeroed(); }
-                    z
-                }
-            }
-        });
     }
 }
