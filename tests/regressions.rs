@@ -1697,3 +1697,72 @@ mod fields_by_value {
         );
     }
 }
+
+/// A local array the forward sweep keeps in its tape slot is read through a reference
+/// (`let h: &[f64; 3] = &tape.h;`). The statements after an early `return` became the value of
+/// an `if`, printed before the statements that bind `h` there, so they passed `h` (a reference)
+/// where `g` takes the array by value: `f_forward` did not compile (genprog seed 66, p178).
+mod early_return_after_tape_local {
+    use crate::common::{F64_RTOL, GradCheck, check_hvp, check_jvp, uniform};
+    use stackgrad::differentiable;
+
+    #[differentiable(hvp)]
+    pub fn g(a: [f64; 3]) -> f64 {
+        a[0] * a[1] + a[2].sin()
+    }
+
+    #[differentiable(hvp)]
+    pub fn tail_after_return(x: f64, a: &[f64; 3]) -> f64 {
+        let h = [x * x, a[0] * x, a[1]];
+        let mut s = 0.0;
+        for i in 0..3 {
+            s += h[i] * h[i];
+        }
+        if h[2] < -0.5 {
+            return s;
+        }
+        s * x + g(h)
+    }
+
+    #[test]
+    fn derivatives_against_central_differences() {
+        let points = uniform(181, 32, [(-1.0, 1.0); 4]);
+        let kink = |p: &[f64; 4]| (p[2] + 0.5).abs();
+        let f = |[x, a0, a1, a2]: [f64; 4]| tail_after_return(x, &[a0, a1, a2]);
+        let grad = |[x, a0, a1, a2]: [f64; 4]| {
+            let (v, (d_x, d_a)) = tail_after_return_grad(x, &[a0, a1, a2]);
+            (v, [d_x, d_a[0], d_a[1], d_a[2]])
+        };
+        // Both branches are taken.
+        assert!(points.iter().any(|p| p[2] < -0.5) && points.iter().any(|p| p[2] > -0.5));
+        GradCheck::new("tail after return")
+            .kink(kink)
+            .run(&points, f, grad);
+        check_jvp(
+            "tail after return",
+            &points,
+            kink,
+            f,
+            grad,
+            |[x, a0, a1, a2], [t_x, t0, t1, t2]| {
+                tail_after_return_jvp(x, &[a0, a1, a2], t_x, &[t0, t1, t2])
+            },
+        );
+        check_hvp(
+            "tail after return",
+            &points,
+            kink,
+            F64_RTOL,
+            grad,
+            |[x, a0, a1, a2], [v_x, v0, v1, v2]| {
+                let (v, (d_x, d_a), (h_x, h_a)) =
+                    tail_after_return_hvp(x, &[a0, a1, a2], v_x, &[v0, v1, v2]);
+                (
+                    v,
+                    [d_x, d_a[0], d_a[1], d_a[2]],
+                    [h_x, h_a[0], h_a[1], h_a[2]],
+                )
+            },
+        );
+    }
+}

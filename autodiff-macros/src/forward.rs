@@ -578,16 +578,8 @@ impl<'a> Fwd<'a> {
     /// last statement is emitted as the value itself.
     pub fn block(&self, b: &Block, tuple: bool, here: BlockRef) -> TokenStream {
         let mut stmts = &b.stmts[..];
-        // Statements the value's expression needs first (the flag store of an `if` value).
-        let mut tail_pre = TokenStream::new();
-        let mut tail = match b.tail.as_slice() {
-            [] => TokenStream::new(),
-            [o] if !tuple => self.operand(o),
-            os => {
-                let os = os.iter().map(|o| self.operand(o));
-                quote!((#(#os),*))
-            }
-        };
+        // The value as an `if` expression, when the block ends in an `if` whose results are it.
+        let mut if_tail = None;
         if let Some((last @ Stmt::If { results, .. }, rest)) = b.stmts.split_last()
             && !results.is_empty()
             && results.len() == b.tail.len()
@@ -600,13 +592,11 @@ impl<'a> Fwd<'a> {
                 .all(|r| self.tape.get(Key::Value(*r)).is_none())
             && StmtRef::of(last).is_none_or(|r| self.snap_stores(At::After(r)).is_empty())
         {
-            let (pre, expr) = self.if_expr(last);
             stmts = rest;
-            tail_pre = pre;
-            tail = expr;
+            if_tail = Some(last);
         }
-        // Whether the value is already in `f_forward_into`'s output.
-        let mut written = false;
+        // The value as the expression of the definition before it, when nothing records it.
+        let mut def_tail = None;
         if let (
             [Operand::Temp(t)],
             Some((
@@ -619,6 +609,7 @@ impl<'a> Fwd<'a> {
                 rest,
             )),
         ) = (b.tail.as_slice(), stmts.split_last())
+            && if_tail.is_none()
             && t == d
             && !tuple
             && self.tape.get(Key::Value(Target::Temp(*d))).is_none()
@@ -632,26 +623,51 @@ impl<'a> Fwd<'a> {
             }
         {
             stmts = rest;
-            tail = self.rhs(*id, Target::Temp(*d), &[], rhs);
-            // In `f_forward_into`, a call's value is written by the callee (see `bind_in_tape`).
-            if let (BlockRef::Fn, Some(out)) = (here, &*self.into.borrow())
-                && let Some(call) = self.call_into(*id, rhs, quote!(#out))
-            {
-                tail = call;
-                written = true;
-            }
+            def_tail = Some((*id, *d, rhs));
         }
+        // The statements print first: a local they bind to its tape slot is read through the
+        // reference from then on (`bind_in_tape`), also in the value.
+        let start = self.snap_stores(At::Start(here));
+        let stmts: Vec<TokenStream> = (stmts.iter())
+            .map(|s| {
+                let code = self.stmt(s);
+                let snaps = StmtRef::of(s)
+                    .map(|r| self.snap_stores(At::After(r)))
+                    .unwrap_or_default();
+                quote!(#code #snaps)
+            })
+            .collect();
+        // Statements the value's expression needs first (the flag store of an `if` value).
+        let mut tail_pre = TokenStream::new();
+        // Whether the value is already in `f_forward_into`'s output.
+        let mut written = false;
+        let mut tail = if let Some(last) = if_tail {
+            let (pre, expr) = self.if_expr(last);
+            tail_pre = pre;
+            expr
+        } else if let Some((id, d, rhs)) = def_tail {
+            // In `f_forward_into`, a call's value is written by the callee (see `bind_in_tape`).
+            let value = self.rhs(id, Target::Temp(d), &[], rhs);
+            let into = self.into.borrow().clone();
+            let call = match (here, into) {
+                (BlockRef::Fn, Some(out)) => self.call_into(id, rhs, quote!(#out)),
+                _ => None,
+            };
+            written = call.is_some();
+            call.unwrap_or(value)
+        } else {
+            match b.tail.as_slice() {
+                [] => TokenStream::new(),
+                [o] if !tuple => self.operand(o),
+                os => {
+                    let os = os.iter().map(|o| self.operand(o));
+                    quote!((#(#os),*))
+                }
+            }
+        };
         if let (BlockRef::Fn, Some(out), false) = (here, &*self.into.borrow(), written) {
             tail = quote!(*#out = #tail;);
         }
-        let start = self.snap_stores(At::Start(here));
-        let stmts = stmts.iter().map(|s| {
-            let code = self.stmt(s);
-            let snaps = StmtRef::of(s)
-                .map(|r| self.snap_stores(At::After(r)))
-                .unwrap_or_default();
-            quote!(#code #snaps)
-        });
         quote!(#start #(#stmts)* #tail_pre #tail)
     }
 

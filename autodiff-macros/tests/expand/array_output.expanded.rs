@@ -10,8 +10,6 @@ fn mlp(w: &[[f64; 2]; 2], x: &[f64; 2]) -> [f64; 2] {
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 struct MlpTape {
     ///the tape of the call to `affine`
-    affine: AffineTape,
-    ///the tape of the call to `affine`
     affine_1: AffineTape,
     ///`t0 = h[0].tanh()` (line 7)
     t0: f64,
@@ -19,6 +17,8 @@ struct MlpTape {
     t1: f64,
     ///`s` (line 7)
     s: [f64; 2],
+    ///the tape of the call to `affine`
+    affine: AffineTape,
 }
 impl MlpTape {
     /// The exact size of this tape in bytes.
@@ -28,12 +28,6 @@ impl MlpTape {
     /// [`Self::BYTES`] up to alignment padding.
     pub const FIELDS: &'static [(&'static str, &'static str, &'static str, usize)] = &[
         (
-            "affine",
-            "the tape of the call to affine",
-            "AffineTape",
-            ::core::mem::size_of::<AffineTape>(),
-        ),
-        (
             "affine_1",
             "the tape of the call to affine",
             "AffineTape",
@@ -42,15 +36,21 @@ impl MlpTape {
         ("t0", "t0 = h[0].tanh() (line 7)", "f64", ::core::mem::size_of::<f64>()),
         ("t1", "t1 = h[1].tanh() (line 7)", "f64", ::core::mem::size_of::<f64>()),
         ("s", "s (line 7)", "[f64 ; 2]", ::core::mem::size_of::<[f64; 2]>()),
+        (
+            "affine",
+            "the tape of the call to affine",
+            "AffineTape",
+            ::core::mem::size_of::<AffineTape>(),
+        ),
     ];
     /// A zeroed tape.
     pub const fn new() -> Self {
         Self {
-            affine: AffineTape::new(),
             affine_1: AffineTape::new(),
             t0: 0.0,
             t1: 0.0,
             s: [0.0; 2],
+            affine: AffineTape::new(),
         }
     }
 }
@@ -70,7 +70,7 @@ fn mlp_forward(w: &[[f64; 2]; 2], x: &[f64; 2], tape: &mut MlpTape) -> [f64; 2] 
     tape.t1 = t1;
     tape.s = [t0, t1];
     let s: &[f64; 2] = &tape.s;
-    affine_forward(w, &s, &mut tape.affine)
+    affine_forward(w, &(*s), &mut tape.affine)
 }
 ///[`mlp_forward`], writing the value into `out` (all of it): the forward sweep of a caller whose tape keeps the value calls this with the value's place in its tape.
 #[inline]

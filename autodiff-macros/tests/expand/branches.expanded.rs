@@ -13,6 +13,12 @@ pub fn branches(x: f64, y: f64) -> f64 {
 ///The tape of [`branches`]: what [`branches_adjoint`] reads, recorded by [`branches_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct BranchesTape {
+    ///the tape of the call to `g`
+    g: inner::GTape,
+    ///`t0 = inner::g_forward(x, &mut tape.g)` (line 4)
+    t0: f64,
+    ///`a` (line 4)
+    a: f64,
     ///whether the condition of `if` #0 held
     branch_0: bool,
     ///`t1 = a.sqrt()` (line 6)
@@ -23,12 +29,6 @@ pub struct BranchesTape {
     t2: f64,
     ///`c` (line 11)
     c: f64,
-    ///the tape of the call to `g`
-    g: inner::GTape,
-    ///`t0 = inner::g_forward(x, &mut tape.g)` (line 4)
-    t0: f64,
-    ///`a` (line 4)
-    a: f64,
 }
 impl BranchesTape {
     /// The exact size of this tape in bytes.
@@ -37,6 +37,19 @@ impl BranchesTape {
     /// it records, its type and its size in bytes. The sizes add up to
     /// [`Self::BYTES`] up to alignment padding.
     pub const FIELDS: &'static [(&'static str, &'static str, &'static str, usize)] = &[
+        (
+            "g",
+            "the tape of the call to g",
+            "inner::GTape",
+            ::core::mem::size_of::<inner::GTape>(),
+        ),
+        (
+            "t0",
+            "t0 = inner::g_forward(x, &mut tape.g) (line 4)",
+            "f64",
+            ::core::mem::size_of::<f64>(),
+        ),
+        ("a", "a (line 4)", "f64", ::core::mem::size_of::<f64>()),
         (
             "branch_0",
             "whether the condition of if #0 held",
@@ -52,31 +65,18 @@ impl BranchesTape {
         ),
         ("t2", "t2 = y.exp() (line 11)", "f64", ::core::mem::size_of::<f64>()),
         ("c", "c (line 11)", "f64", ::core::mem::size_of::<f64>()),
-        (
-            "g",
-            "the tape of the call to g",
-            "inner::GTape",
-            ::core::mem::size_of::<inner::GTape>(),
-        ),
-        (
-            "t0",
-            "t0 = inner::g_forward(x, &mut tape.g) (line 4)",
-            "f64",
-            ::core::mem::size_of::<f64>(),
-        ),
-        ("a", "a (line 4)", "f64", ::core::mem::size_of::<f64>()),
     ];
     /// A zeroed tape.
     pub const fn new() -> Self {
         Self {
+            g: inner::GTape::new(),
+            t0: 0.0,
+            a: 0.0,
             branch_0: false,
             t1: 0.0,
             branch_1: false,
             t2: 0.0,
             c: 0.0,
-            g: inner::GTape::new(),
-            t0: 0.0,
-            a: 0.0,
         }
     }
 }

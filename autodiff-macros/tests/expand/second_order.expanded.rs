@@ -8,12 +8,12 @@ pub fn energy(x: &[f64; 4], w: f64) -> f64 {
 ///The tape of [`energy`]: what [`energy_adjoint`] reads, recorded by [`energy_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct EnergyTape {
-    ///whether the condition of `if` #0 held
-    branch_0: bool,
     ///`t1 = t0.tanh()` (line 5)
     t1: [f64; 4],
     ///`s` (line 3) after its last write
     s: f64,
+    ///whether the condition of `if` #0 held
+    branch_0: bool,
 }
 impl EnergyTape {
     /// The exact size of this tape in bytes.
@@ -23,25 +23,25 @@ impl EnergyTape {
     /// [`Self::BYTES`] up to alignment padding.
     pub const FIELDS: &'static [(&'static str, &'static str, &'static str, usize)] = &[
         (
-            "branch_0",
-            "whether the condition of if #0 held",
-            "bool",
-            ::core::mem::size_of::<bool>(),
-        ),
-        (
             "t1",
             "t1 = t0.tanh() (line 5)",
             "[f64 ; 4]",
             ::core::mem::size_of::<[f64; 4]>(),
         ),
         ("s", "s (line 3) after its last write", "f64", ::core::mem::size_of::<f64>()),
+        (
+            "branch_0",
+            "whether the condition of if #0 held",
+            "bool",
+            ::core::mem::size_of::<bool>(),
+        ),
     ];
     /// A zeroed tape.
     pub const fn new() -> Self {
         Self {
-            branch_0: false,
             t1: [0.0; 4],
             s: 0.0,
+            branch_0: false,
         }
     }
 }
