@@ -1766,3 +1766,79 @@ mod early_return_after_tape_local {
         );
     }
 }
+
+/// A range's counter takes the integer type rustc gives it. The macro typed every loop counter
+/// `usize` and imposed that on the integers it met: `let j: i32 = 2;` became `let j: usize = 2;`
+/// in the generated code, so `i - j < 0` never held in release builds (value and gradient of
+/// `x` instead of `x³`, silently) and overflowed in debug builds; an `i32` parameter next to a
+/// counter did not compile (found by a review).
+mod integer_counters {
+    use crate::common::{F64_RTOL, GradCheck, check_hvp, check_jvp, uniform};
+    use stackgrad::differentiable;
+
+    #[differentiable(hvp)]
+    pub fn below(x: f64) -> f64 {
+        let j: i32 = 2;
+        let mut s = x;
+        for i in 0..4 {
+            if i - j < 0 {
+                s = s * x;
+            }
+        }
+        s
+    }
+
+    #[differentiable(hvp)]
+    pub fn offset(x: f64, k: i32) -> f64 {
+        let off = -2;
+        let mut s = x;
+        for i in 0..4 {
+            if (i + k) % 3 == 0 || i + off > 0 {
+                s = s * x * (i as f64 + 1.0);
+            }
+        }
+        s
+    }
+
+    #[test]
+    fn against_closed_forms_and_differences() {
+        // `i - 2 < 0` for i = 0, 1: x³.
+        let x = 1.5;
+        assert_eq!(below(x), x * x * x);
+        let (v, d) = below_grad(x);
+        assert_eq!(v, x * x * x);
+        assert!((d - 3.0 * x * x).abs() <= 1e-12, "{d}");
+        let (_, _, h) = below_hvp(x, 1.0);
+        assert!((h - 6.0 * x).abs() <= 1e-12, "{h}");
+        // k = 2: `(i + 2) % 3 == 0` at i = 1, `i - 2 > 0` at i = 3: x · 2x · 4x = 8x³.
+        assert_eq!(offset(x, 2), 8.0 * x * x * x);
+
+        let points = uniform(191, 24, [(-1.5, 1.5)]);
+        for k in [-1, 0, 2, 5] {
+            let grad = |[x]: [f64; 1]| {
+                let (v, d) = offset_grad(x, k);
+                (v, [d])
+            };
+            GradCheck::new("offset").run(&points, |[x]| offset(x, k), grad);
+            check_jvp(
+                "offset",
+                &points,
+                |_| f64::INFINITY,
+                |[x]| offset(x, k),
+                grad,
+                |[x], [t]| offset_jvp(x, k, t),
+            );
+            check_hvp(
+                "offset",
+                &points,
+                |_| f64::INFINITY,
+                F64_RTOL,
+                grad,
+                |[x], [v]| {
+                    let (value, d, h) = offset_hvp(x, k, v);
+                    (value, [d], [h])
+                },
+            );
+        }
+    }
+}

@@ -1169,14 +1169,26 @@ impl Gen<'_> {
         match index {
             Some(i) if self.coin(0.7) => {
                 let k = self.rng.gen_range(2..=4);
-                Ex::from(
-                    format!(
+                // Or-patterns; `n @` bindings and a catch-all binding read as floats; guards
+                // on floats (the arm taken is decided like an `if`'s).
+                let text = match self.rng.gen_range(0..3) {
+                    0 => format!(
                         "(match {i} % {k} {{ 0 => {}, 1 | 5 => {}, _ => {} }})",
                         a.s, b.s, c.s
                     ),
-                    mag,
-                    &[&a, &b, &c],
-                )
+                    1 => format!(
+                        "(match {i} % {k} {{ 0 => {}, n @ 1..=2 => ({}) * (n as $F), n => ({}) + 0.1 * (n as $F) }})",
+                        a.s, b.s, c.s
+                    ),
+                    _ => {
+                        let cond = self.cond(0);
+                        format!(
+                            "(match {i} % {k} {{ 0 if {cond} => {}, 0 | 1 => {}, _ => {} }})",
+                            a.s, b.s, c.s
+                        )
+                    }
+                };
+                Ex::from(text, mag * 4.0, &[&a, &b, &c])
             }
             _ => {
                 let cond = self.cond(0);

@@ -65,8 +65,17 @@ impl Lower {
             .f
             .types
             .fresh(TyVal::Int(Ident::new("usize", Span::call_site())));
+        // A range's counter has the type of its bounds, as rustc infers it: `usize` where it
+        // indexes, `i32` in `i - j` with `j: i32`. An iterator's counter is a `usize`.
+        let counter_ty = match base {
+            syn::Expr::Range(_) => self.f.types.fresh(TyVal::Unknown(Kind::Int)),
+            _ => usize_ty,
+        };
+        if let syn::Expr::Range(_) = base {
+            self.range_counters.push((counter_ty, base.clone()));
+        }
         let head = match base {
-            syn::Expr::Range(r) => self.range_head(fl, r, &chain, usize_ty),
+            syn::Expr::Range(r) => self.range_head(fl, r, &chain, (counter_ty, usize_ty)),
             _ => self.iter_head(fl, base, &chain, usize_ty),
         };
         let Some(Head {
@@ -95,7 +104,7 @@ impl Lower {
         let values = bounds.map(|(start, end, inclusive)| self.values(&start, &end, inclusive));
         let first_var = self.f.vars.len();
         self.scopes.push(HashMap::new());
-        let var = self.declare_var(&counter, false, usize_ty, None, false, true);
+        let var = self.declare_var(&counter, false, counter_ty, None, false, true);
         if hidden {
             // Out of the user's reach: an `i` in the body of `for x in a.iter()` is the user's.
             self.hide(&counter, var);
@@ -125,7 +134,7 @@ impl Lower {
         fl: &syn::ExprForLoop,
         r: &syn::ExprRange,
         chain: &[&syn::ExprMethodCall],
-        usize_ty: TyId,
+        (counter_ty, usize_ty): (TyId, TyId),
     ) -> Option<Head> {
         let (Some(start), Some(end)) = (&r.start, &r.end) else {
             self.error(err(r, "a loop range needs both bounds, as in `0..N`"));
@@ -137,7 +146,7 @@ impl Lower {
         let (s, st) = self.pure(start);
         let (e, et) = self.pure(end);
         self.f.types.unify(st, et);
-        self.f.types.unify(st, usize_ty);
+        self.f.types.unify(st, counter_ty);
         let counter = match &*fl.pat {
             syn::Pat::Ident(pi) if pi.subpat.is_none() => pi.ident.clone(),
             syn::Pat::Wild(_) => Ident::new("_i", Span::mixed_site()),

@@ -86,6 +86,8 @@ pub struct Lower {
     reported_lets: HashSet<VarId>,
     /// The parameters the body matches on by enum variant: fieldless enums.
     enum_params: HashSet<String>,
+    /// The counters of range loops, with their ranges: typed and checked once inference ends.
+    range_counters: Vec<(TyId, syn::Expr)>,
 }
 
 /// The statement that marks where a bounded loop checks its bound.
@@ -147,6 +149,7 @@ impl Lower {
             call_lets: HashMap::new(),
             reported_lets: HashSet::new(),
             enum_params: HashSet::new(),
+            range_counters: Vec::new(),
         };
         l.f.flag_ty = l.f.types.fresh(TyVal::Bool);
         l.f.usize_ty =
@@ -197,6 +200,7 @@ impl Lower {
         defaults::default_call_types(&mut self.f);
         self.undecided_floats();
         self.narrow_records();
+        self.reversible_counters();
         let mut errors = self.errors.into_iter();
         match errors.next() {
             None => Ok(self.f),
@@ -205,6 +209,29 @@ impl Lower {
                     first.combine(e);
                 }
                 Err(first)
+            }
+        }
+    }
+
+    /// The reverse sweep runs a loop backwards with `.enumerate().rev()`, which needs the range
+    /// to be an `ExactSizeIterator`: `Range<i64>` (and of `u64`, `i128`, `u128`) is not.
+    fn reversible_counters(&mut self) {
+        for (ty, range) in &self.range_counters {
+            // A range over a `const` item the macro cannot see (`0..N0 % 3`), whose counter
+            // nothing else typed: most likely a length, a `usize`.
+            if matches!(self.f.types.get(*ty), TyVal::Unknown(Kind::Int)) && mentions_const(range) {
+                let usize_ty = self.f.usize_ty;
+                self.f.types.unify(*ty, usize_ty);
+            }
+            if let TyVal::Int(t) = self.f.types.get(*ty)
+                && ["i64", "u64", "i128", "u128"].contains(&t.to_string().as_str())
+            {
+                self.errors.push(err(
+                    range,
+                    format!(
+                        "a loop counter of type `{t}` is not supported (the reverse sweep runs the loop backwards, and a range of `{t}` does not know its length): loop over `i32` or `usize` and convert where needed, as in `(i as {t})`"
+                    ),
+                ));
             }
         }
     }
@@ -263,6 +290,22 @@ impl Lower {
 
 fn err(node: impl ToTokens, msg: impl std::fmt::Display) -> syn::Error {
     syn::Error::new_spanned(node, msg)
+}
+
+/// Whether `e` names a `const` item (`N0`, `K`).
+fn mentions_const(e: &syn::Expr) -> bool {
+    struct Consts(bool);
+    impl<'a> Visit<'a> for Consts {
+        fn visit_expr_path(&mut self, p: &'a syn::ExprPath) {
+            self.0 |= p
+                .path
+                .get_ident()
+                .is_some_and(|i| is_screaming(&i.to_string()));
+        }
+    }
+    let mut c = Consts(false);
+    c.visit_expr(e);
+    c.0
 }
 
 fn is_screaming(name: &str) -> bool {
