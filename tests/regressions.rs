@@ -1842,3 +1842,70 @@ mod integer_counters {
         }
     }
 }
+
+/// A fieldless enum taken by value and only passed on to a callee that matches on it: the caller
+/// took it for a struct ("take the struct by reference"), and as `&Mode` differentiated it
+/// (errors from generated code). Found by a review.
+mod enum_passed_on {
+    use crate::common::{F64_RTOL, GradCheck, check_hvp, check_jvp, uniform};
+    use stackgrad::differentiable;
+
+    #[derive(Clone, Copy, Debug)]
+    pub enum Mode {
+        Square,
+        Sine,
+    }
+
+    #[differentiable(hvp)]
+    pub fn g(x: f64, m: Mode) -> f64 {
+        match m {
+            Mode::Square => x * x,
+            Mode::Sine => x.sin(),
+        }
+    }
+
+    #[differentiable(hvp)]
+    pub fn f(x: f64, m: Mode, y: f64) -> f64 {
+        g(x, m) * y + g(y, m)
+    }
+
+    #[test]
+    fn derivatives_against_closed_forms_and_differences() {
+        // Closed forms at one point: x² y + y², and sin(x) y + sin(y).
+        let (x, y) = (0.7, -1.3);
+        let (v, (d_x, d_y)) = f_grad(x, Mode::Square, y);
+        assert_eq!(v, x * x * y + y * y);
+        assert!((d_x - 2.0 * x * y).abs() < 1e-12 && (d_y - (x * x + 2.0 * y)).abs() < 1e-12);
+        let (_, (d_x, d_y)) = f_grad(x, Mode::Sine, y);
+        assert!((d_x - x.cos() * y).abs() < 1e-12 && (d_y - (x.sin() + y.cos())).abs() < 1e-12);
+
+        let points = uniform(201, 24, [(-1.5, 1.5); 2]);
+        for m in [Mode::Square, Mode::Sine] {
+            let grad = |[x, y]: [f64; 2]| {
+                let (v, (d_x, d_y)) = f_grad(x, m, y);
+                (v, [d_x, d_y])
+            };
+            let value = |[x, y]: [f64; 2]| f(x, m, y);
+            GradCheck::new("enum passed on").run(&points, value, grad);
+            check_jvp(
+                "enum passed on",
+                &points,
+                |_| f64::INFINITY,
+                value,
+                grad,
+                |[x, y], [t_x, t_y]| f_jvp(x, m, y, t_x, t_y),
+            );
+            check_hvp(
+                "enum passed on",
+                &points,
+                |_| f64::INFINITY,
+                F64_RTOL,
+                grad,
+                |[x, y], [v_x, v_y]| {
+                    let (v, (d_x, d_y), (h_x, h_y)) = f_hvp(x, m, y, v_x, v_y);
+                    (v, [d_x, d_y], [h_x, h_y])
+                },
+            );
+        }
+    }
+}

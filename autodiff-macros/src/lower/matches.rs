@@ -32,6 +32,7 @@ pub(super) fn desugar(block: &mut syn::Block) -> Vec<syn::Error> {
             syn::visit_mut::visit_expr_mut(self, e);
             if let syn::Expr::Match(m) = e {
                 let before = m.arms.len();
+                let mut removed = Vec::new();
                 m.arms.retain(|a| {
                     let pat = match &a.pat {
                         syn::Pat::Ident(pi) => pi.subpat.as_ref().map_or(&a.pat, |s| &*s.1),
@@ -39,16 +40,28 @@ pub(super) fn desugar(block: &mut syn::Block) -> Vec<syn::Error> {
                     };
                     let bad = binding_in(pat)
                         .filter(|_| !matches!(&a.pat, syn::Pat::Ident(pi) if pi.subpat.is_none()));
+                    // One error per `match`, on its first such pattern.
                     if let Some(bad) = bad {
-                        self.0
-                            .push(syn::Error::new_spanned(bad, UNSUPPORTED_PATTERN));
+                        if removed.is_empty() {
+                            self.0
+                                .push(syn::Error::new_spanned(bad, UNSUPPORTED_PATTERN));
+                        }
+                        removed.push(a.clone());
                     }
                     bad.is_none()
                 });
+                // With every arm left out, the value is that of one that binds no name (`(0, _)
+                // => x`), so that its `match` still has one.
+                let all_good = m.arms.len() == before;
+                if m.arms.is_empty()
+                    && let Some(arm) = removed.into_iter().rfind(|a| !binds_names(&a.pat))
+                {
+                    m.arms.push(arm);
+                }
                 // After an error, only the last arm's body is lowered (nothing more to report
                 // about the scrutinee or the other arms).
                 *e = match m.arms.last() {
-                    Some(_) if m.arms.len() == before => if_chain(m),
+                    Some(_) if all_good => if_chain(m),
                     Some(last) => syn::Expr::Block(syn::ExprBlock {
                         attrs: Vec::new(),
                         label: None,
@@ -62,6 +75,20 @@ pub(super) fn desugar(block: &mut syn::Block) -> Vec<syn::Error> {
     let mut r = Rewrite(Vec::new());
     r.visit_block_mut(block);
     r.0
+}
+
+/// Whether a pattern binds a name (`Some(s)`, `(n, _)`).
+fn binds_names(p: &syn::Pat) -> bool {
+    struct Names(bool);
+    impl<'a> Visit<'a> for Names {
+        fn visit_pat_ident(&mut self, p: &'a syn::PatIdent) {
+            self.0 |= !is_variant_like(&p.ident);
+            syn::visit::visit_pat_ident(self, p);
+        }
+    }
+    let mut n = Names(false);
+    n.visit_pat(p);
+    n.0
 }
 
 /// The first sub-pattern that is not an integer, bool or fieldless variant (`Some(x)`,
@@ -260,6 +287,80 @@ pub(super) fn enum_scrutinees(block: &syn::Block) -> HashSet<String> {
     let mut f = Find(HashSet::new());
     f.visit_block(block);
     f.0
+}
+
+/// The names the body passes whole to a call (`g(x, mode)`) and never looks into (`p.w`, `a[i]`,
+/// `p.norm()`, `a.iter()`, `&p`): a parameter among them taken by value, of a path type, is a
+/// fieldless enum handed on to a callee that matches on it.
+pub(super) fn passed_on(block: &syn::Block) -> HashSet<String> {
+    struct Find(HashSet<String>, HashSet<String>);
+    fn whole(e: &syn::Expr) -> Option<String> {
+        match e {
+            syn::Expr::Path(p) => p.path.get_ident().map(|i| i.to_string()),
+            _ => None,
+        }
+    }
+    fn base(e: &syn::Expr) -> Option<String> {
+        match e {
+            syn::Expr::Path(p) => p.path.get_ident().map(|i| i.to_string()),
+            syn::Expr::Paren(p) => base(&p.expr),
+            syn::Expr::Reference(r) => base(&r.expr),
+            _ => None,
+        }
+    }
+    impl<'a> Visit<'a> for Find {
+        fn visit_expr_field(&mut self, f: &'a syn::ExprField) {
+            self.0.extend(base(&f.base));
+            syn::visit::visit_expr_field(self, f);
+        }
+        fn visit_expr_index(&mut self, i: &'a syn::ExprIndex) {
+            self.0.extend(base(&i.expr));
+            syn::visit::visit_expr_index(self, i);
+        }
+        fn visit_expr_method_call(&mut self, m: &'a syn::ExprMethodCall) {
+            self.0.extend(base(&m.receiver));
+            self.1.extend(m.args.iter().filter_map(whole));
+            syn::visit::visit_expr_method_call(self, m);
+        }
+        fn visit_expr_for_loop(&mut self, f: &'a syn::ExprForLoop) {
+            self.0.extend(base(&f.expr));
+            syn::visit::visit_expr_for_loop(self, f);
+        }
+        // A struct taken by value and lent to a callee (`g(&p)`): the macro asks for `&S`.
+        fn visit_expr_reference(&mut self, r: &'a syn::ExprReference) {
+            self.0.extend(base(&r.expr));
+            syn::visit::visit_expr_reference(self, r);
+        }
+        // The value of `match m`, `if let P = m`, `let P = m else ..` (errors of their own if
+        // the patterns are not supported; the enum is not a struct taken by value).
+        fn visit_expr_match(&mut self, m: &'a syn::ExprMatch) {
+            self.1.extend(whole(&m.expr));
+            if let syn::Expr::Tuple(t) = &*m.expr {
+                self.1.extend(t.elems.iter().filter_map(whole));
+            }
+            syn::visit::visit_expr_match(self, m);
+        }
+        fn visit_expr_let(&mut self, l: &'a syn::ExprLet) {
+            self.1.extend(whole(&l.expr));
+            syn::visit::visit_expr_let(self, l);
+        }
+        fn visit_local(&mut self, l: &'a syn::Local) {
+            if let Some(init) = &l.init
+                && init.diverge.is_some()
+            {
+                self.1.extend(whole(&init.expr));
+            }
+            syn::visit::visit_local(self, l);
+        }
+        fn visit_expr_call(&mut self, c: &'a syn::ExprCall) {
+            self.1.extend(c.args.iter().filter_map(whole));
+            syn::visit::visit_expr_call(self, c);
+        }
+    }
+    let mut f = Find(HashSet::new(), HashSet::new());
+    f.visit_block(block);
+    f.1.retain(|n| !f.0.contains(n));
+    f.1
 }
 
 #[cfg(test)]

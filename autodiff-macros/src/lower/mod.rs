@@ -86,6 +86,8 @@ pub struct Lower {
     reported_lets: HashSet<VarId>,
     /// The parameters the body matches on by enum variant: fieldless enums.
     enum_params: HashSet<String>,
+    /// The names the body only passes whole to calls (see `matches::passed_on`).
+    passed_on: HashSet<String>,
     /// The counters of range loops, with their ranges: typed and checked once inference ends.
     range_counters: Vec<(TyId, syn::Expr)>,
 }
@@ -96,6 +98,7 @@ const MAX_ITERS_CHECK: &str = "__stackgrad_max_iters_check";
 pub fn lower(item: &syn::ItemFn, args: &Args) -> syn::Result<Func> {
     let mut l = Lower::new(item, args);
     l.enum_params = matches::enum_scrutinees(&item.block);
+    l.passed_on = matches::passed_on(&item.block);
     l.signature(&item.sig, args);
     let mut block = (*item.block).clone();
     l.errors.extend(matches::desugar(&mut block));
@@ -149,6 +152,7 @@ impl Lower {
             call_lets: HashMap::new(),
             reported_lets: HashSet::new(),
             enum_params: HashSet::new(),
+            passed_on: HashSet::new(),
             range_counters: Vec::new(),
         };
         l.f.flag_ty = l.f.types.fresh(TyVal::Bool);

@@ -104,8 +104,13 @@ impl Lower {
             }
             t => (t, false),
         };
-        let enum_ty = (self.enum_params.contains(&pi.ident.to_string())
-            && matches!(inner, syn::Type::Path(p) if scalar_ty(inner).is_none() && p.qself.is_none()))
+        // A fieldless enum: matched on by variant, or taken by value and passed on whole.
+        let name = pi.ident.to_string();
+        let enum_ty = ((self.enum_params.contains(&name)
+            || (!by_ref && self.passed_on.contains(&name)))
+            && matches!(inner, syn::Type::Path(p) if scalar_ty(inner).is_none()
+                && p.qself.is_none()
+                && p.path.segments.iter().all(|s| s.arguments.is_none())))
         .then(|| self.f.types.fresh(TyVal::Enum(inner.to_token_stream())));
         let Some(ty) = enum_ty.or_else(|| self.param_ty(pt, &pi.ident, inner, by_ref)) else {
             self.unsupported_param(pt, inner);

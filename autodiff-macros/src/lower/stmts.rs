@@ -357,6 +357,10 @@ impl Lower {
 
     /// A condition: a `bool` expression, without derivative.
     pub(super) fn cond(&mut self, e: &syn::Expr) -> Pure {
+        // `if let P = v` is an error; the names `P` binds then report nothing more.
+        if let syn::Expr::Let(l) = e {
+            self.poison(&l.pat);
+        }
         let (p, ty) = self.pure(e);
         if self.f.types.kind(ty) != Kind::Bool {
             self.error(err(e, "a condition must be a `bool`, as in `x > 0.0`"));
@@ -388,7 +392,7 @@ impl Lower {
             return;
         }
         let syn::Pat::Ident(pi) = pat else {
-            let msg = rejected_pattern(pat, local.init.as_ref().map(|i| &*i.expr));
+            let msg = super::tuples::rejected_pattern(pat, local.init.as_ref().map(|i| &*i.expr));
             self.error(err(pat, msg));
             self.poison(pat);
             return;
@@ -780,20 +784,4 @@ impl Lower {
 /// `#[recompute]` or `#[record(..)]`: the attributes on a `let` that only this macro reads.
 fn is_memory_attr(a: &syn::Attribute) -> bool {
     a.path().is_ident("recompute") || a.path().is_ident("record")
-}
-
-/// Why a `let` pattern other than a name or a destructured tuple is rejected, and what to write.
-fn rejected_pattern(pat: &syn::Pat, init: Option<&syn::Expr>) -> &'static str {
-    match pat {
-        syn::Pat::Tuple(_)
-            if matches!(init, Some(syn::Expr::Call(_) | syn::Expr::MethodCall(_))) =>
-        {
-            "a call's result can be a float or an array, not a tuple: return an array and bind it with its type, as in `let r: [f64; 2] = g(..);`"
-        }
-        syn::Pat::Tuple(_) => {
-            "this destructuring `let` is not supported: bind the elements of a tuple written out, or of an `if` whose branches end in tuples, as in `let (a, b) = if c { (x, y) } else { (y, x) };`, or bind each value with its own `let`"
-        }
-        syn::Pat::Wild(_) => "`let _ = ..` discards the value; remove the statement",
-        _ => "this pattern is not supported; bind a name, as in `let y = ..;`",
-    }
 }

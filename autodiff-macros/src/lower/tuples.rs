@@ -189,3 +189,19 @@ fn ungroup(t: &syn::Type) -> &syn::Type {
         t => t,
     }
 }
+
+/// Why a `let` pattern other than a name or a destructured tuple is rejected, and what to write.
+pub(super) fn rejected_pattern(pat: &syn::Pat, init: Option<&syn::Expr>) -> &'static str {
+    match pat {
+        syn::Pat::Tuple(_)
+            if matches!(init, Some(syn::Expr::Call(_) | syn::Expr::MethodCall(_))) =>
+        {
+            "a call's result can be a float or an array, not a tuple: return an array and bind it with its type, as in `let r: [f64; 2] = g(..);`"
+        }
+        syn::Pat::Tuple(_) => {
+            "this destructuring `let` is not supported: bind the elements of a tuple written out, or of an `if` whose branches end in tuples, as in `let (a, b) = if c { (x, y) } else { (y, x) };`, or bind each value with its own `let`"
+        }
+        syn::Pat::Wild(_) => "`let _ = ..` discards the value; remove the statement",
+        _ => "this pattern is not supported; bind a name, as in `let y = ..;`",
+    }
+}
