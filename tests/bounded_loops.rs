@@ -1,6 +1,9 @@
 //! `while` and `loop` with a `#[max_iters(K)]` bound: differentiated like counted loops that
 //! record their trip count, and a panic naming the function and the loop past `K`.
 
+// A label that only names a loop for `max_iters(label = K)` leaves no unused label behind.
+#![deny(unused_labels)]
+
 use stackgrad::differentiable;
 
 /// Square root by Newton's method: its derivative converges to `1 / (2 sqrt(a))`.
@@ -60,6 +63,24 @@ fn halve(x: f64) -> f64 {
         }
     }
     y * y + steps
+}
+
+/// A label that only gives the bound: the body never jumps to it.
+#[differentiable(max_iters(shrink = 40))]
+fn shrink(x: f64) -> f64 {
+    let mut y = x;
+    'shrink: while y > 2.0 {
+        y *= 0.5;
+    }
+    y * y
+}
+
+#[test]
+fn a_label_for_the_bound_only() {
+    // x = 5: two halvings, y = x / 4, y² = x² / 16.
+    let (v, d) = shrink_grad(5.0);
+    assert_eq!(v, 25.0 / 16.0);
+    assert_eq!(d, 10.0 / 16.0);
 }
 
 #[test]

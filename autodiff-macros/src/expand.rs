@@ -42,11 +42,13 @@ struct StripBounds;
 impl syn::visit_mut::VisitMut for StripBounds {
     fn visit_expr_while_mut(&mut self, w: &mut syn::ExprWhile) {
         w.attrs.retain(|a| !a.path().is_ident("max_iters"));
+        drop_unused_label(&mut w.label, &w.body);
         syn::visit_mut::visit_expr_while_mut(self, w);
     }
 
     fn visit_expr_loop_mut(&mut self, l: &mut syn::ExprLoop) {
         l.attrs.retain(|a| !a.path().is_ident("max_iters"));
+        drop_unused_label(&mut l.label, &l.body);
         syn::visit_mut::visit_expr_loop_mut(self, l);
     }
 
@@ -59,6 +61,24 @@ impl syn::visit_mut::VisitMut for StripBounds {
     fn visit_expr_for_loop_mut(&mut self, l: &mut syn::ExprForLoop) {
         l.attrs.retain(|a| !a.path().is_ident("checkpoint"));
         syn::visit_mut::visit_expr_for_loop_mut(self, l);
+    }
+}
+
+/// A loop's label that only names it for `max_iters(label = K)`: the primal drops it, so that
+/// rustc does not warn about a label the user's code never jumps to.
+fn drop_unused_label(label: &mut Option<syn::Label>, body: &syn::Block) {
+    struct Uses<'l>(&'l syn::Lifetime, bool);
+    impl<'a> syn::visit::Visit<'a> for Uses<'_> {
+        fn visit_lifetime(&mut self, l: &'a syn::Lifetime) {
+            self.1 |= l.ident == self.0.ident;
+        }
+    }
+    if let Some(l) = label {
+        let mut uses = Uses(&l.name, false);
+        syn::visit::Visit::visit_block(&mut uses, body);
+        if !uses.1 {
+            *label = None;
+        }
     }
 }
 

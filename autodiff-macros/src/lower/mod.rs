@@ -335,6 +335,7 @@ fn unsupported(e: &syn::Expr) -> String {
     match e {
         Closure(_) => "closures are not supported in a differentiable function; write the closure's body inline, or make it a `#[differentiable]` function and call it".into(),
         While(_) => "`while` loops are not supported: the tape needs a fixed size known at compile time; write a `for` loop with a constant bound, as in `for i in 0..N`, with `break` for an early exit".into(),
+        Loop(l) if l.attrs.iter().any(|a| a.path().is_ident("max_iters")) => "a bounded `loop` is a statement; one used as a value (`break value`) is not supported: assign the value to a variable declared before the loop, then `break;`".into(),
         Loop(_) => "`loop` is not supported: the tape needs a fixed size known at compile time; write a `for` loop with a constant bound, as in `for i in 0..N`, with `break` for an early exit".into(),
         ForLoop(_) => "this `for` loop is not supported here".into(),
         Match(_) => "`match` is not supported; write an `if` / `else if` / `else` chain".into(),
@@ -353,7 +354,7 @@ fn unsupported(e: &syn::Expr) -> String {
         Array(_) | Repeat(_) => "bind the array with `let` first, as in `let h = [0.0; N];`".into(),
         Struct(_) => "struct literals are not supported in a differentiable function; take the struct as a parameter".into(),
         Range(_) => "ranges are only supported as the iterator of a `for` loop".into(),
-        Let(_) => "`if let` is not supported; compare values with `==`, `<`, ... instead".into(),
+        Let(_) => "`if let` and `while let` are not supported; compare values with `==`, `<`, ... instead".into(),
         Break(_) | Continue(_) => "`break` and `continue` are supported in a loop's body and in `if` statements there".into(),
         Async(_) | Await(_) => "`async` is not supported in a differentiable function".into(),
         Try(_) => "the `?` operator is not supported in a differentiable function".into(),
