@@ -256,6 +256,26 @@ fn elementwise(
     quote!({ let #s = &#src; let #d = &mut #dst; #body })
 }
 
+/// `(&&v).__stackgrad_zero()`: a zero shaped like `v`, whose type the macro cannot see. Method
+/// lookup tries `&T` before `T`, so a float or an array (any length) takes `base`'s `zeroed`,
+/// and anything else (a struct) its `Default`.
+pub fn zero_fallback(base: &TokenStream) -> TokenStream {
+    quote::quote! {
+        trait __StackgradZeroExact<T> {
+            fn __stackgrad_zero(&self) -> T;
+        }
+        impl<T: #base> __StackgradZeroExact<T> for &T {
+            fn __stackgrad_zero(&self) -> T { #base::zeroed(*self) }
+        }
+        trait __StackgradZeroDefault<T> {
+            fn __stackgrad_zero(&self) -> T;
+        }
+        impl<T: ::core::default::Default> __StackgradZeroDefault<T> for T {
+            fn __stackgrad_zero(&self) -> T { ::core::default::Default::default() }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

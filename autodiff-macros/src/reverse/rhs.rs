@@ -193,7 +193,7 @@ impl<'a> Rev<'a> {
                     let d = self.names.fresh("d_unused");
                     let value = self.var_val(*var, proj, *read);
                     helper = true;
-                    pre.extend(quote!(let mut #d = __StackgradAccumulate::zeroed(&#value);));
+                    pre.extend(quote!(let mut #d = (&&#value).__stackgrad_zero();));
                     quote!(&mut #d)
                 }
                 _ => {
@@ -263,7 +263,8 @@ impl<'a> Rev<'a> {
 }
 
 /// Zeroed copies and element-wise sums of cotangent buffers whose type the macro cannot see (a
-/// struct field passed twice to one call), for floats and arrays of them.
+/// struct field passed twice to one call), for floats and arrays of them; zeros of a nested
+/// struct too (`g(&o.i)` without derivative).
 const ACCUMULATE_HELPER: Helper = Helper;
 
 struct Helper;
@@ -285,6 +286,7 @@ fn disjoint(a: &[Proj], b: &[Proj]) -> bool {
 
 impl ToTokens for Helper {
     fn to_tokens(&self, out: &mut TokenStream) {
+        out.extend(crate::print::zero_fallback(&quote!(__StackgradAccumulate)));
         out.extend(quote! {
             trait __StackgradAccumulate: ::core::marker::Copy {
                 fn zeroed(&self) -> Self;

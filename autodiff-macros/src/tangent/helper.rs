@@ -12,6 +12,7 @@ pub struct ZeroHelper;
 
 impl ToTokens for ZeroHelper {
     fn to_tokens(&self, out: &mut TokenStream) {
+        out.extend(crate::print::zero_fallback(&quote!(__StackgradZero)));
         out.extend(quote! {
             trait __StackgradZero: ::core::marker::Copy {
                 type Arg<'a> where Self: 'a;

@@ -633,7 +633,7 @@ impl<'a> Tan<'a> {
                     self.needs_zero_helper = true;
                     let v = fwd.operand(a);
                     let v = if borrowed { v } else { quote!(&#v) };
-                    quote!(&__StackgradZero::zeroed(#v))
+                    quote!(&(&#v).__stackgrad_zero())
                 }
             };
             t_args.push(t);
