@@ -33,7 +33,16 @@ use crate::params::Parameters;
 /// As in PyTorch the factor is `min(1, max_norm / (norm + 1e-6))`, so a norm just under `max_norm`
 /// is left (almost) unchanged and a zero gradient stays zero. A NaN or infinite norm is returned
 /// as is and the gradients become NaN; check the returned norm to skip such steps.
+///
+/// # Panics
+///
+/// If `max_norm` is negative or NaN (a negative one would flip the gradients' sign).
+#[track_caller]
 pub fn clip_grad_norm<P: Parameters>(grads: &mut P, max_norm: f64) -> f64 {
+    assert!(
+        max_norm >= 0.0,
+        "max_norm must be non-negative, got {max_norm}"
+    );
     let norm = math::sqrt(grads.sum_of_squares());
     let factor = P::Scalar::from_f64((max_norm / (norm + 1e-6)).min(1.0));
     grads.for_each_mut(|g| *g *= factor);

@@ -262,7 +262,26 @@ pub fn plot_loss_curves(
         reason,
     };
     let svg = loss_curves_svg(title, x_label, series).map_err(fail)?;
-    std::fs::write(path, svg).map_err(|e| fail(e.to_string()))
+    write_replacing(path, svg.as_bytes()).map_err(|e| fail(e.to_string()))
+}
+
+/// Writes `bytes` to a temporary file beside `path`, then renames it to `path`: a write that
+/// fails (a full disk, a file size limit) leaves an existing file at `path` as it was, where
+/// `std::fs::write` would have truncated it.
+fn write_replacing(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
+    let name = path.file_name().map_or_else(
+        || std::ffi::OsString::from("plot"),
+        std::ffi::OsStr::to_os_string,
+    );
+    let mut tmp_name = std::ffi::OsString::from(".");
+    tmp_name.push(&name);
+    tmp_name.push(std::format!(".{}.tmp", std::process::id()));
+    let tmp = path.with_file_name(tmp_name);
+    let written = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
 }
 
 /// The SVG text of [`plot_loss_curves`].
@@ -286,8 +305,16 @@ fn loss_curves_svg(
         return Err("no finite values to plot".into());
     }
     let pad = if hi > lo { 0.05 * (hi - lo) } else { 1.0 };
+    let (y_lo, y_hi) = (lo - pad, hi + pad);
+    // The axis needs a finite span (with an infinite one the tick search never ends).
+    if !(y_hi - y_lo).is_finite() {
+        return Err(std::format!(
+            "the values span {lo:e} to {hi:e}, too wide an axis for an f64"
+        ));
+    }
     let (x_min, x_max) = finite().fold((u64::MAX, 0), |(a, b), (x, _)| (a.min(x), b.max(x)));
-    let x_max = x_max.max(x_min + 1);
+    let x_max = x_max.max(x_min.saturating_add(1));
+    let x_min = x_min.min(x_max - 1);
 
     let mut svg = String::new();
     {
@@ -299,7 +326,7 @@ fn loss_curves_svg(
                 .margin(12)
                 .x_label_area_size(40)
                 .y_label_area_size(60)
-                .build_cartesian_2d(x_min..x_max, (lo - pad)..(hi + pad))?;
+                .build_cartesian_2d(x_min..x_max, y_lo..y_hi)?;
             chart
                 .configure_mesh()
                 .x_desc(x_label)

@@ -44,6 +44,15 @@ fn csv_reads_features_and_labels_with_header_and_label_column() {
     assert_eq!(d.labels, [3, 0]);
     assert_eq!(d.row(1), Some(&[0.25, 100.0][..]));
     assert_eq!(d.row(2), None);
+    // Fields that do not agree (they are public): `None`, where `i * n_features` overflowed.
+    let odd = autodiff_runtime::data::Dataset {
+        features: Vec::new(),
+        labels: vec![0, 1],
+        n_features: usize::MAX,
+        n_classes: 2,
+        class_names: Vec::new(),
+    };
+    assert_eq!(odd.row(1), None);
     let (head, tail) = d.split_at(1);
     assert_eq!(
         (head.features.as_slice(), head.labels.as_slice()),

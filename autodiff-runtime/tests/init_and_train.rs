@@ -139,4 +139,17 @@ fn loss_curve_is_written_as_svg() {
 
     let err = plot_losses(&path, "empty", &[("nothing", &[f64::NAN])]).unwrap_err();
     assert!(err.to_string().contains("no finite values"), "{err}");
+
+    // Finite losses whose padded span overflows an f64 (a diverged run): an error, where the
+    // plot's tick search never ended (found by a review).
+    for losses in [[2.5, 1.75e308], [1e308, -1e308]] {
+        let err = plot_losses(&path, "diverged", &[("train", &losses)]).unwrap_err();
+        assert!(err.to_string().contains("too wide"), "{err}");
+    }
+    assert!(!path.exists(), "nothing written after an error");
+    // A step at `u64::MAX` (`x_min + 1` overflowed).
+    autodiff_runtime::train::plot_loss_curves(&path, "t", "step", &[("a", &[(u64::MAX, 1.0)])])
+        .unwrap();
+    assert!(std::fs::read_to_string(&path).unwrap().starts_with("<svg"));
+    std::fs::remove_file(&path).unwrap();
 }

@@ -332,6 +332,14 @@ fn out_of_range_hyperparameters_are_errors() {
     );
 }
 
+/// A negative `max_norm` would flip the gradients' sign (found by a review): refused.
+#[test]
+#[should_panic(expected = "max_norm must be non-negative, got -1")]
+fn clip_grad_norm_rejects_a_negative_bound() {
+    let mut g = P::zeroed();
+    clip_grad_norm(&mut g, -1.0);
+}
+
 /// A running optimizer's rate can only be set to a valid one.
 #[test]
 #[should_panic(expected = "`lr` must be finite and non-negative, got -0.5")]

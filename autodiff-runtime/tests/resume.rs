@@ -485,6 +485,96 @@ fn invalid_values_are_refused() {
     ));
 }
 
+/// Overwrites one piece of an optimizer's state: a step count, a buffer's every value, a rate.
+struct Corrupt {
+    name: &'static str,
+    count: Option<u64>,
+    value: Option<f32>,
+    rate: Option<f64>,
+}
+
+impl autodiff_runtime::optim::StateVisitorMut<Model> for Corrupt {
+    fn buffer(&mut self, name: &'static str, buffer: &mut Model) {
+        if let (true, Some(v)) = (name == self.name, self.value) {
+            buffer.for_each_mut(|x| *x = v);
+        }
+    }
+    fn count(&mut self, name: &'static str, value: &mut u64) {
+        if let (true, Some(c)) = (name == self.name, self.count) {
+            *value = c;
+        }
+    }
+    fn scalar(&mut self, name: &'static str, value: &mut f64) {
+        if let (true, Some(r)) = (name == self.name, self.rate) {
+            *value = r;
+        }
+    }
+}
+
+#[test]
+fn optimizer_state_a_step_would_break_is_refused() {
+    // State a step would turn into a panic or NaN parameters (found by a review): a step count at
+    // `u64::MAX` (`t += 1` overflowed; in release it wrapped and the bias correction divided by
+    // zero), a negative second moment (`sqrt` of it), a moment that is not finite, a NaN rate.
+    // Each is refused before anything is restored: the optimizer keeps its own state.
+    let cases = [
+        ("t", Some(u64::MAX), None, None, "more than 2^53"),
+        ("v", None, Some(-1.0), None, "never negative"),
+        ("m", None, Some(f32::INFINITY), None, "must be finite"),
+        ("lr", None, None, Some(f64::NAN), "must be finite"),
+    ];
+    for (name, count, value, rate, says) in cases {
+        let mut params = initial();
+        let mut source = Adam::<Model>::new(AdamConfig::default()).unwrap();
+        train(
+            0..3,
+            &mut params,
+            &mut source,
+            &mut ResumableRng::seed_from_u64(5),
+        );
+        source
+            .visit_state_mut(&mut Corrupt {
+                name,
+                count,
+                value,
+                rate,
+            })
+            .ok();
+        let mut state = TrainState::new(3);
+        state.insert_optimizer(&source);
+        let mut bytes = state.to_bytes().unwrap();
+        if let Some(r) = rate {
+            // The optimizer keeps its rate valid; a file need not.
+            let lr = source.lr().to_le_bytes();
+            let at = bytes.windows(8).position(|w| w == lr).unwrap();
+            bytes[at..at + 8].copy_from_slice(&r.to_le_bytes());
+        }
+
+        let mut target = Adam::<Model>::new(AdamConfig::default()).unwrap();
+        train(
+            0..1,
+            &mut initial(),
+            &mut target,
+            &mut ResumableRng::seed_from_u64(6),
+        );
+        let before = std::format!("{target:?}");
+        let err = TrainState::from_bytes(&bytes)
+            .unwrap()
+            .restore_optimizer(&mut target)
+            .unwrap_err();
+        assert!(
+            matches!(&err, CheckpointError::InvalidValue { name: n, reason }
+                if n.starts_with(&std::format!("optimizer.{name}")) && reason.contains(says)),
+            "{name}: {err}"
+        );
+        assert_eq!(
+            std::format!("{target:?}"),
+            before,
+            "{name}: a refused restore changes nothing"
+        );
+    }
+}
+
 /// Rows `i` with 3 features `[i, i / 2, -i] / 10` and label `i % 3`.
 fn table(rows: usize) -> Dataset {
     Dataset {

@@ -296,9 +296,11 @@ impl TrainState {
     /// none); [`CheckpointError::MissingTensor`], [`CheckpointError::DtypeMismatch`],
     /// [`CheckpointError::ShapeMismatch`] or [`CheckpointError::UnexpectedTensor`] if the stored
     /// state does not fit (another model, or a config with other buffers, such as AMSGrad on one
-    /// side only); [`CheckpointError::InvalidValue`] for a negative or non-finite learning rate
-    /// (the rest of the state is restored then). Inside a [`CheckpointError::File`] if the state
-    /// was loaded from a file.
+    /// side only); [`CheckpointError::InvalidValue`] for state a step would turn into a panic or
+    /// NaN parameters: a negative or non-finite learning rate, a buffer value that is not finite,
+    /// a negative value in a buffer of squares (`v`, `v_max`, `square_avg`, `sum`), a step count
+    /// above 2^53. Nothing is restored then. Inside a [`CheckpointError::File`] if the state was
+    /// loaded from a file.
     pub fn restore_optimizer<P: Parameters, O: OptimizerState<P>>(
         &self,
         optimizer: &mut O,
@@ -709,13 +711,43 @@ struct Checker<'a> {
     first_error: Option<CheckpointError>,
 }
 
+/// The optimizer buffers that hold squares (second moments, sums of squares): never negative.
+const SQUARES: [&str; 4] = ["v", "v_max", "square_avg", "sum"];
+
+/// The largest step count a checkpoint may hold: the largest integer an `f64` holds exactly (the
+/// bias corrections take the count as an `f64`), far beyond any run, and far from overflow.
+const MAX_COUNT: u64 = 1 << 53;
+
 impl Checker<'_> {
-    fn check(&mut self, name: String, dtype: (Dtype, &'static str), shape: &[usize]) {
+    /// Checks a tensor's dtype and shape; `true` if it (and everything before) is valid.
+    fn check(&mut self, name: String, dtype: (Dtype, &'static str), shape: &[usize]) -> bool {
         if self.first_error.is_none() {
             self.first_error = self.state.check(&name, dtype, shape).err();
         }
         self.seen.insert(name);
+        self.first_error.is_none()
     }
+
+    /// Records the first invalid value.
+    fn invalid(&mut self, name: String, reason: String) {
+        if self.first_error.is_none() {
+            self.first_error = Some(CheckpointError::InvalidValue { name, reason });
+        }
+    }
+}
+
+/// The values of a checked float tensor, as `f64`.
+fn float_values(t: &Tensor) -> impl Iterator<Item = f64> + '_ {
+    let width = if t.dtype == Dtype::F32 { 4 } else { 8 };
+    t.data.chunks_exact(width).map(move |b| {
+        if width == 4 {
+            let mut le = [0; 4];
+            le.copy_from_slice(b);
+            f64::from(f32::from_le_bytes(le))
+        } else {
+            f64::from_bits(u64_le(b))
+        }
+    })
 }
 
 impl<P: Parameters> StateVisitor<P> for Checker<'_> {
@@ -723,20 +755,51 @@ impl<P: Parameters> StateVisitor<P> for Checker<'_> {
         let optimizer = Name::field(None, "optimizer");
         let prefix = Name::field(Some(&optimizer), name);
         let dtype = dtype_of::<P::Scalar>();
+        // Values a step would turn into NaN parameters are refused here, before anything is
+        // overwritten: a float that is not finite, a negative square.
         buffer.visit(
             Some(&prefix),
             &mut |n: &Name<'_>, shape: &[usize], _: &[P::Scalar]| {
-                self.check(n.to_string(), dtype, shape);
+                let n = n.to_string();
+                if !self.check(n.clone(), dtype, shape) {
+                    return;
+                }
+                let square = SQUARES.contains(&name);
+                let bad = float_values(&self.state.tensors[&n])
+                    .find(|v| !v.is_finite() || (square && *v < 0.0));
+                if let Some(v) = bad {
+                    let reason = if v.is_finite() {
+                        std::format!("holds {v}; `{name}` is a sum of squares, never negative")
+                    } else {
+                        std::format!("holds {v}; optimizer state must be finite")
+                    };
+                    self.invalid(n, reason);
+                }
             },
         );
     }
 
     fn count(&mut self, name: &'static str, _: u64) {
-        self.check(optimizer_name(name), (Dtype::U64, "U64"), &[]);
+        let n = optimizer_name(name);
+        if self.check(n.clone(), (Dtype::U64, "U64"), &[]) {
+            let v = u64_le(&self.state.tensors[&n].data);
+            if v > MAX_COUNT {
+                self.invalid(n, std::format!("holds {v}, more than 2^53 steps"));
+            }
+        }
     }
 
     fn scalar(&mut self, name: &'static str, _: f64) {
-        self.check(optimizer_name(name), (Dtype::F64, "F64"), &[]);
+        let n = optimizer_name(name);
+        if self.check(n.clone(), (Dtype::F64, "F64"), &[]) {
+            let v = f64::from_bits(u64_le(&self.state.tensors[&n].data));
+            if !v.is_finite() || v < 0.0 {
+                self.invalid(
+                    n,
+                    std::format!("holds {v}; `{name}` must be finite and not negative"),
+                );
+            }
+        }
     }
 }
 

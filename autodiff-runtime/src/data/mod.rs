@@ -77,11 +77,16 @@ impl Dataset {
         if i >= self.len() {
             return None;
         }
+        let start = i.checked_mul(self.n_features)?;
         self.features
-            .get(i * self.n_features..(i + 1) * self.n_features)
+            .get(start..start.checked_add(self.n_features)?)
     }
 
     /// Splits into the first `n` rows and the rest (`n` is capped at `len()`).
+    ///
+    /// # Panics
+    ///
+    /// If `features` holds fewer than `len() * n_features` values.
     #[must_use]
     pub fn split_at(&self, n: usize) -> (Dataset, Dataset) {
         let n = n.min(self.len());
@@ -144,8 +149,9 @@ impl RegressionDataset {
         if i >= self.len() {
             return None;
         }
+        let start = i.checked_mul(self.n_features)?;
         self.features
-            .get(i * self.n_features..(i + 1) * self.n_features)
+            .get(start..start.checked_add(self.n_features)?)
     }
 
     /// Splits into the first `n` rows and the rest (`n` is capped at `len()`).
