@@ -39,16 +39,26 @@ impl<'a, const D: usize, const B: usize> BatchLoader<'a, D, B> {
     ///
     /// # Errors
     ///
-    /// [`DataErrorKind::FeatureCount`] if `data` does not have `D` features per row (or its
-    /// `features` do not hold `len() * D` values).
+    /// [`DataErrorKind::FeatureCount`] if `data` does not have `D` features per row;
+    /// [`DataErrorKind::CountMismatch`] if its `features` do not hold `len() * D` values.
     pub fn new(data: &'a Dataset, last: LastBatch) -> Result<Self, DataError> {
         const { assert!(B > 0, "the batch size B must be positive") };
-        if data.n_features != D || data.features.len() != data.len() * D {
+        if data.n_features != D {
             return Err(DataError::new(
                 "<dataset>",
                 DataErrorKind::FeatureCount {
                     expected: D,
                     found: data.n_features,
+                },
+            ));
+        }
+        // Fields that disagree (they are public): as many rows of features as labels?
+        if data.len().checked_mul(D) != Some(data.features.len()) {
+            return Err(DataError::new(
+                "<dataset>",
+                DataErrorKind::CountMismatch {
+                    features: data.features.len() / D.max(1),
+                    labels: data.len(),
                 },
             ));
         }
@@ -209,6 +219,22 @@ mod tests {
         assert_ne!(firsts, (0..10).collect::<Vec<_>>());
         firsts.sort_unstable();
         assert_eq!(firsts, (0..10).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn features_that_disagree_with_the_labels_are_an_error() {
+        // The message named the feature count twice ("expected 2 features per row, the data
+        // has 2") where the rows were missing (found by a review).
+        let mut data = table(3);
+        data.features.pop();
+        let err = BatchLoader::<2, 2>::new(&data, LastBatch::Drop).unwrap_err();
+        assert!(matches!(
+            err.kind,
+            DataErrorKind::CountMismatch {
+                features: 2,
+                labels: 3
+            }
+        ));
     }
 
     #[test]

@@ -202,7 +202,7 @@ impl<Id: TokenId> CharCorpus<Id> {
     }
 
     /// Splits the tokens into the first `train_fraction` (for training) and the rest (for
-    /// validation); the fraction is clamped to `[0, 1]`.
+    /// validation); the fraction is clamped to `[0, 1]`, and a NaN one counts as 0.
     ///
     /// # Examples
     ///
