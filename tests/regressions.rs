@@ -1800,6 +1800,77 @@ mod integer_counters {
         s
     }
 
+    #[differentiable(hvp)]
+    pub fn g(x: f64, i: usize) -> f64 {
+        x * (i as f64 + 1.0)
+    }
+
+    // Counters kept in untyped locals and passed to a callee's `usize` parameter, which the macro
+    // cannot see: an unconstrained counter is a `usize` (a first version of this fix typed them
+    // `i32` and these failed to compile; found by a review).
+    #[differentiable(hvp)]
+    pub fn kept(x: f64) -> f64 {
+        let mut last = 0;
+        let mut k = 0;
+        let mut s = 0.0;
+        for i in 0..5 {
+            let j = i;
+            k += i;
+            if x > i as f64 {
+                last = j;
+            }
+            s += g(x, k) * x;
+        }
+        s + g(x, last)
+    }
+
+    // A range from a negative literal: an `i32` counter, and a tape for all 6 trips (the tape
+    // was sized from 0: 3 trips, out of bounds at run time).
+    #[differentiable(hvp)]
+    pub fn from_negative(x: f64) -> f64 {
+        let mut s = x;
+        for i in -3..3 {
+            s = s * x + (i as f64) * 0.1;
+        }
+        s
+    }
+
+    #[test]
+    fn kept_counters_and_negative_starts() {
+        let points = uniform(192, 24, [(0.3, 4.7)]);
+        for (name, f, grad, jvp, hvp) in [
+            (
+                "kept",
+                kept as fn(f64) -> f64,
+                kept_grad as fn(f64) -> (f64, f64),
+                kept_jvp as fn(f64, f64) -> (f64, f64),
+                kept_hvp as fn(f64, f64) -> (f64, f64, f64),
+            ),
+            (
+                "from negative",
+                from_negative,
+                from_negative_grad,
+                from_negative_jvp,
+                from_negative_hvp,
+            ),
+        ] {
+            let grad = |[x]: [f64; 1]| {
+                let (v, d) = grad(x);
+                (v, [d])
+            };
+            // `kept` jumps where `x` passes an integer.
+            let kink = |p: &[f64; 1]| (p[0] - p[0].round()).abs();
+            GradCheck::new(name)
+                .kink(kink)
+                .run(&points, |[x]| f(x), grad);
+            check_jvp(name, &points, kink, |[x]| f(x), grad, |[x], [t]| jvp(x, t));
+            check_hvp(name, &points, kink, F64_RTOL, grad, |[x], [v]| {
+                let (value, d, h) = hvp(x, v);
+                (value, [d], [h])
+            });
+        }
+    }
+
     #[test]
     fn against_closed_forms_and_differences() {
         // `i - 2 < 0` for i = 0, 1: x³.
@@ -1837,73 +1908,6 @@ mod integer_counters {
                 |[x], [v]| {
                     let (value, d, h) = offset_hvp(x, k, v);
                     (value, [d], [h])
-                },
-            );
-        }
-    }
-}
-
-/// A fieldless enum taken by value and only passed on to a callee that matches on it: the caller
-/// took it for a struct ("take the struct by reference"), and as `&Mode` differentiated it
-/// (errors from generated code). Found by a review.
-mod enum_passed_on {
-    use crate::common::{F64_RTOL, GradCheck, check_hvp, check_jvp, uniform};
-    use stackgrad::differentiable;
-
-    #[derive(Clone, Copy, Debug)]
-    pub enum Mode {
-        Square,
-        Sine,
-    }
-
-    #[differentiable(hvp)]
-    pub fn g(x: f64, m: Mode) -> f64 {
-        match m {
-            Mode::Square => x * x,
-            Mode::Sine => x.sin(),
-        }
-    }
-
-    #[differentiable(hvp)]
-    pub fn f(x: f64, m: Mode, y: f64) -> f64 {
-        g(x, m) * y + g(y, m)
-    }
-
-    #[test]
-    fn derivatives_against_closed_forms_and_differences() {
-        // Closed forms at one point: x² y + y², and sin(x) y + sin(y).
-        let (x, y) = (0.7, -1.3);
-        let (v, (d_x, d_y)) = f_grad(x, Mode::Square, y);
-        assert_eq!(v, x * x * y + y * y);
-        assert!((d_x - 2.0 * x * y).abs() < 1e-12 && (d_y - (x * x + 2.0 * y)).abs() < 1e-12);
-        let (_, (d_x, d_y)) = f_grad(x, Mode::Sine, y);
-        assert!((d_x - x.cos() * y).abs() < 1e-12 && (d_y - (x.sin() + y.cos())).abs() < 1e-12);
-
-        let points = uniform(201, 24, [(-1.5, 1.5); 2]);
-        for m in [Mode::Square, Mode::Sine] {
-            let grad = |[x, y]: [f64; 2]| {
-                let (v, (d_x, d_y)) = f_grad(x, m, y);
-                (v, [d_x, d_y])
-            };
-            let value = |[x, y]: [f64; 2]| f(x, m, y);
-            GradCheck::new("enum passed on").run(&points, value, grad);
-            check_jvp(
-                "enum passed on",
-                &points,
-                |_| f64::INFINITY,
-                value,
-                grad,
-                |[x, y], [t_x, t_y]| f_jvp(x, m, y, t_x, t_y),
-            );
-            check_hvp(
-                "enum passed on",
-                &points,
-                |_| f64::INFINITY,
-                F64_RTOL,
-                grad,
-                |[x, y], [v_x, v_y]| {
-                    let (v, (d_x, d_y), (h_x, h_y)) = f_hvp(x, m, y, v_x, v_y);
-                    (v, [d_x, d_y], [h_x, h_y])
                 },
             );
         }

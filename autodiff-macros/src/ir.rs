@@ -140,7 +140,9 @@ impl Types {
     /// item's declared type, a callee's signature) instead of the macro guessing `f64`.
     pub fn tokens_infer(&self, a: TyId) -> TokenStream {
         match self.get(a) {
-            TyVal::Unknown(Kind::Float | Kind::Num) => quote::quote!(_),
+            // An integer the macro could not type (a loop counter, a literal): rustc types it
+            // from its uses, which may include a callee's `usize` parameter the macro cannot see.
+            TyVal::Unknown(Kind::Float | Kind::Num | Kind::Int) => quote::quote!(_),
             TyVal::Array(e, n) => {
                 let e = self.tokens_infer(*e);
                 quote::quote!([#e; #n])
@@ -170,7 +172,7 @@ impl Types {
     /// `: T` for a `let`, or nothing where rustc infers the type better (a float the macro
     /// could not type: see [`Types::tokens_infer`]).
     pub fn annotation(&self, a: TyId) -> TokenStream {
-        if self.known(a) {
+        if self.known(a) && !matches!(self.get(a), TyVal::Unknown(Kind::Int)) {
             let ty = self.tokens(a);
             quote::quote!(: #ty)
         } else {

@@ -370,8 +370,13 @@ impl Lower {
         if inclusive {
             hi = hi.add(1);
         }
+        // A negative start (`-3..3`, an `i32` counter) adds its distance from 0.
         let lo = self.min_of(start);
-        let mut span = if lo > 0 { hi.sub(lo) } else { hi };
+        let mut span = match lo.cmp(&0) {
+            std::cmp::Ordering::Greater => hi.sub(lo),
+            std::cmp::Ordering::Less => hi.add(-lo),
+            std::cmp::Ordering::Equal => hi,
+        };
         if let Some(k) = step {
             // The most trips come with the smallest step: a constant's value, else a lower
             // bound (at least 1) of a step that reads loop variables (`step_by(i + 1)`).
@@ -518,10 +523,16 @@ impl Lower {
         }
     }
 
-    /// A lower bound on a non-negative integer expression (0 when unknown).
+    /// A lower bound on an integer expression: 0 when unknown, which holds for the unsigned
+    /// (see [`Lower::start_known`] for the signed).
     fn min_of(&self, e: &syn::Expr) -> i128 {
         match e {
             syn::Expr::Paren(p) => self.min_of(&p.expr),
+            syn::Expr::Unary(syn::ExprUnary {
+                op: syn::UnOp::Neg(_),
+                expr,
+                ..
+            }) if matches!(&**expr, syn::Expr::Lit(_)) => -self.min_of(expr),
             syn::Expr::Lit(syn::ExprLit {
                 lit: syn::Lit::Int(i),
                 ..
@@ -537,6 +548,29 @@ impl Lower {
                 self.min_of(&b.left) + self.min_of(&b.right)
             }
             _ => 0,
+        }
+    }
+
+    /// Whether [`Lower::min_of`] is a true lower bound of `e` whatever its integer type: `e` is
+    /// built from literals, const generics and loop variables (not a `const` item, which may be
+    /// negative).
+    pub(super) fn start_known(&self, e: &syn::Expr) -> bool {
+        match e {
+            syn::Expr::Paren(p) => self.start_known(&p.expr),
+            syn::Expr::Lit(_) => true,
+            syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => {
+                matches!(&*u.expr, syn::Expr::Lit(_))
+            }
+            syn::Expr::Path(p) => p.path.get_ident().is_some_and(|id| {
+                self.f.generics.iter().any(|(g, _)| g == id)
+                    || self
+                        .lookup(&id.to_string())
+                        .is_some_and(|v| self.ranges.contains_key(&v))
+            }),
+            syn::Expr::Binary(b) if matches!(b.op, syn::BinOp::Add(_)) => {
+                self.start_known(&b.left) && self.start_known(&b.right)
+            }
+            _ => false,
         }
     }
 }

@@ -71,8 +71,10 @@ impl Lower {
             syn::Expr::Range(_) => self.f.types.fresh(TyVal::Unknown(Kind::Int)),
             _ => usize_ty,
         };
-        if let syn::Expr::Range(_) = base {
-            self.range_counters.push((counter_ty, base.clone()));
+        if let syn::Expr::Range(r) = base {
+            let start_known = r.start.as_ref().is_some_and(|s| self.start_known(s));
+            self.range_counters
+                .push((counter_ty, base.clone(), start_known));
         }
         let head = match base {
             syn::Expr::Range(r) => self.range_head(fl, r, &chain, (counter_ty, usize_ty)),

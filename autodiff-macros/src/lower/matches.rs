@@ -273,7 +273,35 @@ pub(super) fn enum_scrutinees(block: &syn::Block) -> HashSet<String> {
             {
                 self.0.insert(n);
             }
+            // `match (m, k) { (Mode::A, 0) => .. }` (an error of its own): `m` is an enum.
+            if let syn::Expr::Tuple(t) = &*m.expr {
+                for a in &m.arms {
+                    if let syn::Pat::Tuple(pt) = &a.pat {
+                        for (e, p) in t.elems.iter().zip(&pt.elems) {
+                            if variant(p) {
+                                self.0.extend(name(e));
+                            }
+                        }
+                    }
+                }
+            }
             syn::visit::visit_expr_match(self, m);
+        }
+        // `if let Mode::A = m` and `let Mode::A = m else { .. }` (errors of their own).
+        fn visit_expr_let(&mut self, l: &'a syn::ExprLet) {
+            if variant(&l.pat) {
+                self.0.extend(name(&l.expr));
+            }
+            syn::visit::visit_expr_let(self, l);
+        }
+        fn visit_local(&mut self, l: &'a syn::Local) {
+            if let Some(init) = &l.init
+                && init.diverge.is_some()
+                && variant(&l.pat)
+            {
+                self.0.extend(name(&init.expr));
+            }
+            syn::visit::visit_local(self, l);
         }
         fn visit_expr_macro(&mut self, m: &'a syn::ExprMacro) {
             if let Some(Ok((e, pat))) = matches_args(m)
@@ -287,80 +315,6 @@ pub(super) fn enum_scrutinees(block: &syn::Block) -> HashSet<String> {
     let mut f = Find(HashSet::new());
     f.visit_block(block);
     f.0
-}
-
-/// The names the body passes whole to a call (`g(x, mode)`) and never looks into (`p.w`, `a[i]`,
-/// `p.norm()`, `a.iter()`, `&p`): a parameter among them taken by value, of a path type, is a
-/// fieldless enum handed on to a callee that matches on it.
-pub(super) fn passed_on(block: &syn::Block) -> HashSet<String> {
-    struct Find(HashSet<String>, HashSet<String>);
-    fn whole(e: &syn::Expr) -> Option<String> {
-        match e {
-            syn::Expr::Path(p) => p.path.get_ident().map(|i| i.to_string()),
-            _ => None,
-        }
-    }
-    fn base(e: &syn::Expr) -> Option<String> {
-        match e {
-            syn::Expr::Path(p) => p.path.get_ident().map(|i| i.to_string()),
-            syn::Expr::Paren(p) => base(&p.expr),
-            syn::Expr::Reference(r) => base(&r.expr),
-            _ => None,
-        }
-    }
-    impl<'a> Visit<'a> for Find {
-        fn visit_expr_field(&mut self, f: &'a syn::ExprField) {
-            self.0.extend(base(&f.base));
-            syn::visit::visit_expr_field(self, f);
-        }
-        fn visit_expr_index(&mut self, i: &'a syn::ExprIndex) {
-            self.0.extend(base(&i.expr));
-            syn::visit::visit_expr_index(self, i);
-        }
-        fn visit_expr_method_call(&mut self, m: &'a syn::ExprMethodCall) {
-            self.0.extend(base(&m.receiver));
-            self.1.extend(m.args.iter().filter_map(whole));
-            syn::visit::visit_expr_method_call(self, m);
-        }
-        fn visit_expr_for_loop(&mut self, f: &'a syn::ExprForLoop) {
-            self.0.extend(base(&f.expr));
-            syn::visit::visit_expr_for_loop(self, f);
-        }
-        // A struct taken by value and lent to a callee (`g(&p)`): the macro asks for `&S`.
-        fn visit_expr_reference(&mut self, r: &'a syn::ExprReference) {
-            self.0.extend(base(&r.expr));
-            syn::visit::visit_expr_reference(self, r);
-        }
-        // The value of `match m`, `if let P = m`, `let P = m else ..` (errors of their own if
-        // the patterns are not supported; the enum is not a struct taken by value).
-        fn visit_expr_match(&mut self, m: &'a syn::ExprMatch) {
-            self.1.extend(whole(&m.expr));
-            if let syn::Expr::Tuple(t) = &*m.expr {
-                self.1.extend(t.elems.iter().filter_map(whole));
-            }
-            syn::visit::visit_expr_match(self, m);
-        }
-        fn visit_expr_let(&mut self, l: &'a syn::ExprLet) {
-            self.1.extend(whole(&l.expr));
-            syn::visit::visit_expr_let(self, l);
-        }
-        fn visit_local(&mut self, l: &'a syn::Local) {
-            if let Some(init) = &l.init
-                && init.diverge.is_some()
-            {
-                self.1.extend(whole(&init.expr));
-            }
-            syn::visit::visit_local(self, l);
-        }
-        fn visit_expr_call(&mut self, c: &'a syn::ExprCall) {
-            self.1.extend(c.args.iter().filter_map(whole));
-            syn::visit::visit_expr_call(self, c);
-        }
-    }
-    let mut f = Find(HashSet::new(), HashSet::new());
-    f.visit_block(block);
-    f.1.retain(|n| !f.0.contains(n));
-    f.1
 }
 
 #[cfg(test)]

@@ -86,10 +86,8 @@ pub struct Lower {
     reported_lets: HashSet<VarId>,
     /// The parameters the body matches on by enum variant: fieldless enums.
     enum_params: HashSet<String>,
-    /// The names the body only passes whole to calls (see `matches::passed_on`).
-    passed_on: HashSet<String>,
     /// The counters of range loops, with their ranges: typed and checked once inference ends.
-    range_counters: Vec<(TyId, syn::Expr)>,
+    range_counters: Vec<(TyId, syn::Expr, bool)>,
 }
 
 /// The statement that marks where a bounded loop checks its bound.
@@ -98,7 +96,6 @@ const MAX_ITERS_CHECK: &str = "__stackgrad_max_iters_check";
 pub fn lower(item: &syn::ItemFn, args: &Args) -> syn::Result<Func> {
     let mut l = Lower::new(item, args);
     l.enum_params = matches::enum_scrutinees(&item.block);
-    l.passed_on = matches::passed_on(&item.block);
     l.signature(&item.sig, args);
     let mut block = (*item.block).clone();
     l.errors.extend(matches::desugar(&mut block));
@@ -152,7 +149,6 @@ impl Lower {
             call_lets: HashMap::new(),
             reported_lets: HashSet::new(),
             enum_params: HashSet::new(),
-            passed_on: HashSet::new(),
             range_counters: Vec::new(),
         };
         l.f.flag_ty = l.f.types.fresh(TyVal::Bool);
@@ -220,12 +216,37 @@ impl Lower {
     /// The reverse sweep runs a loop backwards with `.enumerate().rev()`, which needs the range
     /// to be an `ExactSizeIterator`: `Range<i64>` (and of `u64`, `i128`, `u128`) is not.
     fn reversible_counters(&mut self) {
-        for (ty, range) in &self.range_counters {
-            // A range over a `const` item the macro cannot see (`0..N0 % 3`), whose counter
-            // nothing else typed: most likely a length, a `usize`.
-            if matches!(self.f.types.get(*ty), TyVal::Unknown(Kind::Int)) && mentions_const(range) {
+        for (ty, range, start_known) in &self.range_counters {
+            // A counter nothing in the function types is a `usize`, as an index or a callee's
+            // `usize` parameter the macro cannot see would make it; one of a range from a
+            // negative literal (`-3..3`) stays an `i32`. (Arithmetic that takes a `usize` counter
+            // below 0 needs a signed type written somewhere, `i as i32 - 2`, as in plain Rust
+            // where the counter is a `usize`.)
+            let negative_start = matches!(range, syn::Expr::Range(r)
+                if r.start.as_deref().is_some_and(|s| matches!(s, syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)))));
+            if matches!(self.f.types.get(*ty), TyVal::Unknown(Kind::Int)) && !negative_start {
                 let usize_ty = self.f.usize_ty;
                 self.f.types.unify(*ty, usize_ty);
+            }
+            let signed =
+                matches!(self.f.types.get(*ty), TyVal::Int(t) if t.to_string().starts_with('i'));
+            if signed && !start_known {
+                self.errors.push(err(
+                    range,
+                    "the start of this range may be negative (a `const` the macro cannot see), and the tape is sized for starts from 0 up: start it at a literal, or bind the value first, as in `for j in 0..N { let i = j as i32 + K; .. }`",
+                ));
+            }
+            // The reverse sweep runs `a..=b` as `a..b + 1`: `b + 1` overflows at `u8::MAX`.
+            if let TyVal::Int(t) = self.f.types.get(*ty)
+                && ["i8", "u8", "i16", "u16"].contains(&t.to_string().as_str())
+                && matches!(range, syn::Expr::Range(r) if matches!(r.limits, syn::RangeLimits::Closed(_)))
+            {
+                self.errors.push(err(
+                    range,
+                    format!(
+                        "an inclusive range of `{t}` is not supported (the reverse sweep runs it as `a..b + 1`, which overflows at `{t}::MAX`): loop over `i32` or `usize` and convert, as in `(i as {t})`"
+                    ),
+                ));
             }
             if let TyVal::Int(t) = self.f.types.get(*ty)
                 && ["i64", "u64", "i128", "u128"].contains(&t.to_string().as_str())
@@ -294,22 +315,6 @@ impl Lower {
 
 fn err(node: impl ToTokens, msg: impl std::fmt::Display) -> syn::Error {
     syn::Error::new_spanned(node, msg)
-}
-
-/// Whether `e` names a `const` item (`N0`, `K`).
-fn mentions_const(e: &syn::Expr) -> bool {
-    struct Consts(bool);
-    impl<'a> Visit<'a> for Consts {
-        fn visit_expr_path(&mut self, p: &'a syn::ExprPath) {
-            self.0 |= p
-                .path
-                .get_ident()
-                .is_some_and(|i| is_screaming(&i.to_string()));
-        }
-    }
-    let mut c = Consts(false);
-    c.visit_expr(e);
-    c.0
 }
 
 fn is_screaming(name: &str) -> bool {

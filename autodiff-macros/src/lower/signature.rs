@@ -104,13 +104,10 @@ impl Lower {
             }
             t => (t, false),
         };
-        // A fieldless enum: matched on by variant, or taken by value and passed on whole.
-        let name = pi.ident.to_string();
-        let enum_ty = ((self.enum_params.contains(&name)
-            || (!by_ref && self.passed_on.contains(&name)))
-            && matches!(inner, syn::Type::Path(p) if scalar_ty(inner).is_none()
-                && p.qself.is_none()
-                && p.path.segments.iter().all(|s| s.arguments.is_none())))
+        // A fieldless enum: matched on by variant. (Not one only passed on: its type may as well
+        // be an alias of a float or an array, which would silently lose its derivative.)
+        let enum_ty = (self.enum_params.contains(&pi.ident.to_string())
+            && matches!(inner, syn::Type::Path(p) if scalar_ty(inner).is_none() && p.qself.is_none()))
         .then(|| self.f.types.fresh(TyVal::Enum(inner.to_token_stream())));
         let Some(ty) = enum_ty.or_else(|| self.param_ty(pt, &pi.ident, inner, by_ref)) else {
             self.unsupported_param(pt, inner);
@@ -144,9 +141,10 @@ impl Lower {
                 self.error(err(
                     &pt.ty,
                     format!(
-                        "take the struct by reference: `{}: &{}`",
+                        "take the struct by reference: `{}: &{}` (a fieldless enum is recognised where this function matches on it, as in `match {} {{ .. }}`)",
                         name,
-                        crate::names::text(&inner.to_token_stream())
+                        crate::names::text(&inner.to_token_stream()),
+                        name
                     ),
                 ));
                 Some(ty)
