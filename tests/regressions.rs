@@ -1800,6 +1800,20 @@ mod integer_counters {
         s
     }
 
+    // Nothing types the counter but a subtraction that goes below 0: an `i32`, as rustc makes
+    // it (a `usize` wrapped: a panic in debug builds, the other branch in release).
+    #[differentiable(hvp)]
+    pub fn below_zero(x: f64) -> f64 {
+        let mut s = x;
+        for i in 0..4 {
+            let d = i - 2;
+            if d < 0 {
+                s *= x;
+            }
+        }
+        s
+    }
+
     #[differentiable(hvp)]
     pub fn g(x: f64, i: usize) -> f64 {
         x * (i as f64 + 1.0)
@@ -1881,6 +1895,9 @@ mod integer_counters {
         assert!((d - 3.0 * x * x).abs() <= 1e-12, "{d}");
         let (_, _, h) = below_hvp(x, 1.0);
         assert!((h - 6.0 * x).abs() <= 1e-12, "{h}");
+        // `i - 2 < 0` for i = 0, 1, with an untyped `d`: x³.
+        assert_eq!(below_zero_grad(x), (x * x * x, 3.0 * x * x));
+        assert_eq!(below_zero_hvp(x, 1.0).2, 6.0 * x);
         // k = 2: `(i + 2) % 3 == 0` at i = 1, `i - 2 > 0` at i = 3: x · 2x · 4x = 8x³.
         assert_eq!(offset(x, 2), 8.0 * x * x * x);
 

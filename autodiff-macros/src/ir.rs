@@ -88,6 +88,11 @@ impl Types {
     /// Merges two type variables. A conflict between two known types is left for rustc to
     /// report on the primal function, where the user wrote it. Of two unknowns, the one that
     /// knows more wins: a float or an integer over a number of unknown kind.
+    /// Whether two types were unified into one.
+    pub fn same(&self, a: TyId, b: TyId) -> bool {
+        self.root(a) == self.root(b)
+    }
+
     pub fn unify(&mut self, a: TyId, b: TyId) {
         let (ra, rb) = (self.root(a), self.root(b));
         if ra == rb {

@@ -88,6 +88,8 @@ pub struct Lower {
     enum_params: HashSet<String>,
     /// The counters of range loops, with their ranges: typed and checked once inference ends.
     range_counters: Vec<(TyId, syn::Expr, bool)>,
+    /// The integer types of subtractions and negations: where a value may go below 0.
+    signed: Vec<TyId>,
 }
 
 /// The statement that marks where a bounded loop checks its bound.
@@ -150,6 +152,7 @@ impl Lower {
             reported_lets: HashSet::new(),
             enum_params: HashSet::new(),
             range_counters: Vec::new(),
+            signed: Vec::new(),
         };
         l.f.flag_ty = l.f.types.fresh(TyVal::Bool);
         l.f.usize_ty =
@@ -218,13 +221,12 @@ impl Lower {
     fn reversible_counters(&mut self) {
         for (ty, range, start_known) in &self.range_counters {
             // A counter nothing in the function types is a `usize`, as an index or a callee's
-            // `usize` parameter the macro cannot see would make it; one of a range from a
-            // negative literal (`-3..3`) stays an `i32`. (Arithmetic that takes a `usize` counter
-            // below 0 needs a signed type written somewhere, `i as i32 - 2`, as in plain Rust
-            // where the counter is a `usize`.)
-            let negative_start = matches!(range, syn::Expr::Range(r)
-                if r.start.as_deref().is_some_and(|s| matches!(s, syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)))));
-            if matches!(self.f.types.get(*ty), TyVal::Unknown(Kind::Int)) && !negative_start {
+            // `usize` parameter the macro cannot see would make it.
+            // A counter whose values meet a subtraction or a negation (`let d = i - 2; if d < 0`)
+            // is an `i32`, as rustc makes it when nothing else types it: as a `usize` it would
+            // wrap where the user's function goes below 0.
+            let signed = self.signed.iter().any(|&t| self.f.types.same(t, *ty));
+            if matches!(self.f.types.get(*ty), TyVal::Unknown(Kind::Int)) && !signed {
                 let usize_ty = self.f.usize_ty;
                 self.f.types.unify(*ty, usize_ty);
             }

@@ -104,6 +104,9 @@ impl Lower {
             Expr::Path(p) => self.pure_const(p),
             Expr::Unary(u) => {
                 let (a, ty) = self.pure(&u.expr);
+                if matches!(u.op, syn::UnOp::Neg(_)) {
+                    self.signed.push(ty);
+                }
                 (Pure::Unary(u.op.to_token_stream(), Box::new(a)), ty)
             }
             Expr::Binary(b) => self.pure_binary(b),
@@ -248,6 +251,9 @@ impl Lower {
             syn::BinOp::Shl(_) | syn::BinOp::Shr(_) => lt,
             _ => {
                 self.f.types.unify(lt, rt);
+                if matches!(b.op, syn::BinOp::Sub(_)) {
+                    self.signed.push(lt);
+                }
                 lt
             }
         };

@@ -672,6 +672,9 @@ impl Lower {
         } else {
             let (p, rty) = self.pure(&b.right);
             self.f.types.unify(ty, rty);
+            if op == BinOp::Sub {
+                self.signed.push(ty);
+            }
             let sym = op.tokens();
             let read = self.read(var);
             let id = self.def_id();
