@@ -313,6 +313,15 @@ pub enum Operand {
 }
 
 impl Operand {
+    /// A constant written by name (`W`, `core::f64::consts::PI`), not a literal: a `const` item
+    /// whose type the macro does not see.
+    pub fn is_named_const(&self) -> bool {
+        matches!(self, Operand::Const { tokens, .. }
+            if matches!(tokens.clone().into_iter().next(), Some(proc_macro2::TokenTree::Ident(_))))
+    }
+}
+
+impl Operand {
     /// The value of a finite numeric literal (`2.5`, `3`, `0.5_f32`); `None` for anything else,
     /// paths to constants included.
     pub fn literal(&self) -> Option<f64> {

@@ -1,7 +1,7 @@
 //! The propagation of one definition's cotangent to its operands: the differentiation rules of
 //! each right-hand side, and calls to other differentiable functions' adjoints.
 
-use proc_macro2::{Span, TokenStream, TokenTree};
+use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, format_ident, quote};
 
 use super::Rev;
@@ -180,9 +180,7 @@ impl<'a> Rev<'a> {
                     quote!(&mut #d)
                 }
                 // A `const` item passed whole (`g(x, W)`): a float or an array.
-                Operand::Const { tokens, .. }
-                    if matches!(tokens.clone().into_iter().next(), Some(TokenTree::Ident(_))) =>
-                {
+                Operand::Const { tokens, .. } if a.is_named_const() => {
                     let d = self.names.fresh("d_unused");
                     pre.extend(quote!(let mut #d = #tokens;));
                     quote!(&mut #d)

@@ -5,7 +5,7 @@
 //! tape: one sweep, in the order the primal runs, except that a loop nest whose tangents read
 //! nothing the nest writes runs as the primal's nest and then the tangents' ([`split`]).
 
-use proc_macro2::{Ident, Span, TokenStream, TokenTree};
+use proc_macro2::{Ident, Span, TokenStream};
 use quote::{ToTokens, format_ident, quote};
 
 use crate::analysis::Activity;
@@ -122,10 +122,7 @@ impl<'a> Tan<'a> {
                 None => self.f.vars[*var].constant,
                 _ => false,
             },
-            // A path (`W`), not a literal.
-            Operand::Const { tokens, .. } => {
-                matches!(tokens.clone().into_iter().next(), Some(TokenTree::Ident(_)))
-            }
+            Operand::Const { .. } => a.is_named_const(),
             Operand::Temp(_) => false,
         };
         whole && self.f.types.kind(self.f.operand_ty(a)) == Kind::Float

@@ -653,16 +653,8 @@ fn float_tensor<F: Float>(shape: &[usize], values: &[F]) -> Tensor {
 
 /// Copies a checked float tensor into `values`.
 fn decode_floats<F: Float>(t: &Tensor, values: &mut [F]) {
-    if t.dtype == Dtype::F32 {
-        for (v, b) in values.iter_mut().zip(t.data.chunks_exact(4)) {
-            let mut le = [0; 4];
-            le.copy_from_slice(b);
-            *v = F::from_f64(f64::from(f32::from_le_bytes(le)));
-        }
-    } else {
-        for (v, b) in values.iter_mut().zip(t.data.chunks_exact(8)) {
-            *v = F::from_f64(f64::from_bits(u64_le(b)));
-        }
+    for (v, x) in values.iter_mut().zip(float_values(t)) {
+        *v = F::from_f64(x);
     }
 }
 
