@@ -331,3 +331,81 @@ mod generic_forward_and_second_order {
         }
     }
 }
+
+/// Under `hvp`, a method calls another that does not differentiate every argument: data (`x`)
+/// and a float literal (`scale`). The tangent program calls the callee's `_hvp_jvp`, whose
+/// adjoint takes adjoints for its differentiated parameters and tangents only (the call passed
+/// one for each float argument before: "takes 7 arguments but 8 were supplied").
+mod second_order_calls_with_data_arguments {
+    use crate::common::{assert_close, cube};
+    use stackgrad::differentiable;
+
+    #[derive(Clone, Debug, Default, PartialEq)]
+    pub struct Lin {
+        pub w: [f64; 2],
+    }
+
+    #[differentiable(hvp)]
+    impl Lin {
+        pub fn predict(&self, x: &[f64; 2], scale: f64) -> f64 {
+            (self.w[0] * x[0] + self.w[1] * x[1]).tanh() * scale
+        }
+
+        pub fn loss(&self, x: &[f64; 2], y: f64) -> f64 {
+            let e = self.predict(x, 2.0) - y;
+            e * e
+        }
+
+        #[wrt(self, x)]
+        pub fn predict_in_x(&self, x: &[f64; 2], scale: f64) -> f64 {
+            (self.w[0] * x[0] + self.w[1] * x[1]).tanh() * scale
+        }
+
+        #[wrt(self, x)]
+        pub fn loss_in_x(&self, x: &[f64; 2], y: f64) -> f64 {
+            let e = self.predict_in_x(x, 2.0) - y;
+            e * e
+        }
+    }
+
+    fn dot(a: &[f64; 2], b: &[f64; 2]) -> f64 {
+        a[0] * b[0] + a[1] * b[1]
+    }
+
+    #[test]
+    fn hessian_vector_products_against_the_closed_forms() {
+        let s = 2.0;
+        for p in cube::<7>(76, 20, -1.0, 1.0) {
+            let m = Lin { w: [p[0], p[1]] };
+            let x = [p[2], p[3]];
+            let y = p[4];
+            let v = Lin { w: [p[5], p[6]] };
+            let v_x = [0.5 * p[6] - 0.25, 0.75 - p[5]];
+            // L = (s tanh z - y)², z = w·x: ∇_w L = g x, ∇_x L = g w, g = 2 e s sech² z;
+            // dg = 2 s² sech⁴ z dz - 4 e s tanh z sech² z dz.
+            let z = dot(&m.w, &x);
+            let (th, sech2) = (z.tanh(), 1.0 - z.tanh() * z.tanh());
+            let e = s * th - y;
+            let g = 2.0 * e * s * sech2;
+            let dg = |dz: f64| (2.0 * s * s * sech2 * sech2 - 4.0 * e * s * th * sech2) * dz;
+
+            let (value, grad, hv) = m.loss_hvp(&x, y, &v);
+            assert_close("loss", value, e * e, 1e-12);
+            let dg_w = dg(dot(&x, &v.w));
+            for k in 0..2 {
+                assert_close("d loss / d w", grad.w[k], g * x[k], 1e-12);
+                assert_close("(H v)_w", hv.w[k], x[k] * dg_w, 1e-12);
+            }
+
+            let (value, (grad_w, grad_x), (hv_w, hv_x)) = m.loss_in_x_hvp(&x, y, &v, &v_x);
+            assert_close("loss_in_x", value, e * e, 1e-12);
+            let dg_wx = dg(dot(&x, &v.w) + dot(&m.w, &v_x));
+            for k in 0..2 {
+                assert_close("d loss / d w", grad_w.w[k], g * x[k], 1e-12);
+                assert_close("d loss / d x", grad_x[k], g * m.w[k], 1e-12);
+                assert_close("(H v)_w", hv_w.w[k], x[k] * dg_wx + g * v_x[k], 1e-12);
+                assert_close("(H v)_x", hv_x[k], m.w[k] * dg_wx + g * v.w[k], 1e-12);
+            }
+        }
+    }
+}

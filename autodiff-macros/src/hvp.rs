@@ -7,12 +7,14 @@
 //! (JAX computes `hvp` forward over reverse; both orders give the same product at the same
 //! order of cost, and this one reuses the reverse pipeline, tape plan and checkpoints whole.)
 
+use std::collections::HashMap;
+
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
 
 use crate::args::Args;
 use crate::forward::Fwd;
-use crate::ir::{Func, Kind};
+use crate::ir::{Callee, Func, Kind};
 use crate::items::{Analysed, Sig, doc, has_grad, list};
 use crate::names::{bare, tape_name};
 use crate::tangent::Tan;
@@ -73,9 +75,34 @@ pub fn tangent_program(func: &syn::ItemFn, f: &Func, an: &Analysed) -> syn::Resu
         args: Args {
             wrt: Some(wrt),
             tangent_program: true,
+            known: tangent_callees(&f.known),
             ..Args::default()
         },
     })
+}
+
+/// The known callees (the other methods of an `impl` block) as the tangent program calls them:
+/// `__m_hvp_jvp(params.., t_params.., z_params..)` differentiates its method's differentiated
+/// parameters and every tangent; the zero structs after them (one per struct parameter it does
+/// not differentiate) carry no derivative, whatever their number.
+fn tangent_callees(known: &HashMap<String, Callee>) -> HashMap<String, Callee> {
+    (known.iter())
+        .map(|(key, callee)| {
+            let primal = callee.params.iter().cloned();
+            let tangents = (callee.params.iter())
+                .filter(|(_, d)| *d)
+                .map(|(name, _)| (format!("t_{name}"), true));
+            let zeros = (callee.params.iter())
+                .filter(|(_, d)| !*d)
+                .map(|(name, _)| (format!("z_{name}"), false));
+            let params = primal.chain(tangents).chain(zeros).collect();
+            let callee = Callee {
+                name: format!("{}_hvp_jvp", callee.name),
+                params,
+            };
+            (format!("{key}_hvp_jvp"), callee)
+        })
+        .collect()
 }
 
 /// `f_hvp(x.., v..) -> (value, gradient, H v)`, for a function with one float output.
@@ -200,6 +227,26 @@ mod tests {
         assert_eq!(wrt, ["x", "w", "t_x", "t_w"]);
         let g = crate::lower::lower(&p.item, &p.args).unwrap();
         assert_eq!(g.wrt.len(), 4);
+    }
+
+    /// A method's `_hvp_jvp` differentiates what the method does and every tangent, in the
+    /// order the tangent program passes them.
+    #[test]
+    fn known_callees_as_the_tangent_program_calls_them() {
+        let callee = Callee {
+            name: "predict".into(),
+            params: vec![
+                ("self".into(), true),
+                ("x".into(), false),
+                ("s".into(), false),
+            ],
+        };
+        let known = HashMap::from([("__lin_predict".to_string(), callee)]);
+        let tangent = tangent_callees(&known);
+        let c = &tangent["__lin_predict_hvp_jvp"];
+        assert_eq!(c.name, "predict_hvp_jvp");
+        let d: Vec<bool> = c.params.iter().map(|(_, d)| *d).collect();
+        assert_eq!(d, [true, false, false, true, false, false]);
     }
 
     #[test]
