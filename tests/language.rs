@@ -345,6 +345,76 @@ mod matching {
     }
 }
 
+/// `panic!` where Rust takes any type: a branch of an `if` used as a value, a `match` arm (as a
+/// value or a statement), an `else` block's tail. The forward sweep panics where the function
+/// does, `_try_forward` returns the message, and the gradient is that of the branch taken.
+mod panic_as_a_value {
+    use crate::common::{GradCheck, cube};
+    use stackgrad::differentiable;
+
+    #[differentiable(hvp)]
+    pub fn guarded(x: f64, y: &[f64; 2], n: usize) -> f64 {
+        let w = if y[0] < -10.0 {
+            panic!("y[0] too small")
+        } else {
+            (x * y[1]).sin()
+        };
+        let k = match n {
+            0 => w * x,
+            1 | 2 => w + y[0] * y[0],
+            _ => panic!("n must be at most 2"),
+        };
+        let mut s = k;
+        match n {
+            0 => s *= y[1],
+            1 | 2 => s += x,
+            _ => panic!("not reached: n > 2 panicked above"),
+        }
+        let r = if s < 100.0 {
+            s * s
+        } else {
+            panic!("s too large")
+        };
+        r + w
+    }
+
+    fn guarded_f64(x: f64, y: &[f64; 2], n: usize) -> f64 {
+        let w = (x * y[1]).sin();
+        let k = if n == 0 { w * x } else { w + y[0] * y[0] };
+        let s = if n == 0 { k * y[1] } else { k + x };
+        s * s + w
+    }
+
+    #[test]
+    fn gradients_of_the_branch_taken() {
+        for n in 0..3 {
+            GradCheck::new("panic! as a value").flat(
+                &cube::<3>(1360 + n as u64, 24, -1.5, 1.5),
+                |(x, y): &(f64, [f64; 2])| guarded_f64(*x, y, n),
+                |(x, y): &(f64, [f64; 2])| guarded_grad(*x, y, n),
+            );
+        }
+    }
+
+    #[test]
+    fn each_panic_is_the_functions() {
+        let mut tape = GuardedTape::new();
+        let cases: [(f64, [f64; 2], usize, Result<f64, &str>); 4] = [
+            (0.5, [0.25, 1.0], 1, Ok(guarded(0.5, &[0.25, 1.0], 1))),
+            (0.5, [-20.0, 1.0], 0, Err("y[0] too small")),
+            (0.5, [0.25, 1.0], 3, Err("n must be at most 2")),
+            (0.5, [10.5, 1.0], 1, Err("s too large")),
+        ];
+        for (x, y, n, expected) in cases {
+            assert_eq!(guarded_try_forward(x, &y, n, &mut tape), expected);
+            let caught = std::panic::catch_unwind(|| guarded(x, &y, n));
+            assert_eq!(caught.is_err(), expected.is_err());
+        }
+        let (value, _, _) = guarded_hvp(0.5, &[0.25, 1.0], 1, 1.0, &[0.0, 0.0]);
+        assert_eq!(value, guarded(0.5, &[0.25, 1.0], 1));
+    }
+}
+
 /// Destructuring `let` and assignment of tuples written out and of `if`s ending in tuples, and
 /// `panic!` with a message (the forward sweep panics as the function does).
 mod destructuring {

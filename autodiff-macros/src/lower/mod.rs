@@ -12,6 +12,7 @@ mod defaults;
 mod exprs;
 mod loops;
 mod matches;
+mod panics;
 mod places;
 mod pure;
 mod reductions;
@@ -101,6 +102,7 @@ pub fn lower(item: &syn::ItemFn, args: &Args) -> syn::Result<Func> {
     l.signature(&item.sig, args);
     let mut block = (*item.block).clone();
     l.errors.extend(matches::desugar(&mut block));
+    panics::desugar(&mut block);
     let body = l.body(&block);
     l.finish(body)
 }
