@@ -345,6 +345,28 @@ mod matching {
     }
 }
 
+/// Integer literals with a float suffix are floats, as in Rust: `2_f64`, `3f64`.
+mod float_suffixed_integer_literals {
+    use crate::common::{GradCheck, cube};
+    use stackgrad::differentiable;
+
+    #[differentiable(jvp)]
+    pub fn poly(x: f64) -> f64 {
+        2_f64 * x * x + 3f64 * x - 1_f64
+    }
+
+    #[test]
+    fn gradient_and_tangent() {
+        GradCheck::new("2_f64 * x * x + 3f64 * x - 1_f64").flat(
+            &cube::<1>(1370, 20, -2.0, 2.0),
+            |x: &f64| 2.0 * x * x + 3.0 * x - 1.0,
+            |x: &f64| poly_grad(*x),
+        );
+        let (v, t) = poly_jvp(0.5, 2.0);
+        assert_eq!((v, t), (1.0, 2.0 * (4.0 * 0.5 + 3.0)));
+    }
+}
+
 /// `panic!` where Rust takes any type: a branch of an `if` used as a value, a `match` arm (as a
 /// value or a statement), an `else` block's tail. The forward sweep panics where the function
 /// does, `_try_forward` returns the message, and the gradient is that of the branch taken.

@@ -10,6 +10,7 @@
 mod bounded;
 mod defaults;
 mod exprs;
+mod literals;
 mod loops;
 mod matches;
 mod panics;
@@ -101,6 +102,7 @@ pub fn lower(item: &syn::ItemFn, args: &Args) -> syn::Result<Func> {
     l.enum_params = matches::enum_scrutinees(&item.block);
     l.signature(&item.sig, args);
     let mut block = (*item.block).clone();
+    literals::desugar(&mut block);
     l.errors.extend(matches::desugar(&mut block));
     panics::desugar(&mut block);
     let body = l.body(&block);
