@@ -345,6 +345,84 @@ mod matching {
     }
 }
 
+/// A struct field cast to a float, whose type the macro cannot see: an integer field (no
+/// derivative, whatever the tangent struct holds there) and an `f32` field in `f64` code (the
+/// derivative passes through the cast), as in Rust.
+mod casts_of_fields {
+    use crate::common::{GradCheck, assert_close, cube};
+    use stackgrad::differentiable;
+
+    #[derive(Clone, Debug, Default, PartialEq)]
+    pub struct Scaled {
+        pub w: [f64; 2],
+        pub s: f32,
+        pub k: usize,
+        pub v: [f32; 2],
+    }
+
+    #[differentiable(jvp)]
+    pub fn energy(p: &Scaled, x: f64) -> f64 {
+        let n = p.k as f64;
+        (p.w[0] * x + p.w[1]) * n + (p.s as f64) * x * x + (p.v[1] as f64).sin() * n
+    }
+
+    fn energy_f64(w: [f64; 2], s: f64, v1: f64, k: usize, x: f64) -> f64 {
+        let n = k as f64;
+        (w[0] * x + w[1]) * n + s * x * x + v1.sin() * n
+    }
+
+    #[test]
+    fn gradient_and_tangent() {
+        for k in [0, 3] {
+            // The f32 fields hold values exact in f32, so the f64 reference sees the same ones.
+            let points: Vec<[f64; 5]> = cube::<5>(1380 + k as u64, 24, -1.5, 1.5)
+                .into_iter()
+                .map(|p| p.map(|c| c as f32 as f64))
+                .collect();
+            GradCheck::new("p.k as f64, p.s as f64").flat(
+                &points,
+                |&(w, s, v1, x): &([f64; 2], f64, f64, f64)| energy_f64(w, s, v1, k, x),
+                |&(w, s, v1, x): &([f64; 2], f64, f64, f64)| {
+                    let p = Scaled {
+                        w,
+                        s: s as f32,
+                        k,
+                        v: [0.25, v1 as f32],
+                    };
+                    let (value, (d_p, d_x)) = energy_grad(&p, x);
+                    assert_eq!(d_p.k, 0);
+                    assert_eq!(d_p.v[0], 0.0);
+                    (value, (d_p.w, d_p.s as f64, d_p.v[1] as f64, d_x))
+                },
+            );
+        }
+        // The tangent along every float field and x, with 7 in the integer field's slot of the
+        // tangent struct: an integer has no tangent, so it must not count.
+        let p = Scaled {
+            w: [0.5, -1.0],
+            s: 0.75,
+            k: 3,
+            v: [0.0, 0.5],
+        };
+        let t = Scaled {
+            w: [1.0, 2.0],
+            s: -0.5,
+            k: 7,
+            v: [0.0, 0.25],
+        };
+        let (x, t_x) = (1.25, 0.5);
+        let (value, tangent) = energy_jvp(&p, x, &t, t_x);
+        assert_eq!(value, energy(&p, x));
+        let n = 3.0;
+        let along = (t.w[0] * x + t.w[1]) * n
+            + (p.w[0] * t_x) * n
+            + (t.s as f64) * x * x
+            + (p.s as f64) * 2.0 * x * t_x
+            + (0.5f64).cos() * 0.25 * n;
+        assert_close("tangent", tangent, along, 1e-14);
+    }
+}
+
 /// Integer literals with a float suffix are floats, as in Rust: `2_f64`, `3f64`.
 mod float_suffixed_integer_literals {
     use crate::common::{GradCheck, cube};
@@ -421,7 +499,8 @@ mod panic_as_a_value {
     #[test]
     fn each_panic_is_the_functions() {
         let mut tape = GuardedTape::new();
-        let cases: [(f64, [f64; 2], usize, Result<f64, &str>); 4] = [
+        type Case = (f64, [f64; 2], usize, Result<f64, &'static str>);
+        let cases: [Case; 4] = [
             (0.5, [0.25, 1.0], 1, Ok(guarded(0.5, &[0.25, 1.0], 1))),
             (0.5, [-20.0, 1.0], 0, Err("y[0] too small")),
             (0.5, [0.25, 1.0], 3, Err("n must be at most 2")),

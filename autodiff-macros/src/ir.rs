@@ -396,7 +396,8 @@ pub enum Rhs {
         args: Vec<Operand>,
         span: Span,
     },
-    Cast(Operand),
+    /// `o as f32`: the span of the cast, for an error on it.
+    Cast(Operand, Span),
     /// `[a, b, c]`.
     Array(Vec<Operand>),
     Call {
@@ -599,6 +600,9 @@ pub struct Func {
     pub field_tys: std::collections::HashMap<(VarId, String), TyId>,
     /// Callees whose differentiated parameters are known ([`crate::args::Args::known`]).
     pub known: std::collections::HashMap<String, Callee>,
+    /// The reads of struct fields cast to a float (`p.k as f64`) whose type nothing in the
+    /// function decides: see [`Func::unseen_field`].
+    pub unseen_casts: std::collections::HashSet<ReadId>,
 }
 
 /// A callee whose parameters the macro knows: another method of a `#[differentiable]` `impl`
@@ -668,6 +672,13 @@ impl Func {
 
     pub fn field_ty(&self, var: VarId, proj: &[Proj]) -> Option<TyId> {
         self.field_tys.get(&(var, place_path(proj))).copied()
+    }
+
+    /// A struct field (or an element of one) whose type the macro cannot see, read as a float:
+    /// cast (`p.k as f64`), it may be a float or an integer, so its tangent and adjoint go
+    /// through [`crate::print::cast_helper`].
+    pub fn unseen_field(&self, o: &Operand) -> bool {
+        matches!(o, Operand::Var { read, .. } if self.unseen_casts.contains(read))
     }
 
     pub fn operand_ty(&self, o: &Operand) -> TyId {

@@ -268,6 +268,7 @@ fn jvp_fn(sig: &Sig, f: &Func, an: &Analysed) -> TokenStream {
     let mut tan = Tan::new(f, act, &fwd);
     let body = tan.body();
     let helper = tan.needs_zero_helper.then_some(crate::tangent::ZERO_HELPER);
+    let cast = tan.needs_cast_helper.then(crate::print::cast_helper);
     let (t_names, t_tys): (Vec<_>, Vec<_>) = tan.params().into_iter().unzip();
     let Sig {
         vis,
@@ -297,6 +298,7 @@ fn jvp_fn(sig: &Sig, f: &Func, an: &Analysed) -> TokenStream {
         #allow
         #vis fn #jvp #gdecl(#(#params,)* #(#t_names: #t_tys),*) -> (#ret, #ret) {
             #helper
+            #cast
             #use_generic_primal
             #body
         }

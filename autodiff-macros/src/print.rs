@@ -276,6 +276,38 @@ pub fn zero_fallback(base: &TokenStream) -> TokenStream {
     }
 }
 
+/// `__StackgradCast`, for a struct field cast to a float whose type the macro cannot see
+/// (`p.k as f64`): a float field's tangent and adjoint pass through the cast; an integer
+/// field has neither (its tangent reads 0 whatever the tangent struct holds).
+pub fn cast_helper() -> TokenStream {
+    let ints = [
+        "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize",
+    ]
+    .map(|t| proc_macro2::Ident::new(t, proc_macro2::Span::call_site()));
+    quote::quote! {
+        trait __StackgradCast {
+            fn cast_tangent(&self) -> f64;
+            fn add_cast(&mut self, s: f64);
+            fn set_cast(&mut self, s: f64);
+        }
+        impl __StackgradCast for f32 {
+            fn cast_tangent(&self) -> f64 { *self as f64 }
+            fn add_cast(&mut self, s: f64) { *self += s as f32; }
+            fn set_cast(&mut self, s: f64) { *self = s as f32; }
+        }
+        impl __StackgradCast for f64 {
+            fn cast_tangent(&self) -> f64 { *self }
+            fn add_cast(&mut self, s: f64) { *self += s; }
+            fn set_cast(&mut self, s: f64) { *self = s; }
+        }
+        #(impl __StackgradCast for #ints {
+            fn cast_tangent(&self) -> f64 { 0.0 }
+            fn add_cast(&mut self, _: f64) {}
+            fn set_cast(&mut self, _: f64) {}
+        })*
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -259,7 +259,12 @@ impl Lower {
         let ty = self.f.types.fresh(tv);
         if self.kind_of(&c.expr).unwrap_or(Kind::Float) == Kind::Float {
             let a = self.float(&c.expr, out);
-            self.def_temp(out, Rhs::Cast(a), ty)
+            if let Operand::Var { proj, read, ty, .. } = &a
+                && proj.iter().any(|p| matches!(p, Proj::Field(_)))
+            {
+                self.cast_fields.push((*read, *ty));
+            }
+            self.def_temp(out, Rhs::Cast(a, c.span()), ty)
         } else {
             let kind = self.kind_of(&c.expr).unwrap_or(Kind::Float);
             let (p, _) = self.pure_constant(&c.expr, kind);

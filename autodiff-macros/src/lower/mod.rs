@@ -90,6 +90,8 @@ pub struct Lower {
     enum_params: HashSet<String>,
     /// The counters of range loops, with their ranges: typed and checked once inference ends.
     range_counters: Vec<(TyId, syn::Expr, bool)>,
+    /// Struct fields read by a cast to a float, and their types: see [`Func::unseen_field`].
+    cast_fields: Vec<(ReadId, TyId)>,
     /// The integer types of subtractions and negations: where a value may go below 0.
     signed: Vec<TyId>,
 }
@@ -134,6 +136,7 @@ impl Lower {
                 read_tys: HashMap::new(),
                 field_tys: HashMap::new(),
                 known: args.known.clone(),
+                unseen_casts: HashSet::new(),
             },
             scopes: vec![HashMap::new()],
             names: HashMap::new(),
@@ -156,6 +159,7 @@ impl Lower {
             reported_lets: HashSet::new(),
             enum_params: HashSet::new(),
             range_counters: Vec::new(),
+            cast_fields: Vec::new(),
             signed: Vec::new(),
         };
         l.f.flag_ty = l.f.types.fresh(TyVal::Bool);
@@ -201,6 +205,11 @@ impl Lower {
             self.f.types.unify(ty, t);
         }
         self.f.body = body;
+        for &(read, ty) in &self.cast_fields {
+            if !self.f.types.known(ty) {
+                self.f.unseen_casts.insert(read);
+            }
+        }
         // Fields first: a call's arguments are often struct fields (`g(&p.w)`), whose type
         // then types the call's result.
         defaults::default_field_types(&mut self.f);

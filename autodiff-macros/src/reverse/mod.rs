@@ -72,6 +72,8 @@ pub struct Rev<'a> {
     /// The adjoint defines the helper trait for buffers of unknown type (see
     /// [`rhs::ACCUMULATE_HELPER`](rhs)) among its declarations.
     needs_accumulate: bool,
+    /// `__StackgradCast` ([`crate::print::cast_helper`]) is among its declarations.
+    needs_cast: bool,
     /// The `#[record(..)]` arrays widened, and the `#[recompute]` arrays computed again, into
     /// locals so far in the enclosing blocks, innermost last: later reads in scope reuse the
     /// local.
@@ -189,6 +191,7 @@ impl<'a> Rev<'a> {
             guse: TokenStream::new(),
             decls,
             needs_accumulate: false,
+            needs_cast: false,
             wide: Vec::new(),
             pre: TokenStream::new(),
             held: Vec::new(),

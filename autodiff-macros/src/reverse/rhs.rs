@@ -22,7 +22,8 @@ impl<'a> Rev<'a> {
         match rhs {
             Rhs::Copy(o) => self.pass(o, s),
             Rhs::Neg(o) => self.contrib(o, |_| Some(quote!(-#s))),
-            Rhs::Cast(o) => {
+            Rhs::Cast(o, _) if self.f.unseen_field(o) => self.cast_into_field(o, s),
+            Rhs::Cast(o, _) => {
                 let ty = self.ty(self.f.operand_ty(o));
                 self.contrib(o, |_| Some(quote!(#s as #ty)))
             }
@@ -210,6 +211,28 @@ impl<'a> Rev<'a> {
         let tape = self.call_tape(def, path, &callee);
         let adjoint = companion(path, |i| format_ident!("{}_adjoint", i, span = span));
         quote!(#pre #adjoint(#(#vals,)* &#tape, #s, #(#d_args),*); #post)
+    }
+
+    /// `p.k as f64` with `p.k` of a type the macro cannot see: the cotangent goes into a float
+    /// field through `__StackgradCast`, and nowhere for an integer field.
+    fn cast_into_field(&mut self, o: &Operand, s: &TokenStream) -> TokenStream {
+        let Operand::Var { var, proj, .. } = o else {
+            return TokenStream::new();
+        };
+        if !self.act.operand(o) {
+            return TokenStream::new();
+        }
+        let method = if self.first_touch(*var, proj) {
+            quote!(set_cast)
+        } else {
+            quote!(add_cast)
+        };
+        let d = self.d_place(*var, proj);
+        if !self.needs_cast {
+            self.needs_cast = true;
+            self.decls.push(crate::print::cast_helper());
+        }
+        quote!(__StackgradCast::#method(&mut #d, (#s) as f64);)
     }
 
     /// Which arguments of a call get the caller's cotangent buffer itself: of the active places

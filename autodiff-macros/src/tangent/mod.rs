@@ -19,6 +19,9 @@ mod helper;
 mod split;
 
 pub use helper::ZERO_HELPER;
+
+/// Under `hvp`, for a cast of a struct field whose type the macro cannot see.
+const UNSEEN_CAST: &str = "`hvp`: the macro cannot see this field's type, so the tangent program cannot tell a float field (whose tangent passes through the cast) from an integer one (which has none); bind it to a local of its type first, as in `let k: usize = p.k;` or `let s: f32 = p.s;`, then cast the local";
 use split::Part;
 
 pub struct Tan<'a> {
@@ -32,6 +35,8 @@ pub struct Tan<'a> {
     /// `__StackgradZero` is needed (a zero tangent shaped like a value whose type the macro
     /// cannot see).
     pub needs_zero_helper: bool,
+    /// `__StackgradCast` is needed (a struct field of a type the macro cannot see, cast).
+    pub needs_cast_helper: bool,
     /// The tangent program `f_hvp` differentiates (`f_hvp_jvp`), printed within the language
     /// the macro reads: `[value, tangent]` results, calls to `g_hvp_jvp`, tangents of arrays
     /// taken by value by value, checkpoint attributes kept.
@@ -76,6 +81,7 @@ impl<'a> Tan<'a> {
             t_vars,
             t_temps,
             needs_zero_helper: false,
+            needs_cast_helper: false,
             pair: false,
             unsupported: None,
             zero_structs: vec![None; f.vars.len()],
@@ -270,6 +276,18 @@ impl<'a> Tan<'a> {
         }
     }
 
+    /// The tangent of `o as T`: through `__StackgradCast` for a struct field of a type the
+    /// macro cannot see (an integer field has no tangent, whatever the tangent struct holds).
+    fn t_cast(&self, o: &Operand, ty: TyId) -> Option<TokenStream> {
+        let ty = self.f.types.tokens(ty);
+        let t = self.t_operand(o)?;
+        Some(if self.f.unseen_field(o) && !self.pair {
+            quote!((__StackgradCast::cast_tangent(&#t) as #ty))
+        } else {
+            quote!(#t as #ty)
+        })
+    }
+
     /// The tangent of a right-hand side, given the tokens of its result (`out`); `None` where
     /// it is zero.
     fn t_rhs(
@@ -304,10 +322,7 @@ impl<'a> Tan<'a> {
         match rhs {
             Rhs::Copy(o) => self.t_operand(o),
             Rhs::Neg(o) => self.t_operand(o).map(|t| quote!(-#t)),
-            Rhs::Cast(o) => {
-                let ty = self.f.types.tokens(ty);
-                self.t_operand(o).map(|t| quote!(#t as #ty))
-            }
+            Rhs::Cast(o, _) => self.t_cast(o, ty),
             Rhs::Array(elems) => {
                 if elems.iter().all(|e| self.t_operand(e).is_none()) {
                     return None;
@@ -473,6 +488,17 @@ impl<'a> Tan<'a> {
         let ty = self.def_ty(target, place);
         if let Rhs::Call { path, args, span } = rhs {
             return self.call(target, place, is_let, path, args, *span);
+        }
+        if let Rhs::Cast(o, span) = rhs
+            && active
+            && self.f.unseen_field(o)
+        {
+            if self.pair {
+                self.unsupported
+                    .get_or_insert_with(|| syn::Error::new(*span, UNSEEN_CAST));
+            } else {
+                self.needs_cast_helper = true;
+            }
         }
         let value = fwd.rhs(id, target, place, rhs);
         let Some(t_name) = active.then(|| self.t_target(target, place)).flatten() else {
