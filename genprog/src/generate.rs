@@ -980,6 +980,29 @@ impl Gen<'_> {
                 Ex::from(format!("(-{})", a.s), a.mag, &[&a])
             }
             41..66 => self.method(d),
+            66..71 if self.in_cond == 0 && self.p(Feature::PanicValues, 0.15) => {
+                // A guard no value reaches (`a` stays within its magnitude bound), so the
+                // function never panics; the branch that does is the one the macro rewrites.
+                // `a` is read in the condition: no `let` blocks in it.
+                self.in_cond += 1;
+                let a = self.expr(d);
+                self.in_cond -= 1;
+                let b = self.expr(d);
+                let bound = 2.0 * a.mag + 10.5;
+                let s = if self.coin(0.5) {
+                    format!(
+                        "(if {} > {bound:.1} {{ panic!(\"beyond the bound\") }} else {{ {} }})",
+                        a.s, b.s
+                    )
+                } else {
+                    format!(
+                        "(if {} <= {bound:.1} {{ {} }} else {{ panic!(\"beyond the bound\") }})",
+                        a.s, b.s
+                    )
+                };
+                // Typed as `b` alone: the panicking branch gives the value no type.
+                Ex::from(s, b.mag, &[&b])
+            }
             66..71 if self.p(Feature::IfExpr, 0.8) => {
                 let c = self.cond(1);
                 let (a, b) = (self.expr(d), self.expr(d));
