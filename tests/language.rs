@@ -366,6 +366,38 @@ mod casts_of_fields {
         (p.w[0] * x + p.w[1]) * n + (p.s as f64) * x * x + (p.v[1] as f64).sin() * n
     }
 
+    /// Under `hvp`, a field of the cast's own type (a no-op cast), and an integer field bound
+    /// with its type first.
+    #[allow(clippy::unnecessary_cast)] // the no-op cast is what is tested
+    #[differentiable(hvp)]
+    pub fn energy_hvp_form(p: &Scaled, x: f64) -> f64 {
+        let k: usize = p.k;
+        (p.w[0] as f64) * x * x * (k as f64) + (p.w[1] as f64) * x
+    }
+
+    #[test]
+    fn hessian_vector_product_of_a_no_op_cast() {
+        let p = Scaled {
+            w: [1.5, 0.5],
+            s: 0.0,
+            k: 3,
+            v: [0.0; 2],
+        };
+        let v = Scaled {
+            w: [1.0, -2.0],
+            s: 0.0,
+            k: 7,
+            v: [0.0; 2],
+        };
+        let (x, v_x) = (2.0, 0.5);
+        // f = 3 w0 x² + w1 x: ∇ = (3 x², x, 6 w0 x + w1); H v = (6 x v_x, v_x, 6 x v_w0 + v_w1 + 6 w0 v_x).
+        let (value, (g_p, g_x), (h_p, h_x)) = energy_hvp_form_hvp(&p, x, &v, v_x);
+        assert_eq!(value, 3.0 * 1.5 * 4.0 + 0.5 * 2.0);
+        assert_eq!((g_p.w, g_x), ([12.0, 2.0], 6.0 * 1.5 * 2.0 + 0.5));
+        assert_eq!(h_p.w, [6.0 * 2.0 * 0.5, 0.5]);
+        assert_eq!(h_x, 6.0 * 2.0 * 1.0 - 2.0 + 6.0 * 1.5 * 0.5);
+    }
+
     fn energy_f64(w: [f64; 2], s: f64, v1: f64, k: usize, x: f64) -> f64 {
         let n = k as f64;
         (w[0] * x + w[1]) * n + s * x * x + v1.sin() * n

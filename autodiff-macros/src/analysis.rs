@@ -38,7 +38,7 @@ impl Activity {
 
     pub fn rhs(&self, rhs: &Rhs) -> bool {
         match rhs {
-            Rhs::Copy(o) | Rhs::Neg(o) | Rhs::Cast(o, _) => self.operand(o),
+            Rhs::Copy(o) | Rhs::Neg(o) | Rhs::Cast(o) => self.operand(o),
             Rhs::Bin(_, a, b) => self.operand(a) || self.operand(b),
             Rhs::Method {
                 method, recv, args, ..

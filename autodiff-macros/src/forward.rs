@@ -197,7 +197,7 @@ impl<'a> Fwd<'a> {
                 let o = self.operand(o);
                 quote!(-#o)
             }
-            Rhs::Cast(o, _) => {
+            Rhs::Cast(o) => {
                 let ty = match target {
                     Target::Var(v) => self.f.place_ty(v, place),
                     t => self.f.target_ty(t),

@@ -83,8 +83,9 @@ pub fn tangent_program(func: &syn::ItemFn, f: &Func, an: &Analysed) -> syn::Resu
 
 /// The known callees (the other methods of an `impl` block) as the tangent program calls them:
 /// `__m_hvp_jvp(params.., t_params.., z_params..)` differentiates its method's differentiated
-/// parameters and every tangent; the zero structs after them (one per struct parameter it does
-/// not differentiate) carry no derivative, whatever their number.
+/// parameters and every tangent. (A method with a struct parameter it does not differentiate
+/// takes a zero struct for it after the tangents, which a caller's tangent program does not
+/// pass yet: such a call fails to compile, as before.)
 fn tangent_callees(known: &HashMap<String, Callee>) -> HashMap<String, Callee> {
     (known.iter())
         .map(|(key, callee)| {

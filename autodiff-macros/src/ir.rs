@@ -396,8 +396,7 @@ pub enum Rhs {
         args: Vec<Operand>,
         span: Span,
     },
-    /// `o as f32`: the span of the cast, for an error on it.
-    Cast(Operand, Span),
+    Cast(Operand),
     /// `[a, b, c]`.
     Array(Vec<Operand>),
     Call {

@@ -227,7 +227,7 @@ impl Plan {
         match rhs {
             Rhs::Pure(p) => self.available_pure(f, p),
             Rhs::Copy(o) => self.available(f, o, usize::MAX) || constant(o),
-            Rhs::Neg(o) | Rhs::Cast(o, _) => constant(o) || self.available(f, o, depth),
+            Rhs::Neg(o) | Rhs::Cast(o) => constant(o) || self.available(f, o, depth),
             Rhs::Bin(BinOp::Add | BinOp::Sub | BinOp::Mul, a, b) => {
                 (constant(a) && constant(b))
                     || (self.available(f, a, depth) && self.available(f, b, depth))
@@ -409,7 +409,7 @@ fn in_place_rhs(f: &Func, rhs: &Rhs) -> bool {
         }
     };
     match rhs {
-        Rhs::Copy(o) | Rhs::Neg(o) | Rhs::Cast(o, _) => ok(o),
+        Rhs::Copy(o) | Rhs::Neg(o) | Rhs::Cast(o) => ok(o),
         Rhs::Bin(BinOp::Add | BinOp::Sub | BinOp::Mul, a, b) => ok(a) && ok(b),
         _ => false,
     }

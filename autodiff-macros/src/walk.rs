@@ -5,7 +5,7 @@ use crate::ir::*;
 
 pub fn operands(rhs: &Rhs) -> Vec<&Operand> {
     match rhs {
-        Rhs::Copy(o) | Rhs::Neg(o) | Rhs::Cast(o, _) => vec![o],
+        Rhs::Copy(o) | Rhs::Neg(o) | Rhs::Cast(o) => vec![o],
         Rhs::Bin(_, a, b) => vec![a, b],
         Rhs::Method { recv, args, .. } => std::iter::once(recv).chain(args).collect(),
         Rhs::Call { args, .. } | Rhs::Array(args) => args.iter().collect(),

@@ -264,7 +264,7 @@ impl Lower {
             {
                 self.cast_fields.push((*read, *ty));
             }
-            self.def_temp(out, Rhs::Cast(a, c.span()), ty)
+            self.def_temp(out, Rhs::Cast(a), ty)
         } else {
             let kind = self.kind_of(&c.expr).unwrap_or(Kind::Float);
             let (p, _) = self.pure_constant(&c.expr, kind);

@@ -22,8 +22,8 @@ impl<'a> Rev<'a> {
         match rhs {
             Rhs::Copy(o) => self.pass(o, s),
             Rhs::Neg(o) => self.contrib(o, |_| Some(quote!(-#s))),
-            Rhs::Cast(o, _) if self.f.unseen_field(o) => self.cast_into_field(o, s),
-            Rhs::Cast(o, _) => {
+            Rhs::Cast(o) if self.f.unseen_field(o) => self.cast_into_field(o, s),
+            Rhs::Cast(o) => {
                 let ty = self.ty(self.f.operand_ty(o));
                 self.contrib(o, |_| Some(quote!(#s as #ty)))
             }

@@ -317,7 +317,7 @@ impl<'a> Rev<'a> {
                 let o = val(self, o);
                 quote!((-#o))
             }
-            Rhs::Cast(o, _) => {
+            Rhs::Cast(o) => {
                 let o = val(self, o);
                 let t = self.ty(ty);
                 quote!((#o as #t))

@@ -19,9 +19,6 @@ mod helper;
 mod split;
 
 pub use helper::ZERO_HELPER;
-
-/// Under `hvp`, for a cast of a struct field whose type the macro cannot see.
-const UNSEEN_CAST: &str = "`hvp`: the macro cannot see this field's type, so the tangent program cannot tell a float field (whose tangent passes through the cast) from an integer one (which has none); bind it to a local of its type first, as in `let k: usize = p.k;` or `let s: f32 = p.s;`, then cast the local";
 use split::Part;
 
 pub struct Tan<'a> {
@@ -278,6 +275,8 @@ impl<'a> Tan<'a> {
 
     /// The tangent of `o as T`: through `__StackgradCast` for a struct field of a type the
     /// macro cannot see (an integer field has no tangent, whatever the tangent struct holds).
+    /// The tangent program of `hvp` casts it as written, and its reverse sweep takes the field
+    /// for a float of the cast's type (see `lower`): an integer field fails to compile there.
     fn t_cast(&self, o: &Operand, ty: TyId) -> Option<TokenStream> {
         let ty = self.f.types.tokens(ty);
         let t = self.t_operand(o)?;
@@ -322,7 +321,7 @@ impl<'a> Tan<'a> {
         match rhs {
             Rhs::Copy(o) => self.t_operand(o),
             Rhs::Neg(o) => self.t_operand(o).map(|t| quote!(-#t)),
-            Rhs::Cast(o, _) => self.t_cast(o, ty),
+            Rhs::Cast(o) => self.t_cast(o, ty),
             Rhs::Array(elems) => {
                 if elems.iter().all(|e| self.t_operand(e).is_none()) {
                     return None;
@@ -489,16 +488,12 @@ impl<'a> Tan<'a> {
         if let Rhs::Call { path, args, span } = rhs {
             return self.call(target, place, is_let, path, args, *span);
         }
-        if let Rhs::Cast(o, span) = rhs
+        if let Rhs::Cast(o) = rhs
             && active
+            && !self.pair
             && self.f.unseen_field(o)
         {
-            if self.pair {
-                self.unsupported
-                    .get_or_insert_with(|| syn::Error::new(*span, UNSEEN_CAST));
-            } else {
-                self.needs_cast_helper = true;
-            }
+            self.needs_cast_helper = true;
         }
         let value = fwd.rhs(id, target, place, rhs);
         let Some(t_name) = active.then(|| self.t_target(target, place)).flatten() else {
