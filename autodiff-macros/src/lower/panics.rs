@@ -58,14 +58,25 @@ fn hoist(ifx: &syn::ExprIf) -> Option<syn::Expr> {
     }
 }
 
-/// Whether a block ends in `panic!(..)` (`core::panic!`, `std::panic!`), with or without `;`.
+/// Whether a block ends in `panic!(..)`, with or without `;`.
 fn diverges(b: &syn::Block) -> bool {
-    let mac = match b.stmts.last() {
-        Some(syn::Stmt::Macro(m)) => &m.mac,
-        Some(syn::Stmt::Expr(syn::Expr::Macro(m), _)) => &m.mac,
-        _ => return false,
-    };
-    mac.path.segments.last().is_some_and(|s| s.ident == "panic")
+    match b.stmts.last() {
+        Some(syn::Stmt::Macro(m)) => is_panic(&m.mac.path),
+        Some(syn::Stmt::Expr(syn::Expr::Macro(m), _)) => is_panic(&m.mac.path),
+        _ => false,
+    }
+}
+
+/// `panic`, `core::panic` or `std::panic`: the macro the language takes.
+pub(super) fn is_panic(path: &syn::Path) -> bool {
+    let segs: Vec<String> = (path.segments.iter())
+        .map(|s| s.ident.to_string())
+        .collect();
+    match segs.as_slice() {
+        [p] => p == "panic",
+        [c, p] => (c == "core" || c == "std") && p == "panic",
+        _ => false,
+    }
 }
 
 /// The block with its final `panic!` as a statement (`panic!("m");`).

@@ -81,15 +81,7 @@ fn is_field_place(e: &syn::Expr) -> bool {
 /// The message of `panic!("..")` (or `core::panic!`, `std::panic!`) with one string literal:
 /// the forward sweep panics with it, as the function does; `f_try_forward` returns it as `Err`.
 fn panic_message(m: &syn::Macro) -> Option<String> {
-    let segs: Vec<String> = (m.path.segments.iter())
-        .map(|s| s.ident.to_string())
-        .collect();
-    let known = match segs.as_slice() {
-        [p] => p == "panic",
-        [c, p] => (c == "core" || c == "std") && p == "panic",
-        _ => false,
-    };
-    if !known {
+    if !super::panics::is_panic(&m.path) {
         return None;
     }
     let lit: syn::LitStr = syn::parse2(m.tokens.clone()).ok()?;
