@@ -409,3 +409,85 @@ mod second_order_calls_with_data_arguments {
         }
     }
 }
+
+/// `hvp` on an `impl` block whose methods leave a struct out of `#[wrt(..)]`: a data struct
+/// passed on (`self.predict(d)`), or `self` itself (`self.scaled(x)` in methods differentiating
+/// `x` only). The callee's tangent program takes a zero struct for it, which the caller passes
+/// on (this failed to compile with E0061 before).
+mod second_order_calls_with_struct_data {
+    use crate::common::{assert_close, cube};
+    use stackgrad::differentiable;
+
+    #[derive(Clone, Debug, Default, PartialEq)]
+    pub struct Lin {
+        pub w: [f64; 2],
+    }
+
+    #[derive(Clone, Debug, Default, PartialEq)]
+    pub struct Sample {
+        pub x: [f64; 2],
+        pub y: f64,
+    }
+
+    #[differentiable(hvp)]
+    impl Lin {
+        #[wrt(self)]
+        pub fn predict(&self, d: &Sample) -> f64 {
+            (self.w[0] * d.x[0] + self.w[1] * d.x[1]).tanh()
+        }
+
+        #[wrt(self)]
+        pub fn loss(&self, d: &Sample) -> f64 {
+            let e = self.predict(d) - d.y;
+            e * e
+        }
+
+        #[wrt(x)]
+        pub fn scaled(&self, x: f64) -> f64 {
+            (self.w[0] * x).sin()
+        }
+
+        #[wrt(x)]
+        pub fn energy(&self, x: f64) -> f64 {
+            let e = self.scaled(x) * x;
+            e * e
+        }
+    }
+
+    #[test]
+    fn hessian_vector_products_against_the_closed_forms() {
+        for p in cube::<7>(77, 20, -1.0, 1.0) {
+            let m = Lin { w: [p[0], p[1]] };
+            let d = Sample {
+                x: [p[2], p[3]],
+                y: p[4],
+            };
+            let v = Lin { w: [p[5], p[6]] };
+            // L = (tanh z - y)², z = w·x: ∇_w L = g x, g = 2 e sech² z, H v = x dg(x·v),
+            // dg = (2 sech⁴ z - 4 e tanh z sech² z) dz.
+            let z = m.w[0] * d.x[0] + m.w[1] * d.x[1];
+            let (th, sech2) = (z.tanh(), 1.0 - z.tanh() * z.tanh());
+            let e = th - d.y;
+            let g = 2.0 * e * sech2;
+            let dz = d.x[0] * v.w[0] + d.x[1] * v.w[1];
+            let dg = (2.0 * sech2 * sech2 - 4.0 * e * th * sech2) * dz;
+            let (value, grad, hv) = m.loss_hvp(&d, &v);
+            assert_close("loss", value, e * e, 1e-12);
+            for k in 0..2 {
+                assert_close("d loss / d w", grad.w[k], g * d.x[k], 1e-12);
+                assert_close("(H v)_w", hv.w[k], d.x[k] * dg, 1e-12);
+            }
+
+            // E = (x sin(a x))²: E' = 2 u u', u = x sin(a x), u' = sin(a x) + a x cos(a x),
+            // u'' = 2 a cos(a x) - a² x sin(a x), E'' = 2 (u'² + u u'').
+            let (a, x, t) = (m.w[0], p[2], p[5]);
+            let u = x * (a * x).sin();
+            let du = (a * x).sin() + a * x * (a * x).cos();
+            let ddu = 2.0 * a * (a * x).cos() - a * a * x * (a * x).sin();
+            let (value, grad, hv) = m.energy_hvp(x, t);
+            assert_close("energy", value, u * u, 1e-12);
+            assert_close("d energy / d x", grad, 2.0 * u * du, 1e-12);
+            assert_close("(H v)_x", hv, 2.0 * (du * du + u * ddu) * t, 1e-12);
+        }
+    }
+}

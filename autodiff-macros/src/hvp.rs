@@ -83,9 +83,9 @@ pub fn tangent_program(func: &syn::ItemFn, f: &Func, an: &Analysed) -> syn::Resu
 
 /// The known callees (the other methods of an `impl` block) as the tangent program calls them:
 /// `__m_hvp_jvp(params.., t_params.., z_params..)` differentiates its method's differentiated
-/// parameters and every tangent. (A method with a struct parameter it does not differentiate
-/// takes a zero struct for it after the tangents, which a caller's tangent program does not
-/// pass yet: such a call fails to compile, as before.)
+/// parameters and every tangent. A method with a struct parameter it does not differentiate
+/// takes a zero struct for it after the tangents, which the caller's tangent program passes on
+/// from its own (`Tan::zero_struct_args`).
 fn tangent_callees(known: &HashMap<String, Callee>) -> HashMap<String, Callee> {
     (known.iter())
         .map(|(key, callee)| {
@@ -267,5 +267,23 @@ mod tests {
         let text = p.item.to_token_stream().to_string();
         assert!(text.contains("z_p : & P"), "{text}");
         assert!(text.contains("g_hvp_jvp (p , x , & z_p , t_x)"), "{text}");
+    }
+
+    /// A known callee that does not differentiate a struct gets the caller's zero struct for
+    /// it, after the tangents, as its `_hvp_jvp` takes it.
+    #[test]
+    fn known_callees_get_the_zero_structs_they_take() {
+        let func: syn::ItemFn =
+            syn::parse_str("fn f(p: &P, x: f64) -> f64 { g(p, x) * x }").unwrap();
+        let mut args = crate::args::parse(quote!(wrt(x))).unwrap();
+        let callee = Callee {
+            name: "g".into(),
+            params: vec![("p".into(), false), ("x".into(), true)],
+        };
+        args.known = HashMap::from([("g".to_string(), callee)]);
+        let f = crate::lower::lower(&func, &args).unwrap();
+        let p = tangent_program(&func, &f, &Analysed::new(&f)).unwrap();
+        let text = p.item.to_token_stream().to_string();
+        assert!(text.contains("g_hvp_jvp (p , x , t_x , z_p)"), "{text}");
     }
 }

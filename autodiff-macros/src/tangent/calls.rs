@@ -1,0 +1,242 @@
+//! The tangent of a call, `let (y, t_y) = g_jvp(args.., tangents..)`: each argument's
+//! tangent as the callee takes it, and the zero tangents of arguments that carry none (in the
+//! tangent program `f_hvp` differentiates, zero structs and arrays the language can say).
+
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::{ToTokens, format_ident, quote};
+
+use super::Tan;
+use crate::ir::*;
+use crate::names::companion;
+
+impl Tan<'_> {
+    /// In `pair` mode, the zero tangents of the struct parameters not differentiated, after
+    /// the tangent parameters: `(name, &Struct)`.
+    pub fn zero_params(&self) -> Vec<(Ident, TokenStream)> {
+        (self.f.params.iter())
+            .filter_map(|&v| {
+                let z = self.zero_structs[v].clone()?;
+                let ty = self.f.types.tokens(self.f.vars[v].ty);
+                Some((z, quote!(&#ty)))
+            })
+            .collect()
+    }
+
+    /// In `pair` mode, a zero tangent for a call argument that carries none, within the
+    /// language: a zero struct parameter's place, or a zero array local declared in `pre`.
+    /// A whole struct field or a `const` item: a float or an array, the macro cannot tell
+    /// (it types such a value a float unless the function indexes it).
+    fn unseen(&self, a: &Operand) -> bool {
+        let whole = match a {
+            Operand::Var { var, proj, .. } => match proj.last() {
+                Some(Proj::Field(_)) => true,
+                None => self.f.vars[*var].constant,
+                _ => false,
+            },
+            Operand::Const { .. } => a.is_named_const(),
+            Operand::Temp(_) => false,
+        };
+        whole && self.f.types.kind(self.f.operand_ty(a)) == Kind::Float
+    }
+
+    /// In `pair` mode, the zero tangent of a field of a struct parameter not differentiated:
+    /// the same field of its zero struct.
+    fn zero_field(&self, a: &Operand) -> Option<TokenStream> {
+        let Operand::Var { var, proj, .. } = a else {
+            return None;
+        };
+        let z = self.zero_structs[*var].as_ref()?;
+        Some(self.projected(z, proj))
+    }
+
+    /// In `pair` mode, a known callee's zero structs, after the tangents: one for each struct
+    /// parameter it does not differentiate, as its `_hvp_jvp` takes them. The argument carries
+    /// no derivative (the analysis rejects one that does), so it is a struct parameter not
+    /// differentiated here either, whose own zero struct goes on.
+    fn zero_struct_args(
+        &mut self,
+        path: &syn::Path,
+        args: &[Operand],
+        span: Span,
+    ) -> Vec<TokenStream> {
+        let mut zeros = Vec::new();
+        for (i, a) in args.iter().enumerate() {
+            let ty = self.f.operand_ty(a);
+            if self.f.callee_differentiates(path, i) != Some(false)
+                || self.f.types.kind(ty) != Kind::Struct
+            {
+                continue;
+            }
+            match a {
+                Operand::Var { var, proj, .. } if proj.is_empty() => {
+                    if let Some(z) = &self.zero_structs[*var] {
+                        zeros.push(quote!(#z));
+                        continue;
+                    }
+                }
+                _ => {}
+            }
+            self.unsupported = Some(syn::Error::new(
+                span,
+                "`hvp`: this method does not differentiate a struct parameter, and the macro can pass it a zero tangent only for a struct parameter of the caller that is not differentiated either; pass such a parameter, or differentiate it in both methods",
+            ));
+        }
+        zeros
+    }
+
+    fn pair_zero(
+        &mut self,
+        a: &Operand,
+        ty: TyId,
+        span: Span,
+        pre: &mut TokenStream,
+    ) -> TokenStream {
+        let kind = self.f.types.kind(ty);
+        if let Some(out) = self.zero_field(a) {
+            return quote!(&#out);
+        }
+        if kind == Kind::Array && self.f.types.known(ty) {
+            let z = self.names.fresh("zero");
+            let (t, v) = (self.f.types.tokens(ty), self.zero(ty));
+            pre.extend(quote!(let #z: #t = #v;));
+            return quote!(&#z);
+        }
+        self.unsupported = Some(syn::Error::new(
+            span,
+            "`hvp`: the macro cannot give this argument a zero tangent (its type is not visible here: a `const` item or a struct field); pass a local copy with a type, as in `let a: [f64; 3] = A;`",
+        ));
+        quote!(0.0)
+    }
+
+    /// `let (y, t_y) = g_jvp(args.., tangents..)`: one tangent per float, float-array or struct
+    /// argument (a zero one where the argument carries none).
+    pub(super) fn call(
+        &mut self,
+        target: Target,
+        place: &[Proj],
+        is_let: bool,
+        path: &syn::Path,
+        args: &[Operand],
+        span: Span,
+    ) -> TokenStream {
+        let fwd = self.fwd;
+        let vals: Vec<_> = args.iter().map(|a| fwd.operand(a)).collect();
+        let t_name = self
+            .act
+            .target(target)
+            .then(|| self.t_target(target, place))
+            .flatten();
+        let Some(t_name) = t_name else {
+            let value = quote!(#path(#(#vals),*));
+            return Self::bind(fwd, target, place, is_let, value);
+        };
+        let mut t_args = Vec::new();
+        let mut pre = TokenStream::new();
+        for (i, a) in args.iter().enumerate() {
+            let ty = self.f.operand_ty(a);
+            if !self.f.types.differentiable(ty)
+                || self.f.callee_differentiates(path, i) == Some(false)
+            {
+                continue;
+            }
+            let t = self.arg_tangent(a, ty, span, &mut pre);
+            t_args.push(t);
+        }
+        if self.pair {
+            t_args.extend(self.zero_struct_args(path, args, span));
+        }
+        let suffix = if self.pair { "hvp_jvp" } else { "jvp" };
+        let jvp = companion(path, |i| format_ident!("{}_{}", i, suffix, span = span));
+        let call = quote!(#jvp(#(#vals,)* #(#t_args),*));
+        let ty = self.def_ty(target, place);
+        let tty = self.ty(ty);
+        if self.pair {
+            // `[value, tangent]`, an array the language indexes.
+            let pair = self.names.fresh("pair");
+            let ety = self.f.types.tokens(ty);
+            let (y, t_y) = (quote!(#pair[0]), quote!(#pair[1]));
+            let call = quote!(let #pair: [#ety; 2] = #call;);
+            if is_let && place.is_empty() {
+                let name = fwd.target(target);
+                let m =
+                    matches!(target, Target::Var(v) if self.f.vars[v].mutable).then(|| quote!(mut));
+                let ann = self.f.types.annotation(ty);
+                return quote!(#pre #call let #m #name #ann = #y; let #m #t_name #ann = #t_y;);
+            }
+            let p = match target {
+                Target::Var(v) => fwd.place(v, place),
+                t => fwd.target(t).to_token_stream(),
+            };
+            return quote!(#pre #call #p = #y; #t_name = #t_y;);
+        }
+        if is_let && place.is_empty() {
+            let name = fwd.target(target);
+            let m = matches!(target, Target::Var(v) if self.f.vars[v].mutable).then(|| quote!(mut));
+            return quote!(let (#m #name, #m #t_name): (#tty, #tty) = #call;);
+        }
+        let p = match target {
+            Target::Var(v) => fwd.place(v, place),
+            t => fwd.target(t).to_token_stream(),
+        };
+        quote!((#p, #t_name) = #call;)
+    }
+
+    /// The tangent of one argument, as the callee takes it.
+    fn arg_tangent(
+        &mut self,
+        a: &Operand,
+        ty: TyId,
+        span: Span,
+        pre: &mut TokenStream,
+    ) -> TokenStream {
+        let fwd = self.fwd;
+        // Floats by value, arrays and structs by reference (an argument written `&a` is
+        // one, whatever the macro knows of its type).
+        let borrowed = matches!(a, Operand::Var { borrow: true, .. });
+        let float = !borrowed && self.f.types.kind(ty) == Kind::Float;
+        // In `pair` mode a tangent is taken as its primal is: an array passed by value
+        // (`g(b)`) has its tangent passed by value too.
+        // (A reference parameter passed on as it is, `g(b)` with `b: &[f64; N]`, is a
+        // reference.)
+        let reference = matches!(a, Operand::Var { var, proj, .. }
+            if proj.is_empty() && self.f.vars[*var].by_ref);
+        let by_value = self.pair && !borrowed && !reference && self.f.types.kind(ty) == Kind::Array;
+        // A struct field or a `const` item passed by value, whose type the macro does not
+        // see: a float's tangent goes by value, an array's by reference, as `g_jvp` takes
+        // them; a helper trait tells which.
+        let unseen = !self.pair && !borrowed && self.unseen(a);
+        match self.t_operand(a) {
+            Some(t) if unseen => {
+                self.needs_zero_helper = true;
+                quote!(__StackgradZero::as_arg(&#t))
+            }
+            // Taken as the primal is: the zero struct's field, by value.
+            None if self.pair && !borrowed && self.unseen(a) && self.zero_field(a).is_some() => {
+                self.zero_field(a).unwrap()
+            }
+            None if unseen => {
+                self.needs_zero_helper = true;
+                let v = fwd.operand(a);
+                quote!(__StackgradZero::as_arg(&__StackgradZero::zeroed(&#v)))
+            }
+            Some(t) if float || by_value => t,
+            Some(t) => quote!(&#t),
+            None if float => quote!(0.0),
+            None if self.pair => {
+                let z = self.pair_zero(a, ty, span, pre);
+                if by_value { quote!(*#z) } else { z }
+            }
+            None if self.f.types.known(ty) && self.f.types.kind(ty) != Kind::Float => {
+                let z = self.zero(ty);
+                quote!(&#z)
+            }
+            None => {
+                // A `const` item or a struct field: a zero shaped like the value.
+                self.needs_zero_helper = true;
+                let v = fwd.operand(a);
+                let v = if borrowed { v } else { quote!(&#v) };
+                quote!(&(&#v).__stackgrad_zero())
+            }
+        }
+    }
+}
