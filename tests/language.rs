@@ -157,6 +157,69 @@ mod const_arrays {
     }
 }
 
+/// An integer `const` or struct field passed to a callee's integer parameter: bound with its
+/// type first, it compiles in every mode and carries no derivative (passed whole, the macro
+/// takes it for a float or an array: `tests/ui/calls/integer-const-passed-whole.rs`).
+mod integers_passed_on {
+    use crate::common::{assert_close, cube};
+    use stackgrad::differentiable;
+
+    const STEPS: usize = 3;
+
+    #[derive(Clone, Copy, Debug, Default, PartialEq)]
+    pub struct Model {
+        pub w: f64,
+        pub n: usize,
+    }
+
+    #[differentiable(hvp)]
+    pub fn repeat(x: f64, n: usize) -> f64 {
+        let k = n as f64;
+        (k * x).sin() * x
+    }
+
+    #[differentiable(hvp)]
+    pub fn by_const(x: f64) -> f64 {
+        let n: usize = STEPS;
+        repeat(x, n)
+    }
+
+    #[differentiable(hvp)]
+    pub fn by_field(p: &Model) -> f64 {
+        let n: usize = p.n;
+        repeat(p.w, n)
+    }
+
+    /// `repeat` and its first two derivatives in `x`, by hand.
+    fn by_hand(x: f64, n: usize) -> [f64; 3] {
+        let k = n as f64;
+        let (s, c) = (k * x).sin_cos();
+        [s * x, k * c * x + s, 2.0 * k * c - k * k * s * x]
+    }
+
+    #[test]
+    fn derivatives_against_a_hand_computation() {
+        for p in cube::<2>(1341, 16, -1.0, 1.0) {
+            let (x, t) = (p[0], p[1]);
+            let [v, d, dd] = by_hand(x, STEPS);
+            assert_close("by_const", by_const(x), v, 1e-12);
+            assert_close("by_const grad", by_const_grad(x).1, d, 1e-12);
+            assert_close("by_const jvp", by_const_jvp(x, t).1, d * t, 1e-12);
+            assert_close("by_const hvp", by_const_hvp(x, t).2, dd * t, 1e-12);
+            let [v, d, dd] = by_hand(x, 5);
+            let m = Model { w: x, n: 5 };
+            let dir = Model { w: t, n: 7 };
+            assert_close("by_field", by_field(&m), v, 1e-12);
+            let (_, g) = by_field_grad(&m);
+            assert_close("by_field grad", g.w, d, 1e-12);
+            assert_eq!(g.n, 0);
+            assert_close("by_field jvp", by_field_jvp(&m, &dir).1, d * t, 1e-12);
+            let (_, _, hv) = by_field_hvp(&m, &dir);
+            assert_close("by_field hvp", hv.w, dd * t, 1e-12);
+        }
+    }
+}
+
 /// An array result of a call bound to an annotated `let` (without the annotation: one error on
 /// the `let`, `tests/ui/calls/untyped-array-result.rs`).
 mod array_results {

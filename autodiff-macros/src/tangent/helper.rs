@@ -14,6 +14,11 @@ impl ToTokens for ZeroHelper {
     fn to_tokens(&self, out: &mut TokenStream) {
         out.extend(crate::print::zero_fallback(&quote!(__StackgradZero)));
         out.extend(quote! {
+            #[diagnostic::on_unimplemented(
+                message = "`#[differentiable]` takes a `const` item or a struct field passed whole to a callee for a float or an array of floats, not `{Self}`",
+                label = "a `{Self}` passed whole",
+                note = "bind it with its type first and pass the local: `let n: usize = K;` or `let n: usize = p.n;`"
+            )]
             trait __StackgradZero: ::core::marker::Copy {
                 type Arg<'a> where Self: 'a;
                 fn zeroed(&self) -> Self;
