@@ -674,4 +674,27 @@ mod destructuring {
             Ok(ordered(0.5, &[0.0, 1.0]))
         );
     }
+
+    /// A callee's panic (`ordered`'s, from `caller`) is not the caller's to return: the README
+    /// says `caller_try_forward` lets it through as a panic.
+    #[differentiable]
+    pub fn caller(x: f64, y: &[f64; 2]) -> f64 {
+        if x < -100.0 {
+            panic!("x too small");
+        }
+        ordered(x, y) * 2.0
+    }
+
+    #[test]
+    fn try_forward_returns_its_own_panics_only() {
+        let mut tape = CallerTape::new();
+        assert_eq!(
+            caller_try_forward(-200.0, &[0.0, 1.0], &mut tape),
+            Err("x too small")
+        );
+        let through = std::panic::catch_unwind(|| {
+            caller_try_forward(200.0, &[0.0, 1.0], &mut CallerTape::new())
+        });
+        assert!(through.is_err());
+    }
 }
