@@ -87,6 +87,8 @@ pub enum Ty {
     Usize,
     /// The program's fieldless enum `E { A, B, C }`, by value: never differentiated.
     Enum,
+    /// `bool`, never differentiated.
+    Bool,
     /// `[elem; len]`.
     Array(Box<Ty>, Len),
     /// The program's struct, `S`.
@@ -109,6 +111,7 @@ impl Ty {
             Ty::Float => "$F".into(),
             Ty::Usize => "usize".into(),
             Ty::Enum => "E".into(),
+            Ty::Bool => "bool".into(),
             Ty::Array(elem, len) => format!("[{}; {}]", elem.text(), len.text()),
             Ty::Struct => "S".into(),
             Ty::Tuple(items) => {
@@ -122,7 +125,7 @@ impl Ty {
     pub fn has_floats(&self) -> bool {
         match self {
             Ty::Float | Ty::Struct => true,
-            Ty::Usize | Ty::Enum => false,
+            Ty::Usize | Ty::Enum | Ty::Bool => false,
             Ty::Array(elem, _) => elem.has_floats(),
             Ty::Tuple(items) => items.iter().any(Ty::has_floats),
         }

@@ -94,6 +94,7 @@ features! {
     EnumParams "enum-params" "a fieldless enum parameter `mode: E` read by `match mode { E::A => .., _ => .. }`",
     Elementwise "elementwise" "local arrays filled element by element from parameters, `h[i] = a[i] - x` (the reverse sweep computes them again instead of recording them)",
     Destructure "destructure" "tuple `let (a, mut b) = (.., ..);` and simultaneous `(a, b) = (b * 0.5, a);`",
+    Bools "bools" "`bool` locals and a `flag: bool` parameter: `let b = x > 0.5;`, `let mut seen = false;` updated in loops (`seen = seen || ..`), read in conditions (`if b && ..`, `!seen`)",
 }
 
 /// The set of features a run may use.

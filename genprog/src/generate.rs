@@ -65,6 +65,8 @@ enum Kind {
     Table { len: usize, bound: usize },
     /// The fieldless enum parameter `mode: E`.
     Enum,
+    /// A `bool` local or the parameter `flag: bool`.
+    Bool,
 }
 
 #[derive(Clone, Debug)]
@@ -420,6 +422,16 @@ impl Gen<'_> {
                 params.push(self.param("p", Ty::Struct, false));
             }
         }
+        if self.p(Feature::Bools, 0.2) {
+            let value = self.rng.gen_range(0..2);
+            self.declare("flag", Kind::Bool, false, 0.0);
+            params.push(Param {
+                name: "flag".into(),
+                ty: Ty::Bool,
+                by_value: true,
+                fixed: Some(vec![value]),
+            });
+        }
         let (body, tail) = self.body();
         let f = Func {
             name: name.clone(),
@@ -513,6 +525,16 @@ impl Gen<'_> {
             params.push(Param {
                 name: "n".into(),
                 ty: Ty::Usize,
+                by_value: true,
+                fixed: Some(vec![value]),
+            });
+        }
+        if self.p(Feature::Bools, 0.2) {
+            let value = self.rng.gen_range(0..2);
+            self.declare("flag", Kind::Bool, false, 0.0);
+            params.push(Param {
+                name: "flag".into(),
+                ty: Ty::Bool,
                 by_value: true,
                 fixed: Some(vec![value]),
             });
@@ -1460,6 +1482,16 @@ impl Gen<'_> {
                         format!("*{}", src.arg)
                     });
                 }
+                Ty::Bool => {
+                    let bools: Vec<String> = (self.visible().into_iter())
+                        .filter(|&k| matches!(self.scope[k].kind, Kind::Bool))
+                        .map(|k| self.scope[k].name.clone())
+                        .collect();
+                    args.push(match bools.choose(&mut self.rng) {
+                        Some(b) if self.coin(0.7) => b.clone(),
+                        _ => ["true", "false"][self.rng.gen_range(0..2)].to_string(),
+                    });
+                }
                 Ty::Usize | Ty::Enum | Ty::Tuple(_) => return None,
             }
         }
@@ -1506,6 +1538,23 @@ impl Gen<'_> {
                 1 => format!("{a} || {b}"),
                 _ => format!("!({a})"),
             };
+        }
+        if r >= 90 && self.on.has(Feature::Bools) {
+            let bools: Vec<String> = (self.visible().into_iter())
+                .filter(|&k| matches!(self.scope[k].kind, Kind::Bool))
+                .map(|k| self.scope[k].name.clone())
+                .collect();
+            if let Some(b) = bools.choose(&mut self.rng).cloned() {
+                self.used.push(Feature::Bools);
+                return match self.rng.gen_range(0..3) {
+                    0 => b,
+                    1 => format!("!{b}"),
+                    _ => {
+                        let c = self.cond(0);
+                        format!("({b} == ({c}))")
+                    }
+                };
+            }
         }
         if r < 30 && !self.float_consts.is_empty() && self.p(Feature::ConstCond, 0.9) {
             let (k, _) = self
@@ -1875,6 +1924,7 @@ impl Gen<'_> {
                     els: None,
                 });
             }
+            _ if self.p(Feature::Bools, 0.3) => self.bool_stmt(out),
             _ => {
                 if self.p(Feature::IntLocals, 0.3) {
                     let name = self.fresh("c");
@@ -1904,6 +1954,47 @@ impl Gen<'_> {
                 }
             }
         }
+    }
+
+    /// A `bool` local, `let b = cond;` or `let mut b = false;`, or an update of a mutable one:
+    /// `b = b || cond;`, `b = !b;`, `b = cond;`.
+    fn bool_stmt(&mut self, out: &mut Vec<Stmt>) {
+        let mutable: Vec<String> = (self.visible().into_iter())
+            .filter(|&k| matches!(self.scope[k].kind, Kind::Bool) && self.scope[k].mutable)
+            .map(|k| self.scope[k].name.clone())
+            .collect();
+        if let Some(b) = mutable.choose(&mut self.rng).cloned()
+            && self.coin(0.6)
+        {
+            let c = self.cond(0);
+            let value = match self.rng.gen_range(0..4) {
+                0 => format!("{b} || {c}"),
+                1 => format!("{b} && !({c})"),
+                2 => format!("!{b}"),
+                _ => c,
+            };
+            out.push(Stmt::Assign {
+                place: b,
+                op: "=",
+                value,
+            });
+            return;
+        }
+        let name = self.fresh("b");
+        let (mutable, value) = match self.rng.gen_range(0..3) {
+            0 => (true, "false".to_string()),
+            1 => (true, self.cond(1)),
+            _ => (false, self.cond(1)),
+        };
+        self.declare(&name, Kind::Bool, mutable, 0.0);
+        out.push(Stmt::Let {
+            name,
+            mutable,
+            ty: self.coin(0.3).then(|| "bool".into()),
+            value,
+            recompute: false,
+            record: false,
+        });
     }
 
     /// A local array, often filled by a loop right after.

@@ -32,6 +32,7 @@ fn harness_ty(ty: &Ty, float: &str, module: &str) -> String {
         Ty::Float => float.into(),
         Ty::Usize => "usize".into(),
         Ty::Enum => "E".into(),
+        Ty::Bool => "bool".into(),
         Ty::Struct => format!("{module}::S"),
         Ty::Array(elem, len) => format!("[{}; {}]", harness_ty(elem, float, module), len.value()),
         Ty::Tuple(items) => {
@@ -45,7 +46,7 @@ fn harness_ty(ty: &Ty, float: &str, module: &str) -> String {
 fn coordinates(name: &str, ty: &Ty, fields: &[(String, Ty)], out: &mut Vec<String>) {
     match ty {
         Ty::Float => out.push(name.into()),
-        Ty::Usize | Ty::Enum => {}
+        Ty::Usize | Ty::Enum | Ty::Bool => {}
         Ty::Struct => {
             for (field, t) in fields {
                 coordinates(&format!("{name}.{field}"), t, fields, out);
@@ -232,6 +233,9 @@ fn check_fn(p: &Program, f: &Func, name: &str) -> String {
                 Ty::Enum => {
                     let v = ["A", "B", "C"][fixed[0]];
                     let _ = writeln!(s, "        let {}: E = E::{v};", q.name);
+                }
+                Ty::Bool => {
+                    let _ = writeln!(s, "        let {}: bool = {};", q.name, fixed[0] == 1);
                 }
                 _ => {
                     let _ = writeln!(
