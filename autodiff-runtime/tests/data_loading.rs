@@ -84,6 +84,46 @@ fn csv_truncated_file_is_a_wrong_column_count_on_its_last_line() {
 }
 
 #[test]
+fn csv_errors_name_the_line_whatever_the_line_endings() {
+    // The `csv` crate counts `\n` only, from the end of the record before: with `\r\n` every
+    // error was a line early per line before it, with `\r` on line 1, and after blank lines on
+    // the first blank one.
+    for end in ["\n", "\r\n", "\r"] {
+        let lines = |lines: &[&str]| {
+            lines
+                .iter()
+                .map(|l| format!("{l}{end}"))
+                .collect::<String>()
+        };
+        let cases = [
+            // (text, header, line of the error, column)
+            (lines(&["1,0", "2,0", "x,0"]), false, 3, Some(1)),
+            (lines(&["a,b", "1,0", "", "", "1,x"]), true, 5, Some(2)),
+            (lines(&["1,0", "", "1,0,0"]), false, 3, None),
+            (lines(&["", "", "1,0", "y,1"]), false, 4, Some(1)),
+            (lines(&["\"1", "\",0", "z,1"]), false, 3, Some(1)),
+            (lines(&["", "a,b", "1,0", "2,1"]), true, 2, None),
+        ];
+        for (text, has_header, line, column) in cases {
+            let reader = CsvReader::new().has_header(has_header);
+            let reader = if column.is_none() && has_header {
+                reader.target("nope")
+            } else {
+                reader
+            };
+            let err = reader
+                .parse_classification(text.as_bytes(), "mem.csv")
+                .unwrap_err();
+            assert_eq!(
+                (err.line, err.column),
+                (Some(line), column),
+                "{text:?}: {err}"
+            );
+        }
+    }
+}
+
+#[test]
 fn csv_wrong_column_count_against_the_header() {
     let options = CsvOptions {
         has_header: true,

@@ -2,6 +2,7 @@
 //! ([`parse_csv`], [`CsvReader::parse_classification`]) or a float regression value
 //! ([`CsvReader::parse_regression`]), read with the `csv` crate.
 
+use std::collections::VecDeque;
 use std::io::Read;
 use std::path::Path;
 use std::string::{String, ToString};
@@ -151,7 +152,7 @@ impl From<LabelColumn> for Column {
 ///
 /// Every field other than the target is a feature and must be a finite number. Malformed input is
 /// a [`DataError`] with the line and the 1-based column; errors quote at most 80 characters of a
-/// field.
+/// field. Lines end at `\n`, `\r\n` or a lone `\r`, and blank lines (which are skipped) count.
 ///
 /// # Examples
 ///
@@ -463,19 +464,29 @@ impl CsvReader {
             .has_headers(self.has_header)
             .flexible(true)
             .delimiter(self.delimiter)
-            .from_reader(reader);
+            .from_reader(LineStarts::new(reader));
         let err = |kind, line: Option<u64>, column| {
             DataError::new(source, kind).at(line.map(|l| l + skipped_lines), column)
+        };
+        // The line of a record from its byte offset: the `csv` crate counts `\n` only and from
+        // the end of the previous record, which is wrong after `\r` endings and blank lines.
+        let line_of = |rdr: &mut ::csv::Reader<LineStarts<R>>,
+                       position: Option<&::csv::Position>| {
+            position.map(|p| rdr.get_mut().line_at(p.byte()).unwrap_or(p.line()))
+        };
+        let csv_err = |rdr: &mut ::csv::Reader<LineStarts<R>>, e: ::csv::Error| {
+            let line = line_of(rdr, e.position());
+            csv_error(source, e, line.map(|l| l + skipped_lines))
         };
 
         let mut expected = None;
         let mut header = None;
         let mut target_column = None;
         if self.has_header {
-            let names = rdr
-                .headers()
-                .map_err(|e| csv_error(source, e, skipped_lines))?
-                .clone();
+            let names = match rdr.headers() {
+                Ok(names) => names.clone(),
+                Err(e) => return Err(csv_err(&mut rdr, e)),
+            };
             expected = Some(names.len()).filter(|n| *n > 0);
             if let Column::Name(name) = &self.target {
                 let Some(j) = names.iter().position(|h| h.trim() == name.trim()) else {
@@ -483,7 +494,11 @@ impl CsvReader {
                         name: quote(name),
                         has_header: true,
                     };
-                    return Err(err(kind, Some(1), None));
+                    // No line when there is no header line (the input is empty or blank).
+                    let line = names
+                        .position()
+                        .and_then(|p| rdr.get_mut().line_at(p.byte()));
+                    return Err(err(kind, line, None));
                 };
                 target_column = Some(j);
             }
@@ -503,11 +518,13 @@ impl CsvReader {
             target_column: 0,
         };
         let mut record = StringRecord::new();
-        while rdr
-            .read_record(&mut record)
-            .map_err(|e| csv_error(source, e, skipped_lines))?
-        {
-            let line = record.position().map(::csv::Position::line);
+        loop {
+            match rdr.read_record(&mut record) {
+                Ok(true) => {}
+                Ok(false) => break,
+                Err(e) => return Err(csv_err(&mut rdr, e)),
+            }
+            let line = line_of(&mut rdr, record.position());
             let columns = record.len();
             let expected = *expected.get_or_insert(columns);
             if columns != expected {
@@ -575,13 +592,82 @@ pub(super) fn quote(field: &str) -> String {
     }
 }
 
-/// Converts an error of the `csv` crate, keeping its line and I/O cause.
-fn csv_error(source: &str, e: ::csv::Error, skipped_lines: u64) -> DataError {
-    let line = e.position().map(|p| p.line() + skipped_lines);
+/// Converts an error of the `csv` crate at `line`, keeping its I/O cause.
+fn csv_error(source: &str, e: ::csv::Error, line: Option<u64>) -> DataError {
     let message = e.to_string();
     let kind = match e.into_kind() {
         ::csv::ErrorKind::Io(io) => DataErrorKind::Io(io),
         _ => DataErrorKind::Csv(message),
     };
     DataError::new(source, kind).at(line, None)
+}
+
+/// A reader that notes where the lines of its input start, ending in `\n`, `\r\n` or `\r`, so that
+/// a record's byte offset gives its line.
+///
+/// Only lines with something on them are kept (a record never starts on an empty one), and only
+/// until a record after them is looked up: those the `csv` crate has read ahead of its record.
+struct LineStarts<R> {
+    inner: R,
+    /// Bytes read so far.
+    offset: u64,
+    /// The line the next byte is on.
+    line: u64,
+    /// Whether the next byte starts a line.
+    at_line_start: bool,
+    /// Whether the last byte was `\r` (a `\n` after it ends the same line).
+    after_cr: bool,
+    /// `(offset, line)` of the starts of non-empty lines not yet passed.
+    starts: VecDeque<(u64, u64)>,
+}
+
+impl<R> LineStarts<R> {
+    fn new(inner: R) -> Self {
+        LineStarts {
+            inner,
+            offset: 0,
+            line: 1,
+            at_line_start: true,
+            after_cr: false,
+            starts: VecDeque::new(),
+        }
+    }
+
+    /// The line of the first non-empty line starting at or after `offset` (a record's start,
+    /// which follows a line break or the start of the input), once its first byte has been read;
+    /// forgets the lines before it. Offsets must not decrease from call to call.
+    fn line_at(&mut self, offset: u64) -> Option<u64> {
+        while self
+            .starts
+            .front()
+            .is_some_and(|&(start, _)| start < offset)
+        {
+            self.starts.pop_front();
+        }
+        self.starts.front().map(|&(_, line)| line)
+    }
+
+    fn note(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            let crlf = self.after_cr && b == b'\n';
+            self.after_cr = b == b'\r';
+            if !crlf {
+                let line_break = matches!(b, b'\n' | b'\r');
+                if self.at_line_start && !line_break {
+                    self.starts.push_back((self.offset, self.line));
+                }
+                self.at_line_start = line_break;
+                self.line += u64::from(line_break);
+            }
+            self.offset += 1;
+        }
+    }
+}
+
+impl<R: Read> Read for LineStarts<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.note(&buf[..n]);
+        Ok(n)
+    }
 }
