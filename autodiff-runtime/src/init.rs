@@ -39,7 +39,8 @@ pub struct Fans {
 }
 
 /// Fans of a tensor of shape `[out, in, k...]`, as PyTorch computes them: a vector `[n]` has
-/// `fan_in = fan_out = n`, a scalar has both `1`.
+/// `fan_in = fan_out = n`, a scalar has both `1`. A fan larger than `usize::MAX` (only a shape no
+/// tensor can have) is `usize::MAX`.
 ///
 /// # Examples
 ///
@@ -48,6 +49,7 @@ pub struct Fans {
 ///
 /// assert_eq!(fans(&[8, 3]), Fans { fan_in: 3, fan_out: 8 });
 /// assert_eq!(fans(&[16, 3, 5, 5]), Fans { fan_in: 75, fan_out: 400 });
+/// assert_eq!(fans(&[2, usize::MAX, 3]).fan_in, usize::MAX);
 /// ```
 #[must_use]
 pub fn fans(shape: &[usize]) -> Fans {
@@ -61,10 +63,10 @@ pub fn fans(shape: &[usize]) -> Fans {
             fan_out: *n,
         },
         [out, inp, rest @ ..] => {
-            let receptive: usize = rest.iter().product();
+            let receptive = rest.iter().fold(1, |p: usize, k| p.saturating_mul(*k));
             Fans {
-                fan_in: inp * receptive,
-                fan_out: out * receptive,
+                fan_in: inp.saturating_mul(receptive),
+                fan_out: out.saturating_mul(receptive),
             }
         }
     }
@@ -171,8 +173,9 @@ pub fn he_normal<F: Float, R: Rng + ?Sized>(values: &mut [F], fan: usize, rng: &
     normal(values, 0.0, math::sqrt(2.0 / usize_to_f64(fan.max(1))), rng);
 }
 
+/// `fan_in + fan_out` (at least 1), in `f64` so that it cannot overflow.
 fn fan_sum(fans: Fans) -> f64 {
-    usize_to_f64((fans.fan_in + fans.fan_out).max(1))
+    (usize_to_f64(fans.fan_in) + usize_to_f64(fans.fan_out)).max(1.0)
 }
 
 #[allow(clippy::cast_precision_loss)]
@@ -351,6 +354,32 @@ mod tests {
         assert!(w.iter().all(|x| *x == 0.0));
         ones(&mut w);
         assert!(w.iter().all(|x| *x == 1.0));
+    }
+
+    #[test]
+    fn huge_fans_saturate_instead_of_overflowing() {
+        // `in * k` and `fan_in + fan_out` overflowed: a panic in debug builds, a wrapped (tiny)
+        // fan and so a far too wide initialization in release builds.
+        let huge = usize::MAX / 2 + 1;
+        assert_eq!(
+            fans(&[3, huge, 2]),
+            Fans {
+                fan_in: usize::MAX,
+                fan_out: 6
+            }
+        );
+        assert_eq!(fans(&[huge, 3, 2, huge]).fan_out, usize::MAX);
+        let mut rng = SmallRng::seed_from_u64(3);
+        let mut w = [0.0f64; 64];
+        let f = Fans {
+            fan_in: usize::MAX,
+            fan_out: usize::MAX,
+        };
+        let bound = (6.0 / (2.0 * usize_to_f64(usize::MAX))).sqrt();
+        xavier_uniform(&mut w, f, 1.0, &mut rng);
+        assert!(w.iter().all(|x| x.abs() <= bound), "{w:?}");
+        xavier_normal(&mut w, f, 1.0, &mut rng);
+        assert!(w.iter().all(|x| x.abs() <= 10.0 * bound), "{w:?}");
     }
 
     #[test]
