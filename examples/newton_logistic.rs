@@ -298,7 +298,8 @@ fn minimize(problem: &Problem, method: Method, tolerance: f64, max_iters: usize)
                         *out = problem.hessian_times(&w, v);
                     },
                     &CgOptions::default(),
-                );
+                )
+                .expect("the logistic loss has a finite gradient and Hessian");
                 run.products += step.products;
                 step.direction
             }

@@ -459,7 +459,7 @@ fn hessian_vector_products_from_forward_mode_over_a_gradient() {
         max_iters: 10,
         rtol: Some(1e-12),
     };
-    let step = hessian::newton_cg(&g, hvp, &options);
+    let step = hessian::newton_cg(&g, hvp, &options).unwrap();
     for i in 0..3 {
         let hp: f64 = (0..3).map(|j| h[i][j] * step.direction[j]).sum();
         common::assert_close("Newton step", hp, -g[i], 1e-10);

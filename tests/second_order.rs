@@ -230,7 +230,8 @@ fn newton_cg_on_the_rosenbrock_function() {
             &g,
             |v: &[f64; N], out| *out = rosenbrock_hvp(&x, v).2,
             &options,
-        );
+        )
+        .unwrap();
         let mut t = 1.0;
         loop {
             let trial: [f64; N] = core::array::from_fn(|i| x[i] + t * step.direction[i]);

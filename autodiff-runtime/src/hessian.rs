@@ -26,11 +26,12 @@
 //! let g = [g[0] - b[0], g[1] - b[1]];
 //! // Solved to 1e-14 (the default stops early, at a relative residual of min(0.5, sqrt(‖g‖))).
 //! let options = CgOptions { max_iters: 10, rtol: Some(1e-14) };
-//! let step = hessian::newton_cg(&g, hvp, &options);
+//! let step = hessian::newton_cg(&g, hvp, &options)?;
 //! x = [x[0] + step.direction[0], x[1] + step.direction[1]];
 //! // The minimiser solves A x = b: x = (1/11, 7/11).
 //! assert!((x[0] - 1.0 / 11.0).abs() < 1e-12 && (x[1] - 7.0 / 11.0).abs() < 1e-12, "{x:?}");
 //! assert_eq!(hessian::dense(hvp), a);
+//! # Ok::<(), hessian::NewtonCgError>(())
 //! ```
 
 /// The Hessian from `N` products with the unit vectors: column `j` is `H e_j`. A Hessian is
@@ -99,6 +100,52 @@ pub struct NewtonStep<const N: usize> {
     pub negative_curvature: bool,
 }
 
+/// Why [`newton_cg`] gave no step: a value it was given or computed is not finite, so any step
+/// would be NaN or infinite.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum NewtonCgError {
+    /// `g[index]` is NaN or infinite.
+    NonFiniteGradient {
+        /// The first such entry.
+        index: usize,
+    },
+    /// The Hessian-vector product number `product` (from 1) wrote NaN or an infinity at `index`.
+    NonFiniteProduct {
+        /// Which product.
+        product: usize,
+        /// The first such entry.
+        index: usize,
+    },
+    /// A sum of squares or the step overflowed after `products` products, with a finite
+    /// gradient and finite products (entries beyond `sqrt(f64::MAX)`, about `1e154`, or a
+    /// curvature underflowing towards zero): scale the problem.
+    Overflow {
+        /// Products used before.
+        products: usize,
+    },
+}
+
+impl core::fmt::Display for NewtonCgError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            NewtonCgError::NonFiniteGradient { index } => {
+                write!(f, "entry {index} of the gradient is not finite")
+            }
+            NewtonCgError::NonFiniteProduct { product, index } => write!(
+                f,
+                "entry {index} of Hessian-vector product {product} is not finite"
+            ),
+            NewtonCgError::Overflow { products } => write!(
+                f,
+                "the conjugate-gradient iteration overflowed after {products} products; scale the problem"
+            ),
+        }
+    }
+}
+
+impl core::error::Error for NewtonCgError {}
+
 fn dot<const N: usize>(a: &[f64; N], b: &[f64; N]) -> f64 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
@@ -109,21 +156,47 @@ fn dot<const N: usize>(a: &[f64; N], b: &[f64; N]) -> f64 {
 /// minimum, where `H` may be indefinite, it stops at the first direction of non-positive
 /// curvature, so the step is always a descent direction. Follow it with a line search (or take
 /// the full step near the minimum).
+///
+/// # Errors
+///
+/// A [`NewtonCgError`], and no step, when `g` or a product `H d` holds a NaN or an infinity, or
+/// when the iteration overflows: its step would not be finite.
+///
+/// # Examples
+///
+/// ```
+/// use autodiff_runtime::hessian::{self, CgOptions, NewtonCgError};
+///
+/// // A product that fails (a NaN, say from a log of a negative number) is an error, not a NaN step.
+/// let nan = |_: &[f64; 2], out: &mut [f64; 2]| *out = [1.0, f64::NAN];
+/// let err = hessian::newton_cg(&[1.0, 2.0], nan, &CgOptions::default()).unwrap_err();
+/// assert_eq!(err, NewtonCgError::NonFiniteProduct { product: 1, index: 1 });
+/// ```
 #[allow(clippy::needless_range_loop)] // the CG updates of several vectors, by index
 pub fn newton_cg<const N: usize>(
     g: &[f64; N],
     mut hvp: impl FnMut(&[f64; N], &mut [f64; N]),
     options: &CgOptions,
-) -> NewtonStep<N> {
-    let g_norm = crate::math::sqrt(dot(g, g));
+) -> Result<NewtonStep<N>, NewtonCgError> {
+    if let Some(index) = g.iter().position(|x| !x.is_finite()) {
+        return Err(NewtonCgError::NonFiniteGradient { index });
+    }
     let mut step = NewtonStep {
         direction: [0.0; N],
         products: 0,
         relative_residual: 0.0,
         negative_curvature: false,
     };
+    let overflow = |step: &NewtonStep<N>| NewtonCgError::Overflow {
+        products: step.products,
+    };
+    let mut rr = dot(g, g);
+    if !rr.is_finite() {
+        return Err(overflow(&step));
+    }
+    let g_norm = crate::math::sqrt(rr);
     if g_norm == 0.0 {
-        return step;
+        return Ok(step);
     }
     let rtol = options
         .rtol
@@ -132,18 +205,26 @@ pub fn newton_cg<const N: usize>(
     let mut r = *g;
     let mut d = g.map(|x| -x);
     let mut hd = [0.0; N];
-    let mut rr = g_norm * g_norm;
     step.relative_residual = 1.0;
     while step.products < options.max_iters.min(N.max(1) * 4) {
         hvp(&d, &mut hd);
         step.products += 1;
+        if let Some(index) = hd.iter().position(|x| !x.is_finite()) {
+            return Err(NewtonCgError::NonFiniteProduct {
+                product: step.products,
+                index,
+            });
+        }
         let curvature = dot(&d, &hd);
+        if !curvature.is_finite() {
+            return Err(overflow(&step));
+        }
         if curvature <= 0.0 {
             step.negative_curvature = true;
             if step.products == 1 {
                 step.direction = d;
             }
-            return step;
+            return Ok(step);
         }
         let alpha = rr / curvature;
         for i in 0..N {
@@ -151,9 +232,12 @@ pub fn newton_cg<const N: usize>(
             r[i] += alpha * hd[i];
         }
         let rr_next = dot(&r, &r);
+        if !rr_next.is_finite() || step.direction.iter().any(|x| !x.is_finite()) {
+            return Err(overflow(&step));
+        }
         step.relative_residual = crate::math::sqrt(rr_next) / g_norm;
         if step.relative_residual <= rtol {
-            return step;
+            return Ok(step);
         }
         let beta = rr_next / rr;
         rr = rr_next;
@@ -161,7 +245,7 @@ pub fn newton_cg<const N: usize>(
             d[i] = -r[i] + beta * d[i];
         }
     }
-    step
+    Ok(step)
 }
 
 #[cfg(test)]
@@ -209,7 +293,7 @@ mod tests {
             max_iters: 50,
             rtol: Some(1e-13),
         };
-        let step = newton_cg(&g, |v, out| *out = times(&a, v), &options);
+        let step = newton_cg(&g, |v, out| *out = times(&a, v), &options).unwrap();
         assert!(!step.negative_curvature);
         assert!(step.products <= 10, "{} products", step.products);
         let residual = times(&a, &step.direction);
@@ -240,7 +324,7 @@ mod tests {
                 max_iters: 10,
                 rtol: Some(1e-10),
             };
-            let step = newton_cg(&grad(p), |v, out| *out = times(&h, v), &options);
+            let step = newton_cg(&grad(p), |v, out| *out = times(&h, v), &options).unwrap();
             let slope = dot(&grad(p), &step.direction);
             assert!(slope < 0.0, "not a descent direction at {p:?}");
             let mut t = 1.0;
@@ -263,7 +347,7 @@ mod tests {
         // An indefinite H: the first direction -g has negative curvature.
         let h = [[-1.0, 0.0], [0.0, 2.0]];
         let g = [1.0, 0.0];
-        let step = newton_cg(&g, |v, out| *out = times(&h, v), &CgOptions::default());
+        let step = newton_cg(&g, |v, out| *out = times(&h, v), &CgOptions::default()).unwrap();
         assert!(step.negative_curvature);
         assert_eq!(step.direction, [-1.0, 0.0]);
         // A zero gradient: no step.
@@ -271,7 +355,61 @@ mod tests {
             &[0.0; 2],
             |v, out| *out = times(&h, v),
             &CgOptions::default(),
-        );
+        )
+        .unwrap();
         assert_eq!((step.direction, step.products), ([0.0; 2], 0));
+    }
+
+    #[test]
+    fn non_finite_gradients_and_products_are_errors_not_nan_steps() {
+        // Before, each gave a NaN direction with `relative_residual` NaN after 8 products.
+        let identity = |v: &[f64; 2], out: &mut [f64; 2]| *out = *v;
+        let options = CgOptions::default();
+        for (g, index) in [([1.0, f64::NAN], 1), ([f64::NEG_INFINITY, 0.0], 0)] {
+            assert_eq!(
+                newton_cg(&g, identity, &options),
+                Err(NewtonCgError::NonFiniteGradient { index })
+            );
+        }
+        // The product turns NaN on the second call (the first direction is -g).
+        let mut calls = 0;
+        let h = [[2.0, 0.0], [0.0, 1.0]];
+        let late_nan = |v: &[f64; 2], out: &mut [f64; 2]| {
+            calls += 1;
+            *out = times(&h, v);
+            if calls == 2 {
+                out[0] = f64::NAN;
+            }
+        };
+        let tight = CgOptions {
+            max_iters: 10,
+            rtol: Some(1e-14),
+        };
+        assert_eq!(
+            newton_cg(&[1.0, 1.0], late_nan, &tight),
+            Err(NewtonCgError::NonFiniteProduct {
+                product: 2,
+                index: 0
+            })
+        );
+        let inf = |_: &[f64; 2], out: &mut [f64; 2]| *out = [0.0, f64::INFINITY];
+        assert_eq!(
+            newton_cg(&[1.0, 1.0], inf, &options),
+            Err(NewtonCgError::NonFiniteProduct {
+                product: 1,
+                index: 1
+            })
+        );
+        // Finite, but its sum of squares overflows.
+        assert_eq!(
+            newton_cg(&[1e200, 1e200], identity, &options),
+            Err(NewtonCgError::Overflow { products: 0 })
+        );
+        // A finite product whose curvature overflows.
+        let huge = |v: &[f64; 2], out: &mut [f64; 2]| *out = v.map(|x| x * 1e30);
+        assert_eq!(
+            newton_cg(&[1e140, 1e140], huge, &options),
+            Err(NewtonCgError::Overflow { products: 1 })
+        );
     }
 }
