@@ -233,7 +233,9 @@ pub fn plot_losses(
 /// `(x, loss)` (x a step or epoch number), each series in its own colour and listed in a legend.
 /// The x axis, labelled `x_label`, spans the smallest to the largest x of all series.
 ///
-/// Non-finite losses are left out of the line.
+/// Non-finite losses are left out of the line. Characters that XML does not allow in the title,
+/// the label or a name (control characters other than tab, line feed and carriage return) are
+/// drawn as U+FFFD `�`; `<`, `&` and quotes are escaped.
 ///
 /// # Errors
 ///
@@ -284,6 +286,18 @@ fn write_replacing(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> 
     written
 }
 
+/// `text` with the characters XML 1.0 forbids replaced by U+FFFD: `plotters` escapes markup but
+/// writes control characters as they are, and an XML reader then rejects the whole file.
+fn xml_text(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '\t' | '\n' | '\r' => c,
+            '\u{0}'..='\u{1F}' | '\u{FFFE}' | '\u{FFFF}' => char::REPLACEMENT_CHARACTER,
+            c => c,
+        })
+        .collect()
+}
+
 /// The SVG text of [`plot_loss_curves`].
 fn loss_curves_svg(
     title: &str,
@@ -291,6 +305,8 @@ fn loss_curves_svg(
     series: &[(&str, &[(u64, f64)])],
 ) -> Result<String, String> {
     use plotters::prelude::*;
+
+    let (title, x_label) = (xml_text(title), xml_text(x_label));
 
     let finite = || {
         series
@@ -322,14 +338,14 @@ fn loss_curves_svg(
         let draw = || -> Result<(), std::boxed::Box<dyn core::error::Error + '_>> {
             root.fill(&WHITE)?;
             let mut chart = ChartBuilder::on(&root)
-                .caption(title, ("sans-serif", 22))
+                .caption(&title, ("sans-serif", 22))
                 .margin(12)
                 .x_label_area_size(40)
                 .y_label_area_size(60)
                 .build_cartesian_2d(x_min..x_max, y_lo..y_hi)?;
             chart
                 .configure_mesh()
-                .x_desc(x_label)
+                .x_desc(&x_label)
                 .y_desc("loss")
                 .draw()?;
             for (k, (name, points)) in series.iter().enumerate() {
@@ -337,7 +353,7 @@ fn loss_curves_svg(
                 let points = points.iter().copied().filter(|(_, y)| y.is_finite());
                 chart
                     .draw_series(LineSeries::new(points, color.stroke_width(2)))?
-                    .label(*name)
+                    .label(xml_text(name))
                     .legend(move |(x, y)| {
                         PathElement::new(std::vec![(x, y), (x + 20, y)], color.stroke_width(2))
                     });
@@ -437,6 +453,28 @@ mod tests {
         assert!((val_line[1].0 - right).abs() <= 1.0, "{val_line:?}");
         // Lower loss is lower on the page (larger SVG y).
         assert!(train_line[9].1 > train_line[0].1);
+    }
+
+    #[test]
+    fn markup_and_control_characters_in_texts_give_well_formed_svg() {
+        // Control characters were written as they are: no XML reader opened the file.
+        let title = "a<b & \"c\" 'd' \u{1}\u{0}\u{1b}[31m\u{FFFF}\tline\nnext";
+        let series: [(&str, &[(u64, f64)]); 1] = [("loss\u{8}&", &[(0, 1.0), (1, 0.5)])];
+        let svg = loss_curves_svg(title, "x\u{7}<>", &series).unwrap();
+        let doc = roxmltree::Document::parse(&svg).unwrap_or_else(|e| panic!("{e}:\n{svg}"));
+        let texts: Vec<&str> = doc
+            .descendants()
+            .filter(|n| n.has_tag_name("text"))
+            .filter_map(|n| n.text())
+            .map(str::trim)
+            .collect();
+        for want in [
+            "a<b & \"c\" 'd' \u{FFFD}\u{FFFD}\u{FFFD}[31m\u{FFFD}\tline\nnext",
+            "x\u{FFFD}<>",
+            "loss\u{FFFD}&",
+        ] {
+            assert!(texts.contains(&want), "no text {want:?} in {texts:?}");
+        }
     }
 
     #[test]
