@@ -295,15 +295,19 @@ fn views(dtype: Dtype, tensors: &[Named]) -> Result<Vec<(&str, TensorView<'_>)>,
         .map_err(CheckpointError::Format)
 }
 
-/// Writes `views` with `metadata` to the file `path`, through `safetensors`' own file writer: it
-/// writes a temporary file beside `path` and renames it, so a write that fails (a full disk)
-/// leaves an existing file at `path` as it was, where `std::fs::write` would have truncated it.
+/// Writes `views` with `metadata` to the file `path` through a temporary file renamed over it
+/// ([`crate::file::replace`]: a failed write leaves an existing file as it was; its permissions
+/// and a symbolic link at `path` stay). The temporary file is written by `safetensors`' own
+/// streaming writer, which itself writes an owner-only file and renames it.
 pub(crate) fn write_views<'a>(
     views: impl IntoIterator<Item = (&'a str, TensorView<'a>)>,
     metadata: Option<std::collections::HashMap<String, String>>,
     path: &Path,
 ) -> Result<(), CheckpointError> {
-    safetensors::serialize_to_file(views, metadata, path).map_err(|e| match e {
+    crate::file::replace(path, |tmp| {
+        safetensors::serialize_to_file(views, metadata, tmp)
+    })
+    .map_err(|e| match e {
         SafeTensorError::IoError(source) => CheckpointError::Io {
             path: path.to_owned(),
             source,
@@ -313,7 +317,8 @@ pub(crate) fn write_views<'a>(
 }
 
 /// Writes `params` to a safetensors file (through a temporary file beside it: a write that
-/// fails leaves an existing file at `path` as it was).
+/// fails leaves an existing file at `path` as it was). An existing file keeps its permissions, and
+/// a symbolic link at `path` stays one: the file it points to is replaced.
 ///
 /// # Errors
 ///

@@ -60,6 +60,8 @@ pub mod checkpoint;
 pub mod data;
 #[cfg(feature = "mpi")]
 pub mod distributed;
+#[cfg(feature = "std")]
+mod file;
 #[cfg(feature = "alloc")]
 pub mod gradcheck;
 #[cfg(feature = "std")]

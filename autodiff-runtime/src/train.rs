@@ -233,6 +233,9 @@ pub fn plot_losses(
 /// `(x, loss)` (x a step or epoch number), each series in its own colour and listed in a legend.
 /// The x axis, labelled `x_label`, spans the smallest to the largest x of all series.
 ///
+/// The file is replaced whole (a failed write leaves an existing one as it was); it keeps its
+/// permissions, and a symbolic link at `path` stays one: the file it points to is replaced.
+///
 /// Non-finite losses are left out of the line. Characters that XML does not allow in the title,
 /// the label or a name (control characters other than tab, line feed and carriage return) are
 /// drawn as U+FFFD `�`; `<`, `&` and quotes are escaped.
@@ -264,26 +267,8 @@ pub fn plot_loss_curves(
         reason,
     };
     let svg = loss_curves_svg(title, x_label, series).map_err(fail)?;
-    write_replacing(path, svg.as_bytes()).map_err(|e| fail(e.to_string()))
-}
-
-/// Writes `bytes` to a temporary file beside `path`, then renames it to `path`: a write that
-/// fails (a full disk, a file size limit) leaves an existing file at `path` as it was, where
-/// `std::fs::write` would have truncated it.
-fn write_replacing(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
-    let name = path.file_name().map_or_else(
-        || std::ffi::OsString::from("plot"),
-        std::ffi::OsStr::to_os_string,
-    );
-    let mut tmp_name = std::ffi::OsString::from(".");
-    tmp_name.push(&name);
-    tmp_name.push(std::format!(".{}.tmp", std::process::id()));
-    let tmp = path.with_file_name(tmp_name);
-    let written = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
-    if written.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    written
+    crate::file::replace(path, |tmp| std::fs::write(tmp, svg.as_bytes()))
+        .map_err(|e: std::io::Error| fail(e.to_string()))
 }
 
 /// `text` with the characters XML 1.0 forbids replaced by U+FFFD: `plotters` escapes markup but
@@ -475,6 +460,33 @@ mod tests {
         ] {
             assert!(texts.contains(&want), "no text {want:?} in {texts:?}");
         }
+    }
+
+    /// The plot was written to a new file renamed over the old one: a link to it became a file
+    /// of its own, and the file took the default permissions instead of its own.
+    #[cfg(unix)]
+    #[test]
+    fn a_plot_keeps_permissions_and_writes_through_a_symbolic_link() {
+        use std::os::unix::fs::{PermissionsExt, symlink};
+
+        let dir =
+            std::env::temp_dir().join(std::format!("autodiff-runtime-plot-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let (target, link) = (dir.join("loss.svg"), dir.join("latest.svg"));
+        std::fs::write(&target, "old").unwrap();
+        std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o600)).unwrap();
+        symlink("loss.svg", &link).unwrap();
+        plot_losses(&link, "loss", &[("train", &[2.0, 1.0])]).unwrap();
+        assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
+        assert!(
+            std::fs::read_to_string(&target)
+                .unwrap()
+                .starts_with("<svg")
+        );
+        let mode = std::fs::metadata(&target).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

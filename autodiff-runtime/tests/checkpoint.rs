@@ -2,7 +2,7 @@
 
 use autodiff_macros::Parameters;
 use autodiff_runtime::Parameters;
-use autodiff_runtime::checkpoint::{self, CheckpointError};
+use autodiff_runtime::checkpoint::{self, CheckpointError, TrainState};
 
 #[derive(Parameters, Clone, Debug, PartialEq)]
 #[parameters(crate = "autodiff_runtime")]
@@ -160,4 +160,82 @@ fn corrupt_bytes_and_missing_files_are_errors() {
         err.to_string()
             .starts_with("/nonexistent/dir/model.safetensors: ")
     );
+}
+
+/// Saving replaced the file with `safetensors`' temporary file, so a checkpoint became owner-only
+/// (0o600) whatever its permissions or the umask, and a symbolic link to the latest checkpoint
+/// became a file of its own, the file it pointed to left as it was.
+#[cfg(unix)]
+#[test]
+fn saving_keeps_permissions_and_writes_through_a_symbolic_link() {
+    use std::os::unix::fs::{PermissionsExt, symlink};
+
+    let mode =
+        |path: &std::path::Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+    let dir =
+        std::env::temp_dir().join(format!("autodiff-runtime-ckpt-perm-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let model = filled();
+    let bytes = checkpoint::to_bytes(&model).unwrap();
+
+    // A new file gets what any new file gets (0o666 less the umask).
+    let reference = dir.join("reference");
+    std::fs::write(&reference, b"").unwrap();
+    let path = dir.join("model.safetensors");
+    checkpoint::save(&model, &path).unwrap();
+    assert_eq!(mode(&path), mode(&reference));
+    // An existing file keeps its own, for both kinds of save.
+    for m in [0o640, 0o604] {
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(m)).unwrap();
+        checkpoint::save(&model, &path).unwrap();
+        assert_eq!(mode(&path), m, "checkpoint::save");
+        TrainState::new(1).save(&path).unwrap();
+        assert_eq!(mode(&path), m, "TrainState::save");
+    }
+
+    // A link stays a link, relative or dangling, and the file it points to gets the checkpoint.
+    let target = dir.join("real.safetensors");
+    std::fs::write(&target, b"old").unwrap();
+    let link = dir.join("latest.safetensors");
+    symlink("real.safetensors", &link).unwrap();
+    checkpoint::save(&model, &link).unwrap();
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(std::fs::read(&target).unwrap(), bytes);
+    TrainState::new(3).save(&link).unwrap();
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(TrainState::load(&target).unwrap().step(), 3);
+    let dangling = dir.join("dangling.safetensors");
+    symlink(dir.join("new.safetensors"), &dangling).unwrap();
+    checkpoint::save(&model, &dangling).unwrap();
+    assert_eq!(std::fs::read(dir.join("new.safetensors")).unwrap(), bytes);
+
+    // No temporary file is left behind.
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "dangling.safetensors",
+            "latest.safetensors",
+            "model.safetensors",
+            "new.safetensors",
+            "real.safetensors",
+            "reference"
+        ]
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }
