@@ -568,6 +568,56 @@ fn idx_truncated_or_invalid_headers() {
 }
 
 #[test]
+fn idx_float_values_pass_through_but_are_not_features_unless_finite() {
+    // NaN and infinities in a float IDX file became NaN and infinite features without a word,
+    // and so did f64 values beyond f32's range.
+    let nan = f32::NAN.to_be_bytes();
+    let mut values = [1.0f32, 2.0, 3.0, 4.0].map(f32::to_be_bytes);
+    values[3] = nan;
+    let bytes = idx(0x0D, &[2, 2], values.as_flattened());
+    // `parse_idx` gives the file's values, bit for bit.
+    let IdxData::F32(raw) = parse_idx(&bytes, "x.idx").unwrap().data else {
+        panic!("not f32")
+    };
+    assert_eq!(raw[3].to_bits(), f32::from_be_bytes(nan).to_bits());
+    let labels = temp_file("nan-labels.idx", &idx(0x08, &[2], &[0, 1]));
+    let images = temp_file("nan-images.idx", &bytes);
+    let err = read_idx_dataset(&images, &labels, 2).unwrap_err();
+    assert!(
+        matches!(
+            err.kind,
+            DataErrorKind::NonFiniteFeature {
+                item: 1,
+                feature: 1
+            }
+        ),
+        "{err}"
+    );
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "{}: feature 1 of item 1 is not a finite number (as an f32)",
+            images.display()
+        )
+    );
+    for bad in [f64::NEG_INFINITY, 1e300] {
+        let values = [0.5, bad, 0.25, 0.0].map(f64::to_be_bytes);
+        let images = temp_file("inf-images.idx", &idx(0x0E, &[2, 2], values.as_flattened()));
+        let err = read_idx_dataset(&images, &labels, 2).unwrap_err();
+        assert!(
+            matches!(
+                err.kind,
+                DataErrorKind::NonFiniteFeature {
+                    item: 0,
+                    feature: 1
+                }
+            ),
+            "{bad}: {err}"
+        );
+    }
+}
+
+#[test]
 fn idx_dataset_pairs_images_with_labels() {
     let images = temp_file(
         "images.idx",

@@ -917,6 +917,7 @@ fn check_idx_pair(images: &[u8], labels: &[u8], classes: usize) {
     match read_idx_dataset(&x_path, &y_path, classes) {
         Ok(d) => {
             assert_eq!(d.features.len(), d.len() * d.n_features);
+            assert!(d.features.iter().all(|v| v.is_finite()));
             assert!(d.labels.iter().all(|&l| l < classes));
             assert_eq!(d.n_classes, classes);
         }
@@ -928,6 +929,11 @@ fn check_idx_pair(images: &[u8], labels: &[u8], classes: usize) {
                 | DataErrorKind::BadHeader { .. }
                 | DataErrorKind::IdxSizeMismatch { .. }
                 | DataErrorKind::CountMismatch { .. } => {}
+                DataErrorKind::NonFiniteFeature { item, feature } => {
+                    let x = parse_idx(images, "x").unwrap();
+                    let n_features = x.len() / x.dims[0];
+                    assert!(!x.to_f32()[item * n_features + feature].is_finite(), "{e}");
+                }
                 DataErrorKind::LabelOutOfRange { label, classes: c } => {
                     assert!(label >= c && *c == classes, "{e}");
                 }

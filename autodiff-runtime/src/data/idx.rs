@@ -8,6 +8,10 @@ use std::vec::Vec;
 use super::{DataError, DataErrorKind, Dataset, read_file};
 
 /// The values of an IDX file, in the file's element type.
+///
+/// Float values are kept as the file has them, NaN and infinities included, bit for bit: this is
+/// the file's content, not yet a data set. [`read_idx_dataset`], which makes features of them,
+/// rejects them.
 #[derive(Clone, Debug, PartialEq)]
 pub enum IdxData {
     /// Type code `0x08`.
@@ -182,7 +186,9 @@ fn decode<T, const N: usize>(payload: &[u8], from_be: fn([u8; N]) -> T) -> Vec<T
 /// As [`read_idx`] for either file, plus [`DataErrorKind::BadHeader`] for a labels file that is not
 /// one-dimensional `u8` or an images file with no dimensions or whose image size (the product of
 /// the dimensions after the first) overflows `usize`, [`DataErrorKind::CountMismatch`] when
-/// the counts differ, and [`DataErrorKind::LabelOutOfRange`].
+/// the counts differ, [`DataErrorKind::LabelOutOfRange`], and
+/// [`DataErrorKind::NonFiniteFeature`] for a NaN or infinite image value (or an `f64` one beyond
+/// `f32`'s range), as a CSV feature that is not a finite number is an error.
 pub fn read_idx_dataset(
     images: impl AsRef<Path>,
     labels: impl AsRef<Path>,
@@ -236,8 +242,17 @@ pub fn read_idx_dataset(
         }
         labels.push(label);
     }
+    let features = x.to_f32();
+    if let Some(i) = features.iter().position(|v| !v.is_finite()) {
+        // An image value exists only if the image size is not zero.
+        let (item, feature) = (i / n_features.max(1), i % n_features.max(1));
+        return Err(DataError::new(
+            images_name,
+            DataErrorKind::NonFiniteFeature { item, feature },
+        ));
+    }
     Ok(Dataset {
-        features: x.to_f32(),
+        features,
         labels,
         n_features,
         n_classes: num_classes,

@@ -256,6 +256,14 @@ pub enum DataErrorKind {
         /// Bytes in the file.
         found: u64,
     },
+    /// A feature of a float IDX file is NaN or infinite, or (for `f64`) beyond the range of the
+    /// `f32` it becomes.
+    NonFiniteFeature {
+        /// The item (the index in the first dimension).
+        item: usize,
+        /// The feature's index within the item, row-major.
+        feature: usize,
+    },
     /// Two files meant to go together have different numbers of items.
     CountMismatch {
         /// Items in the features file.
@@ -377,6 +385,10 @@ impl fmt::Display for DataErrorKind {
                     "the IDX header's sizes overflow (the file has {found} bytes)"
                 )
             }
+            K::NonFiniteFeature { item, feature } => write!(
+                f,
+                "feature {feature} of item {item} is not a finite number (as an f32)"
+            ),
             K::CountMismatch { features, labels } => {
                 write!(f, "{features} feature rows but {labels} labels")
             }
