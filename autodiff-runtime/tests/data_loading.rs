@@ -737,6 +737,27 @@ fn corpus_rejects_unknown_characters_tokens_and_empty_text() {
     assert_eq!(err.line, Some(3));
 }
 
+#[test]
+fn corpus_invalid_utf8_is_placed_by_line_and_character_whatever_the_line_endings() {
+    // Lines were counted at `\n` only (a `\r` file's bad byte was always on line 1), and the
+    // error had no column.
+    for (bytes, line, column) in [
+        (&b"ab\ncd\n\xe9t\xe9"[..], 3, 1),
+        (b"ab\r\ncd\r\nx\xff", 3, 2),
+        (b"ab\rcd\r\r\xc3\xa9t\xc3\xa9 \xfe", 4, 5),
+        (b"\r\n\n\r\x80", 4, 1),
+        (b"caf\xc3\xa9\xc3", 1, 5),
+    ] {
+        let err = CharCorpus::read(temp_file("bad-endings.txt", bytes)).unwrap_err();
+        assert!(matches!(err.kind, DataErrorKind::InvalidUtf8), "{err}");
+        assert_eq!(
+            (err.line, err.column),
+            (Some(line), Some(column)),
+            "{bytes:?}"
+        );
+    }
+}
+
 // ---- Bundled data sets ----
 
 #[test]

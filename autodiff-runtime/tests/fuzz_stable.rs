@@ -1068,8 +1068,12 @@ fn check_corpus(input: &[u8], s: &CorpusSetup) -> Outcome {
                 (DataErrorKind::Empty, Some("")) => {}
                 (DataErrorKind::InvalidUtf8, None) => {
                     let valid = std::str::from_utf8(input).unwrap_err().valid_up_to();
-                    let line = input[..valid].iter().filter(|b| **b == b'\n').count() as u64 + 1;
-                    assert_eq!(e.line, Some(line), "{e}");
+                    // Lines end at `\n`, `\r\n` or `\r`; columns count characters.
+                    let text = std::str::from_utf8(&input[..valid]).unwrap();
+                    let last = text.rsplit(['\n', '\r']).next().unwrap();
+                    let breaks = text.matches(['\n', '\r']).count() - text.matches("\r\n").count();
+                    let place = (Some(breaks as u64 + 1), Some(last.chars().count() + 1));
+                    assert_eq!((e.line, e.column), place, "{e}");
                 }
                 (other, _) => panic!("unexpected error kind for a corpus: {other:?} ({e})"),
             }

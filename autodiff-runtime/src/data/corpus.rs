@@ -132,19 +132,17 @@ impl<Id: TokenId> CharCorpus<Id> {
     /// # Errors
     ///
     /// [`DataErrorKind::Io`] if the file cannot be read, [`DataErrorKind::InvalidUtf8`] (with the
-    /// line of the first bad byte) if it is not UTF-8, [`DataErrorKind::Empty`] if it is empty,
+    /// line and column of the first bad byte; lines end at `\n`, `\r\n` or `\r`, columns count
+    /// characters from 1) if it is not UTF-8, [`DataErrorKind::Empty`] if it is empty,
     /// [`DataErrorKind::VocabTooLarge`] if it has more distinct characters than `Id` has values.
     pub fn read_with_ids(path: impl AsRef<Path>) -> Result<Self, DataError> {
         let path = path.as_ref();
         let name = path.display().to_string();
         let bytes = read_file(path)?;
         let text = core::str::from_utf8(&bytes).map_err(|e| {
-            let line = bytes[..e.valid_up_to()]
-                .iter()
-                .filter(|b| **b == b'\n')
-                .count() as u64
-                + 1;
-            DataError::new(&*name, DataErrorKind::InvalidUtf8).at(Some(line), None)
+            let valid = core::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default();
+            let (line, column) = end_of(valid);
+            DataError::new(&*name, DataErrorKind::InvalidUtf8).at(Some(line), Some(column))
         })?;
         Self::with_ids_from_text(text, &name)
     }
@@ -224,6 +222,21 @@ impl<Id: TokenId> CharCorpus<Id> {
         let n = (self.tokens.len() as f64 * train_fraction.clamp(0.0, 1.0)) as usize;
         self.tokens.split_at(n.min(self.tokens.len()))
     }
+}
+
+/// The line and column (in characters, from 1) just after `text`; lines end at `\n`, `\r\n` or
+/// `\r`.
+fn end_of(text: &str) -> (u64, usize) {
+    let (mut line, mut column) = (1, 1);
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\r' if chars.peek() == Some(&'\n') => {}
+            '\n' | '\r' => (line, column) = (line + 1, 1),
+            _ => column += 1,
+        }
+    }
+    (line, column)
 }
 
 /// Fills `B` random windows for next-token prediction: `x[b]` is `T` consecutive tokens of `tokens`

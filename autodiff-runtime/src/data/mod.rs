@@ -184,7 +184,7 @@ pub struct DataError {
     pub file: String,
     /// Line in the file, when known.
     pub line: Option<u64>,
-    /// Column (field number for CSV), when known.
+    /// Column (field number for CSV, character in the line for text), when known.
     pub column: Option<usize>,
     /// What went wrong.
     pub kind: DataErrorKind,
