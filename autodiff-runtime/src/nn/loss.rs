@@ -52,12 +52,21 @@ fn nll(x: &[f32], target: usize, probs: &mut [f32]) -> f32 {
 /// // A confident, right prediction costs almost nothing, even at huge logits.
 /// assert!(cross_entropy(&[[1000.0f32, 0.0]], &[0]) < 1e-6);
 /// ```
+///
+/// A mean over no rows (or no classes) would be NaN: it fails to compile.
+///
+/// ```compile_fail,E0080
+/// use autodiff_runtime::nn::cross_entropy;
+///
+/// let loss = cross_entropy::<0, 4>(&[], &[]);
+/// ```
 #[track_caller]
 #[must_use]
 pub fn cross_entropy<const R: usize, const V: usize>(
     logits: &[[f32; V]; R],
     targets: &[usize; R],
 ) -> f32 {
+    const { assert!(R > 0 && V > 0, "a cross-entropy needs rows and classes") };
     let mut probs = [0.0; V];
     let mut sum = 0.0;
     for (r, (x, &t)) in logits.iter().zip(targets).enumerate() {
@@ -77,6 +86,7 @@ pub fn cross_entropy_forward<const R: usize, const V: usize>(
     targets: &[usize; R],
     tape: &mut CrossEntropyTape<R, V>,
 ) -> f32 {
+    const { assert!(R > 0 && V > 0, "a cross-entropy needs rows and classes") };
     for (r, &t) in targets.iter().enumerate() {
         class::<V>(r, t);
     }
@@ -152,8 +162,17 @@ tape! {
 ///
 /// assert_eq!(mse(&[[1.0f32, 2.0]], &[[0.0, 4.0]]), 2.5); // (1 + 4) / 2
 /// ```
+///
+/// A mean over no entries would be NaN: it fails to compile.
+///
+/// ```compile_fail,E0080
+/// use autodiff_runtime::nn::mse;
+///
+/// let loss = mse::<0, 2>(&[], &[]);
+/// ```
 #[must_use]
 pub fn mse<const R: usize, const C: usize>(pred: &[[f32; C]; R], target: &[[f32; C]; R]) -> f32 {
+    const { assert!(R > 0 && C > 0, "a mean squared error needs entries") };
     let (pred, target) = (pred.as_flattened(), target.as_flattened());
     let sum: f32 = pred
         .iter()
