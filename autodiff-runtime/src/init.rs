@@ -116,7 +116,8 @@ fn standard_normal_pair<R: Rng + ?Sized>(rng: &mut R) -> (f64, f64) {
 ///
 /// # Panics
 ///
-/// If the bounds are not finite with `low < high`, or `std` is not positive.
+/// If the bounds are not finite with `low < high`, `mean` is not finite, or `std` is not
+/// positive and finite (a NaN would fill `values` with NaN).
 #[track_caller]
 pub fn truncated_normal<F: Float, R: Rng + ?Sized>(
     values: &mut [F],
@@ -130,7 +131,11 @@ pub fn truncated_normal<F: Float, R: Rng + ?Sized>(
         low.is_finite() && high.is_finite() && low < high,
         "need finite bounds with low < high"
     );
-    assert!(std > 0.0, "std must be positive, got {std}");
+    assert!(mean.is_finite(), "mean must be finite, got {mean}");
+    assert!(
+        std > 0.0 && std.is_finite(),
+        "std must be positive and finite, got {std}"
+    );
     let p_low = normal_cdf((low - mean) / std);
     let p_high = normal_cdf((high - mean) / std);
     for v in values {
@@ -318,6 +323,20 @@ mod tests {
         assert!(
             (m - want_mean).abs() < 0.03,
             "truncated normal: mean {m}, want {want_mean}"
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "mean must be finite, got NaN")]
+    fn a_truncated_normal_of_nan_mean_is_refused() {
+        let mut xs = [0.0f32; 4];
+        truncated_normal(
+            &mut xs,
+            f64::NAN,
+            1.0,
+            -1.0,
+            2.0,
+            &mut SmallRng::seed_from_u64(3),
         );
     }
 
