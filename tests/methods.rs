@@ -491,3 +491,74 @@ mod second_order_calls_with_struct_data {
         }
     }
 }
+
+/// `hvp` on an `impl` block where a method only passes on a fieldless enum by reference (taken
+/// for a struct, so it has a zero struct for it) to a method that matches on it (which takes
+/// none): each caller passes the zero structs its callee takes, no more (E0061 with the first
+/// version of the fix above; from a review).
+mod second_order_enum_passed_on {
+    use crate::common::{assert_close, cube};
+    use stackgrad::differentiable;
+
+    #[derive(Clone, Copy, Debug, Default, PartialEq)]
+    pub enum Mode {
+        #[default]
+        Fast,
+        Slow,
+    }
+
+    #[derive(Clone, Debug, Default, PartialEq)]
+    pub struct M {
+        pub w: f64,
+    }
+
+    #[differentiable(hvp)]
+    impl M {
+        #[wrt(self, x)]
+        pub fn leaf(&self, mode: &Mode, x: f64) -> f64 {
+            match mode {
+                Mode::Fast => (self.w * x).sin(),
+                Mode::Slow => self.w * x * x,
+            }
+        }
+
+        #[wrt(self, x)]
+        pub fn top(&self, mode: &Mode, x: f64) -> f64 {
+            self.leaf(mode, x) * x
+        }
+    }
+
+    #[test]
+    fn hessian_vector_products_against_the_closed_forms() {
+        for p in cube::<4>(78, 12, -1.0, 1.0) {
+            let (w, x, vw, vx) = (p[0], p[1], p[2], p[3]);
+            let m = M { w };
+            // Fast: T = x sin(w x). T_w = x² cos, T_x = sin + w x cos,
+            // T_ww = -x³ sin, T_wx = 2 x cos - w x² sin, T_xx = 2 w cos - w² x sin.
+            let (s, c) = (w * x).sin_cos();
+            let (value, (gw, gx), (hw, hx)) = m.top_hvp(&Mode::Fast, x, &M { w: vw }, vx);
+            assert_close("fast", value, x * s, 1e-12);
+            assert_close("fast T_w", gw.w, x * x * c, 1e-12);
+            assert_close("fast T_x", gx, s + w * x * c, 1e-12);
+            let (tww, twx, txx) = (
+                -x * x * x * s,
+                2.0 * x * c - w * x * x * s,
+                2.0 * w * c - w * w * x * s,
+            );
+            assert_close("fast (H v)_w", hw.w, tww * vw + twx * vx, 1e-12);
+            assert_close("fast (H v)_x", hx, twx * vw + txx * vx, 1e-12);
+            // Slow: T = w x³. T_w = x³, T_x = 3 w x², T_ww = 0, T_wx = 3 x², T_xx = 6 w x.
+            let (value, (gw, gx), (hw, hx)) = m.top_hvp(&Mode::Slow, x, &M { w: vw }, vx);
+            assert_close("slow", value, w * x * x * x, 1e-12);
+            assert_close("slow T_w", gw.w, x * x * x, 1e-12);
+            assert_close("slow T_x", gx, 3.0 * w * x * x, 1e-12);
+            assert_close("slow (H v)_w", hw.w, 3.0 * x * x * vx, 1e-12);
+            assert_close(
+                "slow (H v)_x",
+                hx,
+                3.0 * x * x * vw + 6.0 * w * x * vx,
+                1e-12,
+            );
+        }
+    }
+}

@@ -82,11 +82,35 @@ fn drop_unused_label(label: &mut Option<syn::Label>, body: &syn::Block) {
     }
 }
 
+/// Under `hvp`, which parameters each method's tangent program takes a zero struct for, told
+/// to its callers (`Callee::zeros`). Only the method's lowering tells a struct it does not
+/// differentiate from a fieldless enum it matches on, so each is lowered here first; one that
+/// fails gets its error when it is generated.
+fn zero_structs(methods: &mut [methods::Method]) {
+    let zeros: std::collections::HashMap<String, Vec<bool>> = (methods.iter())
+        .filter_map(|m| {
+            let f = lower::lower(&m.hidden, &m.args).ok()?;
+            let zeros = (0..f.params.len())
+                .map(|i| f.takes_zero_struct(i))
+                .collect();
+            Some((m.hidden.sig.ident.to_string(), zeros))
+        })
+        .collect();
+    for m in methods {
+        for (key, callee) in &mut m.args.known {
+            callee.zeros = zeros.get(key).cloned().unwrap_or_default();
+        }
+    }
+}
+
 /// `#[differentiable] impl Model { .. }`: each differentiated method's hidden function goes
 /// through the pipeline; the block gets the methods that call its items (`methods`).
 fn expand_impl(attr: TokenStream, block: syn::ItemImpl) -> TokenStream {
     let generated = args::parse(attr).and_then(|args| {
         let mut split = methods::split(&args, &block)?;
+        if args.hvp {
+            zero_structs(&mut split.methods);
+        }
         let mut out = TokenStream::new();
         let mut delegates = Vec::new();
         let mut errors: Option<syn::Error> = None;

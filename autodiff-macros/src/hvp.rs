@@ -93,13 +93,14 @@ fn tangent_callees(known: &HashMap<String, Callee>) -> HashMap<String, Callee> {
             let tangents = (callee.params.iter())
                 .filter(|(_, d)| *d)
                 .map(|(name, _)| (format!("t_{name}"), true));
-            let zeros = (callee.params.iter())
-                .filter(|(_, d)| !*d)
-                .map(|(name, _)| (format!("z_{name}"), false));
+            let zeros = (callee.params.iter().zip(&callee.zeros))
+                .filter(|(_, z)| **z)
+                .map(|((name, _), _)| (format!("z_{name}"), false));
             let params = primal.chain(tangents).chain(zeros).collect();
             let callee = Callee {
                 name: format!("{}_hvp_jvp", callee.name),
                 params,
+                zeros: Vec::new(),
             };
             (format!("{key}_hvp_jvp"), callee)
         })
@@ -239,15 +240,18 @@ mod tests {
             params: vec![
                 ("self".into(), true),
                 ("x".into(), false),
-                ("s".into(), false),
+                ("d".into(), false),
             ],
+            zeros: vec![false, false, true],
         };
         let known = HashMap::from([("__lin_predict".to_string(), callee)]);
         let tangent = tangent_callees(&known);
         let c = &tangent["__lin_predict_hvp_jvp"];
         assert_eq!(c.name, "predict_hvp_jvp");
+        let names: Vec<&str> = c.params.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["self", "x", "d", "t_self", "z_d"]);
         let d: Vec<bool> = c.params.iter().map(|(_, d)| *d).collect();
-        assert_eq!(d, [true, false, false, true, false, false]);
+        assert_eq!(d, [true, false, false, true, false]);
     }
 
     #[test]
@@ -269,21 +273,27 @@ mod tests {
         assert!(text.contains("g_hvp_jvp (p , x , & z_p , t_x)"), "{text}");
     }
 
-    /// A known callee that does not differentiate a struct gets the caller's zero struct for
-    /// it, after the tangents, as its `_hvp_jvp` takes it.
+    /// A known callee that takes a zero struct for a parameter gets the caller's, after the
+    /// tangents; one that does not (its parameter is an enum it matches on, which the caller
+    /// only passes on and takes for a struct) gets none.
     #[test]
     fn known_callees_get_the_zero_structs_they_take() {
         let func: syn::ItemFn =
-            syn::parse_str("fn f(p: &P, x: f64) -> f64 { g(p, x) * x }").unwrap();
+            syn::parse_str("fn f(p: &P, x: f64) -> f64 { g(p, x) * h(p, x) }").unwrap();
         let mut args = crate::args::parse(quote!(wrt(x))).unwrap();
-        let callee = Callee {
-            name: "g".into(),
+        let callee = |name: &str, zero| Callee {
+            name: name.into(),
             params: vec![("p".into(), false), ("x".into(), true)],
+            zeros: vec![zero, false],
         };
-        args.known = HashMap::from([("g".to_string(), callee)]);
+        args.known = HashMap::from([
+            ("g".to_string(), callee("g", true)),
+            ("h".to_string(), callee("h", false)),
+        ]);
         let f = crate::lower::lower(&func, &args).unwrap();
         let p = tangent_program(&func, &f, &Analysed::new(&f)).unwrap();
         let text = p.item.to_token_stream().to_string();
         assert!(text.contains("g_hvp_jvp (p , x , t_x , z_p)"), "{text}");
+        assert!(text.contains("h_hvp_jvp (p , x , t_x)"), "{text}");
     }
 }

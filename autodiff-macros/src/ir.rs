@@ -612,6 +612,9 @@ pub struct Callee {
     pub name: String,
     /// Each parameter's name (`self` first) and whether the callee differentiates it.
     pub params: Vec<(String, bool)>,
+    /// Under `hvp`, whether its tangent program takes a zero struct for the parameter (a struct
+    /// it does not differentiate: known once the method is lowered, `methods::zero_structs`).
+    pub zeros: Vec<bool>,
 }
 
 /// The key of a place's type among struct field types: `.w[]` for `p.w[i]`.
@@ -656,6 +659,12 @@ impl Func {
     /// The callee of a call by a one-segment path, if the macro knows its parameters.
     pub fn known_callee(&self, path: &syn::Path) -> Option<&Callee> {
         self.known.get(&path.get_ident()?.to_string())
+    }
+
+    /// Under `hvp`, whether the tangent program takes a zero struct for parameter `i`: a struct
+    /// parameter not differentiated, whose zero tangent a callee differentiating it reads.
+    pub fn takes_zero_struct(&self, i: usize) -> bool {
+        !self.wrt.contains(&i) && self.types.kind(self.vars[self.params[i]].ty) == Kind::Struct
     }
 
     /// Whether a known callee differentiates its parameter `i`: `None` for a callee the macro

@@ -50,40 +50,48 @@ impl Tan<'_> {
     }
 
     /// In `pair` mode, a known callee's zero structs, after the tangents: one for each struct
-    /// parameter it does not differentiate, as its `_hvp_jvp` takes them. The argument carries
-    /// no derivative (the analysis rejects one that does), so it is a struct parameter not
-    /// differentiated here either, whose own zero struct goes on.
+    /// parameter its tangent program takes one for (a struct it does not differentiate). The
+    /// argument carries no derivative (the analysis rejects one that does): a struct parameter
+    /// not differentiated here either, whose own zero struct goes on.
     fn zero_struct_args(
         &mut self,
         path: &syn::Path,
         args: &[Operand],
         span: Span,
     ) -> Vec<TokenStream> {
+        let Some(callee) = self.f.known_callee(path) else {
+            return Vec::new();
+        };
+        let wanted: Vec<usize> = (0..args.len())
+            .filter(|&i| callee.zeros.get(i) == Some(&true))
+            .collect();
         let mut zeros = Vec::new();
-        for (i, a) in args.iter().enumerate() {
-            let ty = self.f.operand_ty(a);
-            if self.f.callee_differentiates(path, i) != Some(false)
-                || self.f.types.kind(ty) != Kind::Struct
-            {
-                continue;
-            }
-            match a {
+        for i in wanted {
+            let zero = match &args[i] {
                 Operand::Var { var, proj, .. } if proj.is_empty() => {
-                    if let Some(z) = &self.zero_structs[*var] {
-                        zeros.push(quote!(#z));
-                        continue;
+                    self.zero_structs[*var].clone()
+                }
+                _ => None,
+            };
+            match zero {
+                Some(z) => zeros.push(quote!(#z)),
+                None => {
+                    let e = syn::Error::new(
+                        span,
+                        "`hvp`: this method does not differentiate a struct parameter, and the macro can pass it a zero tangent only for a struct parameter of the caller that is not differentiated either; pass such a parameter, or differentiate it in both methods",
+                    );
+                    match &mut self.unsupported {
+                        Some(all) => all.combine(e),
+                        None => self.unsupported = Some(e),
                     }
                 }
-                _ => {}
             }
-            self.unsupported = Some(syn::Error::new(
-                span,
-                "`hvp`: this method does not differentiate a struct parameter, and the macro can pass it a zero tangent only for a struct parameter of the caller that is not differentiated either; pass such a parameter, or differentiate it in both methods",
-            ));
         }
         zeros
     }
 
+    /// In `pair` mode, the zero tangent of an argument that carries none, within the language:
+    /// the same field of a zero struct, or a zero array local declared in `pre`.
     fn pair_zero(
         &mut self,
         a: &Operand,

@@ -93,7 +93,7 @@ impl<'a> Tan<'a> {
     pub fn for_hvp(mut self) -> Self {
         self.pair = true;
         for (i, &v) in self.f.params.iter().enumerate() {
-            if !self.f.wrt.contains(&i) && self.f.types.kind(self.f.vars[v].ty) == Kind::Struct {
+            if self.f.takes_zero_struct(i) {
                 let z = self
                     .names
                     .fresh(&format!("z_{}", bare(&self.f.vars[v].name)));
