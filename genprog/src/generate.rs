@@ -1539,7 +1539,7 @@ impl Gen<'_> {
                 _ => format!("!({a})"),
             };
         }
-        if r >= 90 && self.on.has(Feature::Bools) {
+        if r >= 70 && self.on.has(Feature::Bools) {
             let bools: Vec<String> = (self.visible().into_iter())
                 .filter(|&k| matches!(self.scope[k].kind, Kind::Bool))
                 .map(|k| self.scope[k].name.clone())
@@ -1924,7 +1924,7 @@ impl Gen<'_> {
                     els: None,
                 });
             }
-            _ if self.p(Feature::Bools, 0.3) => self.bool_stmt(out),
+            _ if self.p(Feature::Bools, 0.5) => self.bool_stmt(out),
             _ => {
                 if self.p(Feature::IntLocals, 0.3) {
                     let name = self.fresh("c");
