@@ -16,8 +16,10 @@
 //! in registers over a block of `KC = 128` inner indices: each inner step broadcasts one value of
 //! `a` per row, loads one `W`-wide row of `b` and does `rows x W` multiply-adds. A tile whose
 //! width is a multiple of 8 is written in explicit vectors ([`TileVector`]: 16 lanes on the
-//! AVX-512 path when the width is a multiple of 16, else 8 lanes of AVX2 registers, which
-//! AVX-512 gives 32 of); other widths are left to the compiler to vectorize. `b`'s rows are
+//! AVX-512 path when the width is a multiple of 16, one 16-lane and one 8-lane vector a row when
+//! it is 24 (the GPT's head width: in 8-lane vectors alone it ran at half the peak of a core with
+//! two 512-bit FMA units), else 8 lanes of AVX2 registers, which AVX-512 gives 32 of); other
+//! widths are left to the compiler to vectorize. `b`'s rows are
 //! read in place where they are contiguous (`nn`, `tn`); `nt` first copies the strip's `KC x W` panel of `b` transposed into a
 //! stack buffer (at most 16 KiB, so it stays in L1), in 8 x 8 register blocks (AVX2 shuffles
 //! where the CPU has them: `wide::Lanes::transpose8`). With at most 8 rows that copy costs more
@@ -394,6 +396,9 @@ fn tile<'b, I: Isa, const R: usize, const W: usize, const M: usize, const N: usi
         match (W % 16, W / 16) {
             (0, 1) => return tile.vectors::<I, R, 1, W, _>(I::zmm(), ks, a, b),
             (0, 2) => return tile.vectors::<I, R, 2, W, _>(I::zmm(), ks, a, b),
+            (8, 1) => {
+                return tile.wide_and_eight::<I, R, W, _, _>(I::zmm(), Eight(I::lanes()), ks, a, b);
+            }
             _ => {}
         }
     }
@@ -457,6 +462,42 @@ impl<const M: usize, const N: usize> Tile<'_, M, N> {
             for (v, &acc) in acc_row.iter().enumerate() {
                 t.store(acc, &mut row[T::LANES * v..]);
             }
+        }
+    }
+
+    /// The tile as one 16-lane and one 8-lane vector per row (`W = 24` on the AVX-512 path):
+    /// in 8-lane vectors alone it would issue at half the rate of a core with two 512-bit FMA
+    /// units. Each element's sum is the one [`Tile::vectors`] computes, in the same order.
+    #[inline(always)]
+    fn wide_and_eight<'b, I: Isa, const R: usize, const W: usize, T: TileVector, E: TileVector>(
+        self,
+        t: T,
+        e: E,
+        ks: Range<usize>,
+        a: impl Fn(usize, usize) -> f32,
+        b: impl Fn(usize) -> &'b [f32; W],
+    ) {
+        debug_assert_eq!(W, T::LANES + E::LANES);
+        let halves = |row: &[f32; W]| (t.load(row), e.load(&row[T::LANES..]));
+        let mut acc: [(T::V, E::V); R] = core::array::from_fn(|r| halves(self.start::<W>(r)));
+        for p in ks {
+            let (b_t, b_e) = halves(b(p));
+            for (r, (acc_t, acc_e)) in acc.iter_mut().enumerate() {
+                let a_ip = a(self.i0 + r, p);
+                let (a_t, a_e) = (t.splat(a_ip), e.splat(a_ip));
+                if I::FMA {
+                    *acc_t = t.mul_add(a_t, b_t, *acc_t);
+                    *acc_e = e.mul_add(a_e, b_e, *acc_e);
+                } else {
+                    *acc_t = t.mul_then_add(a_t, b_t, *acc_t);
+                    *acc_e = e.mul_then_add(a_e, b_e, *acc_e);
+                }
+            }
+        }
+        for (r, &(acc_t, acc_e)) in acc.iter().enumerate() {
+            let row = &mut self.c[self.i0 + r][self.j0..];
+            t.store(acc_t, row);
+            e.store(acc_e, &mut row[T::LANES..]);
         }
     }
 
