@@ -423,14 +423,7 @@ impl Gen<'_> {
             }
         }
         if self.p(Feature::Bools, 0.2) {
-            let value = self.rng.gen_range(0..2);
-            self.declare("flag", Kind::Bool, false, 0.0);
-            params.push(Param {
-                name: "flag".into(),
-                ty: Ty::Bool,
-                by_value: true,
-                fixed: Some(vec![value]),
-            });
+            params.push(self.flag_param());
         }
         let (body, tail) = self.body();
         let f = Func {
@@ -530,14 +523,7 @@ impl Gen<'_> {
             });
         }
         if self.p(Feature::Bools, 0.2) {
-            let value = self.rng.gen_range(0..2);
-            self.declare("flag", Kind::Bool, false, 0.0);
-            params.push(Param {
-                name: "flag".into(),
-                ty: Ty::Bool,
-                by_value: true,
-                fixed: Some(vec![value]),
-            });
+            params.push(self.flag_param());
         }
         if self.p(Feature::EnumParams, 0.2) {
             let value = self.rng.gen_range(0..3);
@@ -1953,6 +1939,18 @@ impl Gen<'_> {
                     }
                 }
             }
+        }
+    }
+
+    /// The parameter `flag: bool`, in scope, its value in the harness drawn here.
+    fn flag_param(&mut self) -> Param {
+        let value = self.rng.gen_range(0..2);
+        self.declare("flag", Kind::Bool, false, 0.0);
+        Param {
+            name: "flag".into(),
+            ty: Ty::Bool,
+            by_value: true,
+            fixed: Some(vec![value]),
         }
     }
 
