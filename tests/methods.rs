@@ -562,3 +562,55 @@ mod second_order_enum_passed_on {
         }
     }
 }
+
+/// A generic `impl` block whose methods call each other: the call goes to the hidden function
+/// with a turbofish (`__g_inner::<N>`), which the caller now knows for a method of its block
+/// (before, it was taken for an unknown callee and got an extra adjoint argument: E0061).
+mod generic_block_calls {
+    use crate::common::{assert_close, cube};
+    use stackgrad::differentiable;
+
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct G<const N: usize> {
+        pub w: [f64; N],
+    }
+
+    impl<const N: usize> Default for G<N> {
+        fn default() -> Self {
+            G { w: [0.0; N] }
+        }
+    }
+
+    #[differentiable(hvp)]
+    impl<const N: usize> G<N> {
+        pub fn inner(&self, x: f64) -> f64 {
+            let mut s = 0.0;
+            for i in 0..N {
+                s += self.w[i] * x;
+            }
+            s
+        }
+
+        pub fn outer(&self, x: f64) -> f64 {
+            let s = self.inner(x);
+            s * s
+        }
+    }
+
+    #[test]
+    fn gradients_and_hessian_vector_products_against_closed_forms() {
+        for p in cube::<5>(79, 12, -1.0, 1.0) {
+            let g = G { w: [p[0], p[1]] };
+            let (x, v) = (p[2], G { w: [p[3], p[4]] });
+            // O = (x Σw)²: ∇_w O = 2 x² Σw (each), H v = 2 x² Σv (each).
+            let sum = g.w[0] + g.w[1];
+            let (value, grad) = g.outer_grad(x);
+            assert_close("outer", value, (x * sum).powi(2), 1e-12);
+            let (_, _, hv) = g.outer_hvp(x, &v);
+            for k in 0..2 {
+                assert_close("d outer / d w", grad.w[k], 2.0 * x * x * sum, 1e-12);
+                assert_close("(H v)_w", hv.w[k], 2.0 * x * x * (v.w[0] + v.w[1]), 1e-12);
+            }
+        }
+    }
+}

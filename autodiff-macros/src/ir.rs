@@ -658,7 +658,15 @@ impl Func {
 
     /// The callee of a call by a one-segment path, if the macro knows its parameters.
     pub fn known_callee(&self, path: &syn::Path) -> Option<&Callee> {
-        self.known.get(&path.get_ident()?.to_string())
+        // One segment, with or without generic arguments (a method of a generic block is
+        // called as `__model_hidden::<N>`).
+        let [segment] = path.segments.iter().collect::<Vec<_>>()[..] else {
+            return None;
+        };
+        if path.leading_colon.is_some() {
+            return None;
+        }
+        self.known.get(&segment.ident.to_string())
     }
 
     /// Under `hvp`, whether the tangent program takes a zero struct for parameter `i`: a struct
