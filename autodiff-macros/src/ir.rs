@@ -660,13 +660,10 @@ impl Func {
     pub fn known_callee(&self, path: &syn::Path) -> Option<&Callee> {
         // One segment, with or without generic arguments (a method of a generic block is
         // called as `__model_hidden::<N>`).
-        let [segment] = path.segments.iter().collect::<Vec<_>>()[..] else {
-            return None;
-        };
-        if path.leading_colon.is_some() {
+        if path.leading_colon.is_some() || path.segments.len() != 1 {
             return None;
         }
-        self.known.get(&segment.ident.to_string())
+        self.known.get(&path.segments[0].ident.to_string())
     }
 
     /// Under `hvp`, whether the tangent program takes a zero struct for parameter `i`: a struct

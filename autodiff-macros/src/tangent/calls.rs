@@ -62,12 +62,12 @@ impl Tan<'_> {
         let Some(callee) = self.f.known_callee(path) else {
             return Vec::new();
         };
-        let wanted: Vec<usize> = (0..args.len())
-            .filter(|&i| callee.zeros.get(i) == Some(&true))
-            .collect();
+        let wanted = (args.iter().zip(&callee.zeros))
+            .filter_map(|(a, &z)| z.then_some(a))
+            .collect::<Vec<_>>();
         let mut zeros = Vec::new();
-        for i in wanted {
-            let zero = match &args[i] {
+        for a in wanted {
+            let zero = match a {
                 Operand::Var { var, proj, .. } if proj.is_empty() => {
                     self.zero_structs[*var].clone()
                 }
