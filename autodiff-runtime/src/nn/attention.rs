@@ -23,8 +23,9 @@
 //! to rows through the same transpose. Masked keys get probability exactly `0`, so the adjoint
 //! runs over all `T x T` pairs and adds exact zeros for them.
 
+use crate::cpu::{VectorPath, vector_path};
 use crate::math;
-use crate::wide::{Lanes, LanesLoop, with_lanes};
+use crate::wide::{Lanes, LanesLoop, with_lanes_on};
 
 /// The `[T][H][D]` queries, keys or values of one sequence.
 type Seq<const T: usize, const H: usize, const D: usize> = [[[f32; D]; H]; T];
@@ -165,20 +166,26 @@ fn sequence_forward<S: Lanes, const T: usize, const H: usize, const D: usize>(
                 *max = if *st > *max { *st } else { *max };
             }
         }
+        // The exponentials over the whole block at once, as one flat loop: with AVX-512 the
+        // compiler runs it on 16 lanes (two keys a vector), where a loop over a key's `T = 8`
+        // lanes would use half of each vector. exp(-inf) is exactly 0: masked keys get
+        // probability 0.
+        let max = [max; T];
+        for (e, &max) in st.as_flattened_mut().iter_mut().zip(max.as_flattened()) {
+            *e = math::exp_fast(*e - max);
+        }
         let mut sum = [0.0; T];
-        for st in &mut st {
-            for ((e, &max), sum) in st.iter_mut().zip(&max).zip(&mut sum) {
-                // exp(-inf) is exactly 0: masked keys get probability 0.
-                *e = math::exp_fast(*e - max);
-                *sum += *e;
+        for st in &st {
+            for (sum, &e) in sum.iter_mut().zip(st) {
+                *sum += e;
             }
         }
-        let inv = sum.map(|sum| 1.0 / sum);
-        for (s, e) in st.iter_mut().enumerate() {
-            for (e, &inv) in e.iter_mut().zip(&inv) {
-                *e *= inv;
-            }
-            probs[s][h] = *e;
+        let inv = [sum.map(|sum| 1.0 / sum); T];
+        for (e, &inv) in st.as_flattened_mut().iter_mut().zip(inv.as_flattened()) {
+            *e *= inv;
+        }
+        for (probs, &e) in probs.iter_mut().zip(&st) {
+            probs[h] = e;
         }
         for (d, yt) in yt.iter_mut().enumerate() {
             let mut acc = [0.0; T];
@@ -193,11 +200,32 @@ fn sequence_forward<S: Lanes, const T: usize, const H: usize, const D: usize>(
     put_transposed(lanes, y, &yt, |y, x| *y = x);
 }
 
+/// The transpose of a `T x T` block (through registers when `T = 8`).
+#[inline(always)]
+fn transpose_square<S: Lanes, const T: usize>(lanes: S, m: &[[f32; T]; T]) -> [[f32; T]; T] {
+    let mut out = [[0.0; T]; T];
+    if T == 8 {
+        let (rows, _) = m.as_flattened().as_chunks::<8>();
+        let block: &[[f32; 8]; 8] = rows.try_into().expect("T = 8");
+        out.as_flattened_mut()
+            .copy_from_slice(lanes.transpose8(block).as_flattened());
+        return out;
+    }
+    for (i, row) in m.iter().enumerate() {
+        for (out, &x) in out.iter_mut().zip(row) {
+            out[i] = x;
+        }
+    }
+    out
+}
+
 /// Adds the cotangents of one sequence's `q`, `k`, `v` into `d_q`, `d_k`, `d_v`, given the
 /// output's cotangent `g` and the probabilities (`[s][h][t]`), transposed as in
 /// [`sequence_forward`]: with `pᵀ[s]`, `gᵀ[d]` vectors over `t`,
 /// `d_pᵀ[s] = Σ_d v[s][d] gᵀ[d]`, `dsᵀ[s] = scale pᵀ[s] (d_pᵀ[s] - Σ_s' pᵀ[s'] d_pᵀ[s'])`,
-/// `d_qᵀ[d] = Σ_s k[s][d] dsᵀ[s]`, `d_k[s] = Σ_t dsᵀ[s][t] q[t]`, `d_v[s] = Σ_t pᵀ[s][t] g[t]`.
+/// `d_qᵀ[d] = Σ_s k[s][d] dsᵀ[s]`. The keys' and values' cotangents are vectors over `s`, from
+/// the `T x T` blocks `ds` and `p` transposed to `[t][s]`: `d_kᵀ[d] = Σ_t q[t][d] ds[t]`,
+/// `d_vᵀ[d] = Σ_t g[t][d] p[t]`; each sum runs over `t` in order, as a sum per key would.
 #[allow(clippy::similar_names)]
 #[inline(always)]
 fn sequence_adjoint<S: Lanes, const T: usize, const H: usize, const D: usize>(
@@ -209,7 +237,13 @@ fn sequence_adjoint<S: Lanes, const T: usize, const H: usize, const D: usize>(
 ) {
     let gt = transpose_heads(lanes, g);
     let mut d_qt = [[[0.0; T]; D]; H];
-    for (h, (gt, d_qt)) in gt.iter().zip(&mut d_qt).enumerate() {
+    let mut d_kt = [[[0.0; T]; D]; H];
+    let mut d_vt = [[[0.0; T]; D]; H];
+    for (h, (gt, (d_qt, (d_kt, d_vt)))) in gt
+        .iter()
+        .zip(d_qt.iter_mut().zip(d_kt.iter_mut().zip(&mut d_vt)))
+        .enumerate()
+    {
         let mut d_pt = [[0.0; T]; T];
         let mut dot = [0.0; T];
         for ((d_pt, v), probs) in d_pt.iter_mut().zip(v).zip(probs) {
@@ -225,48 +259,50 @@ fn sequence_adjoint<S: Lanes, const T: usize, const H: usize, const D: usize>(
             *d_pt = row;
         }
         let mut acc_q = [[0.0; T]; D];
-        for (s, d_pt) in d_pt.iter().enumerate() {
-            let pt = &probs[s][h];
-            let mut dst = [0.0; T];
-            for (((ds, &p), &d_p), &dot) in dst.iter_mut().zip(pt).zip(d_pt).zip(&dot) {
+        let mut ds = [[0.0; T]; T];
+        let mut p = [[0.0; T]; T];
+        for (s, (d_pt, (ds, p))) in d_pt.iter().zip(ds.iter_mut().zip(&mut p)).enumerate() {
+            *p = probs[s][h];
+            for (((ds, &p), &d_p), &dot) in ds.iter_mut().zip(&*p).zip(d_pt).zip(&dot) {
                 *ds = scale::<D>() * p * (d_p - dot);
             }
             for (acc, &k) in acc_q.iter_mut().zip(&k[s][h]) {
-                for (a, &ds) in acc.iter_mut().zip(&dst) {
+                for (a, &ds) in acc.iter_mut().zip(&*ds) {
                     *a += k * ds;
                 }
             }
-            let (mut acc_k, mut acc_v) = ([0.0; D], [0.0; D]);
-            for (t, (&ds, &p)) in dst.iter().zip(pt).enumerate() {
-                for (((a_k, a_v), &q), &g) in
-                    acc_k.iter_mut().zip(&mut acc_v).zip(&q[t][h]).zip(&g[t][h])
+        }
+        *d_qt = acc_q;
+        let (ds, p) = (transpose_square(lanes, &ds), transpose_square(lanes, &p));
+        for (d, (d_kt, d_vt)) in d_kt.iter_mut().zip(d_vt).enumerate() {
+            let (mut acc_k, mut acc_v) = ([0.0; T], [0.0; T]);
+            for (t, (ds, p)) in ds.iter().zip(&p).enumerate() {
+                let (q, g) = (q[t][h][d], g[t][h][d]);
+                for ((a_k, a_v), (&ds, &p)) in
+                    acc_k.iter_mut().zip(&mut acc_v).zip(ds.iter().zip(p))
                 {
                     *a_k += ds * q;
                     *a_v += p * g;
                 }
             }
-            for ((d_k, d_v), (a_k, a_v)) in d_k[s][h]
-                .iter_mut()
-                .zip(&mut d_v[s][h])
-                .zip(acc_k.iter().zip(&acc_v))
-            {
-                *d_k += a_k;
-                *d_v += a_v;
-            }
+            *d_kt = acc_k;
+            *d_vt = acc_v;
         }
-        *d_qt = acc_q;
     }
     put_transposed(lanes, d_q, &d_qt, |d, x| *d += x);
+    put_transposed(lanes, d_k, &d_kt, |d, x| *d += x);
+    put_transposed(lanes, d_v, &d_vt, |d, x| *d += x);
 }
 
-/// [`sequence_forward`] compiled for the widest vectors the CPU has: with `T = 8` one AVX2
-/// vector holds a key's scores for every query.
-fn sequence_forward_wide<const T: usize, const H: usize, const D: usize>(
+/// [`sequence_forward`] compiled for `path` (the widest vectors the CPU has, from
+/// [`vector_path`]): with `T = 8` one AVX2 vector holds a key's scores for every query.
+fn sequence_forward_on<const T: usize, const H: usize, const D: usize>(
+    path: VectorPath,
     qkv: Qkv<'_, Seq<T, H, D>>,
     y: &mut Seq<T, H, D>,
     probs: &mut Probs<T, H>,
 ) {
-    /// The arguments of [`sequence_forward`], as a loop for [`with_lanes`].
+    /// The arguments of [`sequence_forward`], as a loop for [`with_lanes_on`].
     struct Forward<'a, const T: usize, const H: usize, const D: usize> {
         qkv: Qkv<'a, Seq<T, H, D>>,
         y: &'a mut Seq<T, H, D>,
@@ -279,17 +315,18 @@ fn sequence_forward_wide<const T: usize, const H: usize, const D: usize>(
             sequence_forward(lanes, self.qkv, self.y, self.probs);
         }
     }
-    with_lanes(Forward { qkv, y, probs });
+    with_lanes_on(path, Forward { qkv, y, probs });
 }
 
-/// [`sequence_adjoint`] compiled for the widest vectors the CPU has.
-fn sequence_adjoint_wide<const T: usize, const H: usize, const D: usize>(
+/// [`sequence_adjoint`] compiled for `path`.
+fn sequence_adjoint_on<const T: usize, const H: usize, const D: usize>(
+    path: VectorPath,
     qkv: Qkv<'_, Seq<T, H, D>>,
     probs: &Probs<T, H>,
     g: &Seq<T, H, D>,
     d_qkv: (&mut Seq<T, H, D>, &mut Seq<T, H, D>, &mut Seq<T, H, D>),
 ) {
-    /// The arguments of [`sequence_adjoint`], as a loop for [`with_lanes`].
+    /// The arguments of [`sequence_adjoint`], as a loop for [`with_lanes_on`].
     struct Adjoint<'a, const T: usize, const H: usize, const D: usize> {
         qkv: Qkv<'a, Seq<T, H, D>>,
         probs: &'a Probs<T, H>,
@@ -307,12 +344,15 @@ fn sequence_adjoint_wide<const T: usize, const H: usize, const D: usize>(
             sequence_adjoint(lanes, self.qkv, self.probs, self.g, self.d_qkv);
         }
     }
-    with_lanes(Adjoint {
-        qkv,
-        probs,
-        g,
-        d_qkv,
-    });
+    with_lanes_on(
+        path,
+        Adjoint {
+            qkv,
+            probs,
+            g,
+            d_qkv,
+        },
+    );
 }
 
 /// Sequence `b` of `T` token rows of `C = H * D` channels, seen as `[T][H][D]`.
@@ -375,12 +415,13 @@ fn batch_forward<const B: usize, const T: usize, const H: usize, const D: usize>
     out: &mut [Seq<T, H, D>; B],
 ) {
     let mut scratch = [[[0.0; T]; H]; T];
+    let path = vector_path();
     for (b, y) in out.iter_mut().enumerate() {
         let probs = match probs.as_deref_mut() {
             Some(all) => &mut all[b],
             None => &mut scratch,
         };
-        sequence_forward_wide::<T, H, D>((&q[b], &k[b], &v[b]), y, probs);
+        sequence_forward_on::<T, H, D>(path, (&q[b], &k[b], &v[b]), y, probs);
     }
 }
 
@@ -440,8 +481,10 @@ pub fn causal_self_attention_adjoint<
     d_k: &mut [Seq<T, H, D>; B],
     d_v: &mut [Seq<T, H, D>; B],
 ) {
+    let path = vector_path();
     for (b, probs) in tape.probs.iter().enumerate() {
-        sequence_adjoint_wide::<T, H, D>(
+        sequence_adjoint_on::<T, H, D>(
+            path,
             (&q[b], &k[b], &v[b]),
             probs,
             &d_out[b],
@@ -508,12 +551,14 @@ fn rows_forward<const T: usize, const H: usize, const D: usize, const R: usize, 
 ) {
     const { check_rows::<T, H, D, R, C>() };
     let mut scratch = [[[0.0; T]; H]; T];
+    let path = vector_path();
     for b in 0..R / T {
         let probs: &mut Probs<T, H> = match probs.as_deref_mut() {
             Some(all) => (&mut all[b * T..][..T]).try_into().expect("T rows"),
             None => &mut scratch,
         };
-        sequence_forward_wide::<T, H, D>(
+        sequence_forward_on::<T, H, D>(
+            path,
             (
                 seq::<T, H, D, C>(q, b),
                 seq::<T, H, D, C>(k, b),
@@ -583,9 +628,11 @@ pub fn causal_self_attention_rows_adjoint<
     d_v: &mut [[f32; C]; R],
 ) {
     const { check_rows::<T, H, D, R, C>() };
+    let path = vector_path();
     for (b, probs) in tape.probs.chunks_exact(T).enumerate() {
         let probs: &Probs<T, H> = probs.try_into().expect("chunks of T rows");
-        sequence_adjoint_wide::<T, H, D>(
+        sequence_adjoint_on::<T, H, D>(
+            path,
             (
                 seq::<T, H, D, C>(q, b),
                 seq::<T, H, D, C>(k, b),
@@ -599,5 +646,82 @@ pub fn causal_self_attention_rows_adjoint<
                 seq_mut::<T, H, D, C>(d_v, b),
             ),
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::wide::Plain;
+    use alloc::vec::Vec;
+
+    /// A sequence of `T` tokens with values in `[-1, 1)` from `seed`.
+    #[allow(clippy::cast_precision_loss)]
+    fn filled<const T: usize, const H: usize, const D: usize>(seed: usize) -> Seq<T, H, D> {
+        let mut m = [[[0.0; D]; H]; T];
+        for (i, x) in m
+            .as_flattened_mut()
+            .as_flattened_mut()
+            .iter_mut()
+            .enumerate()
+        {
+            *x = (((i + 1) * (seed + 7919)) % 1009) as f32 / 504.5 - 1.0;
+        }
+        m
+    }
+
+    /// One sequence's forward and adjoint (adding into non-zero cotangents), as the bits of the
+    /// output, the cotangents and the probabilities.
+    struct Sequence<const T: usize, const H: usize, const D: usize>(usize);
+
+    impl<const T: usize, const H: usize, const D: usize> LanesLoop for Sequence<T, H, D> {
+        type Output = Vec<u32>;
+        #[inline(always)]
+        fn run<S: Lanes>(self, lanes: S) -> Vec<u32> {
+            let [q, k, v, g] = core::array::from_fn(|i| filled::<T, H, D>(4 * self.0 + i));
+            let (mut y, mut probs) = ([[[0.0; D]; H]; T], [[[0.0; T]; H]; T]);
+            let (mut d_q, mut d_k, mut d_v) = (g, q, k);
+            sequence_forward(lanes, (&q, &k, &v), &mut y, &mut probs);
+            sequence_adjoint(
+                lanes,
+                (&q, &k, &v),
+                &probs,
+                &g,
+                (&mut d_q, &mut d_k, &mut d_v),
+            );
+            let mut bits: Vec<u32> = [y, d_q, d_k, d_v]
+                .iter()
+                .flat_map(|m| m.as_flattened().as_flattened().iter().map(|x| x.to_bits()))
+                .collect();
+            bits.extend(
+                probs
+                    .as_flattened()
+                    .as_flattened()
+                    .iter()
+                    .map(|x| x.to_bits()),
+            );
+            bits
+        }
+    }
+
+    fn same_bits_on_every_path<const T: usize, const H: usize, const D: usize>() {
+        for seed in 0..4 {
+            let plain = Sequence::<T, H, D>(seed).run(Plain);
+            for path in VectorPath::available() {
+                let got = with_lanes_on(path, Sequence::<T, H, D>(seed));
+                assert_eq!(got, plain, "T = {T}, H = {H}, D = {D}, seed {seed}: {path}");
+            }
+        }
+    }
+
+    /// The kernels round alike on every path this CPU has (no fused multiply-adds; the
+    /// exponentials on 16 lanes with AVX-512, 8 with AVX2, one at a time on plain arrays): the
+    /// GPT's shape and the 8 x 8 transposes (`T = 8`), and shapes transposed element by element.
+    #[test]
+    fn every_path_gives_the_plain_arrays_bits() {
+        same_bits_on_every_path::<8, 6, 4>();
+        same_bits_on_every_path::<8, 3, 8>();
+        same_bits_on_every_path::<4, 2, 3>();
+        same_bits_on_every_path::<5, 1, 2>();
     }
 }
