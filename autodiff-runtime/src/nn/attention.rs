@@ -18,10 +18,12 @@
 //! transposed once (`[H][D][T]`; `T = 8` floats make one vector; through 8 x 8 register blocks
 //! when `T = 8` and `C` is a multiple of 8), keys and values are read in place, so the scores of
 //! a key for every query, the causal mask (an additive `0` / `-inf`), the softmax (a lane-wise
-//! max and sum over the keys), the exponentials ([`math::exp_fast`](crate::math::exp_fast)) and
-//! the output are `T`-wide vector operations with no horizontal reductions; the output goes back
-//! to rows through the same transpose. Masked keys get probability exactly `0`, so the adjoint
-//! runs over all `T x T` pairs and adds exact zeros for them.
+//! max and sum over the keys) and the output are `T`-wide vector operations with no horizontal
+//! reductions, and the exponentials ([`math::exp_fast`](crate::math::exp_fast)) one flat loop
+//! over the `T x T` block (16 lanes with AVX-512); the output goes back to rows through the same
+//! transpose. Masked keys get probability exactly `0`, so the adjoint runs over all `T x T` pairs
+//! and adds exact zeros for them. The adjoint's key and value cotangents are `T`-wide vectors
+//! over the keys, from the blocks of probabilities and score cotangents transposed once per head.
 
 use crate::cpu::{VectorPath, vector_path};
 use crate::math;
@@ -714,9 +716,12 @@ mod tests {
         }
     }
 
-    /// The kernels round alike on every path this CPU has (no fused multiply-adds; the
-    /// exponentials on 16 lanes with AVX-512, 8 with AVX2, one at a time on plain arrays): the
-    /// GPT's shape and the 8 x 8 transposes (`T = 8`), and shapes transposed element by element.
+    /// The kernels round alike on every path this CPU has: no fused multiply-adds, and the
+    /// compiler's vectorization of the plain loops (8 or 16 lanes, or none in a debug build)
+    /// never reorders or fuses an operation, so what this compares is the explicit lane
+    /// operations, such as the transposes: the GPT's shape and the 8 x 8 register transposes
+    /// (`T = 8`), and shapes transposed element by element. The portable path is plain arrays
+    /// itself; on a CPU with neither AVX2 nor AVX-512 there is nothing to compare.
     #[test]
     fn every_path_gives_the_plain_arrays_bits() {
         same_bits_on_every_path::<8, 6, 4>();
