@@ -827,6 +827,36 @@ fn bundled_iris() {
         "{err}"
     );
     assert_eq!(err.line, Some(3), "line numbers count the header line");
+    // Every line ending the rows may have ends the header line too.
+    for (name, bytes) in [
+        ("iris-lf.csv", &b"2,4,a,b\n1,2,3,4,0\n5,6,7,8,1\n"[..]),
+        ("iris-crlf.csv", b"2,4,a,b\r\n1,2,3,4,0\r\n5,6,7,8,1\r\n"),
+        ("iris-cr.csv", b"2,4,a,b\r1,2,3,4,0\r5,6,7,8,1\r"),
+        ("iris-noend.csv", b"2,4,a,b\n1,2,3,4,0\n5,6,7,8,1"),
+    ] {
+        let d = bundled::iris(temp_file(name, bytes)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!((d.len(), d.n_features), (2, 4), "{name}");
+        assert_eq!(d.row(1), Some(&[5.0, 6.0, 7.0, 8.0][..]), "{name}");
+        assert_eq!(d.labels, [0, 1], "{name}");
+        assert_eq!(d.class_names, ["a", "b"], "{name}");
+    }
+    let cr_bad = temp_file("iris-cr-bad.csv", b"2,4,a,b\r1,2,3,4,0\r5,6,7,8,2\r");
+    let err = bundled::iris(&cr_bad).unwrap_err();
+    assert!(
+        matches!(
+            err.kind,
+            DataErrorKind::LabelOutOfRange {
+                label: 2,
+                classes: 2
+            }
+        ),
+        "{err}"
+    );
+    assert_eq!(
+        err.line,
+        Some(3),
+        "line numbers count the header line after a lone \\r"
+    );
     let no_header = temp_file("iris-nohead.csv", b"x,4,a\n1,2,3,4,0\n");
     assert!(matches!(
         bundled::iris(&no_header).unwrap_err().kind,

@@ -64,13 +64,19 @@ pub fn iris(path: impl AsRef<Path>) -> Result<Dataset, DataError> {
         DataError::new(&*name, DataErrorKind::BadHeader { reason }).at(Some(1), None)
     };
 
+    // The first line ends at `\n`, `\r\n` or a lone `\r`, as the rows' lines do.
     let first_len = bytes
         .iter()
-        .position(|b| *b == b'\n')
+        .position(|b| matches!(b, b'\n' | b'\r'))
         .unwrap_or(bytes.len());
+    let line_end = if bytes[first_len..].starts_with(b"\r\n") {
+        2
+    } else {
+        1
+    };
     let (first_line, rest) = (
         &bytes[..first_len],
-        bytes.get(first_len + 1..).unwrap_or_default(),
+        bytes.get(first_len + line_end..).unwrap_or_default(),
     );
     let header: Vec<&str> = core::str::from_utf8(first_line)
         .unwrap_or_default()
