@@ -59,12 +59,13 @@ impl Tan<'_> {
         args: &[Operand],
         span: Span,
     ) -> Vec<TokenStream> {
-        let Some(callee) = self.f.known_callee(path) else {
+        // The callee is borrowed from the function (`'a`), not from `self`, which the loop
+        // mutates.
+        let f = self.f;
+        let Some(callee) = f.known_callee(path) else {
             return Vec::new();
         };
-        let wanted = (args.iter().zip(&callee.zeros))
-            .filter_map(|(a, &z)| z.then_some(a))
-            .collect::<Vec<_>>();
+        let wanted = (args.iter().zip(&callee.zeros)).filter_map(|(a, &z)| z.then_some(a));
         let mut zeros = Vec::new();
         for a in wanted {
             let zero = match a {

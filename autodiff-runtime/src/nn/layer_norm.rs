@@ -85,7 +85,8 @@ pub fn layer_norm_forward_into<const R: usize, const C: usize>(
 /// The rows of [`layer_norm`], and where to record their statistics, as a loop for
 /// [`with_lanes`]: a row's sums are a chain of dependent additions however they are written, so
 /// rows of whole vectors are swept eight at a time ([`normalize_block`]), their chains
-/// interleaved and their last additions across lanes done for the eight rows at once.
+/// interleaved and their last additions across lanes done for the eight rows at once; other
+/// widths, and the rows after the last whole block, row by row ([`normalize_row`]).
 struct Forward<'a, const R: usize, const C: usize> {
     x: &'a [[f32; C]; R],
     gain: &'a [f32; C],
@@ -133,7 +134,7 @@ impl<const R: usize, const C: usize> LanesLoop for Forward<'_, R, C> {
 const BLOCK: usize = 8;
 
 /// Whether rows of `C` channels are swept [`BLOCK`] at a time: `C` a multiple of 8, so a row
-/// is whole vectors.
+/// is whole vectors (and not 0: rows of no channels have nothing to interleave).
 const fn blocked<const C: usize>() -> bool {
     C.is_multiple_of(8) && C > 0
 }
@@ -211,8 +212,9 @@ fn normalize_block<S: Lanes, const C: usize>(
     bias: &[f32; C],
     y: &mut [[f32; C]; BLOCK],
 ) -> ([f32; BLOCK], [f32; BLOCK]) {
-    // Loops, not `array::from_fn`: a closure is a function of its own, compiled without the
-    // path's target features unless inlined, and its vector operations then become calls.
+    // Loops, not `array::from_fn` over the rows: a closure is a function of its own, compiled
+    // without the path's target features unless inlined, and its vector operations then become
+    // calls (a first version written so ran ten times slower).
     let n = C as f32;
     let mut sums = [[0.0; 8]; BLOCK];
     for (sum, x) in sums.iter_mut().zip(x) {
@@ -327,7 +329,10 @@ impl<const R: usize, const C: usize> LanesLoop for Adjoint<'_, R, C> {
                 .iter()
                 .zip(d_out.as_chunks::<BLOCK>().0);
             for ((x, d_out), d_x) in blocks.zip(d_x.as_chunks_mut::<BLOCK>().0) {
-                let stats = (&tape.mean[r..r + BLOCK], &tape.rstd[r..r + BLOCK]);
+                let stats = (
+                    tape.mean[r..].first_chunk().expect("a whole block"),
+                    tape.rstd[r..].first_chunk().expect("a whole block"),
+                );
                 adjoint_block(lanes, x, stats, gain, d_out, d_x, (d_gain, d_bias));
                 r += BLOCK;
             }
@@ -391,12 +396,12 @@ fn adjoint_apply<S: Lanes>(
 
 /// [`adjoint_row`] of [`BLOCK`] rows of whole vectors, the same bits, as [`normalize_block`]
 /// is [`normalize_row`]: the rows' sums interleaved and finished through a transpose, then
-/// their cotangents added row by row, in order.
+/// their cotangents added vector by vector across the rows, each element's in row order.
 #[inline(always)]
 fn adjoint_block<S: Lanes, const C: usize>(
     lanes: S,
     x: &[[f32; C]; BLOCK],
-    (mean, rstd): (&[f32], &[f32]),
+    (mean, rstd): (&[f32; BLOCK], &[f32; BLOCK]),
     gain: &[f32; C],
     d_out: &[[f32; C]; BLOCK],
     d_x: &mut [[f32; C]; BLOCK],
@@ -500,7 +505,8 @@ fn adjoint_row<S: Lanes, const C: usize>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::wide::Plain;
+    use crate::cpu::VectorPath;
+    use crate::wide::{Plain, with_lanes_on};
 
     /// Rows of 21 channels (two groups of eight lanes and five more): the run on plain arrays
     /// and the one on the widest vectors this CPU has give the same bits, forward and back.
@@ -570,7 +576,7 @@ mod tests {
     }
 
     /// 19 rows of 24 channels: two blocks of eight rows and three single rows. The blocks give
-    /// the bits of the row-by-row code, forward and back, on the widest vectors of this CPU and
+    /// the bits of the row-by-row code, forward and back, on every vector path this CPU has and
     /// on plain arrays.
     #[test]
     fn blocks_of_rows_give_the_row_by_row_bits() {
@@ -605,43 +611,43 @@ mod tests {
             );
         }
 
-        let mut wide_tape = LayerNormTape::new();
-        let wide_y = layer_norm_forward(&x, &gain, &bias, &mut wide_tape);
-        let mut wide_d = ([[0.5; C]; R], [0.25; C], [0.125; C]);
-        let (d_x, d_gain, d_bias) = (&mut wide_d.0, &mut wide_d.1, &mut wide_d.2);
-        layer_norm_adjoint(&x, &gain, &bias, &wide_tape, &d_out, d_x, d_gain, d_bias);
-
-        let (mut plain_y, mut plain_tape) = ([[0.0; C]; R], LayerNormTape::<R, C>::new());
-        Forward {
-            x: &x,
-            gain: &gain,
-            bias: &bias,
-            y: &mut plain_y,
-            stats: Some((&mut plain_tape.mean, &mut plain_tape.rstd)),
-        }
-        .run(Plain);
-        let mut plain_d = ([[0.5; C]; R], [0.25; C], [0.125; C]);
-        Adjoint {
-            x: &x,
-            gain: &gain,
-            tape: &plain_tape,
-            d_out: &d_out,
-            d_x: &mut plain_d.0,
-            d_params: (&mut plain_d.1, &mut plain_d.2),
-        }
-        .run(Plain);
-
-        for (y, tape, d) in [
-            (&wide_y, &wide_tape, &wide_d),
-            (&plain_y, &plain_tape, &plain_d),
-        ] {
-            assert_eq!(bits(y), bits(&row_y));
+        assert!(blocked::<C>(), "the test's rows are swept in blocks");
+        let mut paths = 0;
+        for path in VectorPath::available().map(Some).chain([None]) {
+            let (mut y, mut tape) = ([[0.0; C]; R], LayerNormTape::<R, C>::new());
+            let forward = Forward {
+                x: &x,
+                gain: &gain,
+                bias: &bias,
+                y: &mut y,
+                stats: Some((&mut tape.mean, &mut tape.rstd)),
+            };
+            match path {
+                Some(path) => with_lanes_on(path, forward),
+                None => forward.run(Plain),
+            }
+            let mut d = ([[0.5; C]; R], [0.25; C], [0.125; C]);
+            let adjoint = Adjoint {
+                x: &x,
+                gain: &gain,
+                tape: &tape,
+                d_out: &d_out,
+                d_x: &mut d.0,
+                d_params: (&mut d.1, &mut d.2),
+            };
+            match path {
+                Some(path) => with_lanes_on(path, adjoint),
+                None => adjoint.run(Plain),
+            }
+            assert_eq!(bits(&y), bits(&row_y), "{path:?}");
             assert_eq!(tape.mean.map(f32::to_bits), row_tape.mean.map(f32::to_bits));
             assert_eq!(tape.rstd.map(f32::to_bits), row_tape.rstd.map(f32::to_bits));
-            assert_eq!(bits(&d.0), bits(&row_d.0));
-            assert_eq!(d.1.map(f32::to_bits), row_d.1.map(f32::to_bits));
-            assert_eq!(d.2.map(f32::to_bits), row_d.2.map(f32::to_bits));
+            assert_eq!(bits(&d.0), bits(&row_d.0), "{path:?}");
+            assert_eq!(d.1.map(f32::to_bits), row_d.1.map(f32::to_bits), "{path:?}");
+            assert_eq!(d.2.map(f32::to_bits), row_d.2.map(f32::to_bits), "{path:?}");
+            paths += 1;
         }
+        assert!(paths >= 2, "the portable path and plain arrays at least");
         // The rows differ in scale, so a row given another's statistics would show.
         assert_ne!(row_tape.rstd[0].to_bits(), row_tape.rstd[9].to_bits());
     }
