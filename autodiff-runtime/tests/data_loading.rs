@@ -827,9 +827,14 @@ fn bundled_iris() {
         assert_eq!(d.labels, [0, 1], "{name}");
         assert_eq!(d.class_names, ["a", "b"], "{name}");
     }
-    // A label past the class names, with either line ending: line numbers count the header.
+    // A label past the class names, with each line ending: line numbers count the header line
+    // (as one line: a `\r\n` read as two ends would put the label on line 4).
     for (name, bytes) in [
         ("iris-label.csv", &b"2,4,a,b\n1,2,3,4,0\n1,2,3,4,2\n"[..]),
+        (
+            "iris-label-crlf.csv",
+            b"2,4,a,b\r\n1,2,3,4,0\r\n1,2,3,4,2\r\n",
+        ),
         ("iris-label-cr.csv", b"2,4,a,b\r1,2,3,4,0\r1,2,3,4,2\r"),
     ] {
         let err = bundled::iris(temp_file(name, bytes)).unwrap_err();
