@@ -3,7 +3,7 @@
 
 #![allow(clippy::needless_range_loop)]
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::cell::Cell;
 
 use stackgrad::differentiable;
 
@@ -104,12 +104,16 @@ fn a_recomputed_cast_keeps_its_type() {
     assert_eq!(dy, w);
 }
 
-/// Calls of [`doubled`], the primal, which the reverse sweep of a `#[recompute]` `let` calls.
-static DOUBLED_CALLS: AtomicUsize = AtomicUsize::new(0);
+thread_local! {
+    /// Calls of [`doubled`], the primal, which the reverse sweep of a `#[recompute]` `let`
+    /// calls; per thread, since the tests that count them run in parallel (a shared counter
+    /// was reset by one test between another's calls and its check).
+    static DOUBLED_CALLS: Cell<usize> = const { Cell::new(0) };
+}
 
 /// `2 x`, written by hand (the four items of a callee), counting its primal's calls.
 pub fn doubled(x: &[f64; 4]) -> [f64; 4] {
-    DOUBLED_CALLS.fetch_add(1, Ordering::Relaxed);
+    DOUBLED_CALLS.set(DOUBLED_CALLS.get() + 1);
     x.map(|x| 2.0 * x)
 }
 
@@ -161,11 +165,11 @@ fn three_readers(x: &[f64; 4], w: &[f64; 4]) -> f64 {
 #[test]
 fn an_array_read_whole_is_computed_again_once_per_scope() {
     let (x, w) = ([0.5, -1.5, 2.0, 0.25], [1.0, 0.3, -0.7, 2.5]);
-    DOUBLED_CALLS.store(0, Ordering::Relaxed);
+    DOUBLED_CALLS.set(0);
     let (value, (d_x, d_w)) = three_readers_grad(&x, &w);
     // The forward sweep calls `doubled_forward`; the reverse sweep calls the primal once for
     // all four reads.
-    assert_eq!(DOUBLED_CALLS.load(Ordering::Relaxed), 1);
+    assert_eq!(DOUBLED_CALLS.get(), 1);
     // f = 4 (x . w)(x . x) + 4 x . x.
     let dot = |a: &[f64; 4], b: &[f64; 4]| -> f64 { (0..4).map(|i| a[i] * b[i]).sum() };
     let (xw, xx) = (dot(&x, &w), dot(&x, &x));
@@ -199,11 +203,11 @@ fn element_readers(x: &[f64; 4], w: f64) -> f64 {
 #[test]
 fn an_array_read_by_element_is_computed_again_once_per_scope() {
     let (x, w) = ([0.5, -1.5, 2.0, 0.25], 0.75);
-    DOUBLED_CALLS.store(0, Ordering::Relaxed);
+    DOUBLED_CALLS.set(0);
     let (value, (d_x, d_w)) = element_readers_grad(&x, w);
     // Once for the straight code's five reads, once per iteration for the loop's two: each read
     // computing the array again called `doubled` 5 + 2 x 3 = 11 times.
-    assert_eq!(DOUBLED_CALLS.load(Ordering::Relaxed), 4);
+    assert_eq!(DOUBLED_CALLS.get(), 4);
     // h = 2 x: f = 4 x0 x1 w + 4 x2 x3 + 2 x1 w + 4 (x0 x1 + x1 x2 + x2 x3).
     let [x0, x1, x2, x3] = x;
     let want =
