@@ -1,7 +1,8 @@
 //! The GPT's kernels other than the matrix products, at the miniature GPT's batch-64 shapes
 //! (512 token rows of 24 channels, sequences of 8 tokens, 6 heads of 4): causal self-attention
-//! (`causal_self_attention_rows_forward_into` and its adjoint) and layer norm
-//! (`layer_norm_forward_into` and its adjoint). Each case writes into buffers allocated once, as
+//! (`causal_self_attention_rows_forward_into` and its adjoint), layer norm
+//! (`layer_norm_forward_into` and its adjoint) and the feed-forward network's adjoint
+//! (`feed_forward_add_adjoint`, 96 hidden units: its products and what lies between them). Each case writes into buffers allocated once, as
 //! the GPT's sweeps do. Run with `cargo bench -p autodiff-runtime --bench layers`;
 //! `STACKGRAD_MAX_ISA=avx2` (or `portable`) runs them on a narrower path than the CPU's widest.
 //! The results are in `BENCHMARKS.md`.
@@ -11,8 +12,10 @@ use std::time::Duration;
 
 use autodiff_runtime::cpu::{MAX_ISA_VAR, vector_path};
 use autodiff_runtime::nn::{
-    CausalSelfAttentionRowsTape, LayerNormTape, causal_self_attention_rows_adjoint,
-    causal_self_attention_rows_forward_into, layer_norm_adjoint, layer_norm_forward_into,
+    CausalSelfAttentionRowsTape, FeedForwardAddTape, LayerNormTape,
+    causal_self_attention_rows_adjoint, causal_self_attention_rows_forward_into,
+    feed_forward_add_adjoint, feed_forward_add_forward_into, layer_norm_adjoint,
+    layer_norm_forward_into,
 };
 use criterion::Criterion;
 use rand::rngs::SmallRng;
@@ -23,6 +26,7 @@ const C: usize = 24;
 const T: usize = 8;
 const H: usize = 6;
 const D: usize = 4;
+const F: usize = 96;
 
 type Rows = [[f32; C]; R];
 
@@ -116,6 +120,51 @@ fn layer_norm(c: &mut Criterion) {
     black_box((&y, &d_x, &d_gain, &d_bias));
 }
 
+fn feed_forward(c: &mut Criterion) {
+    let mut rng = SmallRng::seed_from_u64(9);
+    let (x, res, d_out) = (
+        random_rows(&mut rng),
+        random_rows(&mut rng),
+        random_rows(&mut rng),
+    );
+    let mut weights = |rows: usize, cols: usize| -> Vec<f32> {
+        (0..rows * cols).map(|_| rng.gen_range(-0.3..0.3)).collect()
+    };
+    let (w1, w2) = (weights(F, C), weights(C, F));
+    let w1: &[[f32; C]; F] = w1.as_chunks().0.try_into().expect("F rows");
+    let w2: &[[f32; F]; C] = w2.as_chunks().0.try_into().expect("C rows");
+    let (b1, b2) = ([0.1; F], [-0.1; C]);
+    let mut tape = Box::new(FeedForwardAddTape::<R, C, F>::new());
+    let mut y = random_rows(&mut rng);
+    feed_forward_add_forward_into::<R, C, F>(&x, w1, &b1, w2, &b2, &res, &mut tape, &mut y);
+    let (mut d_x, mut d_res) = (random_rows(&mut rng), random_rows(&mut rng));
+    let (mut d_w1, mut d_w2) = (Box::new([[0.0; C]; F]), Box::new([[0.0; F]; C]));
+    let (mut d_b1, mut d_b2) = ([0.0; F], [0.0; C]);
+    let mut group = c.benchmark_group("feed_forward_512x24_F96");
+    group.bench_function("adjoint", |b| {
+        b.iter(|| {
+            feed_forward_add_adjoint::<R, C, F>(
+                black_box(&x),
+                w1,
+                &b1,
+                w2,
+                &b2,
+                &res,
+                &tape,
+                black_box(&d_out),
+                &mut d_x,
+                &mut d_w1,
+                &mut d_b1,
+                &mut d_w2,
+                &mut d_b2,
+                &mut d_res,
+            );
+        });
+    });
+    group.finish();
+    black_box((&y, &d_x, &d_w1, &d_b1, &d_w2, &d_b2, &d_res));
+}
+
 fn main() {
     println!(
         "kernels on the {} path ({MAX_ISA_VAR}: {})",
@@ -129,5 +178,6 @@ fn main() {
         .configure_from_args();
     attention(&mut c);
     layer_norm(&mut c);
+    feed_forward(&mut c);
     c.final_summary();
 }

@@ -396,6 +396,92 @@ fn feed_forward_add_gradients() {
     check_feed_forward_add::<9, 16, 40>(8);
 }
 
+/// `feed_forward_add_adjoint` runs the rows in blocks (64, then 8, then 1): every cotangent must
+/// have the bits of the unfused ops' adjoints over the whole batch, accumulated onto buffers that
+/// already hold values. 139 rows = two blocks of 64, one of 8 and three single rows.
+#[test]
+fn feed_forward_add_adjoint_in_blocks_is_the_unfused_ops_bit_for_bit() {
+    const R: usize = 139;
+    const C: usize = 16;
+    const F: usize = 40;
+    let mut rng = SmallRng::seed_from_u64(11);
+    let x: [[f32; C]; R] = Tensor::random(&mut rng);
+    let w1: [[f32; C]; F] = Tensor::random(&mut rng);
+    let b1: [f32; F] = Tensor::random(&mut rng);
+    let w2: [[f32; F]; C] = Tensor::random(&mut rng);
+    let b2: [f32; C] = Tensor::random(&mut rng);
+    let res: [[f32; C]; R] = Tensor::random(&mut rng);
+    let d_out: [[f32; C]; R] = Tensor::random(&mut rng);
+    type G = (
+        [[f32; C]; R],
+        [[f32; C]; F],
+        [f32; F],
+        [[f32; F]; C],
+        [f32; C],
+        [[f32; C]; R],
+    );
+    let start: G = (
+        Tensor::random(&mut rng),
+        Tensor::random(&mut rng),
+        Tensor::random(&mut rng),
+        Tensor::random(&mut rng),
+        Tensor::random(&mut rng),
+        Tensor::random(&mut rng),
+    );
+    let mut tape = FeedForwardAddTape::new();
+    let _ = feed_forward_add_forward(&x, &w1, &b1, &w2, &b2, &res, &mut tape);
+    let mut fused = start;
+    feed_forward_add_adjoint(
+        &x,
+        &w1,
+        &b1,
+        &w2,
+        &b2,
+        &res,
+        &tape,
+        &d_out,
+        &mut fused.0,
+        &mut fused.1,
+        &mut fused.2,
+        &mut fused.3,
+        &mut fused.4,
+        &mut fused.5,
+    );
+    let mut relu_tape = LinearReluTape::new();
+    let hidden = linear_relu_forward(&x, &w1, &b1, &mut relu_tape);
+    let mut unfused = start;
+    let mut d_hidden = [[0.0; F]; R];
+    linear_add_adjoint(
+        &hidden,
+        &w2,
+        &b2,
+        &res,
+        &LinearAddTape::new(),
+        &d_out,
+        &mut d_hidden,
+        &mut unfused.3,
+        &mut unfused.4,
+        &mut unfused.5,
+    );
+    linear_relu_adjoint(
+        &x,
+        &w1,
+        &b1,
+        &relu_tape,
+        &d_hidden,
+        &mut unfused.0,
+        &mut unfused.1,
+        &mut unfused.2,
+    );
+    let bits = |g: &G| -> Vec<Vec<u32>> {
+        g.flats()
+            .iter()
+            .map(|v| v.iter().map(|x| x.to_bits()).collect())
+            .collect()
+    };
+    assert_eq!(bits(&fused), bits(&unfused));
+}
+
 #[test]
 fn linear_add_gradients() {
     check_linear_add::<3, 4, 5>(5);
