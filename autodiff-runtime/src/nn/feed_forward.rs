@@ -98,7 +98,7 @@ pub fn feed_forward_add_forward_into<const R: usize, const C: usize, const F: us
 /// the two layers, with the ReLU's derivative taken as 0 where its input was not positive (as
 /// `linear_relu_adjoint` does).
 ///
-/// The rows go through both layers in blocks of [`BLOCK_ROWS`] (then 8, then 1), so that the
+/// The rows go through both layers in blocks of 64 (then 8, then 1), so that the
 /// hidden cotangent of a block (24 KiB at 96 hidden units) stays in L1 between the product that
 /// writes it and the two that read it. Every cotangent gets the same bits as from the whole batch
 /// at once: the weights' and biases' sums run over the rows in the same order, a block's partial
@@ -154,7 +154,7 @@ pub fn feed_forward_add_adjoint<const R: usize, const C: usize, const F: usize>(
 
 /// Rows per block of [`feed_forward_add_adjoint`]. Measured on the GPT's shapes (BENCHMARKS,
 /// "The feed-forward adjoint in blocks of rows").
-pub const BLOCK_ROWS: usize = 64;
+const BLOCK_ROWS: usize = 64;
 
 /// The two layers' weights and biases.
 struct Weights<'a, const C: usize, const F: usize> {
