@@ -10,7 +10,7 @@ mod common;
 /// Loop bounds that are constant expressions: `/`, `%`, `*`, `+` of `const` items, const
 /// generic parameters and literals.
 mod const_bounds {
-    use crate::common::{GradCheck, cube};
+    use crate::common::{GradCheck, assert_close, check_hvp_flat, check_jvp_flat, cube};
     use stackgrad::differentiable;
 
     const N: usize = 8;
@@ -66,6 +66,92 @@ mod const_bounds {
             |x: &[f64; 8]| generic::<8>(x),
             |x: &[f64; 8]| generic_grad::<8>(x),
         );
+    }
+
+    const SIGNED: i32 = 5;
+    const SMALL: u8 = 3;
+    const HALF: u32 = 6;
+    const FEW: i64 = 2;
+
+    /// Bounds that are `const` items of integer types other than `usize`: the counters take
+    /// their type, the tape its `usize` lengths.
+    #[differentiable(hvp)]
+    pub fn typed_consts(x: &[f64; 4]) -> f64 {
+        let mut s = 0.0;
+        for i in 0..SIGNED {
+            s = (s * x[0] + (i as f64) * x[1]).tanh();
+        }
+        for i in (1..=SMALL).rev() {
+            s = (s * x[2]).sin() + (i as f64) * 0.1;
+        }
+        for i in 0..HALF / 2 {
+            for _ in 0..i {
+                s = s * x[3] + 0.25;
+            }
+        }
+        s
+    }
+
+    /// `#[max_iters]` bounds of type `i32` and `i64`.
+    #[differentiable]
+    pub fn squares_past_ten(x: f64) -> f64 {
+        let mut s = x;
+        #[max_iters(SIGNED)]
+        while s < 10.0 {
+            s = s * s + 1.0;
+        }
+        s
+    }
+
+    #[differentiable]
+    pub fn few_squares_past_ten(x: f64) -> f64 {
+        let mut s = x;
+        #[max_iters(FEW)]
+        while s < 10.0 {
+            s = s * s + 1.0;
+        }
+        s
+    }
+
+    #[test]
+    fn bounds_of_other_integer_types() {
+        let points = cube::<4>(1304, 24, -1.0, 1.0);
+        GradCheck::new("0..SIGNED (i32), (1..=SMALL).rev() (u8), 0..HALF / 2 (u32)").flat(
+            &points,
+            |x: &[f64; 4]| typed_consts(x),
+            |x: &[f64; 4]| typed_consts_grad(x),
+        );
+        check_jvp_flat::<[f64; 4], [f64; 4], 4>(
+            "typed_consts_jvp",
+            &points,
+            |_| f64::INFINITY,
+            typed_consts,
+            typed_consts_grad,
+            typed_consts_jvp,
+        );
+        check_hvp_flat::<[f64; 4], [f64; 4], 4>(
+            "typed_consts_hvp",
+            &points,
+            |_| f64::INFINITY,
+            typed_consts_grad,
+            typed_consts_hvp,
+        );
+        // The tape report writes the lengths as the bounds were written.
+        let types: Vec<&str> = TypedConstsTape::FIELDS.iter().map(|f| f.2).collect();
+        assert!(types.contains(&"[f64; SIGNED]"), "{types:?}");
+        // From x in [1.1, 1.3] the loop runs three times: s = ((x² + 1)² + 1)² + 1, whose
+        // derivative is 8 x (x² + 1) ((x² + 1)² + 1).
+        for x in [1.1, 1.2, 1.3] {
+            let (value, d_x) = squares_past_ten_grad(x);
+            let a = x * x + 1.0;
+            assert_eq!(value, (a * a + 1.0) * (a * a + 1.0) + 1.0);
+            assert_close("d/dx", d_x, 8.0 * x * a * (a * a + 1.0), 1e-14);
+        }
+        // From 0 it needs four iterations: `FEW` (2) is too few, `SIGNED` (5) enough.
+        assert_eq!(squares_past_ten(0.0), 26.0);
+        let mut tape = FewSquaresPastTenTape::new();
+        assert!(few_squares_past_ten_try_forward(0.0, &mut tape).is_err());
+        assert_eq!(few_squares_past_ten_try_forward(3.0, &mut tape), Ok(10.0));
     }
 }
 

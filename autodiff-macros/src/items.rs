@@ -583,7 +583,10 @@ impl TapeItems<'_> {
         let inits = names.iter().zip(&inits).map(|(n, i)| quote!(#n: #i));
         let report_names: Vec<String> = fields.iter().map(|x| x.name.to_string()).collect();
         let report_docs: Vec<String> = fields.iter().map(|x| x.doc.replace('`', "")).collect();
-        let report_tys: Vec<String> = fields.iter().map(|x| crate::names::text(&x.ty)).collect();
+        let report_tys: Vec<String> = fields
+            .iter()
+            .map(|x| crate::names::type_text(&x.ty))
+            .collect();
         let report_types: Vec<&TokenStream> = fields.iter().map(|x| &x.ty).collect();
         let doc_attr = doc(doc_text.to_string());
         quote! {

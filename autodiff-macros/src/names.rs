@@ -168,3 +168,52 @@ pub fn text(t: &TokenStream) -> String {
     }
     out
 }
+
+/// A type as [`text`] writes it, with the tape's `(K as usize)` lengths written `K`, as the
+/// user wrote the bound.
+pub fn type_text(t: &TokenStream) -> String {
+    fn uncast(t: &TokenStream) -> TokenStream {
+        (t.clone().into_iter())
+            .map(|tt| match tt {
+                proc_macro2::TokenTree::Group(g) => {
+                    let inner: Vec<_> = g.stream().into_iter().collect();
+                    let n = inner.len();
+                    let cast = n >= 3
+                        && g.delimiter() == proc_macro2::Delimiter::Parenthesis
+                        && inner[n - 2].to_string() == "as"
+                        && inner[n - 1].to_string() == "usize"
+                        && (inner[..n - 2].iter()).all(|t| {
+                            matches!(t, proc_macro2::TokenTree::Ident(_))
+                                || matches!(t, proc_macro2::TokenTree::Punct(p) if p.as_char() == ':')
+                        });
+                    if cast {
+                        inner[..n - 2].iter().cloned().collect::<TokenStream>()
+                    } else {
+                        let mut h = proc_macro2::Group::new(g.delimiter(), uncast(&g.stream()));
+                        h.set_span(g.span());
+                        TokenStream::from(proc_macro2::TokenTree::Group(h))
+                    }
+                }
+                tt => TokenStream::from(tt),
+            })
+            .collect()
+    }
+    text(&uncast(t))
+}
+
+#[cfg(test)]
+mod tests {
+    use quote::quote;
+
+    use super::{text, type_text};
+
+    #[test]
+    fn type_text_writes_casted_lengths_as_the_bound() {
+        let casted = quote!([[f64; (K as usize)]; (m::N as usize)]);
+        assert_eq!(type_text(&casted), text(&quote!([[f64; K]; m::N])));
+        let plus = quote!([f64; ((K as usize) + 1)]);
+        assert_eq!(type_text(&plus), text(&quote!([f64; (K + 1)])));
+        let product = quote!([f64; (2 * N as usize)]);
+        assert_eq!(type_text(&product), text(&product));
+    }
+}

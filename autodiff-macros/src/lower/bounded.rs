@@ -327,10 +327,15 @@ impl Lower {
             return;
         };
         let read = self.read(it);
+        // The counter is a `usize`; a `const` bound may be of any integer type.
+        let k = match &k {
+            syn::Expr::Lit(_) => quote!(#k),
+            _ => quote!(((#k) as usize)),
+        };
         let cond = Pure::Bin(
             quote!(==),
             Box::new(Pure::Var(it, Vec::new(), read)),
-            Box::new(Pure::Lit(quote!(#k))),
+            Box::new(Pure::Lit(k)),
         );
         let id = self.if_id();
         let then = Block {
@@ -443,7 +448,14 @@ impl Lower {
                 }
                 let last = p.path.segments.last()?.ident.to_string();
                 let generic = id.is_some_and(|id| self.f.generics.iter().any(|(g, _)| g == id));
-                (generic || is_screaming(&last)).then(|| Bound::sym(p.to_token_stream(), generic))
+                // A `const` item may be of any integer type (`const K: i32`), and an array
+                // length is a `usize`; a const generic parameter is one already, and stable
+                // Rust allows only the bare parameter there.
+                let tokens = match generic {
+                    true => p.to_token_stream(),
+                    false => quote!((#p as usize)),
+                };
+                (generic || is_screaming(&last)).then(|| Bound::sym(tokens, generic))
             }
             // `::core::cmp::min(a, b)` (a `zip` of arrays whose lengths the macro cannot
             // compare, as the tangent program of `hvp` prints it), `usize::min(a, b)` or
