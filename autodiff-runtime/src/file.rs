@@ -12,7 +12,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// A symbolic link at `path` stays: the file it points to is replaced (a dangling link's target
 /// is created), as `std::fs::write` does. The new file keeps the permissions of the file it
 /// replaces, or gets those of any new file (`0o666` less the umask on Unix), as
-/// `std::fs::write` does; not the owner-only ones of a temporary file.
+/// `std::fs::write` does; not the owner-only ones of a temporary file. The new file is synced to
+/// the disk before the rename, and the directory after it (Unix), so that a crash leaves the old
+/// file or the new one, not an empty one. The owner and group are the writer's, as a new file's.
 pub(crate) fn replace<E: From<io::Error>>(
     path: &Path,
     write: impl FnOnce(&Path) -> Result<(), E>,
@@ -39,13 +41,39 @@ pub(crate) fn replace<E: From<io::Error>>(
         drop(placeholder);
         write(&tmp)?;
         std::fs::set_permissions(&tmp, permissions)?;
+        // On the disk before the rename makes it the file: else a crash soon after can leave
+        // an empty file under the name where the old one was.
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(&tmp)?
+            .sync_all()?;
         std::fs::rename(&tmp, &target)?;
+        sync_dir(&target);
         Ok(())
     })();
     if written.is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
     written
+}
+
+/// Puts a rename into `path`'s directory on the disk, where the system can (Unix). Best effort:
+/// the file is in place whether or not this succeeds, so a failure is not reported as one of
+/// the write.
+fn sync_dir(path: &Path) {
+    #[cfg(unix)]
+    if let Some(dir) = path.parent() {
+        let dir = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        };
+        if let Ok(d) = std::fs::File::open(dir) {
+            let _ = d.sync_all();
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = path;
 }
 
 /// `path` with symbolic links followed to the path that is not one (which may not exist).
