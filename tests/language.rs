@@ -71,7 +71,7 @@ mod const_bounds {
     const SIGNED: i32 = 5;
     const SMALL: u8 = 3;
     const HALF: u32 = 6;
-    const FEW: i64 = 2;
+    const FEW: usize = 2;
 
     /// Bounds that are `const` items of integer types other than `usize`: the counters take
     /// their type, the tape its `usize` lengths.
@@ -92,7 +92,7 @@ mod const_bounds {
         s
     }
 
-    /// `#[max_iters]` bounds of type `i32` and `i64`.
+    /// `#[max_iters]` bounds of type `i32` and `usize`.
     #[differentiable]
     pub fn squares_past_ten(x: f64) -> f64 {
         let mut s = x;

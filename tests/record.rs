@@ -400,3 +400,24 @@ fn indices_computed_from_records_are_the_forward_sweeps() {
     assert_eq!(d_x, [0.0, 0.0, 1.5, 0.0]);
     assert_eq!(d_w, 2.0);
 }
+
+const TABLE: [f64; 2] = [1.17, 1.15];
+
+/// A recorded value made from a `const` array alone, in a block, and read nowhere after: the
+/// macro cannot see the array's element type, and `sin` makes it a float (genprog's seed 4242
+/// found this failing to compile with "`#[record(..)]` applies to a float or an array of
+/// floats").
+#[differentiable]
+fn unread_constant(x: f64) -> f64 {
+    #[record(f32)]
+    let _c = {
+        let t = TABLE[1].sin();
+        t * t
+    };
+    x * x
+}
+
+#[test]
+fn a_recorded_constant_computed_in_a_block() {
+    assert_eq!(unread_constant_grad(1.5), (2.25, 3.0));
+}

@@ -15,6 +15,10 @@ const HELPER_BUDGET: usize = 7;
 const MAX_NESTING: usize = 3;
 /// Expressions above this magnitude are scaled down before they are combined.
 const TAME: f64 = 4.0;
+/// The magnitude every function assumes of its float parameters (and array elements): the
+/// inputs' range, [-1.5, 1.5]. A call's arguments are scaled into it, so that a callee's
+/// `panic!` guards, set from that assumption, hold for every value a caller passes.
+const PARAM_MAG: f64 = 1.5;
 
 /// A float expression as text, with a bound on its magnitude over the input range.
 #[derive(Clone, Debug)]
@@ -367,7 +371,7 @@ impl Gen<'_> {
             name: name.into(),
             kind,
             mutable: false,
-            mag: 1.5,
+            mag: PARAM_MAG,
             depth: 0,
         });
         // The tangent, cotangent and direction the macro names after the parameter.
@@ -1429,7 +1433,7 @@ impl Gen<'_> {
         let mut generic_len: Option<Len> = None;
         for p in &callee.params {
             match &p.ty {
-                Ty::Float => args.push(tame(self.expr(d)).s),
+                Ty::Float => args.push(within(self.expr(d), PARAM_MAG).s),
                 Ty::Struct => {
                     let k = self
                         .visible()
@@ -1446,6 +1450,7 @@ impl Gen<'_> {
                         .iter()
                         .filter(|a| {
                             !a.arg.is_empty()
+                                && a.mag <= PARAM_MAG
                                 && a.dims.len() == want.len()
                                 && a.dims.iter().zip(&want).all(|(x, y)| {
                                     same_type(x, y)
@@ -2540,6 +2545,18 @@ fn tame(e: Ex) -> Ex {
     let scale = 2.0 / e.mag;
     let digits = (-scale.log10()).ceil().max(0.0) as usize + 1;
     Ex::from(format!("({} * {scale:.digits$})", e.s), 2.0, &[&e])
+}
+
+/// `e` scaled down where its magnitude may exceed `mag`: times a literal rounded down at the
+/// digits printed, so that the printed factor keeps the bound.
+fn within(e: Ex, mag: f64) -> Ex {
+    if e.mag <= mag {
+        return e;
+    }
+    let digits = (-(mag / e.mag).log10()).ceil().max(0.0) as usize + 1;
+    let unit = 10f64.powi(digits as i32);
+    let scale = (mag / e.mag * unit).floor() / unit;
+    Ex::from(format!("({} * {scale:.digits$})", e.s), mag, &[&e])
 }
 
 /// The expression with its float type fixed: a cast where it is made of literals alone (an

@@ -23,6 +23,14 @@ pub(super) fn is_bool_method(name: &str) -> bool {
     )
 }
 
+/// A method integers have too (`K.abs()` may be an integer's), unlike `sin` or `exp`.
+pub(super) fn is_int_method(name: &str) -> bool {
+    matches!(
+        name,
+        "abs" | "pow" | "min" | "max" | "signum" | "rem_euclid" | "div_euclid"
+    )
+}
+
 impl Lower {
     /// The type of a constant path: `f64::consts::PI` is an `f64`, others are inferred.
     fn const_ty(&mut self, p: &syn::Path) -> TyId {
@@ -281,10 +289,7 @@ impl Lower {
             );
         }
         let bool_method = is_bool_method(&name);
-        let int_method = matches!(
-            name.as_str(),
-            "abs" | "pow" | "min" | "max" | "signum" | "rem_euclid" | "div_euclid"
-        );
+        let int_method = is_int_method(&name);
         let float_method = rules::lookup(&name).is_some();
         if kind == Kind::Num && float_method && !int_method {
             // `K.sin()`: the method makes the constant a float.
