@@ -92,8 +92,9 @@ mod const_bounds {
         s
     }
 
-    /// `#[max_iters]` bounds of type `i32` and `usize`.
-    #[differentiable]
+    /// `#[max_iters]` bounds of type `i32` and `usize`, also in `hvp`'s tangent program (which
+    /// the macro reads back with the bound cast).
+    #[differentiable(hvp)]
     pub fn squares_past_ten(x: f64) -> f64 {
         let mut s = x;
         #[max_iters(SIGNED)]
@@ -103,7 +104,7 @@ mod const_bounds {
         s
     }
 
-    #[differentiable]
+    #[differentiable(hvp)]
     pub fn few_squares_past_ten(x: f64) -> f64 {
         let mut s = x;
         #[max_iters(FEW)]
@@ -146,6 +147,12 @@ mod const_bounds {
             let a = x * x + 1.0;
             assert_eq!(value, (a * a + 1.0) * (a * a + 1.0) + 1.0);
             assert_close("d/dx", d_x, 8.0 * x * a * (a * a + 1.0), 1e-14);
+            // The second derivative: 8 (a (a² + 1) + 2 x² (a² + 1) + 4 x² a²), times v = 0.5.
+            let (_, g, hv) = squares_past_ten_hvp(x, 0.5);
+            assert_close("hvp gradient", g, d_x, 1e-14);
+            let second =
+                8.0 * (a * (a * a + 1.0) + 2.0 * x * x * (a * a + 1.0) + 4.0 * x * x * a * a);
+            assert_close("H v", hv, 0.5 * second, 1e-13);
         }
         // From 0 it needs four iterations: `FEW` (2) is too few, `SIGNED` (5) enough.
         assert_eq!(squares_past_ten(0.0), 26.0);

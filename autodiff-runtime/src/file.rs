@@ -40,13 +40,14 @@ pub(crate) fn replace<E: From<io::Error>>(
         };
         drop(placeholder);
         write(&tmp)?;
-        std::fs::set_permissions(&tmp, permissions)?;
         // On the disk before the rename makes it the file: else a crash soon after can leave
-        // an empty file under the name where the old one was.
+        // an empty file under the name where the old one was. Synced while it is still
+        // writable: the permissions may make it read-only.
         std::fs::OpenOptions::new()
             .write(true)
             .open(&tmp)?
             .sync_all()?;
+        std::fs::set_permissions(&tmp, permissions)?;
         std::fs::rename(&tmp, &target)?;
         sync_dir(&target);
         Ok(())

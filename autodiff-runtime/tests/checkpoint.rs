@@ -186,7 +186,8 @@ fn saving_keeps_permissions_and_writes_through_a_symbolic_link() {
     checkpoint::save(&model, &path).unwrap();
     assert_eq!(mode(&path), mode(&reference));
     // An existing file keeps its own, for both kinds of save.
-    for m in [0o640, 0o604] {
+    // A read-only one too: the new file is written and synced before it gets the permissions.
+    for m in [0o640, 0o604, 0o444] {
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(m)).unwrap();
         checkpoint::save(&model, &path).unwrap();
         assert_eq!(mode(&path), m, "checkpoint::save");

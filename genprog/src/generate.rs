@@ -268,7 +268,7 @@ impl Gen<'_> {
         for _ in 0..self.rng.gen_range(0..=2) {
             if self.p(Feature::Consts, 0.5) {
                 let c = format!("K{}", self.consts.len());
-                let v = self.lit_value(-1.5, 1.5);
+                let v = self.lit_value(-PARAM_MAG, PARAM_MAG);
                 self.consts.push(Const {
                     name: c.clone(),
                     ty: "$F".into(),
@@ -288,7 +288,7 @@ impl Gen<'_> {
                 ty: Ty::floats(&dims).text(),
                 value,
             });
-            self.const_arrays.push((name, dims, 1.5));
+            self.const_arrays.push((name, dims, PARAM_MAG));
         }
         if self.p(Feature::Structs, 0.35) {
             self.fields.push(("a".into(), Ty::Float));
@@ -716,7 +716,7 @@ impl Gen<'_> {
     /// A nested array literal of values in [-1.5, 1.5], `[[0.25, -1.10], [..]]`.
     fn const_array_literal(&mut self, dims: &[Len]) -> String {
         match dims.split_first() {
-            None => format!("{:.2}", self.lit_value(-1.5, 1.5)),
+            None => format!("{:.2}", self.lit_value(-PARAM_MAG, PARAM_MAG)),
             Some((len, rest)) => {
                 let items: Vec<String> = (0..len.value())
                     .map(|_| self.const_array_literal(rest))
@@ -769,7 +769,7 @@ impl Gen<'_> {
                                 text: format!("{}.{field}", v.name),
                                 arg: format!("&{}.{field}", v.name),
                                 dims: dims_of(ty),
-                                mag: 1.5,
+                                mag: PARAM_MAG,
                                 slot: None,
                                 field: true,
                             });
@@ -893,7 +893,7 @@ impl Gen<'_> {
                 matches!(self.scope[k].kind, Kind::Struct).then(|| self.scope[k].name.clone())
             });
             if let (Some(p), Some(field)) = (p, scalar.choose(&mut self.rng)) {
-                return Ex::new(format!("{p}.{field}"), 1.5);
+                return Ex::new(format!("{p}.{field}"), PARAM_MAG);
             }
         }
         let mut cands = Vec::new();

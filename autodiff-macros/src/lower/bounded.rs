@@ -434,6 +434,9 @@ impl Lower {
         match e {
             syn::Expr::Paren(p) => self.max_of(&p.expr),
             syn::Expr::Group(g) => self.max_of(&g.expr),
+            // `K as usize`, as `hvp`'s tangent program prints a bounded loop's trip bound (the
+            // path is cast where it is read).
+            syn::Expr::Cast(c) if is_usize(&c.ty) => self.max_of(&c.expr),
             syn::Expr::Lit(syn::ExprLit {
                 lit: syn::Lit::Int(i),
                 ..
@@ -601,6 +604,11 @@ fn is_min(f: &syn::Expr) -> bool {
     names.ends_with(&["cmp".to_string(), "min".to_string()]) || names == ["usize", "min"]
 }
 
+/// `usize`, the type a tape length is cast to.
+fn is_usize(ty: &syn::Type) -> bool {
+    matches!(ty, syn::Type::Path(p) if p.qself.is_none() && p.path.is_ident("usize"))
+}
+
 /// Does `max_of` give `e`'s exact value, not only a bound (no `min`, no `a - b` with `b` not a
 /// literal)? A step or a divisor needs the exact value.
 fn exact(e: &syn::Expr) -> bool {
@@ -608,6 +616,7 @@ fn exact(e: &syn::Expr) -> bool {
         syn::Expr::Paren(p) => exact(&p.expr),
         syn::Expr::Group(g) => exact(&g.expr),
         syn::Expr::Lit(_) | syn::Expr::Path(_) => true,
+        syn::Expr::Cast(c) if is_usize(&c.ty) => exact(&c.expr),
         syn::Expr::Binary(b) => match b.op {
             syn::BinOp::Sub(_) => {
                 exact(&b.left)

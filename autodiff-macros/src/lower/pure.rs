@@ -27,7 +27,7 @@ pub(super) fn is_bool_method(name: &str) -> bool {
 pub(super) fn is_int_method(name: &str) -> bool {
     matches!(
         name,
-        "abs" | "pow" | "min" | "max" | "signum" | "rem_euclid" | "div_euclid"
+        "abs" | "pow" | "min" | "max" | "clamp" | "signum" | "rem_euclid" | "div_euclid"
     )
 }
 
