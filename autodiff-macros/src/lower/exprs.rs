@@ -5,7 +5,7 @@ use proc_macro2::{Ident, Span};
 use quote::{ToTokens, quote};
 use syn::spanned::Spanned;
 
-use super::pure::{is_bool_method, is_int_method};
+use super::pure::is_bool_method;
 use super::signature::scalar_ty;
 use super::{Binding, Lower, Mode, err, is_compound, is_screaming, unsupported};
 use crate::ir::*;
@@ -459,12 +459,7 @@ impl Lower {
         }
         let recv = self.float(&m.receiver, out);
         let ty = self.f.operand_ty(&recv);
-        if self.f.types.kind(ty) == Kind::Num && !is_int_method(&name) {
-            // `T[1].sin()`, as in a condition: the method makes the constant a float, so a
-            // value computed from it is one even where nothing else types it.
-            let float = self.f.types.fresh(TyVal::Unknown(Kind::Float));
-            self.f.types.unify(ty, float);
-        }
+        self.float_by_method(ty, &name);
         let mut args = Vec::new();
         for (a, kind) in m.args.iter().zip(spec.args) {
             match kind {

@@ -24,7 +24,7 @@ pub(super) fn is_bool_method(name: &str) -> bool {
 }
 
 /// A method integers have too (`K.abs()` may be an integer's), unlike `sin` or `exp`.
-pub(super) fn is_int_method(name: &str) -> bool {
+fn is_int_method(name: &str) -> bool {
     matches!(
         name,
         "abs" | "pow" | "min" | "max" | "clamp" | "signum" | "rem_euclid" | "div_euclid"
@@ -32,6 +32,19 @@ pub(super) fn is_int_method(name: &str) -> bool {
 }
 
 impl Lower {
+    /// `K.sin()`, `T[1].sin()`: a float method integers do not have makes a constant whose kind
+    /// is still open (`Kind::Num`, a `const` item declared elsewhere) a float, in a condition or
+    /// a value alike, so a value computed from it is one even where nothing else types it.
+    pub(super) fn float_by_method(&mut self, receiver: TyId, method: &str) {
+        if self.f.types.kind(receiver) == Kind::Num
+            && rules::lookup(method).is_some()
+            && !is_int_method(method)
+        {
+            let float = self.f.types.fresh(TyVal::Unknown(Kind::Float));
+            self.f.types.unify(receiver, float);
+        }
+    }
+
     /// The type of a constant path: `f64::consts::PI` is an `f64`, others are inferred.
     fn const_ty(&mut self, p: &syn::Path) -> TyId {
         let tv = p
@@ -291,11 +304,7 @@ impl Lower {
         let bool_method = is_bool_method(&name);
         let int_method = is_int_method(&name);
         let float_method = rules::lookup(&name).is_some();
-        if kind == Kind::Num && float_method && !int_method {
-            // `K.sin()`: the method makes the constant a float.
-            let float = self.f.types.fresh(TyVal::Unknown(Kind::Float));
-            self.f.types.unify(rt, float);
-        }
+        self.float_by_method(rt, &name);
         let kind = self.f.types.kind(rt);
         let ok = bool_method
             || (kind == Kind::Float && float_method)
