@@ -321,15 +321,36 @@ fn check_linear_add<const R: usize, const I: usize, const O: usize>(seed: u64) {
     );
 }
 
+/// The inputs of `feed_forward_add`, `(x, w1, b1, w2, b2, res)`, and the cotangents its adjoint adds
+/// into, of the same shapes.
+type FeedForwardGrads<const R: usize, const C: usize, const F: usize> = (
+    [[f32; C]; R],
+    [[f32; C]; F],
+    [f32; F],
+    [[f32; F]; C],
+    [f32; C],
+    [[f32; C]; R],
+);
+
+/// Random inputs of `feed_forward_add` and a cotangent of its output, drawn from one stream in
+/// that order (as both of its tests drew them before they shared this).
+fn feed_forward_inputs<const R: usize, const C: usize, const F: usize>(
+    rng: &mut SmallRng,
+) -> (FeedForwardGrads<R, C, F>, [[f32; C]; R]) {
+    let inputs = (
+        Tensor::random(rng),
+        Tensor::random(rng),
+        Tensor::random(rng),
+        Tensor::random(rng),
+        Tensor::random(rng),
+        Tensor::random(rng),
+    );
+    (inputs, Tensor::random(rng))
+}
+
 fn check_feed_forward_add<const R: usize, const C: usize, const F: usize>(seed: u64) {
     let mut rng = SmallRng::seed_from_u64(seed);
-    let x: [[f32; C]; R] = Tensor::random(&mut rng);
-    let w1: [[f32; C]; F] = Tensor::random(&mut rng);
-    let b1: [f32; F] = Tensor::random(&mut rng);
-    let w2: [[f32; F]; C] = Tensor::random(&mut rng);
-    let b2: [f32; C] = Tensor::random(&mut rng);
-    let res: [[f32; C]; R] = Tensor::random(&mut rng);
-    let d_out: [[f32; C]; R] = Tensor::random(&mut rng);
+    let ((x, w1, b1, w2, b2, res), d_out) = feed_forward_inputs::<R, C, F>(&mut rng);
     let mut tape = FeedForwardAddTape::new();
     let y = feed_forward_add_forward(&x, &w1, &b1, &w2, &b2, &res, &mut tape);
     assert_eq!(y, feed_forward_add(&x, &w1, &b1, &w2, &b2, &res));
@@ -345,15 +366,7 @@ fn check_feed_forward_add<const R: usize, const C: usize, const F: usize>(seed: 
         h.iter().any(|&h| h > 0.0) && h.contains(&0.0),
         "both sides of the ReLU"
     );
-    type G<const R: usize, const C: usize, const F: usize> = (
-        [[f32; C]; R],
-        [[f32; C]; F],
-        [f32; F],
-        [[f32; F]; C],
-        [f32; C],
-        [[f32; C]; R],
-    );
-    let once = run_adjoint("feed_forward_add", |g: &mut G<R, C, F>| {
+    let once = run_adjoint("feed_forward_add", |g: &mut FeedForwardGrads<R, C, F>| {
         feed_forward_add_adjoint(
             &x, &w1, &b1, &w2, &b2, &res, &tape, &d_out, &mut g.0, &mut g.1, &mut g.2, &mut g.3,
             &mut g.4, &mut g.5,
@@ -404,22 +417,9 @@ fn feed_forward_add_adjoint_in_blocks_is_the_unfused_ops_bit_for_bit() {
     const R: usize = 139;
     const C: usize = 16;
     const F: usize = 40;
+    type G = FeedForwardGrads<R, C, F>;
     let mut rng = SmallRng::seed_from_u64(11);
-    let x: [[f32; C]; R] = Tensor::random(&mut rng);
-    let w1: [[f32; C]; F] = Tensor::random(&mut rng);
-    let b1: [f32; F] = Tensor::random(&mut rng);
-    let w2: [[f32; F]; C] = Tensor::random(&mut rng);
-    let b2: [f32; C] = Tensor::random(&mut rng);
-    let res: [[f32; C]; R] = Tensor::random(&mut rng);
-    let d_out: [[f32; C]; R] = Tensor::random(&mut rng);
-    type G = (
-        [[f32; C]; R],
-        [[f32; C]; F],
-        [f32; F],
-        [[f32; F]; C],
-        [f32; C],
-        [[f32; C]; R],
-    );
+    let ((x, w1, b1, w2, b2, res), d_out) = feed_forward_inputs::<R, C, F>(&mut rng);
     let start: G = (
         Tensor::random(&mut rng),
         Tensor::random(&mut rng),
