@@ -332,25 +332,25 @@ type FeedForwardGrads<const R: usize, const C: usize, const F: usize> = (
     [[f32; C]; R],
 );
 
-/// Random inputs of `feed_forward_add` and a cotangent of its output, drawn from one stream in
-/// that order (as both of its tests drew them before they shared this).
-fn feed_forward_inputs<const R: usize, const C: usize, const F: usize>(
+/// Random values of the six shapes, drawn in order: `feed_forward_add`'s inputs (then, drawn
+/// next, a cotangent of its output), or the values its adjoint's buffers start from.
+fn random_feed_forward<const R: usize, const C: usize, const F: usize>(
     rng: &mut SmallRng,
-) -> (FeedForwardGrads<R, C, F>, [[f32; C]; R]) {
-    let inputs = (
+) -> FeedForwardGrads<R, C, F> {
+    (
         Tensor::random(rng),
         Tensor::random(rng),
         Tensor::random(rng),
         Tensor::random(rng),
         Tensor::random(rng),
         Tensor::random(rng),
-    );
-    (inputs, Tensor::random(rng))
+    )
 }
 
 fn check_feed_forward_add<const R: usize, const C: usize, const F: usize>(seed: u64) {
     let mut rng = SmallRng::seed_from_u64(seed);
-    let ((x, w1, b1, w2, b2, res), d_out) = feed_forward_inputs::<R, C, F>(&mut rng);
+    let (x, w1, b1, w2, b2, res) = random_feed_forward::<R, C, F>(&mut rng);
+    let d_out: [[f32; C]; R] = Tensor::random(&mut rng);
     let mut tape = FeedForwardAddTape::new();
     let y = feed_forward_add_forward(&x, &w1, &b1, &w2, &b2, &res, &mut tape);
     assert_eq!(y, feed_forward_add(&x, &w1, &b1, &w2, &b2, &res));
@@ -419,15 +419,9 @@ fn feed_forward_add_adjoint_in_blocks_is_the_unfused_ops_bit_for_bit() {
     const F: usize = 40;
     type G = FeedForwardGrads<R, C, F>;
     let mut rng = SmallRng::seed_from_u64(11);
-    let ((x, w1, b1, w2, b2, res), d_out) = feed_forward_inputs::<R, C, F>(&mut rng);
-    let start: G = (
-        Tensor::random(&mut rng),
-        Tensor::random(&mut rng),
-        Tensor::random(&mut rng),
-        Tensor::random(&mut rng),
-        Tensor::random(&mut rng),
-        Tensor::random(&mut rng),
-    );
+    let (x, w1, b1, w2, b2, res) = random_feed_forward::<R, C, F>(&mut rng);
+    let d_out: [[f32; C]; R] = Tensor::random(&mut rng);
+    let start: G = random_feed_forward(&mut rng);
     let mut tape = FeedForwardAddTape::new();
     let _ = feed_forward_add_forward(&x, &w1, &b1, &w2, &b2, &res, &mut tape);
     let mut fused = start;
