@@ -186,6 +186,88 @@ fn gmm_objective() {
     );
 }
 
+/// Nests whose tangents are partly the same on every iteration of the loop around them, which
+/// `f_jvp` computes once before it (`tangent/hoist`): GMM's shape (an array accumulator `y`,
+/// half of whose terms read only `l` and `t_mu`), a scalar accumulator `u`, one that sums
+/// another accumulator (`z`, not split: it would count `y`'s fixed part twice), and a local
+/// whose tangent is fixed throughout (`r`).
+#[differentiable(hvp, wrt(l, mu, c))]
+fn centred_maps<const P: usize>(
+    l: &[[f64; 6]; 2],
+    mu: &[[f64; 3]; 2],
+    c: f64,
+    x: &[[f64; 3]; P],
+) -> f64 {
+    let mut s = 0.0;
+    for i in 0..P {
+        for k in 0..2 {
+            let mut xc = [0.0; 3];
+            for d in 0..3 {
+                xc[d] = x[i][d] - mu[k][d];
+            }
+            let mut y = [0.0; 3];
+            for d in 0..3 {
+                y[d] = l[k][d] * xc[d];
+            }
+            for a in 0..3 {
+                for b in a + 1..3 {
+                    y[b] += l[k][a + b + 2] * xc[a] * c;
+                }
+            }
+            let mut u = 0.0;
+            for d in 0..3 {
+                u += xc[d] * l[k][d + 3];
+            }
+            let mut z = 0.0;
+            for d in 0..3 {
+                z += mu[k][d] * c - y[d];
+            }
+            let mut r = 0.0;
+            for d in 0..3 {
+                r += l[k][d] * mu[k][d];
+            }
+            s += (y[0] * y[1] + y[2] * y[2]).tanh() + z * r + u * u;
+        }
+    }
+    s
+}
+
+type Maps = ([[f64; 6]; 2], [[f64; 3]; 2], f64);
+
+#[test]
+fn hoisted_tangents() {
+    let points = cube::<19>(71, 20, -1.0, 1.0);
+    let x: [[f64; 3]; 4] = [
+        [0.3, -0.8, 0.5],
+        [-0.2, 0.9, 0.1],
+        [0.7, 0.4, -0.6],
+        [-0.5, -0.1, 0.8],
+    ];
+    check_jvp_flat(
+        "centred maps",
+        &points,
+        smooth,
+        |(l, mu, c): &Maps| centred_maps(l, mu, *c, &x),
+        |(l, mu, c)| centred_maps_grad(l, mu, *c, &x),
+        |(l, mu, c), (tl, tmu, tc)| centred_maps_jvp(l, mu, *c, &x, tl, tmu, *tc),
+    );
+    check_hvp_flat(
+        "centred maps",
+        &points,
+        smooth,
+        |(l, mu, c): &Maps| centred_maps_grad(l, mu, *c, &x),
+        |(l, mu, c), (vl, vmu, vc)| centred_maps_hvp(l, mu, *c, &x, vl, vmu, *vc),
+    );
+    // No point: the hoisted part does not run, and the value and its derivatives are zero.
+    let (l, mu) = ([[0.5; 6]; 2], [[0.25; 3]; 2]);
+    assert_eq!(
+        centred_maps_jvp::<0>(&l, &mu, 1.5, &[], &l, &mu, 1.0),
+        (0.0, 0.0)
+    );
+    let (value, _, hv) = centred_maps_hvp::<0>(&l, &mu, 1.5, &[], &l, &mu, 1.0);
+    assert_eq!((value, hv), (0.0, ([[0.0; 6]; 2], [[0.0; 3]; 2], 0.0)));
+}
+
 /// A bounded `while` (Newton's iteration for the square root) and a `loop` with a `break`.
 #[differentiable(hvp, max_iters(newton = 60, halve = 40))]
 fn bounded(a: f64, x: f64) -> f64 {

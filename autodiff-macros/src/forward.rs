@@ -190,6 +190,13 @@ impl<'a> Fwd<'a> {
         pure_tokens(p, &mut |v, proj, _| self.place(v, proj))
     }
 
+    /// A loop's range as the primal iterates it.
+    pub fn range(&self, r: &Range) -> TokenStream {
+        crate::print::range_tokens(self.pure(&r.start), self.pure(&r.end), r, false, |p| {
+            self.pure(p)
+        })
+    }
+
     pub fn rhs(&self, def: usize, target: Target, place: &[Proj], rhs: &Rhs) -> TokenStream {
         match rhs {
             Rhs::Copy(o) => self.operand(o),
@@ -445,13 +452,7 @@ impl<'a> Fwd<'a> {
         let pre = self.read_stores(&reads);
         let lp = &self.f.loops[*id];
         let (k, i) = (&lp.counter, &self.f.vars[*var].emit);
-        let iter = crate::print::range_tokens(
-            self.pure(&range.start),
-            self.pure(&range.end),
-            range,
-            false,
-            |p| self.pure(p),
-        );
+        let iter = self.range(range);
         let k1 = quote!(#k + 1);
         let zero = quote!(0);
         let (reset, count) = (

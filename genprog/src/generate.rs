@@ -477,7 +477,8 @@ impl Gen<'_> {
             } else {
                 self.pick_len()
             };
-            let ty = if self.p(Feature::Arrays2d, 0.2) {
+            // `invariant` nests read the rows of a 2-D parameter.
+            let ty = if self.p(Feature::Arrays2d, 0.2) || self.p(Feature::Invariant, 0.2) {
                 let rows = self.pick_len();
                 Ty::floats(&[rows, len])
             } else {
@@ -1204,15 +1205,17 @@ impl Gen<'_> {
         match index {
             Some(i) if self.coin(0.7) => {
                 let k = self.rng.gen_range(2..=4);
-                // Or-patterns; `n @` bindings and a catch-all binding read as floats; guards
-                // on floats (the arm taken is decided like an `if`'s).
+                // Or-patterns; `arm @` bindings and a catch-all binding read as floats (named so
+                // that they shadow nothing the arms read: `n @ 1..=2` hid a parameter `n`, and
+                // seed 4406 indexed past an array with the binding); guards on floats (the arm
+                // taken is decided like an `if`'s).
                 let text = match self.rng.gen_range(0..3) {
                     0 => format!(
                         "(match {i} % {k} {{ 0 => {}, 1 | 5 => {}, _ => {} }})",
                         a.s, b.s, c.s
                     ),
                     1 => format!(
-                        "(match {i} % {k} {{ 0 => {}, n @ 1..=2 => ({}) * (n as $F), n => ({}) + 0.1 * (n as $F) }})",
+                        "(match {i} % {k} {{ 0 => {}, arm @ 1..=2 => ({}) * (arm as $F), arm => ({}) + 0.1 * (arm as $F) }})",
                         a.s, b.s, c.s
                     ),
                     _ => {
@@ -1860,6 +1863,9 @@ impl Gen<'_> {
                 let els = self.coin(0.5).then(|| self.block(2));
                 out.push(Stmt::If { arms, els });
             }
+            64..68 if self.loops == 0 && self.p(Feature::Invariant, 0.6) => {
+                self.invariant_nest(out)
+            }
             64..80 if nest => self.for_loop(out),
             80..84 if nest => self.bounded_loop(out),
             84..88 if self.on.has(Feature::Calls) => self.call_let(out),
@@ -2224,6 +2230,149 @@ impl Gen<'_> {
         }
         let more = self.block(3);
         out.extend(more);
+    }
+
+    /// GMM's shape (feature `invariant`): a loop over `i` around a nest over the rows `k` of a
+    /// 2-D array `p`, whose locals are computed from `p[k]` and `q[k]` (another array of its
+    /// shape, or `p`) and from `i` as a float or an element of an array read at `i`; the nest
+    /// overwrites and sums into an array `y` (a diagonal, then a triangle), may sum into floats
+    /// `u` (from `xc`), `z` (from `y`: an accumulator that sums another) and `r` (from `p` and
+    /// `q` alone), may read `y` before it is complete, and adds all of them, tamed, to a new
+    /// accumulator.
+    fn invariant_nest(&mut self, out: &mut Vec<Stmt>) {
+        let mut grids: Vec<ArraySrc> = (self.arrays().into_iter())
+            .filter(|a| a.dims.len() == 2 && a.dims[1].value() >= 2)
+            .collect();
+        // Parameters (and arrays no longer assigned) first: their tangents are fixed.
+        if grids.iter().any(|a| a.slot.is_none()) {
+            grids.retain(|a| a.slot.is_none());
+        }
+        let Some(p) = grids.choose(&mut self.rng).cloned() else {
+            return self.for_loop(out);
+        };
+        let alike: Vec<&ArraySrc> = (grids.iter())
+            .filter(|a| same_type(&a.dims[0], &p.dims[0]) && same_type(&a.dims[1], &p.dims[1]))
+            .collect();
+        let q = alike
+            .choose(&mut self.rng)
+            .map_or_else(|| p.clone(), |q| (*q).clone());
+        let rows: Vec<ArraySrc> = (self.arrays().into_iter())
+            .filter(|a| a.dims.len() == 1)
+            .collect();
+        let c = within(self.expr(1), 1.0);
+        let outer = self.range_len();
+        let (i, k, d, a, b) = (
+            self.fresh("i"),
+            self.fresh("k"),
+            self.fresh("d"),
+            self.fresh("a"),
+            self.fresh("b"),
+        );
+        let (xc, y, s) = (self.fresh("xc"), self.fresh("y"), self.fresh("s"));
+        let (kn, dn, on) = (p.dims[0].text(), p.dims[1].text(), outer.text());
+        let count = outer.value() * p.dims[0].value() * (p.dims[1].value() + 4);
+        let (p, q) = (&p.text, &q.text);
+        let base = match rows.choose(&mut self.rng) {
+            Some(row) if self.coin(0.4) => {
+                format!("{}[{i} % {}] * 0.5", row.text, row.dims[0].text())
+            }
+            _ => format!("({i} as $F) * 0.25"),
+        };
+        let for_ = |pat: &str, iter: String, body: Vec<Stmt>| Stmt::For {
+            checkpoint: None,
+            pat: pat.to_string(),
+            iter,
+            body,
+        };
+        let let_ = |name: &str, value: String| Stmt::Let {
+            name: name.to_string(),
+            mutable: true,
+            ty: None,
+            value,
+            recompute: false,
+            record: false,
+        };
+        let add = |place: String, value: String| Stmt::Assign {
+            place,
+            op: "+=",
+            value,
+        };
+        let mut nest = vec![
+            let_(&xc, format!("[0.0; {dn}]")),
+            for_(
+                &d,
+                format!("0..{dn}"),
+                vec![Stmt::Assign {
+                    place: format!("{xc}[{d}]"),
+                    op: "=",
+                    value: format!("{base} - {p}[{k}][{d}]"),
+                }],
+            ),
+            let_(&y, format!("[0.0; {dn}]")),
+            for_(
+                &d,
+                format!("0..{dn}"),
+                vec![Stmt::Assign {
+                    place: format!("{y}[{d}]"),
+                    op: if self.coin(0.7) { "=" } else { "+=" },
+                    value: format!("{q}[{k}][{d}] * {xc}[{d}]"),
+                }],
+            ),
+        ];
+        if self.coin(0.2) {
+            nest.push(add(s.clone(), format!("({y}[0] * 0.1).sin()")));
+        }
+        if self.coin(0.7) {
+            let op = if self.coin(0.8) { "+=" } else { "-=" };
+            let scale = if self.coin(0.5) {
+                format!(" * {}", c.s)
+            } else {
+                String::new()
+            };
+            let entry = vec![Stmt::Assign {
+                place: format!("{y}[{b}]"),
+                op,
+                value: format!("{p}[{k}][{b}] * {xc}[{a}]{scale}"),
+            }];
+            nest.push(for_(
+                &a,
+                format!("0..{dn}"),
+                vec![for_(&b, format!("{a} + 1..{dn}"), entry)],
+            ));
+        }
+        let mut tail = vec![for_(
+            &d,
+            format!("0..{dn}"),
+            vec![add(s.clone(), format!("({y}[{d}] * 0.1).tanh()"))],
+        )];
+        let sums = [
+            ("u", format!("{xc}[{d}] * {q}[{k}][{d}]"), "0.1"),
+            ("z", format!("{y}[{d}] - {p}[{k}][{d}] * {}", c.s), "0.05"),
+            ("r", format!("{p}[{k}][{d}] * {q}[{k}][{d}]"), "0.1"),
+        ];
+        for (prefix, value, scale) in sums {
+            if self.coin(0.5) {
+                let name = self.fresh(prefix);
+                nest.push(let_(&name, "0.0".into()));
+                nest.push(for_(&d, format!("0..{dn}"), vec![add(name.clone(), value)]));
+                tail.push(add(s.clone(), format!("({name} * {scale}).tanh()")));
+            }
+        }
+        nest.extend(tail);
+        out.push(Stmt::Let {
+            name: s.clone(),
+            mutable: true,
+            ty: Some("$F".into()),
+            value: "0.0".into(),
+            recompute: false,
+            record: false,
+        });
+        out.push(for_(
+            &i,
+            format!("0..{on}"),
+            vec![for_(&k, format!("0..{kn}"), nest)],
+        ));
+        self.declare(&s, Kind::Float, true, count as f64);
     }
 
     /// With `const-bounds`, a constant expression of `len` no larger than it and at least 1

@@ -46,7 +46,7 @@ impl Tan<'_> {
             return None;
         };
         let z = self.zero_structs[*var].as_ref()?;
-        Some(self.projected(z, proj))
+        Some(self.projected(z.to_token_stream(), proj))
     }
 
     /// In `pair` mode, a known callee's zero structs, after the tangents: one for each struct

@@ -17,9 +17,11 @@ use crate::rules::{self, Which};
 
 mod calls;
 mod helper;
+mod hoist;
 mod split;
 
 pub use helper::ZERO_HELPER;
+use hoist::{Class, Hoist, Term};
 use split::Part;
 
 pub struct Tan<'a> {
@@ -50,6 +52,9 @@ pub struct Tan<'a> {
     /// In the tangent half of a split loop, the values it computes again for itself: what the
     /// nest binds with `let` and does not differentiate.
     again: Vec<Target>,
+    /// While a loop with invariant tangents is printed ([`hoist`]): what is hoisted, and which
+    /// part is being printed.
+    hoist: Option<Hoist>,
 }
 
 impl<'a> Tan<'a> {
@@ -86,6 +91,7 @@ impl<'a> Tan<'a> {
             names,
             part: Part::Both,
             again: Vec::new(),
+            hoist: None,
         }
     }
 
@@ -151,12 +157,15 @@ impl<'a> Tan<'a> {
     /// The tangent of a place in an active variable: `t_x[i].w`, or `None` for an inactive one.
     fn t_place(&self, var: VarId, proj: &[Proj]) -> Option<TokenStream> {
         let t = self.t_vars[var].as_ref().filter(|_| self.act.vars[var])?;
-        Some(self.projected(t, proj))
+        if let Some(slot) = self.hoist.as_ref().and_then(|h| h.slot(var)) {
+            return Some(self.projected(slot.clone(), proj));
+        }
+        Some(self.projected(t.to_token_stream(), proj))
     }
 
-    /// A place in the variable named `base`: `base[i].w`.
-    fn projected(&self, base: &Ident, proj: &[Proj]) -> TokenStream {
-        let mut out = base.to_token_stream();
+    /// A place in the variable `base`: `base[i].w`.
+    fn projected(&self, base: TokenStream, proj: &[Proj]) -> TokenStream {
+        let mut out = base;
         for p in proj {
             out = match p {
                 Proj::Index(i) => {
@@ -177,6 +186,7 @@ impl<'a> Tan<'a> {
             Operand::Temp(t) => self.t_temps[*t]
                 .as_ref()
                 .filter(|_| self.act.temps[*t])
+                .filter(|_| !self.hoist.as_ref().is_some_and(|h| h.is_absent(*t)))
                 .map(|t| t.to_token_stream()),
             Operand::Const { .. } => None,
         }
@@ -226,123 +236,167 @@ impl<'a> Tan<'a> {
     }
 
     /// The tangent of a right-hand side, given the tokens of its result (`out`); `None` where
-    /// it is zero.
+    /// it is zero. Of a definition a hoisted loop splits ([`hoist`]), the terms of one part.
     fn t_rhs(
         &self,
+        target: Target,
         rhs: &Rhs,
         ty: TyId,
         out: &TokenStream,
         reads_out: &mut bool,
     ) -> Option<TokenStream> {
-        let sum = |terms: Vec<TokenStream>| -> Option<TokenStream> {
-            match terms.len() {
-                0 => None,
-                1 => Some(terms.into_iter().next().unwrap()),
-                _ => {
-                    let terms = terms
-                        .iter()
-                        .map(|t| match syn::parse2::<syn::Expr>(t.clone()) {
-                            Ok(syn::Expr::Binary(b))
-                                if matches!(b.op, syn::BinOp::Mul(_) | syn::BinOp::Div(_)) =>
-                            {
-                                t.clone()
-                            }
-                            Ok(syn::Expr::Path(_) | syn::Expr::Index(_) | syn::Expr::Field(_)) => {
-                                t.clone()
-                            }
-                            _ => quote!((#t)),
-                        });
-                    Some(quote!(#(#terms)+*))
-                }
+        let keep = |c: Class| self.hoist.as_ref().is_none_or(|h| h.keeps(target, c));
+        let terms: Vec<Term> = (self.t_terms(rhs, ty, out).into_iter())
+            .filter(|t| keep(t.class))
+            .collect();
+        *reads_out |= terms.iter().any(|t| t.reads_out);
+        match terms.len() {
+            0 => None,
+            1 => Some(terms.into_iter().next().unwrap().tokens),
+            _ => {
+                let terms = terms.iter().map(|Term { tokens: t, .. }| {
+                    match syn::parse2::<syn::Expr>(t.clone()) {
+                        Ok(syn::Expr::Binary(b))
+                            if matches!(b.op, syn::BinOp::Mul(_) | syn::BinOp::Div(_)) =>
+                        {
+                            t.clone()
+                        }
+                        Ok(syn::Expr::Path(_) | syn::Expr::Index(_) | syn::Expr::Field(_)) => {
+                            t.clone()
+                        }
+                        _ => quote!((#t)),
+                    }
+                });
+                Some(quote!(#(#terms)+*))
             }
+        }
+    }
+
+    /// The terms of a right-hand side's tangent, each with its class (see [`Class`]).
+    fn t_terms(&self, rhs: &Rhs, ty: TyId, out: &TokenStream) -> Vec<Term> {
+        let class = |o: &Operand| self.tangent_class(o);
+        let one = |t: Option<TokenStream>, o: &Operand| {
+            t.map(|t| Term::linear(t, class(o))).into_iter().collect()
         };
         match rhs {
-            Rhs::Copy(o) => self.t_operand(o),
-            Rhs::Neg(o) => self.t_operand(o).map(|t| quote!(-#t)),
-            Rhs::Cast(o) => self.t_cast(o, ty),
+            Rhs::Copy(o) => one(self.t_operand(o), o),
+            Rhs::Neg(o) => one(self.t_operand(o).map(|t| quote!(-#t)), o),
+            Rhs::Cast(o) => one(self.t_cast(o, ty), o),
             Rhs::Array(elems) => {
                 if elems.iter().all(|e| self.t_operand(e).is_none()) {
-                    return None;
+                    return Vec::new();
                 }
                 let zero = self.f.types.elem(ty).map(|e| self.zero(e));
-                let elems = elems
+                let tokens = elems
                     .iter()
                     .map(|e| self.t_operand(e).or_else(|| zero.clone()).unwrap());
-                Some(quote!([#(#elems),*]))
+                let class = Class::opaque(elems.iter().map(class));
+                vec![Term::linear(quote!([#(#tokens),*]), class)]
             }
-            Rhs::Bin(op, a, b) => {
-                let (ta, tb) = (self.t_operand(a), self.t_operand(b));
-                let (va, vb) = (self.value(a), self.value(b));
-                let terms = match op {
-                    // t_r = t_a + t_b
-                    BinOp::Add => [ta, tb].into_iter().flatten().collect(),
-                    // t_r = t_a - t_b
-                    BinOp::Sub => match (ta, tb) {
-                        (Some(ta), Some(tb)) => vec![quote!(#ta - #tb)],
-                        (Some(ta), None) => vec![ta],
-                        (None, Some(tb)) => vec![quote!(-#tb)],
-                        (None, None) => vec![],
-                    },
-                    // t_r = 2 a t_a for `a * a` (exactly the sum of the two products)
-                    BinOp::Mul if ta.is_some() && self.same_operand(a, b) => {
-                        let ta = ta.unwrap();
-                        vec![quote!(2.0 * #va * #ta)]
-                    }
-                    // t_r = t_a * b + a * t_b
-                    BinOp::Mul => [ta.map(|t| quote!(#t * #vb)), tb.map(|t| quote!(#va * #t))]
-                        .into_iter()
-                        .flatten()
-                        .collect(),
-                    // t_r = (t_a - r t_b) / b, as t_a / b - r (t_b / b): the divisions by `b`
-                    // run in parallel with the primal's, not after it.
-                    BinOp::Div => match (ta, tb) {
-                        (Some(ta), Some(tb)) => {
-                            *reads_out = true;
-                            vec![quote!(#ta / #vb - #out * (#tb / #vb))]
-                        }
-                        (Some(ta), None) => vec![quote!(#ta / #vb)],
-                        // t_r = -(r r / c) t_b for a literal `c`: no second division. (Not in
-                        // the reverse sweep, where the chain after the primal's division is what
-                        // counts: there micrograd's gradient was 25 % slower with it.)
-                        (None, Some(tb)) if let Some(inv) = a.literal_reciprocal() => {
-                            *reads_out = true;
-                            vec![quote!(-(#out * (#out * #inv)) * #tb)]
-                        }
-                        (None, Some(tb)) => {
-                            *reads_out = true;
-                            vec![quote!(-(#out * (#tb / #vb)))]
-                        }
-                        (None, None) => vec![],
-                    },
-                };
-                sum(terms)
-            }
+            Rhs::Bin(op, a, b) => self.t_bin_terms(*op, a, b, out),
             Rhs::Method {
                 method, recv, args, ..
-            } => {
-                let fty = self.f.types.tokens(self.f.operand_ty(recv));
-                let mut v = |w: Which| match w {
-                    Which::Recv => self.value(recv),
-                    Which::Arg(i) => self.value(&args[i]),
-                    Which::Out => {
-                        *reads_out = true;
-                        out.clone()
-                    }
-                };
-                let mut terms = Vec::new();
-                let operands = std::iter::once((Which::Recv, recv))
-                    .chain(args.iter().enumerate().map(|(i, a)| (Which::Arg(i), a)));
-                for (w, o) in operands {
-                    if let Some(t) = self.t_operand(o)
-                        && let Some(c) = rules::contribution(method.name, w, &t, &fty, &mut v)
-                    {
-                        terms.push(c);
-                    }
-                }
-                sum(terms)
-            }
-            Rhs::Call { .. } | Rhs::Pure(_) => None,
+            } => self.t_method_terms(method, recv, args, out),
+            Rhs::Call { .. } | Rhs::Pure(_) => Vec::new(),
         }
+    }
+
+    fn t_bin_terms(&self, op: BinOp, a: &Operand, b: &Operand, out: &TokenStream) -> Vec<Term> {
+        let class = |o: &Operand| self.tangent_class(o);
+        // A term `t_o * c`, `c` the product of the values `coeffs`.
+        let scaled = |tokens: TokenStream, o: &Operand, coeffs: &[&Operand]| {
+            Term::product(tokens, self.scaled_class(o, coeffs), false)
+        };
+        // A term that reads the result.
+        let reading = |tokens: TokenStream, classes: &[Class]| {
+            Term::product(tokens, Class::opaque(classes.iter().copied()), true)
+        };
+        let (ta, tb) = (self.t_operand(a), self.t_operand(b));
+        let (va, vb) = (self.value(a), self.value(b));
+        let terms = match op {
+            // t_r = t_a + t_b
+            BinOp::Add => [
+                ta.map(|t| Term::linear(t, class(a))),
+                tb.map(|t| Term::linear(t, class(b))),
+            ],
+            // t_r = t_a - t_b (two terms where a hoisted loop splits them)
+            BinOp::Sub => match (ta, tb) {
+                (Some(ta), Some(tb)) if class(a) == class(b) => {
+                    [Some(Term::linear(quote!(#ta - #tb), class(a))), None]
+                }
+                (ta, tb) => [
+                    ta.map(|t| Term::linear(t, class(a))),
+                    tb.map(|t| Term::linear(quote!(-#t), class(b))),
+                ],
+            },
+            // t_r = 2 a t_a for `a * a` (exactly the sum of the two products)
+            BinOp::Mul if ta.is_some() && self.same_operand(a, b) => {
+                let ta = ta.unwrap();
+                [Some(scaled(quote!(2.0 * #va * #ta), a, &[a])), None]
+            }
+            // t_r = t_a * b + a * t_b
+            BinOp::Mul => [
+                ta.map(|t| scaled(quote!(#t * #vb), a, &[b])),
+                tb.map(|t| scaled(quote!(#va * #t), b, &[a])),
+            ],
+            // t_r = (t_a - r t_b) / b, as t_a / b - r (t_b / b): the divisions by `b` run in
+            // parallel with the primal's, not after it.
+            BinOp::Div => match (ta, tb) {
+                (Some(ta), Some(tb)) => [
+                    Some(reading(
+                        quote!(#ta / #vb - #out * (#tb / #vb)),
+                        &[class(a), class(b)],
+                    )),
+                    None,
+                ],
+                (Some(ta), None) => [Some(scaled(quote!(#ta / #vb), a, &[b])), None],
+                // t_r = -(r r / c) t_b for a literal `c`: no second division. (Not in the
+                // reverse sweep, where the chain after the primal's division is what counts:
+                // there micrograd's gradient was 25 % slower with it.)
+                (None, Some(tb)) if let Some(inv) = a.literal_reciprocal() => [
+                    Some(reading(quote!(-(#out * (#out * #inv)) * #tb), &[class(b)])),
+                    None,
+                ],
+                (None, Some(tb)) => [
+                    Some(reading(quote!(-(#out * (#tb / #vb))), &[class(b)])),
+                    None,
+                ],
+                (None, None) => [None, None],
+            },
+        };
+        terms.into_iter().flatten().collect()
+    }
+
+    fn t_method_terms(
+        &self,
+        method: &rules::Method,
+        recv: &Operand,
+        args: &[Operand],
+        out: &TokenStream,
+    ) -> Vec<Term> {
+        let fty = self.f.types.tokens(self.f.operand_ty(recv));
+        let reads_out = std::cell::Cell::new(false);
+        let mut v = |w: Which| match w {
+            Which::Recv => self.value(recv),
+            Which::Arg(i) => self.value(&args[i]),
+            Which::Out => {
+                reads_out.set(true);
+                out.clone()
+            }
+        };
+        let mut terms = Vec::new();
+        let operands = std::iter::once((Which::Recv, recv))
+            .chain(args.iter().enumerate().map(|(i, a)| (Which::Arg(i), a)));
+        for (w, o) in operands {
+            reads_out.set(false);
+            if let Some(t) = self.t_operand(o)
+                && let Some(c) = rules::contribution(method.name, w, &t, &fty, &mut v)
+            {
+                let class = Class::opaque([self.tangent_class(o)]);
+                terms.push(Term::product(c, class, reads_out.get()));
+            }
+        }
+        terms
     }
 
     /// Do two operands read the same value? (By variable and place, not by name: a user's
@@ -389,18 +443,14 @@ impl<'a> Tan<'a> {
                 range,
                 body,
             } => {
+                if let Some(hoisted) = self.hoist_loop(s) {
+                    return hoisted;
+                }
                 if let Some(split) = self.split_loop(s) {
                     return split;
                 }
                 let i = &self.f.vars[*var].emit;
-                let fwd = self.fwd;
-                let iter = crate::print::range_tokens(
-                    fwd.pure(&range.start),
-                    fwd.pure(&range.end),
-                    range,
-                    false,
-                    |p| fwd.pure(p),
-                );
+                let iter = self.fwd.range(range);
                 let (body, _, _) = self.block(body, &[]);
                 let attr = self.pair.then(|| self.checkpoint_attr(*id));
                 quote!(#attr for #i in #iter { #body })
@@ -434,20 +484,23 @@ impl<'a> Tan<'a> {
             self.needs_cast_helper = true;
         }
         let value = fwd.rhs(id, target, place, rhs);
-        let Some(t_name) = active.then(|| self.t_target(target, place)).flatten() else {
+        let t_name = active.then(|| self.t_target(target, place)).flatten();
+        // A hoisted loop's definition with nothing of its part to compute.
+        let t_name = t_name.filter(|_| !self.nothing_to_add(target, place, rhs, ty, is_let));
+        let Some(t_name) = t_name else {
             if self.part == Part::Tangent && !self.again.contains(&target) {
                 return quote!();
             }
             return Self::bind(fwd, target, place, is_let, value);
         };
         let tangent = |me: &Self, out: &TokenStream, reads_out: &mut bool| {
-            me.t_rhs(rhs, ty, out, reads_out)
+            me.t_rhs(target, rhs, ty, out, reads_out)
                 .unwrap_or_else(|| me.zero(ty))
         };
         let mut reads_out = false;
         let tty = self.ty(ty);
         let ann = self.f.types.annotation(ty);
-        if is_let && place.is_empty() {
+        if is_let && place.is_empty() && !self.assigns_slot(target) {
             // A new binding: the primal first, so that the rule can read the result.
             let prim = Self::bind(fwd, target, place, true, value);
             let t = tangent(self, &name.to_token_stream(), &mut reads_out);
@@ -590,7 +643,15 @@ impl<'a> Tan<'a> {
         b: &Block,
         tys: &[TyId],
     ) -> (TokenStream, Vec<TokenStream>, Vec<TokenStream>) {
-        let stmts: TokenStream = b.stmts.iter().map(|s| self.stmt(s)).collect();
+        let mut stmts = TokenStream::new();
+        for s in &b.stmts {
+            stmts.extend(self.stmt(s));
+            if self.part != Part::Primal
+                && let Some(merge) = self.hoist.as_ref().and_then(|h| h.merge_after(s))
+            {
+                stmts.extend(merge.clone());
+            }
+        }
         let vals = b.tail.iter().map(|o| self.fwd.operand(o)).collect();
         let tans = b
             .tail
@@ -600,4 +661,29 @@ impl<'a> Tan<'a> {
             .collect();
         (stmts, vals, tans)
     }
+}
+
+/// The body of `f_jvp` for a function's source, differentiated with respect to the parameters
+/// `wrt` names (`"a, b"`; `None`: every one).
+#[cfg(test)]
+fn jvp_body(src: &str, wrt: Option<&str>) -> String {
+    use proc_macro2::Span;
+
+    let func: syn::ItemFn = syn::parse_str(src).unwrap();
+    let args = crate::args::Args {
+        wrt: wrt.map(|w| {
+            w.split(", ")
+                .map(|w| Ident::new(w, Span::call_site()))
+                .collect()
+        }),
+        ..Default::default()
+    };
+    let f = crate::lower::lower(&func, &args).unwrap();
+    let act = crate::analysis::activity(&f);
+    let plan = crate::plan::Plan::new(&f, &act);
+    let temps = crate::forward::name_temps(&f);
+    let tape = crate::tape::Tape::default();
+    let name = Ident::new("tape", Span::call_site());
+    let fwd = Fwd::new(&f, &tape, &plan, &temps, &name, false);
+    Tan::new(&f, &act, &fwd).body().to_string()
 }

@@ -129,24 +129,10 @@ fn names_any(tokens: &TokenStream, names: &HashSet<String>) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use proc_macro2::{Ident, Span};
-
     use super::*;
-    use crate::forward::{Fwd, name_temps};
-    use crate::plan::Plan;
-    use crate::tape::Tape;
 
-    /// The body of `f_jvp` for a function's source.
     fn jvp_body(src: &str) -> String {
-        let func: syn::ItemFn = syn::parse_str(src).unwrap();
-        let f = crate::lower::lower(&func, &Default::default()).unwrap();
-        let act = crate::analysis::activity(&f);
-        let plan = Plan::new(&f, &act);
-        let temps = name_temps(&f);
-        let tape = Tape::default();
-        let name = Ident::new("tape", Span::call_site());
-        let fwd = Fwd::new(&f, &tape, &plan, &temps, &name, false);
-        Tan::new(&f, &act, &fwd).body().to_string()
+        crate::tangent::jvp_body(src, None)
     }
 
     /// The loops of printed code, in order, by the name of their variable.

@@ -1,0 +1,246 @@
+/// Distances of `N` points to `K` centres under per-centre triangular maps: the tangent of
+/// `l[k] (x[i] - mu[k])` has a part, `l[k] (-t_mu[k])`, that is the same for every point.
+pub fn hoist<const K: usize, const N: usize>(
+    l: &[[f64; 6]; K],
+    mu: &[[f64; 3]; K],
+    x: &[[f64; 3]; N],
+) -> f64 {
+    let mut s = 0.0;
+    for i in 0..N {
+        for k in 0..K {
+            let mut xc = [0.0; 3];
+            for d in 0..3 {
+                xc[d] = x[i][d] - mu[k][d];
+            }
+            let mut y = [0.0; 3];
+            for a in 0..3 {
+                for b in a..3 {
+                    y[b] += l[k][a * 3 - a * (a + 1) / 2 + b] * xc[a];
+                }
+            }
+            for d in 0..3 {
+                s += y[d] * y[d];
+            }
+        }
+    }
+    s
+}
+///The tape of [`hoist`]: what [`hoist_adjoint`] reads, recorded by [`hoist_forward`] in fixed-size fields.
+#[derive(::core::clone::Clone, ::core::fmt::Debug)]
+pub struct HoistTape<const K: usize, const N: usize> {
+    ///`y` (line 12) after its last write
+    y: [[[f64; 3]; K]; N],
+    ///The const parameters (zero-sized).
+    const_params: ([(); K], [(); N]),
+}
+impl<const K: usize, const N: usize> HoistTape<K, N> {
+    /// The exact size of this tape in bytes.
+    pub const BYTES: usize = ::core::mem::size_of::<Self>();
+    /// Every recorded field, in the order the forward sweep writes it: its name, what
+    /// it records, its type and its size in bytes. The sizes add up to
+    /// [`Self::BYTES`] up to alignment padding.
+    pub const FIELDS: &'static [(&'static str, &'static str, &'static str, usize)] = &[
+        (
+            "y",
+            "y (line 12) after its last write",
+            "[[[f64 ; 3] ; K] ; N]",
+            ::core::mem::size_of::<[[[f64; 3]; K]; N]>(),
+        ),
+    ];
+    /// A zeroed tape.
+    pub const fn new() -> Self {
+        Self {
+            y: [[[0.0; 3]; K]; N],
+            const_params: ([(); K], [(); N]),
+        }
+    }
+}
+impl<const K: usize, const N: usize> ::core::default::Default for HoistTape<K, N> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+///Computes [`hoist`] and records in `tape` what [`hoist_adjoint`] needs.
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+pub fn hoist_forward<const K: usize, const N: usize>(
+    l: &[[f64; 6]; K],
+    mu: &[[f64; 3]; K],
+    x: &[[f64; 3]; N],
+    tape: &mut HoistTape<K, N>,
+) -> f64 {
+    let _ = hoist::<K, N>;
+    let mut s: f64 = 0.0;
+    for (k0, i) in (0..N).enumerate() {
+        for (k1, k) in (0..K).enumerate() {
+            let mut xc: [f64; 3] = [0.0; 3];
+            for d in (0..3) {
+                xc[d] = x[i][d] - mu[k][d];
+            }
+            let mut y: [f64; 3] = [0.0; 3];
+            for a in (0..3) {
+                for b in (a..3) {
+                    let t0 = l[k][((a * 3) - ((a * (a + 1)) / 2)) + b] * xc[a];
+                    y[b] = y[b] + t0;
+                }
+            }
+            tape.y[k0][k1] = y;
+            for d_1 in (0..3) {
+                let t1 = y[d_1] * y[d_1];
+                s = s + t1;
+            }
+        }
+    }
+    s
+}
+/**The reverse sweep of [`hoist`]: adds `d_out` times the derivative of `hoist` with respect to `l`, `mu` into `d_l`, `d_mu`.
+
+`tape` must have been filled by [`hoist_forward`] with the same arguments. The adjoints accumulate: zero them first for a plain gradient.*/
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+pub fn hoist_adjoint<const K: usize, const N: usize>(
+    l: &[[f64; 6]; K],
+    mu: &[[f64; 3]; K],
+    x: &[[f64; 3]; N],
+    tape: &HoistTape<K, N>,
+    d_out: f64,
+    d_l: &mut [[f64; 6]; K],
+    d_mu: &mut [[f64; 3]; K],
+) {
+    let mut d_s: f64 = -0.0;
+    let mut d_xc: [f64; 3] = [0.0; 3];
+    let mut d_y: [f64; 3] = [0.0; 3];
+    d_s += d_out;
+    for (k0, i) in (0..N).enumerate().rev() {
+        for (k1, k) in (0..K).enumerate().rev() {
+            let xc_1: [f64; 3] = ::core::array::from_fn(|d| (x[i][d] - mu[k][d]));
+            for (k5, d_1) in (0..3).enumerate().rev() {
+                d_y[d_1] += d_s * 2.0 * tape.y[k0][k1][d_1];
+            }
+            for (k3, a) in (0..3).enumerate().rev() {
+                for (k4, b) in (a..3).enumerate().rev() {
+                    let d_t0: f64 = d_y[b];
+                    d_l[k][((a * 3) - ((a * (a + 1)) / 2)) + b] += d_t0 * xc_1[a];
+                    d_xc[a] += d_t0 * l[k][((a * 3) - ((a * (a + 1)) / 2)) + b];
+                }
+            }
+            let d_y_1: [f64; 3] = d_y;
+            d_y = [0.0; 3];
+            for (k2, d) in (0..3).enumerate().rev() {
+                let d_xc_1: f64 = d_xc[d];
+                d_xc[d] = -0.0;
+                d_mu[k][d] += -d_xc_1;
+            }
+            let d_xc_2: [f64; 3] = d_xc;
+            d_xc = [0.0; 3];
+        }
+    }
+}
+///The value of [`hoist`] and its gradient with respect to `l`, `mu`, in parameter order.
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+pub fn hoist_grad<const K: usize, const N: usize>(
+    l: &[[f64; 6]; K],
+    mu: &[[f64; 3]; K],
+    x: &[[f64; 3]; N],
+) -> (f64, ([[f64; 6]; K], [[f64; 3]; K])) {
+    let mut tape = <HoistTape<K, N>>::new();
+    let value = hoist_forward(l, mu, x, &mut tape);
+    let mut d_l: [[f64; 6]; K] = [[0.0; 6]; K];
+    let mut d_mu: [[f64; 3]; K] = [[0.0; 3]; K];
+    {
+        let tape = &tape;
+        let d_out: f64 = 1.0;
+        let d_l = &mut d_l;
+        let d_mu = &mut d_mu;
+        let mut d_s: f64 = -0.0;
+        let mut d_xc: [f64; 3] = [0.0; 3];
+        let mut d_y: [f64; 3] = [0.0; 3];
+        d_s += d_out;
+        for (k0, i) in (0..N).enumerate().rev() {
+            for (k1, k) in (0..K).enumerate().rev() {
+                let xc_1: [f64; 3] = ::core::array::from_fn(|d| (x[i][d] - mu[k][d]));
+                for (k5, d_1) in (0..3).enumerate().rev() {
+                    d_y[d_1] += d_s * 2.0 * tape.y[k0][k1][d_1];
+                }
+                for (k3, a) in (0..3).enumerate().rev() {
+                    for (k4, b) in (a..3).enumerate().rev() {
+                        let d_t0: f64 = d_y[b];
+                        d_l[k][((a * 3) - ((a * (a + 1)) / 2)) + b] += d_t0 * xc_1[a];
+                        d_xc[a] += d_t0 * l[k][((a * 3) - ((a * (a + 1)) / 2)) + b];
+                    }
+                }
+                let d_y_1: [f64; 3] = d_y;
+                d_y = [0.0; 3];
+                for (k2, d) in (0..3).enumerate().rev() {
+                    let d_xc_1: f64 = d_xc[d];
+                    d_xc[d] = -0.0;
+                    d_mu[k][d] += -d_xc_1;
+                }
+                let d_xc_2: [f64; 3] = d_xc;
+                d_xc = [0.0; 3];
+            }
+        }
+    }
+    (value, (d_l, d_mu))
+}
+///The value of [`hoist`] and its directional derivative: the derivative with respect to `l`, `mu` along the tangents `t_l`, `t_mu` (forward mode, one sweep, no tape).
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+pub fn hoist_jvp<const K: usize, const N: usize>(
+    l: &[[f64; 6]; K],
+    mu: &[[f64; 3]; K],
+    x: &[[f64; 3]; N],
+    t_l: &[[f64; 6]; K],
+    t_mu: &[[f64; 3]; K],
+) -> (f64, f64) {
+    let _ = hoist::<K, N>;
+    let mut s: f64 = 0.0;
+    let mut t_s: f64 = 0.0;
+    let mut w_y: [[f64; 3]; K] = [[0.0; 3]; K];
+    if 0 < N {
+        for k in (0..K) {
+            let mut t_xc: [f64; 3] = [0.0; 3];
+            for d in (0..3) {
+                t_xc[d] = -t_mu[k][d];
+            }
+            for a in (0..3) {
+                for b in (a..3) {
+                    let t_t0: f64 = l[k][((a * 3) - ((a * (a + 1)) / 2)) + b] * t_xc[a];
+                    w_y[k][b] = w_y[k][b] + t_t0;
+                }
+            }
+        }
+    }
+    for i in (0..N) {
+        for k in (0..K) {
+            let mut xc: [f64; 3] = [0.0; 3];
+            for d in (0..3) {
+                xc[d] = x[i][d] - mu[k][d];
+            }
+            let mut y: [f64; 3] = [0.0; 3];
+            let mut t_y: [f64; 3] = [0.0; 3];
+            for a in (0..3) {
+                for b in (a..3) {
+                    let t0 = l[k][((a * 3) - ((a * (a + 1)) / 2)) + b] * xc[a];
+                    y[b] = y[b] + t0;
+                }
+            }
+            for a in (0..3) {
+                for b in (a..3) {
+                    let t_t0: f64 = t_l[k][((a * 3) - ((a * (a + 1)) / 2)) + b] * xc[a];
+                    t_y[b] = t_y[b] + t_t0;
+                }
+            }
+            for j in (0..3) {
+                t_y[j] = t_y[j] + w_y[k][j];
+            }
+            for d_1 in (0..3) {
+                let t1 = y[d_1] * y[d_1];
+                let t_t1: f64 = 2.0 * y[d_1] * t_y[d_1];
+                t_s = t_s + t_t1;
+                s = s + t1;
+            }
+        }
+    }
+    (s, t_s)
+}
