@@ -212,7 +212,11 @@ impl Tan<'_> {
         match o {
             Operand::Temp(t) if h.chain.contains(t) => Class::Linear,
             Operand::Temp(t) if h.fixed.contains(&Target::Temp(*t)) => Class::Fixed,
-            Operand::Var { var, .. } if h.acc.contains_key(var) => Class::Linear,
+            // At an index that varies, its slot could not be read before the loop.
+            Operand::Var { var, proj, .. } if h.acc.contains_key(var) => match h.proj_fixed(proj) {
+                true => Class::Linear,
+                false => Class::Bad,
+            },
             Operand::Var { var, proj, .. }
                 if (h.fixed.contains(&Target::Var(*var)) || !h.varying.contains(var))
                     && h.proj_fixed(proj) =>
@@ -330,7 +334,7 @@ impl Tan<'_> {
         let mut fixed = TokenStream::new();
         for n in &nests {
             self.again = n.again.clone();
-            fixed.extend(self.fixed_part(n.stmt));
+            fixed.extend(self.fixed_part(n.stmt).0);
         }
         // Only if the loop runs (its adapters, `rev` and `step_by`, do not change that).
         let (start, end) = (self.fwd.pure(&range.start), self.fwd.pure(&range.end));
@@ -353,8 +357,8 @@ impl Tan<'_> {
 
     /// A nest's statements that compute its fixed part: the fixed locals' tangents, the
     /// accumulators' and chain temporaries' fixed terms, the index `let`s they read, in loops
-    /// that hold any of them.
-    fn fixed_part(&mut self, s: &Stmt) -> TokenStream {
+    /// that hold any of the first three. With whether it holds any.
+    fn fixed_part(&mut self, s: &Stmt) -> (TokenStream, bool) {
         match s {
             Stmt::Def {
                 id,
@@ -366,23 +370,28 @@ impl Tan<'_> {
                 let h = self.hoist.as_ref().unwrap();
                 let wanted = h.fixed.contains(target) || h.splits(*target);
                 if wanted || self.again.contains(target) {
-                    self.def(*id, *target, place, rhs, *is_let)
+                    (self.def(*id, *target, place, rhs, *is_let), wanted)
                 } else {
-                    TokenStream::new()
+                    (TokenStream::new(), false)
                 }
             }
             Stmt::For {
                 var, range, body, ..
             } => {
-                let inner: TokenStream = body.stmts.iter().map(|s| self.fixed_part(s)).collect();
-                if inner.is_empty() {
-                    return inner;
+                let (mut inner, mut wanted) = (TokenStream::new(), false);
+                for s in &body.stmts {
+                    let (tokens, w) = self.fixed_part(s);
+                    inner.extend(tokens);
+                    wanted |= w;
+                }
+                if !wanted {
+                    return (TokenStream::new(), false);
                 }
                 let i = &self.f.vars[*var].emit;
                 let iter = self.fwd.range(range);
-                quote!(for #i in #iter { #inner })
+                (quote!(for #i in #iter { #inner }), true)
             }
-            _ => TokenStream::new(),
+            _ => (TokenStream::new(), false),
         }
     }
 }
@@ -528,6 +537,12 @@ mod tests {
         assert!(!hoisted(&nest.replace(
             "s += qx[0]",
             "s += qx[2]; for d in 0..3 { qx[d] += mu[k][d] * q[k][d]; } s += qx[0]"
+        )));
+        // The accumulator is summed into from a place that varies with the loop (its slot's
+        // place could not be read before it).
+        assert!(!hoisted(&nest.replace(
+            "s += qx[0]",
+            "for d in 0..3 { qx[d] += qx[i % 3]; } s += qx[0]"
         )));
         // A fixed part without a product: nothing to save.
         assert!(!hoisted(&nest.replace(
