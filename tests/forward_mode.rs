@@ -189,8 +189,8 @@ fn gmm_objective() {
 /// Nests whose tangents are partly the same on every iteration of the loop around them, which
 /// `f_jvp` computes once before it (`tangent/hoist`): GMM's shape (an array accumulator `y`,
 /// half of whose terms read only `l` and `t_mu`), a scalar accumulator `u`, one that sums
-/// another accumulator (`z`, not split: it would count `y`'s fixed part twice), and a local
-/// whose tangent is fixed throughout (`r`).
+/// another accumulator (`z`, not split: it would count `y`'s fixed part twice), a local
+/// whose tangent is fixed throughout (`r`), and a second nest.
 #[differentiable(hvp, wrt(l, mu, c))]
 fn centred_maps<const P: usize>(
     l: &[[f64; 6]; 2],
@@ -227,6 +227,14 @@ fn centred_maps<const P: usize>(
                 r += l[k][d] * mu[k][d];
             }
             s += (y[0] * y[1] + y[2] * y[2]).tanh() + z * r + u * u;
+        }
+        // A second nest in the same loop (printed as it is: one nest per loop is hoisted from).
+        for k in 0..2 {
+            let mut v = [0.0; 3];
+            for d in 0..3 {
+                v[d] = l[k][d + 3] * (x[i][d] + mu[k][d]);
+            }
+            s += v[0] * v[1] * 0.5 + v[2];
         }
     }
     s

@@ -29,7 +29,8 @@
 //! qx[b] = qx[b] + t3`) are split in the same way (*chain* temporaries).
 //!
 //! Hoisted only where it is sound and pays: `L`'s body has no `break`, `continue` or bound
-//! check, `M` is `for k in 0..K` with `K` a constant and holds only definitions (no call) and
+//! check, `M` (the first such nest of `L`'s body; the others stay as they are) is
+//! `for k in 0..K` with `K` a constant and holds only definitions (no call) and
 //! loops whose ranges are fixed, and some fixed term is a product. The fixed part runs only
 //! when `L` runs at least once (`if start < end`), so it indexes nothing the loop would not.
 //! Sums are reordered (the fixed part is added last), so tangents change by rounding only. The
@@ -302,7 +303,7 @@ impl Tan<'_> {
         }
         let mut varying = Vec::new();
         assigned(body, &mut varying);
-        let mut h = Hoist {
+        let h = Hoist {
             mode: Mode::Fixed,
             varying: varying.into_iter().chain([*var]).collect(),
             again: HashSet::new(),
@@ -313,29 +314,16 @@ impl Tan<'_> {
             dropped: HashSet::new(),
             merges: HashMap::new(),
         };
-        let mut nests = Vec::new();
-        for m in &body.stmts {
-            if let Some((trial, nest)) = self.plan_nest(h.clone(), m) {
-                h = trial;
-                nests.push(nest);
-            }
-        }
-        if nests.is_empty() {
-            return None;
-        }
-        // The slots, then the fixed part, nest by nest.
-        let mut out = TokenStream::new();
-        for n in &nests {
-            out.extend(n.slots.clone());
-        }
+        // The first nest that can be hoisted from (one per loop: a nest's analysis sets what
+        // is fixed, accumulated and chained for the whole loop).
+        let (h, nest) = (body.stmts.iter()).find_map(|m| self.plan_nest(h.clone(), m))?;
+        // The slots, then the fixed part.
+        let mut out = nest.slots.clone();
         let (saved_part, saved_again) = (self.part, std::mem::take(&mut self.again));
         self.hoist = Some(h);
         self.part = Part::Tangent;
-        let mut fixed = TokenStream::new();
-        for n in &nests {
-            self.again = n.again.clone();
-            fixed.extend(self.fixed_part(n.stmt).0);
-        }
+        self.again = nest.again.clone();
+        let fixed = self.fixed_part(nest.stmt).0;
         // Only if the loop runs (its adapters, `rev` and `step_by`, do not change that).
         let (start, end) = (self.fwd.pure(&range.start), self.fwd.pure(&range.end));
         let runs = if range.inclusive {
@@ -508,6 +496,34 @@ mod tests {
             Some("q, mu"),
         );
         assert!(code.contains("w_qx") && !code.contains("w_z"), "{code}");
+    }
+
+    #[test]
+    fn only_the_first_nest_of_a_loop_is_hoisted_from() {
+        let code = jvp_body(
+            "fn f(q: &[[f64; 3]; 2], mu: &[[f64; 3]; 2], x: &[[f64; 3]; 4]) -> f64 {
+                let mut s = 0.0;
+                for i in 0..4 {
+                    for k in 0..2 {
+                        let mut qx = [0.0; 3];
+                        for d in 0..3 { qx[d] = q[k][d] * (x[i][d] - mu[k][d]); }
+                        s += qx[0] * qx[1];
+                    }
+                    for k in 0..2 {
+                        let mut qy = [0.0; 3];
+                        for d in 0..3 { qy[d] = q[k][d] * (x[i][d] + mu[k][d]); }
+                        s += qy[0] * qy[2];
+                    }
+                }
+                s
+            }",
+            Some("q, mu"),
+        );
+        assert!(code.contains("w_qx") && !code.contains("w_qy"), "{code}");
+        assert!(
+            code.contains("t_qy [d_1] = t_q [k_1] [d_1] * t2 + q [k_1] [d_1] * t_t2 ;"),
+            "{code}"
+        );
     }
 
     #[test]
