@@ -424,6 +424,19 @@ mod tests {
         s
     }";
 
+    /// `f_jvp`'s body of a function of `q`, `mu` (differentiated) and `x` whose loop over `i`
+    /// holds `body`.
+    fn in_loop(body: &str) -> String {
+        let src = format!(
+            "fn f(q: &[[f64; 3]; 2], mu: &[[f64; 3]; 2], x: &[[f64; 3]; 4]) -> f64 {{
+                let mut s = 0.0;
+                for i in 0..4 {{ {body} }}
+                s
+            }}"
+        );
+        jvp_body(&src, Some("q, mu"))
+    }
+
     /// The code between `from` and `to` (the text after `from` if `to` is absent).
     fn between<'c>(code: &'c str, from: &str, to: &str) -> &'c str {
         let start = code
@@ -479,45 +492,31 @@ mod tests {
     #[test]
     fn an_accumulator_that_sums_another_is_not_split() {
         // `z` reads `t_qx` once it is whole: splitting `z` would add `w_qx` twice.
-        let code = jvp_body(
-            "fn f(q: &[[f64; 3]; 2], mu: &[[f64; 3]; 2], x: &[[f64; 3]; 4]) -> f64 {
-                let mut s = 0.0;
-                for i in 0..4 {
-                    for k in 0..2 {
-                        let mut qx = [0.0; 3];
-                        for d in 0..3 { qx[d] = q[k][d] * (x[i][d] - mu[k][d]); }
-                        let mut z = 0.0;
-                        for d in 0..3 { z += q[k][d] * mu[k][d] - qx[d]; }
-                        s += z * z;
-                    }
-                }
-                s
+        let code = in_loop(
+            "for k in 0..2 {
+                let mut qx = [0.0; 3];
+                for d in 0..3 { qx[d] = q[k][d] * (x[i][d] - mu[k][d]); }
+                let mut z = 0.0;
+                for d in 0..3 { z += q[k][d] * mu[k][d] - qx[d]; }
+                s += z * z;
             }",
-            Some("q, mu"),
         );
         assert!(code.contains("w_qx") && !code.contains("w_z"), "{code}");
     }
 
     #[test]
     fn only_the_first_nest_of_a_loop_is_hoisted_from() {
-        let code = jvp_body(
-            "fn f(q: &[[f64; 3]; 2], mu: &[[f64; 3]; 2], x: &[[f64; 3]; 4]) -> f64 {
-                let mut s = 0.0;
-                for i in 0..4 {
-                    for k in 0..2 {
-                        let mut qx = [0.0; 3];
-                        for d in 0..3 { qx[d] = q[k][d] * (x[i][d] - mu[k][d]); }
-                        s += qx[0] * qx[1];
-                    }
-                    for k in 0..2 {
-                        let mut qy = [0.0; 3];
-                        for d in 0..3 { qy[d] = q[k][d] * (x[i][d] + mu[k][d]); }
-                        s += qy[0] * qy[2];
-                    }
-                }
-                s
+        let code = in_loop(
+            "for k in 0..2 {
+                let mut qx = [0.0; 3];
+                for d in 0..3 { qx[d] = q[k][d] * (x[i][d] - mu[k][d]); }
+                s += qx[0] * qx[1];
+            }
+            for k in 0..2 {
+                let mut qy = [0.0; 3];
+                for d in 0..3 { qy[d] = q[k][d] * (x[i][d] + mu[k][d]); }
+                s += qy[0] * qy[2];
             }",
-            Some("q, mu"),
         );
         assert!(code.contains("w_qx") && !code.contains("w_qy"), "{code}");
         assert!(
@@ -528,16 +527,7 @@ mod tests {
 
     #[test]
     fn nothing_is_hoisted_where_it_would_be_unsound_or_not_pay() {
-        let hoisted = |body: &str| {
-            let src = format!(
-                "fn f(q: &[[f64; 3]; 2], mu: &[[f64; 3]; 2], x: &[[f64; 3]; 4]) -> f64 {{
-                    let mut s = 0.0;
-                    for i in 0..4 {{ {body} }}
-                    s
-                }}"
-            );
-            jvp_body(&src, Some("q, mu")).contains("w_")
-        };
+        let hoisted = |body: &str| in_loop(body).contains("w_");
         let nest = "for k in 0..2 {
             let mut qx = [0.0; 3];
             for d in 0..3 { qx[d] = q[k][d] * (x[i][d] - mu[k][d]); }
