@@ -228,7 +228,7 @@ fn centred_maps<const P: usize>(
             }
             s += (y[0] * y[1] + y[2] * y[2]).tanh() + z * r + u * u;
         }
-        // A second nest in the same loop (printed as it is: one nest per loop is hoisted from).
+        // A second nest in the same loop, hoisted from as well (`w_v`).
         for k in 0..2 {
             let mut v = [0.0; 3];
             for d in 0..3 {

@@ -2238,7 +2238,7 @@ impl Gen<'_> {
     /// overwrites and sums into an array `y` (a diagonal, then a triangle), may sum into floats
     /// `u` (from `xc`), `z` (from `y`: an accumulator that sums another) and `r` (from `p` and
     /// `q` alone), may read `y` before it is complete, and adds all of them, tamed, to a new
-    /// accumulator.
+    /// accumulator. One time in three the loop holds two such nests (each of its own names).
     fn invariant_nest(&mut self, out: &mut Vec<Stmt>) {
         let mut grids: Vec<ArraySrc> = (self.arrays().into_iter())
             .filter(|a| a.dims.len() == 2 && a.dims[1].value() >= 2)
@@ -2261,23 +2261,12 @@ impl Gen<'_> {
             .collect();
         let c = within(self.expr(1), 1.0);
         let outer = self.range_len();
-        let (i, k, d, a, b) = (
-            self.fresh("i"),
-            self.fresh("k"),
-            self.fresh("d"),
-            self.fresh("a"),
-            self.fresh("b"),
-        );
-        let (xc, y, s) = (self.fresh("xc"), self.fresh("y"), self.fresh("s"));
+        let (i, s) = (self.fresh("i"), self.fresh("s"));
         let (kn, dn, on) = (p.dims[0].text(), p.dims[1].text(), outer.text());
-        let count = outer.value() * p.dims[0].value() * (p.dims[1].value() + 4);
+        // Sometimes two nests in the loop, each hoisted from on its own.
+        let copies = if self.coin(0.3) { 2 } else { 1 };
+        let count = copies * outer.value() * p.dims[0].value() * (p.dims[1].value() + 4);
         let (p, q) = (&p.text, &q.text);
-        let base = match rows.choose(&mut self.rng) {
-            Some(row) if self.coin(0.4) => {
-                format!("{}[{i} % {}] * 0.5", row.text, row.dims[0].text())
-            }
-            _ => format!("({i} as $F) * 0.25"),
-        };
         let for_ = |pat: &str, iter: String, body: Vec<Stmt>| Stmt::For {
             checkpoint: None,
             pat: pat.to_string(),
@@ -2297,68 +2286,85 @@ impl Gen<'_> {
             op: "+=",
             value,
         };
-        let mut nest = vec![
-            let_(&xc, format!("[0.0; {dn}]")),
-            for_(
-                &d,
-                format!("0..{dn}"),
-                vec![Stmt::Assign {
-                    place: format!("{xc}[{d}]"),
-                    op: "=",
-                    value: format!("{base} - {p}[{k}][{d}]"),
-                }],
-            ),
-            let_(&y, format!("[0.0; {dn}]")),
-            for_(
-                &d,
-                format!("0..{dn}"),
-                vec![Stmt::Assign {
-                    place: format!("{y}[{d}]"),
-                    op: if self.coin(0.7) { "=" } else { "+=" },
-                    value: format!("{q}[{k}][{d}] * {xc}[{d}]"),
-                }],
-            ),
-        ];
-        if self.coin(0.2) {
-            nest.push(add(s.clone(), format!("({y}[0] * 0.1).sin()")));
-        }
-        if self.coin(0.7) {
-            let op = if self.coin(0.8) { "+=" } else { "-=" };
-            let scale = if self.coin(0.5) {
-                format!(" * {}", c.s)
-            } else {
-                String::new()
+        let mut nests = Vec::new();
+        for _ in 0..copies {
+            let (k, d, a, b) = (
+                self.fresh("k"),
+                self.fresh("d"),
+                self.fresh("a"),
+                self.fresh("b"),
+            );
+            let (xc, y) = (self.fresh("xc"), self.fresh("y"));
+            let base = match rows.choose(&mut self.rng) {
+                Some(row) if self.coin(0.4) => {
+                    format!("{}[{i} % {}] * 0.5", row.text, row.dims[0].text())
+                }
+                _ => format!("({i} as $F) * 0.25"),
             };
-            let entry = vec![Stmt::Assign {
-                place: format!("{y}[{b}]"),
-                op,
-                value: format!("{p}[{k}][{b}] * {xc}[{a}]{scale}"),
-            }];
-            nest.push(for_(
-                &a,
-                format!("0..{dn}"),
-                vec![for_(&b, format!("{a} + 1..{dn}"), entry)],
-            ));
-        }
-        let mut tail = vec![for_(
-            &d,
-            format!("0..{dn}"),
-            vec![add(s.clone(), format!("({y}[{d}] * 0.1).tanh()"))],
-        )];
-        let sums = [
-            ("u", format!("{xc}[{d}] * {q}[{k}][{d}]"), "0.1"),
-            ("z", format!("{y}[{d}] - {p}[{k}][{d}] * {}", c.s), "0.05"),
-            ("r", format!("{p}[{k}][{d}] * {q}[{k}][{d}]"), "0.1"),
-        ];
-        for (prefix, value, scale) in sums {
-            if self.coin(0.5) {
-                let name = self.fresh(prefix);
-                nest.push(let_(&name, "0.0".into()));
-                nest.push(for_(&d, format!("0..{dn}"), vec![add(name.clone(), value)]));
-                tail.push(add(s.clone(), format!("({name} * {scale}).tanh()")));
+            let mut nest = vec![
+                let_(&xc, format!("[0.0; {dn}]")),
+                for_(
+                    &d,
+                    format!("0..{dn}"),
+                    vec![Stmt::Assign {
+                        place: format!("{xc}[{d}]"),
+                        op: "=",
+                        value: format!("{base} - {p}[{k}][{d}]"),
+                    }],
+                ),
+                let_(&y, format!("[0.0; {dn}]")),
+                for_(
+                    &d,
+                    format!("0..{dn}"),
+                    vec![Stmt::Assign {
+                        place: format!("{y}[{d}]"),
+                        op: if self.coin(0.7) { "=" } else { "+=" },
+                        value: format!("{q}[{k}][{d}] * {xc}[{d}]"),
+                    }],
+                ),
+            ];
+            if self.coin(0.2) {
+                nest.push(add(s.clone(), format!("({y}[0] * 0.1).sin()")));
             }
+            if self.coin(0.7) {
+                let op = if self.coin(0.8) { "+=" } else { "-=" };
+                let scale = if self.coin(0.5) {
+                    format!(" * {}", c.s)
+                } else {
+                    String::new()
+                };
+                let entry = vec![Stmt::Assign {
+                    place: format!("{y}[{b}]"),
+                    op,
+                    value: format!("{p}[{k}][{b}] * {xc}[{a}]{scale}"),
+                }];
+                nest.push(for_(
+                    &a,
+                    format!("0..{dn}"),
+                    vec![for_(&b, format!("{a} + 1..{dn}"), entry)],
+                ));
+            }
+            let mut tail = vec![for_(
+                &d,
+                format!("0..{dn}"),
+                vec![add(s.clone(), format!("({y}[{d}] * 0.1).tanh()"))],
+            )];
+            let sums = [
+                ("u", format!("{xc}[{d}] * {q}[{k}][{d}]"), "0.1"),
+                ("z", format!("{y}[{d}] - {p}[{k}][{d}] * {}", c.s), "0.05"),
+                ("r", format!("{p}[{k}][{d}] * {q}[{k}][{d}]"), "0.1"),
+            ];
+            for (prefix, value, scale) in sums {
+                if self.coin(0.5) {
+                    let name = self.fresh(prefix);
+                    nest.push(let_(&name, "0.0".into()));
+                    nest.push(for_(&d, format!("0..{dn}"), vec![add(name.clone(), value)]));
+                    tail.push(add(s.clone(), format!("({name} * {scale}).tanh()")));
+                }
+            }
+            nest.extend(tail);
+            nests.push(for_(&k, format!("0..{kn}"), nest));
         }
-        nest.extend(tail);
         out.push(Stmt::Let {
             name: s.clone(),
             mutable: true,
@@ -2367,11 +2373,7 @@ impl Gen<'_> {
             recompute: false,
             record: false,
         });
-        out.push(for_(
-            &i,
-            format!("0..{on}"),
-            vec![for_(&k, format!("0..{kn}"), nest)],
-        ));
+        out.push(for_(&i, format!("0..{on}"), nests));
         self.declare(&s, Kind::Float, true, count as f64);
     }
 

@@ -29,8 +29,8 @@
 //! qx[b] = qx[b] + t3`) are split in the same way (*chain* temporaries).
 //!
 //! Hoisted only where it is sound and pays: `L`'s body has no `break`, `continue` or bound
-//! check, `M` (the first such nest of `L`'s body; the others stay as they are) is
-//! `for k in 0..K` with `K` a constant and holds only definitions (no call) and
+//! check, `M` (each such nest of `L`'s body, analysed on its own: its slots and fixed
+//! part follow the previous nest's) is `for k in 0..K` with `K` a constant and holds only definitions (no call) and
 //! loops whose ranges are fixed, and some fixed term is a product. The fixed part runs only
 //! when `L` runs at least once (`if start < end`), so it indexes nothing the loop would not.
 //! Sums are reordered (the fixed part is added last), so tangents change by rounding only. The
@@ -314,16 +314,39 @@ impl Tan<'_> {
             dropped: HashSet::new(),
             merges: HashMap::new(),
         };
-        // The first nest that can be hoisted from (one per loop: a nest's analysis sets what
-        // is fixed, accumulated and chained for the whole loop).
-        let (h, nest) = (body.stmts.iter()).find_map(|m| self.plan_nest(h.clone(), m))?;
-        // The slots, then the fixed part.
-        let mut out = nest.slots.clone();
+        // Every nest that can be hoisted from, each analysed on its own: a nest's locals and
+        // temporaries are its own, so the sets of the nests are disjoint and their union
+        // classes every statement of the loop as its own nest's analysis did.
+        let plans: Vec<_> = (body.stmts.iter())
+            .filter_map(|m| self.plan_nest(h.clone(), m))
+            .collect();
+        if plans.is_empty() {
+            return None;
+        }
+        let mut merged = h;
+        for (p, _) in &plans {
+            merged.again.extend(&p.again);
+            merged.fixed.extend(&p.fixed);
+            merged
+                .acc
+                .extend(p.acc.iter().map(|(v, w)| (*v, w.clone())));
+            merged.chain.extend(&p.chain);
+            merged.dropped.extend(&p.dropped);
+            for (at, merge) in &p.merges {
+                merged.merges.entry(*at).or_default().extend(merge.clone());
+            }
+        }
+        // The slots, then the fixed parts, in the nests' order.
+        let mut out = TokenStream::new();
+        let mut fixed = TokenStream::new();
         let (saved_part, saved_again) = (self.part, std::mem::take(&mut self.again));
-        self.hoist = Some(h);
+        self.hoist = Some(merged);
         self.part = Part::Tangent;
-        self.again = nest.again.clone();
-        let fixed = self.fixed_part(nest.stmt).0;
+        for (_, nest) in &plans {
+            out.extend(nest.slots.clone());
+            self.again = nest.again.clone();
+            fixed.extend(self.fixed_part(nest.stmt).0);
+        }
         // Only if the loop runs (its adapters, `rev` and `step_by`, do not change that).
         let (start, end) = (self.fwd.pure(&range.start), self.fwd.pure(&range.end));
         let runs = if range.inclusive {
@@ -505,7 +528,7 @@ mod tests {
     }
 
     #[test]
-    fn only_the_first_nest_of_a_loop_is_hoisted_from() {
+    fn every_nest_of_a_loop_is_hoisted_from() {
         let code = in_loop(
             "for k in 0..2 {
                 let mut qx = [0.0; 3];
@@ -518,9 +541,23 @@ mod tests {
                 s += qy[0] * qy[2];
             }",
         );
-        assert!(code.contains("w_qx") && !code.contains("w_qy"), "{code}");
+        // Both slots and both fixed parts before the loop, each nest's merge after its own
+        // accumulator is complete; in the loop, neither nest reads `t_mu`.
+        let fixed = between(&code, "if 0 < 4 {", "for i in");
         assert!(
-            code.contains("t_qy [d_1] = t_q [k_1] [d_1] * t2 + q [k_1] [d_1] * t_t2 ;"),
+            fixed.contains("w_qx [k] [d] = q [k] [d] * t_t0 ;")
+                && fixed.contains("w_qy [k_1] [d_1] = q [k_1] [d_1] * t_t2 ;"),
+            "{code}"
+        );
+        let inner = between(&code, "for i in", "(s , t_s)");
+        assert!(!inner.contains("t_mu"), "{code}");
+        let (first, second) = inner.split_at(inner.find("for k_1 in").expect("two nests"));
+        assert!(
+            first.contains("+ w_qx [k] [j] ;") && !first.contains("w_qy"),
+            "{code}"
+        );
+        assert!(
+            second.contains("+ w_qy [k_1] [j_1] ;") && !second.contains("w_qx"),
             "{code}"
         );
     }
