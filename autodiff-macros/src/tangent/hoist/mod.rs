@@ -29,13 +29,14 @@
 //! qx[b] = qx[b] + t3`) are split in the same way (*chain* temporaries).
 //!
 //! Hoisted only where it is sound and pays: `L`'s body has no `break`, `continue` or bound
-//! check, `M` (each such nest of `L`'s body, analysed on its own: its slots and fixed
-//! part follow the previous nest's) is `for k in 0..K` with `K` a constant and holds only definitions (no call) and
-//! loops whose ranges are fixed, and some fixed term is a product. The fixed part runs only
-//! when `L` runs at least once (`if start < end`), so it indexes nothing the loop would not.
-//! Sums are reordered (the fixed part is added last), so tangents change by rounding only. The
-//! tangent program `f_hvp` differentiates is printed the same way: its reverse sweep then sums
-//! each slot's cotangent over `L` and runs the fixed part's adjoint once.
+//! check, `M` (each such nest of `L`'s body, analysed on its own: its slots and fixed part
+//! follow the previous nest's) is `for k in 0..K` with `K` a constant and holds only
+//! definitions (no call) and loops whose ranges are fixed, and some fixed term is a product.
+//! The fixed part runs only when `L` runs at least once (`if start < end`), so it indexes
+//! nothing the loop would not. Sums are reordered (the fixed part is added last), so tangents
+//! change by rounding only. The tangent program `f_hvp` differentiates is printed the same
+//! way: its reverse sweep then sums each slot's cotangent over `L` and runs the fixed part's
+//! adjoint once.
 
 use std::collections::{HashMap, HashSet};
 
