@@ -137,6 +137,19 @@ pub struct Hoist {
 }
 
 impl Hoist {
+    /// Adds the sets of another nest's analysis (disjoint from these: each nest's locals and
+    /// temporaries are its own).
+    fn absorb(&mut self, other: Hoist) {
+        self.again.extend(other.again);
+        self.fixed.extend(other.fixed);
+        self.acc.extend(other.acc);
+        self.chain.extend(other.chain);
+        self.dropped.extend(other.dropped);
+        for (at, merge) in other.merges {
+            self.merges.entry(at).or_default().extend(merge);
+        }
+    }
+
     /// The slot of an accumulator's tangent, while the fixed part is printed.
     pub fn slot(&self, v: VarId) -> Option<&TokenStream> {
         (self.mode == Mode::Fixed)
@@ -325,17 +338,10 @@ impl Tan<'_> {
             return None;
         }
         let mut merged = h;
-        for (p, _) in &plans {
-            merged.again.extend(&p.again);
-            merged.fixed.extend(&p.fixed);
-            merged
-                .acc
-                .extend(p.acc.iter().map(|(v, w)| (*v, w.clone())));
-            merged.chain.extend(&p.chain);
-            merged.dropped.extend(&p.dropped);
-            for (at, merge) in &p.merges {
-                merged.merges.entry(*at).or_default().extend(merge.clone());
-            }
+        let mut nests = Vec::new();
+        for (p, nest) in plans {
+            merged.absorb(p);
+            nests.push(nest);
         }
         // The slots, then the fixed parts, in the nests' order.
         let mut out = TokenStream::new();
@@ -343,7 +349,7 @@ impl Tan<'_> {
         let (saved_part, saved_again) = (self.part, std::mem::take(&mut self.again));
         self.hoist = Some(merged);
         self.part = Part::Tangent;
-        for (_, nest) in &plans {
+        for nest in &nests {
             out.extend(nest.slots.clone());
             self.again = nest.again.clone();
             fixed.extend(self.fixed_part(nest.stmt).0);
