@@ -224,6 +224,33 @@ mod tests {
         }
     }
 
+    /// `EXPANSION_SIZES=a.rs,b.rs cargo test -p autodiff-macros --lib expansion_sizes --
+    /// --nocapture` prints the lines of the formatted expansion of every `#[differentiable]`
+    /// function in those files, beside the function's own lines (`tools/compile_time.sh`).
+    #[test]
+    fn expansion_sizes() {
+        let Ok(paths) = std::env::var("EXPANSION_SIZES") else {
+            return;
+        };
+        for path in paths.split(',') {
+            let file = syn::parse_file(&std::fs::read_to_string(path).unwrap()).unwrap();
+            for item in file.items {
+                let syn::Item::Fn(f) = &item else { continue };
+                if !f.attrs.iter().any(|a| a.path().is_ident("differentiable")) {
+                    continue;
+                }
+                let source = prettyplease::unparse(&syn::parse_quote!(#item));
+                let expanded = expand_file(&quote!(#item).to_string());
+                println!(
+                    "{:6} lines from {:4}: {} ({path})",
+                    expanded.lines().count(),
+                    source.lines().count(),
+                    f.sig.ident
+                );
+            }
+        }
+    }
+
     /// The adjoint's body of `src`, one statement per line.
     fn adjoint_of(src: &str) -> String {
         let text = expand_file(src);

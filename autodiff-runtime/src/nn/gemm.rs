@@ -341,19 +341,19 @@ fn strip<'b, I: Isa, const W: usize, const M: usize, const N: usize>(
     a: impl Fn(usize, usize) -> f32 + Copy,
     b: impl Fn(usize) -> &'b [f32; W] + Copy,
 ) {
-    let rows = tile_rows::<I>(W);
     let mut i = 0;
-    // The largest tile that fits first, then smaller ones for the rows left over.
-    if rows >= 8 {
+    // The largest tile that fits first, then smaller ones for the rows left over. Each condition
+    // is a `const` block, so a tile height the width does not use is never compiled.
+    if const { tile_rows::<I>(W) >= 8 } {
         i = tiles::<I, 8, W, M, N>(c, init, i, j0, &ks, a, b);
     }
-    if rows >= 6 {
+    if const { tile_rows::<I>(W) >= 6 } {
         i = tiles::<I, 6, W, M, N>(c, init, i, j0, &ks, a, b);
     }
-    if rows >= 4 {
+    if const { tile_rows::<I>(W) >= 4 } {
         i = tiles::<I, 4, W, M, N>(c, init, i, j0, &ks, a, b);
     }
-    if rows >= 2 {
+    if const { tile_rows::<I>(W) >= 2 } {
         i = tiles::<I, 2, W, M, N>(c, init, i, j0, &ks, a, b);
     }
     tiles::<I, 1, W, M, N>(c, init, i, j0, &ks, a, b);
@@ -392,23 +392,24 @@ fn tile<'b, I: Isa, const R: usize, const W: usize, const M: usize, const N: usi
     b: impl Fn(usize) -> &'b [f32; W],
 ) {
     let tile = Tile { c, init, i0, j0 };
-    if I::ZMM {
-        match (W % 16, W / 16) {
-            (0, 1) => return tile.vectors::<I, R, 1, W, _>(I::zmm(), ks, a, b),
-            (0, 2) => return tile.vectors::<I, R, 2, W, _>(I::zmm(), ks, a, b),
-            (8, 1) => {
-                return tile.wide_and_eight::<I, R, W, _, _>(I::zmm(), Eight(I::lanes()), ks, a, b);
-            }
-            _ => {}
-        }
-    }
-    let eight = Eight(I::lanes());
-    match (W % 8, W / 8) {
-        (0, 1) => tile.vectors::<I, R, 1, W, _>(eight, ks, a, b),
-        (0, 2) => tile.vectors::<I, R, 2, W, _>(eight, ks, a, b),
-        (0, 3) => tile.vectors::<I, R, 3, W, _>(eight, ks, a, b),
-        (0, 4) => tile.vectors::<I, R, 4, W, _>(eight, ks, a, b),
-        _ => tile.floats::<I, R, W>(ks, a, b),
+    // One branch per width, each condition a `const` block: the branches the width does not
+    // take are never compiled (a `match` on the width compiled all eight for every width).
+    if const { I::ZMM && W == 16 } {
+        tile.vectors::<I, R, 1, W, _>(I::zmm(), ks, a, b);
+    } else if const { I::ZMM && W == 32 } {
+        tile.vectors::<I, R, 2, W, _>(I::zmm(), ks, a, b);
+    } else if const { I::ZMM && W == 24 } {
+        tile.wide_and_eight::<I, R, W, _, _>(I::zmm(), Eight(I::lanes()), ks, a, b);
+    } else if const { W == 8 } {
+        tile.vectors::<I, R, 1, W, _>(Eight(I::lanes()), ks, a, b);
+    } else if const { W == 16 } {
+        tile.vectors::<I, R, 2, W, _>(Eight(I::lanes()), ks, a, b);
+    } else if const { W == 24 } {
+        tile.vectors::<I, R, 3, W, _>(Eight(I::lanes()), ks, a, b);
+    } else if const { W == 32 } {
+        tile.vectors::<I, R, 4, W, _>(Eight(I::lanes()), ks, a, b);
+    } else {
+        tile.floats::<I, R, W>(ks, a, b);
     }
 }
 
@@ -532,34 +533,40 @@ trait Strip {
 }
 
 /// Runs `f` over the column strips of an `N`-column `c`: the whole width when it is at most
-/// `I::WHOLE`, else strips of `I::STRIP`, then 16, 8 and 1 columns.
+/// `I::WHOLE`, else strips of `I::STRIP`, then 16, 8 and 1 columns. Every choice is a `const`
+/// block, so only the widths `N` needs are compiled.
 #[inline(always)]
 fn each_strip<I: Isa, const N: usize>(f: &mut impl Strip) {
-    if N <= I::WHOLE {
+    if const { N <= I::WHOLE } {
         f.run::<I, N>(0);
         return;
     }
-    let mut j = 0;
-    // `I::STRIP` is one of these widths: a const generic cannot be an associated const.
-    while j + I::STRIP <= N {
-        match I::STRIP {
-            32 => f.run::<I, 32>(j),
-            16 => f.run::<I, 16>(j),
-            _ => f.run::<I, 8>(j),
+    let strips = const { N / I::STRIP };
+    for s in 0..strips {
+        // `I::STRIP` is one of these widths: a const generic cannot be an associated const.
+        let j = s * I::STRIP;
+        if const { I::STRIP == 32 } {
+            f.run::<I, 32>(j);
+        } else if const { I::STRIP == 16 } {
+            f.run::<I, 16>(j);
+        } else {
+            f.run::<I, 8>(j);
         }
-        j += I::STRIP;
     }
-    if j + 16 <= N {
+    let mut j = strips * I::STRIP;
+    if const { N % I::STRIP >= 16 } {
         f.run::<I, 16>(j);
         j += 16;
     }
-    if j + 8 <= N {
+    if const { (N % I::STRIP) % 16 >= 8 } {
         f.run::<I, 8>(j);
         j += 8;
     }
-    while j < N {
-        f.run::<I, 1>(j);
-        j += 1;
+    if const { !(N % I::STRIP).is_multiple_of(8) } {
+        while j < N {
+            f.run::<I, 1>(j);
+            j += 1;
+        }
     }
 }
 
@@ -679,7 +686,7 @@ impl<const M: usize, const K: usize, const N: usize> Product for Nt<'_, M, K, N>
         impl<const M: usize, const K: usize, const N: usize> Strip for Block<'_, M, K, N> {
             #[inline(always)]
             fn run<I: Isa, const W: usize>(&mut self, j0: usize) {
-                if K <= KC {
+                if const { K <= KC } {
                     self.packed::<I, W, K>(j0);
                 } else {
                     self.packed::<I, W, KC>(j0);
@@ -731,7 +738,8 @@ impl<const M: usize, const K: usize, const N: usize> Product for Nt<'_, M, K, N>
             }
         }
         let Nt { a, b, init, c } = self;
-        if few_rows::<M, K, N>() {
+        // A `const` block: a shape compiles one of the two routes.
+        if const { few_rows::<M, K, N>() } {
             transposed::<I, M, K, N>(a, b, init, c);
             return;
         }
