@@ -59,7 +59,7 @@ rebuild "genprog batch of 40, debug (one program)" "$batch/src/p000.rs" \
 
 echo
 echo "== generated code: lines of each expansion (prettyplease), per #[differentiable] function"
-EXPANSION_SIZES=examples/shakespeare_gpt/model.rs,examples/quickstart.rs \
+EXPANSION_SIZES="$PWD/examples/shakespeare_gpt/model.rs,$PWD/examples/quickstart.rs" \
     cargo test --quiet -p autodiff-macros --lib expansion_sizes -- --nocapture 2>/dev/null |
     grep -E '^ *[0-9]+ lines' || echo "(the macro's expansion_sizes test printed nothing)"
 
