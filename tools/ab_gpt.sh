@@ -7,7 +7,11 @@
 #   cargo bench --bench gpt --no-run
 #   tools/ab_gpt.sh OLD_BINARY NEW_BINARY [ROUNDS]
 #
-# The binaries are the `target/release/deps/gpt-*` files the two `--no-run` builds print.
+# The binaries are the `target/release/deps/gpt-*` files the two `--no-run` builds print; copy
+# them aside (both builds name the file alike). Keep the worktree until the rounds are done: the
+# old binary reads the bundled data from it. Give the worktree its own target directory, as
+# above: in a shared one, cargo took the old commit's runtime for fresh and built the new bench
+# against it (the two binaries came out identical).
 set -euo pipefail
 old=$1
 new=$2
