@@ -7,6 +7,8 @@
 #   tools/compile_time.sh --passes   also rustc's own account of the GPT example's release
 #                                    rebuild (`-Z time-passes`, through RUSTC_BOOTSTRAP=1 on the
 #                                    stable toolchain: a diagnosis, not a figure to quote)
+#   tools/compile_time.sh --profile  also rustc's queries in that rebuild, by self time
+#                                    (`-Z self-profile`, summarized by tools/self-profile-summary)
 #
 # Each rebuild touches the file a user would edit and times `cargo build` (wall clock, and the
 # peak resident memory of the largest process, rustc, from `/usr/bin/time`). Dependencies are
@@ -16,7 +18,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TERM_COLOR=never
 passes=false
+profile=false
 [ "${1:-}" = "--passes" ] && passes=true
+[ "${1:-}" = "--profile" ] && profile=true
 
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $(nproc) cores"
 echo "rustc: $(rustc --version)"
@@ -77,4 +81,16 @@ if $passes; then
     touch examples/shakespeare_gpt/model.rs
     RUSTC_BOOTSTRAP=1 cargo rustc --release --example shakespeare_gpt -- -Z time-passes 2>&1 |
         grep '^time:' | sort -t: -k2 -rn | head -12
+fi
+
+if $profile; then
+    echo
+    echo "== rustc's queries, GPT example release rebuild (-Z self-profile; diagnosis only)"
+    dir=target/self-profile
+    rm -rf "$dir" && mkdir -p "$dir"
+    touch examples/shakespeare_gpt/model.rs
+    RUSTC_BOOTSTRAP=1 cargo rustc --release --example shakespeare_gpt -- -Z self-profile="$PWD/$dir" \
+        2>&1 | grep -E '^(error|warning: unused)' || true
+    cargo run --quiet --release --manifest-path tools/self-profile-summary/Cargo.toml \
+        --target-dir target/self-profile-summary -- "$(ls "$dir"/*.mm_profdata | sed 's/\.mm_profdata$//')" 20
 fi
