@@ -484,7 +484,7 @@ impl<'a> Fwd<'a> {
                     .push((self.tape.get(Key::Snap(*id, v)).unwrap().clone(), None));
                 let emit = &self.f.vars[v].emit;
                 snaps.extend(match &stride {
-                    _ if lp.binomial => quote!(if #k == 0 { #slot = #emit; }),
+                    _ if lp.binomial || lp.runtime => quote!(if #k == 0 { #slot = #emit; }),
                     None => quote!(#slot[#k] = #emit;),
                     Some(s) => quote!(if #k % #s == 0 { #slot[#k / #s] = #emit; }),
                 });

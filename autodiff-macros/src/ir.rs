@@ -37,6 +37,9 @@ pub enum TyVal {
     Int(Ident),
     /// `[elem; len]`.
     Array(TyId, TokenStream),
+    /// `[elem]`, the type behind a slice parameter `&[elem]`: an array whose length is known at
+    /// run time only. Read in place, never recorded, never differentiated.
+    Slice(TyId),
     Struct(TokenStream),
     Enum(TokenStream),
 }
@@ -48,7 +51,7 @@ impl TyVal {
             TyVal::F32 | TyVal::F64 => Kind::Float,
             TyVal::Bool => Kind::Bool,
             TyVal::Int(_) => Kind::Int,
-            TyVal::Array(..) => Kind::Array,
+            TyVal::Array(..) | TyVal::Slice(_) => Kind::Array,
             TyVal::Struct(_) => Kind::Struct,
             TyVal::Enum(_) => Kind::Enum,
         }
@@ -98,7 +101,9 @@ impl Types {
         if ra == rb {
             return;
         }
-        if let (TyVal::Array(ea, _), TyVal::Array(eb, _)) = (&self.val[ra], &self.val[rb]) {
+        if let (TyVal::Array(ea, _) | TyVal::Slice(ea), TyVal::Array(eb, _) | TyVal::Slice(eb)) =
+            (&self.val[ra], &self.val[rb])
+        {
             let (ea, eb) = (*ea, *eb);
             self.unify(ea, eb);
         }
@@ -117,7 +122,7 @@ impl Types {
     /// The element type of an array type.
     pub fn elem(&self, a: TyId) -> Option<TyId> {
         match self.get(a) {
-            TyVal::Array(e, _) => Some(*e),
+            TyVal::Array(e, _) | TyVal::Slice(e) => Some(*e),
             _ => None,
         }
     }
@@ -135,7 +140,7 @@ impl Types {
     pub fn known(&self, a: TyId) -> bool {
         match self.get(a) {
             TyVal::Unknown(Kind::Float | Kind::Num) => false,
-            TyVal::Array(e, _) => self.known(*e),
+            TyVal::Array(e, _) | TyVal::Slice(e) => self.known(*e),
             _ => true,
         }
     }
@@ -151,6 +156,10 @@ impl Types {
             TyVal::Array(e, n) => {
                 let e = self.tokens_infer(*e);
                 quote::quote!([#e; #n])
+            }
+            TyVal::Slice(e) => {
+                let e = self.tokens_infer(*e);
+                quote::quote!([#e])
             }
             _ => self.tokens(a),
         }
@@ -197,6 +206,10 @@ impl Types {
                 let e = self.tokens(*e);
                 quote::quote!([#e; #n])
             }
+            TyVal::Slice(e) => {
+                let e = self.tokens(*e);
+                quote::quote!([#e])
+            }
             TyVal::Struct(p) | TyVal::Enum(p) => p.clone(),
             TyVal::Unknown(_) => quote::quote!(_),
         }
@@ -226,6 +239,8 @@ impl Types {
                 let e = self.filled(*e, float);
                 quote::quote!([#e; #n])
             }
+            // A slice is never zeroed: it is not differentiated and never recorded.
+            TyVal::Slice(_) => quote::quote!([]),
             TyVal::Struct(p) => quote::quote!(<#p as ::core::default::Default>::default()),
             v => match v.kind() {
                 Kind::Float | Kind::Num => float,
@@ -483,6 +498,12 @@ pub struct Loop {
     /// Variables declared before the loop that its body reads or writes (not parameters or
     /// loop counters): the state a checkpoint saves.
     pub carried: Vec<VarId>,
+    /// The trip count is known only at run time (`0..n`, `0..x.len()`, a slice's `.iter()`):
+    /// nothing recorded in it may have a dimension for it. Without `#[checkpoint(..)]` its
+    /// iterations are independent (they share accumulators only, `acc += ..`): the forward
+    /// sweep records none of them, and the reverse sweep runs each again into one iteration's
+    /// tape, then back (Tapenade's II-loop); with `binomial`, a sequential loop.
+    pub runtime: bool,
 }
 
 impl Loop {
@@ -602,6 +623,9 @@ pub struct Func {
     /// The reads of struct fields cast to a float (`p.k as f64`) whose type nothing in the
     /// function decides: see [`Func::unseen_field`].
     pub unseen_casts: std::collections::HashSet<ReadId>,
+    /// The slice parameters (`x: &[f64]`, `xs: &[[f64; D]]`): read in place, never
+    /// differentiated; their type is an array whose length is `x.len()`.
+    pub slices: Vec<VarId>,
 }
 
 /// A callee whose parameters the macro knows: another method of a `#[differentiable]` `impl`

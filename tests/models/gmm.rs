@@ -23,7 +23,24 @@ pub struct Gmm<const D: usize, const K: usize, const N: usize, const Q: usize> {
 pub fn load<const D: usize, const K: usize, const N: usize, const Q: usize>(
     path: impl AsRef<Path>,
 ) -> Gmm<D, K, N, Q> {
-    let path = path.as_ref();
+    read(path.as_ref(), true)
+}
+
+/// Reads a file of ADBench's replicate-point mode (`gmm_2.5M_d2_K5.txt`): `D`, `K` and any `n`
+/// in the header, then one point, which the caller repeats `n` times.
+#[allow(dead_code)] // used by the benches, not by every test that includes this module
+pub fn load_replicated<const D: usize, const K: usize, const Q: usize>(
+    path: impl AsRef<Path>,
+) -> Gmm<D, K, 1, Q> {
+    read(path.as_ref(), false)
+}
+
+/// The parameters and the first `N` points of a file whose header has `D` and `K`, and `N`
+/// points where `all_points`.
+fn read<const D: usize, const K: usize, const N: usize, const Q: usize>(
+    path: &Path,
+    all_points: bool,
+) -> Gmm<D, K, N, Q> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut words = text.split_whitespace();
     let mut next = || -> f64 {
@@ -34,7 +51,10 @@ pub fn load<const D: usize, const K: usize, const N: usize, const Q: usize>(
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
     };
     let sizes = [next(), next(), next()];
-    assert_eq!(sizes, [D as f64, K as f64, N as f64], "{}", path.display());
+    assert_eq!(sizes[..2], [D as f64, K as f64], "{}", path.display());
+    if all_points {
+        assert_eq!(sizes[2], N as f64, "{}", path.display());
+    }
     assert_eq!(Q, D + D * (D - 1) / 2);
     let alphas = core::array::from_fn(|_| next());
     let means = core::array::from_fn(|_| core::array::from_fn(|_| next()));

@@ -202,6 +202,7 @@ impl Lower {
             checkpoint: None,
             binomial: false,
             carried: Vec::new(),
+            runtime: false,
         });
         self.bound_msgs.push(format!(
             "{name} in `{}` did not finish within {} iterations: raise its `max_iters`",
@@ -430,7 +431,7 @@ impl Lower {
     }
 
     /// An upper bound on an integer expression, known at compile time.
-    fn max_of(&self, e: &syn::Expr) -> Option<Bound> {
+    pub(super) fn max_of(&self, e: &syn::Expr) -> Option<Bound> {
         match e {
             syn::Expr::Paren(p) => self.max_of(&p.expr),
             syn::Expr::Group(g) => self.max_of(&g.expr),
@@ -469,6 +470,21 @@ impl Lower {
             }
             syn::Expr::MethodCall(m) if m.method == "min" && m.args.len() == 1 => {
                 self.smaller(&m.receiver, &m.args[0])
+            }
+            // `a.len()` of an array: its length, as written in its type (a slice's is known at
+            // run time only).
+            syn::Expr::MethodCall(m) if m.method == "len" && m.args.is_empty() => {
+                let syn::Expr::Path(p) = &*m.receiver else {
+                    return None;
+                };
+                let v = self.lookup(&p.path.get_ident()?.to_string())?;
+                if self.f.slices.contains(&v) {
+                    return None;
+                }
+                let TyVal::Array(_, n) = self.f.types.get(self.f.vars[v].ty) else {
+                    return None;
+                };
+                self.max_of(&syn::parse2::<syn::Expr>(n.clone()).ok()?)
             }
             syn::Expr::Binary(b) => {
                 let l = self.max_of(&b.left)?;

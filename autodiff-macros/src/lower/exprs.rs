@@ -567,6 +567,8 @@ impl Lower {
             },
             Expr::MethodCall(m) => match m.method.to_string().as_str() {
                 name if is_bool_method(name) => Some(Kind::Bool),
+                // An array's or a slice's length.
+                "len" if m.args.is_empty() => Some(Kind::Int),
                 name => match self.kind_of(&m.receiver) {
                     Some(Kind::Int) => Some(Kind::Int),
                     Some(Kind::Num) if rules::lookup(name).is_none() => Some(Kind::Num),

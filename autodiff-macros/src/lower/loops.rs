@@ -25,6 +25,8 @@ struct Head {
     bounds: Option<(syn::Expr, syn::Expr, bool)>,
     /// The element names of `a.iter()`, `.zip(..)`, each bound to a place in its array.
     aliases: Vec<(Ident, VarId, Vec<Proj>)>,
+    /// The trip count is known at run time only (`trips` is then the count's expression).
+    runtime: bool,
 }
 
 /// Peels the adapters: `(a..b).step_by(2).rev()` -> base `a..b`, [step_by(2), rev].
@@ -87,11 +89,15 @@ impl Lower {
             hidden,
             bounds,
             aliases,
+            runtime,
         }) = head
         else {
             return;
         };
-        let (checkpoint, binomial) = self.checkpoint_attr(&fl.attrs);
+        let (mut checkpoint, binomial) = self.checkpoint_attr(&fl.attrs);
+        if runtime {
+            checkpoint = self.runtime_checkpoint(fl, checkpoint, binomial);
+        }
         self.f.loops.push(Loop {
             nest: self.nest.clone(),
             counter: format_ident!("k{}", id, span = Span::mixed_site()),
@@ -102,6 +108,7 @@ impl Lower {
             checkpoint,
             binomial,
             carried: Vec::new(),
+            runtime,
         });
         let values = bounds.map(|(start, end, inclusive)| self.values(&start, &end, inclusive));
         let first_var = self.f.vars.len();
@@ -121,6 +128,7 @@ impl Lower {
         self.scopes.pop();
         if self.f.loops[id].checkpoint.is_some() {
             self.carried(fl, id, first_var, &body);
+            self.check_independent(fl, id, &body);
         }
         out.stmts.push(Stmt::For {
             id,
@@ -144,7 +152,13 @@ impl Lower {
         };
         let (adapters, step) = self.range_adapters(chain, usize_ty)?;
         let inclusive = matches!(r.limits, syn::RangeLimits::Closed(_));
-        let trips = self.trip_bound(start, end, inclusive, step)?;
+        // A bound known at run time only (`0..n`, `0..x.len()`): a run-time loop.
+        let runtime = self.runtime_bound(end);
+        let trips = if runtime {
+            (quote::quote!(((#end) as usize)), false)
+        } else {
+            self.trip_bound(start, end, inclusive, step)?
+        };
         let (s, st) = self.pure(start);
         let (e, et) = self.pure(end);
         self.f.types.unify(st, et);
@@ -172,6 +186,7 @@ impl Lower {
             counter,
             bounds: Some(((**start).clone(), (**end).clone(), inclusive)),
             aliases: Vec::new(),
+            runtime,
         })
     }
 
@@ -215,6 +230,10 @@ impl Lower {
     ) -> Option<Head> {
         let (iters, enumerate) = self.iter_chain(fl, base, chain)?;
         let (steps, len, places) = self.iter_places(&iters)?;
+        // A slice's length is known at run time only: a run-time loop, over the shorter of a
+        // `zip`'s operands.
+        let runtime = places.iter().any(|(v, _)| self.f.slices.contains(v));
+        let len = if runtime { steps.clone() } else { len };
         let names = self.iter_names(&fl.pat, enumerate, places.len())?;
         let counter = names[0].clone();
         let zero: syn::Expr = syn::parse_quote!(0);
@@ -239,11 +258,12 @@ impl Lower {
                 inclusive: false,
                 adapters: Vec::new(),
             },
-            trips: (len, len_generic),
+            trips: (len, len_generic && !runtime),
             counter,
             hidden: !enumerate,
-            bounds,
+            bounds: if runtime { None } else { bounds },
             aliases,
+            runtime,
         })
     }
 
@@ -320,6 +340,7 @@ impl Lower {
             let ty = self.place_ty(v, &proj);
             match self.f.types.get(ty).clone() {
                 TyVal::Array(_, n) => lens.push(n),
+                TyVal::Slice(_) => lens.push(quote::quote!((#arr).len())),
                 // A `const` array zipped with an array of known length.
                 TyVal::Unknown(_) if iters.len() == 2 && self.f.vars[v].constant => {
                     unseen = Some(quote::quote!((#arr).len()));
@@ -459,6 +480,10 @@ impl Lower {
                     snapshots = Some(nv.value.to_token_stream());
                 }
                 syn::Meta::Path(p) if p.is_ident("binomial") => binomial = true,
+                syn::Meta::List(l) if l.path.is_ident("binomial") => {
+                    snapshots = Some(l.tokens.clone());
+                    binomial = true;
+                }
                 _ => snapshots = None,
             }
         }
@@ -467,7 +492,7 @@ impl Lower {
             _ => {
                 self.error(err(
                     a,
-                    "write `#[checkpoint]`, `#[checkpoint(snapshots = S)]` or `#[checkpoint(snapshots = S, binomial)]`",
+                    "write `#[checkpoint]`, `#[checkpoint(snapshots = S)]`, `#[checkpoint(binomial(S))]` or `#[checkpoint(snapshots = S, binomial)]`",
                 ));
                 (None, false)
             }

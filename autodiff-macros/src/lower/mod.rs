@@ -17,6 +17,7 @@ mod panics;
 mod places;
 mod pure;
 mod reductions;
+mod runtime;
 mod signature;
 mod stmts;
 mod tuples;
@@ -144,6 +145,7 @@ impl Lower {
                 field_tys: HashMap::new(),
                 known: args.known.clone(),
                 unseen_casts: HashSet::new(),
+                slices: Vec::new(),
             },
             scopes: vec![HashMap::new()],
             names: HashMap::new(),

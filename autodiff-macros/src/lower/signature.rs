@@ -104,6 +104,10 @@ impl Lower {
             }
             t => (t, false),
         };
+        if let (syn::Type::Slice(sl), true) = (inner, by_ref) {
+            self.slice_param(pt, pi, &sl.elem);
+            return;
+        }
         // A fieldless enum: matched on by variant. (Not one only passed on: its type may as well
         // be an alias of a float or an array, which would silently lose its derivative.)
         let enum_ty = (self.enum_params.contains(&pi.ident.to_string())
@@ -122,6 +126,24 @@ impl Lower {
             let local = self.declare(&pi.ident, true, ty, None);
             self.f.param_copies.push((var, local));
         }
+    }
+
+    /// A slice parameter, `x: &[T]` with `T` a float, an integer, an array or a struct: an
+    /// array whose length is `x.len()`, read in place and never differentiated.
+    fn slice_param(&mut self, pt: &syn::PatType, pi: &syn::PatIdent, elem: &syn::Type) {
+        let name = &pi.ident;
+        let Some(e) = self.parse_ty(elem) else {
+            self.unsupported_param(pt, elem);
+            return;
+        };
+        if let Some(m) = &pi.mutability {
+            self.error(err(m, "a slice parameter is read only: remove `mut`"));
+        }
+        let ty = self.f.types.fresh(TyVal::Slice(e));
+        let index = self.f.params.len();
+        let var = self.declare_var(name, false, ty, Some(index), true, false);
+        self.f.params.push(var);
+        self.f.slices.push(var);
     }
 
     /// The type of a parameter (`inner`, behind the reference when `by_ref`): by reference only
@@ -157,9 +179,9 @@ impl Lower {
     fn unsupported_param(&mut self, pt: &syn::PatType, inner: &syn::Type) {
         let is_vec = matches!(inner, syn::Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "Vec"));
         let msg = match &*pt.ty {
-            _ if is_vec => "`Vec` is not supported: the tape needs sizes known at compile time; take an array, as in `x: &[f64; N]`".to_string(),
-            syn::Type::Slice(_) | syn::Type::Reference(_) if matches!(inner, syn::Type::Slice(_)) => {
-                "slices are not supported: the tape needs sizes known at compile time; take an array, as in `x: &[f64; N]`".to_string()
+            _ if is_vec => "`Vec` is not supported as a parameter: take a slice, as in `x: &[f64]` (the caller passes `&v`), or an array, as in `x: &[f64; N]`".to_string(),
+            syn::Type::Reference(r) if r.mutability.is_some() && matches!(&*r.elem, syn::Type::Slice(_)) => {
+                "a slice parameter is read only: take `&[..]`, not `&mut [..]`".to_string()
             }
             _ => format!(
                 "parameter type `{}` is not supported; use `f32` or `f64`, arrays of them (`[f64; N]`, `&[[f32; N]; M]`), a struct by reference (`&Params`), integers or `bool`",
@@ -218,7 +240,10 @@ impl Lower {
 
     /// The differentiated parameters: `wrt(..)`, or every float parameter.
     fn wrt(&mut self, args: &Args) {
-        let is_float = |l: &Self, i: usize| l.f.types.differentiable(l.f.vars[l.f.params[i]].ty);
+        let is_float = |l: &Self, i: usize| {
+            l.f.types.differentiable(l.f.vars[l.f.params[i]].ty)
+                && !l.f.slices.contains(&l.f.params[i])
+        };
         let Some(names) = &args.wrt else {
             self.f.wrt = (0..self.f.params.len())
                 .filter(|&i| is_float(self, i))
@@ -232,6 +257,10 @@ impl Lower {
                 None => self.error(err(
                     name,
                     format!("`{name}` is not a parameter of this function; `wrt(..)` lists parameters to differentiate"),
+                )),
+                Some(i) if self.f.slices.contains(&self.f.params[i]) => self.error(err(
+                    name,
+                    format!("`{name}` is a slice, which is read as data and not differentiated; to differentiate it, take an array, as in `{name}: &[f64; N]`"),
                 )),
                 Some(i) if !is_float(self, i) => self.error(err(
                     name,

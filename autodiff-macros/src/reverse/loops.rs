@@ -125,6 +125,9 @@ impl<'a> Rev<'a> {
         let id = &id;
         let (iter, take, body) = (iter.clone(), take.clone(), body.clone());
         let lp = &self.f.loops[*id];
+        if lp.runtime && !lp.binomial {
+            return self.independent(*id, (k, i), &iter, &take, &body);
+        }
         let (snapshots, stride) = lp.checkpoint_layout();
         // The segment buffer's length: the stride, or for a const generic trip count
         // `N` (where `div_ceil(N, S)` cannot size an array on stable Rust) `N` itself.
@@ -213,6 +216,52 @@ impl<'a> Rev<'a> {
                 }
             }
         )
+    }
+
+    /// A run-time loop of independent iterations backwards: each iteration is run again from the
+    /// loop's inputs into one iteration's tape, then swept back. What it reads from before the
+    /// loop is restored once, before it: a variable it does not write from its value then (a
+    /// mutable one saved in the tape where the loop starts), an accumulator as a zero, as no
+    /// iteration's derivative reads it.
+    fn independent(
+        &mut self,
+        id: usize,
+        (k, i): (&Ident, &Ident),
+        iter: &TokenStream,
+        take: &TokenStream,
+        body: &TokenStream,
+    ) -> TokenStream {
+        let mut written = Vec::new();
+        if let Some(b) = crate::walk::find_loop(&self.f.body, id) {
+            crate::walk::assigned(b, &mut written);
+        }
+        let mut restore = TokenStream::new();
+        for v in self.f.loops[id].carried.clone() {
+            let var = &self.f.vars[v];
+            let (emit, ty, mutable) = (var.emit.clone(), var.ty, var.mutable);
+            let tyt = self.ty(ty);
+            if !mutable {
+                let val = self.var_val(v, &[], usize::MAX);
+                restore.extend(quote!(let #emit: #tyt = #val;));
+            } else if written.contains(&v) {
+                let zero = self.f.types.zero(ty);
+                restore.extend(quote!(let mut #emit: #tyt = #zero;));
+            } else {
+                let slot = self.snapshot_field(id, v, None, "before");
+                restore.extend(quote!(let #emit: #tyt = #slot;));
+            }
+        }
+        let step = crate::names::step_ident(id);
+        let step_ty = self.step_ty(id);
+        let (marker, _) = self.reruns.get(&id).cloned().unwrap_or_default();
+        quote!({
+            #restore
+            for (#k, #i) in #iter.enumerate() #take .rev() {
+                let mut #step = <#step_ty>::new();
+                #marker
+                #body
+            }
+        })
     }
 
     /// The tape field of checkpointed loop `l` that saves variable `v`: `count` states of it, or

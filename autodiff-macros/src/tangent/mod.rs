@@ -567,6 +567,8 @@ impl<'a> Tan<'a> {
         let lp = &self.f.loops[l];
         match (&lp.checkpoint, lp.binomial) {
             (None, _) => quote!(),
+            // A run-time loop of independent iterations: one again in the tangent program.
+            (Some(None), _) if lp.runtime => quote!(),
             (Some(None), _) => quote!(#[checkpoint]),
             (Some(Some(s)), false) => quote!(#[checkpoint(snapshots = #s)]),
             (Some(Some(s)), true) => quote!(#[checkpoint(snapshots = #s, binomial)]),

@@ -1,6 +1,6 @@
 use stackgrad::differentiable;
 
-#[differentiable]
+#[differentiable(wrt(x))]
 fn f(x: &[f64]) -> f64 {
     x[0] * x[1]
 }

@@ -1,0 +1,172 @@
+//! Loops whose trip count is known at run time only (`0..n`, `0..x.len()`, a slice's
+//! `.iter()`). Their tape cannot have a dimension for them, so either their iterations are
+//! independent, sharing nothing but accumulators (`acc += ..`, `acc -= ..`): the forward sweep
+//! records none of them and the reverse sweep runs each again, into one iteration's tape, before
+//! sweeping it back (Tapenade's II-loops); or the loop says `#[checkpoint(binomial(S))]`: a
+//! sequential loop under Griewank's binomial schedule, whose tape keeps the state before it.
+
+use proc_macro2::TokenStream;
+use quote::ToTokens;
+
+use super::{Lower, err};
+use crate::ir::*;
+
+impl Lower {
+    /// Whether a loop bound is known at run time only: no compile-time bound on it.
+    pub(super) fn runtime_bound(&self, end: &syn::Expr) -> bool {
+        self.max_of(end).is_none()
+    }
+
+    /// The checkpoint mode of a run-time loop: every iteration run again from the loop's inputs
+    /// (independent iterations), or the binomial schedule the loop asks for.
+    pub(super) fn runtime_checkpoint(
+        &mut self,
+        fl: &syn::ExprForLoop,
+        checkpoint: Option<Option<TokenStream>>,
+        binomial: bool,
+    ) -> Option<Option<TokenStream>> {
+        match checkpoint {
+            None => Some(None),
+            Some(Some(s)) if binomial => Some(Some(s)),
+            _ => {
+                let attr = fl
+                    .attrs
+                    .iter()
+                    .find(|a| a.path().is_ident("checkpoint"))
+                    .map(|a| a.to_token_stream())
+                    .unwrap_or_else(|| fl.expr.to_token_stream());
+                self.error(err(
+                    attr,
+                    "the length of this loop is known at run time only, so its checkpoints cannot be stored per iteration: remove `#[checkpoint]` if its iterations are independent (they share only accumulators, `acc += ..`), or write `#[checkpoint(binomial(S))]` for a sequential loop",
+                ));
+                None
+            }
+        }
+    }
+
+    /// A run-time loop without checkpoints: every variable from before it that its body writes
+    /// must be an accumulator, written only by `v += e` or `v -= e` (of a float or an element)
+    /// and read nowhere else in the body.
+    pub(super) fn check_independent(&mut self, fl: &syn::ExprForLoop, id: usize, body: &Block) {
+        let lp = &self.f.loops[id];
+        if !lp.runtime || lp.binomial {
+            return;
+        }
+        let mut written = Vec::new();
+        crate::walk::assigned(body, &mut written);
+        for v in lp.carried.clone() {
+            if written.contains(&v) && !accumulates_only(body, v) {
+                let name = self.f.vars[v].name.clone();
+                self.error(err(
+                    &fl.expr,
+                    format!(
+                        "`{name}` is carried from one iteration of this loop to the next, whose length is known at run time only: such a loop's iterations must be independent, sharing only accumulators written as `{name} += ..` or `{name} -= ..` and not read otherwise; for a sequential loop write `#[checkpoint(binomial(S))]` on it, or declare `{name}` inside the loop if each iteration sets it first"
+                    ),
+                ));
+            }
+        }
+    }
+}
+
+/// Whether `v` is written in `b` only as `v = v + e` / `v = v - e` (`v += e`, `v -= e`, on the
+/// same place) and read nowhere else.
+fn accumulates_only(b: &Block, v: VarId) -> bool {
+    let reads_v = |reads: &[(VarId, &[Proj], ReadId)]| reads.iter().any(|(r, ..)| *r == v);
+    for s in &b.stmts {
+        match s {
+            Stmt::Def {
+                target, place, rhs, ..
+            } => {
+                let mut index_reads = Vec::new();
+                crate::walk::proj_reads(place, &mut index_reads);
+                if reads_v(&index_reads) {
+                    return false;
+                }
+                let operands = crate::walk::operands(rhs);
+                if *target == Target::Var(v) {
+                    let Rhs::Bin(BinOp::Add | BinOp::Sub, Operand::Var { var, proj, .. }, e) = rhs
+                    else {
+                        return false;
+                    };
+                    if *var != v || !same_place(proj, place) || operand_reads(e, v) {
+                        return false;
+                    }
+                    let mut inner = Vec::new();
+                    crate::walk::proj_reads(proj, &mut inner);
+                    if reads_v(&inner) {
+                        return false;
+                    }
+                } else if operands.iter().any(|o| operand_reads(o, v)) || pure_rhs_reads(rhs, v) {
+                    return false;
+                }
+            }
+            Stmt::If {
+                cond,
+                then,
+                els,
+                results,
+                ..
+            } => {
+                let mut reads = Vec::new();
+                crate::walk::pure_reads(cond, &mut reads);
+                if reads_v(&reads)
+                    || results.contains(&Target::Var(v))
+                    || !accumulates_only(then, v)
+                    || !accumulates_only(els, v)
+                {
+                    return false;
+                }
+            }
+            Stmt::For { range, body, .. } => {
+                let mut reads = Vec::new();
+                crate::walk::range_reads(range, &mut reads);
+                if reads_v(&reads) || !accumulates_only(body, v) {
+                    return false;
+                }
+            }
+            Stmt::Break | Stmt::Continue | Stmt::Panic(_) => {}
+        }
+    }
+    !b.tail.iter().any(|o| operand_reads(o, v))
+}
+
+/// Whether an operand reads `v`, as the value or in an index.
+fn operand_reads(o: &Operand, v: VarId) -> bool {
+    let Operand::Var { var, proj, .. } = o else {
+        return false;
+    };
+    let mut reads = Vec::new();
+    crate::walk::proj_reads(proj, &mut reads);
+    *var == v || reads.iter().any(|(r, ..)| *r == v)
+}
+
+/// Whether a pure right-hand side (an integer or bool expression) reads `v`.
+fn pure_rhs_reads(rhs: &Rhs, v: VarId) -> bool {
+    let Rhs::Pure(p) = rhs else { return false };
+    let mut reads = Vec::new();
+    crate::walk::pure_reads(p, &mut reads);
+    reads.iter().any(|(r, ..)| *r == v)
+}
+
+/// Whether two places are the same: the same fields and the same index expressions, written
+/// with the same variables and literals.
+fn same_place(a: &[Proj], b: &[Proj]) -> bool {
+    a.len() == b.len()
+        && a.iter().zip(b).all(|(x, y)| match (x, y) {
+            (Proj::Index(p), Proj::Index(q)) => same_pure(p, q),
+            (Proj::Field(f), Proj::Field(g)) => f == g,
+            (Proj::Deref, Proj::Deref) => true,
+            _ => false,
+        })
+}
+
+fn same_pure(a: &Pure, b: &Pure) -> bool {
+    match (a, b) {
+        (Pure::Lit(x), Pure::Lit(y)) => x.to_string() == y.to_string(),
+        (Pure::Var(v, p, _), Pure::Var(w, q, _)) => v == w && same_place(p, q),
+        (Pure::Bin(o, x1, x2), Pure::Bin(p, y1, y2)) => {
+            o.to_string() == p.to_string() && same_pure(x1, y1) && same_pure(x2, y2)
+        }
+        _ => false,
+    }
+}

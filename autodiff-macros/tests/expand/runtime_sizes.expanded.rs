@@ -1,0 +1,198 @@
+/// A sum over points in a slice, whose number is known at run time only: the iterations share
+/// only the accumulator, so the forward sweep records nothing of the loop and the reverse sweep
+/// runs each point again into one iteration's tape before sweeping it back.
+pub fn spread(mu: &[f64; 2], scale: f64, xs: &[[f64; 2]]) -> f64 {
+    let s2 = scale * scale;
+    let mut total = 0.0;
+    for x in xs.iter() {
+        let mut sq = 0.0;
+        for d in 0..2 {
+            let c = x[d] - mu[d];
+            sq += c * c;
+        }
+        total += (1.0 + sq / s2).ln();
+    }
+    total / xs.len() as f64
+}
+///The tape of [`spread`]: what [`spread_adjoint`] reads, recorded by [`spread_forward`] in fixed-size fields.
+#[derive(::core::clone::Clone, ::core::fmt::Debug)]
+pub struct SpreadTape {}
+impl SpreadTape {
+    /// The exact size of this tape in bytes.
+    pub const BYTES: usize = ::core::mem::size_of::<Self>();
+    /// Every recorded field, in the order the forward sweep writes it: its name, what
+    /// it records, its type and its size in bytes. The sizes add up to
+    /// [`Self::BYTES`] up to alignment padding.
+    pub const FIELDS: &'static [(&'static str, &'static str, &'static str, usize)] = &[];
+    /// A zeroed tape.
+    pub const fn new() -> Self {
+        Self {}
+    }
+}
+impl ::core::default::Default for SpreadTape {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+///One iteration's tape of checkpointed loop #0 of [`spread`]: [`spread_adjoint`] fills it again for each iteration, from the state saved before it.
+#[derive(::core::clone::Clone, ::core::fmt::Debug)]
+pub struct SpreadLoop0Tape {
+    ///`t1 = sq / s2`
+    t1: f64,
+}
+impl SpreadLoop0Tape {
+    /// The exact size of this tape in bytes.
+    pub const BYTES: usize = ::core::mem::size_of::<Self>();
+    /// Every recorded field, in the order the forward sweep writes it: its name, what
+    /// it records, its type and its size in bytes. The sizes add up to
+    /// [`Self::BYTES`] up to alignment padding.
+    pub const FIELDS: &'static [(&'static str, &'static str, &'static str, usize)] = &[
+        ("t1", "t1 = sq / s2", "f64", ::core::mem::size_of::<f64>()),
+    ];
+    /// A zeroed tape.
+    pub const fn new() -> Self {
+        Self { t1: 0.0 }
+    }
+}
+impl ::core::default::Default for SpreadLoop0Tape {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+///Computes [`spread`] and records in `tape` what [`spread_adjoint`] needs.
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+pub fn spread_forward(
+    mu: &[f64; 2],
+    scale: f64,
+    xs: &[[f64; 2]],
+    tape: &mut SpreadTape,
+) -> f64 {
+    let s2: f64 = scale * scale;
+    let mut total: f64 = 0.0;
+    for i in (0..(xs).len()) {
+        let mut sq: f64 = 0.0;
+        for d in (0..2) {
+            let c: f64 = xs[i][d] - mu[d];
+            let t0 = c * c;
+            sq = sq + t0;
+        }
+        let t1 = sq / s2;
+        let t2 = 1.0 + t1;
+        let t3 = t2.ln();
+        total = total + t3;
+    }
+    let t4 = xs.len() as f64;
+    total / t4
+}
+/**The reverse sweep of [`spread`]: adds `d_out` times the derivative of `spread` with respect to `mu`, `scale` into `d_mu`, `d_scale`.
+
+`tape` must have been filled by [`spread_forward`] with the same arguments. The adjoints accumulate: zero them first for a plain gradient.*/
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+pub fn spread_adjoint(
+    mu: &[f64; 2],
+    scale: f64,
+    xs: &[[f64; 2]],
+    tape: &SpreadTape,
+    d_out: f64,
+    d_mu: &mut [f64; 2],
+    d_scale: &mut f64,
+) {
+    let mut d_s2: f64 = -0.0;
+    let mut d_total: f64 = -0.0;
+    let mut d_sq: f64 = -0.0;
+    let mut d_c: f64 = -0.0;
+    d_total += d_out / (xs.len() as f64);
+    {
+        let s2: f64 = (scale * scale);
+        let mut total: f64 = 0.0;
+        for (k0, i) in (0..(xs).len()).enumerate().rev() {
+            let mut step0 = <SpreadLoop0Tape>::new();
+            'rerun0: {
+                let mut sq: f64 = 0.0;
+                for d in (0..2) {
+                    let c: f64 = xs[i][d] - mu[d];
+                    let t0 = c * c;
+                    sq = sq + t0;
+                }
+                let t1 = sq / s2;
+                step0.t1 = t1;
+                let t2 = 1.0 + t1;
+                let t3 = t2.ln();
+                total = total + t3;
+            }
+            let d_t3: f64 = d_total;
+            let d_t2: f64 = d_t3 / (1.0_f64 + step0.t1);
+            d_sq += d_t2 / (scale * scale);
+            d_s2 += -(d_t2 / (scale * scale) * step0.t1);
+            for (k1, d) in (0..2).enumerate().rev() {
+                d_c += d_sq * 2.0 * (xs[i][d] - mu[d]);
+                let d_c_1: f64 = d_c;
+                d_c = -0.0;
+                d_mu[d] += -d_c_1;
+            }
+            let d_sq_1: f64 = d_sq;
+            d_sq = -0.0;
+        }
+    }
+    *d_scale += d_s2 * 2.0 * scale;
+}
+///The value of [`spread`] and its gradient with respect to `mu`, `scale`, in parameter order.
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+pub fn spread_grad(
+    mu: &[f64; 2],
+    scale: f64,
+    xs: &[[f64; 2]],
+) -> (f64, ([f64; 2], f64)) {
+    let mut tape = <SpreadTape>::new();
+    let value = spread_forward(mu, scale, xs, &mut tape);
+    let mut d_mu: [f64; 2] = [0.0; 2];
+    let mut d_scale: f64 = 0.0;
+    {
+        let tape = &tape;
+        let d_out: f64 = 1.0;
+        let d_mu = &mut d_mu;
+        let d_scale = &mut d_scale;
+        let mut d_s2: f64 = -0.0;
+        let mut d_total: f64 = -0.0;
+        let mut d_sq: f64 = -0.0;
+        let mut d_c: f64 = -0.0;
+        d_total += d_out / (xs.len() as f64);
+        {
+            let s2: f64 = (scale * scale);
+            let mut total: f64 = 0.0;
+            for (k0, i) in (0..(xs).len()).enumerate().rev() {
+                let mut step0 = <SpreadLoop0Tape>::new();
+                'rerun0: {
+                    let mut sq: f64 = 0.0;
+                    for d in (0..2) {
+                        let c: f64 = xs[i][d] - mu[d];
+                        let t0 = c * c;
+                        sq = sq + t0;
+                    }
+                    let t1 = sq / s2;
+                    step0.t1 = t1;
+                    let t2 = 1.0 + t1;
+                    let t3 = t2.ln();
+                    total = total + t3;
+                }
+                let d_t3: f64 = d_total;
+                let d_t2: f64 = d_t3 / (1.0_f64 + step0.t1);
+                d_sq += d_t2 / (scale * scale);
+                d_s2 += -(d_t2 / (scale * scale) * step0.t1);
+                for (k1, d) in (0..2).enumerate().rev() {
+                    d_c += d_sq * 2.0 * (xs[i][d] - mu[d]);
+                    let d_c_1: f64 = d_c;
+                    d_c = -0.0;
+                    d_mu[d] += -d_c_1;
+                }
+                let d_sq_1: f64 = d_sq;
+                d_sq = -0.0;
+            }
+        }
+        *d_scale = d_s2 * 2.0 * scale;
+    }
+    (value, (d_mu, d_scale))
+}
+const _: fn(&[f64; 2], f64, &[[f64; 2]]) -> f64 = spread;

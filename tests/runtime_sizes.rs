@@ -1,0 +1,382 @@
+//! Data whose size is known at run time only: slice parameters (`&[f64]`, `&[[f64; D]]`), loops
+//! over `0..x.len()`, `0..n`, `x.iter()`, `.zip(..)` and `.enumerate()`, whose iterations share
+//! only accumulators (one iteration's tape, whatever the length), and a sequential loop over a
+//! run-time length under `#[checkpoint(binomial(S))]`. Gradients against central differences,
+//! and against the same code with compile-time sizes.
+
+#![allow(clippy::needless_range_loop)] // index loops are how these models are written
+
+mod common;
+
+use common::{GradCheck, unflatten};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use stackgrad::differentiable;
+
+#[path = "models/gmm.rs"]
+mod gmm;
+#[path = "models/gmm_points.rs"]
+mod gmm_points;
+
+/// `n` seeded values in `[lo, hi)`.
+fn data(seed: u64, n: usize, lo: f64, hi: f64) -> Vec<f64> {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    (0..n).map(|_| rng.gen_range(lo..hi)).collect()
+}
+
+/// A least-squares fit of a line to points `(x[i], y[i])`: a sum over `0..x.len()`, divided by
+/// the length.
+#[differentiable]
+fn fit(w: f64, b: f64, x: &[f64], y: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..x.len() {
+        let r = w * x[i] + b - y[i];
+        s += r * r;
+    }
+    s / x.len() as f64
+}
+
+#[test]
+fn a_sum_over_a_slice_length() {
+    for n in [0, 1, 7, 100] {
+        let (x, y) = (data(1, n, -2.0, 2.0), data(2, n, -1.0, 3.0));
+        let (value, (d_w, d_b)) = fit_grad(0.7, -0.2, &x, &y);
+        // The closed form: d/dw = 2/n Σ r x, d/db = 2/n Σ r.
+        let r: Vec<f64> = (0..n).map(|i| 0.7 * x[i] - 0.2 - y[i]).collect();
+        let len = n as f64;
+        if n == 0 {
+            assert!(value.is_nan() && d_w == 0.0 && d_b == 0.0);
+            continue;
+        }
+        assert_eq!(value, fit(0.7, -0.2, &x, &y));
+        let dw: f64 = (0..n).map(|i| 2.0 * r[i] * x[i]).sum::<f64>() / len;
+        let db: f64 = r.iter().map(|r| 2.0 * r).sum::<f64>() / len;
+        assert!((d_w - dw).abs() <= 1e-12 * dw.abs().max(1.0), "{d_w} {dw}");
+        assert!((d_b - db).abs() <= 1e-12 * db.abs().max(1.0), "{d_b} {db}");
+    }
+    // Nothing of the loop is recorded: the tape is empty, whatever the length.
+    assert_eq!(FitTape::BYTES, 0);
+}
+
+/// `for v in x.iter()`, `.zip(..)` and `.enumerate()` over slices.
+#[differentiable]
+fn iterators(p: &[f64; 2], x: &[f64], w: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for v in x.iter() {
+        s += (1.0 + (p[0] * v).exp()).ln();
+    }
+    for (xi, wi) in x.iter().zip(w.iter()) {
+        let r = p[0] * xi - p[1];
+        s += wi * r * r;
+    }
+    for (i, xi) in x.iter().enumerate() {
+        s -= 0.01 * (i as f64) * p[1] * xi.sin();
+    }
+    s
+}
+
+#[test]
+fn iterators_over_slices() {
+    let x = data(3, 40, -1.5, 1.5);
+    // `zip` stops at the shorter slice.
+    let w = data(4, 33, 0.0, 1.0);
+    GradCheck::new("iterators").run(
+        &common::cube::<2>(5, 20, -1.0, 1.0),
+        |p| iterators(&p, &x, &w),
+        |p| iterators_grad(&p, &x, &w),
+    );
+}
+
+/// A one-hidden-layer network's mean squared error over `n` rows of a slice of arrays; the
+/// hidden values live inside the loop, the loss accumulates.
+#[differentiable]
+fn mlp_loss(w: &[[f64; 2]; 3], v: &[f64; 3], xs: &[[f64; 2]], ys: &[f64], n: usize) -> f64 {
+    let mut loss = 0.0;
+    for i in 0..n {
+        let mut out = 0.0;
+        for j in 0..3 {
+            let h = (w[j][0] * xs[i][0] + w[j][1] * xs[i][1]).tanh();
+            out += v[j] * h;
+        }
+        let e = out - ys[i];
+        loss += e * e;
+    }
+    loss / n as f64
+}
+
+/// The same with the number of rows a compile-time constant.
+#[differentiable(wrt(w, v))]
+fn mlp_loss_const<const N: usize>(
+    w: &[[f64; 2]; 3],
+    v: &[f64; 3],
+    xs: &[[f64; 2]; N],
+    ys: &[f64; N],
+) -> f64 {
+    let mut loss = 0.0;
+    for i in 0..N {
+        let mut out = 0.0;
+        for j in 0..3 {
+            let h = (w[j][0] * xs[i][0] + w[j][1] * xs[i][1]).tanh();
+            out += v[j] * h;
+        }
+        let e = out - ys[i];
+        loss += e * e;
+    }
+    loss / N as f64
+}
+
+#[test]
+fn a_mini_batch_over_a_run_time_number_of_rows() {
+    const N: usize = 50;
+    let flat = data(6, 2 * N, -1.0, 1.0);
+    let xs: [[f64; 2]; N] = core::array::from_fn(|i| [flat[2 * i], flat[2 * i + 1]]);
+    let ys: [f64; N] = data(7, N, -0.5, 0.5).try_into().unwrap();
+    GradCheck::new("mlp_loss").run(
+        &common::cube::<9>(8, 20, -1.0, 1.0),
+        |p| {
+            let (w, v): ([[f64; 2]; 3], [f64; 3]) = unflatten(&p);
+            mlp_loss(&w, &v, &xs, &ys, N)
+        },
+        |p| {
+            let (w, v): ([[f64; 2]; 3], [f64; 3]) = unflatten(&p);
+            let (value, (d_w, d_v)) = mlp_loss_grad(&w, &v, &xs, &ys, N);
+            (value, flatten(&(d_w, d_v)).try_into().unwrap())
+        },
+    );
+    // The same gradient as the compile-time version, to rounding, with a tape of one row.
+    let w = [[0.3, -0.7], [1.1, 0.2], [-0.4, 0.9]];
+    let v = [0.5, -1.2, 0.8];
+    let (value, (d_w, d_v)) = mlp_loss_grad(&w, &v, &xs, &ys, N);
+    let (value_c, (d_w_c, d_v_c)) = mlp_loss_const_grad(&w, &v, &xs, &ys);
+    assert!((value - value_c).abs() <= 1e-14 * value_c.abs());
+    for (a, b) in flatten(&(d_w, d_v)).iter().zip(flatten(&(d_w_c, d_v_c))) {
+        assert!((a - b).abs() <= 1e-13 * b.abs().max(1e-3), "{a} {b}");
+    }
+    const { assert!(MlpLossTape::BYTES < MlpLossConstTape::<N>::BYTES / 10) };
+    // Fewer rows than the slices hold: only the first `n` count.
+    let (short, _) = mlp_loss_grad(&w, &v, &xs, &ys, 10);
+    let first: [[f64; 2]; 10] = xs[..10].try_into().unwrap();
+    let first_ys: [f64; 10] = ys[..10].try_into().unwrap();
+    assert_eq!(short, mlp_loss_const(&w, &v, &first, &first_ys));
+}
+
+fn flatten<T: common::Flat>(t: &T) -> Vec<f64> {
+    let mut out = Vec::new();
+    t.write(&mut out);
+    out
+}
+
+/// Values computed before the loop (a mutable array written there, read inside), an array
+/// accumulator, and a nonlinear use of the accumulators after the loop.
+#[differentiable]
+fn scaled(p: &[f64; 3], xs: &[[f64; 2]]) -> f64 {
+    let mut scale = [0.0; 2];
+    for d in 0..2 {
+        scale[d] = p[d].exp();
+    }
+    let mut g = [0.0; 3];
+    let mut total = 0.0;
+    for x in xs.iter() {
+        let q = scale[0] * x[0] + scale[1] * x[1];
+        for j in 0..3 {
+            g[j] += (p[j] * q).sin();
+        }
+        total -= q * q * p[2];
+    }
+    g[0] * g[1] + g[2].exp() + total.tanh()
+}
+
+#[test]
+fn state_from_before_the_loop_and_array_accumulators() {
+    let flat = data(9, 60, -1.0, 1.0);
+    let xs: Vec<[f64; 2]> = flat.chunks(2).map(|c| [c[0], c[1]]).collect();
+    GradCheck::new("scaled").run(
+        &common::cube::<3>(10, 20, -0.5, 0.5),
+        |p| scaled(&p, &xs),
+        |p| scaled_grad(&p, &xs),
+    );
+}
+
+/// An RNN over a sequence whose length is known at run time: a sequential loop, reversed with
+/// Griewank's binomial schedule (4 snapshots).
+#[differentiable]
+fn rnn(w: f64, u: f64, x: &[f64]) -> f64 {
+    let mut h = 0.0;
+    #[checkpoint(binomial(4))]
+    for t in 0..x.len() {
+        h = (w * h + u * x[t]).tanh();
+    }
+    h * h
+}
+
+/// The same with a full tape and a compile-time length.
+#[differentiable(wrt(w, u))]
+fn rnn_const<const T: usize>(w: f64, u: f64, x: &[f64; T]) -> f64 {
+    let mut h = 0.0;
+    for t in 0..T {
+        h = (w * h + u * x[t]).tanh();
+    }
+    h * h
+}
+
+#[test]
+fn a_sequential_loop_over_a_run_time_length_with_binomial_checkpoints() {
+    const T: usize = 300;
+    let x: [f64; T] = data(11, T, -1.0, 1.0).try_into().unwrap();
+    GradCheck::new("rnn").run(
+        &common::cube::<2>(12, 20, -0.9, 0.9),
+        |p| rnn(p[0], p[1], &x),
+        |p| {
+            let (value, (d_w, d_u)) = rnn_grad(p[0], p[1], &x);
+            (value, [d_w, d_u])
+        },
+    );
+    // The same value and gradient as the full tape's, at every length.
+    fn prefix<const L: usize>(x: &[f64]) {
+        let prefix: [f64; L] = x[..L].try_into().unwrap();
+        let (value, (d_w, d_u)) = rnn_grad(0.8, -0.6, &prefix);
+        let (value_c, (d_w_c, d_u_c)) = rnn_const_grad::<L>(0.8, -0.6, &prefix);
+        assert_eq!(value, value_c, "length {L}");
+        assert!(
+            (d_w - d_w_c).abs() <= 1e-13 * d_w_c.abs().max(1e-6),
+            "length {L}"
+        );
+        assert!(
+            (d_u - d_u_c).abs() <= 1e-13 * d_u_c.abs().max(1e-6),
+            "length {L}"
+        );
+    }
+    prefix::<0>(&x);
+    prefix::<1>(&x);
+    prefix::<5>(&x);
+    prefix::<37>(&x);
+    prefix::<T>(&x);
+    // The tape keeps the state before the loop, whatever the length.
+    const { assert!(RnnTape::BYTES <= 16) };
+}
+
+type Params<const D: usize, const K: usize, const Q: usize> =
+    ([f64; K], [[f64; D]; K], [[f64; Q]; K]);
+
+/// ADBench's GMM with the points in a slice: the gradient against central differences and
+/// against the compile-time version on ADBench's d2 K5 file (1000 points), and a tape that does
+/// not depend on the number of points.
+#[test]
+fn gmm_with_the_points_in_a_slice() {
+    const D: usize = 2;
+    const K: usize = 5;
+    const N: usize = 1000;
+    const Q: usize = D + D * (D - 1) / 2;
+    const P: usize = K + K * D + K * Q;
+    let data: gmm::Gmm<D, K, N, Q> = gmm::load(format!(
+        "{}/data/adbench/gmm/gmm_1k_d2_K5.txt",
+        env!("CARGO_MANIFEST_DIR")
+    ));
+    let points: Vec<[f64; D]> = data.x.to_vec();
+    let mut start = Vec::new();
+    common::Flat::write(&(data.alphas, data.means, data.icf), &mut start);
+    let start: [f64; P] = start.try_into().unwrap();
+    let mut rng = SmallRng::seed_from_u64(13);
+    let around: Vec<[f64; P]> = (0..20)
+        .map(|i| match i {
+            0 => start,
+            _ => start.map(|v| v + rng.gen_range(-0.2..0.2)),
+        })
+        .collect();
+    let grad = |point: [f64; P]| {
+        let (alphas, means, icf): Params<D, K, Q> = unflatten(&point);
+        let (value, g) = gmm_points::gmm_points_grad::<D, K, Q>(&alphas, &means, &icf, &points);
+        (value, flatten(&g).try_into().unwrap())
+    };
+    GradCheck::new("gmm_points").run(
+        &around,
+        |point| {
+            let (alphas, means, icf): Params<D, K, Q> = unflatten(&point);
+            gmm_points::gmm_points::<D, K, Q>(&alphas, &means, &icf, &points)
+        },
+        grad,
+    );
+    for &point in &around[..3] {
+        let (alphas, means, icf): Params<D, K, Q> = unflatten(&point);
+        let (value, g) = grad(point);
+        let mut tape = Box::new(gmm::GmmObjectiveTape::<D, K, N, Q>::new());
+        let value_c =
+            gmm::gmm_objective_forward::<D, K, N, Q>(&alphas, &means, &icf, &data.x, &mut tape);
+        let mut g_c: Params<D, K, Q> = ([0.0; K], [[0.0; D]; K], [[0.0; Q]; K]);
+        gmm::gmm_objective_adjoint::<D, K, N, Q>(
+            &alphas, &means, &icf, &data.x, &tape, 1.0, &mut g_c.0, &mut g_c.1, &mut g_c.2,
+        );
+        assert!((value - value_c).abs() <= 1e-12 * value_c.abs());
+        for (a, b) in g.iter().zip(flatten(&g_c)) {
+            assert!((a - b).abs() <= 1e-9 * b.abs().max(1.0), "{a} {b}");
+        }
+    }
+    // One point's tape, whatever the number of points.
+    const {
+        assert!(
+            gmm_points::GmmPointsTape::<D, K, Q>::BYTES
+                + gmm_points::GmmPointsLoop4Tape::<D, K, Q>::BYTES
+                < 4096
+        )
+    };
+}
+
+/// Forward and second order over a run-time number of rows: `f_jvp` and `f_hvp` take the slices
+/// as they are (no tangent: they are not differentiated).
+#[differentiable(hvp)]
+fn batch(w: &[f64; 3], xs: &[[f64; 3]], ys: &[f64]) -> f64 {
+    let mut loss = 0.0;
+    for i in 0..xs.len() {
+        let mut a = 0.0;
+        for d in 0..3 {
+            a += w[d] * xs[i][d];
+        }
+        let e = a.tanh() - ys[i];
+        loss += e * e;
+    }
+    loss
+}
+
+#[test]
+fn jvp_and_hvp_over_a_run_time_number_of_rows() {
+    let flat = data(14, 3 * 40, -1.0, 1.0);
+    let xs: Vec<[f64; 3]> = flat.chunks(3).map(|c| [c[0], c[1], c[2]]).collect();
+    let ys = data(15, 40, -0.5, 0.5);
+    GradCheck::new("batch").run(
+        &common::cube::<3>(16, 20, -1.0, 1.0),
+        |w| batch(&w, &xs, &ys),
+        |w| batch_grad(&w, &xs, &ys),
+    );
+    let mut rng = SmallRng::seed_from_u64(17);
+    for _ in 0..10 {
+        let w: [f64; 3] = core::array::from_fn(|_| rng.gen_range(-1.0..1.0));
+        let v: [f64; 3] = core::array::from_fn(|_| rng.gen_range(-1.0..1.0));
+        let (value, g) = batch_grad(&w, &xs, &ys);
+        // The directional derivative is the gradient along `v`.
+        let (value_t, dv) = batch_jvp(&w, &xs, &ys, &v);
+        let along: f64 = (0..3).map(|i| g[i] * v[i]).sum();
+        assert_eq!(value_t, value);
+        assert!(
+            (dv - along).abs() <= 1e-12 * along.abs().max(1.0),
+            "{dv} {along}"
+        );
+        // H v against central differences of the gradient along `v`.
+        let (_, g_h, hv) = batch_hvp(&w, &xs, &ys, &v);
+        assert_eq!(g_h, g);
+        let h = 1e-5;
+        let plus: [f64; 3] = core::array::from_fn(|i| w[i] + h * v[i]);
+        let minus: [f64; 3] = core::array::from_fn(|i| w[i] - h * v[i]);
+        let (g_p, g_m) = (
+            batch_grad(&plus, &xs, &ys).1,
+            batch_grad(&minus, &xs, &ys).1,
+        );
+        for i in 0..3 {
+            let fd = (g_p[i] - g_m[i]) / (2.0 * h);
+            assert!(
+                (hv[i] - fd).abs() <= 1e-6 * fd.abs().max(1.0),
+                "{i}: {} {fd}",
+                hv[i]
+            );
+        }
+    }
+}
