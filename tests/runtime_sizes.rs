@@ -153,6 +153,16 @@ fn a_mini_batch_over_a_run_time_number_of_rows() {
         assert!((a - b).abs() <= 1e-13 * b.abs().max(1e-3), "{a} {b}");
     }
     const { assert!(MlpLossTape::BYTES < MlpLossConstTape::<N>::BYTES / 10) };
+    // `f_grad` runs each row forward and back at once; `f_forward` then `f_adjoint` (whose
+    // seed comes later) runs each row again in the reverse sweep: the same gradient.
+    let mut tape = MlpLossTape::new();
+    let forward = mlp_loss_forward(&w, &v, &xs, &ys, N, &mut tape);
+    let (mut a_w, mut a_v) = ([[0.0; 2]; 3], [0.0; 3]);
+    mlp_loss_adjoint(&w, &v, &xs, &ys, N, &tape, 1.0, &mut a_w, &mut a_v);
+    assert_eq!(forward, value);
+    for (a, b) in flatten(&(a_w, a_v)).iter().zip(flatten(&(d_w, d_v))) {
+        assert!((a - b).abs() <= 1e-13 * b.abs().max(1e-3), "{a} {b}");
+    }
     // Fewer rows than the slices hold: only the first `n` count.
     let (short, _) = mlp_loss_grad(&w, &v, &xs, &ys, 10);
     let first: [[f64; 2]; 10] = xs[..10].try_into().unwrap();
@@ -362,7 +372,10 @@ fn jvp_and_hvp_over_a_run_time_number_of_rows() {
         );
         // H v against central differences of the gradient along `v`.
         let (_, g_h, hv) = batch_hvp(&w, &xs, &ys, &v);
-        assert_eq!(g_h, g);
+        // The same gradient (`f_grad` adds the rows in the other order).
+        for i in 0..3 {
+            assert!((g_h[i] - g[i]).abs() <= 1e-13 * g[i].abs().max(1.0));
+        }
         let h = 1e-5;
         let plus: [f64; 3] = core::array::from_fn(|i| w[i] + h * v[i]);
         let minus: [f64; 3] = core::array::from_fn(|i| w[i] - h * v[i]);

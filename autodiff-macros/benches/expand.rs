@@ -14,6 +14,8 @@ mod args;
 mod expand;
 #[path = "../src/forward.rs"]
 mod forward;
+#[path = "../src/fused.rs"]
+mod fused;
 #[path = "../src/hvp.rs"]
 mod hvp;
 #[path = "../src/ir.rs"]

@@ -86,6 +86,8 @@ pub struct Fwd<'a> {
     /// Immutable array variables bound to their tape slot (`let h = &tape.h[k];`, see
     /// [`Fwd::bind_in_tape`]): reads go through the reference.
     pub in_tape: std::cell::RefCell<std::collections::HashSet<VarId>>,
+    /// In `f_grad`, a run-time loop's code replaced by its fused form ([`crate::fused`]).
+    pub fused: std::cell::RefCell<Option<(usize, TokenStream)>>,
 }
 
 impl<'a> Fwd<'a> {
@@ -111,6 +113,7 @@ impl<'a> Fwd<'a> {
             rerun_exit: std::cell::Cell::new(None),
             into: Default::default(),
             in_tape: Default::default(),
+            fused: Default::default(),
         }
     }
 
@@ -450,6 +453,11 @@ impl<'a> Fwd<'a> {
         let mut reads = Vec::new();
         range_reads(range, &mut reads);
         let pre = self.read_stores(&reads);
+        if let Some((l, code)) = &*self.fused.borrow()
+            && l == id
+        {
+            return quote!(#pre #code);
+        }
         let lp = &self.f.loops[*id];
         let (k, i) = (&lp.counter, &self.f.vars[*var].emit);
         let iter = self.range(range);

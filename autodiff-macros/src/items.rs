@@ -10,7 +10,7 @@ use quote::{format_ident, quote};
 use crate::analysis;
 use crate::forward::{Fwd, name_temps};
 use crate::ir::BlockRef;
-use crate::ir::{Func, Kind};
+use crate::ir::{Func, Kind, Stmt};
 use crate::names::{step_tape_name, tape_name};
 use crate::plan::Plan;
 use crate::reverse::Rev;
@@ -28,8 +28,9 @@ struct Sweeps {
     /// The adjoint's declarations (cotangent accumulators) and its sweep.
     decls: Vec<TokenStream>,
     reverse: TokenStream,
-    /// The declarations and sweep of `f_grad`, which assigns first contributions.
-    grad: Option<(Vec<TokenStream>, TokenStream)>,
+    /// The declarations and sweep of `f_grad`, which assigns first contributions; with a fused
+    /// loop ([`crate::fused`]), the forward sweep that runs it, and a sweep that accumulates.
+    grad: Option<(Vec<TokenStream>, TokenStream, Option<TokenStream>)>,
     /// The adjoint parameter of each differentiated parameter.
     d_params: Vec<Ident>,
     tape: Tape,
@@ -121,11 +122,15 @@ fn sweeps(func: &syn::ItemFn, f: &Func, an: &Analysed, args: &crate::args::Args)
     tape.freeze();
     // `f_grad`'s own sweep, into zeroed buffers: first contributions assign.
     let grad = has_grad(f).then(|| {
+        let fusion = crate::fused::find(f);
         let mut grad = rev(tape.clone());
         grad.reruns = reruns.clone();
-        grad.assign_first = true;
+        // Fused iterations add into the buffers before the sweep: no first contribution then.
+        grad.assign_first = fusion.is_none();
+        grad.fused = fusion.as_ref().map(|fu| fu.lp);
         let reverse = grad.block(&f.body, &seeds);
-        (std::mem::take(&mut grad.decls), reverse)
+        let forward = fusion.and_then(|fu| fused_forward(f, &tape, an, &tape_ident, &grad, &fu));
+        (std::mem::take(&mut grad.decls), reverse, forward)
     });
     let mut rev = rev(tape);
     rev.reruns = reruns;
@@ -141,6 +146,52 @@ fn sweeps(func: &syn::ItemFn, f: &Func, an: &Analysed, args: &crate::args::Args)
         tape: std::mem::take(&mut rev.tape),
         d_out_by_ref,
     }
+}
+
+/// The forward sweep of `f_grad` with run-time loop `fu.lp` fused: each iteration forward into
+/// its step tape and back at once, the accumulators' cotangents set from `d_out` before.
+fn fused_forward(
+    f: &Func,
+    tape: &Tape,
+    an: &Analysed,
+    tape_ident: &Ident,
+    grad: &Rev,
+    fu: &crate::fused::Fusion,
+) -> Option<TokenStream> {
+    let body = grad.fused_body.clone()?;
+    let fwd = Fwd::new(f, tape, &an.plan, &an.temp_names, tape_ident, true);
+    let (var, range) = f.body.stmts.iter().find_map(|s| match s {
+        Stmt::For { id, var, range, .. } if *id == fu.lp => Some((*var, range)),
+        _ => None,
+    })?;
+    let lp = &f.loops[fu.lp];
+    let (k, i) = (&lp.counter, &f.vars[var].emit);
+    let iter = fwd.range(range);
+    let d_out = Ident::new("d_out", Span::mixed_site());
+    let d_out = quote!(#d_out);
+    let early = |e: &crate::fused::Early| match e {
+        crate::fused::Early::Operand(o) => fwd.operand(o),
+        crate::fused::Early::Pure(p) => {
+            let p = fwd.pure(p);
+            quote!((#p))
+        }
+    };
+    let seeds = (fu.seeds.iter())
+        .filter_map(|(v, terms)| {
+            let d = grad.d_vars[*v].clone()?;
+            Some((d, crate::fused::coef_tokens(terms, &d_out, &early)))
+        })
+        .collect();
+    let code = crate::fused::LoopCode {
+        seeds,
+        head: quote!(for (#k, #i) in #iter.enumerate()),
+        step: crate::names::step_ident(fu.lp),
+        step_ty: grad.step_ty(fu.lp),
+        rerun: fwd.rerun(fu.lp, true),
+        body,
+    };
+    *fwd.fused.borrow_mut() = Some((fu.lp, code.tokens()));
+    Some(fwd.block(&f.body, false, BlockRef::Fn))
 }
 
 /// Whether the function gets an `f_grad`: one float output.
@@ -456,7 +507,7 @@ fn adjoint_fn(sig: &Sig, s: &Sweeps) -> TokenStream {
 /// inline, into zeroed buffers, assigning first contributions (the adjoint's contract is to
 /// accumulate; here nothing else writes the buffers).
 fn grad_fn(sig: &Sig, f: &Func, s: &Sweeps) -> TokenStream {
-    let Some((decls, reverse)) = &s.grad else {
+    let Some((decls, reverse, fused)) = &s.grad else {
         return TokenStream::new();
     };
     let Sig {
@@ -489,6 +540,31 @@ fn grad_fn(sig: &Sig, f: &Func, s: &Sweeps) -> TokenStream {
         [d] => (wrt_tys[0].clone(), quote!(#d)),
         ds => (quote!((#(#wrt_tys),*)), quote!((#(#ds),*))),
     };
+    if let Some(forward) = fused {
+        // The forward sweep inline, the fused loop's iterations adding into the buffers and
+        // the cotangents as they run; then the reverse sweep, without that loop.
+        return quote! {
+            #grad_doc
+            #allow
+            #vis fn #grad #gdecl(#(#params),*) -> (#ret, #grad_ty) {
+                let mut #tape_ident = <#tape_ty #guse>::new();
+                #(let mut #d_params: #wrt_tys = #wrt_zero;)*
+                let #value: #ret;
+                {
+                    let #d_out: #ret = 1.0;
+                    #(let #d_params = &mut #d_params;)*
+                    #(#decls)*
+                    #value = {
+                        let #tape_ident = &mut #tape_ident;
+                        #forward
+                    };
+                    let #tape_ident = &#tape_ident;
+                    #reverse
+                }
+                (#value, #grads)
+            }
+        };
+    }
     quote! {
         #grad_doc
         #allow

@@ -16,6 +16,7 @@ mod analysis;
 mod args;
 mod expand;
 mod forward;
+mod fused;
 mod hvp;
 mod items;
 mod lower;

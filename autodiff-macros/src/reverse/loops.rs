@@ -231,6 +231,10 @@ impl<'a> Rev<'a> {
         take: &TokenStream,
         body: &TokenStream,
     ) -> TokenStream {
+        if self.fused == Some(id) {
+            self.fused_body = Some(body.clone());
+            return TokenStream::new();
+        }
         let mut written = Vec::new();
         if let Some(b) = crate::walk::find_loop(&self.f.body, id) {
             crate::walk::assigned(b, &mut written);

@@ -48,6 +48,10 @@ pub struct Rev<'a> {
     pub assign_first: bool,
     /// The places of differentiated parameters written so far.
     touched: Vec<first_touch::Root>,
+    /// The run-time loop `f_grad` fuses into its forward sweep ([`crate::fused`]): the sweep
+    /// leaves it out and keeps its iteration's reverse code in `fused_body`.
+    pub fused: Option<usize>,
+    pub fused_body: Option<TokenStream>,
     /// The counter and body of each enclosing loop (no body for a checkpointed one).
     loop_stack: Vec<(VarId, Option<&'a Block>)>,
     pub tape: Tape,
@@ -174,6 +178,8 @@ impl<'a> Rev<'a> {
             pending: None,
             assign_first: false,
             touched: Vec::new(),
+            fused: None,
+            fused_body: None,
             loop_stack: Vec::new(),
             tape,
             names,

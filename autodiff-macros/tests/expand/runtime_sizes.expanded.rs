@@ -146,11 +146,10 @@ pub fn spread_grad(
     xs: &[[f64; 2]],
 ) -> (f64, ([f64; 2], f64)) {
     let mut tape = <SpreadTape>::new();
-    let value = spread_forward(mu, scale, xs, &mut tape);
     let mut d_mu: [f64; 2] = [0.0; 2];
     let mut d_scale: f64 = 0.0;
+    let value: f64;
     {
-        let tape = &tape;
         let d_out: f64 = 1.0;
         let d_mu = &mut d_mu;
         let d_scale = &mut d_scale;
@@ -158,11 +157,12 @@ pub fn spread_grad(
         let mut d_total: f64 = -0.0;
         let mut d_sq: f64 = -0.0;
         let mut d_c: f64 = -0.0;
-        d_total += d_out / (xs.len() as f64);
-        {
-            let s2: f64 = (scale * scale);
+        value = {
+            let tape = &mut tape;
+            let s2: f64 = scale * scale;
             let mut total: f64 = 0.0;
-            for (k0, i) in (0..(xs).len()).enumerate().rev() {
+            d_total = (d_out / (xs.len() as f64));
+            for (k0, i) in (0..(xs).len()).enumerate() {
                 let mut step0 = <SpreadLoop0Tape>::new();
                 'rerun0: {
                     let mut sq: f64 = 0.0;
@@ -190,8 +190,13 @@ pub fn spread_grad(
                 let d_sq_1: f64 = d_sq;
                 d_sq = -0.0;
             }
-        }
-        *d_scale = d_s2 * 2.0 * scale;
+            d_total = -0.0;
+            let t4 = xs.len() as f64;
+            total / t4
+        };
+        let tape = &tape;
+        d_total += d_out / (xs.len() as f64);
+        *d_scale += d_s2 * 2.0 * scale;
     }
     (value, (d_mu, d_scale))
 }

@@ -1,0 +1,402 @@
+//! `f_grad` of a function with a run-time loop of independent iterations whose accumulators
+//! reach the output linearly (GMM's sum over points, a mini-batch loss): the cotangent of each
+//! accumulator at the loop's end is known before the loop runs (`d_out` times a coefficient of
+//! values at hand), so the forward sweep runs each iteration's forward into one iteration's
+//! tape and sweeps it back at once, instead of the reverse sweep running the iteration again.
+//!
+//! The analysis ([`find`]) runs on the lowered function; [`crate::items`] emits the fused
+//! `f_grad` from its result, the forward sweep with the loop replaced and the reverse sweep
+//! without it.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::ir::*;
+
+/// A value the coefficient reads, at hand where the loop starts.
+#[derive(Clone)]
+pub enum Early {
+    /// A constant, a parameter, or a variable or temporary defined before the loop.
+    Operand(Operand),
+    /// A temporary defined after the loop by an expression without derivative of such values
+    /// (`n as f64`).
+    Pure(Pure),
+}
+
+/// One path from an accumulator to the output: `±d_out · Π factors`.
+#[derive(Clone)]
+pub struct Term {
+    pub negative: bool,
+    /// Each factor multiplies (`false`) or divides (`true`).
+    pub factors: Vec<(bool, Early)>,
+}
+
+/// A loop to fuse and the cotangent of each accumulator at its end.
+pub struct Fusion {
+    pub lp: usize,
+    /// Each accumulator, with its cotangent as a sum of terms (none: zero).
+    pub seeds: Vec<(VarId, Vec<Term>)>,
+}
+
+/// The first top-level run-time loop of independent iterations that can be fused: its
+/// accumulators are floats, only read after it on linear paths to the function's value (`+`,
+/// `-`, times or over values at hand), and nothing it reads is assigned after it.
+pub fn find(f: &Func) -> Option<Fusion> {
+    if f.ret_tuple || f.ret.len() != 1 || f.types.kind(f.ret[0]) != Kind::Float {
+        return None;
+    }
+    let stmts = &f.body.stmts;
+    let (s, lp, counter) = stmts.iter().enumerate().find_map(|(s, st)| match st {
+        Stmt::For { id, var, .. } => {
+            let l = &f.loops[*id];
+            (l.runtime && !l.binomial && !l.breaks && l.checkpoint.is_some())
+                .then_some((s, *id, *var))
+        }
+        _ => None,
+    })?;
+    let Stmt::For { body, .. } = &stmts[s] else {
+        return None;
+    };
+    let mut written = Vec::new();
+    crate::walk::assigned(body, &mut written);
+    let rest = &stmts[s + 1..];
+    let mut after = Vec::new();
+    for st in rest {
+        crate::walk::stmt_assigns(st, &mut after);
+    }
+    let carried = &f.loops[lp].carried;
+    if carried.iter().any(|v| after.contains(v)) {
+        return None;
+    }
+    let accs: Vec<VarId> = carried
+        .iter()
+        .copied()
+        .filter(|v| written.contains(v))
+        .collect();
+    if accs.is_empty()
+        || accs
+            .iter()
+            .any(|&v| f.types.kind(f.vars[v].ty) != Kind::Float)
+    {
+        return None;
+    }
+    let early = |o: &Operand| early(f, o, counter, &written, &after, rest);
+    let derived = Derived::trace(f, &accs, rest, &early)?;
+    let seeds = accs
+        .iter()
+        .map(|&v| (v, derived.coef(&Target::Var(v))))
+        .collect();
+    Some(Fusion { lp, seeds })
+}
+
+/// The values derived from the accumulators after the loop, and how each reaches the output.
+struct Derived {
+    /// Each derived value, with its contributions: the value it defines and the factor.
+    uses: Vec<(Target, Vec<(Target, Term)>)>,
+    /// The derived value the function returns.
+    tail: Target,
+}
+
+impl Derived {
+    /// Follows the accumulators through the statements after the loop; `None` where one is
+    /// used other than linearly, or does not reach the value.
+    fn trace(
+        f: &Func,
+        accs: &[VarId],
+        rest: &[Stmt],
+        early: &dyn Fn(&Operand) -> Option<Early>,
+    ) -> Option<Derived> {
+        let mut uses: Vec<(Target, Vec<(Target, Term)>)> =
+            accs.iter().map(|&v| (Target::Var(v), Vec::new())).collect();
+        let is_derived = |uses: &[(Target, Vec<(Target, Term)>)], o: &Operand| {
+            let t = match o {
+                Operand::Var { var, proj, .. } if proj.is_empty() => Target::Var(*var),
+                Operand::Var { var, .. } => {
+                    return uses.iter().any(|(t, _)| *t == Target::Var(*var));
+                }
+                Operand::Temp(t) => Target::Temp(*t),
+                Operand::Const { .. } => return false,
+            };
+            uses.iter().any(|(u, _)| *u == t)
+        };
+        for st in rest {
+            let Stmt::Def {
+                target,
+                place,
+                rhs,
+                is_let,
+                ..
+            } = st
+            else {
+                // Nested statements must not read a derived value.
+                let mut hit = false;
+                each_nested_operand(st, &mut |o| hit |= is_derived(&uses, o));
+                let mut vars = std::collections::BTreeSet::new();
+                nested_vars(st, &mut vars);
+                if hit
+                    || uses
+                        .iter()
+                        .any(|(t, _)| matches!(t, Target::Var(v) if vars.contains(v)))
+                {
+                    return None;
+                }
+                continue;
+            };
+            let ops = crate::walk::operands(rhs);
+            let mut index_reads = Vec::new();
+            crate::walk::proj_reads(place, &mut index_reads);
+            for o in &ops {
+                if let Operand::Var { proj, .. } = o {
+                    crate::walk::proj_reads(proj, &mut index_reads);
+                }
+            }
+            if index_reads
+                .iter()
+                .any(|(v, ..)| uses.iter().any(|(t, _)| *t == Target::Var(*v)))
+            {
+                return None;
+            }
+            if let Rhs::Pure(p) = rhs {
+                let mut reads = Vec::new();
+                crate::walk::pure_reads(p, &mut reads);
+                if reads
+                    .iter()
+                    .any(|(v, ..)| uses.iter().any(|(t, _)| *t == Target::Var(*v)))
+                {
+                    return None;
+                }
+            }
+            let hits: Vec<usize> = (0..ops.len())
+                .filter(|&i| is_derived(&uses, ops[i]))
+                .collect();
+            if hits.is_empty() {
+                continue;
+            }
+            // The derived value's definition: a temporary, or a `let` of a float.
+            let plain = match target {
+                Target::Temp(_) => true,
+                Target::Var(v) => *is_let && place.is_empty() && !f.vars[*v].mutable,
+            };
+            if !plain {
+                return None;
+            }
+            let term = |negative: bool, factors: Vec<(bool, Early)>| Term { negative, factors };
+            let contributions: Vec<(usize, Term)> = match (rhs, hits.as_slice()) {
+                (Rhs::Copy(_), [0]) => vec![(0, term(false, vec![]))],
+                (Rhs::Neg(_), [0]) => vec![(0, term(true, vec![]))],
+                (Rhs::Bin(BinOp::Add, ..), h) => {
+                    h.iter().map(|&i| (i, term(false, vec![]))).collect()
+                }
+                (Rhs::Bin(BinOp::Sub, ..), h) => {
+                    h.iter().map(|&i| (i, term(i == 1, vec![]))).collect()
+                }
+                (Rhs::Bin(BinOp::Mul, a, b), [i]) => {
+                    let other = if *i == 0 { b } else { a };
+                    vec![(*i, term(false, vec![(false, early(other)?)]))]
+                }
+                (Rhs::Bin(BinOp::Div, _, b), [0]) => {
+                    vec![(0, term(false, vec![(true, early(b)?)]))]
+                }
+                _ => return None,
+            };
+            for (i, t) in contributions {
+                let from = match ops[i] {
+                    Operand::Var { var, .. } => Target::Var(*var),
+                    Operand::Temp(t) => Target::Temp(*t),
+                    Operand::Const { .. } => unreachable!("a constant is not derived"),
+                };
+                let entry = uses.iter_mut().find(|(u, _)| *u == from)?;
+                entry.1.push((*target, t));
+            }
+            uses.push((*target, Vec::new()));
+        }
+        let tail = match f.body.tail.as_slice() {
+            [Operand::Temp(t)] => Target::Temp(*t),
+            [Operand::Var { var, proj, .. }] if proj.is_empty() => Target::Var(*var),
+            _ => return None,
+        };
+        uses.iter()
+            .any(|(u, _)| *u == tail)
+            .then_some(Derived { uses, tail })
+    }
+
+    /// The cotangent of a derived value as terms of `d_out`.
+    fn coef(&self, t: &Target) -> Vec<Term> {
+        if *t == self.tail {
+            return vec![Term {
+                negative: false,
+                factors: Vec::new(),
+            }];
+        }
+        let Some((_, uses)) = self.uses.iter().find(|(u, _)| u == t) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for (to, local) in uses {
+            for mut term in self.coef(to) {
+                term.negative ^= local.negative;
+                term.factors.extend(local.factors.iter().cloned());
+                out.push(term);
+            }
+        }
+        out
+    }
+}
+
+/// A factor of a coefficient: a value at hand where the loop starts, or `None`.
+fn early(
+    f: &Func,
+    o: &Operand,
+    counter: VarId,
+    in_loop: &[VarId],
+    after: &[VarId],
+    rest: &[Stmt],
+) -> Option<Early> {
+    let var_early = |v: VarId| {
+        f.vars[v].in_place() || (v < counter && !in_loop.contains(&v) && !after.contains(&v))
+    };
+    match o {
+        Operand::Const { .. } => Some(Early::Operand(o.clone())),
+        Operand::Var { var, proj, .. } => {
+            let mut reads = Vec::new();
+            crate::walk::proj_reads(proj, &mut reads);
+            (var_early(*var) && reads.iter().all(|(v, ..)| var_early(*v)))
+                .then(|| Early::Operand(o.clone()))
+        }
+        Operand::Temp(t) => {
+            // Defined after the loop by an expression of early values, or before it.
+            let def = rest.iter().find_map(|s| match s {
+                Stmt::Def {
+                    target: Target::Temp(d),
+                    rhs,
+                    ..
+                } if d == t => Some(rhs),
+                _ => None,
+            });
+            match def {
+                Some(Rhs::Pure(p)) => {
+                    let mut reads = Vec::new();
+                    crate::walk::pure_reads(p, &mut reads);
+                    reads
+                        .iter()
+                        .all(|(v, ..)| var_early(*v))
+                        .then(|| Early::Pure(p.clone()))
+                }
+                Some(_) => None,
+                // A temporary from before the loop, in scope in the forward sweep.
+                None => defined_before(f, *t).then(|| Early::Operand(o.clone())),
+            }
+        }
+    }
+}
+
+/// Whether temporary `t` is defined by a top-level statement before the first run-time loop.
+fn defined_before(f: &Func, t: TempId) -> bool {
+    for s in &f.body.stmts {
+        match s {
+            Stmt::Def {
+                target: Target::Temp(d),
+                ..
+            } if *d == t => return true,
+            Stmt::For { id, .. } if f.loops[*id].runtime => return false,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Every operand of a nested statement (an `if` or a loop), at any depth.
+fn each_nested_operand<'f>(s: &'f Stmt, f: &mut impl FnMut(&'f Operand)) {
+    match s {
+        Stmt::If { then, els, .. } => {
+            crate::walk::each_operand(then, f);
+            crate::walk::each_operand(els, f);
+        }
+        Stmt::For { body, .. } => crate::walk::each_operand(body, f),
+        _ => {}
+    }
+}
+
+/// Every variable a nested statement reads or writes, conditions and bounds included.
+fn nested_vars(s: &Stmt, out: &mut std::collections::BTreeSet<VarId>) {
+    match s {
+        Stmt::If {
+            cond, then, els, ..
+        } => {
+            let mut reads = Vec::new();
+            crate::walk::pure_reads(cond, &mut reads);
+            out.extend(reads.iter().map(|(v, ..)| *v));
+            crate::walk::referenced(then, out);
+            crate::walk::referenced(els, out);
+        }
+        Stmt::For { range, body, .. } => {
+            let mut reads = Vec::new();
+            crate::walk::range_reads(range, &mut reads);
+            out.extend(reads.iter().map(|(v, ..)| *v));
+            crate::walk::referenced(body, out);
+        }
+        _ => {}
+    }
+}
+
+/// The tokens of a cotangent: the sum of its terms, each `d_out` times its factors; `early`
+/// prints a factor where the loop starts.
+pub fn coef_tokens(
+    terms: &[Term],
+    d_out: &TokenStream,
+    early: &dyn Fn(&Early) -> TokenStream,
+) -> TokenStream {
+    if terms.is_empty() {
+        return quote!(-0.0);
+    }
+    let terms = terms.iter().map(|t| {
+        let mut e = quote!(#d_out);
+        for (div, factor) in &t.factors {
+            let v = early(factor);
+            e = if *div {
+                quote!((#e / #v))
+            } else {
+                quote!((#e * #v))
+            };
+        }
+        if t.negative { quote!((-#e)) } else { e }
+    });
+    quote!(#(#terms)+*)
+}
+
+/// The fused loop in the forward sweep: each accumulator's cotangent set, then each iteration
+/// run forward into its step tape (`rerun`, which also advances the accumulators) and swept back
+/// at once (`body`), then the cotangents reset: the reverse sweep adds the same seeds again on
+/// its way back, for what the accumulators started from.
+pub struct LoopCode {
+    pub seeds: Vec<(proc_macro2::Ident, TokenStream)>,
+    pub head: TokenStream,
+    pub step: proc_macro2::Ident,
+    pub step_ty: TokenStream,
+    pub rerun: TokenStream,
+    pub body: TokenStream,
+}
+
+impl LoopCode {
+    pub fn tokens(&self) -> TokenStream {
+        let LoopCode {
+            seeds,
+            head,
+            step,
+            step_ty,
+            rerun,
+            body,
+        } = self;
+        let set = seeds.iter().map(|(d, c)| quote!(#d = #c;));
+        let reset = seeds.iter().map(|(d, _)| quote!(#d = -0.0;));
+        quote!(
+            #(#set)*
+            #head {
+                let mut #step = <#step_ty>::new();
+                #rerun
+                #body
+            }
+            #(#reset)*
+        )
+    }
+}
