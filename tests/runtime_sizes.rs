@@ -393,3 +393,64 @@ fn jvp_and_hvp_over_a_run_time_number_of_rows() {
         }
     }
 }
+
+/// A differentiated slice: `d_x: &mut [f64]` in the adjoint, a buffer `f_grad` writes, a tangent
+/// slice in `f_jvp`.
+#[differentiable(wrt(x, w), jvp)]
+fn softplus_sum(x: &[f64], w: f64) -> f64 {
+    let mut s = 0.0;
+    for v in x.iter() {
+        s += (1.0 + (w * v).exp()).ln();
+    }
+    s * 0.5
+}
+
+#[test]
+fn a_differentiated_slice() {
+    GradCheck::new("softplus_sum").run(
+        &common::cube::<6>(18, 20, -1.5, 1.5),
+        |p| softplus_sum(&p[..5], p[5]),
+        |p| {
+            // A buffer holding garbage: `f_grad` zeroes it first.
+            let mut d_x = [7.0; 5];
+            let (value, d_w) = softplus_sum_grad(&p[..5], p[5], &mut d_x);
+            let mut g = [0.0; 6];
+            g[..5].copy_from_slice(&d_x);
+            g[5] = d_w;
+            (value, g)
+        },
+    );
+    let x = data(19, 300, -2.0, 2.0);
+    let mut d_x = vec![0.0; 300];
+    let (_, d_w) = softplus_sum_grad(&x, 0.7, &mut d_x);
+    // The adjoint accumulates: twice from zero is twice the gradient.
+    let mut tape = SoftplusSumTape::new();
+    softplus_sum_forward(&x, 0.7, &mut tape);
+    let (mut a_x, mut a_w) = (vec![0.0; 300], 0.0);
+    softplus_sum_adjoint(&x, 0.7, &tape, 1.0, &mut a_x, &mut a_w);
+    softplus_sum_adjoint(&x, 0.7, &tape, 1.0, &mut a_x, &mut a_w);
+    assert!((a_w - 2.0 * d_w).abs() <= 1e-12 * d_w.abs());
+    for (a, g) in a_x.iter().zip(&d_x) {
+        assert!((a - 2.0 * g).abs() <= 1e-12 * g.abs().max(1e-12));
+    }
+    // The tangent along (t_x, t_w) is the gradient's dot product with it.
+    let t_x = data(20, 300, -1.0, 1.0);
+    let (_, dv) = softplus_sum_jvp(&x, 0.7, &t_x, 0.3);
+    let along: f64 = d_x.iter().zip(&t_x).map(|(g, t)| g * t).sum::<f64>() + d_w * 0.3;
+    assert!(
+        (dv - along).abs() <= 1e-12 * along.abs().max(1.0),
+        "{dv} {along}"
+    );
+}
+
+#[test]
+#[should_panic(expected = "softplus_sum: the gradient buffer `d_x` has 3 elements, but `x` has 4")]
+fn a_gradient_buffer_of_another_length_panics_with_a_message() {
+    softplus_sum_grad(&[1.0, 2.0, 3.0, 4.0], 0.5, &mut [0.0; 3]);
+}
+
+#[test]
+#[should_panic(expected = "softplus_sum: the tangent `t_x` has 5 elements, but `x` has 4")]
+fn a_tangent_of_another_length_panics_with_a_message() {
+    softplus_sum_jvp(&[1.0, 2.0, 3.0, 4.0], 0.5, &[0.0; 5], 1.0);
+}

@@ -36,6 +36,8 @@ struct Sweeps {
     tape: Tape,
     /// `d_out` comes by reference (an array or struct output).
     d_out_by_ref: bool,
+    /// That the adjoint of each differentiated slice has the slice's length.
+    length_checks: TokenStream,
 }
 
 /// The sweeps, against the activity and plan computed once in [`items`]: the reverse sweep is
@@ -135,6 +137,7 @@ fn sweeps(func: &syn::ItemFn, f: &Func, an: &Analysed, args: &crate::args::Args)
     let mut rev = rev(tape);
     rev.reruns = reruns;
     let reverse = rev.block(&f.body, &seeds);
+    let length_checks = length_checks(&func.sig.ident, f, &rev.param_adjoints(), "gradient buffer");
     Sweeps {
         forward,
         try_forward,
@@ -145,7 +148,32 @@ fn sweeps(func: &syn::ItemFn, f: &Func, an: &Analysed, args: &crate::args::Args)
         d_params: rev.param_adjoints(),
         tape: std::mem::take(&mut rev.tape),
         d_out_by_ref,
+        length_checks,
     }
+}
+
+/// A panic with a clear message where the adjoint (or the tangent) of a differentiated slice
+/// does not have the slice's length.
+fn length_checks(name: &Ident, f: &Func, d_params: &[Ident], what: &str) -> TokenStream {
+    let mut out = TokenStream::new();
+    for (k, &i) in f.wrt.iter().enumerate() {
+        let v = f.params[i];
+        if !f.slices.contains(&v) {
+            continue;
+        }
+        let (x, d) = (&f.vars[v].emit, &d_params[k]);
+        let msg = format!(
+            "{name}: the {what} `{}` has {{}} elements, but `{}` has {{}}: pass one of the slice's length",
+            crate::names::bare(d),
+            f.vars[v].name
+        );
+        out.extend(quote!(
+            if #d.len() != #x.len() {
+                ::core::panic!(#msg, #d.len(), #x.len());
+            }
+        ));
+    }
+    out
 }
 
 /// The forward sweep of `f_grad` with run-time loop `fu.lp` fused: each iteration forward into
@@ -343,11 +371,13 @@ fn jvp_fn(sig: &Sig, f: &Func, an: &Analysed) -> TokenStream {
     } else {
         quote!(let _ = #name::<#(#gnames),*>;)
     };
+    let checks = length_checks(name, f, &t_names, "tangent");
     quote! {
         #jvp_doc
         #[inline]
         #allow
         #vis fn #jvp #gdecl(#(#params,)* #(#t_names: #t_tys),*) -> (#ret, #ret) {
+            #checks
             #helper
             #cast
             #use_generic_primal
@@ -492,11 +522,13 @@ fn adjoint_fn(sig: &Sig, s: &Sweeps) -> TokenStream {
         quote!(#ret)
     };
     let (decls, reverse, d_params) = (&s.decls, &s.reverse, &s.d_params);
+    let checks = &s.length_checks;
     quote! {
         #adj_doc
         #[inline]
         #allow
         #vis fn #adj #gdecl(#(#params,)* #tape_ident: &#tape_ty #guse, #d_out: #d_out_ty, #(#d_params: &mut #wrt_tys),*) {
+            #checks
             #(#decls)*
             #reverse
         }
@@ -526,33 +558,57 @@ fn grad_fn(sig: &Sig, f: &Func, s: &Sweeps) -> TokenStream {
         wrt_names,
         ..
     } = sig;
-    let d_params = &s.d_params;
     let grad = format_ident!("{}_grad", name);
-    let wrt_zero: Vec<_> = (f.wrt.iter())
-        .map(|&i| f.types.zero(f.vars[f.params[i]].ty))
-        .collect();
+    // A differentiated slice's gradient goes into a buffer the caller passes (its length is the
+    // slice's), zeroed first; the others are returned.
+    let is_slice = |k: usize| f.slices.contains(&f.params[f.wrt[k]]);
+    let (mut owned, mut owned_tys, mut owned_zero) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut buffers, mut zero_buffers) = (Vec::new(), TokenStream::new());
+    for (k, d) in s.d_params.iter().enumerate() {
+        let ty = f.vars[f.params[f.wrt[k]]].ty;
+        if is_slice(k) {
+            let elem = f.types.zero(f.types.elem(ty).unwrap());
+            let (e, tyt) = (Ident::new("e", Span::mixed_site()), &wrt_tys[k]);
+            buffers.push(quote!(#d: &mut #tyt));
+            zero_buffers.extend(quote!(for #e in #d.iter_mut() { *#e = #elem; }));
+        } else {
+            owned.push(d.clone());
+            owned_tys.push(wrt_tys[k].clone());
+            owned_zero.push(f.types.zero(ty));
+        }
+    }
+    let buffer_doc = if buffers.is_empty() {
+        String::new()
+    } else {
+        " The gradient with respect to each slice is written into the buffer after the arguments \
+         (of the slice's length; it is zeroed first), and the others are returned."
+            .to_string()
+    };
     let grad_doc = doc(format!(
-        "The value of [`{name}`] and its gradient with respect to {wrt_names}, in parameter order."
+        "The value of [`{name}`] and its gradient with respect to {wrt_names}, in parameter order.{buffer_doc}"
     ));
     let value = Ident::new("value", Span::mixed_site());
     let d_out = Ident::new("d_out", Span::mixed_site());
-    let (grad_ty, grads) = match &d_params[..] {
-        [d] => (wrt_tys[0].clone(), quote!(#d)),
-        ds => (quote!((#(#wrt_tys),*)), quote!((#(#ds),*))),
+    let (grad_ty, grads) = match &owned[..] {
+        [d] => (owned_tys[0].clone(), quote!(#d)),
+        ds => (quote!((#(#owned_tys),*)), quote!((#(#ds),*))),
     };
+    let checks = &s.length_checks;
     if let Some(forward) = fused {
         // The forward sweep inline, the fused loop's iterations adding into the buffers and
         // the cotangents as they run; then the reverse sweep, without that loop.
         return quote! {
             #grad_doc
             #allow
-            #vis fn #grad #gdecl(#(#params),*) -> (#ret, #grad_ty) {
+            #vis fn #grad #gdecl(#(#params,)* #(#buffers),*) -> (#ret, #grad_ty) {
+                #checks
+                #zero_buffers
                 let mut #tape_ident = <#tape_ty #guse>::new();
-                #(let mut #d_params: #wrt_tys = #wrt_zero;)*
+                #(let mut #owned: #owned_tys = #owned_zero;)*
                 let #value: #ret;
                 {
                     let #d_out: #ret = 1.0;
-                    #(let #d_params = &mut #d_params;)*
+                    #(let #owned = &mut #owned;)*
                     #(#decls)*
                     #value = {
                         let #tape_ident = &mut #tape_ident;
@@ -568,14 +624,16 @@ fn grad_fn(sig: &Sig, f: &Func, s: &Sweeps) -> TokenStream {
     quote! {
         #grad_doc
         #allow
-        #vis fn #grad #gdecl(#(#params),*) -> (#ret, #grad_ty) {
+        #vis fn #grad #gdecl(#(#params,)* #(#buffers),*) -> (#ret, #grad_ty) {
+            #checks
+            #zero_buffers
             let mut #tape_ident = <#tape_ty #guse>::new();
             let #value = #fwd(#(#args,)* &mut #tape_ident);
-            #(let mut #d_params: #wrt_tys = #wrt_zero;)*
+            #(let mut #owned: #owned_tys = #owned_zero;)*
             {
                 let #tape_ident = &#tape_ident;
                 let #d_out: #ret = 1.0;
-                #(let #d_params = &mut #d_params;)*
+                #(let #owned = &mut #owned;)*
                 #(#decls)*
                 #reverse
             }

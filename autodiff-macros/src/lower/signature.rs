@@ -258,10 +258,15 @@ impl Lower {
                     name,
                     format!("`{name}` is not a parameter of this function; `wrt(..)` lists parameters to differentiate"),
                 )),
-                Some(i) if self.f.slices.contains(&self.f.params[i]) => self.error(err(
+                Some(i) if self.f.slices.contains(&self.f.params[i]) && args.hvp => self.error(err(
                     name,
-                    format!("`{name}` is a slice, which is read as data and not differentiated; to differentiate it, take an array, as in `{name}: &[f64; N]`"),
+                    format!("`hvp` of a function that differentiates a slice is not supported: its gradient and `H v` have the slice's run-time length; take an array, as in `{name}: &[f64; N]`, or drop `hvp`"),
                 )),
+                Some(i) if self.f.slices.contains(&self.f.params[i])
+                    && self.f.types.differentiable(self.f.vars[self.f.params[i]].ty) =>
+                {
+                    self.f.wrt.push(i)
+                }
                 Some(i) if !is_float(self, i) => self.error(err(
                     name,
                     format!("`{name}` is not a float parameter; only `f32` and `f64` parameters, arrays of them and structs can be differentiated"),
