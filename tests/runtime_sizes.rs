@@ -454,3 +454,79 @@ fn a_gradient_buffer_of_another_length_panics_with_a_message() {
 fn a_tangent_of_another_length_panics_with_a_message() {
     softplus_sum_jvp(&[1.0, 2.0, 3.0, 4.0], 0.5, &[0.0; 5], 1.0);
 }
+
+/// Log-sum-exp over a slice, stabilised by the maximum: a running `max` over a run-time length
+/// is an accumulator too.
+#[differentiable(wrt(x), jvp)]
+fn lse(x: &[f64]) -> f64 {
+    let mut m = f64::NEG_INFINITY;
+    for v in x.iter() {
+        m = m.max(*v);
+    }
+    let mut s = 0.0;
+    for v in x.iter() {
+        s += (v - m).exp();
+    }
+    s.ln() + m
+}
+
+/// The square of the largest `w x[i]`, and of the smallest.
+#[differentiable(wrt(x, w))]
+fn extremes(x: &[f64], w: f64) -> f64 {
+    let mut hi = f64::NEG_INFINITY;
+    let mut lo = f64::INFINITY;
+    for v in x.iter() {
+        let y = w * v;
+        hi = hi.max(y);
+        lo = lo.min(y);
+    }
+    hi * hi + 0.5 * lo * lo * lo
+}
+
+#[test]
+fn running_maxima_and_minima() {
+    // The gradient of log-sum-exp is the softmax, also where the maximum is tied.
+    for x in [
+        data(21, 500, -3.0, 3.0),
+        vec![1.0, 2.0, 2.0, -1.0, 2.0],
+        vec![0.5],
+    ] {
+        let mut d_x = vec![0.0; x.len()];
+        let (value, ()) = lse_grad(&x, &mut d_x);
+        let total: f64 = x.iter().map(|v| v.exp()).sum();
+        assert!((value - total.ln()).abs() <= 1e-12 * value.abs().max(1.0));
+        for (g, v) in d_x.iter().zip(&x) {
+            assert!(
+                (g - v.exp() / total).abs() <= 1e-13,
+                "{g} {}",
+                v.exp() / total
+            );
+        }
+        let mut tape = LseTape::new();
+        lse_forward(&x, &mut tape);
+        let mut a_x = vec![0.0; x.len()];
+        lse_adjoint(&x, &tape, 2.0, &mut a_x);
+        for (a, g) in a_x.iter().zip(&d_x) {
+            assert!((a - 2.0 * g).abs() <= 1e-13);
+        }
+    }
+    GradCheck::new("extremes").run(
+        &common::cube::<6>(22, 20, -2.0, 2.0),
+        |p| extremes(&p[..5], p[5]),
+        |p| {
+            let mut d_x = [0.0; 5];
+            let (value, d_w) = extremes_grad(&p[..5], p[5], &mut d_x);
+            let mut g = [0.0; 6];
+            g[..5].copy_from_slice(&d_x);
+            g[5] = d_w;
+            (value, g)
+        },
+    );
+    // Ties: the first of the largest gets the derivative (the receiver of `max` keeps it).
+    let x = [1.0, 3.0, -2.0, 3.0, -2.0];
+    let mut d_x = [0.0; 5];
+    let (value, d_w) = extremes_grad(&x, 1.0, &mut d_x);
+    assert_eq!(value, 9.0 - 4.0);
+    assert_eq!(d_x, [0.0, 6.0, 6.0, 0.0, 0.0]); // 2 hi at x[1]; 1.5 lo^2 at x[2]
+    assert_eq!(d_w, 2.0 * 3.0 * 3.0 + 1.5 * 4.0 * -2.0);
+}

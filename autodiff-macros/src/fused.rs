@@ -49,8 +49,12 @@ pub fn find(f: &Func) -> Option<Fusion> {
     let (s, lp, counter) = stmts.iter().enumerate().find_map(|(s, st)| match st {
         Stmt::For { id, var, .. } => {
             let l = &f.loops[*id];
-            (l.runtime && !l.binomial && !l.breaks && l.checkpoint.is_some())
-                .then_some((s, *id, *var))
+            (l.runtime
+                && !l.binomial
+                && !l.breaks
+                && l.checkpoint.is_some()
+                && l.extrema.is_empty())
+            .then_some((s, *id, *var))
         }
         _ => None,
     })?;

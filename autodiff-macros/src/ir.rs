@@ -504,6 +504,10 @@ pub struct Loop {
     /// sweep records none of them, and the reverse sweep runs each again into one iteration's
     /// tape, then back (Tapenade's II-loop); with `binomial`, a sequential loop.
     pub runtime: bool,
+    /// The accumulators of a run-time loop of independent iterations written `acc =
+    /// acc.max(e)` or `acc = acc.min(e)` (the others add): the reverse sweep runs such a loop's
+    /// iterations in their own order (see `reverse/loops.rs`, `independent`).
+    pub extrema: Vec<VarId>,
 }
 
 impl Loop {

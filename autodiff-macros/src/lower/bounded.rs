@@ -202,6 +202,7 @@ impl Lower {
             checkpoint: None,
             binomial: false,
             carried: Vec::new(),
+            extrema: Vec::new(),
             runtime: false,
         });
         self.bound_msgs.push(format!(

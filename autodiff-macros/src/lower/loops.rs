@@ -108,6 +108,7 @@ impl Lower {
             checkpoint,
             binomial,
             carried: Vec::new(),
+            extrema: Vec::new(),
             runtime,
         });
         let values = bounds.map(|(start, end, inclusive)| self.values(&start, &end, inclusive));

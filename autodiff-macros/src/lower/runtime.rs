@@ -55,17 +55,97 @@ impl Lower {
         let mut written = Vec::new();
         crate::walk::assigned(body, &mut written);
         for v in lp.carried.clone() {
+            if written.contains(&v) && extremum_only(body, v) {
+                self.f.loops[id].extrema.push(v);
+                continue;
+            }
             if written.contains(&v) && !accumulates_only(body, v) {
                 let name = self.f.vars[v].name.clone();
                 self.error(err(
                     &fl.expr,
                     format!(
-                        "`{name}` is carried from one iteration of this loop to the next, whose length is known at run time only: such a loop's iterations must be independent, sharing only accumulators written as `{name} += ..` or `{name} -= ..` and not read otherwise; for a sequential loop write `#[checkpoint(binomial(S))]` on it, or declare `{name}` inside the loop if each iteration sets it first"
+                        "`{name}` is carried from one iteration of this loop to the next, whose length is known at run time only: such a loop's iterations must be independent, sharing only accumulators written as `{name} += ..`, `{name} -= ..`, `{name} = {name}.max(..)` or `{name} = {name}.min(..)` and not read otherwise; for a sequential loop write `#[checkpoint(binomial(S))]` on it, or declare `{name}` inside the loop if each iteration sets it first"
                     ),
                 ));
             }
         }
     }
+}
+
+/// Whether float `v` is written in `b` only as `v = v.max(e)` (or only as `v = v.min(e)`), at
+/// the top of the loop's body, and read nowhere else.
+fn extremum_only(b: &Block, v: VarId) -> bool {
+    let mut kind = None;
+    let mut writes = 0;
+    for s in &b.stmts {
+        match s {
+            Stmt::Def {
+                target: Target::Var(t),
+                place,
+                rhs:
+                    Rhs::Method {
+                        method,
+                        recv: Operand::Var { var, proj, .. },
+                        args,
+                        ..
+                    },
+                ..
+            } if *t == v
+                && place.is_empty()
+                && *var == v
+                && proj.is_empty()
+                && matches!(method.name, "max" | "min")
+                && args.iter().all(|a| !operand_reads(a, v)) =>
+            {
+                if kind.replace(method.name).is_some_and(|k| k != method.name) {
+                    return false;
+                }
+                writes += 1;
+            }
+            s => {
+                // Read or written anywhere else: not an extremum.
+                let mut assigned = Vec::new();
+                crate::walk::stmt_assigns(s, &mut assigned);
+                if assigned.contains(&v) || stmt_reads(s, v) {
+                    return false;
+                }
+            }
+        }
+    }
+    writes == 1 && !b.tail.iter().any(|o| operand_reads(o, v))
+}
+
+/// Whether a statement reads `v` anywhere (at any depth).
+fn stmt_reads(s: &Stmt, v: VarId) -> bool {
+    let mut refs = std::collections::BTreeSet::new();
+    match s {
+        Stmt::Def { place, rhs, .. } => {
+            let mut reads = Vec::new();
+            crate::walk::rhs_reads(rhs, place, &mut reads);
+            return reads.iter().any(|(r, ..)| *r == v);
+        }
+        Stmt::If {
+            cond, then, els, ..
+        } => {
+            let mut reads = Vec::new();
+            crate::walk::pure_reads(cond, &mut reads);
+            crate::walk::referenced(then, &mut refs);
+            crate::walk::referenced(els, &mut refs);
+            if reads.iter().any(|(r, ..)| *r == v) {
+                return true;
+            }
+        }
+        Stmt::For { range, body, .. } => {
+            let mut reads = Vec::new();
+            crate::walk::range_reads(range, &mut reads);
+            crate::walk::referenced(body, &mut refs);
+            if reads.iter().any(|(r, ..)| *r == v) {
+                return true;
+            }
+        }
+        Stmt::Break | Stmt::Continue | Stmt::Panic(_) => {}
+    }
+    refs.contains(&v)
 }
 
 /// Whether `v` is written in `b` only as `v = v + e` / `v = v - e` (`v += e`, `v -= e`, on the

@@ -239,12 +239,19 @@ impl<'a> Rev<'a> {
         if let Some(b) = crate::walk::find_loop(&self.f.body, id) {
             crate::walk::assigned(b, &mut written);
         }
+        let extrema: Vec<VarId> = (self.f.loops[id].extrema.iter())
+            .copied()
+            .filter(|&v| self.d_vars[v].is_some())
+            .collect();
         let mut restore = TokenStream::new();
         for v in self.f.loops[id].carried.clone() {
             let var = &self.f.vars[v];
             let (emit, ty, mutable) = (var.emit.clone(), var.ty, var.mutable);
             let tyt = self.ty(ty);
-            if !mutable {
+            if extrema.contains(&v) {
+                let slot = self.snapshot_field(id, v, None, "before");
+                restore.extend(quote!(let mut #emit: #tyt = #slot;));
+            } else if !mutable {
                 let val = self.var_val(v, &[], usize::MAX);
                 restore.extend(quote!(let #emit: #tyt = #val;));
             } else if written.contains(&v) {
@@ -257,14 +264,52 @@ impl<'a> Rev<'a> {
         }
         let step = crate::names::step_ident(id);
         let step_ty = self.step_ty(id);
-        let (marker, _) = self.reruns.get(&id).cloned().unwrap_or_default();
+        let (marker, advance) = self.reruns.get(&id).cloned().unwrap_or_default();
+        if extrema.is_empty() {
+            return quote!({
+                #restore
+                for (#k, #i) in #iter.enumerate() #take .rev() {
+                    let mut #step = <#step_ty>::new();
+                    #marker
+                    #body
+                }
+            });
+        }
+        // An extremum's cotangent after iteration `k` is its cotangent after the loop if its
+        // value then is already the final one (no later iteration beats it), else zero: so the
+        // iterations run in their own order, after a first run for the final values.
+        let (mut finals, mut seed, mut after) =
+            (TokenStream::new(), TokenStream::new(), TokenStream::new());
+        for &v in &extrema {
+            let (emit, ty) = (self.f.vars[v].emit.clone(), self.f.vars[v].ty);
+            let tyt = self.ty(ty);
+            let d = self.d_vars[v].clone().unwrap();
+            let slot = self.snapshot_field(id, v, None, "before");
+            let (last, d_last) = (
+                self.names.fresh(&format!("{emit}_final")),
+                self.names.fresh(&format!("{d}_final")),
+            );
+            finals.extend(quote!(
+                let #last: #tyt = #emit;
+                #emit = #slot;
+                let #d_last: #tyt = #d;
+            ));
+            seed.extend(quote!(#d = if #emit == #last { #d_last } else { -0.0 };));
+            after.extend(quote!(#d = if #slot == #last { #d_last } else { -0.0 };));
+        }
         quote!({
             #restore
-            for (#k, #i) in #iter.enumerate() #take .rev() {
+            for (#k, #i) in #iter.enumerate() #take {
+                #advance
+            }
+            #finals
+            for (#k, #i) in #iter.enumerate() #take {
                 let mut #step = <#step_ty>::new();
                 #marker
+                #seed
                 #body
             }
+            #after
         })
     }
 
