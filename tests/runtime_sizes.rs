@@ -191,7 +191,7 @@ fn scaled(p: &[f64; 3], xs: &[[f64; 2]]) -> f64 {
         for j in 0..3 {
             g[j] += (p[j] * q).sin();
         }
-        total -= q * q * p[2];
+        total = total - q * q * p[2];
     }
     g[0] * g[1] + g[2].exp() + total.tanh()
 }

@@ -95,6 +95,8 @@ pub enum Ty {
     Struct,
     /// `(a, b, ..)`.
     Tuple(Vec<Ty>),
+    /// `[$F]`, a slice of data the harness fixes (its values, in 64ths), never differentiated.
+    Slice(Vec<i32>),
 }
 
 impl Ty {
@@ -118,6 +120,7 @@ impl Ty {
                 let items: Vec<_> = items.iter().map(Ty::text).collect();
                 format!("({})", items.join(", "))
             }
+            Ty::Slice(_) => "[$F]".into(),
         }
     }
 
@@ -125,7 +128,7 @@ impl Ty {
     pub fn has_floats(&self) -> bool {
         match self {
             Ty::Float | Ty::Struct => true,
-            Ty::Usize | Ty::Enum | Ty::Bool => false,
+            Ty::Usize | Ty::Enum | Ty::Bool | Ty::Slice(_) => false,
             Ty::Array(elem, _) => elem.has_floats(),
             Ty::Tuple(items) => items.iter().any(Ty::has_floats),
         }
@@ -144,7 +147,7 @@ pub struct Param {
 
 impl Param {
     pub fn text(&self) -> String {
-        let by_ref = matches!(self.ty, Ty::Array(..) | Ty::Struct) && !self.by_value;
+        let by_ref = matches!(self.ty, Ty::Array(..) | Ty::Struct | Ty::Slice(_)) && !self.by_value;
         format!(
             "{}: {}{}",
             self.name,
@@ -155,7 +158,7 @@ impl Param {
 
     /// How the harness passes a value named `value`.
     pub fn arg(&self, value: &str) -> String {
-        let by_ref = matches!(self.ty, Ty::Array(..) | Ty::Struct) && !self.by_value;
+        let by_ref = matches!(self.ty, Ty::Array(..) | Ty::Struct | Ty::Slice(_)) && !self.by_value;
         format!("{}{value}", if by_ref { "&" } else { "" })
     }
 }

@@ -71,6 +71,8 @@ enum Kind {
     Enum,
     /// A `bool` local or the parameter `flag: bool`.
     Bool,
+    /// A slice parameter of data, `len` values the harness fixes.
+    Slice { len: usize },
 }
 
 #[derive(Clone, Debug)]
@@ -312,6 +314,7 @@ impl Gen<'_> {
         let top = self.top();
         let method = top.ret == Ty::Float
             && top.params.iter().any(|q| q.ty == Ty::Struct)
+            && !top.params.iter().any(|q| matches!(q.ty, Ty::Slice(_)))
             && self.p(Feature::ImplMethods, 0.5);
         funcs.push(top);
         for f in &mut funcs {
@@ -529,6 +532,30 @@ impl Gen<'_> {
         }
         if self.p(Feature::Bools, 0.2) {
             params.push(self.flag_param());
+        }
+        // Slices of data: a loop over one shares only an accumulator (see `slice_loop`).
+        let slices = if self.on.has(Feature::Slices) && self.coin(0.25) {
+            self.rng.gen_range(1..=2)
+        } else {
+            0
+        };
+        for k in 0..slices {
+            let name = ["xs", "ys"][k];
+            let len = self.rng.gen_range(1..=7);
+            let data: Vec<i32> = (0..len).map(|_| self.rng.gen_range(-96..=96)).collect();
+            self.scope.push(Var {
+                name: name.into(),
+                kind: Kind::Slice { len },
+                mutable: false,
+                mag: 0.0,
+                depth: 0,
+            });
+            params.push(Param {
+                name: name.into(),
+                ty: Ty::Slice(data),
+                by_value: false,
+                fixed: None,
+            });
         }
         if self.p(Feature::EnumParams, 0.2) {
             let value = self.rng.gen_range(0..3);
@@ -1437,6 +1464,8 @@ impl Gen<'_> {
         for p in &callee.params {
             match &p.ty {
                 Ty::Float => args.push(within(self.expr(d), PARAM_MAG).s),
+                // Helpers take no slices.
+                Ty::Slice(_) => return None,
                 Ty::Struct => {
                     let k = self
                         .visible()
@@ -1797,6 +1826,10 @@ impl Gen<'_> {
 
     fn stmt(&mut self, out: &mut Vec<Stmt>, _top: bool) {
         let nest = self.nesting < MAX_NESTING;
+        if self.loops == 0 && !self.slices().is_empty() && self.p(Feature::Slices, 0.2) {
+            self.slice_loop(out);
+            return;
+        }
         let r = self.rng.gen_range(0..100);
         match r {
             0..22 => {
@@ -2201,6 +2234,90 @@ impl Gen<'_> {
             recompute,
             record,
         });
+    }
+
+    /// The slice parameters in scope: name and length.
+    fn slices(&self) -> Vec<(String, usize)> {
+        (self.visible().into_iter())
+            .filter_map(|k| match self.scope[k].kind {
+                Kind::Slice { len } => Some((self.scope[k].name.clone(), len)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// A loop over a slice's run-time length whose iterations share only a fresh accumulator:
+    /// `for e in xs.iter()`, `for i in 0..xs.len()` (reading `xs[i]`), `.enumerate()` (reading
+    /// `i as $F` too) or `xs.iter().zip(ys.iter())`, its body a tamed expression of the element
+    /// and of what is in scope, added into (or subtracted from) the accumulator, which is in
+    /// scope after the loop.
+    fn slice_loop(&mut self, out: &mut Vec<Stmt>) {
+        let slices = self.slices();
+        let (xs, len) = slices
+            .choose(&mut self.rng)
+            .cloned()
+            .expect("a slice in scope");
+        self.used.push(Feature::Slices);
+        let acc = self.fresh("acc");
+        out.push(Stmt::Let {
+            name: acc.clone(),
+            mutable: true,
+            ty: Some("$F".into()),
+            value: "0.0".into(),
+            recompute: false,
+            record: false,
+        });
+        let mark = self.scope.len();
+        self.enter_loop("", 0, len as f64);
+        let (pat, iter) = match self.rng.gen_range(0..4) {
+            0 => {
+                let e = self.fresh("e");
+                self.declare(&e, Kind::Elem, false, PARAM_MAG);
+                (e, format!("{xs}.iter()"))
+            }
+            1 => {
+                let i = self.fresh("i");
+                self.declare(&format!("{xs}[{i}]"), Kind::Float, false, PARAM_MAG);
+                (i, format!("0..{xs}.len()"))
+            }
+            2 => {
+                let (i, e) = (self.fresh("i"), self.fresh("e"));
+                self.declare(&e, Kind::Elem, false, PARAM_MAG);
+                self.declare(
+                    &format!("({i} as $F * 0.25)"),
+                    Kind::Float,
+                    false,
+                    0.25 * len as f64,
+                );
+                (format!("({i}, {e})"), format!("{xs}.iter().enumerate()"))
+            }
+            _ => {
+                let ys = slices.choose(&mut self.rng).expect("a slice").0.clone();
+                let (u, v) = (self.fresh("e"), self.fresh("e"));
+                self.declare(&u, Kind::Elem, false, PARAM_MAG);
+                self.declare(&v, Kind::Elem, false, PARAM_MAG);
+                (
+                    format!("({u}, {v})"),
+                    format!("{xs}.iter().zip({ys}.iter())"),
+                )
+            }
+        };
+        let e = tame(self.expr(2));
+        let op = if self.coin(0.3) { "-=" } else { "+=" };
+        let body = vec![Stmt::Assign {
+            place: acc.clone(),
+            op,
+            value: format!("{} * 0.25", e.s),
+        }];
+        self.leave_loop();
+        self.scope.truncate(mark);
+        out.push(Stmt::For {
+            checkpoint: None,
+            pat,
+            iter,
+            body,
+        });
+        self.declare(&acc, Kind::Float, true, 0.25 * e.mag * len as f64);
     }
 
     /// Makes sure a loop has an outer accumulator: declares `let mut s = 0.0;` when none is in
@@ -2724,11 +2841,23 @@ fn typed(e: &Ex) -> String {
 /// keep their `#[record(f32)]`: a checkpointed loop re-runs its iterations from the values it
 /// reads, which must be exact, and a let outside it may be read inside (the macro rejects that).
 fn keep_checkpoint_inputs_exact(body: &mut [Stmt]) {
+    /// A loop whose iterations the reverse sweep runs again: a checkpointed one, or one over a
+    /// slice's run-time length (the slices are `xs` and `ys`).
+    fn reruns(checkpoint: &Option<Checkpoint>, iter: &str) -> bool {
+        checkpoint.is_some()
+            || iter.starts_with("xs")
+            || iter.starts_with("0..xs")
+            || iter.starts_with("ys")
+            || iter.starts_with("0..ys")
+    }
     fn has_checkpoint(b: &[Stmt]) -> bool {
         b.iter().any(|s| match s {
             Stmt::For {
-                checkpoint, body, ..
-            } => checkpoint.is_some() || has_checkpoint(body),
+                checkpoint,
+                body,
+                iter,
+                ..
+            } => reruns(checkpoint, iter) || has_checkpoint(body),
             Stmt::If { arms, els } => {
                 arms.iter().any(|(_, b)| has_checkpoint(b))
                     || els.as_deref().is_some_and(has_checkpoint)
@@ -2744,11 +2873,14 @@ fn keep_checkpoint_inputs_exact(body: &mut [Stmt]) {
                 // Inside a checkpointed loop, lets keep their attribute unless another
                 // checkpointed loop inside it may read them.
                 Stmt::For {
-                    checkpoint, body, ..
+                    checkpoint,
+                    body,
+                    iter,
+                    ..
                 } => {
-                    let inside = match checkpoint {
-                        Some(_) => !has_checkpoint(body),
-                        None => inside,
+                    let inside = match reruns(checkpoint, iter) {
+                        true => !has_checkpoint(body),
+                        false => inside,
                     };
                     clear(body, inside);
                 }

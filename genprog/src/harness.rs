@@ -39,6 +39,7 @@ fn harness_ty(ty: &Ty, float: &str, module: &str) -> String {
             let items: Vec<_> = items.iter().map(|t| harness_ty(t, float, module)).collect();
             format!("({},)", items.join(", "))
         }
+        Ty::Slice(_) => format!("[{float}]"),
     }
 }
 
@@ -46,7 +47,7 @@ fn harness_ty(ty: &Ty, float: &str, module: &str) -> String {
 fn coordinates(name: &str, ty: &Ty, fields: &[(String, Ty)], out: &mut Vec<String>) {
     match ty {
         Ty::Float => out.push(name.into()),
-        Ty::Usize | Ty::Enum | Ty::Bool => {}
+        Ty::Usize | Ty::Enum | Ty::Bool | Ty::Slice(_) => {}
         Ty::Struct => {
             for (field, t) in fields {
                 coordinates(&format!("{name}.{field}"), t, fields, out);
@@ -224,6 +225,28 @@ fn check_fn(p: &Program, f: &Func, name: &str) -> String {
     let _ = writeln!(s, "    for _ in 0..ctx.points {{");
     let _ = writeln!(s, "        let pt = ctx.point(NAMES.len(), {single});");
     let _ = writeln!(s, "        let {pat}: {test_tys} = crate::unflat(&pt);");
+    // The data of slice parameters: in the float under test here, in f64 for the reference.
+    let slices = |float: &str| -> String {
+        let mut out = String::new();
+        for q in &f.params {
+            if let Ty::Slice(data) = &q.ty {
+                let values: Vec<String> = data
+                    .iter()
+                    .map(|&v| format!("{:?}", f64::from(v) / 64.0))
+                    .collect();
+                let _ = write!(
+                    out,
+                    "let {}: [{float}; {}] = [{}]; ",
+                    q.name,
+                    data.len(),
+                    values.join(", ")
+                );
+            }
+        }
+        out
+    };
+    let (test_slices, ref_slices) = (slices(float), slices("f64"));
+    let _ = writeln!(s, "        {test_slices}");
     for q in &f.params {
         if let Some(fixed) = &q.fixed {
             match q.ty {
@@ -266,12 +289,12 @@ fn check_fn(p: &Program, f: &Func, name: &str) -> String {
     }
     let _ = writeln!(
         s,
-        "        let reference = |q: &[f64], w: &[f64]| -> f64 {{\n            let {pat}: {ref_tys} = crate::unflat(q);\n            crate::dot(&crate::flat(&r::{path}{turbofish}({args})), w)\n        }};"
+        "        let reference = |q: &[f64], w: &[f64]| -> f64 {{\n            let {pat}: {ref_tys} = crate::unflat(q);\n            {ref_slices}\n            crate::dot(&crate::flat(&r::{path}{turbofish}({args})), w)\n        }};"
     );
     if exact {
         let _ = writeln!(
             s,
-            "        ctx.same(\"primal == reference twin\", &crate::flat(&primal), &crate::flat(&{{ let {pat}: {ref_tys} = crate::unflat(&pt); r::{path}{turbofish}({args}) }}));"
+            "        ctx.same(\"primal == reference twin\", &crate::flat(&primal), &crate::flat(&{{ let {pat}: {ref_tys} = crate::unflat(&pt); {ref_slices} r::{path}{turbofish}({args}) }}));"
         );
     }
     let zeros = format!("vec![0.0; {}]", wrt_names.len());

@@ -557,11 +557,12 @@ fn record_misuse(f: &Func, b: &Block, out: &mut Vec<(VarId, &'static str)>) {
                         .filter(|v| !defined.contains(v))
                         .map(|v| (v, &[][..], 0))
                         .collect();
-                    push(
-                        outer,
-                        "inside a checkpointed loop whose iterations are run again",
-                        out,
-                    );
+                    let why = if f.loops[*id].runtime && !f.loops[*id].binomial {
+                        "inside a loop over a run-time length, whose iterations the reverse sweep runs again"
+                    } else {
+                        "inside a checkpointed loop whose iterations are run again"
+                    };
+                    push(outer, why, out);
                 }
                 record_misuse(f, body, out);
             }

@@ -152,7 +152,59 @@ fn stmt_reads(s: &Stmt, v: VarId) -> bool {
 /// same place) and read nowhere else.
 fn accumulates_only(b: &Block, v: VarId) -> bool {
     let reads_v = |reads: &[(VarId, &[Proj], ReadId)]| reads.iter().any(|(r, ..)| *r == v);
+    // `v = v + e` written out lowers to a temporary `t = v + e` and `v = t`: the temporary is
+    // the sum, read only by that copy.
+    let mut sums: Vec<(TempId, &[Proj])> = Vec::new();
     for s in &b.stmts {
+        if let Stmt::Def {
+            target: Target::Temp(t),
+            rhs: Rhs::Bin(BinOp::Add | BinOp::Sub, Operand::Var { var, proj, .. }, e),
+            ..
+        } = s
+            && *var == v
+            && !operand_reads(e, v)
+        {
+            sums.push((*t, proj));
+        }
+    }
+    let mut copied = 0;
+    for s in &b.stmts {
+        match s {
+            Stmt::Def {
+                target: Target::Temp(t),
+                ..
+            } if sums.iter().any(|(u, _)| u == t) => continue,
+            Stmt::Def {
+                target: Target::Var(t),
+                place,
+                rhs: Rhs::Copy(Operand::Temp(u)),
+                ..
+            } if *t == v
+                && sums
+                    .iter()
+                    .any(|(w, proj)| w == u && same_place(proj, place)) =>
+            {
+                copied += 1;
+                continue;
+            }
+            // `v = v`: nothing changes (the tangent of an increment without one).
+            Stmt::Def {
+                target: Target::Var(t),
+                place,
+                rhs: Rhs::Copy(Operand::Var { var, proj, .. }),
+                ..
+            } if *t == v && *var == v && same_place(proj, place) => continue,
+            _ => {}
+        }
+        let reads_sum =
+            |o: &Operand| matches!(o, Operand::Temp(t) if sums.iter().any(|(u, _)| u == t));
+        let mut uses_sum = false;
+        if let Stmt::Def { rhs, .. } = s {
+            uses_sum = crate::walk::operands(rhs).into_iter().any(reads_sum);
+        }
+        if uses_sum {
+            return false;
+        }
         match s {
             Stmt::Def {
                 target, place, rhs, ..
@@ -207,7 +259,8 @@ fn accumulates_only(b: &Block, v: VarId) -> bool {
             Stmt::Break | Stmt::Continue | Stmt::Panic(_) => {}
         }
     }
-    !b.tail.iter().any(|o| operand_reads(o, v))
+    // Each sum is copied into `v` once, and read by nothing else.
+    copied == sums.len() && !b.tail.iter().any(|o| operand_reads(o, v))
 }
 
 /// Whether an operand reads `v`, as the value or in an index.
