@@ -177,7 +177,9 @@ fn flatten<T: common::Flat>(t: &T) -> Vec<f64> {
 }
 
 /// Values computed before the loop (a mutable array written there, read inside), an array
-/// accumulator, and a nonlinear use of the accumulators after the loop.
+/// accumulator, one written out (`total = total - ..`), and a nonlinear use of the
+/// accumulators after the loop.
+#[allow(clippy::assign_op_pattern)] // the written-out form is the construct under test
 #[differentiable]
 fn scaled(p: &[f64; 3], xs: &[[f64; 2]]) -> f64 {
     let mut scale = [0.0; 2];
