@@ -8,6 +8,7 @@
 //!   tapes' sizes.
 //! - A mini-batch loss over a run-time number of rows against the same code with the rows a
 //!   compile-time constant: the gradient's time per row.
+//! - An RNN over 1000 steps read at run time, `#[checkpoint(binomial(10))]`, against a full tape.
 
 #![allow(clippy::needless_range_loop)] // index loops are how the models are written
 
@@ -203,8 +204,58 @@ fn mini_batch() {
     );
 }
 
+/// An RNN over a sequence whose length is known at run time, with Griewank's binomial
+/// schedule (10 snapshots).
+#[differentiable(wrt(w, u))]
+fn rnn_binomial(w: f64, u: f64, x: &[f64]) -> f64 {
+    let mut h = 0.0;
+    #[checkpoint(binomial(10))]
+    for t in 0..x.len() {
+        h = (w * h + u * x[t]).tanh();
+    }
+    h
+}
+
+/// The same with a full tape and a compile-time length.
+#[differentiable(wrt(w, u))]
+fn rnn_full<const T: usize>(w: f64, u: f64, x: &[f64; T]) -> f64 {
+    let mut h = 0.0;
+    for t in 0..T {
+        h = (w * h + u * x[t]).tanh();
+    }
+    h
+}
+
+/// 1000 steps: the binomial schedule with 10 snapshots recomputes each step at most 4 times
+/// (the least `t` with `C(10 + 1 + t, t) >= 1000`).
+fn rnn() {
+    const T: usize = 1000;
+    let x: [f64; T] = core::array::from_fn(|t| (t as f64 * 0.37).sin());
+    println!(
+        "rnn_1000_steps: binomial tape {} B, full tape {} B",
+        RnnBinomialTape::BYTES,
+        RnnFullTape::<T>::BYTES
+    );
+    let tape = RefCell::new(Box::new(RnnFullTape::<T>::new()));
+    let binomial = || rnn_binomial_grad(black_box(0.7), black_box(0.4), black_box(&x[..]));
+    let full = || {
+        let tape = &mut **tape.borrow_mut();
+        let value = rnn_full_forward::<T>(black_box(0.7), black_box(0.4), &x, tape);
+        let (mut d_w, mut d_u) = (0.0, 0.0);
+        rnn_full_adjoint::<T>(0.7, 0.4, &x, tape, 1.0, &mut d_w, &mut d_u);
+        (value, d_w, d_u)
+    };
+    interleaved::ratio(
+        "rnn_1000_steps",
+        20,
+        ("binomial(10) gradient", binomial),
+        ("full-tape gradient", full),
+    );
+}
+
 fn main() {
     gmm_1k();
     gmm_2_5m();
     mini_batch();
+    rnn();
 }

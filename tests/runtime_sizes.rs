@@ -532,3 +532,85 @@ fn running_maxima_and_minima() {
     assert_eq!(d_x, [0.0, 6.0, 6.0, 0.0, 0.0]); // 2 hi at x[1]; 1.5 lo^2 at x[2]
     assert_eq!(d_w, 2.0 * 3.0 * 3.0 + 1.5 * 4.0 * -2.0);
 }
+
+/// k-means' objective: each point's squared distance to its nearest centroid, the numbers of
+/// points and of centroids both known at run time only (a run-time loop inside another, a
+/// `min` accumulator, a differentiated slice of arrays).
+#[differentiable(wrt(cs))]
+fn kmeans(cs: &[[f64; 2]], xs: &[[f64; 2]]) -> f64 {
+    let mut total = 0.0;
+    for x in xs.iter() {
+        let mut best = f64::INFINITY;
+        for c in cs.iter() {
+            let mut d2 = 0.0;
+            for d in 0..2 {
+                let e = x[d] - c[d];
+                d2 += e * e;
+            }
+            best = best.min(d2);
+        }
+        total += best;
+    }
+    total
+}
+
+#[test]
+fn nested_run_time_loops() {
+    let flat = data(23, 2 * 60, -2.0, 2.0);
+    let xs: Vec<[f64; 2]> = flat.chunks(2).map(|c| [c[0], c[1]]).collect();
+    let grad = |p: [f64; 6]| {
+        let cs = [[p[0], p[1]], [p[2], p[3]], [p[4], p[5]]];
+        let mut d_cs = [[0.0; 2]; 3];
+        let (value, ()) = kmeans_grad(&cs, &xs, &mut d_cs);
+        (
+            value,
+            [
+                d_cs[0][0], d_cs[0][1], d_cs[1][0], d_cs[1][1], d_cs[2][0], d_cs[2][1],
+            ],
+        )
+    };
+    // Away from ties between centroids (where the nearest one switches), the closed form: the
+    // gradient of centroid k sums 2 (c_k - x) over the points nearest to it.
+    let points = common::cube::<6>(24, 20, -1.5, 1.5);
+    for &p in &points {
+        let cs = [[p[0], p[1]], [p[2], p[3]], [p[4], p[5]]];
+        let mut closed = [0.0; 6];
+        let mut total = 0.0;
+        for x in &xs {
+            let dist = |c: &[f64; 2]| (x[0] - c[0]).powi(2) + (x[1] - c[1]).powi(2);
+            let k = (0..3)
+                .min_by(|&a, &b| dist(&cs[a]).total_cmp(&dist(&cs[b])))
+                .unwrap();
+            total += dist(&cs[k]);
+            closed[2 * k] += 2.0 * (cs[k][0] - x[0]);
+            closed[2 * k + 1] += 2.0 * (cs[k][1] - x[1]);
+        }
+        let (value, g) = grad(p);
+        assert!((value - total).abs() <= 1e-12 * total);
+        for i in 0..6 {
+            assert!(
+                (g[i] - closed[i]).abs() <= 1e-12 * closed[i].abs().max(1.0),
+                "{i}: {} {}",
+                g[i],
+                closed[i]
+            );
+        }
+        // `f_adjoint`, each point and each centroid run again, agrees.
+        let mut tape = KmeansTape::new();
+        kmeans_forward(&cs, &xs, &mut tape);
+        let mut d_cs = [[0.0; 2]; 3];
+        kmeans_adjoint(&cs, &xs, &tape, 1.0, &mut d_cs);
+        let flat: Vec<f64> = d_cs.iter().flatten().copied().collect();
+        for i in 0..6 {
+            assert!((flat[i] - closed[i]).abs() <= 1e-12 * closed[i].abs().max(1.0));
+        }
+    }
+    GradCheck::new("kmeans").run(
+        &points,
+        |p| {
+            let cs = [[p[0], p[1]], [p[2], p[3]], [p[4], p[5]]];
+            kmeans(&cs, &xs)
+        },
+        grad,
+    );
+}

@@ -64,8 +64,6 @@ pub struct Spec<'a> {
     pub init_is_call: bool,
     pub doc: String,
     pub nest: &'a [usize],
-    /// Keep in the function's tape even inside a checkpointed loop (the checkpoints).
-    pub main: bool,
 }
 
 impl Tape {
@@ -86,14 +84,15 @@ impl Tape {
         };
         let (mut ty, mut init) = (spec.ty, spec.init);
         let is_call = spec.init_is_call;
-        let owner = if spec.main {
-            None
-        } else {
-            spec.nest
-                .iter()
-                .copied()
-                .find(|&l| loops[l].checkpoint.is_some())
-        };
+        // The step tape of the innermost checkpointed loop around the field (for a checkpoint,
+        // around its loop: the function's tape, or the step tape of a run-time loop of
+        // independent iterations the loop is inside).
+        let owner = spec
+            .nest
+            .iter()
+            .copied()
+            .rev()
+            .find(|&l| loops[l].checkpoint.is_some());
         let nest: Vec<usize> = match owner {
             Some(o) => spec
                 .nest

@@ -444,14 +444,29 @@ impl Lower {
     /// The state a checkpointed loop `id` saves: the variables declared before it (from
     /// `first_var` on are its own) that its body uses, not parameters or loop counters.
     fn carried(&mut self, fl: &syn::ExprForLoop, id: usize, first_var: VarId, body: &Block) {
-        if self
-            .nest
-            .iter()
-            .any(|&l| self.f.loops[l].checkpoint.is_some())
+        // A run-time loop of independent iterations may be inside others: its iterations run
+        // again inside each run of theirs. Other checkpointed loops may not nest.
+        let independent = |l: &Loop| l.runtime && !l.binomial;
+        if !independent(&self.f.loops[id])
+            && self
+                .nest
+                .iter()
+                .any(|&l| self.f.loops[l].checkpoint.is_some())
         {
             self.error(err(
                 fl,
                 "a checkpointed loop inside another is not supported; checkpoint the outer one",
+            ));
+        }
+        if independent(&self.f.loops[id])
+            && self
+                .nest
+                .iter()
+                .any(|&l| self.f.loops[l].checkpoint.is_some() && !independent(&self.f.loops[l]))
+        {
+            self.error(err(
+                &fl.expr,
+                "a loop over a run-time length inside a checkpointed loop is not supported; it may be inside loops of constant bounds or other loops over run-time lengths",
             ));
         }
         let mut used = std::collections::BTreeSet::new();

@@ -337,7 +337,6 @@ impl<'a> Rev<'a> {
                 init_is_call: false,
                 doc: format!("`{}` {when} checkpointed loop #{l}", var.name),
                 nest: &self.f.loops[l].nest.clone(),
-                main: true,
             };
             self.tape.field(key, spec, &self.f.loops);
         }

@@ -273,7 +273,6 @@ impl<'a> Rev<'a> {
                 init_is_call: true,
                 doc: format!("the tape of the call to `{callee}`"),
                 nest: &self.f.def_nest[def],
-                main: false,
             };
             self.tape.field(key, spec, &self.f.loops);
         }

@@ -36,7 +36,6 @@ impl<'a> Rev<'a> {
                 init_is_call: false,
                 doc,
                 nest,
-                main: false,
             };
             self.tape.field(key, spec, &self.f.loops);
         }
