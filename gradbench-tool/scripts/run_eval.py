@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""Runs one of GradBench's evals against stackgrad's tool, in place of GradBench's intermediary.
+
+    python3 gradbench-tool/scripts/run_eval.py GRADBENCH_DIR EVAL [EVAL ARGS..]
+
+GRADBENCH_DIR is a checkout of github.com/gradbench/gradbench whose `manual` tool is built (see
+`setup.sh` beside this file): the evals validate every output against it. The eval
+(`python/gradbench/gradbench/evals/EVAL/run.py`) and the tool (`target/release/stackgrad-gradbench`,
+built first) exchange JSON lines through this script, which prints, for every `evaluate`, the
+function, the input's description, GradBench's verdict and the median `evaluate` timing, and
+exits with 1 if any output was found invalid.
+"""
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+
+def main() -> int:
+    if len(sys.argv) < 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    gradbench, name, eval_args = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3:]
+    repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    subprocess.run(
+        ["cargo", "build", "--quiet", "--release", "-p", "stackgrad-gradbench"],
+        cwd=repo,
+        check=True,
+    )
+    tool = subprocess.Popen(
+        [os.path.join(repo, "target", "release", "stackgrad-gradbench")],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    env = dict(os.environ, PYTHONPATH=os.path.join(gradbench, "python", "gradbench"))
+    evaluation = subprocess.Popen(
+        [sys.executable, f"python/gradbench/gradbench/evals/{name}/run.py", *eval_args],
+        cwd=gradbench,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    pending = {}
+    invalid = 0
+    print(f"{'function':<10} {'input':<22} {'valid':<6} {'runs':>5} {'median evaluate':>16}")
+    for line in evaluation.stdout:
+        message = json.loads(line)
+        tool.stdin.write(line)
+        tool.stdin.flush()
+        reply = tool.stdout.readline()
+        response = json.loads(reply)
+        evaluation.stdin.write(reply)
+        evaluation.stdin.flush()
+        kind = message.get("kind")
+        if kind == "define" and not response.get("success"):
+            print(f"define {message.get('module')}: {response.get('error')}")
+        if kind == "evaluate":
+            times = [t["nanoseconds"] for t in response.get("timings", []) if t["name"] == "evaluate"]
+            pending[message["id"]] = (message, response, times)
+        if kind == "analysis":
+            message_of, response_of, times = pending.pop(message["of"])
+            valid = message.get("valid")
+            invalid += not valid
+            median = f"{statistics.median(times) / 1e6:.3f} ms" if times else "-"
+            print(
+                f"{message_of['function']:<10} {message_of.get('description', ''):<22} "
+                f"{str(valid):<6} {len(times):>5} {median:>16}"
+            )
+            if not valid:
+                print(f"    {message.get('error', '')[:2000]}")
+    evaluation.wait()
+    tool.stdin.close()
+    tool.wait()
+    print(f"{name}: {'all outputs valid' if invalid == 0 else f'{invalid} invalid outputs'}")
+    return 1 if invalid else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Prepares a GradBench checkout for `run_eval.py`: its Python packages (numpy, pydantic,
+# dataclasses-json, from PyPI) and its C++ `manual` tool, the evals' golden implementation.
+# GradBench's Makefile downloads nlohmann's json.hpp from GitHub; Debian's nlohmann-json3-dev
+# package provides the same header where GitHub is out of reach.
+#
+#   gradbench-tool/scripts/setup.sh GRADBENCH_DIR EVAL..
+set -euo pipefail
+dir=$1
+shift
+pip3 install --quiet numpy pydantic dataclasses-json
+if [ ! -f "$dir/cpp/json.hpp" ]; then
+    if [ ! -f /usr/include/nlohmann/json.hpp ]; then
+        sudo=()
+        [ "$(id -u)" -ne 0 ] && sudo=(sudo)
+        "${sudo[@]}" apt-get install -y -q nlohmann-json3-dev
+    fi
+    cp /usr/include/nlohmann/json.hpp "$dir/cpp/json.hpp"
+fi
+for eval in "$@"; do
+    make -C "$dir/tools/manual" NATIVE=no "bin/$eval"
+done

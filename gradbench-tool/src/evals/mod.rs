@@ -1,0 +1,32 @@
+//! The evals this tool implements, each a module of `#[differentiable]` functions written as the
+//! eval's README describes the computation.
+
+mod hello;
+mod llsq;
+mod lse;
+
+use std::time::Duration;
+
+use serde_json::Value;
+
+/// The modules `define` accepts.
+pub const MODULES: &[&str] = &["hello", "llsq", "lse"];
+
+/// Runs `function` of `module` on `input`: its output and the time of each run.
+pub fn evaluate(
+    module: &str,
+    function: &str,
+    input: &Value,
+) -> Result<(Value, Vec<Duration>), String> {
+    match module {
+        "hello" => hello::evaluate(function, input),
+        "llsq" => llsq::evaluate(function, input),
+        "lse" => lse::evaluate(function, input),
+        _ => Err(format!("no module `{module}` in stackgrad's tool")),
+    }
+}
+
+/// The error for a function a module does not have.
+fn unknown(module: &str, function: &str) -> String {
+    format!("module `{module}` has no function `{function}`")
+}

@@ -1,0 +1,163 @@
+//! The tool as GradBench runs it: a session of JSON lines on stdin, the responses on stdout.
+//! Outputs are checked against independent f64 references (closed forms, the objective written
+//! the way GradBench's C++ `manual` tool computes it); GradBench's own validation of these evals
+//! is run with its Python evals (BENCHMARKS.md, "GradBench").
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use serde_json::{Value, json};
+
+/// Sends `messages`, one per line, and returns the responses.
+fn session(messages: &[Value]) -> Vec<Value> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_stackgrad-gradbench"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the tool starts");
+    {
+        let mut stdin = child.stdin.take().unwrap();
+        for m in messages {
+            writeln!(stdin, "{m}").unwrap();
+        }
+    }
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let responses: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        responses.len(),
+        messages.len(),
+        "one response per message:\n{text}"
+    );
+    for (m, r) in messages.iter().zip(&responses) {
+        assert_eq!(m["id"], r["id"]);
+    }
+    responses
+}
+
+fn floats(v: &Value) -> Vec<f64> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect()
+}
+
+/// Seeded values in [0, 1), as GradBench's evals draw them.
+fn uniform(n: usize, mut seed: u64) -> Vec<f64> {
+    (0..n)
+        .map(|_| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        })
+        .collect()
+}
+
+#[test]
+fn hello_and_the_protocol() {
+    let r = session(&[
+        json!({"id": 0, "kind": "start", "eval": "hello"}),
+        json!({"id": 1, "kind": "define", "module": "hello"}),
+        json!({"id": 2, "kind": "evaluate", "module": "hello", "function": "square", "input": 3.0}),
+        json!({"id": 3, "kind": "evaluate", "module": "hello", "function": "double", "input": 9.0}),
+        json!({"id": 4, "kind": "analysis", "of": 3, "valid": true}),
+        json!({"id": 5, "kind": "define", "module": "no-such-eval"}),
+        json!({"id": 6, "kind": "evaluate", "module": "hello", "function": "cube", "input": 2.0}),
+        json!({"id": 7, "kind": "evaluate", "module": "lse", "function": "primal", "input": {"y": [1.0]}}),
+    ]);
+    assert_eq!(r[0]["tool"], "stackgrad");
+    assert_eq!(r[1]["success"], true);
+    assert_eq!(
+        (r[2]["output"].as_f64(), r[3]["output"].as_f64()),
+        (Some(9.0), Some(18.0))
+    );
+    assert_eq!(r[2]["timings"][0]["name"], "evaluate");
+    assert_eq!(r[4], json!({"id": 4}));
+    assert_eq!(r[5]["success"], false);
+    assert_eq!(r[6]["success"], false);
+    assert!(
+        r[6]["error"]
+            .as_str()
+            .unwrap()
+            .contains("no function `cube`")
+    );
+    assert_eq!(r[7]["success"], false);
+    assert!(r[7]["error"].as_str().unwrap().contains("no array `x`"));
+}
+
+#[test]
+fn lse_against_the_softmax() {
+    let x: Vec<f64> = uniform(5000, 1).iter().map(|v| 200.0 * v - 100.0).collect();
+    let input = json!({"x": x, "min_runs": 3, "min_seconds": 0});
+    let r = session(&[
+        json!({"id": 0, "kind": "define", "module": "lse"}),
+        json!({"id": 1, "kind": "evaluate", "module": "lse", "function": "primal", "input": input}),
+        json!({"id": 2, "kind": "evaluate", "module": "lse", "function": "gradient", "input": input}),
+    ]);
+    assert_eq!(
+        r[1]["timings"].as_array().unwrap().len(),
+        3,
+        "min_runs is honoured"
+    );
+    let m = x.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let total: f64 = x.iter().map(|v| (v - m).exp()).sum();
+    let value = r[1]["output"].as_f64().unwrap();
+    assert!((value - (m + total.ln())).abs() <= 1e-12 * value.abs());
+    let g = floats(&r[2]["output"]);
+    assert_eq!(g.len(), x.len());
+    for (gi, xi) in g.iter().zip(&x) {
+        assert!((gi - (xi - m).exp() / total).abs() <= 1e-14);
+    }
+}
+
+#[test]
+fn llsq_against_the_objective_and_its_closed_gradient() {
+    for (n, m) in [(16, 128), (1000, 12), (2, 1)] {
+        let x = uniform(m, n as u64);
+        let input = json!({"x": x, "n": n, "min_runs": 1, "min_seconds": 0});
+        let r = session(&[
+            json!({"id": 0, "kind": "define", "module": "llsq"}),
+            json!({"id": 1, "kind": "evaluate", "module": "llsq", "function": "primal", "input": input}),
+            json!({"id": 2, "kind": "evaluate", "module": "llsq", "function": "gradient", "input": input}),
+        ]);
+        // The objective as GradBench's C++ `manual` tool writes it (powers by repeated
+        // products), and the gradient -Σ_i r_i t_i^j.
+        let (mut value, mut grad) = (0.0, vec![0.0; m]);
+        for i in 0..n {
+            let t = -1.0 + i as f64 * 2.0 / (n as f64 - 1.0);
+            let s = if t > 0.0 {
+                1.0
+            } else if t < 0.0 {
+                -1.0
+            } else {
+                0.0
+            };
+            let (mut fit, mut power) = (0.0, 1.0);
+            let mut powers = Vec::new();
+            for xj in &x {
+                fit += xj * power;
+                powers.push(power);
+                power *= t;
+            }
+            let residual = s - fit;
+            value += residual * residual / 2.0;
+            for (g, p) in grad.iter_mut().zip(&powers) {
+                *g -= residual * p;
+            }
+        }
+        let out = r[1]["output"].as_f64().unwrap();
+        assert!(
+            (out - value).abs() <= 1e-9 * value.abs().max(1.0),
+            "n {n}: {out} {value}"
+        );
+        for (a, b) in floats(&r[2]["output"]).iter().zip(&grad) {
+            assert!((a - b).abs() <= 1e-9 * b.abs().max(1.0), "n {n}: {a} {b}");
+        }
+    }
+}
