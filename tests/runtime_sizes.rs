@@ -614,3 +614,95 @@ fn nested_run_time_loops() {
         grad,
     );
 }
+
+#[differentiable]
+fn soft(v: f64) -> f64 {
+    (1.0 + v.exp()).ln()
+}
+
+/// Run-time loops with what else the language has: a call and a branch in the body, `continue`
+/// and `break`, `.rev()` and `.step_by(k)` on a run-time range, a bound computed from `len()`,
+/// and a run-time loop inside a loop of constant bound.
+#[differentiable(wrt(p))]
+fn assorted(p: &[f64; 3], xs: &[f64]) -> f64 {
+    let mut total = 0.0;
+    for (i, x) in xs.iter().enumerate() {
+        if i % 3 == 2 {
+            continue;
+        }
+        let y = if *x > 0.0 { p[0] * x } else { p[1] * x * x };
+        total += soft(y);
+    }
+    let half = xs.len() / 2;
+    for i in (0..half).rev() {
+        total -= 0.1 * (p[2] * xs[i]).sin();
+    }
+    for i in (1..xs.len()).step_by(2) {
+        total += p[0] * p[1] * xs[i];
+    }
+    for k in 0..2 {
+        let w = p[k] * 0.5;
+        let mut inner = 0.0;
+        for x in xs.iter() {
+            inner += (w * x).tanh();
+        }
+        total += inner * inner * 0.01;
+    }
+    let mut stop = 0.0;
+    for x in xs.iter() {
+        if *x > 1.2 {
+            break;
+        }
+        stop += p[2] * x;
+    }
+    total + stop
+}
+
+#[test]
+fn run_time_loops_with_calls_branches_and_exits() {
+    for xs in [data(25, 40, -1.5, 1.5), vec![2.0, -1.0, 0.5], vec![]] {
+        GradCheck::new("assorted").run(
+            &common::cube::<3>(26, 20, -1.0, 1.0),
+            |p| assorted(&p, &xs),
+            |p| assorted_grad(&p, &xs),
+        );
+        // The adjoint, with each loop run again in the reverse sweep, agrees with `f_grad`.
+        let p = [0.3, -0.8, 0.6];
+        let (_, g) = assorted_grad(&p, &xs);
+        let mut tape = AssortedTape::new();
+        assorted_forward(&p, &xs, &mut tape);
+        let mut a = [0.0; 3];
+        assorted_adjoint(&p, &xs, &tape, 1.0, &mut a);
+        for i in 0..3 {
+            assert!((a[i] - g[i]).abs() <= 1e-12 * g[i].abs().max(1.0));
+        }
+    }
+}
+
+/// An f32 function of f32 slices.
+#[differentiable(wrt(w, xs))]
+fn weighted32(w: f32, xs: &[f32], ys: &[f32]) -> f32 {
+    let mut s = 0.0;
+    for (x, y) in xs.iter().zip(ys.iter()) {
+        s += (w * x - y) * (w * x - y);
+    }
+    s
+}
+
+#[test]
+fn f32_slices() {
+    let xs: Vec<f32> = data(27, 30, -1.0, 1.0).iter().map(|&v| v as f32).collect();
+    let ys: Vec<f32> = data(28, 30, -1.0, 1.0).iter().map(|&v| v as f32).collect();
+    let mut d_xs = vec![0.0f32; 30];
+    let (value, d_w) = weighted32_grad(0.7, &xs, &ys, &mut d_xs);
+    let (mut v, mut dw) = (0.0f64, 0.0f64);
+    for i in 0..30 {
+        let r = 0.7 * f64::from(xs[i]) - f64::from(ys[i]);
+        v += r * r;
+        dw += 2.0 * r * f64::from(xs[i]);
+        let dx = 2.0 * r * 0.7;
+        assert!((f64::from(d_xs[i]) - dx).abs() <= 1e-5 * dx.abs().max(1.0));
+    }
+    assert!((f64::from(value) - v).abs() <= 1e-5 * v.max(1.0));
+    assert!((f64::from(d_w) - dw).abs() <= 1e-5 * dw.abs().max(1.0));
+}
