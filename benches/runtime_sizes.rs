@@ -31,6 +31,37 @@ fn data_file(name: &str) -> String {
     format!("{}/data/adbench/gmm/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
+/// `gmm_points`' gradient against its objective, in interleaved rounds of `calls` calls.
+fn slice_ratio<const D: usize, const K: usize, const Q: usize>(
+    name: &str,
+    calls: u32,
+    (alphas, means, icf): (&[f64; K], &[[f64; D]; K], &[[f64; Q]; K]),
+    points: &[[f64; D]],
+) {
+    let objective = || {
+        gmm_points::<D, K, Q>(
+            black_box(alphas),
+            black_box(means),
+            black_box(icf),
+            black_box(points),
+        )
+    };
+    let gradient = || {
+        gmm_points_grad::<D, K, Q>(
+            black_box(alphas),
+            black_box(means),
+            black_box(icf),
+            black_box(points),
+        )
+    };
+    interleaved::ratio(
+        name,
+        calls,
+        ("gradient", gradient),
+        ("objective", objective),
+    );
+}
+
 /// GMM d10 K5 n1000 from ADBench's file, with the points in a slice and in an array.
 fn gmm_1k() {
     const D: usize = 10;
@@ -46,14 +77,7 @@ fn gmm_1k() {
         GmmPointsLoop4Tape::<D, K, Q>::BYTES,
         GmmObjectiveTape::<D, K, N, Q>::BYTES
     );
-    let objective = || {
-        gmm_points::<D, K, Q>(
-            black_box(alphas),
-            black_box(means),
-            black_box(icf),
-            black_box(&points),
-        )
-    };
+    slice_ratio("gmm_d10_K5 slice", 20, (alphas, means, icf), &points);
     let gradient = || {
         gmm_points_grad::<D, K, Q>(
             black_box(alphas),
@@ -62,12 +86,6 @@ fn gmm_1k() {
             black_box(&points),
         )
     };
-    interleaved::ratio(
-        "gmm_d10_K5 slice",
-        20,
-        ("gradient", gradient),
-        ("objective", objective),
-    );
     // The compile-time version's gradient, its 0.5 MB tape allocated once, as a training loop
     // keeps it.
     let tape = RefCell::new(Box::new(GmmObjectiveTape::<D, K, N, Q>::new()));
@@ -103,28 +121,7 @@ fn gmm_2_5m() {
         GmmPointsLoop4Tape::<D, K, Q>::BYTES,
         points.len()
     );
-    let objective = || {
-        gmm_points::<D, K, Q>(
-            black_box(alphas),
-            black_box(means),
-            black_box(icf),
-            black_box(&points),
-        )
-    };
-    let gradient = || {
-        gmm_points_grad::<D, K, Q>(
-            black_box(alphas),
-            black_box(means),
-            black_box(icf),
-            black_box(&points),
-        )
-    };
-    interleaved::ratio(
-        "gmm_2.5M_d2_K5 slice",
-        1,
-        ("gradient", gradient),
-        ("objective", objective),
-    );
+    slice_ratio("gmm_2.5M_d2_K5 slice", 1, (alphas, means, icf), &points);
 }
 
 /// A one-hidden-layer network's squared error over rows, the rows known at run time.
