@@ -706,3 +706,63 @@ fn f32_slices() {
     assert!((f64::from(value) - v).abs() <= 1e-5 * v.max(1.0));
     assert!((f64::from(d_w) - dw).abs() <= 1e-5 * dw.abs().max(1.0));
 }
+
+/// Second order over a differentiated slice: `f(x, w) = Σ softplus(w x_i) + (Σ x_i)² / 2`.
+#[differentiable(wrt(x, w), hvp)]
+fn curved(x: &[f64], w: f64) -> f64 {
+    let mut s = 0.0;
+    let mut t = 0.0;
+    for v in x.iter() {
+        s += (1.0 + (w * v).exp()).ln();
+        t += *v;
+    }
+    s + 0.5 * t * t
+}
+
+#[test]
+fn hvp_over_a_differentiated_slice() {
+    let x = data(29, 50, -1.5, 1.5);
+    let v_x = data(30, 50, -1.0, 1.0);
+    let (w, v_w) = (0.8, -0.4);
+    let (mut g_x, mut hv_x) = (vec![1.0; 50], vec![2.0; 50]);
+    let (value, g_w, hv_w) = curved_hvp(&x, w, &v_x, v_w, &mut g_x, &mut hv_x);
+    // Closed forms, with σ the logistic function: ∂f/∂x_i = w σ(w x_i) + Σx, ∂f/∂w = Σ x_i σ;
+    // ∂²f/∂x_i² = w² σ', ∂²f/∂x_i∂x_j += 1, ∂²f/∂x_i∂w = σ + w x_i σ', ∂²f/∂w² = Σ x_i² σ'.
+    let sig = |z: f64| 1.0 / (1.0 + (-z).exp());
+    let total: f64 = x.iter().sum();
+    let v_total: f64 = v_x.iter().sum();
+    let (mut h_w, mut f) = (0.0, 0.5 * total * total);
+    for i in 0..50 {
+        let (s, ds) = (sig(w * x[i]), sig(w * x[i]) * (1.0 - sig(w * x[i])));
+        f += (1.0 + (w * x[i]).exp()).ln();
+        let g = w * s + total;
+        assert!((g_x[i] - g).abs() <= 1e-12 * g.abs().max(1.0));
+        let hv = w * w * ds * v_x[i] + v_total + (s + w * x[i] * ds) * v_w;
+        assert!(
+            (hv_x[i] - hv).abs() <= 1e-12 * hv.abs().max(1.0),
+            "{i}: {} {hv}",
+            hv_x[i]
+        );
+        h_w += (s + w * x[i] * ds) * v_x[i] + x[i] * x[i] * ds * v_w;
+    }
+    assert!((value - f).abs() <= 1e-12 * f.abs());
+    let g_w_closed: f64 = (0..50).map(|i| x[i] * sig(w * x[i])).sum();
+    assert!((g_w - g_w_closed).abs() <= 1e-12 * g_w_closed.abs().max(1.0));
+    assert!(
+        (hv_w - h_w).abs() <= 1e-12 * h_w.abs().max(1.0),
+        "{hv_w} {h_w}"
+    );
+}
+
+#[test]
+#[should_panic(expected = "curved_hvp: the direction `v_x` has 2 elements, but `x` has 3")]
+fn an_hvp_direction_of_another_length_panics_with_a_message() {
+    curved_hvp(
+        &[1.0, 2.0, 3.0],
+        0.5,
+        &[0.0; 2],
+        1.0,
+        &mut [0.0; 3],
+        &mut [0.0; 3],
+    );
+}

@@ -146,12 +146,55 @@ pub fn hvp_fn(func: &syn::ItemFn, f: &Func) -> TokenStream {
     }
     let mixed = |s: &str| Ident::new(s, Span::mixed_site());
     let (tape, value) = (mixed("tape"), mixed("value"));
-    let n = f.wrt.len();
-    let h: Vec<_> = (0..n).map(|i| mixed(&format!("h{i}"))).collect();
-    let g: Vec<_> = (0..n).map(|i| mixed(&format!("g{i}"))).collect();
-    let zeros: Vec<_> = (f.wrt.iter())
-        .map(|&i| f.types.zero(f.vars[f.params[i]].ty))
-        .collect();
+    // A differentiated slice's gradient and `H v` go into buffers the caller passes after the
+    // directions (`g_x`, `hv_x`: the slice's length, zeroed first); the others are returned.
+    let (mut owned_tys, mut locals, mut pass, mut grads, mut hs) = (
+        Vec::new(),
+        TokenStream::new(),
+        Vec::new(),
+        Vec::new(),
+        Vec::new(),
+    );
+    let (mut buffers, mut checks) = (Vec::new(), TokenStream::new());
+    for (k, &i) in f.wrt.iter().enumerate() {
+        let var = &f.vars[f.params[i]];
+        let ty = &wrt_tys[k];
+        if f.slices.contains(&f.params[i]) {
+            let (gb, hb) = (
+                names.fresh(&format!("g_{}", bare(&var.name))),
+                names.fresh(&format!("hv_{}", bare(&var.name))),
+            );
+            let (x, v) = (&var.emit, &v_names[k]);
+            let elem = f.types.zero(f.types.elem(var.ty).unwrap());
+            for (b, what) in [(v, "direction"), (&gb, "gradient buffer"), (&hb, "buffer")] {
+                let msg = format!(
+                    "{name}_hvp: the {what} `{}` has {{}} elements, but `{}` has {{}}: pass one of the slice's length",
+                    bare(b),
+                    var.name
+                );
+                checks.extend(
+                    quote!(if #b.len() != #x.len() { ::core::panic!(#msg, #b.len(), #x.len()); }),
+                );
+            }
+            let e = mixed("e");
+            locals.extend(quote!(
+                for #e in #gb.iter_mut() { *#e = #elem; }
+                for #e in #hb.iter_mut() { *#e = #elem; }
+            ));
+            buffers.push(quote!(#gb: &mut #ty));
+            buffers.push(quote!(#hb: &mut #ty));
+            pass.push((quote!(&mut *#hb), quote!(&mut *#gb)));
+        } else {
+            let (h, g) = (mixed(&format!("h{k}")), mixed(&format!("g{k}")));
+            let zero = f.types.zero(var.ty);
+            locals.extend(quote!(let mut #h: #ty = #zero; let mut #g: #ty = #zero;));
+            pass.push((quote!(&mut #h), quote!(&mut #g)));
+            owned_tys.push(ty.clone());
+            grads.push(g);
+            hs.push(h);
+        }
+    }
+    let (h_pass, g_pass): (Vec<_>, Vec<_>) = pass.into_iter().unzip();
     // The zero tangents of struct parameters not differentiated (see `Tan::for_hvp`).
     for (i, &p) in f.params.iter().enumerate() {
         let ty = f.vars[p].ty;
@@ -166,9 +209,13 @@ pub fn hvp_fn(func: &syn::ItemFn, f: &Func) -> TokenStream {
         format_ident!("{}_adjoint", inner),
     );
     let inner_tape = tape_name(&inner);
-    let (grad_ty, grads, hs) = match &wrt_tys[..] {
-        [t] => (t.clone(), quote!(#(#g)*), quote!(#(#h)*)),
-        ts => (quote!((#(#ts),*)), quote!((#(#g),*)), quote!((#(#h),*))),
+    let (grad_ty, grads, hs) = match &owned_tys[..] {
+        [t] => (t.clone(), quote!(#(#grads)*), quote!(#(#hs)*)),
+        ts => (
+            quote!((#(#ts),*)),
+            quote!((#(#grads),*)),
+            quote!((#(#hs),*)),
+        ),
     };
     let hvp = format_ident!("{}_hvp", name);
     let v_list = list(v_names.iter().map(|v| v.to_string()));
@@ -180,12 +227,12 @@ pub fn hvp_fn(func: &syn::ItemFn, f: &Func) -> TokenStream {
     quote! {
         #text
         #allow
-        #vis fn #hvp #gdecl(#(#params,)* #(#v_names: #v_tys),*) -> (#ret, #grad_ty, #grad_ty) {
+        #vis fn #hvp #gdecl(#(#params,)* #(#v_names: #v_tys,)* #(#buffers),*) -> (#ret, #grad_ty, #grad_ty) {
+            #checks
             let mut #tape = <#inner_tape #guse>::new();
             let #value = #inner_fwd(#(#args,)* #(#v_pass,)* &mut #tape);
-            #(let mut #h: #wrt_tys = #zeros;)*
-            #(let mut #g: #wrt_tys = #zeros;)*
-            #inner_adj(#(#args,)* #(#v_pass,)* &#tape, &[0.0, 1.0], #(&mut #h,)* #(&mut #g),*);
+            #locals
+            #inner_adj(#(#args,)* #(#v_pass,)* &#tape, &[0.0, 1.0], #(#h_pass,)* #(#g_pass),*);
             (#value[0], #grads, #hs)
         }
     }

@@ -258,10 +258,6 @@ impl Lower {
                     name,
                     format!("`{name}` is not a parameter of this function; `wrt(..)` lists parameters to differentiate"),
                 )),
-                Some(i) if self.f.slices.contains(&self.f.params[i]) && args.hvp => self.error(err(
-                    name,
-                    format!("`hvp` of a function that differentiates a slice is not supported: its gradient and `H v` have the slice's run-time length; take an array, as in `{name}: &[f64; N]`, or drop `hvp`"),
-                )),
                 Some(i) if self.f.slices.contains(&self.f.params[i])
                     && self.f.types.differentiable(self.f.vars[self.f.params[i]].ty) =>
                 {

@@ -355,8 +355,8 @@ pub fn energy_hvp(
     let mut tape = <EnergyHvpJvpTape>::new();
     let value = energy_hvp_jvp_forward(x, w, v_x, v_w, &mut tape);
     let mut h0: [f64; 4] = [0.0; 4];
-    let mut h1: f64 = 0.0;
     let mut g0: [f64; 4] = [0.0; 4];
+    let mut h1: f64 = 0.0;
     let mut g1: f64 = 0.0;
     energy_hvp_jvp_adjoint(
         x,
