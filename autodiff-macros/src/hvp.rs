@@ -146,8 +146,86 @@ pub fn hvp_fn(func: &syn::ItemFn, f: &Func) -> TokenStream {
     }
     let mixed = |s: &str| Ident::new(s, Span::mixed_site());
     let (tape, value) = (mixed("tape"), mixed("value"));
-    // A differentiated slice's gradient and `H v` go into buffers the caller passes after the
-    // directions (`g_x`, `hv_x`: the slice's length, zeroed first); the others are returned.
+    let Outputs {
+        owned_tys,
+        locals,
+        h_pass,
+        g_pass,
+        grads,
+        hs,
+        buffers,
+        checks,
+    } = outputs(f, name, wrt_tys, &v_names, &mut names);
+    // The zero tangents of struct parameters not differentiated (see `Tan::for_hvp`).
+    for (i, &p) in f.params.iter().enumerate() {
+        let ty = f.vars[p].ty;
+        if !f.wrt.contains(&i) && f.types.kind(ty) == Kind::Struct {
+            let z = f.types.zero(ty);
+            v_pass.push(quote!(&#z));
+        }
+    }
+    let inner = format_ident!("{}_hvp_jvp", name);
+    let (inner_fwd, inner_adj) = (
+        format_ident!("{}_forward", inner),
+        format_ident!("{}_adjoint", inner),
+    );
+    let inner_tape = tape_name(&inner);
+    let (grad_ty, grads, hs) = match &owned_tys[..] {
+        [t] => (t.clone(), quote!(#(#grads)*), quote!(#(#hs)*)),
+        ts => (
+            quote!((#(#ts),*)),
+            quote!((#(#grads),*)),
+            quote!((#(#hs),*)),
+        ),
+    };
+    let hvp = format_ident!("{}_hvp", name);
+    let v_list = list(v_names.iter().map(|v| v.to_string()));
+    let text = doc(format!(
+        "The value of [`{name}`], its gradient with respect to {wrt_names} (as `{name}_grad` \
+         returns it) and the Hessian-vector product `H v` along {v_list}, by reverse mode over \
+         forward mode, with a tape of fixed size on the stack."
+    ));
+    quote! {
+        #text
+        #allow
+        #vis fn #hvp #gdecl(#(#params,)* #(#v_names: #v_tys,)* #(#buffers),*) -> (#ret, #grad_ty, #grad_ty) {
+            #checks
+            let mut #tape = <#inner_tape #guse>::new();
+            let #value = #inner_fwd(#(#args,)* #(#v_pass,)* &mut #tape);
+            #locals
+            #inner_adj(#(#args,)* #(#v_pass,)* &#tape, &[0.0, 1.0], #(#h_pass,)* #(#g_pass),*);
+            (#value[0], #grads, #hs)
+        }
+    }
+}
+
+/// What `f_hvp` returns and what it passes to the tangent program's adjoint, per differentiated
+/// parameter.
+struct Outputs {
+    /// The types of the gradients (and `H v`s) returned, and their locals.
+    owned_tys: Vec<TokenStream>,
+    grads: Vec<Ident>,
+    hs: Vec<Ident>,
+    /// The locals' declarations and the buffers' zeroing.
+    locals: TokenStream,
+    /// The adjoint's arguments for `H v` and for the gradient, in parameter order.
+    h_pass: Vec<TokenStream>,
+    g_pass: Vec<TokenStream>,
+    /// The buffer parameters of differentiated slices, and their length checks.
+    buffers: Vec<TokenStream>,
+    checks: TokenStream,
+}
+
+/// A differentiated slice's gradient and `H v` go into buffers the caller passes after the
+/// directions (`g_x`, `hv_x`: the slice's length, zeroed first); the others are returned.
+fn outputs(
+    f: &Func,
+    name: &Ident,
+    wrt_tys: &[TokenStream],
+    v_names: &[Ident],
+    names: &mut crate::names::Names,
+) -> Outputs {
+    let mixed = |s: &str| Ident::new(s, Span::mixed_site());
     let (mut owned_tys, mut locals, mut pass, mut grads, mut hs) = (
         Vec::new(),
         TokenStream::new(),
@@ -195,46 +273,15 @@ pub fn hvp_fn(func: &syn::ItemFn, f: &Func) -> TokenStream {
         }
     }
     let (h_pass, g_pass): (Vec<_>, Vec<_>) = pass.into_iter().unzip();
-    // The zero tangents of struct parameters not differentiated (see `Tan::for_hvp`).
-    for (i, &p) in f.params.iter().enumerate() {
-        let ty = f.vars[p].ty;
-        if !f.wrt.contains(&i) && f.types.kind(ty) == Kind::Struct {
-            let z = f.types.zero(ty);
-            v_pass.push(quote!(&#z));
-        }
-    }
-    let inner = format_ident!("{}_hvp_jvp", name);
-    let (inner_fwd, inner_adj) = (
-        format_ident!("{}_forward", inner),
-        format_ident!("{}_adjoint", inner),
-    );
-    let inner_tape = tape_name(&inner);
-    let (grad_ty, grads, hs) = match &owned_tys[..] {
-        [t] => (t.clone(), quote!(#(#grads)*), quote!(#(#hs)*)),
-        ts => (
-            quote!((#(#ts),*)),
-            quote!((#(#grads),*)),
-            quote!((#(#hs),*)),
-        ),
-    };
-    let hvp = format_ident!("{}_hvp", name);
-    let v_list = list(v_names.iter().map(|v| v.to_string()));
-    let text = doc(format!(
-        "The value of [`{name}`], its gradient with respect to {wrt_names} (as `{name}_grad` \
-         returns it) and the Hessian-vector product `H v` along {v_list}, by reverse mode over \
-         forward mode, with a tape of fixed size on the stack."
-    ));
-    quote! {
-        #text
-        #allow
-        #vis fn #hvp #gdecl(#(#params,)* #(#v_names: #v_tys,)* #(#buffers),*) -> (#ret, #grad_ty, #grad_ty) {
-            #checks
-            let mut #tape = <#inner_tape #guse>::new();
-            let #value = #inner_fwd(#(#args,)* #(#v_pass,)* &mut #tape);
-            #locals
-            #inner_adj(#(#args,)* #(#v_pass,)* &#tape, &[0.0, 1.0], #(#h_pass,)* #(#g_pass),*);
-            (#value[0], #grads, #hs)
-        }
+    Outputs {
+        owned_tys,
+        grads,
+        hs,
+        locals,
+        h_pass,
+        g_pass,
+        buffers,
+        checks,
     }
 }
 
