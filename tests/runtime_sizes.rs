@@ -766,3 +766,66 @@ fn an_hvp_direction_of_another_length_panics_with_a_message() {
         &mut [0.0; 3],
     );
 }
+
+/// k-means with `d` known at run time too (flat slices), as GradBench's eval needs it: points of
+/// independent iterations, centroids a sequential loop under the binomial schedule (whose
+/// running minimum's tangent depends on the order), each distance an inner loop; `hvp` along
+/// the all-ones vector is the (diagonal) Hessian's diagonal.
+#[differentiable(wrt(c), hvp)]
+fn kmeans_flat(c: &[f64], p: &[f64], d: usize) -> f64 {
+    let k = c.len() / d;
+    let n = p.len() / d;
+    let mut total = 0.0;
+    for i in 0..n {
+        let mut best = f64::INFINITY;
+        #[checkpoint(binomial(3))]
+        for j in 0..k {
+            let mut dist = 0.0;
+            for t in 0..d {
+                let e = c[j * d + t] - p[i * d + t];
+                dist += e * e;
+            }
+            best = best.min(dist);
+        }
+        total += best;
+    }
+    total
+}
+
+#[test]
+fn kmeans_with_run_time_dimensions_and_its_hessian_diagonal() {
+    let (n, k, d) = (200, 7, 3);
+    let p = data(31, n * d, 0.0, 1.0);
+    let c: Vec<f64> = p[(n - k) * d..].to_vec();
+    let mut g = vec![0.0; k * d];
+    let (value, ()) = kmeans_flat_grad(&c, &p, d, &mut g);
+    let (mut g_h, mut h) = (vec![0.0; k * d], vec![0.0; k * d]);
+    let (value_h, (), ()) = kmeans_flat_hvp(&c, &p, d, &vec![1.0; k * d], &mut g_h, &mut h);
+    // Closed forms: the gradient of centroid j sums 2 (c_j - p_i) over its points, the
+    // Hessian's diagonal is 2 for each of them.
+    let (mut total, mut closed_g, mut closed_h) = (0.0, vec![0.0; k * d], vec![0.0; k * d]);
+    for i in 0..n {
+        let dist = |j: usize| {
+            (0..d)
+                .map(|t| (c[j * d + t] - p[i * d + t]).powi(2))
+                .sum::<f64>()
+        };
+        let j = (0..k).min_by(|&a, &b| dist(a).total_cmp(&dist(b))).unwrap();
+        total += dist(j);
+        for t in 0..d {
+            closed_g[j * d + t] += 2.0 * (c[j * d + t] - p[i * d + t]);
+            closed_h[j * d + t] += 2.0;
+        }
+    }
+    assert!((value - total).abs() <= 1e-12 * total && value_h == value);
+    for m in 0..k * d {
+        assert!((g[m] - closed_g[m]).abs() <= 1e-12 * closed_g[m].abs().max(1.0));
+        assert!((g_h[m] - closed_g[m]).abs() <= 1e-12 * closed_g[m].abs().max(1.0));
+        assert!(
+            (h[m] - closed_h[m]).abs() <= 1e-12 * closed_h[m],
+            "{m}: {} {}",
+            h[m],
+            closed_h[m]
+        );
+    }
+}

@@ -161,3 +161,49 @@ fn llsq_against_the_objective_and_its_closed_gradient() {
         }
     }
 }
+
+#[test]
+fn kmeans_direction_against_its_closed_form() {
+    let (n, k, d) = (300, 6, 4);
+    let flat = uniform(n * d, 9);
+    let points: Vec<&[f64]> = flat.chunks(d).collect();
+    let centroids: Vec<&[f64]> = points[n - k..].to_vec();
+    let input = json!({"points": points, "centroids": centroids, "min_runs": 1, "min_seconds": 0});
+    let r = session(&[
+        json!({"id": 0, "kind": "define", "module": "kmeans"}),
+        json!({"id": 1, "kind": "evaluate", "module": "kmeans", "function": "cost", "input": input}),
+        json!({"id": 2, "kind": "evaluate", "module": "kmeans", "function": "dir", "input": input}),
+    ]);
+    // Each point's nearest centroid j: the cost adds |c_j - p|², the gradient 2 (c_j - p), the
+    // Hessian's diagonal 2; the direction is their quotient.
+    let (mut cost, mut g, mut h) = (0.0, vec![vec![0.0; d]; k], vec![vec![0.0; d]; k]);
+    for p in &points {
+        let dist = |c: &[f64]| {
+            c.iter()
+                .zip(*p)
+                .map(|(a, b)| (a - b) * (a - b))
+                .sum::<f64>()
+        };
+        let j = (0..k)
+            .min_by(|&a, &b| dist(centroids[a]).total_cmp(&dist(centroids[b])))
+            .unwrap();
+        cost += dist(centroids[j]);
+        for t in 0..d {
+            g[j][t] += 2.0 * (centroids[j][t] - p[t]);
+            h[j][t] += 2.0;
+        }
+    }
+    let out = r[1]["output"].as_f64().unwrap();
+    assert!((out - cost).abs() <= 1e-12 * cost);
+    let dir = r[2]["output"].as_array().unwrap();
+    assert_eq!(dir.len(), k);
+    for j in 0..k {
+        for (t, v) in floats(&dir[j]).iter().enumerate() {
+            let want = g[j][t] / h[j][t];
+            assert!(
+                (v - want).abs() <= 1e-12 * want.abs().max(1.0),
+                "{j} {t}: {v} {want}"
+            );
+        }
+    }
+}

@@ -446,24 +446,19 @@ impl Lower {
     fn carried(&mut self, fl: &syn::ExprForLoop, id: usize, first_var: VarId, body: &Block) {
         // A run-time loop of independent iterations may be inside others: its iterations run
         // again inside each run of theirs. Other checkpointed loops may not nest.
-        let independent = |l: &Loop| l.runtime && !l.binomial;
-        if !independent(&self.f.loops[id])
-            && self
-                .nest
-                .iter()
-                .any(|&l| self.f.loops[l].checkpoint.is_some())
-        {
+        // A run-time loop (of independent iterations, or binomial) may be inside other run-time
+        // loops: its iterations run again inside each run of theirs. Other checkpointed loops
+        // may not nest.
+        let outer: Vec<&Loop> = (self.nest.iter())
+            .map(|&l| &self.f.loops[l])
+            .filter(|l| l.checkpoint.is_some())
+            .collect();
+        if !outer.is_empty() && !self.f.loops[id].runtime {
             self.error(err(
                 fl,
                 "a checkpointed loop inside another is not supported; checkpoint the outer one",
             ));
-        }
-        if independent(&self.f.loops[id])
-            && self
-                .nest
-                .iter()
-                .any(|&l| self.f.loops[l].checkpoint.is_some() && !independent(&self.f.loops[l]))
-        {
+        } else if outer.iter().any(|l| !l.runtime) {
             self.error(err(
                 &fl.expr,
                 "a loop over a run-time length inside a checkpointed loop is not supported; it may be inside loops of constant bounds or other loops over run-time lengths",

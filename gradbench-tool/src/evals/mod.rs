@@ -2,6 +2,7 @@
 //! eval's README describes the computation.
 
 mod hello;
+mod kmeans;
 mod llsq;
 mod lse;
 
@@ -10,7 +11,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 /// The modules `define` accepts.
-pub const MODULES: &[&str] = &["hello", "llsq", "lse"];
+pub const MODULES: &[&str] = &["hello", "kmeans", "llsq", "lse"];
 
 /// Runs `function` of `module` on `input`: its output and the time of each run.
 pub fn evaluate(
@@ -20,6 +21,7 @@ pub fn evaluate(
 ) -> Result<(Value, Vec<Duration>), String> {
     match module {
         "hello" => hello::evaluate(function, input),
+        "kmeans" => kmeans::evaluate(function, input),
         "llsq" => llsq::evaluate(function, input),
         "lse" => lse::evaluate(function, input),
         _ => Err(format!("no module `{module}` in stackgrad's tool")),

@@ -1,0 +1,82 @@
+//! `kmeans`: the cost `Σ_i min_j |C_j - P_i|²` of `n` points and `k` centroids in `d`
+//! dimensions (all three read at run time, the points and centroids as flat row-major slices),
+//! and the Newton direction `J / diag(H)`. The Hessian is diagonal, so one Hessian-vector
+//! product along the all-ones vector is its diagonal, and `f_hvp` returns the gradient `J` with
+//! it. The points are a loop of independent iterations; the centroids a sequential loop (its
+//! running minimum's tangent depends on the order) under Griewank's binomial schedule; each
+//! distance an inner loop of independent iterations.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use stackgrad::differentiable;
+
+#[differentiable(wrt(c), hvp)]
+pub fn cost(c: &[f64], p: &[f64], d: usize) -> f64 {
+    let k = c.len() / d;
+    let n = p.len() / d;
+    let mut total = 0.0;
+    for i in 0..n {
+        let mut best = f64::INFINITY;
+        #[checkpoint(binomial(32))]
+        for j in 0..k {
+            let mut dist = 0.0;
+            for t in 0..d {
+                let e = c[j * d + t] - p[i * d + t];
+                dist += e * e;
+            }
+            best = best.min(dist);
+        }
+        total += best;
+    }
+    total
+}
+
+/// Rows of equal length, flattened; their length.
+fn rows(input: &Value, name: &str) -> Result<(Vec<f64>, usize), String> {
+    let rows = input
+        .get(name)
+        .and_then(Value::as_array)
+        .ok_or_else(|| format!("the input has no array `{name}`"))?;
+    let d = rows.first().and_then(Value::as_array).map_or(0, Vec::len);
+    let mut flat = Vec::with_capacity(rows.len() * d);
+    for row in rows {
+        let row = row
+            .as_array()
+            .filter(|r| r.len() == d)
+            .ok_or_else(|| format!("`{name}` must hold rows of {d} numbers"))?;
+        for v in row {
+            flat.push(
+                v.as_f64()
+                    .ok_or_else(|| format!("`{name}` holds {v}, not a number"))?,
+            );
+        }
+    }
+    Ok((flat, d))
+}
+
+pub fn evaluate(function: &str, input: &Value) -> Result<(Value, Vec<Duration>), String> {
+    let (p, d) = rows(input, "points")?;
+    let (c, dc) = rows(input, "centroids")?;
+    if d == 0 || d != dc {
+        return Err(format!("points of {d} and centroids of {dc} dimensions"));
+    }
+    let runs = crate::protocol::Runs::of(input);
+    match function {
+        "cost" => {
+            let (y, times) = runs.time(|| cost(&c, &p, d));
+            Ok((json!(y), times))
+        }
+        "dir" => {
+            let ones = vec![1.0; c.len()];
+            let (mut g, mut h) = (vec![0.0; c.len()], vec![0.0; c.len()]);
+            let (dir, times) = runs.time(|| {
+                cost_hvp(&c, &p, d, &ones, &mut g, &mut h);
+                g.iter().zip(&h).map(|(g, h)| g / h).collect::<Vec<f64>>()
+            });
+            let rows: Vec<&[f64]> = dir.chunks(d).collect();
+            Ok((json!(rows), times))
+        }
+        _ => Err(super::unknown("kmeans", function)),
+    }
+}
