@@ -112,7 +112,10 @@ fn gmm_2_5m() {
     const D: usize = 2;
     const K: usize = 5;
     const Q: usize = 3;
-    let data: Gmm<D, K, 1, Q> = gmm::load_replicated(data_file("gmm_2.5M_d2_K5.txt"));
+    let data: Gmm<D, K, 1, Q> = gmm::read(
+        std::path::Path::new(&data_file("gmm_2.5M_d2_K5.txt")),
+        false,
+    );
     let points = vec![data.x[0]; 2_500_000];
     let (alphas, means, icf) = (&data.alphas, &data.means, &data.icf);
     println!(

@@ -84,7 +84,7 @@ pub fn find(f: &Func) -> Option<Fusion> {
     {
         return None;
     }
-    let early = |o: &Operand| early(f, o, counter, &written, &after, rest);
+    let early = |o: &Operand| early(f, o, counter, &written, &after, (&stmts[..s], rest));
     let derived = Derived::trace(f, &accs, rest, &early)?;
     let seeds = accs
         .iter()
@@ -254,7 +254,7 @@ fn early(
     counter: VarId,
     in_loop: &[VarId],
     after: &[VarId],
-    rest: &[Stmt],
+    (before, rest): (&[Stmt], &[Stmt]),
 ) -> Option<Early> {
     let var_early = |v: VarId| {
         f.vars[v].in_place() || (v < counter && !in_loop.contains(&v) && !after.contains(&v))
@@ -288,25 +288,20 @@ fn early(
                 }
                 Some(_) => None,
                 // A temporary from before the loop, in scope in the forward sweep.
-                None => defined_before(f, *t).then(|| Early::Operand(o.clone())),
+                None => defines(before, *t).then(|| Early::Operand(o.clone())),
             }
         }
     }
 }
 
-/// Whether temporary `t` is defined by a top-level statement before the first run-time loop.
-fn defined_before(f: &Func, t: TempId) -> bool {
-    for s in &f.body.stmts {
-        match s {
-            Stmt::Def {
-                target: Target::Temp(d),
-                ..
-            } if *d == t => return true,
-            Stmt::For { id, .. } if f.loops[*id].runtime => return false,
-            _ => {}
-        }
-    }
-    false
+/// Whether one of the (top-level) statements defines temporary `t`.
+fn defines(stmts: &[Stmt], t: TempId) -> bool {
+    stmts.iter().any(|s| {
+        matches!(s, Stmt::Def {
+            target: Target::Temp(d),
+            ..
+        } if *d == t)
+    })
 }
 
 /// Every operand of a nested statement (an `if` or a loop), at any depth.

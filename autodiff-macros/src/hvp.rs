@@ -15,7 +15,7 @@ use quote::{format_ident, quote};
 use crate::args::Args;
 use crate::forward::Fwd;
 use crate::ir::{Callee, Func, Kind};
-use crate::items::{Analysed, Sig, doc, has_grad, list};
+use crate::items::{Analysed, Sig, doc, has_grad, length_check, list, zero_buffer};
 use crate::names::{bare, tape_name};
 use crate::tangent::Tan;
 use crate::tape::Tape;
@@ -242,23 +242,16 @@ fn outputs(
                 names.fresh(&format!("g_{}", bare(&var.name))),
                 names.fresh(&format!("hv_{}", bare(&var.name))),
             );
-            let (x, v) = (&var.emit, &v_names[k]);
-            let elem = f.types.zero(f.types.elem(var.ty).unwrap());
-            for (b, what) in [(v, "direction"), (&gb, "gradient buffer"), (&hb, "buffer")] {
-                let msg = format!(
-                    "{name}_hvp: the {what} `{}` has {{}} elements, but `{}` has {{}}: pass one of the slice's length",
-                    bare(b),
-                    var.name
-                );
-                checks.extend(
-                    quote!(if #b.len() != #x.len() { ::core::panic!(#msg, #b.len(), #x.len()); }),
-                );
+            let (slice, who) = (f.params[i], format!("{name}_hvp"));
+            for (b, what) in [
+                (&v_names[k], "direction"),
+                (&gb, "gradient buffer"),
+                (&hb, "buffer"),
+            ] {
+                checks.extend(length_check(&who, what, b, f, slice));
             }
-            let e = mixed("e");
-            locals.extend(quote!(
-                for #e in #gb.iter_mut() { *#e = #elem; }
-                for #e in #hb.iter_mut() { *#e = #elem; }
-            ));
+            locals.extend(zero_buffer(&gb, f, slice));
+            locals.extend(zero_buffer(&hb, f, slice));
             buffers.push(quote!(#gb: &mut #ty));
             buffers.push(quote!(#hb: &mut #ty));
             pass.push((quote!(&mut *#hb), quote!(&mut *#gb)));

@@ -10,7 +10,7 @@ use quote::{format_ident, quote};
 use crate::analysis;
 use crate::forward::{Fwd, name_temps};
 use crate::ir::BlockRef;
-use crate::ir::{Func, Kind, Stmt};
+use crate::ir::{Func, Kind, Stmt, VarId};
 use crate::names::{step_tape_name, tape_name};
 use crate::plan::Plan;
 use crate::reverse::Rev;
@@ -158,22 +158,34 @@ fn length_checks(name: &Ident, f: &Func, d_params: &[Ident], what: &str) -> Toke
     let mut out = TokenStream::new();
     for (k, &i) in f.wrt.iter().enumerate() {
         let v = f.params[i];
-        if !f.slices.contains(&v) {
-            continue;
+        if f.slices.contains(&v) {
+            out.extend(length_check(&name.to_string(), what, &d_params[k], f, v));
         }
-        let (x, d) = (&f.vars[v].emit, &d_params[k]);
-        let msg = format!(
-            "{name}: the {what} `{}` has {{}} elements, but `{}` has {{}}: pass one of the slice's length",
-            crate::names::bare(d),
-            f.vars[v].name
-        );
-        out.extend(quote!(
-            if #d.len() != #x.len() {
-                ::core::panic!(#msg, #d.len(), #x.len());
-            }
-        ));
     }
     out
+}
+
+/// `who` panics, naming `buffer` (the `what` of slice parameter `slice`) and both lengths,
+/// unless `buffer` has the slice's length.
+pub fn length_check(who: &str, what: &str, buffer: &Ident, f: &Func, slice: VarId) -> TokenStream {
+    let x = &f.vars[slice].emit;
+    let msg = format!(
+        "{who}: the {what} `{}` has {{}} elements, but `{}` has {{}}: pass one of the slice's length",
+        crate::names::bare(buffer),
+        f.vars[slice].name
+    );
+    quote!(
+        if #buffer.len() != #x.len() {
+            ::core::panic!(#msg, #buffer.len(), #x.len());
+        }
+    )
+}
+
+/// Sets every element of `buffer`, the gradient buffer of slice parameter `slice`, to zero.
+pub fn zero_buffer(buffer: &Ident, f: &Func, slice: VarId) -> TokenStream {
+    let elem = f.types.zero(f.types.elem(f.vars[slice].ty).unwrap());
+    let e = Ident::new("e", Span::mixed_site());
+    quote!(for #e in #buffer.iter_mut() { *#e = #elem; })
 }
 
 /// The forward sweep of `f_grad` with run-time loop `fu.lp` fused: each iteration forward into
@@ -567,10 +579,9 @@ fn grad_fn(sig: &Sig, f: &Func, s: &Sweeps) -> TokenStream {
     for (k, d) in s.d_params.iter().enumerate() {
         let ty = f.vars[f.params[f.wrt[k]]].ty;
         if is_slice(k) {
-            let elem = f.types.zero(f.types.elem(ty).unwrap());
-            let (e, tyt) = (Ident::new("e", Span::mixed_site()), &wrt_tys[k]);
+            let tyt = &wrt_tys[k];
             buffers.push(quote!(#d: &mut #tyt));
-            zero_buffers.extend(quote!(for #e in #d.iter_mut() { *#e = #elem; }));
+            zero_buffers.extend(zero_buffer(d, f, f.params[f.wrt[k]]));
         } else {
             owned.push(d.clone());
             owned_tys.push(wrt_tys[k].clone());
@@ -594,22 +605,34 @@ fn grad_fn(sig: &Sig, f: &Func, s: &Sweeps) -> TokenStream {
         ds => (quote!((#(#owned_tys),*)), quote!((#(#ds),*))),
     };
     let checks = &s.length_checks;
+    // What both shapes share: the head, the buffers' checks and zeroing, the tape, the returned
+    // gradients' locals, and the sweep's seed, buffers and cotangents.
+    let head = quote! {
+        #grad_doc
+        #allow
+        #vis fn #grad #gdecl(#(#params,)* #(#buffers),*) -> (#ret, #grad_ty)
+    };
+    let start = quote! {
+        #checks
+        #zero_buffers
+        let mut #tape_ident = <#tape_ty #guse>::new();
+    };
+    let locals = quote!(#(let mut #owned: #owned_tys = #owned_zero;)*);
+    let sweep_start = quote! {
+        let #d_out: #ret = 1.0;
+        #(let #owned = &mut #owned;)*
+        #(#decls)*
+    };
     if let Some(forward) = fused {
         // The forward sweep inline, the fused loop's iterations adding into the buffers and
         // the cotangents as they run; then the reverse sweep, without that loop.
         return quote! {
-            #grad_doc
-            #allow
-            #vis fn #grad #gdecl(#(#params,)* #(#buffers),*) -> (#ret, #grad_ty) {
-                #checks
-                #zero_buffers
-                let mut #tape_ident = <#tape_ty #guse>::new();
-                #(let mut #owned: #owned_tys = #owned_zero;)*
+            #head {
+                #start
+                #locals
                 let #value: #ret;
                 {
-                    let #d_out: #ret = 1.0;
-                    #(let #owned = &mut #owned;)*
-                    #(#decls)*
+                    #sweep_start
                     #value = {
                         let #tape_ident = &mut #tape_ident;
                         #forward
@@ -622,19 +645,13 @@ fn grad_fn(sig: &Sig, f: &Func, s: &Sweeps) -> TokenStream {
         };
     }
     quote! {
-        #grad_doc
-        #allow
-        #vis fn #grad #gdecl(#(#params,)* #(#buffers),*) -> (#ret, #grad_ty) {
-            #checks
-            #zero_buffers
-            let mut #tape_ident = <#tape_ty #guse>::new();
+        #head {
+            #start
             let #value = #fwd(#(#args,)* &mut #tape_ident);
-            #(let mut #owned: #owned_tys = #owned_zero;)*
+            #locals
             {
                 let #tape_ident = &#tape_ident;
-                let #d_out: #ret = 1.0;
-                #(let #owned = &mut #owned;)*
-                #(#decls)*
+                #sweep_start
                 #reverse
             }
             (#value, #grads)

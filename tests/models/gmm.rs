@@ -26,18 +26,10 @@ pub fn load<const D: usize, const K: usize, const N: usize, const Q: usize>(
     read(path.as_ref(), true)
 }
 
-/// Reads a file of ADBench's replicate-point mode (`gmm_2.5M_d2_K5.txt`): `D`, `K` and any `n`
-/// in the header, then one point, which the caller repeats `n` times.
-#[allow(dead_code)] // used by the benches, not by every test that includes this module
-pub fn load_replicated<const D: usize, const K: usize, const Q: usize>(
-    path: impl AsRef<Path>,
-) -> Gmm<D, K, 1, Q> {
-    read(path.as_ref(), false)
-}
-
 /// The parameters and the first `N` points of a file whose header has `D` and `K`, and `N`
-/// points where `all_points`.
-fn read<const D: usize, const K: usize, const N: usize, const Q: usize>(
+/// points where `all_points`; without it, any number of points, as in ADBench's
+/// replicate-point mode (`gmm_2.5M_d2_K5.txt` holds one point, to be repeated `n` times).
+pub fn read<const D: usize, const K: usize, const N: usize, const Q: usize>(
     path: &Path,
     all_points: bool,
 ) -> Gmm<D, K, N, Q> {
