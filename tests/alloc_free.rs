@@ -115,6 +115,20 @@ fn batch(w: &[f64; 4], xs: &[[f64; 4]], ys: &[f64]) -> f64 {
     loss
 }
 
+/// A sequential loop over a run-time length: its steps go into `Vec` fields of the tape.
+#[differentiable]
+fn sequence(w: &[f64; 4], xs: &[[f64; 4]]) -> f64 {
+    let mut h = 0.0;
+    for t in 0..xs.len() {
+        let mut a = 0.0;
+        for d in 0..4 {
+            a += w[d] * xs[t][d];
+        }
+        h = (h * 0.5 + a).tanh();
+    }
+    h
+}
+
 fn filled<const N: usize>(seed: f64) -> [f64; N] {
     core::array::from_fn(|i| ((i as f64 + 1.0) * seed).sin() * 0.5)
 }
@@ -208,6 +222,28 @@ fn a_run_time_number_of_rows_allocates_nothing() {
         }
         black_box(batch_jvp(black_box(&w), &xs, &ys, &w));
         black_box(batch_hvp(black_box(&w), &xs, &ys, &w));
+    });
+    assert_eq!(count, 0);
+    assert!(d_w.iter().any(|&g| g != 0.0), "the adjoint ran");
+}
+
+#[test]
+fn a_taped_run_time_loop_allocates_on_the_first_call_only() {
+    let w = filled::<4>(0.3);
+    let xs: Vec<[f64; 4]> = (0..200).map(|i| filled(0.02 * i as f64 + 0.1)).collect();
+    let mut tape = SequenceTape::new();
+    let mut d_w = [0.0; 4];
+    // The first call sizes the tape's `Vec`s.
+    let first = allocations_in(|| {
+        black_box(sequence_forward(black_box(&w), &xs, &mut tape));
+    });
+    assert!(first > 0, "the first call allocates the steps");
+    // Later calls of the same or a smaller length reuse them.
+    let count = allocations_in(|| {
+        for n in [200, 50, 200] {
+            black_box(sequence_forward(black_box(&w), &xs[..n], &mut tape));
+            sequence_adjoint(&w, &xs[..n], &tape, 1.0, &mut d_w);
+        }
     });
     assert_eq!(count, 0);
     assert!(d_w.iter().any(|&g| g != 0.0), "the adjoint ran");

@@ -267,6 +267,181 @@ fn a_sequential_loop_over_a_run_time_length_with_binomial_checkpoints() {
     const { assert!(RnnTape::BYTES <= 16) };
 }
 
+/// The same RNN with no checkpoint: with the `alloc` feature (on by default), a sequential loop
+/// over a run-time length records into `Vec` fields of the tape, sized when the loop starts
+/// (also in the tangent program that `f_hvp` differentiates).
+#[differentiable(hvp)]
+fn rnn_taped(w: f64, u: f64, x: &[f64]) -> f64 {
+    let mut h = 0.0;
+    for t in 0..x.len() {
+        h = (w * h + u * x[t]).tanh();
+    }
+    h * h
+}
+
+/// Sequences of `m` steps each, one after the other in `x`, the state carried through all of
+/// them, inside a loop of constant bounds: `Vec` fields inside `Vec` fields inside arrays.
+#[differentiable(wrt(w, u))]
+fn rnn_nested(w: &[f64; 2], u: f64, x: &[f64], m: usize) -> f64 {
+    let mut h = 0.0;
+    let mut total = 0.0;
+    for layer in 0..2 {
+        for s in 0..x.len() / m {
+            let mut c = 0.0;
+            for t in 0..m {
+                c = c * 0.5 + x[s * m + t];
+                h = (w[layer] * h + u * c).tanh();
+            }
+            total += h * c;
+        }
+    }
+    total
+}
+
+/// The same with compile-time sizes: `S` sequences of `M` steps.
+#[differentiable(wrt(w, u))]
+fn rnn_nested_const<const S: usize, const M: usize>(
+    w: &[f64; 2],
+    u: f64,
+    x: &[[f64; M]; S],
+) -> f64 {
+    let mut h = 0.0;
+    let mut total = 0.0;
+    for layer in 0..2 {
+        for s in 0..S {
+            let mut c = 0.0;
+            for t in 0..M {
+                c = c * 0.5 + x[s][t];
+                h = (w[layer] * h + u * c).tanh();
+            }
+            total += h * c;
+        }
+    }
+    total
+}
+
+#[test]
+fn a_sequential_loop_over_a_run_time_length_records_into_vecs() {
+    const T: usize = 300;
+    let x: [f64; T] = data(21, T, -1.0, 1.0).try_into().unwrap();
+    GradCheck::new("rnn_taped").run(
+        &common::cube::<2>(22, 20, -0.9, 0.9),
+        |p| rnn_taped(p[0], p[1], &x),
+        |p| {
+            let (value, (d_w, d_u)) = rnn_taped_grad(p[0], p[1], &x);
+            (value, [d_w, d_u])
+        },
+    );
+    // Exactly the full tape's value and gradient (the same operations in the same order).
+    fn prefix<const L: usize>(x: &[f64]) {
+        let prefix: [f64; L] = x[..L].try_into().unwrap();
+        let taped = rnn_taped_grad(0.8, -0.6, &prefix);
+        let (value_c, (d_w_c, d_u_c)) = rnn_const_grad::<L>(0.8, -0.6, &prefix);
+        assert_eq!(taped, (value_c, (d_w_c, d_u_c)), "length {L}");
+    }
+    prefix::<0>(&x);
+    prefix::<1>(&x);
+    prefix::<37>(&x);
+    prefix::<T>(&x);
+    // The fixed part holds no step; the `Vec`s hold the steps of the longest call so far.
+    let mut tape = RnnTapedTape::new();
+    assert_eq!(tape.bytes(), RnnTapedTape::BYTES);
+    rnn_taped_forward(0.8, -0.6, &x, &mut tape);
+    let after_long = tape.bytes();
+    assert!(after_long >= RnnTapedTape::BYTES + T * 8, "{after_long}");
+    let value = rnn_taped_forward(0.8, -0.6, &x[..10], &mut tape);
+    assert_eq!(
+        tape.bytes(),
+        after_long,
+        "a shorter call reuses the same buffers"
+    );
+    let (mut d_w, mut d_u) = (0.0, 0.0);
+    rnn_taped_adjoint(0.8, -0.6, &x[..10], &tape, 1.0, &mut d_w, &mut d_u);
+    let short: [f64; 10] = x[..10].try_into().unwrap();
+    assert_eq!((value, (d_w, d_u)), rnn_const_grad::<10>(0.8, -0.6, &short));
+    // The tangent and H v: against the gradient along `v`, and central differences of it.
+    let grad = |w: f64, u: f64| {
+        let (_, (d_w, d_u)) = rnn_taped_grad(w, u, &x);
+        [d_w, d_u]
+    };
+    let mut rng = SmallRng::seed_from_u64(25);
+    for _ in 0..10 {
+        let (w, u) = (rng.gen_range(-0.9..0.9), rng.gen_range(-0.9..0.9));
+        let v = [rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0)];
+        let g = grad(w, u);
+        let (_, dv) = rnn_taped_jvp(w, u, &x, v[0], v[1]);
+        let along = g[0] * v[0] + g[1] * v[1];
+        assert!(
+            (dv - along).abs() <= 1e-12 * along.abs().max(1.0),
+            "{dv} {along}"
+        );
+        let (_, g_h, hv) = rnn_taped_hvp(w, u, &x, v[0], v[1]);
+        assert!((g_h.0 - g[0]).abs() <= 1e-13 * g[0].abs().max(1.0));
+        let h = 1e-5;
+        let (g_p, g_m) = (
+            grad(w + h * v[0], u + h * v[1]),
+            grad(w - h * v[0], u - h * v[1]),
+        );
+        for (i, hv) in [hv.0, hv.1].into_iter().enumerate() {
+            let fd = (g_p[i] - g_m[i]) / (2.0 * h);
+            assert!(
+                (hv - fd).abs() <= 1e-6 * fd.abs().max(1.0),
+                "{i}: {hv} {fd}"
+            );
+        }
+    }
+}
+
+#[test]
+fn nested_sequential_loops_over_run_time_lengths() {
+    const S: usize = 7;
+    const M: usize = 5;
+    let flat = data(23, S * M, -1.0, 1.0);
+    let x: [[f64; M]; S] = std::array::from_fn(|s| flat[s * M..][..M].try_into().unwrap());
+    let params = |p: &[f64; 3]| ([p[0], p[1]], p[2]);
+    GradCheck::new("rnn_nested").run(
+        &common::cube::<3>(24, 20, -0.9, 0.9),
+        |p| {
+            let (w, u) = params(&p);
+            rnn_nested(&w, u, &flat, M)
+        },
+        |p| {
+            let (w, u) = params(&p);
+            let (value, (d_w, d_u)) = rnn_nested_grad(&w, u, &flat, M);
+            (value, [d_w[0], d_w[1], d_u])
+        },
+    );
+    let (w, u) = ([0.7, -0.4], 0.9);
+    assert_eq!(
+        rnn_nested_grad(&w, u, &flat, M),
+        rnn_nested_const_grad::<S, M>(&w, u, &x)
+    );
+}
+
+/// An accumulator also read inside the loop (`s += w * v * s.tanh()`): its value before each
+/// step matters, so the steps are recorded (with `alloc`).
+#[differentiable]
+fn self_reading(x: &[f64], w: f64) -> f64 {
+    let mut s: f64 = 0.5;
+    for v in x.iter() {
+        s += w * v * s.tanh();
+    }
+    s
+}
+
+#[test]
+fn an_accumulator_read_inside_its_loop() {
+    let x = data(26, 40, -1.0, 1.0);
+    GradCheck::new("self_reading").run(
+        &common::cube::<1>(27, 20, -0.9, 0.9),
+        |p| self_reading(&x, p[0]),
+        |p| {
+            let (value, d_w) = self_reading_grad(&x, p[0]);
+            (value, [d_w])
+        },
+    );
+}
+
 type Params<const D: usize, const K: usize, const Q: usize> =
     ([f64; K], [[f64; D]; K], [[f64; Q]; K]);
 

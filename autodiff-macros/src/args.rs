@@ -25,6 +25,9 @@ pub struct Args {
     /// of callers call: its `f_forward_into` copies `f_forward`'s value instead of being a
     /// second sweep. Not an attribute argument: the `hvp` pass sets it.
     pub tangent_program: bool,
+    /// The `alloc` feature is on: a run-time loop whose iterations carry state records into
+    /// `Vec` fields of the tape (grown on first use, reused after). Not an attribute argument.
+    pub alloc: bool,
 }
 
 const EXPECTED: &str = "expected `#[differentiable]`, `#[differentiable(wrt(x, y))]`, `#[differentiable(jvp)]`, `#[differentiable(hvp)]` or `#[differentiable(max_iters(label = K))]`";
@@ -101,7 +104,10 @@ impl Parse for Args {
 }
 
 pub fn parse(tokens: TokenStream) -> syn::Result<Args> {
-    Args::parse.parse2(tokens)
+    let mut args = Args::parse.parse2(tokens)?;
+    // The macro's own tests (golden expansions) see the feature on, however cargo unified it.
+    args.alloc = cfg!(any(feature = "alloc", test));
+    Ok(args)
 }
 
 #[cfg(test)]

@@ -498,8 +498,13 @@ impl<'a> Fwd<'a> {
                 });
             }
         }
+        // A taped run-time loop's `Vec` fields sized to its trip count first.
+        let grow = (lp.taped() && self.recording.get()).then(|| {
+            self.tape
+                .resizes(*id, self.tape_ident, &self.f.loops, &lp.trips)
+        });
         if self.tape.uses_loop(*id) || !count.is_empty() || !snaps.is_empty() {
-            quote!(#pre #reset for (#k, #i) in #iter.enumerate() { #count #snaps #body })
+            quote!(#pre #reset #grow for (#k, #i) in #iter.enumerate() { #count #snaps #body })
         } else {
             quote!(#pre for #i in #iter { #body })
         }

@@ -511,6 +511,12 @@ pub struct Loop {
 }
 
 impl Loop {
+    /// A run-time loop recorded like a loop of constant bounds, into `Vec` fields of the tape
+    /// (its iterations carry state, and the `alloc` feature is on).
+    pub fn taped(&self) -> bool {
+        self.runtime && self.checkpoint.is_none()
+    }
+
     /// How many states a checkpointed loop saves, and every how many iterations (`None`: every
     /// one).
     pub fn checkpoint_layout(&self) -> (TokenStream, Option<TokenStream>) {

@@ -77,7 +77,8 @@ fn sweeps(func: &syn::ItemFn, f: &Func, an: &Analysed, args: &crate::args::Args)
         vec![Some(quote!(#d_out))]
     };
     let mut tape = {
-        let mut collect = rev(Tape::default());
+        let alloc = format_ident!("__{}_alloc", tape_name(&func.sig.ident));
+        let mut collect = rev(Tape::with_alloc(alloc));
         collect.block(&f.body, &seeds);
         collect.tape
     };
@@ -408,10 +409,31 @@ fn tape_types(sig: &Sig, f: &Func, tape: &Tape) -> TokenStream {
         gnames: &sig.gnames,
     };
     let doc = format!(
-        "The tape of [`{name}`]: what [`{adj}`] reads, recorded by [`{fwd}`] in fixed-size fields."
+        "The tape of [`{name}`]: what [`{adj}`] reads, recorded by [`{fwd}`] in fixed-size fields{}.",
+        match f.loops.iter().any(|l| l.taped()) {
+            true =>
+                " and, for loops over run-time lengths whose iterations carry state, `Vec`s sized on first use and reused after",
+            false => "",
+        }
     );
     let main = tape.fields.iter().filter(|x| x.owner.is_none());
+    let heap = Tape::heap_bytes(main.clone(), &f.loops).map(|h| quote!(+ #h));
     let mut out = tapes.emit(&sig.tape_ty, &doc, main);
+    let (gdecl, guse) = (&sig.gdecl, &sig.guse);
+    let tape_ty = &sig.tape_ty;
+    out.extend(quote! {
+        impl #gdecl #tape_ty #guse {
+            /// The bytes this tape holds: [`Self::BYTES`], and what its `Vec` fields (of loops
+            /// over run-time lengths whose iterations carry state) hold on the heap.
+            pub fn bytes(&self) -> usize {
+                Self::BYTES #heap
+            }
+        }
+    });
+    if f.loops.iter().any(|l| l.taped()) {
+        let alloc = tape.alloc.as_ref().unwrap();
+        out.extend(quote!(extern crate alloc as #alloc;));
+    }
     for (l, lp) in f.loops.iter().enumerate() {
         if lp.checkpoint.is_some() {
             let doc = format!(
@@ -748,7 +770,8 @@ impl TapeItems<'_> {
             }
 
             impl #gdecl #ty #guse {
-                /// The exact size of this tape in bytes.
+                /// The exact size of this tape in bytes (with `Vec` fields, of its fixed part:
+                /// `bytes()` adds what they hold).
                 pub const BYTES: usize = ::core::mem::size_of::<Self>();
 
                 /// Every recorded field, in the order the forward sweep writes it: its name, what

@@ -44,11 +44,18 @@ pub struct Field {
     /// A value recorded inside a checkpointed loop lives in that loop's step tape (one
     /// iteration's worth, recomputed by the reverse sweep), not in the function's tape.
     pub owner: Option<usize>,
+    /// For each loop of `nest`: the type of the field's elements at its level, and a zero of
+    /// it (what a `Vec` level grows by).
+    pub elem_tys: Vec<TokenStream>,
+    pub elems: Vec<TokenStream>,
 }
 
 #[derive(Default, Clone)]
 pub struct Tape {
     pub fields: Vec<Field>,
+    /// The name the tape's items give the `alloc` crate (`extern crate alloc as ..;`), for the
+    /// `Vec` fields of run-time loops whose iterations carry state ([`Loop::taped`]).
+    pub alloc: Option<Ident>,
     map: HashMap<Key, usize>,
     used: HashSet<String>,
     /// The layout is final: asking for a field it lacks is a bug of the macro.
@@ -67,6 +74,14 @@ pub struct Spec<'a> {
 }
 
 impl Tape {
+    /// An empty layout whose `Vec` fields name the `alloc` crate `alloc`.
+    pub fn with_alloc(alloc: Ident) -> Self {
+        Tape {
+            alloc: Some(alloc),
+            ..Tape::default()
+        }
+    }
+
     /// The field for `key`, created from `spec` on first use.
     pub fn field(&mut self, key: Key, spec: Spec, loops: &[Loop]) -> Ident {
         if let Some(&i) = self.map.get(&key) {
@@ -103,10 +118,23 @@ impl Tape {
                 .collect(),
             None => spec.nest.to_vec(),
         };
+        let mut is_call = is_call;
+        let (mut elem_tys, mut elems) = (Vec::new(), Vec::new());
         for &l in nest.iter().rev() {
+            elem_tys.insert(0, ty.clone());
+            elems.insert(0, init.clone());
+            if loops[l].taped() {
+                // Sized when the loop starts (see [`Tape::resizes`]).
+                let alloc = self.alloc.as_ref().expect("a taped loop needs `alloc`");
+                ty = quote!(#alloc::vec::Vec<#ty>);
+                init = quote!(#alloc::vec::Vec::new());
+                is_call = true;
+                continue;
+            }
             let n = &loops[l].trips;
             ty = quote!([#ty; #n]);
-            // A callee's tape is not `Copy`: every level of the array repeats a `const` block.
+            // A callee's tape (or a `Vec`) is not `Copy`: every level of the array repeats a
+            // `const` block.
             init = if is_call {
                 quote!([const { #init }; #n])
             } else {
@@ -121,8 +149,49 @@ impl Tape {
             doc: spec.doc,
             nest,
             owner,
+            elem_tys,
+            elems,
         });
         name
+    }
+
+    /// Before taped loop `l` starts (in the current iterations of the loops around it): each
+    /// `Vec` it records into sized to its trip count, `trips` (the elements it adds zeroed; a
+    /// `Vec` keeps its capacity, so a second call of the same size allocates nothing).
+    pub fn resizes(
+        &self,
+        l: usize,
+        tape: &Ident,
+        loops: &[Loop],
+        trips: &TokenStream,
+    ) -> TokenStream {
+        let mut out = TokenStream::new();
+        for f in self.fields.iter().filter(|f| f.owner.is_none()) {
+            let Some(at) = f.nest.iter().position(|&m| m == l) else {
+                continue;
+            };
+            let name = &f.name;
+            let ks = f.nest[..at].iter().map(|&m| &loops[m].counter);
+            let zero = &f.elems[at];
+            out.extend(quote!(#tape.#name #([#ks])*.resize(#trips, #zero);));
+        }
+        out
+    }
+
+    /// The bytes the `Vec` fields hold on the heap: an expression of `self` (`None`: none).
+    pub fn heap_bytes<'f>(
+        fields: impl Iterator<Item = &'f Field>,
+        loops: &[Loop],
+    ) -> Option<TokenStream> {
+        let mut terms = Vec::new();
+        for f in fields {
+            if !f.nest.iter().any(|&l| loops[l].taped()) {
+                continue;
+            }
+            let name = &f.name;
+            terms.push(heap(quote!(self.#name), &f.nest, &f.elem_tys, loops));
+        }
+        (!terms.is_empty()).then(|| quote!(#(#terms)+*))
     }
 
     pub fn get(&self, key: Key) -> Option<&Ident> {
@@ -205,5 +274,31 @@ impl Tape {
         if let Some(f) = self.fields.iter_mut().find(|f| f.name == *name) {
             f.doc = doc;
         }
+    }
+}
+
+/// The heap bytes of `expr`, a field's level `nest[0]` (see [`Tape::heap_bytes`]).
+fn heap(
+    expr: TokenStream,
+    nest: &[usize],
+    elem_tys: &[TokenStream],
+    loops: &[Loop],
+) -> TokenStream {
+    let Some((&l, rest)) = nest.split_first() else {
+        return quote!(0);
+    };
+    let e = Ident::new(&format!("e{}", nest.len()), Span::mixed_site());
+    let inner = rest.iter().any(|&m| loops[m].taped()).then(|| {
+        let inner = heap(quote!(#e), rest, &elem_tys[1..], loops);
+        quote!(#expr.iter().map(|#e| #inner).sum::<usize>())
+    });
+    if !loops[l].taped() {
+        return inner.unwrap_or_else(|| quote!(0));
+    }
+    let elem = &elem_tys[0];
+    let own = quote!(#expr.capacity() * ::core::mem::size_of::<#elem>());
+    match inner {
+        Some(inner) => quote!((#own + #inner)),
+        None => own,
     }
 }

@@ -2303,12 +2303,23 @@ impl Gen<'_> {
             }
         };
         let e = tame(self.expr(2));
-        let op = if self.coin(0.3) { "-=" } else { "+=" };
-        let body = vec![Stmt::Assign {
-            place: acc.clone(),
-            op,
-            value: format!("{} * 0.25", e.s),
-        }];
+        // A state carried from step to step (`acc = acc * 0.5 + ..`): a sequential loop, whose
+        // steps the tape records into `Vec`s; otherwise independent iterations.
+        let carried = self.coin(0.3);
+        let body = if carried {
+            vec![Stmt::Assign {
+                place: acc.clone(),
+                op: "=",
+                value: format!("{acc} * 0.5 + {} * 0.25", e.s),
+            }]
+        } else {
+            let op = if self.coin(0.3) { "-=" } else { "+=" };
+            vec![Stmt::Assign {
+                place: acc.clone(),
+                op,
+                value: format!("{} * 0.25", e.s),
+            }]
+        };
         self.leave_loop();
         self.scope.truncate(mark);
         out.push(Stmt::For {
@@ -2317,7 +2328,12 @@ impl Gen<'_> {
             iter,
             body,
         });
-        self.declare(&acc, Kind::Float, true, 0.25 * e.mag * len as f64);
+        let mag = if carried {
+            0.5 * e.mag
+        } else {
+            0.25 * e.mag * len as f64
+        };
+        self.declare(&acc, Kind::Float, true, mag);
     }
 
     /// Makes sure a loop has an outer accumulator: declares `let mut s = 0.0;` when none is in

@@ -85,6 +85,10 @@ pub struct Lower {
     /// (`let row = p.w[1];`), with what they hold (`g`, or `p.w[1]` and `true`): their type is
     /// the callee's or the struct's, which the macro cannot see.
     call_lets: HashMap<VarId, (String, bool)>,
+    /// The `alloc` feature is on (see [`Args::alloc`]).
+    alloc: bool,
+    /// Variables reported as carried through a run-time loop (once each, at the innermost).
+    reported_carried: HashSet<VarId>,
     /// The `call_lets` already reported: each gets one error.
     reported_lets: HashSet<VarId>,
     /// The parameters the body matches on by enum variant: fieldless enums.
@@ -165,6 +169,8 @@ impl Lower {
             as_constant: None,
             undecided: Vec::new(),
             call_lets: HashMap::new(),
+            alloc: args.alloc,
+            reported_carried: HashSet::new(),
             reported_lets: HashSet::new(),
             enum_params: HashSet::new(),
             range_counters: Vec::new(),

@@ -46,7 +46,8 @@ impl Lower {
 
     /// A run-time loop without checkpoints: every variable from before it that its body writes
     /// must be an accumulator, written only by `v += e` or `v -= e` (of a float or an element)
-    /// and read nowhere else in the body.
+    /// and read nowhere else in the body. Where one is not, with the `alloc` feature, the loop
+    /// is recorded like a loop of constant bounds into `Vec` fields of the tape instead.
     pub(super) fn check_independent(&mut self, fl: &syn::ExprForLoop, id: usize, body: &Block) {
         let lp = &self.f.loops[id];
         if !lp.runtime || lp.binomial {
@@ -54,20 +55,58 @@ impl Lower {
         }
         let mut written = Vec::new();
         crate::walk::assigned(body, &mut written);
+        let mut carried = Vec::new();
         for v in lp.carried.clone() {
             if written.contains(&v) && extremum_only(body, v) {
                 self.f.loops[id].extrema.push(v);
                 continue;
             }
             if written.contains(&v) && !accumulates_only(body, v) {
-                let name = self.f.vars[v].name.clone();
-                self.error(err(
-                    &fl.expr,
-                    format!(
-                        "`{name}` is carried from one iteration of this loop to the next, whose length is known at run time only: such a loop's iterations must be independent, sharing only accumulators written as `{name} += ..`, `{name} -= ..`, `{name} = {name}.max(..)` or `{name} = {name}.min(..)` and not read otherwise; for a sequential loop write `#[checkpoint(binomial(S))]` on it, or declare `{name}` inside the loop if each iteration sets it first"
-                    ),
-                ));
+                carried.push(v);
             }
+        }
+        let Some(&v) = carried.first() else {
+            return self.check_no_taped_inside(fl, id);
+        };
+        // (A run-time loop around it is still undecided: when it turns out to be of independent
+        // iterations, it reports this one.)
+        let outer_checkpointed = (self.nest.iter())
+            .map(|&l| &self.f.loops[l])
+            .any(|l| l.checkpoint.is_some() && (!l.runtime || l.binomial));
+        if self.alloc && !outer_checkpointed {
+            // A sequential loop: recorded, its fields `Vec`s sized when it starts.
+            let lp = &mut self.f.loops[id];
+            lp.checkpoint = None;
+            lp.extrema.clear();
+            lp.carried.clear();
+            return;
+        }
+        if !self.reported_carried.insert(v) {
+            return;
+        }
+        let name = self.f.vars[v].name.clone();
+        let options = if self.alloc {
+            "it is inside a checkpointed loop, whose iterations run again, so its tape cannot grow: write `#[checkpoint(binomial(S))]` on it"
+        } else {
+            "without the `alloc` feature (of `stackgrad` or `autodiff-macros`) its tape cannot grow with the length: write `#[checkpoint(binomial(S))]` on it"
+        };
+        self.error(err(
+            &fl.expr,
+            format!(
+                "`{name}` is carried from one iteration of this loop to the next, whose length is known at run time only, and {options}; or make its iterations independent, sharing only accumulators written as `{name} += ..`, `{name} -= ..`, `{name} = {name}.max(..)` or `{name} = {name}.min(..)` and not read otherwise, or declare `{name}` inside the loop if each iteration sets it first"
+            ),
+        ));
+    }
+
+    /// A run-time loop of independent iterations runs each again in the reverse sweep, into
+    /// one iteration's tape: a loop inside it may not record into fields that grow.
+    fn check_no_taped_inside(&mut self, fl: &syn::ExprForLoop, id: usize) {
+        let taped = (self.f.loops.iter()).find(|l| l.nest.contains(&id) && l.taped());
+        if taped.is_some() {
+            self.error(err(
+                &fl.expr,
+                "the iterations of this loop over a run-time length are independent, so the reverse sweep runs each again, but a loop inside it over a run-time length carries state from one iteration to the next, whose tape would grow on every call: write `#[checkpoint(binomial(S))]` on the inner loop",
+            ));
         }
     }
 }

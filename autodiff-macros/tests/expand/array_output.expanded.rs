@@ -21,7 +21,8 @@ struct MlpTape {
     affine: AffineTape,
 }
 impl MlpTape {
-    /// The exact size of this tape in bytes.
+    /// The exact size of this tape in bytes (with `Vec` fields, of its fixed part:
+    /// `bytes()` adds what they hold).
     pub const BYTES: usize = ::core::mem::size_of::<Self>();
     /// Every recorded field, in the order the forward sweep writes it: its name, what
     /// it records, its type and its size in bytes. The sizes add up to
@@ -57,6 +58,13 @@ impl MlpTape {
 impl ::core::default::Default for MlpTape {
     fn default() -> Self {
         Self::new()
+    }
+}
+impl MlpTape {
+    /// The bytes this tape holds: [`Self::BYTES`], and what its `Vec` fields (of loops
+    /// over run-time lengths whose iterations carry state) hold on the heap.
+    pub fn bytes(&self) -> usize {
+        Self::BYTES
     }
 }
 ///Computes [`mlp`] and records in `tape` what [`mlp_adjoint`] needs.

@@ -31,7 +31,8 @@ pub struct BranchesTape {
     c: f64,
 }
 impl BranchesTape {
-    /// The exact size of this tape in bytes.
+    /// The exact size of this tape in bytes (with `Vec` fields, of its fixed part:
+    /// `bytes()` adds what they hold).
     pub const BYTES: usize = ::core::mem::size_of::<Self>();
     /// Every recorded field, in the order the forward sweep writes it: its name, what
     /// it records, its type and its size in bytes. The sizes add up to
@@ -83,6 +84,13 @@ impl BranchesTape {
 impl ::core::default::Default for BranchesTape {
     fn default() -> Self {
         Self::new()
+    }
+}
+impl BranchesTape {
+    /// The bytes this tape holds: [`Self::BYTES`], and what its `Vec` fields (of loops
+    /// over run-time lengths whose iterations carry state) hold on the heap.
+    pub fn bytes(&self) -> usize {
+        Self::BYTES
     }
 }
 ///Computes [`branches`] and records in `tape` what [`branches_adjoint`] needs.

@@ -26,7 +26,8 @@ pub struct EarlyExitTape {
     branch_0: [bool; 6],
 }
 impl EarlyExitTape {
-    /// The exact size of this tape in bytes.
+    /// The exact size of this tape in bytes (with `Vec` fields, of its fixed part:
+    /// `bytes()` adds what they hold).
     pub const BYTES: usize = ::core::mem::size_of::<Self>();
     /// Every recorded field, in the order the forward sweep writes it: its name, what
     /// it records, its type and its size in bytes. The sizes add up to
@@ -70,6 +71,13 @@ impl EarlyExitTape {
 impl ::core::default::Default for EarlyExitTape {
     fn default() -> Self {
         Self::new()
+    }
+}
+impl EarlyExitTape {
+    /// The bytes this tape holds: [`Self::BYTES`], and what its `Vec` fields (of loops
+    /// over run-time lengths whose iterations carry state) hold on the heap.
+    pub fn bytes(&self) -> usize {
+        Self::BYTES
     }
 }
 ///Computes [`early_exit`] and records in `tape` what [`early_exit_adjoint`] needs.

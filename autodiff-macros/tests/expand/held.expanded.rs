@@ -23,7 +23,8 @@ pub struct ColumnsTape<const D: usize> {
     const_params: ([(); D],),
 }
 impl<const D: usize> ColumnsTape<D> {
-    /// The exact size of this tape in bytes.
+    /// The exact size of this tape in bytes (with `Vec` fields, of its fixed part:
+    /// `bytes()` adds what they hold).
     pub const BYTES: usize = ::core::mem::size_of::<Self>();
     /// Every recorded field, in the order the forward sweep writes it: its name, what
     /// it records, its type and its size in bytes. The sizes add up to
@@ -47,6 +48,13 @@ impl<const D: usize> ColumnsTape<D> {
 impl<const D: usize> ::core::default::Default for ColumnsTape<D> {
     fn default() -> Self {
         Self::new()
+    }
+}
+impl<const D: usize> ColumnsTape<D> {
+    /// The bytes this tape holds: [`Self::BYTES`], and what its `Vec` fields (of loops
+    /// over run-time lengths whose iterations carry state) hold on the heap.
+    pub fn bytes(&self) -> usize {
+        Self::BYTES
     }
 }
 ///Computes [`columns`] and records in `tape` what [`columns_adjoint`] needs.

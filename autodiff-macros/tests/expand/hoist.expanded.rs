@@ -34,7 +34,8 @@ pub struct HoistTape<const K: usize, const N: usize> {
     const_params: ([(); K], [(); N]),
 }
 impl<const K: usize, const N: usize> HoistTape<K, N> {
-    /// The exact size of this tape in bytes.
+    /// The exact size of this tape in bytes (with `Vec` fields, of its fixed part:
+    /// `bytes()` adds what they hold).
     pub const BYTES: usize = ::core::mem::size_of::<Self>();
     /// Every recorded field, in the order the forward sweep writes it: its name, what
     /// it records, its type and its size in bytes. The sizes add up to
@@ -58,6 +59,13 @@ impl<const K: usize, const N: usize> HoistTape<K, N> {
 impl<const K: usize, const N: usize> ::core::default::Default for HoistTape<K, N> {
     fn default() -> Self {
         Self::new()
+    }
+}
+impl<const K: usize, const N: usize> HoistTape<K, N> {
+    /// The bytes this tape holds: [`Self::BYTES`], and what its `Vec` fields (of loops
+    /// over run-time lengths whose iterations carry state) hold on the heap.
+    pub fn bytes(&self) -> usize {
+        Self::BYTES
     }
 }
 ///Computes [`hoist`] and records in `tape` what [`hoist_adjoint`] needs.

@@ -29,7 +29,8 @@ struct LayersTape {
     h: f64,
 }
 impl LayersTape {
-    /// The exact size of this tape in bytes.
+    /// The exact size of this tape in bytes (with `Vec` fields, of its fixed part:
+    /// `bytes()` adds what they hold).
     pub const BYTES: usize = ::core::mem::size_of::<Self>();
     /// Every recorded field, in the order the forward sweep writes it: its name, what
     /// it records, its type and its size in bytes. The sizes add up to
@@ -86,6 +87,13 @@ impl LayersTape {
 impl ::core::default::Default for LayersTape {
     fn default() -> Self {
         Self::new()
+    }
+}
+impl LayersTape {
+    /// The bytes this tape holds: [`Self::BYTES`], and what its `Vec` fields (of loops
+    /// over run-time lengths whose iterations carry state) hold on the heap.
+    pub fn bytes(&self) -> usize {
+        Self::BYTES
     }
 }
 ///Computes [`layers`] and records in `tape` what [`layers_adjoint`] needs.

@@ -17,7 +17,8 @@ pub struct MatchingTape {
     s: [f64; 4],
 }
 impl MatchingTape {
-    /// The exact size of this tape in bytes.
+    /// The exact size of this tape in bytes (with `Vec` fields, of its fixed part:
+    /// `bytes()` adds what they hold).
     pub const BYTES: usize = ::core::mem::size_of::<Self>();
     /// Every recorded field, in the order the forward sweep writes it: its name, what
     /// it records, its type and its size in bytes. The sizes add up to
@@ -38,6 +39,13 @@ impl MatchingTape {
 impl ::core::default::Default for MatchingTape {
     fn default() -> Self {
         Self::new()
+    }
+}
+impl MatchingTape {
+    /// The bytes this tape holds: [`Self::BYTES`], and what its `Vec` fields (of loops
+    /// over run-time lengths whose iterations carry state) hold on the heap.
+    pub fn bytes(&self) -> usize {
+        Self::BYTES
     }
 }
 ///Computes [`matching`] and records in `tape` what [`matching_adjoint`] needs.

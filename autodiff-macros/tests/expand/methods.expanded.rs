@@ -106,7 +106,8 @@ fn __linear_predict(self_: &Linear, x: &[f64; 2]) -> f64 {
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct LinearPredictTape {}
 impl LinearPredictTape {
-    /// The exact size of this tape in bytes.
+    /// The exact size of this tape in bytes (with `Vec` fields, of its fixed part:
+    /// `bytes()` adds what they hold).
     pub const BYTES: usize = ::core::mem::size_of::<Self>();
     /// Every recorded field, in the order the forward sweep writes it: its name, what
     /// it records, its type and its size in bytes. The sizes add up to
@@ -120,6 +121,13 @@ impl LinearPredictTape {
 impl ::core::default::Default for LinearPredictTape {
     fn default() -> Self {
         Self::new()
+    }
+}
+impl LinearPredictTape {
+    /// The bytes this tape holds: [`Self::BYTES`], and what its `Vec` fields (of loops
+    /// over run-time lengths whose iterations carry state) hold on the heap.
+    pub fn bytes(&self) -> usize {
+        Self::BYTES
     }
 }
 ///Computes [`Linear::predict`] and records in `tape` what [`Linear::predict_adjoint`] needs.
@@ -193,7 +201,8 @@ pub struct LinearLossTape {
     e: f64,
 }
 impl LinearLossTape {
-    /// The exact size of this tape in bytes.
+    /// The exact size of this tape in bytes (with `Vec` fields, of its fixed part:
+    /// `bytes()` adds what they hold).
     pub const BYTES: usize = ::core::mem::size_of::<Self>();
     /// Every recorded field, in the order the forward sweep writes it: its name, what
     /// it records, its type and its size in bytes. The sizes add up to
@@ -218,6 +227,13 @@ impl LinearLossTape {
 impl ::core::default::Default for LinearLossTape {
     fn default() -> Self {
         Self::new()
+    }
+}
+impl LinearLossTape {
+    /// The bytes this tape holds: [`Self::BYTES`], and what its `Vec` fields (of loops
+    /// over run-time lengths whose iterations carry state) hold on the heap.
+    pub fn bytes(&self) -> usize {
+        Self::BYTES
     }
 }
 ///Computes [`Linear::loss`] and records in `tape` what [`Linear::loss_adjoint`] needs.

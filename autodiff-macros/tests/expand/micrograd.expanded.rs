@@ -23,7 +23,8 @@ pub struct MicrogradTape {
     t14: f64,
 }
 impl MicrogradTape {
-    /// The exact size of this tape in bytes.
+    /// The exact size of this tape in bytes (with `Vec` fields, of its fixed part:
+    /// `bytes()` adds what they hold).
     pub const BYTES: usize = ::core::mem::size_of::<Self>();
     /// Every recorded field, in the order the forward sweep writes it: its name, what
     /// it records, its type and its size in bytes. The sizes add up to
@@ -41,6 +42,13 @@ impl MicrogradTape {
 impl ::core::default::Default for MicrogradTape {
     fn default() -> Self {
         Self::new()
+    }
+}
+impl MicrogradTape {
+    /// The bytes this tape holds: [`Self::BYTES`], and what its `Vec` fields (of loops
+    /// over run-time lengths whose iterations carry state) hold on the heap.
+    pub fn bytes(&self) -> usize {
+        Self::BYTES
     }
 }
 ///Computes [`micrograd`] and records in `tape` what [`micrograd_adjoint`] needs.

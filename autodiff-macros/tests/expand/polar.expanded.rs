@@ -15,7 +15,8 @@ pub struct PolarTape {
     t4: f64,
 }
 impl PolarTape {
-    /// The exact size of this tape in bytes.
+    /// The exact size of this tape in bytes (with `Vec` fields, of its fixed part:
+    /// `bytes()` adds what they hold).
     pub const BYTES: usize = ::core::mem::size_of::<Self>();
     /// Every recorded field, in the order the forward sweep writes it: its name, what
     /// it records, its type and its size in bytes. The sizes add up to
@@ -42,6 +43,13 @@ impl PolarTape {
 impl ::core::default::Default for PolarTape {
     fn default() -> Self {
         Self::new()
+    }
+}
+impl PolarTape {
+    /// The bytes this tape holds: [`Self::BYTES`], and what its `Vec` fields (of loops
+    /// over run-time lengths whose iterations carry state) hold on the heap.
+    pub fn bytes(&self) -> usize {
+        Self::BYTES
     }
 }
 ///Computes [`polar`] and records in `tape` what [`polar_adjoint`] needs.

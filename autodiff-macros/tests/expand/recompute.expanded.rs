@@ -24,7 +24,8 @@ struct ThreeReadersTape {
     dot4: Dot4Tape,
 }
 impl ThreeReadersTape {
-    /// The exact size of this tape in bytes.
+    /// The exact size of this tape in bytes (with `Vec` fields, of its fixed part:
+    /// `bytes()` adds what they hold).
     pub const BYTES: usize = ::core::mem::size_of::<Self>();
     /// Every recorded field, in the order the forward sweep writes it: its name, what
     /// it records, its type and its size in bytes. The sizes add up to
@@ -72,6 +73,13 @@ impl ThreeReadersTape {
 impl ::core::default::Default for ThreeReadersTape {
     fn default() -> Self {
         Self::new()
+    }
+}
+impl ThreeReadersTape {
+    /// The bytes this tape holds: [`Self::BYTES`], and what its `Vec` fields (of loops
+    /// over run-time lengths whose iterations carry state) hold on the heap.
+    pub fn bytes(&self) -> usize {
+        Self::BYTES
     }
 }
 ///Computes [`three_readers`] and records in `tape` what [`three_readers_adjoint`] needs.

@@ -12,7 +12,8 @@ pub fn recompute_elements(x: &[f64; 4], w: f64) -> f64 {
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct RecomputeElementsTape {}
 impl RecomputeElementsTape {
-    /// The exact size of this tape in bytes.
+    /// The exact size of this tape in bytes (with `Vec` fields, of its fixed part:
+    /// `bytes()` adds what they hold).
     pub const BYTES: usize = ::core::mem::size_of::<Self>();
     /// Every recorded field, in the order the forward sweep writes it: its name, what
     /// it records, its type and its size in bytes. The sizes add up to
@@ -26,6 +27,13 @@ impl RecomputeElementsTape {
 impl ::core::default::Default for RecomputeElementsTape {
     fn default() -> Self {
         Self::new()
+    }
+}
+impl RecomputeElementsTape {
+    /// The bytes this tape holds: [`Self::BYTES`], and what its `Vec` fields (of loops
+    /// over run-time lengths whose iterations carry state) hold on the heap.
+    pub fn bytes(&self) -> usize {
+        Self::BYTES
     }
 }
 ///Computes [`recompute_elements`] and records in `tape` what [`recompute_elements_adjoint`] needs.

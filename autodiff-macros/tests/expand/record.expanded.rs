@@ -23,7 +23,8 @@ struct RecordedTape {
     t1: f64,
 }
 impl RecordedTape {
-    /// The exact size of this tape in bytes.
+    /// The exact size of this tape in bytes (with `Vec` fields, of its fixed part:
+    /// `bytes()` adds what they hold).
     pub const BYTES: usize = ::core::mem::size_of::<Self>();
     /// Every recorded field, in the order the forward sweep writes it: its name, what
     /// it records, its type and its size in bytes. The sizes add up to
@@ -61,6 +62,13 @@ impl RecordedTape {
 impl ::core::default::Default for RecordedTape {
     fn default() -> Self {
         Self::new()
+    }
+}
+impl RecordedTape {
+    /// The bytes this tape holds: [`Self::BYTES`], and what its `Vec` fields (of loops
+    /// over run-time lengths whose iterations carry state) hold on the heap.
+    pub fn bytes(&self) -> usize {
+        Self::BYTES
     }
 }
 ///Computes [`recorded`] and records in `tape` what [`recorded_adjoint`] needs.

@@ -19,7 +19,8 @@ pub struct ReductionsTape<const N: usize> {
     const_params: ([(); N],),
 }
 impl<const N: usize> ReductionsTape<N> {
-    /// The exact size of this tape in bytes.
+    /// The exact size of this tape in bytes (with `Vec` fields, of its fixed part:
+    /// `bytes()` adds what they hold).
     pub const BYTES: usize = ::core::mem::size_of::<Self>();
     /// Every recorded field, in the order the forward sweep writes it: its name, what
     /// it records, its type and its size in bytes. The sizes add up to
@@ -54,6 +55,13 @@ impl<const N: usize> ReductionsTape<N> {
 impl<const N: usize> ::core::default::Default for ReductionsTape<N> {
     fn default() -> Self {
         Self::new()
+    }
+}
+impl<const N: usize> ReductionsTape<N> {
+    /// The bytes this tape holds: [`Self::BYTES`], and what its `Vec` fields (of loops
+    /// over run-time lengths whose iterations carry state) hold on the heap.
+    pub fn bytes(&self) -> usize {
+        Self::BYTES
     }
 }
 ///Computes [`reductions`] and records in `tape` what [`reductions_adjoint`] needs.

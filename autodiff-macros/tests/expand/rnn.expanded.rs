@@ -15,7 +15,8 @@ pub struct RnnTape {
     h: [f64; 50],
 }
 impl RnnTape {
-    /// The exact size of this tape in bytes.
+    /// The exact size of this tape in bytes (with `Vec` fields, of its fixed part:
+    /// `bytes()` adds what they hold).
     pub const BYTES: usize = ::core::mem::size_of::<Self>();
     /// Every recorded field, in the order the forward sweep writes it: its name, what
     /// it records, its type and its size in bytes. The sizes add up to
@@ -37,6 +38,13 @@ impl RnnTape {
 impl ::core::default::Default for RnnTape {
     fn default() -> Self {
         Self::new()
+    }
+}
+impl RnnTape {
+    /// The bytes this tape holds: [`Self::BYTES`], and what its `Vec` fields (of loops
+    /// over run-time lengths whose iterations carry state) hold on the heap.
+    pub fn bytes(&self) -> usize {
+        Self::BYTES
     }
 }
 ///Computes [`rnn`] and records in `tape` what [`rnn_adjoint`] needs.

@@ -18,7 +18,8 @@ pub fn spread(mu: &[f64; 2], scale: f64, xs: &[[f64; 2]]) -> f64 {
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct SpreadTape {}
 impl SpreadTape {
-    /// The exact size of this tape in bytes.
+    /// The exact size of this tape in bytes (with `Vec` fields, of its fixed part:
+    /// `bytes()` adds what they hold).
     pub const BYTES: usize = ::core::mem::size_of::<Self>();
     /// Every recorded field, in the order the forward sweep writes it: its name, what
     /// it records, its type and its size in bytes. The sizes add up to
@@ -34,6 +35,13 @@ impl ::core::default::Default for SpreadTape {
         Self::new()
     }
 }
+impl SpreadTape {
+    /// The bytes this tape holds: [`Self::BYTES`], and what its `Vec` fields (of loops
+    /// over run-time lengths whose iterations carry state) hold on the heap.
+    pub fn bytes(&self) -> usize {
+        Self::BYTES
+    }
+}
 ///One iteration's tape of checkpointed loop #0 of [`spread`]: [`spread_adjoint`] fills it again for each iteration, from the state saved before it.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct SpreadLoop0Tape {
@@ -41,7 +49,8 @@ pub struct SpreadLoop0Tape {
     t1: f64,
 }
 impl SpreadLoop0Tape {
-    /// The exact size of this tape in bytes.
+    /// The exact size of this tape in bytes (with `Vec` fields, of its fixed part:
+    /// `bytes()` adds what they hold).
     pub const BYTES: usize = ::core::mem::size_of::<Self>();
     /// Every recorded field, in the order the forward sweep writes it: its name, what
     /// it records, its type and its size in bytes. The sizes add up to

@@ -16,7 +16,8 @@ pub struct EnergyTape {
     branch_0: bool,
 }
 impl EnergyTape {
-    /// The exact size of this tape in bytes.
+    /// The exact size of this tape in bytes (with `Vec` fields, of its fixed part:
+    /// `bytes()` adds what they hold).
     pub const BYTES: usize = ::core::mem::size_of::<Self>();
     /// Every recorded field, in the order the forward sweep writes it: its name, what
     /// it records, its type and its size in bytes. The sizes add up to
@@ -48,6 +49,13 @@ impl EnergyTape {
 impl ::core::default::Default for EnergyTape {
     fn default() -> Self {
         Self::new()
+    }
+}
+impl EnergyTape {
+    /// The bytes this tape holds: [`Self::BYTES`], and what its `Vec` fields (of loops
+    /// over run-time lengths whose iterations carry state) hold on the heap.
+    pub fn bytes(&self) -> usize {
+        Self::BYTES
     }
 }
 ///Computes [`energy`] and records in `tape` what [`energy_adjoint`] needs.
@@ -159,7 +167,8 @@ pub struct EnergyHvpJvpTape {
     branch_0: bool,
 }
 impl EnergyHvpJvpTape {
-    /// The exact size of this tape in bytes.
+    /// The exact size of this tape in bytes (with `Vec` fields, of its fixed part:
+    /// `bytes()` adds what they hold).
     pub const BYTES: usize = ::core::mem::size_of::<Self>();
     /// Every recorded field, in the order the forward sweep writes it: its name, what
     /// it records, its type and its size in bytes. The sizes add up to
@@ -195,6 +204,13 @@ impl EnergyHvpJvpTape {
 impl ::core::default::Default for EnergyHvpJvpTape {
     fn default() -> Self {
         Self::new()
+    }
+}
+impl EnergyHvpJvpTape {
+    /// The bytes this tape holds: [`Self::BYTES`], and what its `Vec` fields (of loops
+    /// over run-time lengths whose iterations carry state) hold on the heap.
+    pub fn bytes(&self) -> usize {
+        Self::BYTES
     }
 }
 ///Computes [`energy_hvp_jvp`] and records in `tape` what [`energy_hvp_jvp_adjoint`] needs.

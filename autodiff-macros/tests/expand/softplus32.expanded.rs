@@ -13,7 +13,8 @@ pub struct Softplus32Tape {
     t1: f64,
 }
 impl Softplus32Tape {
-    /// The exact size of this tape in bytes.
+    /// The exact size of this tape in bytes (with `Vec` fields, of its fixed part:
+    /// `bytes()` adds what they hold).
     pub const BYTES: usize = ::core::mem::size_of::<Self>();
     /// Every recorded field, in the order the forward sweep writes it: its name, what
     /// it records, its type and its size in bytes. The sizes add up to
@@ -29,6 +30,13 @@ impl Softplus32Tape {
 impl ::core::default::Default for Softplus32Tape {
     fn default() -> Self {
         Self::new()
+    }
+}
+impl Softplus32Tape {
+    /// The bytes this tape holds: [`Self::BYTES`], and what its `Vec` fields (of loops
+    /// over run-time lengths whose iterations carry state) hold on the heap.
+    pub fn bytes(&self) -> usize {
+        Self::BYTES
     }
 }
 ///Computes [`softplus32`] and records in `tape` what [`softplus32_adjoint`] needs.

@@ -20,7 +20,8 @@ pub struct TangentTape {
     t3: f64,
 }
 impl TangentTape {
-    /// The exact size of this tape in bytes.
+    /// The exact size of this tape in bytes (with `Vec` fields, of its fixed part:
+    /// `bytes()` adds what they hold).
     pub const BYTES: usize = ::core::mem::size_of::<Self>();
     /// Every recorded field, in the order the forward sweep writes it: its name, what
     /// it records, its type and its size in bytes. The sizes add up to
@@ -49,6 +50,13 @@ impl TangentTape {
 impl ::core::default::Default for TangentTape {
     fn default() -> Self {
         Self::new()
+    }
+}
+impl TangentTape {
+    /// The bytes this tape holds: [`Self::BYTES`], and what its `Vec` fields (of loops
+    /// over run-time lengths whose iterations carry state) hold on the heap.
+    pub fn bytes(&self) -> usize {
+        Self::BYTES
     }
 }
 ///Computes [`tangent`] and records in `tape` what [`tangent_adjoint`] needs.

@@ -1,0 +1,126 @@
+/// A sequential loop over a run-time length: its steps go into `Vec` fields of the tape, sized
+/// when the loop starts (the `alloc` feature).
+pub fn rnn(w: f64, u: f64, x: &[f64]) -> f64 {
+    let mut h = 0.0;
+    for t in 0..x.len() {
+        h = (w * h + u * x[t]).tanh();
+    }
+    h * h
+}
+///The tape of [`rnn`]: what [`rnn_adjoint`] reads, recorded by [`rnn_forward`] in fixed-size fields and, for loops over run-time lengths whose iterations carry state, `Vec`s sized on first use and reused after.
+#[derive(::core::clone::Clone, ::core::fmt::Debug)]
+pub struct RnnTape {
+    ///`h` (line 5) after an assignment
+    h_2: f64,
+    ///`h` (line 5) after an assignment
+    h_1: __RnnTape_alloc::vec::Vec<f64>,
+    ///`h` (line 5) after its last write
+    h: f64,
+}
+impl RnnTape {
+    /// The exact size of this tape in bytes (with `Vec` fields, of its fixed part:
+    /// `bytes()` adds what they hold).
+    pub const BYTES: usize = ::core::mem::size_of::<Self>();
+    /// Every recorded field, in the order the forward sweep writes it: its name, what
+    /// it records, its type and its size in bytes. The sizes add up to
+    /// [`Self::BYTES`] up to alignment padding.
+    pub const FIELDS: &'static [(&'static str, &'static str, &'static str, usize)] = &[
+        ("h_2", "h (line 5) after an assignment", "f64", ::core::mem::size_of::<f64>()),
+        (
+            "h_1",
+            "h (line 5) after an assignment",
+            "__RnnTape_alloc::vec::Vec < f64 >",
+            ::core::mem::size_of::<__RnnTape_alloc::vec::Vec<f64>>(),
+        ),
+        ("h", "h (line 5) after its last write", "f64", ::core::mem::size_of::<f64>()),
+    ];
+    /// A zeroed tape.
+    pub const fn new() -> Self {
+        Self {
+            h_2: 0.0,
+            h_1: __RnnTape_alloc::vec::Vec::new(),
+            h: 0.0,
+        }
+    }
+}
+impl ::core::default::Default for RnnTape {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+impl RnnTape {
+    /// The bytes this tape holds: [`Self::BYTES`], and what its `Vec` fields (of loops
+    /// over run-time lengths whose iterations carry state) hold on the heap.
+    pub fn bytes(&self) -> usize {
+        Self::BYTES + self.h_1.capacity() * ::core::mem::size_of::<f64>()
+    }
+}
+extern crate alloc as __RnnTape_alloc;
+///Computes [`rnn`] and records in `tape` what [`rnn_adjoint`] needs.
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+pub fn rnn_forward(w: f64, u: f64, x: &[f64], tape: &mut RnnTape) -> f64 {
+    let mut h: f64 = 0.0;
+    tape.h_2 = h;
+    tape.h_1.resize(((x.len()) as usize), 0.0);
+    for (k0, t) in (0..x.len()).enumerate() {
+        let t0 = w * h;
+        let t1 = u * x[t];
+        let t2 = t0 + t1;
+        h = t2.tanh();
+        tape.h_1[k0] = h;
+    }
+    tape.h = h;
+    h * h
+}
+/**The reverse sweep of [`rnn`]: adds `d_out` times the derivative of `rnn` with respect to `w`, `u` into `d_w`, `d_u`.
+
+`tape` must have been filled by [`rnn_forward`] with the same arguments. The adjoints accumulate: zero them first for a plain gradient.*/
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+pub fn rnn_adjoint(
+    w: f64,
+    u: f64,
+    x: &[f64],
+    tape: &RnnTape,
+    d_out: f64,
+    d_w: &mut f64,
+    d_u: &mut f64,
+) {
+    let mut d_h: f64 = -0.0;
+    d_h += d_out * 2.0 * tape.h;
+    for (k0, t) in (0..x.len()).enumerate().rev() {
+        let d_h_1: f64 = d_h;
+        d_h = -0.0;
+        let d_t2: f64 = d_h_1 * (1.0 - tape.h_1[k0] * tape.h_1[k0]);
+        *d_u += d_t2 * x[t];
+        *d_w += d_t2 * (if k0 > 0 { tape.h_1[k0 - 1] } else { tape.h_2 });
+        d_h += d_t2 * w;
+    }
+}
+///The value of [`rnn`] and its gradient with respect to `w`, `u`, in parameter order.
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+pub fn rnn_grad(w: f64, u: f64, x: &[f64]) -> (f64, (f64, f64)) {
+    let mut tape = <RnnTape>::new();
+    let value = rnn_forward(w, u, x, &mut tape);
+    let mut d_w: f64 = 0.0;
+    let mut d_u: f64 = 0.0;
+    {
+        let tape = &tape;
+        let d_out: f64 = 1.0;
+        let d_w = &mut d_w;
+        let d_u = &mut d_u;
+        let mut d_h: f64 = -0.0;
+        d_h += d_out * 2.0 * tape.h;
+        for (k0, t) in (0..x.len()).enumerate().rev() {
+            let d_h_1: f64 = d_h;
+            d_h = -0.0;
+            let d_t2: f64 = d_h_1 * (1.0 - tape.h_1[k0] * tape.h_1[k0]);
+            *d_u += d_t2 * x[t];
+            *d_w += d_t2 * (if k0 > 0 { tape.h_1[k0 - 1] } else { tape.h_2 });
+            d_h += d_t2 * w;
+        }
+    }
+    (value, (d_w, d_u))
+}
+const _: fn(f64, f64, &[f64]) -> f64 = rnn;
