@@ -58,12 +58,21 @@ fn a_sum_over_a_slice_length() {
     assert_eq!(FitTape::BYTES, 0);
 }
 
-/// `for v in x.iter()`, `.zip(..)` and `.enumerate()` over slices.
+/// `for v in x.iter()`, `for v in x`, `for &v in x`, `.zip(..)` and `.enumerate()` over slices.
 #[differentiable]
 fn iterators(p: &[f64; 2], x: &[f64], w: &[f64]) -> f64 {
     let mut s = 0.0;
     for v in x.iter() {
         s += (1.0 + (p[0] * v).exp()).ln();
+    }
+    for v in x {
+        s += 0.1 * p[1] * v;
+    }
+    for &v in w {
+        s += 0.2 * p[0] * p[1] * v;
+    }
+    for (xi, wi) in x.iter().zip(w) {
+        s += 0.05 * p[1] * xi * wi;
     }
     for (xi, wi) in x.iter().zip(w.iter()) {
         let r = p[0] * xi - p[1];

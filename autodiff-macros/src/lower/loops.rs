@@ -47,6 +47,14 @@ fn adapter_chain(expr: &syn::Expr) -> (&syn::Expr, Vec<&syn::ExprMethodCall>) {
     (base, chain)
 }
 
+/// `a` of `&a`.
+fn unref(e: &syn::Expr) -> &syn::Expr {
+    match e {
+        syn::Expr::Reference(r) if r.mutability.is_none() => &r.expr,
+        e => e,
+    }
+}
+
 /// The name a loop pattern binds: `x` or `&x`.
 fn pat_name(p: &syn::Pat) -> Option<Ident> {
     match p {
@@ -279,6 +287,10 @@ impl Lower {
         let mut iters = Vec::new();
         let mut enumerate = false;
         let mut first = true;
+        // `for x in a` and `for x in &a`: as `a.iter()`.
+        if chain.is_empty() && !matches!(base, syn::Expr::Range(_)) {
+            iters.push(unref(base));
+        }
         for m in chain {
             let name = m.method.to_string();
             match name.as_str() {
@@ -291,8 +303,12 @@ impl Lower {
                         {
                             iters.push(&*z.receiver)
                         }
+                        // `.zip(b)`, `.zip(&b)`: as `.zip(b.iter())`.
+                        a @ (syn::Expr::Path(_) | syn::Expr::Reference(_) | syn::Expr::Field(_)) => {
+                            iters.push(unref(a))
+                        }
                         a => {
-                            self.error(err(a, "zip with another array's `.iter()`, as in `a.iter().zip(b.iter())`"));
+                            self.error(err(a, "zip with another array or slice, as in `a.iter().zip(b.iter())` or `a.iter().zip(b)`"));
                             return None;
                         }
                     }
@@ -310,7 +326,7 @@ impl Lower {
         if iters.is_empty() {
             self.error(err(
                 &fl.expr,
-                "a loop must run over a range with a constant bound (`0..N`) or an array's `.iter()`: the tape needs a fixed size",
+                "a loop must run over a range (`0..N`, `0..x.len()`, `0..n`) or an array or slice (`for x in a`, `for x in a.iter()`)",
             ));
             return None;
         }
