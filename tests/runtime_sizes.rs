@@ -58,6 +58,21 @@ fn a_sum_over_a_slice_length() {
     assert_eq!(FitTape::BYTES, 0);
 }
 
+#[test]
+fn try_forward_returns_an_error_for_an_index_outside_a_slice() {
+    let (x, y) = (data(1, 10, -2.0, 2.0), data(2, 10, -1.0, 3.0));
+    let mut tape = FitTape::new();
+    assert_eq!(
+        fit_try_forward(0.7, -0.2, &x, &y, &mut tape),
+        Ok(fit(0.7, -0.2, &x, &y))
+    );
+    // `y` shorter than `x`: `fit_forward` would panic on `y[i]`.
+    assert_eq!(
+        fit_try_forward(0.7, -0.2, &x, &y[..9], &mut tape),
+        Err("an index is outside the slice `y`")
+    );
+}
+
 /// `for v in x.iter()`, `for v in x`, `for &v in x`, `.zip(..)` and `.enumerate()` over slices.
 #[differentiable]
 fn iterators(p: &[f64; 2], x: &[f64], w: &[f64]) -> f64 {

@@ -143,8 +143,17 @@ impl<'a> Fwd<'a> {
         if self.in_tape.borrow().contains(&var) {
             out = quote!((*#out));
         }
-        for p in proj {
+        for (n, p) in proj.iter().enumerate() {
             out = match p {
+                // In `f_try_forward`, an index outside a slice is an `Err`, not a panic.
+                Proj::Index(i) if n == 0 && self.fallible.get() && self.f.slices.contains(&var) => {
+                    let i = self.pure(i);
+                    let msg = format!(
+                        "an index is outside the slice `{}`",
+                        crate::names::bare(&self.f.vars[var].name)
+                    );
+                    quote!((*#out.get(#i).ok_or(#msg)?))
+                }
                 Proj::Index(i) => {
                     let i = self.pure(i);
                     quote!(#out[#i])

@@ -85,8 +85,9 @@ fn sweeps(func: &syn::ItemFn, f: &Func, an: &Analysed, args: &crate::args::Args)
     let tape_ident = Ident::new("tape", Span::mixed_site());
     let fwd = Fwd::new(f, &tape, plan, temp_names, &tape_ident, true);
     let forward = fwd.block(&f.body, f.ret_tuple, BlockRef::Fn);
-    // With bounded loops, `f_try_forward` returns an error where `f_forward` would panic.
-    let try_forward = has_panic(&f.body).then(|| {
+    // With bounded loops or slices, `f_try_forward` returns an error where `f_forward` would
+    // panic.
+    let try_forward = (has_panic(&f.body) || !f.slices.is_empty()).then(|| {
         fwd.fallible.set(true);
         let body = fwd.block(&f.body, f.ret_tuple, BlockRef::Fn);
         fwd.fallible.set(false);
@@ -495,7 +496,7 @@ fn forward_fns(sig: &Sig, s: &Sweeps) -> TokenStream {
     let try_fwd_fn = s.try_forward.as_ref().map(|body| {
         let try_fwd = format_ident!("{}_try_forward", name);
         let doc = doc(format!(
-            "[`{fwd}`], except that a bounded loop (`#[max_iters(K)]`) that would run past its bound returns `Err` with the message [`{fwd}`] panics with."
+            "[`{fwd}`], except that where [`{fwd}`] would panic, on a bounded loop (`#[max_iters(K)]`) that would run past its bound or on an index outside a slice parameter, this returns `Err` with a message saying which."
         ));
         quote! {
             #doc

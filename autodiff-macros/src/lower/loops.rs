@@ -304,7 +304,8 @@ impl Lower {
                             iters.push(&*z.receiver)
                         }
                         // `.zip(b)`, `.zip(&b)`: as `.zip(b.iter())`.
-                        a @ (syn::Expr::Path(_) | syn::Expr::Reference(_) | syn::Expr::Field(_)) => {
+                        a
+                        @ (syn::Expr::Path(_) | syn::Expr::Reference(_) | syn::Expr::Field(_)) => {
                             iters.push(unref(a))
                         }
                         a => {

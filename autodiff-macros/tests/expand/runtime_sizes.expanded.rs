@@ -94,6 +94,35 @@ pub fn spread_forward(
     let t4 = xs.len() as f64;
     total / t4
 }
+///[`spread_forward`], except that where [`spread_forward`] would panic, on a bounded loop (`#[max_iters(K)]`) that would run past its bound or on an index outside a slice parameter, this returns `Err` with a message saying which.
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+pub fn spread_try_forward(
+    mu: &[f64; 2],
+    scale: f64,
+    xs: &[[f64; 2]],
+    tape: &mut SpreadTape,
+) -> ::core::result::Result<f64, &'static str> {
+    ::core::result::Result::Ok({
+        let s2: f64 = scale * scale;
+        let mut total: f64 = 0.0;
+        for i in (0..(xs).len()) {
+            let mut sq: f64 = 0.0;
+            for d in (0..2) {
+                let c: f64 = (*xs.get(i).ok_or("an index is outside the slice `xs`")?)[d]
+                    - mu[d];
+                let t0 = c * c;
+                sq = sq + t0;
+            }
+            let t1 = sq / s2;
+            let t2 = 1.0 + t1;
+            let t3 = t2.ln();
+            total = total + t3;
+        }
+        let t4 = xs.len() as f64;
+        total / t4
+    })
+}
 /**The reverse sweep of [`spread`]: adds `d_out` times the derivative of `spread` with respect to `mu`, `scale` into `d_mu`, `d_scale`.
 
 `tape` must have been filled by [`spread_forward`] with the same arguments. The adjoints accumulate: zero them first for a plain gradient.*/

@@ -73,6 +73,30 @@ pub fn rnn_forward(w: f64, u: f64, x: &[f64], tape: &mut RnnTape) -> f64 {
     tape.h = h;
     h * h
 }
+///[`rnn_forward`], except that where [`rnn_forward`] would panic, on a bounded loop (`#[max_iters(K)]`) that would run past its bound or on an index outside a slice parameter, this returns `Err` with a message saying which.
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+pub fn rnn_try_forward(
+    w: f64,
+    u: f64,
+    x: &[f64],
+    tape: &mut RnnTape,
+) -> ::core::result::Result<f64, &'static str> {
+    ::core::result::Result::Ok({
+        let mut h: f64 = 0.0;
+        tape.h_2 = h;
+        tape.h_1.resize(((x.len()) as usize), 0.0);
+        for (k0, t) in (0..x.len()).enumerate() {
+            let t0 = w * h;
+            let t1 = u * (*x.get(t).ok_or("an index is outside the slice `x`")?);
+            let t2 = t0 + t1;
+            h = t2.tanh();
+            tape.h_1[k0] = h;
+        }
+        tape.h = h;
+        h * h
+    })
+}
 /**The reverse sweep of [`rnn`]: adds `d_out` times the derivative of `rnn` with respect to `w`, `u` into `d_w`, `d_u`.
 
 `tape` must have been filled by [`rnn_forward`] with the same arguments. The adjoints accumulate: zero them first for a plain gradient.*/
