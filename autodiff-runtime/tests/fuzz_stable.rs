@@ -15,6 +15,8 @@
 //! the seed (default 14); see `fuzz/README.md`. Run with `-- --nocapture` to see the counts.
 //! A seed file named `regression-*` is an input that once failed.
 
+mod fuzz_oracle;
+
 use std::fmt::Debug;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
@@ -1067,13 +1069,8 @@ fn check_corpus(input: &[u8], s: &CorpusSetup) -> Outcome {
             match (&e.kind, text) {
                 (DataErrorKind::Empty, Some("")) => {}
                 (DataErrorKind::InvalidUtf8, None) => {
-                    let valid = std::str::from_utf8(input).unwrap_err().valid_up_to();
-                    // Lines end at `\n`, `\r\n` or `\r`; columns count characters.
-                    let text = std::str::from_utf8(&input[..valid]).unwrap();
-                    let last = text.rsplit(['\n', '\r']).next().unwrap();
-                    let breaks = text.matches(['\n', '\r']).count() - text.matches("\r\n").count();
-                    let place = (Some(breaks as u64 + 1), Some(last.chars().count() + 1));
-                    assert_eq!((e.line, e.column), place, "{e}");
+                    let (line, column) = fuzz_oracle::utf8_error_place(input).unwrap();
+                    assert_eq!((e.line, e.column), (Some(line), Some(column)), "{e}");
                 }
                 (other, _) => panic!("unexpected error kind for a corpus: {other:?} ({e})"),
             }

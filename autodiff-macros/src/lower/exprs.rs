@@ -288,6 +288,16 @@ impl Lower {
         if let Some(o) = self.float_fn(c, p, out) {
             return o;
         }
+        if p.qself.is_none() && p.path.is_ident(&self.fn_name) {
+            self.error(err(
+                p,
+                format!(
+                    "`{0}` calls itself: a `#[differentiable]` function's tape holds its callees' tapes, so a recursive one would hold itself; write the recursion as a loop, or as one function per size (`{0}_3` calling `{0}_2`)",
+                    self.fn_name
+                ),
+            ));
+            return self.dummy();
+        }
         let n = p.path.segments.len();
         // `Model::run(m, x)`: a method (or associated function) named by its type's path.
         if n >= 2
@@ -429,6 +439,17 @@ impl Lower {
                 format!(
                     "methods of user types cannot be differentiated; write `{name}` as a `#[differentiable]` function that takes the struct, as in `{name}({})`",
                     self.f.vars[v].name
+                ),
+            ));
+            return self.dummy();
+        }
+        let is_array = (self.place(&m.receiver))
+            .is_some_and(|(v, proj)| self.f.types.kind(self.f.place_ty(v, &proj)) == Kind::Array);
+        if is_array && rules::lookup(&name).is_none() {
+            self.error(err(
+                &m.method,
+                format!(
+                    "method `{name}` is not supported on arrays: write a loop, as in `let mut out = [0.0; N]; for i in 0..N {{ out[i] = .. }}` for `a.map(..)`"
                 ),
             ));
             return self.dummy();

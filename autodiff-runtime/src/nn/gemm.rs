@@ -333,7 +333,7 @@ fn fma<I: Isa>(a: f32, b: f32, c: f32) -> f32 {
 /// tile of rows at a time; with `init`, `c[i][j0 .. j0 + W] = init[j0 .. j0 + W] + ..` instead
 /// (`c` is not read).
 #[inline(always)]
-fn strip<'b, I: Isa, const W: usize, const M: usize, const N: usize>(
+fn strip<'b, I: Isa, const W: usize, K: Kind<W>, const M: usize, const N: usize>(
     c: &mut [[f32; N]; M],
     init: Option<&[f32; N]>,
     j0: usize,
@@ -345,23 +345,23 @@ fn strip<'b, I: Isa, const W: usize, const M: usize, const N: usize>(
     // The largest tile that fits first, then smaller ones for the rows left over. Each condition
     // is a `const` block, so a tile height the width does not use is never compiled.
     if const { tile_rows::<I>(W) >= 8 } {
-        i = tiles::<I, 8, W, M, N>(c, init, i, j0, &ks, a, b);
+        i = tiles::<I, 8, W, K, M, N>(c, init, i, j0, &ks, a, b);
     }
     if const { tile_rows::<I>(W) >= 6 } {
-        i = tiles::<I, 6, W, M, N>(c, init, i, j0, &ks, a, b);
+        i = tiles::<I, 6, W, K, M, N>(c, init, i, j0, &ks, a, b);
     }
     if const { tile_rows::<I>(W) >= 4 } {
-        i = tiles::<I, 4, W, M, N>(c, init, i, j0, &ks, a, b);
+        i = tiles::<I, 4, W, K, M, N>(c, init, i, j0, &ks, a, b);
     }
     if const { tile_rows::<I>(W) >= 2 } {
-        i = tiles::<I, 2, W, M, N>(c, init, i, j0, &ks, a, b);
+        i = tiles::<I, 2, W, K, M, N>(c, init, i, j0, &ks, a, b);
     }
-    tiles::<I, 1, W, M, N>(c, init, i, j0, &ks, a, b);
+    tiles::<I, 1, W, K, M, N>(c, init, i, j0, &ks, a, b);
 }
 
 /// Tiles of `R` rows from row `i` on, while they fit; returns the first row left.
 #[inline(always)]
-fn tiles<'b, I: Isa, const R: usize, const W: usize, const M: usize, const N: usize>(
+fn tiles<'b, I: Isa, const R: usize, const W: usize, K: Kind<W>, const M: usize, const N: usize>(
     c: &mut [[f32; N]; M],
     init: Option<&[f32; N]>,
     mut i: usize,
@@ -371,45 +371,111 @@ fn tiles<'b, I: Isa, const R: usize, const W: usize, const M: usize, const N: us
     b: impl Fn(usize) -> &'b [f32; W] + Copy,
 ) -> usize {
     while i + R <= M {
-        tile::<I, R, W, M, N>(c, init, i, j0, ks.clone(), a, b);
+        K::tile::<I, R, M, N>(Tile { c, init, i0: i, j0 }, ks.clone(), a, b);
         i += R;
     }
     i
 }
 
-/// The register tile: rows `i0 .. i0 + R`, columns `j0 .. j0 + W` of `c`. A strip of whole
-/// vectors is held as [`TileVector`]s (written so, not left to the compiler: with AVX-512
-/// enabled it vectorized a 24-column tile in 16 lanes and shuffled rows across halves); any
-/// other width as floats.
-#[inline(always)]
-fn tile<'b, I: Isa, const R: usize, const W: usize, const M: usize, const N: usize>(
-    c: &mut [[f32; N]; M],
-    init: Option<&[f32; N]>,
-    i0: usize,
-    j0: usize,
-    ks: Range<usize>,
-    a: impl Fn(usize, usize) -> f32,
-    b: impl Fn(usize) -> &'b [f32; W],
-) {
-    let tile = Tile { c, init, i0, j0 };
-    // One branch per width, each condition a `const` block: the branches the width does not
-    // take are never compiled (a `match` on the width compiled all eight for every width).
-    if const { I::ZMM && W == 16 } {
-        tile.vectors::<I, R, 1, W, _>(I::zmm(), ks, a, b);
-    } else if const { I::ZMM && W == 32 } {
-        tile.vectors::<I, R, 2, W, _>(I::zmm(), ks, a, b);
-    } else if const { I::ZMM && W == 24 } {
-        tile.wide_and_eight::<I, R, W, _, _>(I::zmm(), Eight(I::lanes()), ks, a, b);
-    } else if const { W == 8 } {
-        tile.vectors::<I, R, 1, W, _>(Eight(I::lanes()), ks, a, b);
-    } else if const { W == 16 } {
-        tile.vectors::<I, R, 2, W, _>(Eight(I::lanes()), ks, a, b);
-    } else if const { W == 24 } {
-        tile.vectors::<I, R, 3, W, _>(Eight(I::lanes()), ks, a, b);
-    } else if const { W == 32 } {
-        tile.vectors::<I, R, 4, W, _>(Eight(I::lanes()), ks, a, b);
-    } else {
-        tile.floats::<I, R, W>(ks, a, b);
+/// How a register tile of `W` columns is held: rows `i0 .. i0 + R`, columns `j0 .. j0 + W` of
+/// `c`. A strip of whole vectors is held as [`TileVector`]s (written so, not left to the
+/// compiler: with AVX-512 enabled it vectorized a 24-column tile in 16 lanes and shuffled rows
+/// across halves); any other width as floats ([`Floats`]).
+///
+/// The kind is a type that [`each_strip`] names for each strip it runs, not a choice a tile makes
+/// from `W`: rustc's monomorphization walks every function a generic function mentions, also in
+/// `if const` branches it never compiles, so a tile choosing among eight kernels had rustc walk
+/// all eight for every product shape, path, strip width and tile height (BENCHMARKS, "Compile
+/// time").
+trait Kind<const W: usize> {
+    fn tile<'b, I: Isa, const R: usize, const M: usize, const N: usize>(
+        t: Tile<'_, M, N>,
+        ks: Range<usize>,
+        a: impl Fn(usize, usize) -> f32,
+        b: impl Fn(usize) -> &'b [f32; W],
+    );
+}
+
+/// One 8-lane vector a row.
+enum V8 {}
+/// One 16-lane vector a row where the path has them ([`Isa::ZMM`]), else two of 8.
+enum V16 {}
+/// One 16-lane and one 8-lane vector a row where the path has 16 lanes, else three of 8.
+enum V24 {}
+/// Two 16-lane vectors a row where the path has them, else four of 8.
+enum V32 {}
+/// `W` floats a row, for the compiler to vectorize (widths not a multiple of 8).
+enum Floats {}
+
+impl Kind<8> for V8 {
+    #[inline(always)]
+    fn tile<'b, I: Isa, const R: usize, const M: usize, const N: usize>(
+        t: Tile<'_, M, N>,
+        ks: Range<usize>,
+        a: impl Fn(usize, usize) -> f32,
+        b: impl Fn(usize) -> &'b [f32; 8],
+    ) {
+        t.vectors::<I, R, 1, 8, _>(Eight(I::lanes()), ks, a, b);
+    }
+}
+
+impl Kind<16> for V16 {
+    #[inline(always)]
+    fn tile<'b, I: Isa, const R: usize, const M: usize, const N: usize>(
+        t: Tile<'_, M, N>,
+        ks: Range<usize>,
+        a: impl Fn(usize, usize) -> f32,
+        b: impl Fn(usize) -> &'b [f32; 16],
+    ) {
+        if const { I::ZMM } {
+            t.vectors::<I, R, 1, 16, _>(I::zmm(), ks, a, b);
+        } else {
+            t.vectors::<I, R, 2, 16, _>(Eight(I::lanes()), ks, a, b);
+        }
+    }
+}
+
+impl Kind<24> for V24 {
+    #[inline(always)]
+    fn tile<'b, I: Isa, const R: usize, const M: usize, const N: usize>(
+        t: Tile<'_, M, N>,
+        ks: Range<usize>,
+        a: impl Fn(usize, usize) -> f32,
+        b: impl Fn(usize) -> &'b [f32; 24],
+    ) {
+        if const { I::ZMM } {
+            t.wide_and_eight::<I, R, 24, _, _>(I::zmm(), Eight(I::lanes()), ks, a, b);
+        } else {
+            t.vectors::<I, R, 3, 24, _>(Eight(I::lanes()), ks, a, b);
+        }
+    }
+}
+
+impl Kind<32> for V32 {
+    #[inline(always)]
+    fn tile<'b, I: Isa, const R: usize, const M: usize, const N: usize>(
+        t: Tile<'_, M, N>,
+        ks: Range<usize>,
+        a: impl Fn(usize, usize) -> f32,
+        b: impl Fn(usize) -> &'b [f32; 32],
+    ) {
+        if const { I::ZMM } {
+            t.vectors::<I, R, 2, 32, _>(I::zmm(), ks, a, b);
+        } else {
+            t.vectors::<I, R, 4, 32, _>(Eight(I::lanes()), ks, a, b);
+        }
+    }
+}
+
+impl<const W: usize> Kind<W> for Floats {
+    #[inline(always)]
+    fn tile<'b, I: Isa, const R: usize, const M: usize, const N: usize>(
+        t: Tile<'_, M, N>,
+        ks: Range<usize>,
+        a: impl Fn(usize, usize) -> f32,
+        b: impl Fn(usize) -> &'b [f32; W],
+    ) {
+        t.floats::<I, R, W>(ks, a, b);
     }
 }
 
@@ -527,18 +593,29 @@ impl<const M: usize, const N: usize> Tile<'_, M, N> {
     }
 }
 
-/// A computation over one column strip of width `W` starting at column `j0`.
+/// A computation over one column strip of width `W` starting at column `j0`, its tiles held
+/// as `K` says.
 trait Strip {
-    fn run<I: Isa, const W: usize>(&mut self, j0: usize);
+    fn run<I: Isa, const W: usize, K: Kind<W>>(&mut self, j0: usize);
 }
 
 /// Runs `f` over the column strips of an `N`-column `c`: the whole width when it is at most
 /// `I::WHOLE`, else strips of `I::STRIP`, then 16, 8 and 1 columns. Every choice is a `const`
-/// block, so only the widths `N` needs are compiled.
+/// block, so only the widths `N` needs are compiled, and each names the kind of its tiles.
 #[inline(always)]
 fn each_strip<I: Isa, const N: usize>(f: &mut impl Strip) {
     if const { N <= I::WHOLE } {
-        f.run::<I, N>(0);
+        // The kind of a whole strip `N` wide: `N` is a constant here, the kinds' widths are
+        // literals, so each branch names its own.
+        if const { N == 8 } {
+            f.run::<I, 8, V8>(0);
+        } else if const { N == 16 } {
+            f.run::<I, 16, V16>(0);
+        } else if const { N == 24 } {
+            f.run::<I, 24, V24>(0);
+        } else {
+            f.run::<I, N, Floats>(0);
+        }
         return;
     }
     let strips = const { N / I::STRIP };
@@ -546,25 +623,25 @@ fn each_strip<I: Isa, const N: usize>(f: &mut impl Strip) {
         // `I::STRIP` is one of these widths: a const generic cannot be an associated const.
         let j = s * I::STRIP;
         if const { I::STRIP == 32 } {
-            f.run::<I, 32>(j);
+            f.run::<I, 32, V32>(j);
         } else if const { I::STRIP == 16 } {
-            f.run::<I, 16>(j);
+            f.run::<I, 16, V16>(j);
         } else {
-            f.run::<I, 8>(j);
+            f.run::<I, 8, V8>(j);
         }
     }
     let mut j = strips * I::STRIP;
     if const { N % I::STRIP >= 16 } {
-        f.run::<I, 16>(j);
+        f.run::<I, 16, V16>(j);
         j += 16;
     }
     if const { (N % I::STRIP) % 16 >= 8 } {
-        f.run::<I, 8>(j);
+        f.run::<I, 8, V8>(j);
         j += 8;
     }
     if const { !(N % I::STRIP).is_multiple_of(8) } {
         while j < N {
-            f.run::<I, 1>(j);
+            f.run::<I, 1, Floats>(j);
             j += 1;
         }
     }
@@ -593,9 +670,9 @@ fn rows_of_b<I: Isa, const M: usize, const K: usize, const N: usize>(
         for RowsOfB<'_, A, M, K, N>
     {
         #[inline(always)]
-        fn run<I: Isa, const W: usize>(&mut self, j0: usize) {
+        fn run<I: Isa, const W: usize, T: Kind<W>>(&mut self, j0: usize) {
             let b = self.b;
-            strip::<I, W, M, N>(self.c, None, j0, self.ks.clone(), self.a, |p| {
+            strip::<I, W, T, M, N>(self.c, None, j0, self.ks.clone(), self.a, |p| {
                 b[p][j0..]
                     .first_chunk::<W>()
                     .expect("the strip lies inside b")
@@ -685,18 +762,18 @@ impl<const M: usize, const K: usize, const N: usize> Product for Nt<'_, M, K, N>
         }
         impl<const M: usize, const K: usize, const N: usize> Strip for Block<'_, M, K, N> {
             #[inline(always)]
-            fn run<I: Isa, const W: usize>(&mut self, j0: usize) {
+            fn run<I: Isa, const W: usize, T: Kind<W>>(&mut self, j0: usize) {
                 if const { K <= KC } {
-                    self.packed::<I, W, K>(j0);
+                    self.packed::<I, W, T, K>(j0);
                 } else {
-                    self.packed::<I, W, KC>(j0);
+                    self.packed::<I, W, T, KC>(j0);
                 }
             }
         }
         impl<const M: usize, const K: usize, const N: usize> Block<'_, M, K, N> {
             /// The strip with its `P x W` panel of `bᵀ` copied to the stack first.
             #[inline(always)]
-            fn packed<I: Isa, const W: usize, const P: usize>(&mut self, j0: usize) {
+            fn packed<I: Isa, const W: usize, T: Kind<W>, const P: usize>(&mut self, j0: usize) {
                 let (a, b, ks) = (self.a, self.b, self.ks.clone());
                 let pc = ks.start;
                 let mut panel = [[0.0f32; W]; P];
@@ -727,7 +804,7 @@ impl<const M: usize, const K: usize, const N: usize> Product for Nt<'_, M, K, N>
                     }
                 }
                 let panel = &panel;
-                strip::<I, W, M, N>(
+                strip::<I, W, T, M, N>(
                     self.c,
                     self.init,
                     j0,
