@@ -57,7 +57,7 @@ features! {
     ForRev "for-rev" "`(0..N).rev()`",
     ForStep "for-step" "`(0..N).step_by(k)`",
     Triangular "triangular" "`for j in 0..i` and `0..=i`",
-    Slices "slices" "slice parameters of data (`xs: &[$F]`) and loops over their run-time length (`xs.iter()`, `0..xs.len()`, `.enumerate()`, `.zip(..)`) that share only an accumulator",
+    Slices "slices" "slice parameters of data (`xs: &[$F]`) and loops over their run-time length (`xs.iter()`, `0..xs.len()`, `.enumerate()`, `.zip(..)`) that share only an accumulator, or carry it (recorded into `Vec`s, or under binomial checkpoints)",
     Iter "iter" "`a.iter()`",
     Enumerate "enumerate" "`a.iter().enumerate()`",
     Zip "zip" "`a.iter().zip(b.iter())`",

@@ -2306,6 +2306,8 @@ impl Gen<'_> {
         // A state carried from step to step (`acc = acc * 0.5 + ..`): a sequential loop, whose
         // steps the tape records into `Vec`s; otherwise independent iterations.
         let carried = self.coin(0.3);
+        // A sequential one is recorded into `Vec`s, or reversed under binomial checkpoints.
+        let checkpoint = (carried && self.coin(0.4)).then_some(Checkpoint::Binomial(3));
         let body = if carried {
             vec![Stmt::Assign {
                 place: acc.clone(),
@@ -2323,7 +2325,7 @@ impl Gen<'_> {
         self.leave_loop();
         self.scope.truncate(mark);
         out.push(Stmt::For {
-            checkpoint: None,
+            checkpoint,
             pat,
             iter,
             body,
