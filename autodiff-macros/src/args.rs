@@ -28,9 +28,11 @@ pub struct Args {
     /// The `alloc` feature is on: a run-time loop whose iterations carry state records into
     /// `Vec` fields of the tape (grown on first use, reused after). Not an attribute argument.
     pub alloc: bool,
+    /// `heap`: the outermost loop level of every field of the tape is a `Vec` (needs `alloc`).
+    pub heap: bool,
 }
 
-const EXPECTED: &str = "expected `#[differentiable]`, `#[differentiable(wrt(x, y))]`, `#[differentiable(jvp)]`, `#[differentiable(hvp)]` or `#[differentiable(max_iters(label = K))]`";
+const EXPECTED: &str = "expected `#[differentiable]`, `#[differentiable(wrt(x, y))]`, `#[differentiable(jvp)]`, `#[differentiable(hvp)]`, `#[differentiable(heap)]` or `#[differentiable(max_iters(label = K))]`";
 
 impl Parse for Args {
     fn parse(input: ParseStream) -> syn::Result<Self> {
@@ -53,6 +55,16 @@ impl Parse for Args {
                     };
                     args.max_iters.push((label.clone(), b.value));
                 }
+                if !input.is_empty() {
+                    input.parse::<Token![,]>()?;
+                }
+                continue;
+            }
+            if key == "heap" {
+                if args.heap {
+                    return Err(syn::Error::new(key.span(), "`heap` is given twice"));
+                }
+                args.heap = true;
                 if !input.is_empty() {
                     input.parse::<Token![,]>()?;
                 }
@@ -104,9 +116,20 @@ impl Parse for Args {
 }
 
 pub fn parse(tokens: TokenStream) -> syn::Result<Args> {
+    let span = tokens
+        .clone()
+        .into_iter()
+        .find(|t| t.to_string() == "heap")
+        .map(|t| t.span());
     let mut args = Args::parse.parse2(tokens)?;
     // The macro's own tests (golden expansions) see the feature on, however cargo unified it.
     args.alloc = cfg!(any(feature = "alloc", test));
+    if args.heap && !args.alloc {
+        return Err(syn::Error::new(
+            span.unwrap_or_else(proc_macro2::Span::call_site),
+            "`heap` puts the tape's loops in `Vec`s, which needs the `alloc` feature (of `stackgrad`, on by default, or of `autodiff-macros`); without it, keep a large tape in a `static` (its `new()` is a `const fn`)",
+        ));
+    }
     Ok(args)
 }
 
@@ -121,6 +144,7 @@ mod tests {
         let modes = parse(quote!(jvp, wrt(w))).unwrap();
         assert!(modes.jvp && !modes.hvp);
         assert_eq!(modes.wrt.unwrap()[0], "w");
+        assert!(parse(quote!(heap, wrt(x))).unwrap().heap);
         let wrt = parse(quote!(wrt(x, y))).unwrap().wrt.unwrap();
         assert_eq!(wrt.len(), 2);
         assert_eq!(wrt[1], "y");

@@ -507,8 +507,8 @@ impl<'a> Fwd<'a> {
                 });
             }
         }
-        // A taped run-time loop's `Vec` fields sized to its trip count first.
-        let grow = (lp.taped() && self.recording.get()).then(|| {
+        // The `Vec` levels of this loop's fields sized to its trip count first.
+        let grow = self.recording.get().then(|| {
             self.tape
                 .resizes(*id, self.tape_ident, &self.f.loops, &lp.trips)
         });

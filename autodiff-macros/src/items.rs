@@ -78,7 +78,7 @@ fn sweeps(func: &syn::ItemFn, f: &Func, an: &Analysed, args: &crate::args::Args)
     };
     let mut tape = {
         let alloc = format_ident!("__{}_alloc", tape_name(&func.sig.ident));
-        let mut collect = rev(Tape::with_alloc(alloc));
+        let mut collect = rev(Tape::with_alloc(alloc, args.heap));
         collect.block(&f.body, &seeds);
         collect.tape
     };
@@ -411,14 +411,14 @@ fn tape_types(sig: &Sig, f: &Func, tape: &Tape) -> TokenStream {
     };
     let doc = format!(
         "The tape of [`{name}`]: what [`{adj}`] reads, recorded by [`{fwd}`] in fixed-size fields{}.",
-        match f.loops.iter().any(|l| l.taped()) {
+        match tape.has_vecs() {
             true =>
-                " and, for loops over run-time lengths whose iterations carry state, `Vec`s sized on first use and reused after",
+                " and `Vec`s (of loops over run-time lengths whose iterations carry state, or of every loop under `heap`) sized on first use and reused after",
             false => "",
         }
     );
     let main = tape.fields.iter().filter(|x| x.owner.is_none());
-    let heap = Tape::heap_bytes(main.clone(), &f.loops).map(|h| quote!(+ #h));
+    let heap = Tape::heap_bytes(main.clone()).map(|h| quote!(+ #h));
     let mut out = tapes.emit(&sig.tape_ty, &doc, main);
     let (gdecl, guse) = (&sig.gdecl, &sig.guse);
     let tape_ty = &sig.tape_ty;
@@ -431,7 +431,7 @@ fn tape_types(sig: &Sig, f: &Func, tape: &Tape) -> TokenStream {
             }
         }
     });
-    if f.loops.iter().any(|l| l.taped()) {
+    if tape.has_vecs() {
         let alloc = tape.alloc.as_ref().unwrap();
         out.extend(quote!(extern crate alloc as #alloc;));
     }

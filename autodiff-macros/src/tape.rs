@@ -48,6 +48,9 @@ pub struct Field {
     /// it (what a `Vec` level grows by).
     pub elem_tys: Vec<TokenStream>,
     pub elems: Vec<TokenStream>,
+    /// For each loop of `nest`: its level is a `Vec` (a taped run-time loop, or the outermost
+    /// level under `heap`), sized when the loop starts.
+    pub vecs: Vec<bool>,
 }
 
 #[derive(Default, Clone)]
@@ -56,6 +59,9 @@ pub struct Tape {
     /// The name the tape's items give the `alloc` crate (`extern crate alloc as ..;`), for the
     /// `Vec` fields of run-time loops whose iterations carry state ([`Loop::taped`]).
     pub alloc: Option<Ident>,
+    /// `#[differentiable(heap)]`: the outermost loop level of every field of the function's
+    /// tape is a `Vec` too, so the tape's bulk is on the heap.
+    pub heap: bool,
     map: HashMap<Key, usize>,
     used: HashSet<String>,
     /// The layout is final: asking for a field it lacks is a bug of the macro.
@@ -75,11 +81,17 @@ pub struct Spec<'a> {
 
 impl Tape {
     /// An empty layout whose `Vec` fields name the `alloc` crate `alloc`.
-    pub fn with_alloc(alloc: Ident) -> Self {
+    pub fn with_alloc(alloc: Ident, heap: bool) -> Self {
         Tape {
             alloc: Some(alloc),
+            heap,
             ..Tape::default()
         }
+    }
+
+    /// Does any field have a `Vec` level (so that the tape's items name the `alloc` crate)?
+    pub fn has_vecs(&self) -> bool {
+        self.fields.iter().any(|f| f.vecs.contains(&true))
     }
 
     /// The field for `key`, created from `spec` on first use.
@@ -120,12 +132,15 @@ impl Tape {
         };
         let mut is_call = is_call;
         let (mut elem_tys, mut elems) = (Vec::new(), Vec::new());
-        for &l in nest.iter().rev() {
+        let vecs: Vec<bool> = (nest.iter().enumerate())
+            .map(|(at, &l)| loops[l].taped() || (self.heap && at == 0 && owner.is_none()))
+            .collect();
+        for (at, &l) in nest.iter().enumerate().rev() {
             elem_tys.insert(0, ty.clone());
             elems.insert(0, init.clone());
-            if loops[l].taped() {
+            if vecs[at] {
                 // Sized when the loop starts (see [`Tape::resizes`]).
-                let alloc = self.alloc.as_ref().expect("a taped loop needs `alloc`");
+                let alloc = self.alloc.as_ref().expect("a `Vec` field needs `alloc`");
                 ty = quote!(#alloc::vec::Vec<#ty>);
                 init = quote!(#alloc::vec::Vec::new());
                 is_call = true;
@@ -151,6 +166,7 @@ impl Tape {
             owner,
             elem_tys,
             elems,
+            vecs,
         });
         name
     }
@@ -170,6 +186,9 @@ impl Tape {
             let Some(at) = f.nest.iter().position(|&m| m == l) else {
                 continue;
             };
+            if !f.vecs[at] {
+                continue;
+            }
             let name = &f.name;
             let ks = f.nest[..at].iter().map(|&m| &loops[m].counter);
             let zero = &f.elems[at];
@@ -179,17 +198,14 @@ impl Tape {
     }
 
     /// The bytes the `Vec` fields hold on the heap: an expression of `self` (`None`: none).
-    pub fn heap_bytes<'f>(
-        fields: impl Iterator<Item = &'f Field>,
-        loops: &[Loop],
-    ) -> Option<TokenStream> {
+    pub fn heap_bytes<'f>(fields: impl Iterator<Item = &'f Field>) -> Option<TokenStream> {
         let mut terms = Vec::new();
         for f in fields {
-            if !f.nest.iter().any(|&l| loops[l].taped()) {
+            if !f.vecs.contains(&true) {
                 continue;
             }
             let name = &f.name;
-            terms.push(heap(quote!(self.#name), &f.nest, &f.elem_tys, loops));
+            terms.push(heap(quote!(self.#name), &f.vecs, &f.elem_tys));
         }
         (!terms.is_empty()).then(|| quote!(#(#terms)+*))
     }
@@ -277,22 +293,18 @@ impl Tape {
     }
 }
 
-/// The heap bytes of `expr`, a field's level `nest[0]` (see [`Tape::heap_bytes`]).
-fn heap(
-    expr: TokenStream,
-    nest: &[usize],
-    elem_tys: &[TokenStream],
-    loops: &[Loop],
-) -> TokenStream {
-    let Some((&l, rest)) = nest.split_first() else {
+/// The heap bytes of `expr`, a field's level whose levels from here on are `Vec`s or not as
+/// `vecs` says (see [`Tape::heap_bytes`]).
+fn heap(expr: TokenStream, vecs: &[bool], elem_tys: &[TokenStream]) -> TokenStream {
+    let Some((&is_vec, rest)) = vecs.split_first() else {
         return quote!(0);
     };
-    let e = Ident::new(&format!("e{}", nest.len()), Span::mixed_site());
-    let inner = rest.iter().any(|&m| loops[m].taped()).then(|| {
-        let inner = heap(quote!(#e), rest, &elem_tys[1..], loops);
+    let e = Ident::new(&format!("e{}", vecs.len()), Span::mixed_site());
+    let inner = rest.contains(&true).then(|| {
+        let inner = heap(quote!(#e), rest, &elem_tys[1..]);
         quote!(#expr.iter().map(|#e| #inner).sum::<usize>())
     });
-    if !loops[l].taped() {
+    if !is_vec {
         return inner.unwrap_or_else(|| quote!(0));
     }
     let elem = &elem_tys[0];

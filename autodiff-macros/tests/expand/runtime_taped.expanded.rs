@@ -7,7 +7,7 @@ pub fn rnn(w: f64, u: f64, x: &[f64]) -> f64 {
     }
     h * h
 }
-///The tape of [`rnn`]: what [`rnn_adjoint`] reads, recorded by [`rnn_forward`] in fixed-size fields and, for loops over run-time lengths whose iterations carry state, `Vec`s sized on first use and reused after.
+///The tape of [`rnn`]: what [`rnn_adjoint`] reads, recorded by [`rnn_forward`] in fixed-size fields and `Vec`s (of loops over run-time lengths whose iterations carry state, or of every loop under `heap`) sized on first use and reused after.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct RnnTape {
     ///`h` (line 5) after an assignment
