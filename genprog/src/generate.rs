@@ -2308,11 +2308,21 @@ impl Gen<'_> {
         let carried = self.coin(0.3);
         // A sequential one is recorded into `Vec`s, or reversed under binomial checkpoints.
         let checkpoint = (carried && self.coin(0.4)).then_some(Checkpoint::Binomial(3));
+        // Independent iterations whose accumulator is a running maximum or minimum.
+        let extremum = !carried && self.on.has(Feature::Kinks) && self.coin(0.3);
         let body = if carried {
             vec![Stmt::Assign {
                 place: acc.clone(),
                 op: "=",
                 value: format!("{acc} * 0.5 + {} * 0.25", e.s),
+            }]
+        } else if extremum {
+            self.used.push(Feature::Kinks);
+            let m = if self.coin(0.5) { "max" } else { "min" };
+            vec![Stmt::Assign {
+                place: acc.clone(),
+                op: "=",
+                value: format!("{acc}.{m}({} * 0.25)", e.s),
             }]
         } else {
             let op = if self.coin(0.3) { "-=" } else { "+=" };
@@ -2330,7 +2340,7 @@ impl Gen<'_> {
             iter,
             body,
         });
-        let mag = if carried {
+        let mag = if carried || extremum {
             0.5 * e.mag
         } else {
             0.25 * e.mag * len as f64
