@@ -66,6 +66,8 @@ mod file;
 pub mod gradcheck;
 #[cfg(feature = "std")]
 pub mod parallel;
+#[cfg(feature = "alloc")]
+pub mod sparse;
 #[cfg(feature = "std")]
 pub mod train;
 
