@@ -20,7 +20,7 @@ mod fused;
 mod hvp;
 #[path = "../src/ir.rs"]
 mod ir;
-#[path = "../src/items.rs"]
+#[path = "../src/items/mod.rs"]
 mod items;
 #[path = "../src/lower/mod.rs"]
 mod lower;

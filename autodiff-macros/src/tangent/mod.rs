@@ -18,10 +18,12 @@ use crate::rules::{self, Which};
 mod calls;
 mod helper;
 mod hoist;
+mod lanes;
 mod split;
 
 pub use helper::ZERO_HELPER;
 use hoist::{Class, Hoist, Term};
+pub use lanes::{vector_mode, width as lanes_width};
 use split::Part;
 
 pub struct Tan<'a> {
@@ -55,6 +57,11 @@ pub struct Tan<'a> {
     /// While a loop with invariant tangents is printed ([`hoist`]): what is hoisted, and which
     /// part is being printed.
     hoist: Option<Hoist>,
+    /// Vector mode (`f_jvp_vec`, [`lanes`]): every float tangent holds `W` directions.
+    lanes: bool,
+    /// In vector mode, while a float tangent is printed lane by lane: a tangent read is its
+    /// lane `__l`.
+    lane: std::cell::Cell<bool>,
 }
 
 impl<'a> Tan<'a> {
@@ -92,6 +99,8 @@ impl<'a> Tan<'a> {
             part: Part::Both,
             again: Vec::new(),
             hoist: None,
+            lanes: false,
+            lane: std::cell::Cell::new(false),
         }
     }
 
@@ -160,7 +169,7 @@ impl<'a> Tan<'a> {
         if let Some(slot) = self.hoist.as_ref().and_then(|h| h.slot(var)) {
             return Some(self.projected(slot.clone(), proj));
         }
-        Some(self.projected(t.to_token_stream(), proj))
+        Some(self.in_lane(self.projected(t.to_token_stream(), proj)))
     }
 
     /// A place in the variable `base`: `base[i].w`.
@@ -187,7 +196,7 @@ impl<'a> Tan<'a> {
                 .as_ref()
                 .filter(|_| self.act.temps[*t])
                 .filter(|_| !self.hoist.as_ref().is_some_and(|h| h.is_absent(*t)))
-                .map(|t| t.to_token_stream()),
+                .map(|t| self.in_lane(t.to_token_stream())),
             Operand::Const { .. } => None,
         }
     }
@@ -208,8 +217,11 @@ impl<'a> Tan<'a> {
         }
     }
 
-    /// The zero of a value's type.
+    /// The zero of a tangent's type (in vector mode, of all its lanes, outside a lane).
     fn zero(&self, ty: TyId) -> TokenStream {
+        if self.lanes && !self.lane.get() {
+            return self.f.types.filled(ty, lanes::zero());
+        }
         self.f.types.zero(ty)
     }
 
@@ -443,10 +455,15 @@ impl<'a> Tan<'a> {
                 range,
                 body,
             } => {
-                if let Some(hoisted) = self.hoist_loop(s) {
+                // (Vector mode runs the plain nest: its lanes are its parallelism.)
+                if !self.lanes
+                    && let Some(hoisted) = self.hoist_loop(s)
+                {
                     return hoisted;
                 }
-                if let Some(split) = self.split_loop(s) {
+                if !self.lanes
+                    && let Some(split) = self.split_loop(s)
+                {
                     return split;
                 }
                 let i = &self.f.vars[*var].emit;
@@ -485,6 +502,12 @@ impl<'a> Tan<'a> {
         }
         let value = fwd.rhs(id, target, place, rhs);
         let t_name = active.then(|| self.t_target(target, place)).flatten();
+        if self.lanes
+            && let Some(t_name) = &t_name
+            && self.f.types.kind(ty) == Kind::Float
+        {
+            return self.lanes_def(target, place, rhs, (ty, is_let), value, t_name);
+        }
         // A hoisted loop's definition with nothing of its part to compute.
         let t_name = t_name.filter(|_| !self.nothing_to_add(target, place, rhs, ty, is_let));
         let Some(t_name) = t_name else {
@@ -499,7 +522,8 @@ impl<'a> Tan<'a> {
         };
         let mut reads_out = false;
         let tty = self.ty(ty);
-        let ann = self.f.types.annotation(ty);
+        let t_tty = self.t_ty(ty);
+        let ann = self.t_ann(ty);
         if is_let && place.is_empty() && !self.assigns_slot(target) {
             // A new binding: the primal first, so that the rule can read the result.
             let prim = Self::bind(fwd, target, place, true, value);
@@ -538,7 +562,7 @@ impl<'a> Tan<'a> {
                 if self.pair {
                     return quote!(let #r #ann = #value; let #tv #ann = #t; #p = #r; #t_name = #tv;);
                 }
-                quote!({ let #r: #tty = #value; let #tv: #tty = #t; #p = #r; #t_name = #tv; })
+                quote!({ let #r: #tty = #value; let #tv: #t_tty = #t; #p = #r; #t_name = #tv; })
             }
         }
     }
@@ -615,18 +639,17 @@ impl<'a> Tan<'a> {
         // The types, as the primal's `let` has them: a branch of literals alone leaves rustc a
         // `{float}` it cannot call methods on (`let t: f32 = if c { 0.6 } else { -0.9 }`).
         let (mut name_tys, mut t_tys) = (Vec::new(), Vec::new());
-        for ((r, k), ty) in results.iter().zip(&keep).zip(&tys) {
+        for ((r, k), &ty) in results.iter().zip(&keep).zip(&tys) {
             let m = matches!(r, Target::Var(v) if *is_let && self.f.vars[*v].mutable)
                 .then(|| quote!(mut));
             let n = self.fwd.target(*r);
             names.push(quote!(#m #n));
-            let ty = self.f.types.tokens_or_infer(*ty);
             if *k {
                 let t = self.t_target(*r, &[]).unwrap();
                 ts.push(quote!(#m #t));
-                t_tys.push(ty.clone());
+                t_tys.push(self.t_ty_or_infer(ty));
             }
-            name_tys.push(ty);
+            name_tys.push(self.f.types.tokens_or_infer(ty));
         }
         let value = quote! {
             if #cond { #t_stmts (#(#t_vals,)* #(#t_tans,)*) } else { #e_stmts (#(#e_vals,)* #(#e_tans,)*) }

@@ -252,3 +252,57 @@ pub fn hoist_jvp<const K: usize, const N: usize>(
     }
     (s, t_s)
 }
+///[`hoist_jvp`] along `W` directions at once (vector forward mode): the value of [`hoist`] and its derivatives with respect to `l`, `mu` along each; every float's tangent is a `[_; W]`, lane `l` of each the `l`-th direction. One sweep: the primal runs once.
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+pub fn hoist_jvp_vec<const K: usize, const N: usize, const __W: usize>(
+    l: &[[f64; 6]; K],
+    mu: &[[f64; 3]; K],
+    x: &[[f64; 3]; N],
+    t_l: &[[[f64; __W]; 6]; K],
+    t_mu: &[[[f64; __W]; 3]; K],
+) -> (f64, [f64; __W]) {
+    let _ = hoist::<K, N>;
+    #[derive(::core::clone::Clone, ::core::marker::Copy)]
+    struct __Lanes<F, const W: usize>([F; W]);
+    let t_l: [[__Lanes<f64, __W>; 6]; K] = (*t_l).map(|e| e.map(__Lanes));
+    let t_mu: [[__Lanes<f64, __W>; 3]; K] = (*t_mu).map(|e| e.map(__Lanes));
+    let mut s: f64 = 0.0;
+    let mut t_s: __Lanes<f64, __W> = __Lanes([0.0; __W]);
+    for i in (0..N) {
+        for k in (0..K) {
+            let mut xc: [f64; 3] = [0.0; 3];
+            let mut t_xc: [__Lanes<f64, __W>; 3] = [__Lanes([0.0; __W]); 3];
+            for d in (0..3) {
+                t_xc[d] = __Lanes(::core::array::from_fn(|__l| -t_mu[k][d].0[__l]));
+                xc[d] = x[i][d] - mu[k][d];
+            }
+            let mut y: [f64; 3] = [0.0; 3];
+            let mut t_y: [__Lanes<f64, __W>; 3] = [__Lanes([0.0; __W]); 3];
+            for a in (0..3) {
+                for b in (a..3) {
+                    let t0 = l[k][((a * 3) - ((a * (a + 1)) / 2)) + b] * xc[a];
+                    let t_t0: __Lanes<f64, __W> = __Lanes(
+                        ::core::array::from_fn(|__l| {
+                            t_l[k][((a * 3) - ((a * (a + 1)) / 2)) + b].0[__l] * xc[a]
+                                + l[k][((a * 3) - ((a * (a + 1)) / 2)) + b] * t_xc[a].0[__l]
+                        }),
+                    );
+                    t_y[b] = __Lanes(
+                        ::core::array::from_fn(|__l| t_y[b].0[__l] + t_t0.0[__l]),
+                    );
+                    y[b] = y[b] + t0;
+                }
+            }
+            for d_1 in (0..3) {
+                let t1 = y[d_1] * y[d_1];
+                let t_t1: __Lanes<f64, __W> = __Lanes(
+                    ::core::array::from_fn(|__l| 2.0 * y[d_1] * t_y[d_1].0[__l]),
+                );
+                t_s = __Lanes(::core::array::from_fn(|__l| t_s.0[__l] + t_t1.0[__l]));
+                s = s + t1;
+            }
+        }
+    }
+    (s, (t_s).0)
+}

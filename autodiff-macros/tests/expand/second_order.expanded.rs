@@ -151,6 +151,46 @@ pub fn energy_jvp(x: &[f64; 4], w: f64, t_x: &[f64; 4], t_w: f64) -> (f64, f64) 
     };
     (t4, t_t4)
 }
+///[`energy_jvp`] along `W` directions at once (vector forward mode): the value of [`energy`] and its derivatives with respect to `x`, `w` along each; every float's tangent is a `[_; W]`, lane `l` of each the `l`-th direction. One sweep: the primal runs once.
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+pub fn energy_jvp_vec<const __W: usize>(
+    x: &[f64; 4],
+    w: f64,
+    t_x: &[[f64; __W]; 4],
+    t_w: [f64; __W],
+) -> (f64, [f64; __W]) {
+    #[derive(::core::clone::Clone, ::core::marker::Copy)]
+    struct __Lanes<F, const W: usize>([F; W]);
+    let t_x: [__Lanes<f64, __W>; 4] = (*t_x).map(__Lanes);
+    let t_w: __Lanes<f64, __W> = __Lanes(t_w);
+    let mut s: f64 = 0.0;
+    let mut t_s: __Lanes<f64, __W> = __Lanes([0.0; __W]);
+    for i in (0..4) {
+        let t0 = w * x[i];
+        let t_t0: __Lanes<f64, __W> = __Lanes(
+            ::core::array::from_fn(|__l| t_w.0[__l] * x[i] + w * t_x[i].0[__l]),
+        );
+        let t1 = t0.tanh();
+        let t_t1: __Lanes<f64, __W> = __Lanes(
+            ::core::array::from_fn(|__l| t_t0.0[__l] * (1.0 - t1 * t1)),
+        );
+        t_s = __Lanes(::core::array::from_fn(|__l| t_s.0[__l] + t_t1.0[__l]));
+        s = s + t1;
+    }
+    let (t4, t_t4): (f64, __Lanes<f64, __W>) = if s > 0.0 {
+        let t2 = s * s;
+        let t_t2: __Lanes<f64, __W> = __Lanes(
+            ::core::array::from_fn(|__l| 2.0 * s * t_s.0[__l]),
+        );
+        (t2, t_t2)
+    } else {
+        let t3 = -s;
+        let t_t3: __Lanes<f64, __W> = __Lanes(::core::array::from_fn(|__l| -t_s.0[__l]));
+        (t3, t_t3)
+    };
+    (t4, (t_t4).0)
+}
 const _: fn(&[f64; 4], f64) -> f64 = energy;
 ///The tape of [`energy_hvp_jvp`]: what [`energy_hvp_jvp_adjoint`] reads, recorded by [`energy_hvp_jvp_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]

@@ -173,3 +173,43 @@ pub fn split_jvp<const D: usize>(
     }
     (s, t_s)
 }
+///[`split_jvp`] along `W` directions at once (vector forward mode): the value of [`split`] and its derivatives with respect to `l`, `x` along each; every float's tangent is a `[_; W]`, lane `l` of each the `l`-th direction. One sweep: the primal runs once.
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+pub fn split_jvp_vec<const D: usize, const __W: usize>(
+    l: &[[f64; D]; D],
+    x: &[f64; D],
+    t_l: &[[[f64; __W]; D]; D],
+    t_x: &[[f64; __W]; D],
+) -> (f64, [f64; __W]) {
+    let _ = split::<D>;
+    #[derive(::core::clone::Clone, ::core::marker::Copy)]
+    struct __Lanes<F, const W: usize>([F; W]);
+    let t_l: [[__Lanes<f64, __W>; D]; D] = (*t_l).map(|e| e.map(__Lanes));
+    let t_x: [__Lanes<f64, __W>; D] = (*t_x).map(__Lanes);
+    let mut q: [f64; D] = [0.0; D];
+    let mut t_q: [__Lanes<f64, __W>; D] = [__Lanes([0.0; __W]); D];
+    for a in (0..D) {
+        for b in (a + 1..D) {
+            let t0 = l[a][b] * x[a];
+            let t_t0: __Lanes<f64, __W> = __Lanes(
+                ::core::array::from_fn(|__l| {
+                    t_l[a][b].0[__l] * x[a] + l[a][b] * t_x[a].0[__l]
+                }),
+            );
+            t_q[b] = __Lanes(::core::array::from_fn(|__l| t_q[b].0[__l] + t_t0.0[__l]));
+            q[b] = q[b] + t0;
+        }
+    }
+    let mut s: f64 = 0.0;
+    let mut t_s: __Lanes<f64, __W> = __Lanes([0.0; __W]);
+    for d in (0..D) {
+        let t1 = q[d] * q[d];
+        let t_t1: __Lanes<f64, __W> = __Lanes(
+            ::core::array::from_fn(|__l| 2.0 * q[d] * t_q[d].0[__l]),
+        );
+        t_s = __Lanes(::core::array::from_fn(|__l| t_s.0[__l] + t_t1.0[__l]));
+        s = s + t1;
+    }
+    (s, (t_s).0)
+}

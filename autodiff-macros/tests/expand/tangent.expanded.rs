@@ -175,4 +175,50 @@ pub fn tangent_jvp(x: &[f64; 8], w: f64, t_x: &[f64; 8], t_w: f64) -> (f64, f64)
     let t_t3: f64 = t_r / w - t3 * (t_w / w);
     (t3, t_t3)
 }
+///[`tangent_jvp`] along `W` directions at once (vector forward mode): the value of [`tangent`] and its derivatives with respect to `x`, `w` along each; every float's tangent is a `[_; W]`, lane `l` of each the `l`-th direction. One sweep: the primal runs once.
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+pub fn tangent_jvp_vec<const __W: usize>(
+    x: &[f64; 8],
+    w: f64,
+    t_x: &[[f64; __W]; 8],
+    t_w: [f64; __W],
+) -> (f64, [f64; __W]) {
+    #[derive(::core::clone::Clone, ::core::marker::Copy)]
+    struct __Lanes<F, const W: usize>([F; W]);
+    let t_x: [__Lanes<f64, __W>; 8] = (*t_x).map(__Lanes);
+    let t_w: __Lanes<f64, __W> = __Lanes(t_w);
+    let mut s: f64 = 0.0;
+    let mut t_s: __Lanes<f64, __W> = __Lanes([0.0; __W]);
+    for i in (0..8) {
+        let t0 = w * x[i];
+        let t_t0: __Lanes<f64, __W> = __Lanes(
+            ::core::array::from_fn(|__l| t_w.0[__l] * x[i] + w * t_x[i].0[__l]),
+        );
+        let a: f64 = t0.tanh();
+        let t_a: __Lanes<f64, __W> = __Lanes(
+            ::core::array::from_fn(|__l| t_t0.0[__l] * (1.0 - a * a)),
+        );
+        let t1 = a * a;
+        let t_t1: __Lanes<f64, __W> = __Lanes(
+            ::core::array::from_fn(|__l| 2.0 * a * t_a.0[__l]),
+        );
+        t_s = __Lanes(::core::array::from_fn(|__l| t_s.0[__l] + t_t1.0[__l]));
+        s = s + t1;
+    }
+    let (r, t_r): (f64, __Lanes<f64, __W>) = if s > 1.0 {
+        let t2 = s.sqrt();
+        let t_t2: __Lanes<f64, __W> = __Lanes(
+            ::core::array::from_fn(|__l| t_s.0[__l] * 0.5 / t2),
+        );
+        (t2, t_t2)
+    } else {
+        (s, t_s)
+    };
+    let t3 = r / w;
+    let t_t3: __Lanes<f64, __W> = __Lanes(
+        ::core::array::from_fn(|__l| t_r.0[__l] / w - t3 * (t_w.0[__l] / w)),
+    );
+    (t3, (t_t3).0)
+}
 const _: fn(&[f64; 8], f64) -> f64 = tangent;

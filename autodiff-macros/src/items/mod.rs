@@ -14,9 +14,11 @@ use crate::ir::{Func, Kind, Stmt, VarId};
 use crate::names::{step_tape_name, tape_name};
 use crate::plan::Plan;
 use crate::reverse::Rev;
-use crate::tangent::Tan;
 use crate::tape::Tape;
+
+mod jvp;
 use crate::walk::has_panic;
+use jvp::{jvp_fn, jvp_vec_fn};
 
 /// The code of both sweeps, generated against the final tape layout.
 struct Sweeps {
@@ -317,6 +319,9 @@ pub fn items(func: &syn::ItemFn, f: &Func, an: &Analysed, args: &crate::args::Ar
     let s = sweeps(func, f, an, args);
     let sig = Sig::new(func, f);
     let jvp = (args.jvp || args.hvp).then(|| jvp_fn(&sig, f, an));
+    let jvp_vec =
+        ((args.jvp || args.hvp) && !args.tangent_program && crate::tangent::vector_mode(f))
+            .then(|| jvp_vec_fn(&sig, f, an));
     let tapes = tape_types(&sig, f, &s.tape);
     let forward = forward_fns(&sig, &s);
     let adjoint = adjoint_fn(&sig, &s);
@@ -328,6 +333,7 @@ pub fn items(func: &syn::ItemFn, f: &Func, an: &Analysed, args: &crate::args::Ar
         #adjoint
         #grad
         #jvp
+        #jvp_vec
         #checks
     }
 }
@@ -348,54 +354,6 @@ impl Analysed {
             act,
             plan,
             temp_names: name_temps(f),
-        }
-    }
-}
-
-/// `f_jvp`: the value and the directional derivative along the tangent arguments.
-fn jvp_fn(sig: &Sig, f: &Func, an: &Analysed) -> TokenStream {
-    let (act, plan, temp_names) = (&an.act, &an.plan, &an.temp_names);
-    let tape = Tape::default();
-    let tape_ident = Ident::new("tape", Span::mixed_site());
-    let fwd = Fwd::new(f, &tape, plan, temp_names, &tape_ident, false);
-    let mut tan = Tan::new(f, act, &fwd);
-    let body = tan.body();
-    let helper = tan.needs_zero_helper.then_some(crate::tangent::ZERO_HELPER);
-    let cast = tan.needs_cast_helper.then(crate::print::cast_helper);
-    let (t_names, t_tys): (Vec<_>, Vec<_>) = tan.params().into_iter().unzip();
-    let Sig {
-        vis,
-        name,
-        ret,
-        params,
-        gnames,
-        gdecl,
-        allow,
-        wrt_names,
-        ..
-    } = sig;
-    let jvp = format_ident!("{}_jvp", name);
-    let t_list = list(t_names.iter().map(|t| t.to_string()));
-    let jvp_doc = doc(format!(
-        "The value of [`{name}`] and its directional derivative: the derivative with respect to \
-         {wrt_names} along the tangents {t_list} (forward mode, one sweep, no tape)."
-    ));
-    let use_generic_primal = if gnames.is_empty() {
-        quote!()
-    } else {
-        quote!(let _ = #name::<#(#gnames),*>;)
-    };
-    let checks = length_checks(name, f, &t_names, "tangent");
-    quote! {
-        #jvp_doc
-        #[inline]
-        #allow
-        #vis fn #jvp #gdecl(#(#params,)* #(#t_names: #t_tys),*) -> (#ret, #ret) {
-            #checks
-            #helper
-            #cast
-            #use_generic_primal
-            #body
         }
     }
 }

@@ -1,0 +1,255 @@
+//! Vector forward mode, `f_jvp_vec::<W>`: the tangent sweep carrying `W` directions at once, so
+//! the primal runs once for all of them. Each float tangent is a `__Lanes<F, W>` (a `[F; W]`
+//! in a type declared inside the function), arrays of them for arrays. A float definition's
+//! tangent is its scalar rule evaluated for each lane, `__Lanes(from_fn(|__l| rule))`, the
+//! tangents it reads taken at lane `__l` (`t_x.0[__l]`): every rule of the scalar sweep serves
+//! unchanged, and the lanes of one definition are contiguous for the compiler to vectorize.
+//! The parameters and the result take and give each float's lanes as a `[F; W]`.
+//!
+//! For the functions whose tangents are floats and arrays of floats, with no calls: a struct
+//! or slice tangent, or a call (whose callee would need its own vector form), leaves the
+//! function without `f_jvp_vec` ([`vector_mode`]).
+
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::{ToTokens, quote};
+
+use super::Tan;
+use crate::ir::*;
+
+/// The lane count's name in `f_jvp_vec`'s generics (no user name starts with two underscores
+/// and a capital, by the macro's own naming rules).
+pub fn width() -> Ident {
+    Ident::new("__W", Span::mixed_site())
+}
+
+/// The zero of one float tangent's lanes.
+pub(super) fn zero() -> TokenStream {
+    let w = width();
+    quote!(__Lanes([0.0; #w]))
+}
+
+/// Whether `f` gets `f_jvp_vec`: its differentiated parameters and results are floats and
+/// arrays of floats, no active value is a struct, and it calls no function.
+pub fn vector_mode(f: &Func) -> bool {
+    let plain = |ty: TyId| {
+        let leaf = f.types.leaf(ty);
+        f.types.kind(leaf) == Kind::Float && !matches!(f.types.get(ty), TyVal::Slice(_))
+    };
+    let params = f.wrt.iter().all(|&i| plain(f.vars[f.params[i]].ty));
+    let structs = (f.vars.iter()).any(|v| f.types.kind(v.ty) == Kind::Struct);
+    params && !structs && f.ret.iter().all(|&t| plain(t)) && !calls(&f.body)
+}
+
+fn calls(b: &Block) -> bool {
+    b.stmts.iter().any(|s| match s {
+        Stmt::Def { rhs, .. } => matches!(rhs, Rhs::Call { .. }),
+        Stmt::If { then, els, .. } => calls(then) || calls(els),
+        Stmt::For { body, .. } => calls(body),
+        _ => false,
+    })
+}
+
+impl Tan<'_> {
+    /// The tangent sweep of `f_jvp_vec`.
+    pub fn for_lanes(mut self) -> Self {
+        self.lanes = true;
+        self
+    }
+
+    /// A tangent read at lane `__l` while a float tangent is printed lane by lane.
+    pub(super) fn in_lane(&self, t: TokenStream) -> TokenStream {
+        if self.lane.get() {
+            quote!(#t.0[__l])
+        } else {
+            t
+        }
+    }
+
+    /// The type of a tangent of a value of type `ty`.
+    pub(super) fn t_ty(&self, ty: TyId) -> TokenStream {
+        if self.lanes {
+            self.lanes_ty(ty, false)
+        } else {
+            self.f.types.tokens_infer(ty)
+        }
+    }
+
+    /// `t_ty`, or `_` where the value's type is not known.
+    pub(super) fn t_ty_or_infer(&self, ty: TyId) -> TokenStream {
+        if self.lanes && self.f.types.known(ty) {
+            self.lanes_ty(ty, false)
+        } else {
+            self.f.types.tokens_or_infer(ty)
+        }
+    }
+
+    /// `: T` for a tangent's `let`, where the value's is written.
+    pub(super) fn t_ann(&self, ty: TyId) -> TokenStream {
+        if !self.lanes {
+            return self.f.types.annotation(ty);
+        }
+        if self.f.types.known(ty) {
+            let t = self.lanes_ty(ty, false);
+            return quote!(: #t);
+        }
+        TokenStream::new()
+    }
+
+    /// `ty` with each float `F` as `__Lanes<F, W>` (inside) or `[F; W]` (`public`: the
+    /// parameters and the result).
+    fn lanes_ty(&self, ty: TyId, public: bool) -> TokenStream {
+        let w = width();
+        match self.f.types.get(ty) {
+            TyVal::Array(e, n) => {
+                let e = self.lanes_ty(*e, public);
+                quote!([#e; #n])
+            }
+            _ if self.f.types.kind(ty) == Kind::Float => {
+                let f = self.f.types.tokens(ty);
+                if public {
+                    quote!([#f; #w])
+                } else {
+                    quote!(__Lanes<#f, #w>)
+                }
+            }
+            _ => self.f.types.tokens_infer(ty),
+        }
+    }
+
+    /// The tangent parameters of `f_jvp_vec`: a float's lanes by value, an array's by
+    /// reference.
+    pub fn lanes_params(&self) -> Vec<(Ident, TokenStream)> {
+        (self.f.wrt.iter())
+            .map(|&i| {
+                let v = self.f.params[i];
+                let ty = self.f.vars[v].ty;
+                let t = self.lanes_ty(ty, true);
+                let t = match self.f.types.kind(ty) {
+                    Kind::Float => t,
+                    _ => quote!(&#t),
+                };
+                (self.t_vars[v].clone().unwrap(), t)
+            })
+            .collect()
+    }
+
+    /// The result type of `f_jvp_vec`: the value's, and the tangent's with `W` lanes a float.
+    pub fn lanes_ret(&self) -> TokenStream {
+        let tys: Vec<_> = self.f.ret.iter().map(|&t| self.lanes_ty(t, true)).collect();
+        match (self.f.ret_tuple, &tys[..]) {
+            (false, [t]) => t.clone(),
+            _ => quote!((#(#tys),*)),
+        }
+    }
+
+    /// The body of `f_jvp_vec`: the lanes' type, the parameters' lanes wrapped, the sweep, the
+    /// result's lanes unwrapped.
+    pub fn lanes_body(&mut self) -> TokenStream {
+        let mut pre = quote! {
+            #[derive(::core::clone::Clone, ::core::marker::Copy)]
+            struct __Lanes<F, const W: usize>([F; W]);
+        };
+        for &i in &self.f.wrt {
+            let v = self.f.params[i];
+            let t = self.t_vars[v].clone().unwrap();
+            let ty = self.f.vars[v].ty;
+            let wrapped = wrap(self.depth(ty), quote!(#t), true);
+            let inner = self.lanes_ty(ty, false);
+            let m = self.f.vars[v].mutable.then(|| quote!(mut));
+            pre.extend(quote!(let #m #t: #inner = #wrapped;));
+        }
+        let (stmts, value, tangent) = self.block(&self.f.body, &self.f.ret);
+        let tangent: Vec<_> = (tangent.into_iter().zip(&self.f.ret))
+            .map(|(t, &ty)| wrap(self.depth(ty), quote!((#t)), false))
+            .collect();
+        match (self.f.ret_tuple, &value[..]) {
+            (false, [v]) => {
+                let t = &tangent[0];
+                quote!(#pre #stmts (#v, #t))
+            }
+            _ => quote!(#pre #stmts ((#(#value),*), (#(#tangent),*))),
+        }
+    }
+
+    /// How many arrays deep `ty`'s floats are.
+    fn depth(&self, ty: TyId) -> usize {
+        match self.f.types.elem(ty) {
+            Some(e) => 1 + self.depth(e),
+            None => 0,
+        }
+    }
+
+    /// A float definition's tangent, lane by lane: `__Lanes(from_fn(|__l| rule))`, bound as the
+    /// scalar sweep binds it (after the primal where the rule reads the result, before it where
+    /// the primal overwrites an operand).
+    pub(super) fn lanes_def(
+        &mut self,
+        target: Target,
+        place: &[Proj],
+        rhs: &Rhs,
+        (ty, is_let): (TyId, bool),
+        value: TokenStream,
+        t_name: &TokenStream,
+    ) -> TokenStream {
+        let fwd = self.fwd;
+        let lanes = |me: &Self, out: &TokenStream, reads_out: &mut bool| {
+            me.lane.set(true);
+            let t = me.t_rhs(target, rhs, ty, out, reads_out);
+            me.lane.set(false);
+            match t {
+                Some(t) => quote!(__Lanes(::core::array::from_fn(|__l| #t))),
+                None => zero(),
+            }
+        };
+        let t_ty = self.lanes_ty(ty, false);
+        let mut reads_out = false;
+        if is_let && place.is_empty() {
+            let prim = Self::bind(fwd, target, place, true, value);
+            let name = fwd.target(target);
+            let t = lanes(self, &quote!(#name), &mut reads_out);
+            let m = matches!(target, Target::Var(v) if self.f.vars[v].mutable).then(|| quote!(mut));
+            return quote!(#prim let #m #t_name: #t_ty = #t;);
+        }
+        let p = match target {
+            Target::Var(v) => fwd.place(v, place),
+            t => fwd.target(t).to_token_stream(),
+        };
+        let t = lanes(self, &p, &mut reads_out);
+        match (reads_out, Self::reads_target(rhs, target)) {
+            (false, _) => quote!(#t_name = #t; #p = #value;),
+            (true, false) => quote!(#p = #value; #t_name = #t;),
+            (true, true) => {
+                let r = self.names.fresh("r");
+                let t = lanes(self, &quote!(#r), &mut reads_out);
+                let tty = self.f.types.tokens_infer(ty);
+                quote!({ let #r: #tty = #value; let __t: #t_ty = #t; #p = #r; #t_name = __t; })
+            }
+        }
+    }
+}
+
+/// `t` (`depth` arrays deep) with each float's lanes wrapped in `__Lanes` (`into`) or
+/// unwrapped to a `[F; W]`.
+fn wrap(depth: usize, t: TokenStream, into: bool) -> TokenStream {
+    let leaf = if into {
+        quote!(__Lanes)
+    } else {
+        quote!(|e| e.0)
+    };
+    if depth == 0 {
+        return if into {
+            quote!(__Lanes(#t))
+        } else {
+            quote!(#t.0)
+        };
+    }
+    let mut f = leaf;
+    for _ in 1..depth {
+        f = quote!(|e| e.map(#f));
+    }
+    if into {
+        quote!((*#t).map(#f))
+    } else {
+        quote!(#t.map(#f))
+    }
+}

@@ -1,0 +1,228 @@
+//! Vector forward mode: `f_jvp_vec::<W>` carries `W` directions through one sweep. Each of its
+//! lanes is checked against `f_jvp` along that direction alone (to rounding) and against central
+//! differences of the user's own function along it, for W = 1, 4 and 8, on scalar methods with
+//! branches, loops over arrays updated in place, an RNN, and ADBench's GMM objective (array
+//! parameters, a `wrt` subset, const generics).
+
+#![allow(clippy::needless_range_loop)]
+
+mod common;
+
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use stackgrad::differentiable;
+
+#[path = "models/gmm.rs"]
+mod gmm;
+
+/// Scalar methods, a branch on a value, a kink.
+#[differentiable(jvp)]
+fn scalars(x: f64, y: f64) -> f64 {
+    let a = (x * y).exp() / (1.0 + y * y) + x.sin() * y.cos();
+    let b = if a > 1.0 {
+        a.ln()
+    } else {
+        a.abs() + x.atan2(y)
+    };
+    (b * b + 1.0).sqrt() - x.powi(3) * y.max(0.2 * x)
+}
+
+/// Loops over an array, an array updated in place, an array output.
+#[differentiable(jvp)]
+fn arrays(x: &[f64; 6], w: f64) -> [f64; 2] {
+    let mut v = [0.0; 6];
+    for i in 0..6 {
+        for j in 0..=i {
+            v[i] += x[j] * (w * j as f64).cos();
+        }
+    }
+    for i in (1..6).rev() {
+        v[i - 1] = v[i - 1] * v[i].tanh() + w;
+    }
+    [v[0] * v[1], v[2] - v[5] / (1.0 + w * w)]
+}
+
+/// An RNN over 30 steps.
+#[differentiable(jvp)]
+fn rnn(x: &[f64; 30], w: f64, u: f64) -> f64 {
+    let mut h = 0.0;
+    for t in 0..30 {
+        h = (w * h + u * x[t]).tanh();
+    }
+    h * h
+}
+
+/// The value and each lane's derivative: `f_jvp_vec` against `f_jvp` per direction, and
+/// central differences of `f` along it (`h` = 1e-6, relative tolerance 1e-6).
+fn check<const N: usize, const M: usize, const W: usize>(
+    name: &str,
+    points: &[[f64; N]],
+    seed: u64,
+    f: impl Fn(&[f64; N]) -> [f64; M],
+    jvp: impl Fn(&[f64; N], &[f64; N]) -> ([f64; M], [f64; M]),
+    jvp_vec: impl Fn(&[f64; N], &[[f64; W]; N]) -> ([f64; M], [[f64; W]; M]),
+) {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    for p in points {
+        let t: [[f64; W]; N] =
+            core::array::from_fn(|_| core::array::from_fn(|_| rng.gen_range(-1.0..1.0)));
+        let (value, lanes) = jvp_vec(p, &t);
+        assert_eq!(value, f(p), "{name}: the value");
+        for l in 0..W {
+            let dir: [f64; N] = core::array::from_fn(|i| t[i][l]);
+            let (v1, one) = jvp(p, &dir);
+            assert_eq!(v1, value, "{name}");
+            let h = 1e-6;
+            let plus = f(&core::array::from_fn(|i| p[i] + h * dir[i]));
+            let minus = f(&core::array::from_fn(|i| p[i] - h * dir[i]));
+            for k in 0..M {
+                let got = lanes[k][l];
+                let scale = one[k].abs().max(1.0);
+                assert!(
+                    (got - one[k]).abs() <= 1e-12 * scale,
+                    "{name} lane {l} out {k}: {got} vs f_jvp {}",
+                    one[k]
+                );
+                let fd = (plus[k] - minus[k]) / (2.0 * h);
+                assert!(
+                    (got - fd).abs() <= 1e-6 * fd.abs().max(1.0),
+                    "{name} lane {l} out {k}: {got} vs differences {fd}"
+                );
+            }
+        }
+    }
+}
+
+fn points<const N: usize>(seed: u64, count: usize, lo: f64, hi: f64) -> Vec<[f64; N]> {
+    common::cube::<N>(seed, count, lo, hi)
+}
+
+fn scalars_all<const W: usize>(seed: u64) {
+    check::<2, 1, W>(
+        "scalars",
+        &points(seed, 20, 0.2, 1.5),
+        seed,
+        |p| [scalars(p[0], p[1])],
+        |p, t| {
+            let (v, d) = scalars_jvp(p[0], p[1], t[0], t[1]);
+            ([v], [d])
+        },
+        |p, t| {
+            let (v, d) = scalars_jvp_vec::<W>(p[0], p[1], t[0], t[1]);
+            ([v], [d])
+        },
+    );
+}
+
+fn arrays_all<const W: usize>(seed: u64) {
+    let split = |p: &[f64; 7]| -> ([f64; 6], f64) { (core::array::from_fn(|i| p[i]), p[6]) };
+    check::<7, 2, W>(
+        "arrays",
+        &points(seed, 20, -1.0, 1.0),
+        seed,
+        |p| {
+            let (x, w) = split(p);
+            arrays(&x, w)
+        },
+        |p, t| {
+            let ((x, w), (tx, tw)) = (split(p), split(t));
+            arrays_jvp(&x, w, &tx, tw)
+        },
+        |p, t| {
+            let (x, w) = split(p);
+            let tx: [[f64; W]; 6] = core::array::from_fn(|i| t[i]);
+            arrays_jvp_vec::<W>(&x, w, &tx, t[6])
+        },
+    );
+}
+
+fn rnn_all<const W: usize>(seed: u64) {
+    let split =
+        |p: &[f64; 32]| -> ([f64; 30], f64, f64) { (core::array::from_fn(|i| p[i]), p[30], p[31]) };
+    check::<32, 1, W>(
+        "rnn",
+        &points(seed, 10, -0.9, 0.9),
+        seed,
+        |p| {
+            let (x, w, u) = split(p);
+            [rnn(&x, w, u)]
+        },
+        |p, t| {
+            let ((x, w, u), (tx, tw, tu)) = (split(p), split(t));
+            let (v, d) = rnn_jvp(&x, w, u, &tx, tw, tu);
+            ([v], [d])
+        },
+        |p, t| {
+            let (x, w, u) = split(p);
+            let tx: [[f64; W]; 30] = core::array::from_fn(|i| t[i]);
+            let (v, d) = rnn_jvp_vec::<W>(&x, w, u, &tx, t[30], t[31]);
+            ([v], [d])
+        },
+    );
+}
+
+#[test]
+fn scalar_methods_and_branches() {
+    scalars_all::<1>(1);
+    scalars_all::<4>(2);
+    scalars_all::<8>(3);
+}
+
+#[test]
+fn loops_over_arrays_and_an_array_output() {
+    arrays_all::<1>(4);
+    arrays_all::<4>(5);
+    arrays_all::<8>(6);
+}
+
+#[test]
+fn a_recurrent_network() {
+    rnn_all::<1>(7);
+    rnn_all::<4>(8);
+    rnn_all::<8>(9);
+}
+
+/// ADBench's GMM (2 dimensions, 3 components, 1 point), differentiated with respect to its
+/// three array parameters: 18 coordinates, 8 directions a sweep.
+#[test]
+fn the_gmm_objective() {
+    type G = gmm::Gmm<2, 3, 1, 3>;
+    let data: G = gmm::load(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/adbench/gmm/gmm_test_d2_K3_n1.txt"
+    ));
+    let base: [f64; 18] = common::flatten(&(data.alphas, data.means, data.icf));
+    type P = ([f64; 3], [[f64; 2]; 3], [[f64; 3]; 3]);
+    fn split<T: Copy + Default>(p: &[T; 18]) -> ([T; 3], [[T; 2]; 3], [[T; 3]; 3]) {
+        (
+            core::array::from_fn(|i| p[i]),
+            core::array::from_fn(|k| core::array::from_fn(|d| p[3 + 2 * k + d])),
+            core::array::from_fn(|k| core::array::from_fn(|q| p[9 + 3 * k + q])),
+        )
+    }
+    let x = &*data.x;
+    let moved: Vec<[f64; 18]> = points::<18>(10, 10, -0.5, 0.5)
+        .into_iter()
+        .map(|p| core::array::from_fn(|i| base[i] + p[i]))
+        .collect();
+    check::<18, 1, 8>(
+        "gmm",
+        &moved,
+        11,
+        |p| {
+            let (a, m, q): P = split(p);
+            [gmm::gmm_objective::<2, 3, 1, 3>(&a, &m, &q, x)]
+        },
+        |p, t| {
+            let ((a, m, q), (ta, tm, tq)): (P, P) = (split(p), split(t));
+            let (v, d) = gmm::gmm_objective_jvp::<2, 3, 1, 3>(&a, &m, &q, x, &ta, &tm, &tq);
+            ([v], [d])
+        },
+        |p, t| {
+            let (a, m, q): P = split(p);
+            let (ta, tm, tq) = split(t);
+            let (v, d) = gmm::gmm_objective_jvp_vec::<2, 3, 1, 3, 8>(&a, &m, &q, x, &ta, &tm, &tq);
+            ([v], [d])
+        },
+    );
+}
