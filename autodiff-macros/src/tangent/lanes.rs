@@ -6,14 +6,17 @@
 //! unchanged, and the lanes of one definition are contiguous for the compiler to vectorize.
 //! The parameters and the result take and give each float's lanes as a `[F; W]`.
 //!
-//! For the functions whose tangents are floats and arrays of floats, with no calls: a struct
-//! or slice tangent, or a call (whose callee would need its own vector form), leaves the
-//! function without `f_jvp_vec` ([`vector_mode`]).
+//! Loop-invariant tangent terms are hoisted as in `f_jvp` (`hoist`, whose fixed part and slots
+//! hold lanes too); loop nests are not split (`split`). For the functions whose tangents are
+//! floats and arrays of floats, with no calls: a struct or slice tangent, or a call (whose
+//! callee would need its own vector form), leaves the function without `f_jvp_vec`
+//! ([`vector_mode`]).
 
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{ToTokens, quote};
 
 use super::Tan;
+use super::split::Part;
 use crate::ir::*;
 
 /// The lane count's name in `f_jvp_vec`'s generics (no user name starts with two underscores
@@ -148,6 +151,16 @@ impl Tan<'_> {
         let mut pre = quote! {
             #[derive(::core::clone::Clone, ::core::marker::Copy)]
             struct __Lanes<F, const W: usize>([F; W]);
+            // The sum of two tangents, lane by lane: a hoisted loop's fixed part merged in.
+            impl<F: ::core::marker::Copy + ::core::ops::Add<Output = F>, const W: usize>
+                ::core::ops::Add for __Lanes<F, W>
+            {
+                type Output = Self;
+                #[inline(always)]
+                fn add(self, o: Self) -> Self {
+                    __Lanes(::core::array::from_fn(|l| self.0[l] + o.0[l]))
+                }
+            }
         };
         for &i in &self.f.wrt {
             let v = self.f.params[i];
@@ -203,18 +216,30 @@ impl Tan<'_> {
         };
         let t_ty = self.lanes_ty(ty, false);
         let mut reads_out = false;
-        if is_let && place.is_empty() {
+        // A hoisted loop's fixed part prints the tangents alone ([`Part::Tangent`]).
+        let part = self.part;
+        if is_let && place.is_empty() && !self.assigns_slot(target) {
             let prim = Self::bind(fwd, target, place, true, value);
             let name = fwd.target(target);
             let t = lanes(self, &quote!(#name), &mut reads_out);
             let m = matches!(target, Target::Var(v) if self.f.vars[v].mutable).then(|| quote!(mut));
-            return quote!(#prim let #m #t_name: #t_ty = #t;);
+            let t = quote!(let #m #t_name: #t_ty = #t;);
+            return match part {
+                Part::Both => quote!(#prim #t),
+                Part::Primal => prim,
+                Part::Tangent => t,
+            };
         }
         let p = match target {
             Target::Var(v) => fwd.place(v, place),
             t => fwd.target(t).to_token_stream(),
         };
         let t = lanes(self, &p, &mut reads_out);
+        match (part, reads_out) {
+            (Part::Primal, _) => return quote!(#p = #value;),
+            (Part::Tangent, false) => return quote!(#t_name = #t;),
+            _ => {}
+        }
         match (reads_out, Self::reads_target(rhs, target)) {
             (false, _) => quote!(#t_name = #t; #p = #value;),
             (true, false) => quote!(#p = #value; #t_name = #t;),

@@ -167,7 +167,7 @@ impl<'a> Tan<'a> {
     fn t_place(&self, var: VarId, proj: &[Proj]) -> Option<TokenStream> {
         let t = self.t_vars[var].as_ref().filter(|_| self.act.vars[var])?;
         if let Some(slot) = self.hoist.as_ref().and_then(|h| h.slot(var)) {
-            return Some(self.projected(slot.clone(), proj));
+            return Some(self.in_lane(self.projected(slot.clone(), proj)));
         }
         Some(self.in_lane(self.projected(t.to_token_stream(), proj)))
     }
@@ -455,12 +455,10 @@ impl<'a> Tan<'a> {
                 range,
                 body,
             } => {
-                // (Vector mode runs the plain nest: its lanes are its parallelism.)
-                if !self.lanes
-                    && let Some(hoisted) = self.hoist_loop(s)
-                {
+                if let Some(hoisted) = self.hoist_loop(s) {
                     return hoisted;
                 }
+                // (Vector mode does not split a nest: its lanes are its parallelism.)
                 if !self.lanes
                     && let Some(split) = self.split_loop(s)
                 {
@@ -502,12 +500,6 @@ impl<'a> Tan<'a> {
         }
         let value = fwd.rhs(id, target, place, rhs);
         let t_name = active.then(|| self.t_target(target, place)).flatten();
-        if self.lanes
-            && let Some(t_name) = &t_name
-            && self.f.types.kind(ty) == Kind::Float
-        {
-            return self.lanes_def(target, place, rhs, (ty, is_let), value, t_name);
-        }
         // A hoisted loop's definition with nothing of its part to compute.
         let t_name = t_name.filter(|_| !self.nothing_to_add(target, place, rhs, ty, is_let));
         let Some(t_name) = t_name else {
@@ -516,6 +508,9 @@ impl<'a> Tan<'a> {
             }
             return Self::bind(fwd, target, place, is_let, value);
         };
+        if self.lanes && self.f.types.kind(ty) == Kind::Float {
+            return self.lanes_def(target, place, rhs, (ty, is_let), value, &t_name);
+        }
         let tangent = |me: &Self, out: &TokenStream, reads_out: &mut bool| {
             me.t_rhs(target, rhs, ty, out, reads_out)
                 .unwrap_or_else(|| me.zero(ty))

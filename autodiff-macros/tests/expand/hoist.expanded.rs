@@ -265,16 +265,45 @@ pub fn hoist_jvp_vec<const K: usize, const N: usize, const __W: usize>(
     let _ = hoist::<K, N>;
     #[derive(::core::clone::Clone, ::core::marker::Copy)]
     struct __Lanes<F, const W: usize>([F; W]);
+    impl<
+        F: ::core::marker::Copy + ::core::ops::Add<Output = F>,
+        const W: usize,
+    > ::core::ops::Add for __Lanes<F, W> {
+        type Output = Self;
+        #[inline(always)]
+        fn add(self, o: Self) -> Self {
+            __Lanes(::core::array::from_fn(|l| self.0[l] + o.0[l]))
+        }
+    }
     let t_l: [[__Lanes<f64, __W>; 6]; K] = (*t_l).map(|e| e.map(__Lanes));
     let t_mu: [[__Lanes<f64, __W>; 3]; K] = (*t_mu).map(|e| e.map(__Lanes));
     let mut s: f64 = 0.0;
     let mut t_s: __Lanes<f64, __W> = __Lanes([0.0; __W]);
-    for i in (0..N) {
+    let mut w_y: [[__Lanes<f64, __W>; 3]; K] = [[__Lanes([0.0; __W]); 3]; K];
+    if 0 < N {
         for k in (0..K) {
-            let mut xc: [f64; 3] = [0.0; 3];
             let mut t_xc: [__Lanes<f64, __W>; 3] = [__Lanes([0.0; __W]); 3];
             for d in (0..3) {
                 t_xc[d] = __Lanes(::core::array::from_fn(|__l| -t_mu[k][d].0[__l]));
+            }
+            for a in (0..3) {
+                for b in (a..3) {
+                    let t_t0: __Lanes<f64, __W> = __Lanes(
+                        ::core::array::from_fn(|__l| {
+                            l[k][((a * 3) - ((a * (a + 1)) / 2)) + b] * t_xc[a].0[__l]
+                        }),
+                    );
+                    w_y[k][b] = __Lanes(
+                        ::core::array::from_fn(|__l| w_y[k][b].0[__l] + t_t0.0[__l]),
+                    );
+                }
+            }
+        }
+    }
+    for i in (0..N) {
+        for k in (0..K) {
+            let mut xc: [f64; 3] = [0.0; 3];
+            for d in (0..3) {
                 xc[d] = x[i][d] - mu[k][d];
             }
             let mut y: [f64; 3] = [0.0; 3];
@@ -285,7 +314,6 @@ pub fn hoist_jvp_vec<const K: usize, const N: usize, const __W: usize>(
                     let t_t0: __Lanes<f64, __W> = __Lanes(
                         ::core::array::from_fn(|__l| {
                             t_l[k][((a * 3) - ((a * (a + 1)) / 2)) + b].0[__l] * xc[a]
-                                + l[k][((a * 3) - ((a * (a + 1)) / 2)) + b] * t_xc[a].0[__l]
                         }),
                     );
                     t_y[b] = __Lanes(
@@ -293,6 +321,9 @@ pub fn hoist_jvp_vec<const K: usize, const N: usize, const __W: usize>(
                     );
                     y[b] = y[b] + t0;
                 }
+            }
+            for j in (0..3) {
+                t_y[j] = t_y[j] + w_y[k][j];
             }
             for d_1 in (0..3) {
                 let t1 = y[d_1] * y[d_1];

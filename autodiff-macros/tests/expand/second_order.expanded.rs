@@ -162,6 +162,16 @@ pub fn energy_jvp_vec<const __W: usize>(
 ) -> (f64, [f64; __W]) {
     #[derive(::core::clone::Clone, ::core::marker::Copy)]
     struct __Lanes<F, const W: usize>([F; W]);
+    impl<
+        F: ::core::marker::Copy + ::core::ops::Add<Output = F>,
+        const W: usize,
+    > ::core::ops::Add for __Lanes<F, W> {
+        type Output = Self;
+        #[inline(always)]
+        fn add(self, o: Self) -> Self {
+            __Lanes(::core::array::from_fn(|l| self.0[l] + o.0[l]))
+        }
+    }
     let t_x: [__Lanes<f64, __W>; 4] = (*t_x).map(__Lanes);
     let t_w: __Lanes<f64, __W> = __Lanes(t_w);
     let mut s: f64 = 0.0;

@@ -185,6 +185,16 @@ pub fn split_jvp_vec<const D: usize, const __W: usize>(
     let _ = split::<D>;
     #[derive(::core::clone::Clone, ::core::marker::Copy)]
     struct __Lanes<F, const W: usize>([F; W]);
+    impl<
+        F: ::core::marker::Copy + ::core::ops::Add<Output = F>,
+        const W: usize,
+    > ::core::ops::Add for __Lanes<F, W> {
+        type Output = Self;
+        #[inline(always)]
+        fn add(self, o: Self) -> Self {
+            __Lanes(::core::array::from_fn(|l| self.0[l] + o.0[l]))
+        }
+    }
     let t_l: [[__Lanes<f64, __W>; D]; D] = (*t_l).map(|e| e.map(__Lanes));
     let t_x: [__Lanes<f64, __W>; D] = (*t_x).map(__Lanes);
     let mut q: [f64; D] = [0.0; D];

@@ -326,7 +326,7 @@ impl Tan<'_> {
             let var = &self.f.vars[v];
             let w = self.names.fresh(&format!("w_{}", bare(&var.emit)));
             let t = self.t_vars[v].clone().unwrap();
-            let (ty, zero) = (self.ty(var.ty), self.zero(var.ty));
+            let (ty, zero) = (self.t_ty(var.ty), self.zero(var.ty));
             slots.extend(quote!(let mut #w: [#ty; #len] = [#zero; #len];));
             let merge = match self.f.types.get(var.ty) {
                 TyVal::Array(_, n) => {
