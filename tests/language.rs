@@ -252,7 +252,7 @@ mod const_arrays {
 
 /// An integer `const` or struct field passed to a callee's integer parameter: bound with its
 /// type first, it compiles in every mode and carries no derivative (passed whole, the macro
-/// takes it for a float or an array: `tests/ui/calls/integer-const-passed-whole.rs`).
+/// takes it for a float or an array: `tests/ui-tests/ui/calls/integer-const-passed-whole.rs`).
 mod integers_passed_on {
     use crate::common::{assert_close, cube};
     use stackgrad::differentiable;
@@ -314,7 +314,7 @@ mod integers_passed_on {
 }
 
 /// An array result of a call bound to an annotated `let` (without the annotation: one error on
-/// the `let`, `tests/ui/calls/untyped-array-result.rs`).
+/// the `let`, `tests/ui-tests/ui/calls/untyped-array-result.rs`).
 mod array_results {
     use crate::common::{GradCheck, cube};
     use stackgrad::differentiable;
