@@ -168,7 +168,9 @@ fn generate(args: &args::Args, func: &syn::ItemFn) -> syn::Result<TokenStream> {
     let mut out = items(func, &f, &an, args);
     if args.hvp {
         // The tangent program goes through the pipeline again, as a function of its own.
-        let program = hvp::tangent_program(func, &f, &an)?;
+        let mut program = hvp::tangent_program(func, &f, &an)?;
+        // Its tape may have `Vec` fields where the function's has (the same feature).
+        program.args.alloc = args.alloc;
         let g = lower::lower(&program.item, &program.args).map_err(|e| {
             syn::Error::new(
                 e.span(),

@@ -76,7 +76,6 @@ pub fn tangent_program(func: &syn::ItemFn, f: &Func, an: &Analysed) -> syn::Resu
             wrt: Some(wrt),
             tangent_program: true,
             known: tangent_callees(&f.known),
-            alloc: cfg!(any(feature = "alloc", test)),
             ..Args::default()
         },
     })

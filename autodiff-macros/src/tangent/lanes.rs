@@ -13,10 +13,9 @@
 //! ([`vector_mode`]).
 
 use proc_macro2::{Ident, Span, TokenStream};
-use quote::{ToTokens, quote};
+use quote::quote;
 
 use super::Tan;
-use super::split::Part;
 use crate::ir::*;
 
 /// The lane count's name in `f_jvp_vec`'s generics (no user name starts with two underscores
@@ -192,63 +191,23 @@ impl Tan<'_> {
         }
     }
 
-    /// A float definition's tangent, lane by lane: `__Lanes(from_fn(|__l| rule))`, bound as the
-    /// scalar sweep binds it (after the primal where the rule reads the result, before it where
-    /// the primal overwrites an operand).
-    pub(super) fn lanes_def(
-        &mut self,
+    /// A float definition's tangent, lane by lane: `__Lanes(from_fn(|__l| rule))`, the rule
+    /// reading each tangent at lane `__l`; the lanes' zero where the rule gives none. The
+    /// scalar sweep binds it as it binds a scalar tangent.
+    pub(super) fn lanes_rhs(
+        &self,
         target: Target,
-        place: &[Proj],
         rhs: &Rhs,
-        (ty, is_let): (TyId, bool),
-        value: TokenStream,
-        t_name: &TokenStream,
+        ty: TyId,
+        out: &TokenStream,
+        reads_out: &mut bool,
     ) -> TokenStream {
-        let fwd = self.fwd;
-        let lanes = |me: &Self, out: &TokenStream, reads_out: &mut bool| {
-            me.lane.set(true);
-            let t = me.t_rhs(target, rhs, ty, out, reads_out);
-            me.lane.set(false);
-            match t {
-                Some(t) => quote!(__Lanes(::core::array::from_fn(|__l| #t))),
-                None => zero(),
-            }
-        };
-        let t_ty = self.lanes_ty(ty, false);
-        let mut reads_out = false;
-        // A hoisted loop's fixed part prints the tangents alone ([`Part::Tangent`]).
-        let part = self.part;
-        if is_let && place.is_empty() && !self.assigns_slot(target) {
-            let prim = Self::bind(fwd, target, place, true, value);
-            let name = fwd.target(target);
-            let t = lanes(self, &quote!(#name), &mut reads_out);
-            let m = matches!(target, Target::Var(v) if self.f.vars[v].mutable).then(|| quote!(mut));
-            let t = quote!(let #m #t_name: #t_ty = #t;);
-            return match part {
-                Part::Both => quote!(#prim #t),
-                Part::Primal => prim,
-                Part::Tangent => t,
-            };
-        }
-        let p = match target {
-            Target::Var(v) => fwd.place(v, place),
-            t => fwd.target(t).to_token_stream(),
-        };
-        let t = lanes(self, &p, &mut reads_out);
-        match (part, reads_out) {
-            (Part::Primal, _) => return quote!(#p = #value;),
-            (Part::Tangent, false) => return quote!(#t_name = #t;),
-            _ => {}
-        }
-        match (reads_out, Self::reads_target(rhs, target)) {
-            (false, _) => quote!(#t_name = #t; #p = #value;),
-            (true, false) => quote!(#p = #value; #t_name = #t;),
-            (true, true) => {
-                let r = self.names.fresh("r");
-                let t = lanes(self, &quote!(#r), &mut reads_out);
-                let tty = self.f.types.tokens_infer(ty);
-                quote!({ let #r: #tty = #value; let __t: #t_ty = #t; #p = #r; #t_name = __t; })
-            }
+        self.lane.set(true);
+        let t = self.t_rhs(target, rhs, ty, out, reads_out);
+        self.lane.set(false);
+        match t {
+            Some(t) => quote!(__Lanes(::core::array::from_fn(|__l| #t))),
+            None => zero(),
         }
     }
 }

@@ -508,10 +508,10 @@ impl<'a> Tan<'a> {
             }
             return Self::bind(fwd, target, place, is_let, value);
         };
-        if self.lanes && self.f.types.kind(ty) == Kind::Float {
-            return self.lanes_def(target, place, rhs, (ty, is_let), value, &t_name);
-        }
         let tangent = |me: &Self, out: &TokenStream, reads_out: &mut bool| {
+            if me.lanes && me.f.types.kind(ty) == Kind::Float {
+                return me.lanes_rhs(target, rhs, ty, out, reads_out);
+            }
             me.t_rhs(target, rhs, ty, out, reads_out)
                 .unwrap_or_else(|| me.zero(ty))
         };
