@@ -28,6 +28,8 @@ mod lower;
 mod methods;
 #[path = "../src/names.rs"]
 mod names;
+#[path = "../src/nested.rs"]
+mod nested;
 #[path = "../src/plan.rs"]
 mod plan;
 #[path = "../src/print.rs"]

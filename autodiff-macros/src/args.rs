@@ -17,6 +17,9 @@ pub struct Args {
     pub jvp: bool,
     /// `hvp`: also `f_jvp` and the Hessian-vector product `f_hvp`.
     pub hvp: bool,
+    /// `nested`: also `f_grad_x` per differentiated parameter and `f_tangent`, which other
+    /// differentiable functions differentiate again (implies `hvp`).
+    pub nested: bool,
     /// Callees whose parameters the macro knows (the other methods of a `#[differentiable]`
     /// `impl` block), by name: each parameter's name and whether the callee differentiates it.
     /// Not an attribute argument: the `methods` pass fills it.
@@ -32,7 +35,7 @@ pub struct Args {
     pub heap: bool,
 }
 
-const EXPECTED: &str = "expected `#[differentiable]`, `#[differentiable(wrt(x, y))]`, `#[differentiable(jvp)]`, `#[differentiable(hvp)]`, `#[differentiable(heap)]` or `#[differentiable(max_iters(label = K))]`";
+const EXPECTED: &str = "expected `#[differentiable]`, `#[differentiable(wrt(x, y))]`, `#[differentiable(jvp)]`, `#[differentiable(hvp)]`, `#[differentiable(nested)]`, `#[differentiable(heap)]` or `#[differentiable(max_iters(label = K))]`";
 
 impl Parse for Args {
     fn parse(input: ParseStream) -> syn::Result<Self> {
@@ -70,11 +73,13 @@ impl Parse for Args {
                 }
                 continue;
             }
-            if key == "jvp" || key == "hvp" {
+            if key == "jvp" || key == "hvp" || key == "nested" {
                 let flag = if key == "jvp" {
                     &mut args.jvp
-                } else {
+                } else if key == "hvp" {
                     &mut args.hvp
+                } else {
+                    &mut args.nested
                 };
                 if *flag {
                     return Err(syn::Error::new(
@@ -124,6 +129,8 @@ pub fn parse(tokens: TokenStream) -> syn::Result<Args> {
     let mut args = Args::parse.parse2(tokens)?;
     // The macro's own tests (golden expansions) see the feature on, however cargo unified it.
     args.alloc = cfg!(any(feature = "alloc", test));
+    // The nested items' derivatives are Hessian-vector products.
+    args.hvp |= args.nested;
     if args.heap && !args.alloc {
         return Err(syn::Error::new(
             span.unwrap_or_else(proc_macro2::Span::call_site),

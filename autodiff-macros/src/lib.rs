@@ -21,6 +21,7 @@ mod hvp;
 mod items;
 mod lower;
 mod methods;
+mod nested;
 mod plan;
 mod reverse;
 mod tangent;

@@ -7,9 +7,7 @@
 //! cargo run --release -p stackgrad-gradbench     # then one message per line
 //! ```
 
-mod evals;
-mod protocol;
-
+use stackgrad_gradbench::protocol;
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
 

@@ -207,3 +207,49 @@ fn kmeans_direction_against_its_closed_form() {
         }
     }
 }
+
+/// `saddle` and `particle` in the four mode combinations through the protocol: every response
+/// is GradBench's expected output (its evals' `expect`, within their tolerance of 1e-4; the
+/// evals' own modules check these against finite differences), and the four agree to rounding.
+#[test]
+fn saddle_and_particle_in_every_mode_combination() {
+    for (module, input, expected) in [
+        (
+            "saddle",
+            json!({"start": [1.0, 1.0]}),
+            vec![8.246324826140356e-06; 4],
+        ),
+        ("particle", json!({"w": 0.0}), vec![0.2071918746486116]),
+    ] {
+        let mut messages = vec![json!({"id": 0, "kind": "define", "module": module})];
+        for (id, function) in ["rr", "ff", "fr", "rf"].into_iter().enumerate() {
+            messages.push(json!({"id": id + 1, "kind": "evaluate", "module": module,
+                "function": function, "input": input}));
+        }
+        let r = session(&messages);
+        assert_eq!(r[0]["success"], true);
+        for response in &r[1..] {
+            let out = numbers(&response["output"]);
+            assert_eq!(out.len(), expected.len(), "{module}: {response}");
+            for (o, e) in out.iter().zip(&expected) {
+                assert!((o - e).abs() <= 1e-4 * e.abs(), "{module}: {o} against {e}");
+            }
+            // The modes agree to rounding.
+            let rr = numbers(&r[1]["output"]);
+            for (o, e) in out.iter().zip(&rr) {
+                assert!(
+                    (o - e).abs() <= 1e-12 * e.abs(),
+                    "{module}: {o} against rr's {e}"
+                );
+            }
+        }
+    }
+}
+
+/// An output of one number or an array of them.
+fn numbers(v: &Value) -> Vec<f64> {
+    match v {
+        Value::Array(_) => floats(v),
+        v => vec![v.as_f64().unwrap()],
+    }
+}

@@ -1,17 +1,20 @@
 //! The evals this tool implements, each a module of `#[differentiable]` functions written as the
 //! eval's README describes the computation.
 
+mod descent;
 mod hello;
 mod kmeans;
 mod llsq;
 mod lse;
+pub mod particle;
+pub mod saddle;
 
 use std::time::Duration;
 
 use serde_json::Value;
 
 /// The modules `define` accepts.
-pub const MODULES: &[&str] = &["hello", "kmeans", "llsq", "lse"];
+pub const MODULES: &[&str] = &["hello", "kmeans", "llsq", "lse", "particle", "saddle"];
 
 /// Runs `function` of `module` on `input`: its output and the time of each run.
 pub fn evaluate(
@@ -24,6 +27,8 @@ pub fn evaluate(
         "kmeans" => kmeans::evaluate(function, input),
         "llsq" => llsq::evaluate(function, input),
         "lse" => lse::evaluate(function, input),
+        "particle" => particle::evaluate(function, input),
+        "saddle" => saddle::evaluate(function, input),
         _ => Err(format!("no module `{module}` in stackgrad's tool")),
     }
 }

@@ -1,0 +1,561 @@
+fn cubic(x: &[f64; 2], w: f64) -> f64 {
+    w * x[0] * x[0] * x[1] + w.sin()
+}
+///The tape of [`cubic`]: what [`cubic_adjoint`] reads, recorded by [`cubic_forward`] in fixed-size fields.
+#[derive(::core::clone::Clone, ::core::fmt::Debug)]
+struct CubicTape {}
+impl CubicTape {
+    /// The exact size of this tape in bytes (with `Vec` fields, of its fixed part:
+    /// `bytes()` adds what they hold).
+    pub const BYTES: usize = ::core::mem::size_of::<Self>();
+    /// Every recorded field, in the order the forward sweep writes it: its name, what
+    /// it records, its type and its size in bytes. The sizes add up to
+    /// [`Self::BYTES`] up to alignment padding.
+    pub const FIELDS: &'static [(&'static str, &'static str, &'static str, usize)] = &[];
+    /// A zeroed tape.
+    pub const fn new() -> Self {
+        Self {}
+    }
+}
+impl ::core::default::Default for CubicTape {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+impl CubicTape {
+    /// The bytes this tape holds: [`Self::BYTES`], and what its `Vec` fields (of loops
+    /// over run-time lengths whose iterations carry state) hold on the heap.
+    pub fn bytes(&self) -> usize {
+        Self::BYTES
+    }
+}
+///Computes [`cubic`] and records in `tape` what [`cubic_adjoint`] needs.
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+fn cubic_forward(x: &[f64; 2], w: f64, tape: &mut CubicTape) -> f64 {
+    let t0 = w * x[0];
+    let t1 = t0 * x[0];
+    let t2 = t1 * x[1];
+    let t3 = w.sin();
+    t2 + t3
+}
+/**The reverse sweep of [`cubic`]: adds `d_out` times the derivative of `cubic` with respect to `x`, `w` into `d_x`, `d_w`.
+
+`tape` must have been filled by [`cubic_forward`] with the same arguments. The adjoints accumulate: zero them first for a plain gradient.*/
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+fn cubic_adjoint(
+    x: &[f64; 2],
+    w: f64,
+    tape: &CubicTape,
+    d_out: f64,
+    d_x: &mut [f64; 2],
+    d_w: &mut f64,
+) {
+    *d_w += d_out * w.cos();
+    let d_t1: f64 = d_out * x[1];
+    d_x[1] += d_out * ((w * x[0]) * x[0]);
+    let d_t0: f64 = d_t1 * x[0];
+    d_x[0] += d_t1 * (w * x[0]);
+    *d_w += d_t0 * x[0];
+    d_x[0] += d_t0 * w;
+}
+///The value of [`cubic`] and its gradient with respect to `x`, `w`, in parameter order.
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+fn cubic_grad(x: &[f64; 2], w: f64) -> (f64, ([f64; 2], f64)) {
+    let mut tape = <CubicTape>::new();
+    let value = cubic_forward(x, w, &mut tape);
+    let mut d_x: [f64; 2] = [0.0; 2];
+    let mut d_w: f64 = 0.0;
+    {
+        let tape = &tape;
+        let d_out: f64 = 1.0;
+        let d_x = &mut d_x;
+        let d_w = &mut d_w;
+        *d_w = d_out * w.cos();
+        let d_t1: f64 = d_out * x[1];
+        d_x[1] = d_out * ((w * x[0]) * x[0]);
+        let d_t0: f64 = d_t1 * x[0];
+        d_x[0] += d_t1 * (w * x[0]);
+        *d_w += d_t0 * x[0];
+        d_x[0] += d_t0 * w;
+    }
+    (value, (d_x, d_w))
+}
+///The value of [`cubic`] and its directional derivative: the derivative with respect to `x`, `w` along the tangents `t_x`, `t_w` (forward mode, one sweep, no tape).
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+fn cubic_jvp(x: &[f64; 2], w: f64, t_x: &[f64; 2], t_w: f64) -> (f64, f64) {
+    let t0 = w * x[0];
+    let t_t0: f64 = t_w * x[0] + w * t_x[0];
+    let t1 = t0 * x[0];
+    let t_t1: f64 = t_t0 * x[0] + t0 * t_x[0];
+    let t2 = t1 * x[1];
+    let t_t2: f64 = t_t1 * x[1] + t1 * t_x[1];
+    let t3 = w.sin();
+    let t_t3: f64 = t_w * w.cos();
+    let t4 = t2 + t3;
+    let t_t4: f64 = t_t2 + t_t3;
+    (t4, t_t4)
+}
+///[`cubic_jvp`] along `W` directions at once (vector forward mode): the value of [`cubic`] and its derivatives with respect to `x`, `w` along each; every float's tangent is a `[_; W]`, lane `l` of each the `l`-th direction. One sweep: the primal runs once.
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+fn cubic_jvp_vec<const __W: usize>(
+    x: &[f64; 2],
+    w: f64,
+    t_x: &[[f64; __W]; 2],
+    t_w: [f64; __W],
+) -> (f64, [f64; __W]) {
+    #[derive(::core::clone::Clone, ::core::marker::Copy)]
+    struct __Lanes<F, const W: usize>([F; W]);
+    impl<
+        F: ::core::marker::Copy + ::core::ops::Add<Output = F>,
+        const W: usize,
+    > ::core::ops::Add for __Lanes<F, W> {
+        type Output = Self;
+        #[inline(always)]
+        fn add(self, o: Self) -> Self {
+            __Lanes(::core::array::from_fn(|l| self.0[l] + o.0[l]))
+        }
+    }
+    let t_x: [__Lanes<f64, __W>; 2] = (*t_x).map(__Lanes);
+    let t_w: __Lanes<f64, __W> = __Lanes(t_w);
+    let t0 = w * x[0];
+    let t_t0: __Lanes<f64, __W> = __Lanes(
+        ::core::array::from_fn(|__l| t_w.0[__l] * x[0] + w * t_x[0].0[__l]),
+    );
+    let t1 = t0 * x[0];
+    let t_t1: __Lanes<f64, __W> = __Lanes(
+        ::core::array::from_fn(|__l| t_t0.0[__l] * x[0] + t0 * t_x[0].0[__l]),
+    );
+    let t2 = t1 * x[1];
+    let t_t2: __Lanes<f64, __W> = __Lanes(
+        ::core::array::from_fn(|__l| t_t1.0[__l] * x[1] + t1 * t_x[1].0[__l]),
+    );
+    let t3 = w.sin();
+    let t_t3: __Lanes<f64, __W> = __Lanes(
+        ::core::array::from_fn(|__l| t_w.0[__l] * w.cos()),
+    );
+    let t4 = t2 + t3;
+    let t_t4: __Lanes<f64, __W> = __Lanes(
+        ::core::array::from_fn(|__l| t_t2.0[__l] + t_t3.0[__l]),
+    );
+    (t4, (t_t4).0)
+}
+const _: fn(&[f64; 2], f64) -> f64 = cubic;
+///The gradient of [`cubic`] with respect to `x` alone, a value other `#[differentiable]` functions differentiate again (generated by `#[differentiable(nested)]`, with `cubic_grad_x_forward`, `cubic_grad_x_adjoint`, `CubicGradXTape` and `cubic_grad_x_jvp`).
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+fn cubic_grad_x(x: &[f64; 2], w: f64) -> [f64; 2] {
+    let (_, g) = cubic_grad(x, w);
+    g.0
+}
+///The tape of [`cubic_grad_x`]: empty, as its adjoint is one Hessian-vector product at the arguments (generated by `#[differentiable(nested)]`).
+#[derive(::core::clone::Clone, ::core::fmt::Debug)]
+struct CubicGradXTape;
+impl CubicGradXTape {
+    /// The tape's size in bytes: nothing.
+    pub const BYTES: usize = 0;
+    /// No recorded field.
+    pub const FIELDS: &'static [(&'static str, &'static str, &'static str, usize)] = &[];
+    /// An empty tape.
+    pub const fn new() -> Self {
+        Self
+    }
+    /// The bytes this tape holds: nothing.
+    pub fn bytes(&self) -> usize {
+        0
+    }
+}
+impl ::core::default::Default for CubicGradXTape {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+fn cubic_grad_x_forward(x: &[f64; 2], w: f64, tape: &mut CubicGradXTape) -> [f64; 2] {
+    cubic_grad_x(x, w)
+}
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+fn cubic_grad_x_forward_into(
+    x: &[f64; 2],
+    w: f64,
+    tape: &mut CubicGradXTape,
+    out: &mut [f64; 2],
+) {
+    *out = cubic_grad_x(x, w);
+}
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+fn cubic_grad_x_adjoint(
+    x: &[f64; 2],
+    w: f64,
+    tape: &CubicGradXTape,
+    d_out: &[f64; 2],
+    d_x: &mut [f64; 2],
+    d_w: &mut f64,
+) {
+    let (_, _, hv) = cubic_hvp(x, w, d_out, 0.0);
+    for (d, h) in (d_x).iter_mut().zip((&hv.0).iter()) {
+        *d += *h;
+    }
+    *d_w += *&hv.1;
+}
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+fn cubic_grad_x_jvp(
+    x: &[f64; 2],
+    w: f64,
+    t_x: &[f64; 2],
+    t_w: f64,
+) -> ([f64; 2], [f64; 2]) {
+    let (_, g, hv) = cubic_hvp(x, w, t_x, t_w);
+    (g.0, hv.0)
+}
+///The gradient of [`cubic`] with respect to `w` alone, a value other `#[differentiable]` functions differentiate again (generated by `#[differentiable(nested)]`, with `cubic_grad_w_forward`, `cubic_grad_w_adjoint`, `CubicGradWTape` and `cubic_grad_w_jvp`).
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+fn cubic_grad_w(x: &[f64; 2], w: f64) -> f64 {
+    let (_, g) = cubic_grad(x, w);
+    g.1
+}
+///The tape of [`cubic_grad_w`]: empty, as its adjoint is one Hessian-vector product at the arguments (generated by `#[differentiable(nested)]`).
+#[derive(::core::clone::Clone, ::core::fmt::Debug)]
+struct CubicGradWTape;
+impl CubicGradWTape {
+    /// The tape's size in bytes: nothing.
+    pub const BYTES: usize = 0;
+    /// No recorded field.
+    pub const FIELDS: &'static [(&'static str, &'static str, &'static str, usize)] = &[];
+    /// An empty tape.
+    pub const fn new() -> Self {
+        Self
+    }
+    /// The bytes this tape holds: nothing.
+    pub fn bytes(&self) -> usize {
+        0
+    }
+}
+impl ::core::default::Default for CubicGradWTape {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+fn cubic_grad_w_forward(x: &[f64; 2], w: f64, tape: &mut CubicGradWTape) -> f64 {
+    cubic_grad_w(x, w)
+}
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+fn cubic_grad_w_adjoint(
+    x: &[f64; 2],
+    w: f64,
+    tape: &CubicGradWTape,
+    d_out: f64,
+    d_x: &mut [f64; 2],
+    d_w: &mut f64,
+) {
+    let (_, _, hv) = cubic_hvp(x, w, &[0.0; 2], d_out);
+    for (d, h) in (d_x).iter_mut().zip((&hv.0).iter()) {
+        *d += *h;
+    }
+    *d_w += *&hv.1;
+}
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+fn cubic_grad_w_jvp(x: &[f64; 2], w: f64, t_x: &[f64; 2], t_w: f64) -> (f64, f64) {
+    let (_, g, hv) = cubic_hvp(x, w, t_x, t_w);
+    (g.1, hv.1)
+}
+///`[value, tangent]` of [`cubic`] along the directions `t_x`, `t_w`: `cubic_jvp` as an array, which other `#[differentiable]` functions differentiate again (generated by `#[differentiable(nested)]`, with `cubic_tangent_forward`, `cubic_tangent_adjoint`, `CubicTangentTape` and `cubic_tangent_jvp`).
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+fn cubic_tangent(x: &[f64; 2], w: f64, t_x: &[f64; 2], t_w: f64) -> [f64; 2] {
+    let (v, g) = cubic_jvp(x, w, t_x, t_w);
+    [v, g]
+}
+///The tape of [`cubic_tangent`]: empty, as its adjoint is one Hessian-vector product at the arguments (generated by `#[differentiable(nested)]`).
+#[derive(::core::clone::Clone, ::core::fmt::Debug)]
+struct CubicTangentTape;
+impl CubicTangentTape {
+    /// The tape's size in bytes: nothing.
+    pub const BYTES: usize = 0;
+    /// No recorded field.
+    pub const FIELDS: &'static [(&'static str, &'static str, &'static str, usize)] = &[];
+    /// An empty tape.
+    pub const fn new() -> Self {
+        Self
+    }
+    /// The bytes this tape holds: nothing.
+    pub fn bytes(&self) -> usize {
+        0
+    }
+}
+impl ::core::default::Default for CubicTangentTape {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+fn cubic_tangent_forward(
+    x: &[f64; 2],
+    w: f64,
+    t_x: &[f64; 2],
+    t_w: f64,
+    tape: &mut CubicTangentTape,
+) -> [f64; 2] {
+    cubic_tangent(x, w, t_x, t_w)
+}
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+fn cubic_tangent_forward_into(
+    x: &[f64; 2],
+    w: f64,
+    t_x: &[f64; 2],
+    t_w: f64,
+    tape: &mut CubicTangentTape,
+    out: &mut [f64; 2],
+) {
+    *out = cubic_tangent(x, w, t_x, t_w);
+}
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+fn cubic_tangent_adjoint(
+    x: &[f64; 2],
+    w: f64,
+    t_x: &[f64; 2],
+    t_w: f64,
+    tape: &CubicTangentTape,
+    d_out: &[f64; 2],
+    d_x: &mut [f64; 2],
+    d_w: &mut f64,
+    d_t_x: &mut [f64; 2],
+    d_t_w: &mut f64,
+) {
+    let (_, g, ht) = cubic_hvp(x, w, t_x, t_w);
+    let (a, b) = (d_out[0], d_out[1]);
+    for (d, h) in (d_x).iter_mut().zip((&g.0).iter()) {
+        *d += a * *h;
+    }
+    for (d, h) in (d_x).iter_mut().zip((&ht.0).iter()) {
+        *d += b * *h;
+    }
+    for (d, h) in (d_t_x).iter_mut().zip((&g.0).iter()) {
+        *d += b * *h;
+    }
+    *d_w += a * *&g.1;
+    *d_w += b * *&ht.1;
+    *d_t_w += b * *&g.1;
+}
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+fn cubic_tangent_jvp(
+    x: &[f64; 2],
+    w: f64,
+    t_x: &[f64; 2],
+    t_w: f64,
+    s_x: &[f64; 2],
+    s_w: f64,
+    s_t_x: &[f64; 2],
+    s_t_w: f64,
+) -> ([f64; 2], [f64; 2]) {
+    let (v, g, ht) = cubic_hvp(x, w, t_x, t_w);
+    (
+        [
+            v,
+            (0.0 + (g.0).iter().zip((t_x).iter()).fold(0.0, |s, (a, b)| s + (a * b))
+                + (g.1 * t_w)),
+        ],
+        [
+            (0.0 + (g.0).iter().zip((s_x).iter()).fold(0.0, |s, (a, b)| s + (a * b))
+                + (g.1 * s_w)),
+            (0.0 + (s_x).iter().zip((ht.0).iter()).fold(0.0, |s, (a, b)| s + (a * b))
+                + (s_w * ht.1))
+                + (0.0
+                    + (g.0).iter().zip((s_t_x).iter()).fold(0.0, |s, (a, b)| s + (a * b))
+                    + (g.1 * s_t_w)),
+        ],
+    )
+}
+///The tape of [`cubic_hvp_jvp`]: what [`cubic_hvp_jvp_adjoint`] reads, recorded by [`cubic_hvp_jvp_forward`] in fixed-size fields.
+#[derive(::core::clone::Clone, ::core::fmt::Debug)]
+struct CubicHvpJvpTape {
+    ///`t11 = w.cos()` (line 1)
+    t11: f64,
+}
+impl CubicHvpJvpTape {
+    /// The exact size of this tape in bytes (with `Vec` fields, of its fixed part:
+    /// `bytes()` adds what they hold).
+    pub const BYTES: usize = ::core::mem::size_of::<Self>();
+    /// Every recorded field, in the order the forward sweep writes it: its name, what
+    /// it records, its type and its size in bytes. The sizes add up to
+    /// [`Self::BYTES`] up to alignment padding.
+    pub const FIELDS: &'static [(&'static str, &'static str, &'static str, usize)] = &[
+        ("t11", "t11 = w.cos() (line 1)", "f64", ::core::mem::size_of::<f64>()),
+    ];
+    /// A zeroed tape.
+    pub const fn new() -> Self {
+        Self { t11: 0.0 }
+    }
+}
+impl ::core::default::Default for CubicHvpJvpTape {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+impl CubicHvpJvpTape {
+    /// The bytes this tape holds: [`Self::BYTES`], and what its `Vec` fields (of loops
+    /// over run-time lengths whose iterations carry state) hold on the heap.
+    pub fn bytes(&self) -> usize {
+        Self::BYTES
+    }
+}
+///Computes [`cubic_hvp_jvp`] and records in `tape` what [`cubic_hvp_jvp_adjoint`] needs.
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+fn cubic_hvp_jvp_forward(
+    x: &[f64; 2],
+    w: f64,
+    t_x: &[f64; 2],
+    t_w: f64,
+    tape: &mut CubicHvpJvpTape,
+) -> [f64; 2] {
+    let t0: f64 = w * x[0];
+    let t5 = t_w * x[0];
+    let t6 = w * t_x[0];
+    let t_t0: f64 = t5 + t6;
+    let t1: f64 = t0 * x[0];
+    let t7 = t_t0 * x[0];
+    let t8 = t0 * t_x[0];
+    let t_t1: f64 = t7 + t8;
+    let t2: f64 = t1 * x[1];
+    let t9 = t_t1 * x[1];
+    let t10 = t1 * t_x[1];
+    let t_t2: f64 = t9 + t10;
+    let t3: f64 = w.sin();
+    let t11 = w.cos();
+    tape.t11 = t11;
+    let t_t3: f64 = t_w * t11;
+    let t4: f64 = t2 + t3;
+    let t_t4: f64 = t_t2 + t_t3;
+    [t4, t_t4]
+}
+///[`cubic_hvp_jvp_forward`], writing the value into `out` (all of it): the forward sweep of a caller whose tape keeps the value calls this with the value's place in its tape.
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+fn cubic_hvp_jvp_forward_into(
+    x: &[f64; 2],
+    w: f64,
+    t_x: &[f64; 2],
+    t_w: f64,
+    tape: &mut CubicHvpJvpTape,
+    out: &mut [f64; 2],
+) {
+    *out = cubic_hvp_jvp_forward(x, w, t_x, t_w, tape);
+}
+/**The reverse sweep of [`cubic_hvp_jvp`]: adds `d_out` times the derivative of `cubic_hvp_jvp` with respect to `x`, `w`, `t_x`, `t_w` into `d_x`, `d_w`, `d_t_x`, `d_t_w`.
+
+`tape` must have been filled by [`cubic_hvp_jvp_forward`] with the same arguments. The adjoints accumulate: zero them first for a plain gradient. `d_out`, the cotangent of the output, comes by reference (an array or struct output).*/
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+fn cubic_hvp_jvp_adjoint(
+    x: &[f64; 2],
+    w: f64,
+    t_x: &[f64; 2],
+    t_w: f64,
+    tape: &CubicHvpJvpTape,
+    d_out: &[f64; 2],
+    d_x: &mut [f64; 2],
+    d_w: &mut f64,
+    d_t_x: &mut [f64; 2],
+    d_t_w: &mut f64,
+) {
+    let mut d_t0: f64 = -0.0;
+    let mut d_t_t0: f64 = -0.0;
+    let mut d_t1: f64 = -0.0;
+    let mut d_t_t1: f64 = -0.0;
+    let mut d_t2: f64 = -0.0;
+    let mut d_t_t2: f64 = -0.0;
+    let mut d_t3: f64 = -0.0;
+    let mut d_t_t3: f64 = -0.0;
+    let mut d_t4: f64 = -0.0;
+    let mut d_t_t4: f64 = -0.0;
+    d_t4 += (*d_out)[0];
+    d_t_t4 += (*d_out)[1];
+    d_t_t2 += d_t_t4;
+    d_t_t3 += d_t_t4;
+    d_t2 += d_t4;
+    d_t3 += d_t4;
+    *d_t_w += d_t_t3 * tape.t11;
+    let d_t11: f64 = d_t_t3 * t_w;
+    *d_w += -(d_t11 * w.sin());
+    *d_w += d_t3 * w.cos();
+    d_t1 += d_t_t2 * t_x[1];
+    d_t_x[1] += d_t_t2 * ((w * x[0]) * x[0]);
+    d_t_t1 += d_t_t2 * x[1];
+    d_x[1] += d_t_t2 * ((((t_w * x[0]) + (w * t_x[0])) * x[0]) + ((w * x[0]) * t_x[0]));
+    d_t1 += d_t2 * x[1];
+    d_x[1] += d_t2 * ((w * x[0]) * x[0]);
+    d_t0 += d_t_t1 * t_x[0];
+    d_t_x[0] += d_t_t1 * (w * x[0]);
+    d_t_t0 += d_t_t1 * x[0];
+    d_x[0] += d_t_t1 * ((t_w * x[0]) + (w * t_x[0]));
+    d_t0 += d_t1 * x[0];
+    d_x[0] += d_t1 * (w * x[0]);
+    *d_w += d_t_t0 * t_x[0];
+    d_t_x[0] += d_t_t0 * w;
+    *d_t_w += d_t_t0 * x[0];
+    d_x[0] += d_t_t0 * t_w;
+    *d_w += d_t0 * x[0];
+    d_x[0] += d_t0 * w;
+}
+const _: fn(&[f64; 2], f64, &[f64; 2], f64) -> [f64; 2] = cubic_hvp_jvp;
+///The tangent program of [`cubic`] as `[value, tangent]`, which `cubic_hvp` differentiates (generated by `#[differentiable(hvp)]`; a function declared `hvp` calls its callees' `_hvp_jvp`).
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+fn cubic_hvp_jvp(x: &[f64; 2], w: f64, t_x: &[f64; 2], t_w: f64) -> [f64; 2] {
+    let t0 = w * x[0];
+    let t_t0: f64 = t_w * x[0] + w * t_x[0];
+    let t1 = t0 * x[0];
+    let t_t1: f64 = t_t0 * x[0] + t0 * t_x[0];
+    let t2 = t1 * x[1];
+    let t_t2: f64 = t_t1 * x[1] + t1 * t_x[1];
+    let t3 = w.sin();
+    let t_t3: f64 = t_w * w.cos();
+    let t4 = t2 + t3;
+    let t_t4: f64 = t_t2 + t_t3;
+    [t4, t_t4]
+}
+///The value of [`cubic`], its gradient with respect to `x`, `w` (as `cubic_grad` returns it) and the Hessian-vector product `H v` along `v_x`, `v_w`, by reverse mode over forward mode, with a tape of fixed size on the stack.
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+fn cubic_hvp(
+    x: &[f64; 2],
+    w: f64,
+    v_x: &[f64; 2],
+    v_w: f64,
+) -> (f64, ([f64; 2], f64), ([f64; 2], f64)) {
+    let mut tape = <CubicHvpJvpTape>::new();
+    let value = cubic_hvp_jvp_forward(x, w, v_x, v_w, &mut tape);
+    let mut h0: [f64; 2] = [0.0; 2];
+    let mut g0: [f64; 2] = [0.0; 2];
+    let mut h1: f64 = 0.0;
+    let mut g1: f64 = 0.0;
+    cubic_hvp_jvp_adjoint(
+        x,
+        w,
+        v_x,
+        v_w,
+        &tape,
+        &[0.0, 1.0],
+        &mut h0,
+        &mut h1,
+        &mut g0,
+        &mut g1,
+    );
+    (value[0], (g0, g1), (h0, h1))
+}
