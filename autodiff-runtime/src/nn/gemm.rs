@@ -103,7 +103,16 @@ fn avx2_lanes() -> impl Lanes {
     Plain
 }
 
-/// Any CPU: 16 registers of 4 lanes (SSE2 on every x86-64; NEON has twice the registers).
+/// Any CPU: 16 registers of 4 lanes (SSE2 on every x86-64; NEON has twice the registers). On
+/// x86 with `std` the portable path runs [`Product::portable`] instead, and this only in tests.
+#[cfg_attr(
+    all(
+        feature = "std",
+        any(target_arch = "x86", target_arch = "x86_64"),
+        not(test)
+    ),
+    allow(dead_code)
+)]
 pub(crate) enum Portable {}
 
 impl Isa for Portable {
@@ -269,6 +278,15 @@ const fn tile_rows<I: Isa>(w: usize) -> usize {
 /// A product to run with the kernels of one [`Isa`].
 trait Product {
     fn run<I: Isa>(self);
+
+    /// The product on the portable path of an x86 CPU (one without AVX2 and FMA, or capped by
+    /// `STACKGRAD_MAX_ISA`): by [`runtime_dims`], the shapes passed as data, so that the user's
+    /// crate compiles one copy for every shape instead of one per shape (a third of the GPT
+    /// example's release rebuild went to these copies). Each element starts from the same value
+    /// and adds the same products in the same order as `run::<Portable>`, so the results are
+    /// the same bit for bit.
+    #[cfg(all(feature = "std", any(target_arch = "x86", target_arch = "x86_64")))]
+    fn portable(self);
 }
 
 /// Runs `product` with the fastest kernels the CPU has ([`vector_path`]: capped by
@@ -287,7 +305,7 @@ fn dispatch(product: impl Product) {
 fn run_on(path: Path, product: impl Product) {
     #[cfg(all(feature = "std", any(target_arch = "x86", target_arch = "x86_64")))]
     match path {
-        Path::Portable => product.run::<Portable>(),
+        Path::Portable => product.portable(),
         Path::Avx2 => pulp::x86::V3::try_new()
             .expect("this CPU has AVX2 and FMA")
             .vectorize(OnIsa::<_, Avx2>(product, core::marker::PhantomData)),
@@ -702,6 +720,18 @@ impl<const M: usize, const K: usize, const N: usize> Product for Nn<'_, M, K, N>
         let a = self.a;
         rows_of_b::<I, M, K, N>(|i, p| a[i][p], self.b, self.c);
     }
+
+    #[cfg(all(feature = "std", any(target_arch = "x86", target_arch = "x86_64")))]
+    fn portable(self) {
+        let dims = runtime_dims::Dims { m: M, k: K, n: N };
+        runtime_dims::rows_of_b(
+            dims,
+            false,
+            self.a.as_flattened(),
+            self.b.as_flattened(),
+            self.c.as_flattened_mut(),
+        );
+    }
 }
 
 /// `c += a · b`.
@@ -727,6 +757,18 @@ impl<const M: usize, const K: usize, const N: usize> Product for Tn<'_, M, K, N>
     fn run<I: Isa>(self) {
         let a = self.a;
         rows_of_b::<I, M, K, N>(|i, p| a[p][i], self.b, self.c);
+    }
+
+    #[cfg(all(feature = "std", any(target_arch = "x86", target_arch = "x86_64")))]
+    fn portable(self) {
+        let dims = runtime_dims::Dims { m: M, k: K, n: N };
+        runtime_dims::rows_of_b(
+            dims,
+            true,
+            self.a.as_flattened(),
+            self.b.as_flattened(),
+            self.c.as_flattened_mut(),
+        );
     }
 }
 
@@ -830,6 +872,73 @@ impl<const M: usize, const K: usize, const N: usize> Product for Nt<'_, M, K, N>
                 init,
                 ks,
             });
+        }
+    }
+
+    #[cfg(all(feature = "std", any(target_arch = "x86", target_arch = "x86_64")))]
+    fn portable(self) {
+        let dims = runtime_dims::Dims { m: M, k: K, n: N };
+        let init = self.init.map(|v| v.as_slice());
+        runtime_dims::nt(
+            dims,
+            self.a.as_flattened(),
+            self.b.as_flattened(),
+            init,
+            self.c.as_flattened_mut(),
+        );
+    }
+}
+
+/// The portable path's products with the shapes as data, compiled once in this crate (see
+/// [`Product::portable`]). Plain loops: LLVM vectorizes the row updates of [`rows_of_b`] with
+/// the baseline SSE2; a CPU that takes this path has no wider vectors to use.
+#[cfg(all(feature = "std", any(target_arch = "x86", target_arch = "x86_64")))]
+mod runtime_dims {
+    /// `c` is `m x n`, the inner dimension `k`.
+    #[derive(Clone, Copy)]
+    pub(super) struct Dims {
+        pub m: usize,
+        pub k: usize,
+        pub n: usize,
+    }
+
+    /// `c += a · b` (`a` `m x k`), or `c += aᵀ · b` with `a_t` (`a` `k x m`); `b` is `k x n`.
+    /// Each element adds its products in the order of `p`, unfused, from its old value.
+    pub(super) fn rows_of_b(d: Dims, a_t: bool, a: &[f32], b: &[f32], c: &mut [f32]) {
+        let Dims { m, k, n } = d;
+        if k == 0 || n == 0 {
+            return;
+        }
+        for (i, c_row) in c.chunks_exact_mut(n).take(m).enumerate() {
+            for (p, b_row) in b.chunks_exact(n).take(k).enumerate() {
+                let x = if a_t { a[p * m + i] } else { a[i * k + p] };
+                for (c, &y) in c_row.iter_mut().zip(b_row) {
+                    *c += x * y;
+                }
+            }
+        }
+    }
+
+    /// `c += a · bᵀ` (`b` `n x k`); with `init`, each row of `c` starts from `init` instead.
+    pub(super) fn nt(d: Dims, a: &[f32], b: &[f32], init: Option<&[f32]>, c: &mut [f32]) {
+        let Dims { k, n, .. } = d;
+        if n == 0 {
+            return;
+        }
+        if k == 0 {
+            if let Some(v) = init {
+                c.chunks_exact_mut(n).for_each(|row| row.copy_from_slice(v));
+            }
+            return;
+        }
+        for (a_row, c_row) in a.chunks_exact(k).zip(c.chunks_exact_mut(n)) {
+            for (j, (c, b_row)) in c_row.iter_mut().zip(b.chunks_exact(k)).enumerate() {
+                let mut s = init.map_or(*c, |v| v[j]);
+                for (&x, &y) in a_row.iter().zip(b_row) {
+                    s += x * y;
+                }
+                *c = s;
+            }
         }
     }
 }
@@ -944,6 +1053,70 @@ mod tests {
             }
         }
         t
+    }
+
+    /// The portable path's two forms agree bit for bit: generic over the shapes (the only path
+    /// on other architectures) and with the shapes as data (x86).
+    #[cfg(all(feature = "std", any(target_arch = "x86", target_arch = "x86_64")))]
+    #[test]
+    fn the_portable_forms_agree() {
+        fn check<const M: usize, const K: usize, const N: usize>() {
+            let (a, b) = (float_matrix::<M, K>(1), float_matrix::<K, N>(2));
+            let (a_t, b_t) = (transpose(&a), transpose(&b));
+            let c0 = float_matrix::<M, N>(3);
+            let (mut x, mut y) = (Box::new(c0), Box::new(c0));
+            Nn {
+                a: &a,
+                b: &b,
+                c: &mut x,
+            }
+            .run::<Portable>();
+            Nn {
+                a: &a,
+                b: &b,
+                c: &mut y,
+            }
+            .portable();
+            assert_eq!(x, y, "nn {M} {K} {N}");
+            let (mut x, mut y) = (Box::new(c0), Box::new(c0));
+            Tn {
+                a: &a_t,
+                b: &b,
+                c: &mut x,
+            }
+            .run::<Portable>();
+            Tn {
+                a: &a_t,
+                b: &b,
+                c: &mut y,
+            }
+            .portable();
+            assert_eq!(x, y, "tn {M} {K} {N}");
+            for init in [None, Some(&c0[0])] {
+                let (mut x, mut y) = (Box::new(c0), Box::new(c0));
+                let (a, b) = (&a, &*b_t);
+                Nt {
+                    a,
+                    b,
+                    init,
+                    c: &mut x,
+                }
+                .run::<Portable>();
+                Nt {
+                    a,
+                    b,
+                    init,
+                    c: &mut y,
+                }
+                .portable();
+                assert_eq!(x, y, "nt {M} {K} {N} {}", init.is_some());
+            }
+        }
+        check::<3, 5, 7>();
+        check::<8, 24, 96>();
+        check::<2, 16, 8>();
+        check::<17, 300, 40>();
+        check::<64, 64, 33>();
     }
 
     /// `c0 + a · b` by the textbook triple loop.
