@@ -22,6 +22,8 @@ mod hvp;
 mod ir;
 #[path = "../src/items/mod.rs"]
 mod items;
+#[path = "../src/jacobian.rs"]
+mod jacobian;
 #[path = "../src/lower/mod.rs"]
 mod lower;
 #[path = "../src/methods.rs"]

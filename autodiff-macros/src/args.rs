@@ -20,6 +20,8 @@ pub struct Args {
     /// `nested`: also `f_grad_x` per differentiated parameter and `f_tangent`, which other
     /// differentiable functions differentiate again (implies `hvp`).
     pub nested: bool,
+    /// `jacobian`: also `f_jacobian`, `f_jacobian_rev` and `f_jacobian_fwd` (implies `jvp`).
+    pub jacobian: bool,
     /// Callees whose parameters the macro knows (the other methods of a `#[differentiable]`
     /// `impl` block), by name: each parameter's name and whether the callee differentiates it.
     /// Not an attribute argument: the `methods` pass fills it.
@@ -35,7 +37,7 @@ pub struct Args {
     pub heap: bool,
 }
 
-const EXPECTED: &str = "expected `#[differentiable]`, `#[differentiable(wrt(x, y))]`, `#[differentiable(jvp)]`, `#[differentiable(hvp)]`, `#[differentiable(nested)]`, `#[differentiable(heap)]` or `#[differentiable(max_iters(label = K))]`";
+const EXPECTED: &str = "expected `#[differentiable]`, `#[differentiable(wrt(x, y))]`, `#[differentiable(jvp)]`, `#[differentiable(hvp)]`, `#[differentiable(nested)]`, `#[differentiable(jacobian)]`, `#[differentiable(heap)]` or `#[differentiable(max_iters(label = K))]`";
 
 impl Parse for Args {
     fn parse(input: ParseStream) -> syn::Result<Self> {
@@ -73,13 +75,18 @@ impl Parse for Args {
                 }
                 continue;
             }
-            if key == "jvp" || key == "hvp" || key == "nested" {
+            if ["jvp", "hvp", "nested", "jacobian"]
+                .iter()
+                .any(|k| key == k)
+            {
                 let flag = if key == "jvp" {
                     &mut args.jvp
                 } else if key == "hvp" {
                     &mut args.hvp
-                } else {
+                } else if key == "nested" {
                     &mut args.nested
+                } else {
+                    &mut args.jacobian
                 };
                 if *flag {
                     return Err(syn::Error::new(
@@ -131,6 +138,8 @@ pub fn parse(tokens: TokenStream) -> syn::Result<Args> {
     args.alloc = cfg!(any(feature = "alloc", test));
     // The nested items' derivatives are Hessian-vector products.
     args.hvp |= args.nested;
+    // The forward Jacobian is a tangent per input coordinate.
+    args.jvp |= args.jacobian;
     if args.heap && !args.alloc {
         return Err(syn::Error::new(
             span.unwrap_or_else(proc_macro2::Span::call_site),

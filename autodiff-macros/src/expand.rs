@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use crate::items::{Analysed, items};
-use crate::{analysis, args, hvp, lower, methods, nested};
+use crate::{analysis, args, hvp, jacobian, lower, methods, nested};
 use syn::visit_mut::VisitMut;
 
 pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
@@ -106,12 +106,13 @@ fn zero_structs(methods: &mut [methods::Method]) {
 /// `#[differentiable] impl Model { .. }`: each differentiated method's hidden function goes
 /// through the pipeline; the block gets the methods that call its items (`methods`).
 fn expand_impl(attr: TokenStream, block: syn::ItemImpl) -> TokenStream {
-    let nested_span = attr.clone().into_iter().find(|t| t.to_string() == "nested");
+    let free_only = (attr.clone().into_iter())
+        .find(|t| ["nested", "jacobian"].contains(&t.to_string().as_str()));
     let generated = args::parse(attr).and_then(|args| {
-        if let Some(t) = &nested_span {
+        if let Some(t) = &free_only {
             return Err(syn::Error::new(
                 t.span(),
-                "`nested` is for free functions: write the function whose derivatives are differentiated again as a free `#[differentiable(nested)]` function that takes the struct's fields it needs",
+                format!("`{t}` is for free functions: write the function as a free `#[differentiable({t})]` function that takes the struct's fields it needs"),
             ));
         }
         let mut split = methods::split(&args, &block)?;
@@ -172,13 +173,15 @@ fn generate(args: &args::Args, func: &syn::ItemFn) -> syn::Result<TokenStream> {
     let f = lower::lower(func, args)?;
     let an = Analysed::new(&f);
     analysis::lost_derivatives(&f, &an.act)?;
-    let nested = if args.nested {
-        nested::items(func, &f)?
-    } else {
-        TokenStream::new()
-    };
+    let mut extra = TokenStream::new();
+    if args.nested {
+        extra.extend(nested::items(func, &f)?);
+    }
+    if args.jacobian {
+        extra.extend(jacobian::items(func, &f)?);
+    }
     let mut out = items(func, &f, &an, args);
-    out.extend(nested);
+    out.extend(extra);
     if args.hvp {
         // The tangent program goes through the pipeline again, as a function of its own.
         let mut program = hvp::tangent_program(func, &f, &an)?;

@@ -19,6 +19,7 @@ mod forward;
 mod fused;
 mod hvp;
 mod items;
+mod jacobian;
 mod lower;
 mod methods;
 mod nested;

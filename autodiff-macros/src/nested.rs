@@ -212,6 +212,7 @@ fn grad_items(sig: &Sig, f: &Func, params: &[Param], k: usize) -> TokenStream {
         ..
     } = sig;
     let (tape, hvp) = (&c.tape, &c.hvp);
+    let tf = sig.turbofish();
     let p = &params[k];
     let n = params.len();
     let item = format_ident!("{}_grad_{}", name, bare(&p.name));
@@ -269,7 +270,7 @@ fn grad_items(sig: &Sig, f: &Func, params: &[Param], k: usize) -> TokenStream {
             #[inline]
             #allow
             #vis fn #into #gdecl(#(#decl,)* #tape: &mut #tape_ty #guse, #out: &mut #ty) {
-                *#out = #item(#(#args),*);
+                *#out = #item #tf(#(#args),*);
             }
         }
     });
@@ -279,26 +280,26 @@ fn grad_items(sig: &Sig, f: &Func, params: &[Param], k: usize) -> TokenStream {
         #[inline]
         #allow
         #vis fn #item #gdecl(#(#decl),*) -> #ty {
-            let (_, #g) = #grad(#(#args),*);
+            let (_, #g) = #grad #tf(#(#args),*);
             #gk
         }
         #unit
         #[inline]
         #allow
         #vis fn #fwd #gdecl(#(#decl,)* #tape: &mut #tape_ty #guse) -> #ty {
-            #item(#(#args),*)
+            #item #tf(#(#args),*)
         }
         #into_fn
         #[inline]
         #allow
         #vis fn #adj #gdecl(#(#decl,)* #tape: &#tape_ty #guse, #d_out: #d_out_ty, #(#d_names: #d_tys),*) {
-            let (_, _, #hv) = #hvp(#(#args,)* #(#dirs),*);
+            let (_, _, #hv) = #hvp #tf(#(#args,)* #(#dirs),*);
             #(#adds)*
         }
         #[inline]
         #allow
         #vis fn #jvp #gdecl(#(#decl,)* #(#t_names: #t_tys),*) -> (#ty, #ty) {
-            let (_, #g, #hv) = #hvp(#(#args,)* #(#t_names),*);
+            let (_, #g, #hv) = #hvp #tf(#(#args,)* #(#t_names),*);
             (#gk, #hk)
         }
     }
@@ -319,6 +320,7 @@ fn tangent_items(sig: &Sig, f: &Func, params: &[Param]) -> TokenStream {
         ..
     } = sig;
     let (tape, hvp) = (&c.tape, &c.hvp);
+    let tf = sig.turbofish();
     let n = params.len();
     let item = format_ident!("{}_tangent", name);
     let (fwd, into, adj, jvp) = (
@@ -384,31 +386,31 @@ fn tangent_items(sig: &Sig, f: &Func, params: &[Param]) -> TokenStream {
         #[inline]
         #allow
         #vis fn #item #gdecl(#(#decl,)* #(#t: #t_tys),*) -> [#ret; 2] {
-            let (#v, #g) = #f_jvp(#(#args,)* #(#t),*);
+            let (#v, #g) = #f_jvp #tf(#(#args,)* #(#t),*);
             [#v, #g]
         }
         #unit
         #[inline]
         #allow
         #vis fn #fwd #gdecl(#(#decl,)* #(#t: #t_tys,)* #tape: &mut #tape_ty #guse) -> [#ret; 2] {
-            #item(#(#args,)* #(#t),*)
+            #item #tf(#(#args,)* #(#t),*)
         }
         #[inline]
         #allow
         #vis fn #into #gdecl(#(#decl,)* #(#t: #t_tys,)* #tape: &mut #tape_ty #guse, #out: &mut [#ret; 2]) {
-            *#out = #item(#(#args,)* #(#t),*);
+            *#out = #item #tf(#(#args,)* #(#t),*);
         }
         #[inline]
         #allow
         #vis fn #adj #gdecl(#(#decl,)* #(#t: #t_tys,)* #tape: &#tape_ty #guse, #d_out: &[#ret; 2], #(#d: #mut_tys,)* #(#dt: #mut_tys),*) {
-            let (_, #g, #ht) = #hvp(#(#args,)* #(#t),*);
+            let (_, #g, #ht) = #hvp #tf(#(#args,)* #(#t),*);
             let (#a, #b) = (#d_out[0], #d_out[1]);
             #(#adds)*
         }
         #[inline]
         #allow
         #vis fn #jvp #gdecl(#(#decl,)* #(#t: #t_tys,)* #(#s: #t_tys,)* #(#st: #t_tys),*) -> ([#ret; 2], [#ret; 2]) {
-            let (#v, #g, #ht) = #hvp(#(#args,)* #(#t),*);
+            let (#v, #g, #ht) = #hvp #tf(#(#args,)* #(#t),*);
             ([#v, #gt], [#gs, #sht + #gst])
         }
     }

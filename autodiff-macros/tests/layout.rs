@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 /// The passes in pipeline order; `params` (the `Parameters` derive) stands apart.
 const PASSES: &[&str] = &[
     "args", "methods", "lower", "analysis", "plan", "fused", "forward", "reverse", "tangent",
-    "items", "hvp", "nested", "expand",
+    "items", "hvp", "nested", "jacobian", "expand",
 ];
 /// Shared leaves: data types, walks, names, printing, rules, the tape layout.
 const LEAVES: &[&str] = &["ir", "walk", "names", "print", "rules", "tape"];

@@ -315,6 +315,19 @@ impl<'a> Sig<'a> {
     }
 }
 
+impl Sig<'_> {
+    /// `::<N, M>` for a call of one of the function's const-generic items (a constant may
+    /// appear in its output only, where rustc cannot infer it), nothing otherwise.
+    pub fn turbofish(&self) -> TokenStream {
+        let g = &self.gnames;
+        if g.is_empty() {
+            TokenStream::new()
+        } else {
+            quote!(::<#(#g),*>)
+        }
+    }
+}
+
 pub fn items(func: &syn::ItemFn, f: &Func, an: &Analysed, args: &crate::args::Args) -> TokenStream {
     let s = sweeps(func, f, an, args);
     let sig = Sig::new(func, f);

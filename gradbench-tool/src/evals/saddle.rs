@@ -17,7 +17,7 @@ pub fn objective(x: &[f64; 2], y: &[f64; 2]) -> f64 {
     (x[0] * x[0] + x[1] * x[1]) - (y[0] * y[0] + y[1] * y[1])
 }
 
-/// `max_y f(x, y)` from `start`: the eval's descent (see [`argmin`]) on `-f(x, ·)`, written out.
+/// `max_y f(x, y)` from `start`: the eval's descent (see `descent::argmin`) on `-f(x, ·)`, written out.
 /// Its gradient comes from `objective_grad_y` (reverse mode inside) or from two tangents along
 /// the axes, `objective_tangent` (forward mode inside), as `forward` says; it is computed at the
 /// start of the iteration after a step is accepted (and of the first), where it is `stale`.

@@ -13,5 +13,6 @@ fn ui() {
     t.compile_fail("ui/methods/*.rs");
     t.compile_fail("ui/record/*.rs");
     t.compile_fail("ui/nested/*.rs");
+    t.compile_fail("ui/jacobian/*.rs");
     t.compile_fail("ui/derive/*.rs");
 }

@@ -1,0 +1,125 @@
+//! Jacobians (`#[differentiable(jacobian)]`): `f_jacobian_rev` (a reverse sweep per output),
+//! `f_jacobian_fwd` (a tangent per input coordinate) and `f_jacobian` (the one with fewer
+//! sweeps), against closed forms and central differences in `f64`.
+
+use stackgrad::differentiable;
+
+/// Polar to Cartesian, scaled: `[s r cos θ, s r sin θ, r²]` of `p = [r, θ]`.
+#[differentiable(jacobian)]
+fn polar(p: &[f64; 2], s: f64) -> [f64; 3] {
+    [s * p[0] * p[1].cos(), s * p[0] * p[1].sin(), p[0] * p[0]]
+}
+
+#[test]
+fn polar_against_its_closed_form() {
+    let (p, s) = ([1.5f64, 0.7], 2.0f64);
+    let (r, t) = (p[0], p[1]);
+    let j_p = [
+        [s * t.cos(), -s * r * t.sin()],
+        [s * t.sin(), s * r * t.cos()],
+        [2.0 * r, 0.0],
+    ];
+    let j_s = [r * t.cos(), r * t.sin(), 0.0];
+    for (how, (value, (jp, js))) in [
+        ("rev", polar_jacobian_rev(&p, s)),
+        ("fwd", polar_jacobian_fwd(&p, s)),
+        ("auto", polar_jacobian(&p, s)),
+    ] {
+        assert_eq!(value, polar(&p, s), "{how}");
+        for i in 0..3 {
+            for c in 0..2 {
+                assert!((jp[i][c] - j_p[i][c]).abs() < 1e-14, "{how} {i} {c}");
+            }
+            assert!((js[i] - j_s[i]).abs() < 1e-14, "{how} {i}");
+        }
+    }
+}
+
+/// A map with a 2-D parameter, a loop, a data parameter and `wrt`: `y = A x + tanh(A x)`
+/// elementwise, with `A` a 2 x 3 matrix and `x` data.
+#[differentiable(jacobian, wrt(a))]
+fn layer(a: &[[f64; 3]; 2], x: &[f64; 3]) -> [f64; 2] {
+    let mut y = [0.0; 2];
+    for i in 0..2 {
+        let mut s = 0.0;
+        for k in 0..3 {
+            s += a[i][k] * x[k];
+        }
+        y[i] = s + s.tanh();
+    }
+    y
+}
+
+fn central<const N: usize, const M: usize>(
+    f: impl Fn(&[f64; N]) -> [f64; M],
+    at: &[f64; N],
+) -> [[f64; N]; M] {
+    let h = 1e-6;
+    let mut j = [[0.0; N]; M];
+    for c in 0..N {
+        let (mut p, mut m) = (*at, *at);
+        p[c] += h;
+        m[c] -= h;
+        let (fp, fm) = (f(&p), f(&m));
+        for i in 0..M {
+            j[i][c] = (fp[i] - fm[i]) / (2.0 * h);
+        }
+    }
+    j
+}
+
+#[test]
+fn a_matrix_parameter_against_central_differences() {
+    let a = [[0.3, -0.2, 0.5], [1.1, 0.4, -0.7]];
+    let x = [0.9, -1.3, 0.25];
+    let flat = |v: &[f64; 6]| layer(&[[v[0], v[1], v[2]], [v[3], v[4], v[5]]], &x);
+    let fd = central(flat, &[0.3, -0.2, 0.5, 1.1, 0.4, -0.7]);
+    let (value, rev) = layer_jacobian_rev(&a, &x);
+    let (_, fwd) = layer_jacobian_fwd(&a, &x);
+    let (_, auto) = layer_jacobian(&a, &x);
+    assert_eq!(value, layer(&a, &x));
+    for i in 0..2 {
+        for r in 0..2 {
+            for k in 0..3 {
+                let want = fd[i][3 * r + k];
+                for (how, j) in [("rev", rev), ("fwd", fwd), ("auto", auto)] {
+                    assert!(
+                        (j[i][r][k] - want).abs() < 1e-8,
+                        "{how}: d y{i} / d a{r}{k} = {} against {want}",
+                        j[i][r][k]
+                    );
+                }
+                assert!((rev[i][r][k] - fwd[i][r][k]).abs() < 1e-15);
+            }
+        }
+    }
+}
+
+/// More outputs than inputs (`f_jacobian` takes columns) and a const generic.
+#[differentiable(jacobian)]
+fn powers<const M: usize>(x: f64) -> [f64; M] {
+    let mut y = [0.0; M];
+    let mut p = 1.0;
+    for v in y.iter_mut() {
+        p *= x;
+        *v = p;
+    }
+    y
+}
+
+#[test]
+fn a_tall_jacobian_with_a_const_generic() {
+    let x = 1.3f64;
+    let (value, d) = powers_jacobian::<6>(x);
+    let (_, rev) = powers_jacobian_rev::<6>(x);
+    for i in 0..6 {
+        assert!((value[i] - x.powi(i as i32 + 1)).abs() < 1e-13);
+        let want = (i + 1) as f64 * x.powi(i as i32);
+        assert!(
+            (d[i] - want).abs() < 1e-12 * want,
+            "{i}: {} against {want}",
+            d[i]
+        );
+        assert!((rev[i] - d[i]).abs() < 1e-12 * want);
+    }
+}
