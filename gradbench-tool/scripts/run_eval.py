@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """Runs one of GradBench's evals against stackgrad's tool, in place of GradBench's intermediary.
 
-    python3 gradbench-tool/scripts/run_eval.py GRADBENCH_DIR EVAL [EVAL ARGS..]
+    python3 gradbench-tool/scripts/run_eval.py GRADBENCH_DIR EVAL [--manual] [EVAL ARGS..]
 
 GRADBENCH_DIR is a checkout of github.com/gradbench/gradbench whose `manual` tool is built (see
 `setup.sh` beside this file): the evals validate every output against it. The eval
 (`python/gradbench/gradbench/evals/EVAL/run.py`) and the tool (`target/release/stackgrad-gradbench`,
 built first) exchange JSON lines through this script, which prints, for every `evaluate`, the
 function, the input's description, GradBench's verdict and the median `evaluate` timing, and
-exits with 1 if any output was found invalid.
+exits with 1 if any output was found invalid, or if the eval stopped before validating any.
+With `--manual`, the tool is GradBench's C++ `manual` tool instead (through GradBench's own
+`python -m gradbench.cpp manual`, which builds it on `define`): its timings on the same inputs.
 """
 
 import json
@@ -23,19 +25,22 @@ def main() -> int:
         print(__doc__, file=sys.stderr)
         return 2
     gradbench, name, eval_args = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3:]
+    manual = eval_args[:1] == ["--manual"]
+    eval_args = eval_args[1:] if manual else eval_args
     repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    subprocess.run(
-        ["cargo", "build", "--quiet", "--release", "-p", "stackgrad-gradbench"],
-        cwd=repo,
-        check=True,
-    )
-    tool = subprocess.Popen(
-        [os.path.join(repo, "target", "release", "stackgrad-gradbench")],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
     env = dict(os.environ, PYTHONPATH=os.path.join(gradbench, "python", "gradbench"))
+    if manual:
+        command, cwd = [sys.executable, "-m", "gradbench.cpp", "manual"], gradbench
+    else:
+        subprocess.run(
+            ["cargo", "build", "--quiet", "--release", "-p", "stackgrad-gradbench"],
+            cwd=repo,
+            check=True,
+        )
+        command, cwd = [os.path.join(repo, "target", "release", "stackgrad-gradbench")], repo
+    tool = subprocess.Popen(
+        command, cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
     evaluation = subprocess.Popen(
         [sys.executable, f"python/gradbench/gradbench/evals/{name}/run.py", *eval_args],
         cwd=gradbench,
@@ -46,6 +51,7 @@ def main() -> int:
     )
     pending = {}
     invalid = 0
+    validated = 0
     print(f"{'function':<10} {'input':<22} {'valid':<6} {'runs':>5} {'median evaluate':>16}")
     for line in evaluation.stdout:
         message = json.loads(line)
@@ -65,6 +71,7 @@ def main() -> int:
             message_of, response_of, times = pending.pop(message["of"])
             valid = message.get("valid")
             invalid += not valid
+            validated += 1
             median = f"{statistics.median(times) / 1e6:.3f} ms" if times else "-"
             print(
                 f"{message_of['function']:<10} {message_of.get('description', ''):<22} "
@@ -72,9 +79,12 @@ def main() -> int:
             )
             if not valid:
                 print(f"    {message.get('error', '')[:2000]}")
-    evaluation.wait()
+    status = evaluation.wait()
     tool.stdin.close()
     tool.wait()
+    if status != 0 or validated == 0:
+        print(f"{name}: the eval stopped (exit status {status}) after {validated} validated outputs")
+        return 1
     print(f"{name}: {'all outputs valid' if invalid == 0 else f'{invalid} invalid outputs'}")
     return 1 if invalid else 0
 

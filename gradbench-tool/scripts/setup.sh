@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prepares a GradBench checkout for `run_eval.py`: its Python packages (numpy, pydantic,
+# Prepares a GradBench checkout for `run_eval.py`: its Python packages (numpy, scipy, pydantic,
 # dataclasses-json, from PyPI) and its C++ `manual` tool, the evals' golden implementation.
 # GradBench's Makefile downloads nlohmann's json.hpp from GitHub; Debian's nlohmann-json3-dev
 # package provides the same header where GitHub is out of reach.
@@ -8,7 +8,7 @@
 set -euo pipefail
 dir=$1
 shift
-pip3 install --quiet numpy pydantic dataclasses-json
+pip3 install --quiet numpy scipy pydantic dataclasses-json
 if [ ! -f "$dir/cpp/json.hpp" ]; then
     if [ ! -f /usr/include/nlohmann/json.hpp ]; then
         sudo=()

@@ -103,3 +103,26 @@ pub fn count(input: &Value, name: &str) -> Result<usize, String> {
         .map(|n| n as usize)
         .ok_or_else(|| format!("the input has no count `{name}`"))
 }
+
+/// Rows of equal length, flattened; their length.
+pub fn rows(input: &Value, name: &str) -> Result<(Vec<f64>, usize), String> {
+    let rows = input
+        .get(name)
+        .and_then(Value::as_array)
+        .ok_or_else(|| format!("the input has no array `{name}`"))?;
+    let d = rows.first().and_then(Value::as_array).map_or(0, Vec::len);
+    let mut flat = Vec::with_capacity(rows.len() * d);
+    for row in rows {
+        let row = row
+            .as_array()
+            .filter(|r| r.len() == d)
+            .ok_or_else(|| format!("`{name}` must hold rows of {d} numbers"))?;
+        for v in row {
+            flat.push(
+                v.as_f64()
+                    .ok_or_else(|| format!("`{name}` holds {v}, not a number"))?,
+            );
+        }
+    }
+    Ok((flat, d))
+}

@@ -253,3 +253,42 @@ fn numbers(v: &Value) -> Vec<f64> {
         v => vec![v.as_f64().unwrap()],
     }
 }
+
+/// `gmm` through the protocol: the eval's input layout in, its Jacobian's layout out (the values
+/// are checked against a plain reference and central differences in `src/evals/gmm.rs`).
+#[test]
+fn gmm_takes_the_evals_layout() {
+    let (d, k, n) = (3, 2, 4);
+    let u = uniform(64, 7);
+    let rows = |r: usize, c: usize, at: usize| -> Vec<Vec<f64>> {
+        (0..r)
+            .map(|i| u[at + i * c..at + (i + 1) * c].to_vec())
+            .collect()
+    };
+    let input = json!({"d": d, "k": k, "n": n, "m": 0, "gamma": 1.0,
+        "alpha": &u[0..k], "mu": rows(k, d, 2), "q": rows(k, d, 8), "l": rows(k, 3, 14),
+        "x": rows(n, d, 20), "min_runs": 1, "min_seconds": 0});
+    let r = session(&[
+        json!({"id": 0, "kind": "define", "module": "gmm"}),
+        json!({"id": 1, "kind": "evaluate", "module": "gmm", "function": "objective", "input": input}),
+        json!({"id": 2, "kind": "evaluate", "module": "gmm", "function": "jacobian", "input": input}),
+        json!({"id": 3, "kind": "evaluate", "module": "gmm", "function": "objective",
+            "input": {"d": 3, "k": 2, "n": 1, "alpha": [0.0], "mu": [], "q": [], "l": [], "x": [],
+                "m": 0, "gamma": 1.0}}),
+    ]);
+    assert!(r[1]["output"].as_f64().unwrap().is_finite());
+    let j = &r[2]["output"];
+    assert_eq!(floats(&j["alpha"]).len(), k);
+    for (key, width) in [("mu", d), ("q", d), ("l", 3)] {
+        let rows = j[key].as_array().unwrap();
+        assert_eq!(rows.len(), k, "{key}");
+        assert!(rows.iter().all(|row| floats(row).len() == width), "{key}");
+    }
+    // A malformed input is an error that says what is wrong, not a panic.
+    assert_eq!(r[3]["success"], false);
+    assert!(
+        r[3]["error"].as_str().unwrap().contains("alpha"),
+        "{}",
+        r[3]
+    );
+}

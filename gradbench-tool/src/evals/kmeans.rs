@@ -32,32 +32,9 @@ pub fn cost(c: &[f64], p: &[f64], d: usize) -> f64 {
     total
 }
 
-/// Rows of equal length, flattened; their length.
-fn rows(input: &Value, name: &str) -> Result<(Vec<f64>, usize), String> {
-    let rows = input
-        .get(name)
-        .and_then(Value::as_array)
-        .ok_or_else(|| format!("the input has no array `{name}`"))?;
-    let d = rows.first().and_then(Value::as_array).map_or(0, Vec::len);
-    let mut flat = Vec::with_capacity(rows.len() * d);
-    for row in rows {
-        let row = row
-            .as_array()
-            .filter(|r| r.len() == d)
-            .ok_or_else(|| format!("`{name}` must hold rows of {d} numbers"))?;
-        for v in row {
-            flat.push(
-                v.as_f64()
-                    .ok_or_else(|| format!("`{name}` holds {v}, not a number"))?,
-            );
-        }
-    }
-    Ok((flat, d))
-}
-
 pub fn evaluate(function: &str, input: &Value) -> Result<(Value, Vec<Duration>), String> {
-    let (p, d) = rows(input, "points")?;
-    let (c, dc) = rows(input, "centroids")?;
+    let (p, d) = crate::protocol::rows(input, "points")?;
+    let (c, dc) = crate::protocol::rows(input, "centroids")?;
     if d == 0 || d != dc {
         return Err(format!("points of {d} and centroids of {dc} dimensions"));
     }

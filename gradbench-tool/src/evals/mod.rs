@@ -2,6 +2,7 @@
 //! eval's README describes the computation.
 
 mod descent;
+mod gmm;
 mod hello;
 mod kmeans;
 mod llsq;
@@ -14,7 +15,9 @@ use std::time::Duration;
 use serde_json::Value;
 
 /// The modules `define` accepts.
-pub const MODULES: &[&str] = &["hello", "kmeans", "llsq", "lse", "particle", "saddle"];
+pub const MODULES: &[&str] = &[
+    "gmm", "hello", "kmeans", "llsq", "lse", "particle", "saddle",
+];
 
 /// Runs `function` of `module` on `input`: its output and the time of each run.
 pub fn evaluate(
@@ -23,6 +26,7 @@ pub fn evaluate(
     input: &Value,
 ) -> Result<(Value, Vec<Duration>), String> {
     match module {
+        "gmm" => gmm::evaluate(function, input),
         "hello" => hello::evaluate(function, input),
         "kmeans" => kmeans::evaluate(function, input),
         "llsq" => llsq::evaluate(function, input),
