@@ -20,3 +20,10 @@ fi
 for eval in "$@"; do
     make -C "$dir/tools/manual" NATIVE=no "bin/$eval"
 done
+# `ba` reads ADBench's inputs from its data folder, which the snapshot lacks: link ours.
+for eval in "$@"; do
+    if [ "$eval" = ba ] && [ ! -e "$dir/evals/ba/data" ]; then
+        mkdir -p "$dir/evals/ba"
+        ln -s "$(cd "$(dirname "$0")/../../data/adbench/ba" && pwd)" "$dir/evals/ba/data"
+    fi
+done

@@ -1,6 +1,7 @@
 //! The evals this tool implements, each a module of `#[differentiable]` functions written as the
 //! eval's README describes the computation.
 
+pub mod ba;
 mod descent;
 mod gmm;
 mod hello;
@@ -16,7 +17,7 @@ use serde_json::Value;
 
 /// The modules `define` accepts.
 pub const MODULES: &[&str] = &[
-    "gmm", "hello", "kmeans", "llsq", "lse", "particle", "saddle",
+    "ba", "gmm", "hello", "kmeans", "llsq", "lse", "particle", "saddle",
 ];
 
 /// Runs `function` of `module` on `input`: its output and the time of each run.
@@ -26,6 +27,7 @@ pub fn evaluate(
     input: &Value,
 ) -> Result<(Value, Vec<Duration>), String> {
     match module {
+        "ba" => ba::evaluate(function, input),
         "gmm" => gmm::evaluate(function, input),
         "hello" => hello::evaluate(function, input),
         "kmeans" => kmeans::evaluate(function, input),
