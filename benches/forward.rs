@@ -1,6 +1,6 @@
 //! Forward mode: `f_jvp` against `f`, and against the same function written generically over
 //! `num-dual`'s `Dual64` (the run-time dual numbers Rust users reach for), on the small graph
-//! (micrograd's expression), the README's 50-step RNN and ADBench's GMM objective (d = 10,
+//! (micrograd's expression), the guide's 50-step RNN (docs/guide.md) and ADBench's GMM objective (d = 10,
 //! K = 5, n = 1000). One criterion group per function, so `f_jvp / f` and `dual / f_jvp` come
 //! from one run: `cargo bench --bench forward`. Every tangent is along all differentiated
 //! inputs at once; before timing, each case checks that the three agree. After criterion, the

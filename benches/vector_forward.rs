@@ -1,7 +1,7 @@
 //! Vector forward mode: `f_jvp_vec::<W>` (the primal once, `W` tangents in lanes) against `W`
 //! calls of `f_jvp` and against the same function over `num-dual`'s `DualSVec64<W>` (one
 //! evaluation carrying `W` derivatives), for W = 4, 8 and 16, on the small graph (micrograd's
-//! expression), the README's 50-step RNN and ADBench's GMM objective (d = 10, K = 5, n = 1000).
+//! expression), the guide's 50-step RNN (docs/guide.md) and ADBench's GMM objective (d = 10, K = 5, n = 1000).
 //! Interleaved rounds (`support/interleaved.rs`), every round printed:
 //! `cargo bench --bench vector_forward`. Before timing, each case checks that the three agree.
 

@@ -132,7 +132,7 @@ fn arrays_and_loops() {
     );
 }
 
-/// The README's RNN.
+/// The guide's RNN (docs/guide.md).
 #[differentiable(hvp)]
 fn rnn(x: &[f64; 50], w: f64, u: f64) -> f64 {
     let mut h = 0.0;

@@ -1,5 +1,5 @@
-//! README's excerpts of generated code are checked against the golden expansions they quote,
-//! so they cannot drift from what the macro generates.
+//! The guide's excerpts of generated code (docs/guide.md, the README's long form) are checked
+//! against the golden expansions they quote, so they cannot drift from what the macro generates.
 
 use std::path::Path;
 
@@ -12,7 +12,7 @@ fn squeeze(text: &str) -> String {
 #[test]
 fn expansion_excerpts_are_in_their_goldens() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let readme = std::fs::read_to_string(root.join("docs/guide.md")).unwrap();
     let marker = "<!-- excerpt of ";
     let mut checked = 0;
     for (at, _) in readme.match_indices(marker) {
@@ -33,7 +33,7 @@ fn expansion_excerpts_are_in_their_goldens() {
             let chunk = squeeze(chunk);
             let found = expanded[from..].find(&chunk).unwrap_or_else(|| {
                 panic!(
-                    "README's excerpt of {golden} differs from the golden expansion; update README from it. Not found (in order):\n{chunk}"
+                    "The guide's excerpt of {golden} differs from the golden expansion; update docs/guide.md from it. Not found (in order):\n{chunk}"
                 )
             });
             from += found + chunk.len();

@@ -1,10 +1,11 @@
 //! Finite-difference gradient checks (feature `alloc`): does an adjoint, generated or written by
 //! hand, agree with the derivative of its own primal?
 //!
-//! A function with the four-item contract (`f`, `FTape`, `f_forward`, `f_adjoint`, see the
-//! `stackgrad` README, "Custom adjoints") is checked through two closures over a flat slice of its
-//! inputs: the primal `f(x)`, and the adjoint `adjoint(x, d_out, d_x)`, which runs `f_forward`
-//! into a fresh tape and then `f_adjoint` with `d_out`, **adding** `d_out * ∂f/∂x` into `d_x`.
+//! A function with the four-item contract (`f`, `FTape`, `f_forward`, `f_adjoint`, see
+//! stackgrad's docs/guide.md, "Custom adjoints") is checked through two closures over a flat
+//! slice of its inputs: the primal `f(x)`, and the adjoint `adjoint(x, d_out, d_x)`, which runs
+//! `f_forward` into a fresh tape and then `f_adjoint` with `d_out`, **adding** `d_out * ∂f/∂x`
+//! into `d_x`.
 //! [`check`] (or a configured [`GradCheck`]) then compares the adjoint with a finite difference of
 //! `f` at `x`, element by element, and also checks the contract itself: the adjoint must scale
 //! with `d_out` and add into its buffer, not overwrite it.

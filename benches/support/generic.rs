@@ -1,5 +1,5 @@
 //! The functions the forward-mode and second-order benchmarks time (`benches/forward.rs`,
-//! `benches/second_order.rs`): the README's RNN as `#[differentiable(hvp)]` generates it, and
+//! `benches/second_order.rs`): the guide's RNN (docs/guide.md) as `#[differentiable(hvp)]` generates it, and
 //! micrograd's expression, the RNN and ADBench's GMM objective written generically over
 //! `num-dual`'s number types, the way a user of run-time dual numbers writes them.
 
