@@ -17,6 +17,8 @@ pub struct Mode {
     pub other: &'static str,
     /// `#[differentiable]` and the loop and `let` attributes it reads.
     pub macros: bool,
+    /// `#[record(f32)]` (which rounds what the reverse sweep reads): not in a reference.
+    pub records: bool,
 }
 
 impl Mode {
@@ -25,6 +27,16 @@ impl Mode {
         float: "f64",
         other: "f64",
         macros: false,
+        records: false,
+    };
+
+    /// A `nested` helper in the reference twin: the macro (its gradient is called), in f64
+    /// without rounding, casts included, and without `#[record(f32)]`.
+    pub const REFERENCE_NESTED: Mode = Mode {
+        float: "f64",
+        other: "f64",
+        macros: true,
+        records: false,
     };
 
     /// The module under test for a program in `float`.
@@ -34,11 +46,13 @@ impl Mode {
                 float: "f64",
                 other: "f32",
                 macros: true,
+                records: true,
             },
             Float::F32 => Mode {
                 float: "f32",
                 other: "f64",
                 macros: true,
+                records: true,
             },
         }
     }
@@ -276,6 +290,11 @@ pub struct Func {
     pub wrt: Option<Vec<String>>,
     /// Whether the function sits in the program's `inner` module.
     pub inner: bool,
+    /// `#[differentiable(nested)]`: callers may call its `_grad_<param>` items.
+    pub nested: bool,
+    /// It calls a `_grad_<param>` item of a `nested` helper: `jvp` only (second order of it
+    /// would be third order of the helper), and the reference twin calls the same item.
+    pub calls_nested: bool,
 }
 
 impl Func {
@@ -390,7 +409,11 @@ impl Program {
     pub fn print(&self, mode: Mode, depth: usize, first_line: usize) -> Printed {
         let mut out = String::new();
         let mut spans = Vec::new();
-        if mode.macros {
+        // The reference twin compiles `nested` helpers with the macro too: the function under
+        // test calls their generated gradients, and so does the twin.
+        let nested = self.funcs.iter().any(|f| f.nested);
+        if mode.macros || nested {
+            line(&mut out, depth, "#[allow(unused_imports)]");
             line(&mut out, depth, "use stackgrad::differentiable;");
         }
         if self.enum_param {
@@ -421,18 +444,41 @@ impl Program {
             line(&mut out, depth + 1, "#![allow(unused_imports)]");
             line(&mut out, depth + 1, "use super::*;");
             for f in inner {
-                print_func(&mut out, &mut spans, f, mode, depth + 1, first_line);
+                print_func(
+                    &mut out,
+                    &mut spans,
+                    f,
+                    helper_mode(f, mode),
+                    depth + 1,
+                    first_line,
+                );
             }
             line(&mut out, depth, "}");
         }
         for f in outer {
-            print_func(&mut out, &mut spans, f, mode, depth, first_line);
+            print_func(
+                &mut out,
+                &mut spans,
+                f,
+                helper_mode(f, mode),
+                depth,
+                first_line,
+            );
         }
         if self.method && mode.macros {
             let f = self.funcs.last().expect("the function under test");
             print_method(&mut out, &mut spans, f, mode, depth, first_line);
         }
         Printed { text: out, spans }
+    }
+}
+
+/// How `f` is printed in `mode`: a `nested` helper keeps the macro in the f64 reference twin.
+fn helper_mode(f: &Func, mode: Mode) -> Mode {
+    if f.nested && !mode.macros {
+        Mode::REFERENCE_NESTED
+    } else {
+        mode
     }
 }
 
@@ -478,7 +524,9 @@ fn print_func(
 /// What a function's `#[differentiable(..)]` (and its method form's) asks for besides the
 /// gradient: second order wherever it has one output of floats (`hvp` implies `jvp`).
 fn order(f: &Func) -> &'static str {
-    if matches!(f.ret, Ty::Tuple(_)) {
+    if f.nested {
+        "nested"
+    } else if matches!(f.ret, Ty::Tuple(_)) || f.calls_nested {
         "jvp"
     } else {
         "hvp"
@@ -571,7 +619,7 @@ fn print_stmt(out: &mut String, s: &Stmt, mode: Mode, depth: usize) {
             if *recompute && mode.macros {
                 line(out, depth, "#[recompute]");
             }
-            if *record && mode.macros {
+            if *record && mode.records {
                 line(out, depth, "#[record(f32)]");
             }
             let mut text = format!("let {}{name}", if *mutable { "mut " } else { "" });

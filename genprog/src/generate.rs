@@ -108,6 +108,8 @@ struct Callee {
     generic: bool,
     params: Vec<Param>,
     ret: Ty,
+    /// Declared `nested`: the function under test may call its `_grad_<param>` items.
+    nested: bool,
 }
 
 /// Names of locals the macro's generated code binds (`clash-names`).
@@ -136,6 +138,15 @@ const MACRO_NAMES: [&str; 20] = [
 
 pub struct Gen<'a> {
     rng: SmallRng,
+    /// The `nested` feature's own draws, so that the other features' programs stay those of
+    /// the runs before it.
+    side: SmallRng,
+    /// Generating the function under test, and whether it calls a `nested` helper's gradient.
+    in_top: bool,
+    calls_nested: bool,
+    /// The function being generated calls a helper (a `nested` helper calls none: the twin
+    /// compiles it with the macro, and its callees would need the macro too).
+    called: bool,
     on: &'a Features,
     used: Vec<Feature>,
     float: Float,
@@ -177,8 +188,13 @@ pub struct Gen<'a> {
 /// Generates program `index` of the run seeded with `seed`.
 pub fn program(seed: u64, index: usize, on: &Features) -> (Program, Vec<Feature>) {
     let rng = SmallRng::seed_from_u64(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ index as u64);
+    let side = SmallRng::seed_from_u64(seed.wrapping_mul(0xD1B5_4A32_D192_ED03) ^ index as u64);
     let mut g = Gen {
         rng,
+        side,
+        in_top: false,
+        calls_nested: false,
+        called: false,
         on,
         used: Vec::new(),
         float: Float::F64,
@@ -313,6 +329,7 @@ impl Gen<'_> {
         }
         let top = self.top();
         let method = top.ret == Ty::Float
+            && !top.calls_nested
             && top.params.iter().any(|q| q.ty == Ty::Struct)
             && !top.params.iter().any(|q| matches!(q.ty, Ty::Slice(_)))
             && self.p(Feature::ImplMethods, 0.5);
@@ -432,7 +449,15 @@ impl Gen<'_> {
         if self.p(Feature::Bools, 0.2) {
             params.push(self.flag_param());
         }
+        self.called = false;
         let (body, tail) = self.body();
+        // `nested` takes a float output and floats and arrays, all differentiated.
+        let nested = ret == Ty::Float
+            && !self.called
+            && !params.iter().any(|q| q.ty == Ty::Struct)
+            && params.iter().any(|q| q.ty == Ty::Float)
+            && self.on.has(Feature::Nested)
+            && self.side.gen_bool(0.5);
         let f = Func {
             name: name.clone(),
             generics,
@@ -442,6 +467,8 @@ impl Gen<'_> {
             tail,
             wrt: None,
             inner,
+            nested,
+            calls_nested: false,
         };
         self.callees.push(Callee {
             name,
@@ -449,6 +476,7 @@ impl Gen<'_> {
             generic,
             params,
             ret,
+            nested,
         });
         f
     }
@@ -464,6 +492,7 @@ impl Gen<'_> {
         };
         let budget = self.rng.gen_range(5..=TOP_BUDGET);
         self.start(false, budget, ret.clone());
+        self.in_top = true;
         let mut generics = Vec::new();
         let generic = self.p(Feature::GenericFn, 0.12);
         if generic {
@@ -619,6 +648,8 @@ impl Gen<'_> {
             tail,
             wrt,
             inner: false,
+            nested: false,
+            calls_nested: self.calls_nested,
         }
     }
 
@@ -1452,11 +1483,25 @@ impl Gen<'_> {
             .collect();
         let callee = floats.choose(&mut self.rng)?.clone();
         let text = self.call_text(&callee, d)?;
+        // In the function under test, a `nested` helper's call may become a call of its
+        // gradient with respect to one of its float parameters (the same arguments).
+        let grads: Vec<&Param> = (callee.params.iter())
+            .filter(|q| q.ty == Ty::Float)
+            .collect();
+        if self.in_top && callee.nested && !grads.is_empty() && self.side.gen_bool(0.6) {
+            let x = &grads[self.side.gen_range(0..grads.len())].name;
+            let text = text.replacen(&callee.name, &format!("{}_grad_{x}", callee.name), 1);
+            self.calls_nested = true;
+            self.used.push(Feature::Nested);
+            // A gradient's size is not the value's: scaled well inside the inputs' range.
+            return Some(tame(Ex::new(text, 100.0)));
+        }
         Some(tame(Ex::new(text, 6.0)))
     }
 
     /// `g(args)` with arguments of the right types from what is in scope.
     fn call_text(&mut self, callee: &Callee, d: usize) -> Option<String> {
+        self.called = true;
         let arrays = self.arrays();
         let mut args = Vec::new();
         let mut turbofish = String::new();

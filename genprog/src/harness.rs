@@ -315,6 +315,23 @@ fn check_fn(p: &Program, f: &Func, name: &str) -> String {
         s,
         "        let pre = ctx.prefill(once.len());\n        let mut d: {d_tys} = crate::unflat(&pre);\n        let seed2: {ret_ty} = crate::unflat(&w.iter().map(|v| 2.0 * v).collect::<Vec<f64>>());\n        t::{path}_adjoint{turbofish}({args}, &tape, {amp}seed2{d_args});\n        ctx.accumulate(&pre, &once, &crate::flat(&d), {single}, WRT_NAMES);"
     );
+    // A `nested` function's `f_grad_<x>` (one `f_hvp` each) against `f_grad`'s component.
+    if f.nested {
+        let mut sets = String::new();
+        for q in differentiated.iter().filter(|q| q.ty == Ty::Float) {
+            if let Some(k) = wrt_names.iter().position(|n| **n == q.name) {
+                let x = &q.name;
+                let _ = write!(
+                    sets,
+                    " nested[{k}] = t::{path}_grad_{x}{turbofish}({args}) as f64;"
+                );
+            }
+        }
+        let _ = writeln!(
+            s,
+            "        let mut nested = once.clone();{sets}\n        ctx.close(\"nested grad_x == gradient\", &nested, &once, {narrowed});"
+        );
+    }
     // Forward mode: `w · (J t)` from `f_jvp` equals `(Jᵀ w) · t` from the adjoint.
     let t_args: String = differentiated
         .iter()
@@ -334,7 +351,9 @@ fn check_fn(p: &Program, f: &Func, name: &str) -> String {
     }
     // Second order: `f_hvp`'s gradient against `f_grad`'s, `H` symmetric along two seeded
     // directions, and (in f64) `w · H v` against central differences of `f_grad` along `v`.
-    if f.ret == Ty::Float {
+    // Not for a function that calls a `nested` helper's gradient: `jvp` only, as its second
+    // order would be the helper's third.
+    if f.ret == Ty::Float && !f.calls_nested {
         let dir_args = |t: &str| -> String {
             differentiated
                 .iter()
