@@ -47,6 +47,8 @@ impl Activity {
                     && (self.operand(recv) || args.iter().any(|a| self.operand(a)))
             }
             Rhs::Call { args, .. } | Rhs::Array(args) => args.iter().any(|a| self.operand(a)),
+            // An element of a call's tuple varies with the call.
+            Rhs::Elem { call, .. } => self.target(*call),
             Rhs::Pure(_) => false,
         }
     }
@@ -91,7 +93,9 @@ fn lost_in(f: &Func, act: &Activity, b: &Block, error: &mut Option<syn::Error>) 
     for s in &b.stmts {
         match s {
             Stmt::Def {
-                rhs: Rhs::Call { path, args, span },
+                rhs: Rhs::Call {
+                    path, args, span, ..
+                },
                 ..
             } => {
                 let Some(callee) = f.known_callee(path) else {
@@ -143,6 +147,10 @@ pub fn usefulness(f: &Func) -> Activity {
                     if u.target(*target) {
                         for o in crate::walk::operands(rhs) {
                             changed |= mark(o, u);
+                        }
+                        // A useful element of a call's tuple makes the call useful.
+                        if let Rhs::Elem { call, .. } = rhs {
+                            changed |= u.set(*call);
                         }
                     }
                 }

@@ -251,7 +251,14 @@ impl<'a> Fwd<'a> {
                 let elems = elems.iter().map(|a| self.operand(a));
                 quote!([#(#elems),*])
             }
-            Rhs::Call { path, args, span } => {
+            Rhs::Elem { call, k, .. } => {
+                let whole = self.target(*call);
+                let k = syn::Index::from(*k);
+                quote!(#whole.#k)
+            }
+            Rhs::Call {
+                path, args, span, ..
+            } => {
                 let args = args.iter().map(|a| self.operand(a));
                 match self.slot(Key::Call(def)) {
                     Some(slot) => {
@@ -353,9 +360,18 @@ impl<'a> Fwd<'a> {
     /// `g_forward_into(args.., &mut tape.g, out);` for a call whose callee's tape this sweep
     /// records: the callee writes the value into `out`.
     fn call_into(&self, def: usize, rhs: &Rhs, out: TokenStream) -> Option<TokenStream> {
-        let Rhs::Call { path, args, span } = rhs else {
+        let Rhs::Call {
+            path,
+            args,
+            span,
+            elems,
+        } = rhs
+        else {
             return None;
         };
+        if !elems.is_empty() {
+            return None;
+        }
         let callee = self.slot(Key::Call(def))?;
         let args = args.iter().map(|a| self.operand(a));
         let into = companion(path, |i| format_ident!("{}_forward_into", i, span = *span));

@@ -418,6 +418,18 @@ pub enum Rhs {
         path: syn::Path,
         args: Vec<Operand>,
         span: Span,
+        /// For a call whose result is a tuple (`let (a, b) = g(..);`), the temporaries its
+        /// elements are, each defined by an [`Rhs::Elem`] right after the call; the call's own
+        /// target then stands for the whole tuple and is never read. Empty for other calls.
+        elems: Vec<Target>,
+    },
+    /// Element `k` of the tuple the call at definition `def` (whose target is `call`) returned:
+    /// bound by the call itself (forward and tangent sweeps), its cotangent handed to the
+    /// call's adjoint as element `k` of the tuple cotangent.
+    Elem {
+        call: Target,
+        def: usize,
+        k: usize,
     },
     /// An integer, bool or constant float expression: no derivative.
     Pure(Pure),

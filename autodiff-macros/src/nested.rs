@@ -53,7 +53,9 @@ pub fn items(func: &syn::ItemFn, f: &Func) -> syn::Result<TokenStream> {
     for k in 0..params.len() {
         out.extend(grad_items(&sig, f, &params, k));
     }
-    out.extend(tangent_items(&sig, f, &params));
+    out.extend(tangent_items(&sig, f, &params, false));
+    out.extend(tangent_items(&sig, f, &params, true));
+    out.extend(grad_callee_items(&sig, f, &params));
     Ok(out)
 }
 
@@ -305,8 +307,60 @@ fn grad_items(sig: &Sig, f: &Func, params: &[Param], k: usize) -> TokenStream {
     }
 }
 
-/// `f_tangent(x.., t..) -> [f, ∇f · t]` and its callee items.
-fn tangent_items(sig: &Sig, f: &Func, params: &[Param]) -> TokenStream {
+/// The names of `f_tangent`'s directions and adjoints, one per differentiated parameter, and
+/// their types: `t` (the tangent), `s`, `s_t` (its own tangent's directions), `d`, `d_t`.
+struct Dirs {
+    t: Vec<Ident>,
+    s: Vec<Ident>,
+    st: Vec<Ident>,
+    d: Vec<Ident>,
+    dt: Vec<Ident>,
+    t_tys: Vec<TokenStream>,
+    mut_tys: Vec<TokenStream>,
+}
+
+impl Dirs {
+    fn new(params: &[Param], names: &mut crate::names::Names) -> Self {
+        let mut fresh = |prefix: &str| -> Vec<Ident> {
+            (params.iter())
+                .map(|q| names.fresh(&format!("{prefix}{}", bare(&q.name))))
+                .collect()
+        };
+        let (t, s, st, d, dt) = (
+            fresh("t_"),
+            fresh("s_"),
+            fresh("s_t_"),
+            fresh("d_"),
+            fresh("d_t_"),
+        );
+        let t_tys = (params.iter())
+            .map(|q| {
+                let t = &q.tokens;
+                if q.float { quote!(#t) } else { quote!(&#t) }
+            })
+            .collect();
+        let mut_tys = (params.iter())
+            .map(|q| {
+                let t = &q.tokens;
+                quote!(&mut #t)
+            })
+            .collect();
+        Dirs {
+            t,
+            s,
+            st,
+            d,
+            dt,
+            t_tys,
+            mut_tys,
+        }
+    }
+}
+
+/// `f_tangent(x.., t..) -> [f, ∇f · t]` and its callee items; with `tuple`, the callee items of
+/// `f_jvp` itself, whose result is the tuple `(f, ∇f · t)` (`let (v, dv) = f_jvp(..);` in
+/// differentiable code).
+fn tangent_items(sig: &Sig, f: &Func, params: &[Param], tuple: bool) -> TokenStream {
     let c = Common::new(sig);
     let Sig {
         vis,
@@ -322,7 +376,7 @@ fn tangent_items(sig: &Sig, f: &Func, params: &[Param]) -> TokenStream {
     let (tape, hvp) = (&c.tape, &c.hvp);
     let tf = sig.turbofish();
     let n = params.len();
-    let item = format_ident!("{}_tangent", name);
+    let item = format_ident!("{}_{}", name, if tuple { "jvp" } else { "tangent" });
     let (fwd, into, adj, jvp) = (
         format_ident!("{}_forward", item),
         format_ident!("{}_forward_into", item),
@@ -332,36 +386,16 @@ fn tangent_items(sig: &Sig, f: &Func, params: &[Param]) -> TokenStream {
     let f_jvp = format_ident!("{}_jvp", name);
     let tape_ty = tape_name(&item);
     let mut names = f.fresh_names(&[]);
-    let fresh = |names: &mut crate::names::Names, prefix: &str| -> Vec<Ident> {
-        (params.iter())
-            .map(|q| names.fresh(&format!("{prefix}{}", bare(&q.name))))
-            .collect()
-    };
-    let t = fresh(&mut names, "t_");
-    let s = fresh(&mut names, "s_");
-    let st = fresh(&mut names, "s_t_");
-    let d = fresh(&mut names, "d_");
-    let dt = fresh(&mut names, "d_t_");
-    let ty_of = |q: &Param| {
-        let t = &q.tokens;
-        if q.float { quote!(#t) } else { quote!(&#t) }
-    };
-    let t_tys: Vec<TokenStream> = params.iter().map(ty_of).collect();
-    let mut_tys: Vec<TokenStream> = (params.iter())
-        .map(|q| {
-            let t = &q.tokens;
-            quote!(&mut #t)
-        })
-        .collect();
-    let (v, g, ht) = (
-        Ident::new("v", Span::mixed_site()),
-        Ident::new("g", Span::mixed_site()),
-        Ident::new("ht", Span::mixed_site()),
-    );
-    let (a, b) = (
-        Ident::new("a", Span::mixed_site()),
-        Ident::new("b", Span::mixed_site()),
-    );
+    let Dirs {
+        t,
+        s,
+        st,
+        d,
+        dt,
+        t_tys,
+        mut_tys,
+    } = Dirs::new(params, &mut names);
+    let [v, g, ht, a, b] = ["v", "g", "ht", "a", "b"].map(|x| Ident::new(x, Span::mixed_site()));
     let [gt, gs, sht, gst] = sums(f, params, [&g, &ht], [&t, &s, &st]);
     let adds = (0..n).map(|j| {
         let (dj, dtj, gj, hj) = (&d[j], &dt[j], part(&g, j, n), part(&ht, j, n));
@@ -381,37 +415,158 @@ fn tangent_items(sig: &Sig, f: &Func, params: &[Param]) -> TokenStream {
             .join("`, `")
     ));
     let unit = c.unit_tape(&item);
-    quote! {
-        #text
-        #[inline]
-        #allow
-        #vis fn #item #gdecl(#(#decl,)* #(#t: #t_tys),*) -> [#ret; 2] {
-            let (#v, #g) = #f_jvp #tf(#(#args,)* #(#t),*);
-            [#v, #g]
+    // `[f, ∇f · t]`, or for `f_jvp`'s callee items the tuple `(f, ∇f · t)`.
+    let pair = |x: TokenStream, y: TokenStream| {
+        if tuple {
+            quote!((#x, #y))
+        } else {
+            quote!([#x, #y])
         }
+    };
+    let pair_ty = if tuple {
+        quote!((#ret, #ret))
+    } else {
+        quote!([#ret; 2])
+    };
+    let (d_out_ty, split) = if tuple {
+        (pair_ty.clone(), quote!(#d_out))
+    } else {
+        (quote!(&#pair_ty), quote!((#d_out[0], #d_out[1])))
+    };
+    let (value, tangent) = (pair(quote!(#v), gt), pair(gs, quote!(#sht + #gst)));
+    // `f_jvp` exists; `f_tangent` and its `_forward_into` (an array output) are made here.
+    let own = (!tuple).then(|| {
+        quote! {
+            #text
+            #[inline]
+            #allow
+            #vis fn #item #gdecl(#(#decl,)* #(#t: #t_tys),*) -> [#ret; 2] {
+                let (#v, #g) = #f_jvp #tf(#(#args,)* #(#t),*);
+                [#v, #g]
+            }
+            #[inline]
+            #allow
+            #vis fn #into #gdecl(#(#decl,)* #(#t: #t_tys,)* #tape: &mut #tape_ty #guse, #out: &mut [#ret; 2]) {
+                *#out = #item #tf(#(#args,)* #(#t),*);
+            }
+        }
+    });
+    let callee_text = tuple.then(|| {
+        doc(format!(
+            "The callee items of [`{item}`], so that other `#[differentiable]` functions differentiate `let (v, dv) = {item}(..);` (generated by `#[differentiable(nested)]`): `{fwd}`, `{adj}` and `{jvp}`, each one `{name}_hvp`."
+        ))
+    });
+    quote! {
+        #own
         #unit
+        #callee_text
         #[inline]
         #allow
-        #vis fn #fwd #gdecl(#(#decl,)* #(#t: #t_tys,)* #tape: &mut #tape_ty #guse) -> [#ret; 2] {
+        #vis fn #fwd #gdecl(#(#decl,)* #(#t: #t_tys,)* #tape: &mut #tape_ty #guse) -> #pair_ty {
             #item #tf(#(#args,)* #(#t),*)
         }
         #[inline]
         #allow
-        #vis fn #into #gdecl(#(#decl,)* #(#t: #t_tys,)* #tape: &mut #tape_ty #guse, #out: &mut [#ret; 2]) {
-            *#out = #item #tf(#(#args,)* #(#t),*);
-        }
-        #[inline]
-        #allow
-        #vis fn #adj #gdecl(#(#decl,)* #(#t: #t_tys,)* #tape: &#tape_ty #guse, #d_out: &[#ret; 2], #(#d: #mut_tys,)* #(#dt: #mut_tys),*) {
+        #vis fn #adj #gdecl(#(#decl,)* #(#t: #t_tys,)* #tape: &#tape_ty #guse, #d_out: #d_out_ty, #(#d: #mut_tys,)* #(#dt: #mut_tys),*) {
             let (_, #g, #ht) = #hvp #tf(#(#args,)* #(#t),*);
-            let (#a, #b) = (#d_out[0], #d_out[1]);
+            let (#a, #b) = #split;
             #(#adds)*
         }
         #[inline]
         #allow
-        #vis fn #jvp #gdecl(#(#decl,)* #(#t: #t_tys,)* #(#s: #t_tys,)* #(#st: #t_tys),*) -> ([#ret; 2], [#ret; 2]) {
+        #vis fn #jvp #gdecl(#(#decl,)* #(#t: #t_tys,)* #(#s: #t_tys,)* #(#st: #t_tys),*) -> (#pair_ty, #pair_ty) {
             let (#v, #g, #ht) = #hvp #tf(#(#args,)* #(#t),*);
-            ([#v, #gt], [#gs, #sht + #gst])
+            (#value, #tangent)
+        }
+    }
+}
+
+/// `f_grad` itself as a callee (`let (v, d_y) = f_grad(x, &y);` in differentiable code): its
+/// callee items, each one `f_hvp`. The adjoint of `(f, ∇f)` with cotangent `(a, c)` adds
+/// `a ∇f + H c` to the arguments' adjoints; its tangent along `t` is `(∇f · t, H t)`.
+fn grad_callee_items(sig: &Sig, f: &Func, params: &[Param]) -> TokenStream {
+    let c = Common::new(sig);
+    let Sig {
+        vis,
+        name,
+        params: decl,
+        args,
+        gdecl,
+        guse,
+        allow,
+        ret,
+        ..
+    } = sig;
+    let (tape, hvp) = (&c.tape, &c.hvp);
+    let tf = sig.turbofish();
+    let n = params.len();
+    let item = format_ident!("{}_grad", name);
+    let (fwd, adj, jvp) = (
+        format_ident!("{}_forward", item),
+        format_ident!("{}_adjoint", item),
+        format_ident!("{}_jvp", item),
+    );
+    let tape_ty = tape_name(&item);
+    let g_ty = if n == 1 {
+        params[0].tokens.clone()
+    } else {
+        let tys = params.iter().map(|q| &q.tokens);
+        quote!((#(#tys,)*))
+    };
+    let out_ty = quote!((#ret, #g_ty));
+    let mut names = f.fresh_names(&[]);
+    let d_out = names.fresh("d_out");
+    let d: Vec<Ident> = (params.iter())
+        .map(|q| names.fresh(&format!("d_{}", bare(&q.name))))
+        .collect();
+    let t: Vec<Ident> = (params.iter())
+        .map(|q| names.fresh(&format!("t_{}", bare(&q.name))))
+        .collect();
+    let mut_tys = params.iter().map(|q| {
+        let t = &q.tokens;
+        quote!(&mut #t)
+    });
+    let t_tys = params.iter().map(|q| {
+        let t = &q.tokens;
+        if q.float { quote!(#t) } else { quote!(&#t) }
+    });
+    let [a, cg, g, hv, v] = ["a", "c", "g", "hv", "v"].map(|s| Ident::new(s, Span::mixed_site()));
+    let dirs = (0..n).map(|j| by_hvp(&params[j], part(&cg, j, n)));
+    let adds = (0..n).map(|j| {
+        let (dj, gj, hj) = (&d[j], part(&g, j, n), part(&hv, j, n));
+        let ty = params[j].ty;
+        let grad = add(f, ty, quote!(#dj), quote!(&#gj), Some(&a));
+        let hess = add(f, ty, quote!(#dj), quote!(&#hj), None);
+        quote!(#grad #hess)
+    });
+    let terms = (0..n).map(|j| {
+        let tj = &t[j];
+        dot(f, params[j].ty, part(&g, j, n), quote!(#tj))
+    });
+    let text = doc(format!(
+        "The callee items of [`{item}`], so that other `#[differentiable]` functions differentiate `let (v, g) = {item}(..);` (generated by `#[differentiable(nested)]`): `{fwd}`, `{adj}` and `{jvp}`, each one `{name}_hvp`."
+    ));
+    let unit = c.unit_tape(&item);
+    quote! {
+        #unit
+        #text
+        #[inline]
+        #allow
+        #vis fn #fwd #gdecl(#(#decl,)* #tape: &mut #tape_ty #guse) -> #out_ty {
+            #item #tf(#(#args),*)
+        }
+        #[inline]
+        #allow
+        #vis fn #adj #gdecl(#(#decl,)* #tape: &#tape_ty #guse, #d_out: #out_ty, #(#d: #mut_tys),*) {
+            let (#a, #cg) = #d_out;
+            let (_, #g, #hv) = #hvp #tf(#(#args,)* #(#dirs),*);
+            #(#adds)*
+        }
+        #[inline]
+        #allow
+        #vis fn #jvp #gdecl(#(#decl,)* #(#t: #t_tys),*) -> (#out_ty, #out_ty) {
+            let (#v, #g, #hv) = #hvp #tf(#(#args,)* #(#t),*);
+            ((#v, #g), ((0.0 #(+ #terms)*), #hv))
         }
     }
 }

@@ -9,7 +9,8 @@ pub fn operands(rhs: &Rhs) -> Vec<&Operand> {
         Rhs::Bin(_, a, b) => vec![a, b],
         Rhs::Method { recv, args, .. } => std::iter::once(recv).chain(args).collect(),
         Rhs::Call { args, .. } | Rhs::Array(args) => args.iter().collect(),
-        Rhs::Pure(_) => Vec::new(),
+        // An element reads no operand: the call it comes from binds it.
+        Rhs::Pure(_) | Rhs::Elem { .. } => Vec::new(),
     }
 }
 

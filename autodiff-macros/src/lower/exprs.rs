@@ -58,6 +58,10 @@ impl Lower {
             Expr::Path(p) => self.float_path(e, p),
             Expr::Index(_) | Expr::Field(_) => match self.place(e) {
                 Some((var, proj)) => self.var_operand(var, proj, false),
+                None if matches!(e, Expr::Field(f) if matches!(&*f.base, Expr::Call(_))) => {
+                    self.error(err(e, "an element of a call's tuple is read through a destructuring `let`: bind the elements, as in `let (a, b) = g(..);` (`_` for one you do not need)"));
+                    self.dummy()
+                }
                 None => {
                     self.error(err(e, "index or field of something that is not a local, a parameter or a loop element"));
                     self.dummy()
@@ -288,6 +292,88 @@ impl Lower {
         if let Some(o) = self.float_fn(c, p, out) {
             return o;
         }
+        if !self.callee_path(p) {
+            return self.dummy();
+        }
+        let args = c.args.iter().map(|a| self.operand(a, out)).collect();
+        let ty = self.f.types.fresh(TyVal::Unknown(Kind::Float));
+        self.def_temp(
+            out,
+            Rhs::Call {
+                path: p.path.clone(),
+                args,
+                span: c.span(),
+                elems: Vec::new(),
+            },
+            ty,
+        )
+    }
+
+    /// `let (a, b) = g(x, &v);`: a call whose result is a tuple of `k`, one temporary per
+    /// element (a float unless what binds it says otherwise), each an [`Rhs::Elem`] of the call.
+    pub(super) fn tuple_call(
+        &mut self,
+        c: &syn::ExprCall,
+        k: usize,
+        out: &mut Block,
+    ) -> Vec<Operand> {
+        let syn::Expr::Path(p) = &*c.func else {
+            self.error(err(
+                &c.func,
+                "call a `#[differentiable]` function by its name or path",
+            ));
+            return (0..k).map(|_| self.dummy()).collect();
+        };
+        if !self.callee_path(p) {
+            return (0..k).map(|_| self.dummy()).collect();
+        }
+        let args = c.args.iter().map(|a| self.operand(a, out)).collect();
+        // The whole tuple: never read, never printed with a type.
+        let whole = self.f.types.fresh(TyVal::Unknown(Kind::Float));
+        let call = Target::Temp(self.temp(whole));
+        let id = self.def_id();
+        let elems: Vec<Target> = (0..k)
+            .map(|_| {
+                let ty = self.f.types.fresh(TyVal::Unknown(Kind::Float));
+                Target::Temp(self.temp(ty))
+            })
+            .collect();
+        out.stmts.push(Stmt::Def {
+            id,
+            target: call,
+            place: Vec::new(),
+            rhs: Rhs::Call {
+                path: p.path.clone(),
+                args,
+                span: c.span(),
+                elems: elems.clone(),
+            },
+            is_let: true,
+        });
+        for (i, &t) in elems.iter().enumerate() {
+            let eid = self.def_id();
+            out.stmts.push(Stmt::Def {
+                id: eid,
+                target: t,
+                place: Vec::new(),
+                rhs: Rhs::Elem {
+                    call,
+                    def: id,
+                    k: i,
+                },
+                is_let: true,
+            });
+        }
+        (elems.iter())
+            .map(|t| match t {
+                Target::Temp(t) => Operand::Temp(*t),
+                Target::Var(_) => unreachable!("elements are temporaries"),
+            })
+            .collect()
+    }
+
+    /// Whether `p` names a function a `#[differentiable]` function can call (an error if not).
+    fn callee_path(&mut self, p: &syn::ExprPath) -> bool {
         if p.qself.is_none() && p.path.is_ident(&self.fn_name) {
             self.error(err(
                 p,
@@ -296,7 +382,7 @@ impl Lower {
                     self.fn_name
                 ),
             ));
-            return self.dummy();
+            return false;
         }
         let n = p.path.segments.len();
         // `Model::run(m, x)`: a method (or associated function) named by its type's path.
@@ -317,7 +403,7 @@ impl Lower {
                 )
             };
             self.error(err(p, msg));
-            return self.dummy();
+            return false;
         }
         if p.qself.is_some()
             || p.path
@@ -327,19 +413,9 @@ impl Lower {
                 .any(|s| !s.arguments.is_none())
         {
             self.error(err(p, "call a `#[differentiable]` function by a plain path, as in `g(x)`, `module::g(x)` or `dot::<N>(&a, &b)`"));
-            return self.dummy();
+            return false;
         }
-        let args = c.args.iter().map(|a| self.operand(a, out)).collect();
-        let ty = self.f.types.fresh(TyVal::Unknown(Kind::Float));
-        self.def_temp(
-            out,
-            Rhs::Call {
-                path: p.path.clone(),
-                args,
-                span: c.span(),
-            },
-            ty,
-        )
+        true
     }
 
     /// `f64::max(x, 0.0)`, `f32::sqrt(x)`: a float method called by its path, lowered as the

@@ -85,6 +85,9 @@ pub struct Lower {
     /// (`let row = p.w[1];`), with what they hold (`g`, or `p.w[1]` and `true`): their type is
     /// the callee's or the struct's, which the macro cannot see.
     call_lets: HashMap<VarId, (String, bool)>,
+    /// Of those, the elements of a destructured tuple (`let (v, g) = f_grad(..);`): the
+    /// element's position and every name the pattern binds, for the error's suggestion.
+    tuple_lets: HashMap<VarId, (usize, Vec<String>)>,
     /// The `alloc` feature is on (see [`Args::alloc`]).
     alloc: bool,
     /// Variables reported as carried through a run-time loop (once each, at the innermost).
@@ -169,6 +172,7 @@ impl Lower {
             as_constant: None,
             undecided: Vec::new(),
             call_lets: HashMap::new(),
+            tuple_lets: HashMap::new(),
             alloc: args.alloc,
             reported_carried: HashSet::new(),
             reported_lets: HashSet::new(),

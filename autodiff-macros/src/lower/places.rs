@@ -167,7 +167,16 @@ impl Lower {
             return true;
         }
         let name = &self.f.vars[v].name;
-        let msg = if field && what == "a struct" {
+        let msg = if let Some((i, names)) = self.tuple_lets.get(&v) {
+            let tys: Vec<&str> = (0..names.len())
+                .map(|j| if j == *i { "[f64; N]" } else { "_" })
+                .collect();
+            format!(
+                "`{name}` holds element {i} of what `{callee}` returns, {what} the macro cannot see from here: annotate the tuple's type, as in `let ({}): ({}) = {callee}(..);`",
+                names.join(", "),
+                tys.join(", ")
+            )
+        } else if field && what == "a struct" {
             format!(
                 "`{name}` holds `{callee}`, a struct: a `let` holds a float or an array, not a struct; read its fields where you need them, as in `{callee}.field[i]`"
             )
@@ -181,7 +190,7 @@ impl Lower {
             )
         } else if what == "a tuple" {
             format!(
-                "`{name}` holds what `{callee}` returns, a tuple; a call's result can be a float or an array, not a tuple: return an array from `{callee}` and annotate it, as in `let {name}: [f64; 2] = {callee}(..);`"
+                "`{name}` holds what `{callee}` returns, a tuple, which a `let` of one name cannot hold: bind its elements, as in `let (a, b) = {callee}(..);` (with the tuple's type where an element is an array: `let (a, b): (f64, [f64; N]) = ..`)"
             )
         } else {
             format!(

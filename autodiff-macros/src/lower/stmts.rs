@@ -47,27 +47,6 @@ fn has_jump(ifx: &syn::ExprIf) -> bool {
     v.0
 }
 
-/// The name of the function a call expression calls (`g` of `m::g::<N>(x)`), but not of a float
-/// method called by its path (`f64::max(x, y)`), whose result type is known.
-fn callee_name(e: &syn::Expr) -> Option<String> {
-    match e {
-        syn::Expr::Paren(p) => callee_name(&p.expr),
-        syn::Expr::Call(c) => match &*c.func {
-            syn::Expr::Path(p)
-                if !p
-                    .path
-                    .segments
-                    .first()
-                    .is_some_and(|s| s.ident == "f64" || s.ident == "f32") =>
-            {
-                Some(p.path.segments.last()?.ident.to_string())
-            }
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
 /// Is `e` a place in a struct's field (`p.w`, `p.w[1]`, `p.layers[l].b`)?
 fn is_field_place(e: &syn::Expr) -> bool {
     match e {
@@ -438,7 +417,7 @@ impl Lower {
             let var = self.declare(&pi.ident, mutable, ty, None);
             if let Some(a) = ann_ty {
                 self.f.types.unify(ty, a);
-            } else if let Some(callee) = callee_name(&init.expr) {
+            } else if let Some(callee) = super::tuples::callee_name(&init.expr) {
                 self.call_lets.insert(var, (callee, false));
             } else if is_field_place(&init.expr)
                 && matches!(self.f.types.get(ty), TyVal::Unknown(_))
@@ -721,6 +700,7 @@ impl Lower {
                 t.elems.iter().map(|x| self.float(x, out)).collect()
             }
             syn::Expr::If(ifx) => self.value_if(ifx, k, tuple, out),
+            syn::Expr::Call(c) if k > 1 => self.tuple_call(c, k, out),
             syn::Expr::Block(b) if b.label.is_none() => {
                 let blk = self.scoped(&b.block.stmts, Mode::Value { k, tuple }, b.span());
                 out.stmts.extend(blk.stmts);

@@ -11,6 +11,8 @@ pub(super) fn tuple_valued(e: &syn::Expr, k: usize) -> bool {
     match e {
         syn::Expr::Paren(p) => tuple_valued(&p.expr, k),
         syn::Expr::Tuple(t) => t.elems.len() == k,
+        // A call of a function returning a tuple (not `f64::max(..)`, a float).
+        syn::Expr::Call(_) => k > 1 && callee_name(e).is_some(),
         syn::Expr::If(ifx) => {
             ifx.then_branch.stmts.last().is_some_and(|s| match s {
                 syn::Stmt::Expr(e, None) => tuple_valued(e, k),
@@ -74,6 +76,14 @@ impl Lower {
                 syn::Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
                     names.push((pi.ident.clone(), pi.mutability.is_some()))
                 }
+                // `let (_, g) = f_grad(..);`: an element bound to nothing the user can name.
+                syn::Pat::Wild(w) => {
+                    let k = names.len();
+                    names.push((
+                        syn::Ident::new(&format!("_elem{k}"), w.underscore_token.span),
+                        false,
+                    ))
+                }
                 p => {
                     self.error(err(p, "bind a plain name, as in `let (a, b) = ..;`"));
                     self.poison(&syn::Pat::Tuple(tuple.clone()));
@@ -102,13 +112,22 @@ impl Lower {
             });
         }
         let ops = self.value(init, (names.len(), true), out);
+        let callee = callee_name(init);
         let vars: Vec<VarId> = (names.iter().zip(&ops).enumerate())
             .map(|(i, ((n, m), op))| {
                 let ty = self.f.operand_ty(op);
                 if let Some(Some(a)) = declared.get(i) {
                     self.f.types.unify(ty, *a);
                 }
-                self.declare(n, *m, ty, None)
+                let v = self.declare(n, *m, ty, None);
+                // An element of a call's tuple without a type: a float unless indexed, which
+                // asks for the tuple's type.
+                if let (Some(callee), None | Some(None)) = (&callee, declared.get(i)) {
+                    let names: Vec<String> = names.iter().map(|(n, _)| n.to_string()).collect();
+                    self.call_lets.insert(v, (callee.clone(), false));
+                    self.tuple_lets.insert(v, (i, names));
+                }
+                v
             })
             .collect();
         self.bind_all(
@@ -196,12 +215,33 @@ pub(super) fn rejected_pattern(pat: &syn::Pat, init: Option<&syn::Expr>) -> &'st
         syn::Pat::Tuple(_)
             if matches!(init, Some(syn::Expr::Call(_) | syn::Expr::MethodCall(_))) =>
         {
-            "a call's result can be a float or an array, not a tuple: return an array and bind it with its type, as in `let r: [f64; 2] = g(..);`"
+            "a method's result can be a float or an array, not a tuple: call the method's function by name to destructure its tuple (`let (a, b) = g(..);`), or return an array and bind it with its type, as in `let r: [f64; 2] = self.g(..);`"
         }
         syn::Pat::Tuple(_) => {
             "this destructuring `let` is not supported: bind the elements of a tuple written out, or of an `if` whose branches end in tuples, as in `let (a, b) = if c { (x, y) } else { (y, x) };`, or bind each value with its own `let`"
         }
         syn::Pat::Wild(_) => "`let _ = ..` discards the value; remove the statement",
         _ => "this pattern is not supported; bind a name, as in `let y = ..;`",
+    }
+}
+
+/// The name of the function a call expression calls (`g` of `m::g::<N>(x)`), but not of a float
+/// method called by its path (`f64::max(x, y)`), whose result type is known.
+pub(super) fn callee_name(e: &syn::Expr) -> Option<String> {
+    match e {
+        syn::Expr::Paren(p) => callee_name(&p.expr),
+        syn::Expr::Call(c) => match &*c.func {
+            syn::Expr::Path(p)
+                if !p
+                    .path
+                    .segments
+                    .first()
+                    .is_some_and(|s| s.ident == "f64" || s.ident == "f32") =>
+            {
+                Some(p.path.segments.last()?.ident.to_string())
+            }
+            _ => None,
+        },
+        _ => None,
     }
 }

@@ -63,6 +63,9 @@ pub struct Rev<'a> {
     pub d_vars: Vec<Option<Ident>>,
     /// The cotangent of each temporary, once its consumer has defined it.
     pub d_temps: Vec<Option<TokenStream>>,
+    /// The cotangents of the elements of calls' tuples, by the call's definition and the
+    /// element's position: taken before the call's adjoint, which takes them as one tuple.
+    elem_seeds: HashMap<(usize, usize), TokenStream>,
     /// Cotangents that are never modified once defined (`d_out`, temporaries' and assignments'
     /// seeds): a temporary that receives one of them unchanged just uses it.
     stable: HashSet<String>,
@@ -187,6 +190,7 @@ impl<'a> Rev<'a> {
             temp_names,
             d_vars,
             d_temps: vec![None; f.temps.len()],
+            elem_seeds: HashMap::new(),
             // The output's cotangent, by value or, for an array or a struct, behind its
             // reference (`(*d_out)`, read in place: no copy of it).
             stable: ["d_out", "(* d_out)"]
@@ -417,6 +421,28 @@ impl<'a> Rev<'a> {
         }
     }
 
+    /// The adjoint of a call whose result is a tuple: its elements' cotangents (taken by their
+    /// [`Rhs::Elem`] definitions, which come after it; a zero for an element that carries none)
+    /// as one tuple, by value.
+    fn tuple_call(
+        &mut self,
+        def: usize,
+        target: Target,
+        (path, args, span): (&syn::Path, &[Operand], Span),
+        elems: &[Target],
+    ) -> TokenStream {
+        if !self.act.target(target) {
+            return TokenStream::new();
+        }
+        let seeds: Vec<TokenStream> = (elems.iter().enumerate())
+            .map(|(k, &e)| match self.elem_seeds.remove(&(def, k)) {
+                Some(s) => s,
+                None => self.f.types.zero(self.f.target_ty(e)),
+            })
+            .collect();
+        self.call(def, path, args, span, &quote!((#(#seeds,)*)))
+    }
+
     /// The type of a place, following array element types (struct fields: from the IR).
     pub(super) fn place_ty(&self, v: VarId, place: &[Proj]) -> TyId {
         self.f.place_ty(v, place)
@@ -482,6 +508,16 @@ impl<'a> Rev<'a> {
                 rhs,
                 is_let,
             } => {
+                if let Rhs::Call {
+                    path,
+                    args,
+                    span,
+                    elems,
+                } = rhs
+                    && !elems.is_empty()
+                {
+                    return self.tuple_call(*id, *target, (path, args, *span), elems);
+                }
                 let (mut pre, mut post) = (TokenStream::new(), TokenStream::new());
                 let in_loop = !self.f.def_nest[*id].is_empty();
                 // A call that does not read the variable it assigns.

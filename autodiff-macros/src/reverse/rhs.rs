@@ -85,7 +85,14 @@ impl<'a> Rev<'a> {
                 }
                 out
             }
-            Rhs::Call { path, args, span } => {
+            // Taken for the call's adjoint, which comes next (see `Rev::tuple_call`).
+            Rhs::Elem { def: call, k, .. } => {
+                self.elem_seeds.insert((*call, *k), s.clone());
+                TokenStream::new()
+            }
+            Rhs::Call {
+                path, args, span, ..
+            } => {
                 let out = match target {
                     Target::Var(v) => self.place_ty(v, place),
                     t => self.f.target_ty(t),

@@ -345,6 +345,16 @@ impl<'a> Rev<'a> {
                 let args: Vec<_> = args.iter().map(|a| val(self, a)).collect();
                 quote!(#path(#(#args),*))
             }
+            // The call again, then its element.
+            Rhs::Elem { call, k, .. } => {
+                let Target::Temp(t) = call else {
+                    unreachable!("a tuple's call defines a temporary")
+                };
+                let call = self.temp_defs[t];
+                let whole = self.recompute(call, ty, deep);
+                let k = syn::Index::from(*k);
+                quote!((#whole).#k)
+            }
             Rhs::Pure(p) => {
                 let p = self.pure_val(p);
                 quote!((#p))

@@ -122,13 +122,26 @@ impl Tan<'_> {
     pub(super) fn call(
         &mut self,
         target: Target,
-        place: &[Proj],
-        is_let: bool,
+        (place, is_let): (&[Proj], bool),
         path: &syn::Path,
         args: &[Operand],
         span: Span,
+        elems: &[Target],
     ) -> TokenStream {
         let fwd = self.fwd;
+        if self.pair && !elems.is_empty() {
+            let callee = crate::names::user_text(&path.to_token_stream());
+            let e = syn::Error::new(
+                span,
+                format!(
+                    "`hvp` differentiates the tangent of this call, and `{callee}` returns a tuple, which has no `hvp` of its own: return an array from `{callee}` (and declare it `hvp`), or leave `hvp` off this function"
+                ),
+            );
+            match &mut self.unsupported {
+                Some(all) => all.combine(e),
+                None => self.unsupported = Some(e),
+            }
+        }
         let vals: Vec<_> = args.iter().map(|a| fwd.operand(a)).collect();
         let t_name = self
             .act
@@ -180,6 +193,10 @@ impl Tan<'_> {
         }
         if is_let && place.is_empty() {
             let name = fwd.target(target);
+            // A tuple's type is the callee's: its elements are typed where they are bound.
+            if !elems.is_empty() {
+                return quote!(#pre let (#name, #t_name) = #call;);
+            }
             let m = matches!(target, Target::Var(v) if self.f.vars[v].mutable).then(|| quote!(mut));
             return quote!(let (#m #name, #m #t_name): (#tty, #tty) = #call;);
         }
@@ -188,6 +205,30 @@ impl Tan<'_> {
             t => fwd.target(t).to_token_stream(),
         };
         quote!((#p, #t_name) = #call;)
+    }
+
+    /// Element `k` of a call's tuple and its tangent, the same element of the call's.
+    pub(super) fn elem(
+        &mut self,
+        target: Target,
+        (place, is_let): (&[Proj], bool),
+        call: Target,
+        k: usize,
+    ) -> TokenStream {
+        let fwd = self.fwd;
+        let k = syn::Index::from(k);
+        let whole = fwd.target(call);
+        let prim = Self::bind(fwd, target, place, is_let, quote!(#whole.#k));
+        let tangents = (self.act.target(target) && self.act.target(call))
+            .then(|| Some((self.t_target(target, place)?, self.t_target(call, &[])?)))
+            .flatten();
+        match tangents {
+            Some((t, t_whole)) if is_let && place.is_empty() => {
+                quote!(#prim let #t = #t_whole.#k;)
+            }
+            Some((t, t_whole)) => quote!(#prim #t = #t_whole.#k;),
+            None => prim,
+        }
     }
 
     /// The tangent of one argument, as the callee takes it.

@@ -309,7 +309,7 @@ impl<'a> Tan<'a> {
             Rhs::Method {
                 method, recv, args, ..
             } => self.t_method_terms(method, recv, args, out),
-            Rhs::Call { .. } | Rhs::Pure(_) => Vec::new(),
+            Rhs::Call { .. } | Rhs::Elem { .. } | Rhs::Pure(_) => Vec::new(),
         }
     }
 
@@ -488,8 +488,17 @@ impl<'a> Tan<'a> {
         let name = fwd.target(target);
         let active = self.act.target(target);
         let ty = self.def_ty(target, place);
-        if let Rhs::Call { path, args, span } = rhs {
-            return self.call(target, place, is_let, path, args, *span);
+        if let Rhs::Call {
+            path,
+            args,
+            span,
+            elems,
+        } = rhs
+        {
+            return self.call(target, (place, is_let), path, args, *span, elems);
+        }
+        if let Rhs::Elem { call, k, .. } = rhs {
+            return self.elem(target, (place, is_let), *call, *k);
         }
         if let Rhs::Cast(o) = rhs
             && active

@@ -1,0 +1,178 @@
+fn spread(r: f64, t: f64) -> f64 {
+    let (a, b) = polar(r, t);
+    let w = [a, b];
+    let (_, v): (f64, [f64; 2]) = stats(&w);
+    a * v[0] + b * v[1]
+}
+///The tape of [`spread`]: what [`spread_adjoint`] reads, recorded by [`spread_forward`] in fixed-size fields.
+#[derive(::core::clone::Clone, ::core::fmt::Debug)]
+struct SpreadTape {
+    ///the tape of the call to `polar`
+    polar: PolarTape,
+    ///`a` (line 3)
+    a: f64,
+    ///`b` (line 3)
+    b: f64,
+    ///`w` (line 4)
+    w: [f64; 2],
+    ///the tape of the call to `stats`
+    stats: StatsTape,
+    ///`v` (line 5)
+    v: [f64; 2],
+}
+impl SpreadTape {
+    /// The exact size of this tape in bytes (with `Vec` fields, of its fixed part:
+    /// `bytes()` adds what they hold).
+    pub const BYTES: usize = ::core::mem::size_of::<Self>();
+    /// Every recorded field, in the order the forward sweep writes it: its name, what
+    /// it records, its type and its size in bytes. The sizes add up to
+    /// [`Self::BYTES`] up to alignment padding.
+    pub const FIELDS: &'static [(&'static str, &'static str, &'static str, usize)] = &[
+        (
+            "polar",
+            "the tape of the call to polar",
+            "PolarTape",
+            ::core::mem::size_of::<PolarTape>(),
+        ),
+        ("a", "a (line 3)", "f64", ::core::mem::size_of::<f64>()),
+        ("b", "b (line 3)", "f64", ::core::mem::size_of::<f64>()),
+        ("w", "w (line 4)", "[f64 ; 2]", ::core::mem::size_of::<[f64; 2]>()),
+        (
+            "stats",
+            "the tape of the call to stats",
+            "StatsTape",
+            ::core::mem::size_of::<StatsTape>(),
+        ),
+        ("v", "v (line 5)", "[f64 ; 2]", ::core::mem::size_of::<[f64; 2]>()),
+    ];
+    /// A zeroed tape.
+    pub const fn new() -> Self {
+        Self {
+            polar: PolarTape::new(),
+            a: 0.0,
+            b: 0.0,
+            w: [0.0; 2],
+            stats: StatsTape::new(),
+            v: [0.0; 2],
+        }
+    }
+}
+impl ::core::default::Default for SpreadTape {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+impl SpreadTape {
+    /// The bytes this tape holds: [`Self::BYTES`], and what its `Vec` fields (of loops
+    /// over run-time lengths whose iterations carry state) hold on the heap.
+    pub fn bytes(&self) -> usize {
+        Self::BYTES
+    }
+}
+///Computes [`spread`] and records in `tape` what [`spread_adjoint`] needs.
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+fn spread_forward(r: f64, t: f64, tape: &mut SpreadTape) -> f64 {
+    let t0 = polar_forward(r, t, &mut tape.polar);
+    let t1 = t0.0;
+    let t2 = t0.1;
+    let a: f64 = t1;
+    tape.a = a;
+    let b: f64 = t2;
+    tape.b = b;
+    tape.w = [a, b];
+    let w: &[f64; 2] = &tape.w;
+    let t3 = stats_forward(&(*w), &mut tape.stats);
+    let t4 = t3.0;
+    let t5 = t3.1;
+    let _elem0: f64 = t4;
+    tape.v = t5;
+    let v: &[f64; 2] = &tape.v;
+    let t6 = a * (*v)[0];
+    let t7 = b * (*v)[1];
+    t6 + t7
+}
+/**The reverse sweep of [`spread`]: adds `d_out` times the derivative of `spread` with respect to `r`, `t` into `d_r`, `d_t`.
+
+`tape` must have been filled by [`spread_forward`] with the same arguments. The adjoints accumulate: zero them first for a plain gradient.*/
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+fn spread_adjoint(
+    r: f64,
+    t: f64,
+    tape: &SpreadTape,
+    d_out: f64,
+    d_r: &mut f64,
+    d_t: &mut f64,
+) {
+    let mut d_a: f64 = -0.0;
+    let mut d_b: f64 = -0.0;
+    let mut d_w: [f64; 2] = [0.0; 2];
+    let mut d_v: [f64; 2] = [0.0; 2];
+    d_b += d_out * tape.v[1];
+    d_v[1] += d_out * tape.b;
+    d_a += d_out * tape.v[0];
+    d_v[0] += d_out * tape.a;
+    stats_adjoint(&tape.w, &tape.stats, (0.0, d_v), &mut d_w);
+    d_a += d_w[0];
+    d_b += d_w[1];
+    polar_adjoint(r, t, &tape.polar, (d_a, d_b), &mut *d_r, &mut *d_t);
+}
+///The value of [`spread`] and its gradient with respect to `r`, `t`, in parameter order.
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+fn spread_grad(r: f64, t: f64) -> (f64, (f64, f64)) {
+    let mut tape = <SpreadTape>::new();
+    let value = spread_forward(r, t, &mut tape);
+    let mut d_r: f64 = 0.0;
+    let mut d_t: f64 = 0.0;
+    {
+        let tape = &tape;
+        let d_out: f64 = 1.0;
+        let d_r = &mut d_r;
+        let d_t = &mut d_t;
+        let mut d_a: f64 = -0.0;
+        let mut d_b: f64 = -0.0;
+        let mut d_w: [f64; 2] = [0.0; 2];
+        let mut d_v: [f64; 2] = [0.0; 2];
+        d_b += d_out * tape.v[1];
+        d_v[1] += d_out * tape.b;
+        d_a += d_out * tape.v[0];
+        d_v[0] += d_out * tape.a;
+        stats_adjoint(&tape.w, &tape.stats, (0.0, d_v), &mut d_w);
+        d_a += d_w[0];
+        d_b += d_w[1];
+        polar_adjoint(r, t, &tape.polar, (d_a, d_b), &mut *d_r, &mut *d_t);
+    }
+    (value, (d_r, d_t))
+}
+///The value of [`spread`] and its directional derivative: the derivative with respect to `r`, `t` along the tangents `t_r`, `t_t` (forward mode, one sweep, no tape).
+#[inline]
+#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
+fn spread_jvp(r: f64, t: f64, t_r: f64, t_t: f64) -> (f64, f64) {
+    let (t0, t_t0) = polar_jvp(r, t, t_r, t_t);
+    let t1 = t0.0;
+    let t_t1 = t_t0.0;
+    let t2 = t0.1;
+    let t_t2 = t_t0.1;
+    let a: f64 = t1;
+    let t_a: f64 = t_t1;
+    let b: f64 = t2;
+    let t_b: f64 = t_t2;
+    let w: [f64; 2] = [a, b];
+    let t_w: [f64; 2] = [t_a, t_b];
+    let (t3, t_t3) = stats_jvp(&w, &t_w);
+    let t4 = t3.0;
+    let t5 = t3.1;
+    let t_t5 = t_t3.1;
+    let _elem0: f64 = t4;
+    let v: [f64; 2] = t5;
+    let t_v: [f64; 2] = t_t5;
+    let t6 = a * v[0];
+    let t_t6: f64 = t_a * v[0] + a * t_v[0];
+    let t7 = b * v[1];
+    let t_t7: f64 = t_b * v[1] + b * t_v[1];
+    let t8 = t6 + t7;
+    let t_t8: f64 = t_t6 + t_t7;
+    (t8, t_t8)
+}
+const _: fn(f64, f64) -> f64 = spread;
