@@ -93,6 +93,67 @@ fn no_perturbation_confusion_for_arrays() {
     }
 }
 
+// The struct form: the outer function differentiates a struct, whose fields the inner derivative
+// reads; d/dp [p.x · d/dy (x + y)|_{x = y = p.x}] = (1, 0) in every combination, the inner
+// derivative called as an array item or through the tuple `f_jvp` / `f_grad` return.
+
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Pair {
+    x: f64,
+    y: f64,
+}
+
+#[differentiable(jvp)]
+fn confusion_struct_r(p: &Pair) -> f64 {
+    p.x * plus_grad_y(p.x, p.x) + 0.0 * p.y
+}
+
+#[differentiable(jvp)]
+fn confusion_struct_f(p: &Pair) -> f64 {
+    let r: [f64; 2] = plus_tangent(p.x, p.x, 0.0, 1.0);
+    p.x * r[1] + 0.0 * p.y
+}
+
+#[differentiable(jvp)]
+fn confusion_struct_tuple(p: &Pair) -> f64 {
+    let (_, dv) = plus_jvp(p.x, p.x, 0.0, 1.0);
+    p.x * dv + 0.0 * p.y
+}
+
+#[test]
+fn no_perturbation_confusion_for_structs() {
+    for x in [-3.0, 0.5, 2.0] {
+        let p = Pair { x, y: 7.0 };
+        let want = Pair { x: 1.0, y: 0.0 };
+        assert_eq!(confusion_struct_r_grad(&p).1, want, "reverse over reverse");
+        assert_eq!(confusion_struct_f_grad(&p).1, want, "reverse over forward");
+        assert_eq!(
+            confusion_struct_tuple_grad(&p).1,
+            want,
+            "reverse over forward (tuple)"
+        );
+        let t = Pair { x: 1.0, y: 0.0 };
+        assert_eq!(
+            confusion_struct_r_jvp(&p, &t).1,
+            1.0,
+            "forward over reverse"
+        );
+        assert_eq!(
+            confusion_struct_f_jvp(&p, &t).1,
+            1.0,
+            "forward over forward"
+        );
+        assert_eq!(
+            confusion_struct_tuple_jvp(&p, &t).1,
+            1.0,
+            "forward over forward (tuple)"
+        );
+        let t = Pair { x: 0.0, y: 1.0 };
+        assert_eq!(confusion_struct_r_jvp(&p, &t).1, 0.0);
+        assert_eq!(confusion_struct_f_jvp(&p, &t).1, 0.0);
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // A min-max whose inner argmax depends on the outer variable: f(x, y) = x · y - |y|² / 2 + x_0 y_1²
 // / 10, with the inner maximum found by a fixed number of gradient-ascent steps. Its derivative

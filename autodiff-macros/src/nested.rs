@@ -301,8 +301,8 @@ fn grad_items(sig: &Sig, f: &Func, params: &[Param], k: usize) -> TokenStream {
         #[inline]
         #allow
         #vis fn #jvp #gdecl(#(#decl,)* #(#t_names: #t_tys),*) -> (#ty, #ty) {
-            let (_, #g, #hv) = #hvp #tf(#(#args,)* #(#t_names),*);
-            (#gk, #hk)
+            let (_, _, #hv) = #hvp #tf(#(#args,)* #(#t_names),*);
+            (#item #tf(#(#args),*), #hk)
         }
     }
 }
@@ -357,6 +357,27 @@ impl Dirs {
     }
 }
 
+/// The adjoint of `f_tangent` with cotangent `[a, b]`: `a ∇f + b H t` into the primal
+/// arguments' adjoints `d`, `b ∇f` into the tangents' `dt` (`g` the gradient, `ht` `H t`).
+fn tangent_adds(
+    f: &Func,
+    params: &[Param],
+    (d, dt): (&[Ident], &[Ident]),
+    [g, ht, a, b]: [&Ident; 4],
+) -> Vec<TokenStream> {
+    let n = params.len();
+    (0..n)
+        .map(|j| {
+            let (dj, dtj, gj, hj) = (&d[j], &dt[j], part(g, j, n), part(ht, j, n));
+            let ty = params[j].ty;
+            let grad = add(f, ty, quote!(#dj), quote!(&#gj), Some(a));
+            let hess = add(f, ty, quote!(#dj), quote!(&#hj), Some(b));
+            let tan = add(f, ty, quote!(#dtj), quote!(&#gj), Some(b));
+            quote!(#grad #hess #tan)
+        })
+        .collect()
+}
+
 /// `f_tangent(x.., t..) -> [f, ∇f · t]` and its callee items; with `tuple`, the callee items of
 /// `f_jvp` itself, whose result is the tuple `(f, ∇f · t)` (`let (v, dv) = f_jvp(..);` in
 /// differentiable code).
@@ -375,7 +396,6 @@ fn tangent_items(sig: &Sig, f: &Func, params: &[Param], tuple: bool) -> TokenStr
     } = sig;
     let (tape, hvp) = (&c.tape, &c.hvp);
     let tf = sig.turbofish();
-    let n = params.len();
     let item = format_ident!("{}_{}", name, if tuple { "jvp" } else { "tangent" });
     let (fwd, into, adj, jvp) = (
         format_ident!("{}_forward", item),
@@ -396,15 +416,8 @@ fn tangent_items(sig: &Sig, f: &Func, params: &[Param], tuple: bool) -> TokenStr
         mut_tys,
     } = Dirs::new(params, &mut names);
     let [v, g, ht, a, b] = ["v", "g", "ht", "a", "b"].map(|x| Ident::new(x, Span::mixed_site()));
-    let [gt, gs, sht, gst] = sums(f, params, [&g, &ht], [&t, &s, &st]);
-    let adds = (0..n).map(|j| {
-        let (dj, dtj, gj, hj) = (&d[j], &dt[j], part(&g, j, n), part(&ht, j, n));
-        let ty = params[j].ty;
-        let grad = add(f, ty, quote!(#dj), quote!(&#gj), Some(&a));
-        let hess = add(f, ty, quote!(#dj), quote!(&#hj), Some(&b));
-        let tan = add(f, ty, quote!(#dtj), quote!(&#gj), Some(&b));
-        quote!(#grad #hess #tan)
-    });
+    let [_, gs, sht, gst] = sums(f, params, [&g, &ht], [&t, &s, &st]);
+    let adds = tangent_adds(f, params, (&d, &dt), [&g, &ht, &a, &b]);
     let d_out = names.fresh("d_out");
     let out = names.fresh("out");
     let text = doc(format!(
@@ -433,7 +446,10 @@ fn tangent_items(sig: &Sig, f: &Func, params: &[Param], tuple: bool) -> TokenStr
     } else {
         (quote!(&#pair_ty), quote!((#d_out[0], #d_out[1])))
     };
-    let (value, tangent) = (pair(quote!(#v), gt), pair(gs, quote!(#sht + #gst)));
+    // The value is the primal item's own, bit for bit (the gradient `f_hvp` computes may round
+    // differently from `f_jvp`'s tangent).
+    let value = quote!(#item #tf(#(#args,)* #(#t),*));
+    let tangent = pair(gs, quote!(#sht + #gst));
     // `f_jvp` exists; `f_tangent` and its `_forward_into` (an array output) are made here.
     let own = (!tuple).then(|| {
         quote! {
@@ -475,7 +491,7 @@ fn tangent_items(sig: &Sig, f: &Func, params: &[Param], tuple: bool) -> TokenStr
         #[inline]
         #allow
         #vis fn #jvp #gdecl(#(#decl,)* #(#t: #t_tys,)* #(#s: #t_tys,)* #(#st: #t_tys),*) -> (#pair_ty, #pair_ty) {
-            let (#v, #g, #ht) = #hvp #tf(#(#args,)* #(#t),*);
+            let (_, #g, #ht) = #hvp #tf(#(#args,)* #(#t),*);
             (#value, #tangent)
         }
     }
@@ -530,7 +546,7 @@ fn grad_callee_items(sig: &Sig, f: &Func, params: &[Param]) -> TokenStream {
         let t = &q.tokens;
         if q.float { quote!(#t) } else { quote!(&#t) }
     });
-    let [a, cg, g, hv, v] = ["a", "c", "g", "hv", "v"].map(|s| Ident::new(s, Span::mixed_site()));
+    let [a, cg, g, hv] = ["a", "c", "g", "hv"].map(|s| Ident::new(s, Span::mixed_site()));
     let dirs = (0..n).map(|j| by_hvp(&params[j], part(&cg, j, n)));
     let adds = (0..n).map(|j| {
         let (dj, gj, hj) = (&d[j], part(&g, j, n), part(&hv, j, n));
@@ -565,8 +581,8 @@ fn grad_callee_items(sig: &Sig, f: &Func, params: &[Param]) -> TokenStream {
         #[inline]
         #allow
         #vis fn #jvp #gdecl(#(#decl,)* #(#t: #t_tys),*) -> (#out_ty, #out_ty) {
-            let (#v, #g, #hv) = #hvp #tf(#(#args,)* #(#t),*);
-            ((#v, #g), ((0.0 #(+ #terms)*), #hv))
+            let (_, #g, #hv) = #hvp #tf(#(#args,)* #(#t),*);
+            (#item #tf(#(#args),*), ((0.0 #(+ #terms)*), #hv))
         }
     }
 }

@@ -1489,7 +1489,33 @@ impl Gen<'_> {
             .filter(|q| q.ty == Ty::Float)
             .collect();
         if self.in_top && callee.nested && !grads.is_empty() && self.side.gen_bool(0.6) {
-            let x = &grads[self.side.gen_range(0..grads.len())].name;
+            let k = self.side.gen_range(0..grads.len());
+            let x = &grads[k].name;
+            // Or through the tuple `f_jvp` returns, along `x` alone (forward inside):
+            // `{ let (_, d) = g0_jvp(args, 0.0, 1.0, &[0.0; 3]); d }`.
+            if !callee.generic && self.in_cond == 0 && self.side.gen_bool(0.5) {
+                // An array's zero tangent is a local (arguments are places).
+                let mut zeros = String::new();
+                let mut tangents = Vec::new();
+                for q in callee.params.iter().filter(|q| q.ty.has_floats()) {
+                    tangents.push(match &q.ty {
+                        Ty::Float if q.name == *x => "1.0".to_string(),
+                        Ty::Float => "0.0".to_string(),
+                        ty => {
+                            let z = self.fresh("z");
+                            zeros.push_str(&format!("let {z} = {}; ", zero_of(ty)));
+                            format!("&{z}")
+                        }
+                    });
+                }
+                let d = self.fresh("d");
+                let call = text.replacen(&callee.name, &format!("{}_jvp", callee.name), 1);
+                let call = format!("{}, {})", &call[..call.len() - 1], tangents.join(", "));
+                self.calls_nested = true;
+                self.used.push(Feature::Nested);
+                let text = format!("{{ {zeros}let (_, {d}) = {call}; {d} }}");
+                return Some(tame(Ex::new(text, 100.0)));
+            }
             let text = text.replacen(&callee.name, &format!("{}_grad_{x}", callee.name), 1);
             self.calls_nested = true;
             self.used.push(Feature::Nested);
@@ -2869,6 +2895,14 @@ fn same_type(a: &Len, b: &Len) -> bool {
         a == b
     } else {
         a.value() == b.value()
+    }
+}
+
+/// The zero of a float or float-array type, as a literal.
+fn zero_of(ty: &Ty) -> String {
+    match ty {
+        Ty::Array(elem, len) => format!("[{}; {}]", zero_of(elem), len.value()),
+        _ => "0.0".to_string(),
     }
 }
 
