@@ -259,3 +259,75 @@ fn ascent_through_f_jvp_against_central_differences() {
         close(dt, 0.6 * fd[0] - fd[1], "jvp");
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// `_` for an array element, `g(..).k` of a float and of an array, and a nested pattern over the
+// gradient tuple of a function of two parameters.
+
+/// The array element unnamed: its cotangent is a zero of a type only the callee knows.
+#[differentiable(jvp)]
+fn first_only(x: &[f64; 3]) -> f64 {
+    let (s, _) = scaled(x);
+    s * s
+}
+
+/// Elements read as `g(..).k`, a float and an array.
+#[differentiable(jvp)]
+fn fields(r: f64, t: f64) -> f64 {
+    let y = polar(r, t).1;
+    let x = [r, t, r * t];
+    let v: [f64; 3] = scaled(&x).1;
+    y * v[2] + (polar(t, r)).0
+}
+
+#[differentiable(nested)]
+fn coupled(x: &[f64; 2], y: &[f64; 2]) -> f64 {
+    x[0] * y[0] + x[1] * y[1] - 0.5 * (y[0] * y[0] + y[1] * y[1]) + 0.1 * x[0] * y[1] * y[1]
+}
+
+/// An inner ascent over `y` with `coupled`'s whole gradient, `(v, (d_x, d_y))`, destructured.
+#[differentiable(jvp)]
+fn saddle_like(x: &[f64; 2]) -> f64 {
+    let mut y = [0.0; 2];
+    for _ in 0..6 {
+        let (_, (_, d_y)): (f64, (_, [f64; 2])) = coupled_grad(x, &y);
+        y = [y[0] + 0.4 * d_y[0], y[1] + 0.4 * d_y[1]];
+    }
+    coupled(x, &y)
+}
+
+#[test]
+fn unnamed_array_element() {
+    let x = [0.4, -1.2, 0.9];
+    let fd = central(|p: &[f64; 3]| first_only(p), &x);
+    let (_, g) = first_only_grad(&x);
+    for i in 0..3 {
+        close(g[i], fd[i], "gradient");
+    }
+}
+
+#[test]
+fn elements_read_by_field() {
+    for (r, t) in [(1.3, 0.4), (0.7, -2.1)] {
+        let fd = central(|p: &[f64; 2]| fields(p[0], p[1]), &[r, t]);
+        let (v, g) = fields_grad(r, t);
+        assert_eq!(v, fields(r, t));
+        close(g.0, fd[0], "d/dr");
+        close(g.1, fd[1], "d/dt");
+        let (_, dt) = fields_jvp(r, t, -0.5, 2.0);
+        close(dt, -0.5 * fd[0] + 2.0 * fd[1], "jvp");
+    }
+}
+
+#[test]
+fn nested_pattern_over_a_gradient_tuple() {
+    for x in [[0.3, -0.2], [1.1, 0.4]] {
+        let fd = central(|p: &[f64; 2]| saddle_like(p), &x);
+        let (v, g) = saddle_like_grad(&x);
+        assert_eq!(v, saddle_like(&x));
+        close(g[0], fd[0], "d/dx0");
+        close(g[1], fd[1], "d/dx1");
+        let (_, dt) = saddle_like_jvp(&x, &[0.3, 1.0]);
+        close(dt, 0.3 * fd[0] + fd[1], "jvp");
+    }
+}

@@ -251,10 +251,10 @@ impl<'a> Fwd<'a> {
                 let elems = elems.iter().map(|a| self.operand(a));
                 quote!([#(#elems),*])
             }
-            Rhs::Elem { call, k, .. } => {
+            Rhs::Elem { call, path, .. } => {
                 let whole = self.target(*call);
-                let k = syn::Index::from(*k);
-                quote!(#whole.#k)
+                let path = crate::walk::path_tokens(path);
+                quote!(#whole #path)
             }
             Rhs::Call {
                 path, args, span, ..
@@ -364,12 +364,12 @@ impl<'a> Fwd<'a> {
             path,
             args,
             span,
-            elems,
+            tuple,
         } = rhs
         else {
             return None;
         };
-        if !elems.is_empty() {
+        if tuple.is_some() {
             return None;
         }
         let callee = self.slot(Key::Call(def))?;

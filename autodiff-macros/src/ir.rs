@@ -418,21 +418,34 @@ pub enum Rhs {
         path: syn::Path,
         args: Vec<Operand>,
         span: Span,
-        /// For a call whose result is a tuple (`let (a, b) = g(..);`), the temporaries its
-        /// elements are, each defined by an [`Rhs::Elem`] right after the call; the call's own
-        /// target then stands for the whole tuple and is never read. Empty for other calls.
-        elems: Vec<Target>,
+        /// For a call whose result is a tuple (`let (a, b) = g(..);`, `g(..).1`), which of its
+        /// elements are bound, each to a temporary an [`Rhs::Elem`] right after the call
+        /// defines; the call's own target then stands for the whole tuple and is never read.
+        tuple: Option<Box<TupleShape>>,
     },
-    /// Element `k` of the tuple the call at definition `def` (whose target is `call`) returned:
-    /// bound by the call itself (forward and tangent sweeps), its cotangent handed to the
-    /// call's adjoint as element `k` of the tuple cotangent.
+    /// The element at `path` (`.1.0` is `[1, 0]`) of the tuple the call that defines `call`
+    /// returned: bound from the call's value (forward and tangent sweeps), its cotangent handed
+    /// to the call's adjoint in the tuple cotangent.
     Elem {
         call: Target,
-        def: usize,
-        k: usize,
+        path: Vec<usize>,
     },
     /// An integer, bool or constant float expression: no derivative.
     Pure(Pure),
+}
+
+/// What a destructuring binds of a call's tuple, and so how the call's adjoint builds the
+/// tuple's cotangent.
+#[derive(Clone, Debug)]
+pub enum TupleShape {
+    /// `(a, b, ..)`: every element, in order.
+    Tuple(Vec<TupleShape>),
+    /// One element bound to a temporary.
+    Elem(Target),
+    /// One element bound to nothing (`_`): a zero cotangent, of the type the `let` gives it.
+    Skip(Option<TyId>),
+    /// `.k` of a tuple of arity unknown here: element `k`, the others zero.
+    Field(usize, Box<TupleShape>),
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]

@@ -308,6 +308,64 @@ pub fn cast_helper() -> TokenStream {
     }
 }
 
+/// The largest tuple a call's cotangent is built for by the zero helpers.
+const TUPLE_ARITY: usize = 8;
+
+/// `__StackgradZero::zero()`: the zero of a cotangent whose type rustc infers from the callee's
+/// adjoint (an element of a call's tuple bound to nothing): floats, arrays and tuples of them.
+pub fn zero_helper() -> TokenStream {
+    let tuples = (1..=TUPLE_ARITY).map(|n| {
+        let ts: Vec<Ident> = (0..n).map(|i| format_ident!("T{}", i)).collect();
+        quote::quote!(impl<#(#ts: __StackgradZero),*> __StackgradZero for (#(#ts,)*) {
+            fn zero() -> Self { (#(#ts::zero(),)*) }
+        })
+    });
+    quote::quote! {
+        trait __StackgradZero {
+            fn zero() -> Self;
+        }
+        impl __StackgradZero for f32 {
+            fn zero() -> Self { 0.0 }
+        }
+        impl __StackgradZero for f64 {
+            fn zero() -> Self { 0.0 }
+        }
+        impl<T: __StackgradZero + ::core::marker::Copy, const N: usize> __StackgradZero for [T; N] {
+            fn zero() -> Self { [T::zero(); N] }
+        }
+        #(#tuples)*
+    }
+}
+
+/// `__StackgradSet{k}::with(v)`: a tuple (of any arity up to [`TUPLE_ARITY`], which rustc
+/// infers) zero but for element `k`, which is `v`: the cotangent of a call's tuple read as
+/// `g(..).k`.
+pub fn set_helper(k: usize) -> TokenStream {
+    let name = format_ident!("__StackgradSet{}", k);
+    let impls = (k + 1..=TUPLE_ARITY).map(|n| {
+        let ts: Vec<Ident> = (0..n).map(|i| format_ident!("T{}", i)).collect();
+        let bounds = (0..n).filter(|&i| i != k).map(|i| &ts[i]);
+        let vals = (0..n).map(|i| {
+            let t = &ts[i];
+            if i == k {
+                quote::quote!(v)
+            } else {
+                quote::quote!(#t::zero())
+            }
+        });
+        let tk = &ts[k];
+        quote::quote!(impl<#(#ts),*> #name<#tk> for (#(#ts,)*) where #(#bounds: __StackgradZero),* {
+            fn with(v: #tk) -> Self { (#(#vals,)*) }
+        })
+    });
+    quote::quote! {
+        trait #name<V> {
+            fn with(v: V) -> Self;
+        }
+        #(#impls)*
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

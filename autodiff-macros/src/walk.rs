@@ -242,3 +242,34 @@ pub fn has_continue(b: &Block) -> bool {
         _ => false,
     })
 }
+
+/// The elements of a call's tuple a destructuring binds, in order, with their paths.
+pub fn tuple_targets(shape: &TupleShape) -> Vec<(Vec<usize>, Target)> {
+    fn walk(s: &TupleShape, path: &mut Vec<usize>, out: &mut Vec<(Vec<usize>, Target)>) {
+        match s {
+            TupleShape::Tuple(items) => {
+                for (k, item) in items.iter().enumerate() {
+                    path.push(k);
+                    walk(item, path, out);
+                    path.pop();
+                }
+            }
+            TupleShape::Elem(t) => out.push((path.clone(), *t)),
+            TupleShape::Skip(_) => {}
+            TupleShape::Field(k, inner) => {
+                path.push(*k);
+                walk(inner, path, out);
+                path.pop();
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(shape, &mut Vec::new(), &mut out);
+    out
+}
+
+/// `.1.0` for the path `[1, 0]`.
+pub fn path_tokens(path: &[usize]) -> proc_macro2::TokenStream {
+    let idx = path.iter().map(|k| syn::Index::from(*k));
+    quote::quote!(#(.#idx)*)
+}

@@ -58,9 +58,11 @@ impl Lower {
             Expr::Path(p) => self.float_path(e, p),
             Expr::Index(_) | Expr::Field(_) => match self.place(e) {
                 Some((var, proj)) => self.var_operand(var, proj, false),
-                None if matches!(e, Expr::Field(f) if matches!(&*f.base, Expr::Call(_))) => {
-                    self.error(err(e, "an element of a call's tuple is read through a destructuring `let`: bind the elements, as in `let (a, b) = g(..);` (`_` for one you do not need)"));
-                    self.dummy()
+                None if call_field(e).is_some() => {
+                    let (c, shape) = call_field(e).unwrap();
+                    self.tuple_call(c, &shape, out)
+                        .pop()
+                        .unwrap_or_else(|| self.dummy())
                 }
                 None => {
                     self.error(err(e, "index or field of something that is not a local, a parameter or a loop element"));
@@ -303,41 +305,39 @@ impl Lower {
                 path: p.path.clone(),
                 args,
                 span: c.span(),
-                elems: Vec::new(),
+                tuple: None,
             },
             ty,
         )
     }
 
-    /// `let (a, b) = g(x, &v);`: a call whose result is a tuple of `k`, one temporary per
-    /// element (a float unless what binds it says otherwise), each an [`Rhs::Elem`] of the call.
+    /// `let (a, b) = g(x, &v);`, `g(..).1`: a call whose result is a tuple, one temporary per
+    /// element `shape` binds (a float unless what binds it says otherwise), each an
+    /// [`Rhs::Elem`] of the call, in the pattern's order.
     pub(super) fn tuple_call(
         &mut self,
         c: &syn::ExprCall,
-        k: usize,
+        shape: &super::tuples::PatShape,
         out: &mut Block,
     ) -> Vec<Operand> {
+        let leaves = shape.leaves();
         let syn::Expr::Path(p) = &*c.func else {
             self.error(err(
                 &c.func,
                 "call a `#[differentiable]` function by its name or path",
             ));
-            return (0..k).map(|_| self.dummy()).collect();
+            return (0..leaves).map(|_| self.dummy()).collect();
         };
         if !self.callee_path(p) {
-            return (0..k).map(|_| self.dummy()).collect();
+            return (0..leaves).map(|_| self.dummy()).collect();
         }
         let args = c.args.iter().map(|a| self.operand(a, out)).collect();
         // The whole tuple: never read, never printed with a type.
         let whole = self.f.types.fresh(TyVal::Unknown(Kind::Float));
         let call = Target::Temp(self.temp(whole));
         let id = self.def_id();
-        let elems: Vec<Target> = (0..k)
-            .map(|_| {
-                let ty = self.f.types.fresh(TyVal::Unknown(Kind::Float));
-                Target::Temp(self.temp(ty))
-            })
-            .collect();
+        let tuple = self.tuple_shape(shape);
+        let elems = crate::walk::tuple_targets(&tuple);
         out.stmts.push(Stmt::Def {
             id,
             target: call,
@@ -346,30 +346,41 @@ impl Lower {
                 path: p.path.clone(),
                 args,
                 span: c.span(),
-                elems: elems.clone(),
+                tuple: Some(Box::new(tuple)),
             },
             is_let: true,
         });
-        for (i, &t) in elems.iter().enumerate() {
+        let mut ops = Vec::new();
+        for (path, t) in elems {
             let eid = self.def_id();
             out.stmts.push(Stmt::Def {
                 id: eid,
                 target: t,
                 place: Vec::new(),
-                rhs: Rhs::Elem {
-                    call,
-                    def: id,
-                    k: i,
-                },
+                rhs: Rhs::Elem { call, path },
                 is_let: true,
             });
+            if let Target::Temp(t) = t {
+                ops.push(Operand::Temp(t));
+            }
         }
-        (elems.iter())
-            .map(|t| match t {
-                Target::Temp(t) => Operand::Temp(*t),
-                Target::Var(_) => unreachable!("elements are temporaries"),
-            })
-            .collect()
+        ops
+    }
+
+    /// A temporary for every leaf of a pattern's shape.
+    fn tuple_shape(&mut self, shape: &super::tuples::PatShape) -> TupleShape {
+        use super::tuples::PatShape;
+        match shape {
+            PatShape::Tuple(items) => {
+                TupleShape::Tuple(items.iter().map(|s| self.tuple_shape(s)).collect())
+            }
+            PatShape::Leaf => {
+                let ty = self.f.types.fresh(TyVal::Unknown(Kind::Float));
+                TupleShape::Elem(Target::Temp(self.temp(ty)))
+            }
+            PatShape::Skip(t) => TupleShape::Skip(*t),
+            PatShape::Field(k, inner) => TupleShape::Field(*k, Box::new(self.tuple_shape(inner))),
+        }
     }
 
     /// Whether `p` names a function a `#[differentiable]` function can call (an error if not).
@@ -709,5 +720,39 @@ impl Lower {
             },
             _ => None,
         }
+    }
+}
+
+/// `g(..).1` (or `g(..).1.0`): the call, and the element as a shape over its tuple.
+fn call_field(e: &syn::Expr) -> Option<(&syn::ExprCall, super::tuples::PatShape)> {
+    use super::tuples::PatShape;
+    let syn::Expr::Field(f) = e else {
+        return None;
+    };
+    let syn::Member::Unnamed(k) = &f.member else {
+        return None;
+    };
+    let k = k.index as usize;
+    let mut base = &*f.base;
+    while let syn::Expr::Paren(p) = base {
+        base = &p.expr;
+    }
+    match base {
+        syn::Expr::Call(c) if super::tuples::callee_name(base).is_some() => {
+            Some((c, PatShape::Field(k, Box::new(PatShape::Leaf))))
+        }
+        base => {
+            let (c, inner) = call_field(base)?;
+            Some((c, nest(inner, k)))
+        }
+    }
+}
+
+/// The shape `inner` with `.k` taken of its leaf.
+fn nest(inner: super::tuples::PatShape, k: usize) -> super::tuples::PatShape {
+    use super::tuples::PatShape;
+    match inner {
+        PatShape::Field(j, rest) => PatShape::Field(j, Box::new(nest(*rest, k))),
+        _ => PatShape::Field(k, Box::new(PatShape::Leaf)),
     }
 }

@@ -700,7 +700,10 @@ impl Lower {
                 t.elems.iter().map(|x| self.float(x, out)).collect()
             }
             syn::Expr::If(ifx) => self.value_if(ifx, k, tuple, out),
-            syn::Expr::Call(c) if k > 1 => self.tuple_call(c, k, out),
+            syn::Expr::Call(c) if k > 1 => {
+                let leaves = (0..k).map(|_| super::tuples::PatShape::Leaf).collect();
+                self.tuple_call(c, &super::tuples::PatShape::Tuple(leaves), out)
+            }
             syn::Expr::Block(b) if b.label.is_none() => {
                 let blk = self.scoped(&b.block.stmts, Mode::Value { k, tuple }, b.span());
                 out.stmts.extend(blk.stmts);

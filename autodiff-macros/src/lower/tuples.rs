@@ -70,6 +70,10 @@ impl Lower {
         init: &syn::Expr,
         out: &mut Block,
     ) {
+        if let Some(c) = as_call(init) {
+            self.destructure_call(tuple, tys, c, out);
+            return;
+        }
         let mut names = Vec::new();
         for p in &tuple.elems {
             match p {
@@ -112,22 +116,13 @@ impl Lower {
             });
         }
         let ops = self.value(init, (names.len(), true), out);
-        let callee = callee_name(init);
         let vars: Vec<VarId> = (names.iter().zip(&ops).enumerate())
             .map(|(i, ((n, m), op))| {
                 let ty = self.f.operand_ty(op);
                 if let Some(Some(a)) = declared.get(i) {
                     self.f.types.unify(ty, *a);
                 }
-                let v = self.declare(n, *m, ty, None);
-                // An element of a call's tuple without a type: a float unless indexed, which
-                // asks for the tuple's type.
-                if let (Some(callee), None | Some(None)) = (&callee, declared.get(i)) {
-                    let names: Vec<String> = names.iter().map(|(n, _)| n.to_string()).collect();
-                    self.call_lets.insert(v, (callee.clone(), false));
-                    self.tuple_lets.insert(v, (i, names));
-                }
-                v
+                self.declare(n, *m, ty, None)
             })
             .collect();
         self.bind_all(
@@ -136,6 +131,126 @@ impl Lower {
             vars.into_iter().map(|v| (v, Vec::new())).collect(),
             true,
         );
+    }
+
+    /// `let (v, (_, d_y)) = f_grad(&x, &y);`: the elements of a call's tuple the pattern names,
+    /// nested tuples and `_` included, each typed by the `let`'s tuple type where it has one
+    /// (else a float, and indexing it asks for the type).
+    fn destructure_call(
+        &mut self,
+        tuple: &syn::PatTuple,
+        tys: Option<&[&syn::Type]>,
+        c: &syn::ExprCall,
+        out: &mut Block,
+    ) {
+        let pat = syn::Pat::Tuple(tuple.clone());
+        let mut leaves = Vec::new();
+        let top: Vec<Option<&syn::Type>> = match tys {
+            Some(tys) => tys.iter().map(|t| Some(*t)).collect(),
+            None => vec![None; tuple.elems.len()],
+        };
+        let mut items = Vec::new();
+        for (p, t) in tuple.elems.iter().zip(top) {
+            match self.pat_shape(p, t, &mut leaves) {
+                Some(s) => items.push(s),
+                None => {
+                    self.poison(&pat);
+                    return;
+                }
+            }
+        }
+        let mut declared = Vec::new();
+        for (_, _, t) in &leaves {
+            declared.push(match t {
+                None => None,
+                Some(t) => match self.parse_ty(t) {
+                    Some(ty) if self.f.types.kind(ty) != Kind::Struct => Some(ty),
+                    _ => {
+                        self.error(err(
+                            t,
+                            format!(
+                                "type `{}` is not supported here; use a float, an array, a tuple of them, or `_`",
+                                crate::names::text(&quote::ToTokens::to_token_stream(t))
+                            ),
+                        ));
+                        self.poison(&pat);
+                        return;
+                    }
+                },
+            });
+        }
+        let ops = self.tuple_call(c, &PatShape::Tuple(items), out);
+        let callee = callee_name(&syn::Expr::Call(c.clone())).unwrap_or_default();
+        let names: Vec<String> = (leaves.iter()).map(|(n, _, _)| n.to_string()).collect();
+        let mut vars = Vec::new();
+        for (i, ((n, m, _), op)) in leaves.iter().zip(&ops).enumerate() {
+            let ty = self.f.operand_ty(op);
+            let v = self.declare(n, *m, ty, None);
+            match declared[i] {
+                Some(a) => self.f.types.unify(ty, a),
+                None => {
+                    self.call_lets.insert(v, (callee.clone(), false));
+                    self.tuple_lets.insert(v, (i, names.clone()));
+                }
+            }
+            vars.push((v, Vec::new()));
+        }
+        self.bind_all(out, ops, vars, true);
+    }
+
+    /// The shape of one element of a destructuring pattern over a call's tuple, with the names
+    /// it binds and their types (`ty`, the element's in the `let`'s tuple type); `None` after
+    /// an error.
+    fn pat_shape<'t>(
+        &mut self,
+        p: &syn::Pat,
+        ty: Option<&'t syn::Type>,
+        leaves: &mut Vec<(syn::Ident, bool, Option<&'t syn::Type>)>,
+    ) -> Option<PatShape> {
+        let ty = ty
+            .map(ungroup)
+            .filter(|t| !matches!(t, syn::Type::Infer(_)));
+        match p {
+            syn::Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
+                leaves.push((pi.ident.clone(), pi.mutability.is_some(), ty));
+                Some(PatShape::Leaf)
+            }
+            syn::Pat::Wild(_) => Some(PatShape::Skip(
+                ty.and_then(|t| self.parse_ty(t))
+                    .filter(|&t| self.f.types.known(t)),
+            )),
+            syn::Pat::Paren(pp) => self.pat_shape(&pp.pat, ty, leaves),
+            syn::Pat::Tuple(t) => {
+                let subs: Vec<Option<&'t syn::Type>> = match ty {
+                    None => vec![None; t.elems.len()],
+                    Some(syn::Type::Tuple(tt)) if tt.elems.len() == t.elems.len() => {
+                        tt.elems.iter().map(Some).collect()
+                    }
+                    Some(other) => {
+                        self.error(err(
+                            other,
+                            format!(
+                                "this type does not match the pattern's tuple of {}: give a tuple type of the same shape (`_` to leave an element open)",
+                                t.elems.len()
+                            ),
+                        ));
+                        return None;
+                    }
+                };
+                let mut items = Vec::new();
+                for (e, sub) in t.elems.iter().zip(subs) {
+                    items.push(self.pat_shape(e, sub, leaves)?);
+                }
+                Some(PatShape::Tuple(items))
+            }
+            p => {
+                self.error(err(
+                    p,
+                    "bind a plain name, `_` or a tuple of them, as in `let (v, (_, d)) = g(..);`",
+                ));
+                None
+            }
+        }
     }
 
     /// `(a, b[i]) = if c { (x, y) } else { (y, x) };`.
@@ -242,6 +357,38 @@ pub(super) fn callee_name(e: &syn::Expr) -> Option<String> {
             }
             _ => None,
         },
+        _ => None,
+    }
+}
+
+/// What a destructuring pattern binds of a call's tuple (see [`crate::ir::TupleShape`]).
+pub(super) enum PatShape {
+    Tuple(Vec<PatShape>),
+    /// A name.
+    Leaf,
+    /// `_`, with the type the `let` gives it.
+    Skip(Option<TyId>),
+    /// `.k` of a tuple of arity unknown here.
+    Field(usize, Box<PatShape>),
+}
+
+impl PatShape {
+    /// How many names it binds.
+    pub(super) fn leaves(&self) -> usize {
+        match self {
+            PatShape::Tuple(items) => items.iter().map(PatShape::leaves).sum(),
+            PatShape::Leaf => 1,
+            PatShape::Skip(_) => 0,
+            PatShape::Field(_, inner) => inner.leaves(),
+        }
+    }
+}
+
+/// The call of a `#[differentiable]` function an initializer is (parentheses aside).
+fn as_call(e: &syn::Expr) -> Option<&syn::ExprCall> {
+    match e {
+        syn::Expr::Paren(p) => as_call(&p.expr),
+        syn::Expr::Call(c) if callee_name(e).is_some() => Some(c),
         _ => None,
     }
 }

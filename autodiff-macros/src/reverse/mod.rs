@@ -65,7 +65,10 @@ pub struct Rev<'a> {
     pub d_temps: Vec<Option<TokenStream>>,
     /// The cotangents of the elements of calls' tuples, by the call's definition and the
     /// element's position: taken before the call's adjoint, which takes them as one tuple.
-    elem_seeds: HashMap<(usize, usize), TokenStream>,
+    elem_seeds: HashMap<(Target, Vec<usize>), TokenStream>,
+    /// The local helpers of tuple cotangents declared so far (see [`Self::tuple_seed`]).
+    needs_zero: bool,
+    set_helpers: HashSet<usize>,
     /// Cotangents that are never modified once defined (`d_out`, temporaries' and assignments'
     /// seeds): a temporary that receives one of them unchanged just uses it.
     stable: HashSet<String>,
@@ -191,6 +194,8 @@ impl<'a> Rev<'a> {
             d_vars,
             d_temps: vec![None; f.temps.len()],
             elem_seeds: HashMap::new(),
+            needs_zero: false,
+            set_helpers: HashSet::new(),
             // The output's cotangent, by value or, for an array or a struct, behind its
             // reference (`(*d_out)`, read in place: no copy of it).
             stable: ["d_out", "(* d_out)"]
@@ -429,18 +434,60 @@ impl<'a> Rev<'a> {
         def: usize,
         target: Target,
         (path, args, span): (&syn::Path, &[Operand], Span),
-        elems: &[Target],
+        shape: &TupleShape,
     ) -> TokenStream {
         if !self.act.target(target) {
             return TokenStream::new();
         }
-        let seeds: Vec<TokenStream> = (elems.iter().enumerate())
-            .map(|(k, &e)| match self.elem_seeds.remove(&(def, k)) {
+        let seed = self.tuple_seed(target, shape, &mut Vec::new());
+        self.call(def, path, args, span, &seed)
+    }
+
+    /// The cotangent of a call's tuple: each bound element's (or a zero of its type), a zero
+    /// through the local `__StackgradZero` for an element bound to nothing, and for `.k` of a
+    /// tuple of unknown arity `__StackgradSet{k}::with(..)` (the tuple's type is the callee's
+    /// parameter's, which rustc infers).
+    fn tuple_seed(&mut self, call: Target, shape: &TupleShape, at: &mut Vec<usize>) -> TokenStream {
+        match shape {
+            TupleShape::Tuple(items) => {
+                let mut seeds = Vec::new();
+                for (k, s) in items.iter().enumerate() {
+                    at.push(k);
+                    seeds.push(self.tuple_seed(call, s, at));
+                    at.pop();
+                }
+                quote!((#(#seeds,)*))
+            }
+            TupleShape::Elem(t) => match self.elem_seeds.remove(&(call, at.clone())) {
                 Some(s) => s,
-                None => self.f.types.zero(self.f.target_ty(e)),
-            })
-            .collect();
-        self.call(def, path, args, span, &quote!((#(#seeds,)*)))
+                None if self.f.types.known(self.f.target_ty(*t)) => {
+                    self.f.types.zero(self.f.target_ty(*t))
+                }
+                None => self.zero_helper(),
+            },
+            TupleShape::Skip(Some(ty)) => self.f.types.zero(*ty),
+            TupleShape::Skip(None) => self.zero_helper(),
+            TupleShape::Field(k, inner) => {
+                at.push(*k);
+                let inner = self.tuple_seed(call, inner, at);
+                at.pop();
+                let set = format_ident!("__StackgradSet{}", k);
+                if self.set_helpers.insert(*k) {
+                    self.zero_helper();
+                    self.decls.push(crate::print::set_helper(*k));
+                }
+                quote!(#set::with(#inner))
+            }
+        }
+    }
+
+    /// `__StackgradZero::zero()`, declaring the helper trait once.
+    fn zero_helper(&mut self) -> TokenStream {
+        if !self.needs_zero {
+            self.needs_zero = true;
+            self.decls.push(crate::print::zero_helper());
+        }
+        quote!(__StackgradZero::zero())
     }
 
     /// The type of a place, following array element types (struct fields: from the IR).
@@ -512,11 +559,10 @@ impl<'a> Rev<'a> {
                     path,
                     args,
                     span,
-                    elems,
+                    tuple: Some(shape),
                 } = rhs
-                    && !elems.is_empty()
                 {
-                    return self.tuple_call(*id, *target, (path, args, *span), elems);
+                    return self.tuple_call(*id, *target, (path, args, *span), shape);
                 }
                 let (mut pre, mut post) = (TokenStream::new(), TokenStream::new());
                 let in_loop = !self.f.def_nest[*id].is_empty();

@@ -86,8 +86,8 @@ impl<'a> Rev<'a> {
                 out
             }
             // Taken for the call's adjoint, which comes next (see `Rev::tuple_call`).
-            Rhs::Elem { def: call, k, .. } => {
-                self.elem_seeds.insert((*call, *k), s.clone());
+            Rhs::Elem { call, path } => {
+                self.elem_seeds.insert((*call, path.clone()), s.clone());
                 TokenStream::new()
             }
             Rhs::Call {

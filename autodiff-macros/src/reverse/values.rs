@@ -346,14 +346,14 @@ impl<'a> Rev<'a> {
                 quote!(#path(#(#args),*))
             }
             // The call again, then its element.
-            Rhs::Elem { call, k, .. } => {
+            Rhs::Elem { call, path, .. } => {
                 let Target::Temp(t) = call else {
                     unreachable!("a tuple's call defines a temporary")
                 };
                 let call = self.temp_defs[t];
                 let whole = self.recompute(call, ty, deep);
-                let k = syn::Index::from(*k);
-                quote!((#whole).#k)
+                let path = crate::walk::path_tokens(path);
+                quote!((#whole) #path)
             }
             Rhs::Pure(p) => {
                 let p = self.pure_val(p);

@@ -126,10 +126,10 @@ impl Tan<'_> {
         path: &syn::Path,
         args: &[Operand],
         span: Span,
-        elems: &[Target],
+        tuple: bool,
     ) -> TokenStream {
         let fwd = self.fwd;
-        if self.pair && !elems.is_empty() {
+        if self.pair && tuple {
             let callee = crate::names::user_text(&path.to_token_stream());
             let e = syn::Error::new(
                 span,
@@ -194,7 +194,7 @@ impl Tan<'_> {
         if is_let && place.is_empty() {
             let name = fwd.target(target);
             // A tuple's type is the callee's: its elements are typed where they are bound.
-            if !elems.is_empty() {
+            if tuple {
                 return quote!(#pre let (#name, #t_name) = #call;);
             }
             let m = matches!(target, Target::Var(v) if self.f.vars[v].mutable).then(|| quote!(mut));
@@ -213,20 +213,20 @@ impl Tan<'_> {
         target: Target,
         (place, is_let): (&[Proj], bool),
         call: Target,
-        k: usize,
+        path: &[usize],
     ) -> TokenStream {
         let fwd = self.fwd;
-        let k = syn::Index::from(k);
+        let k = crate::walk::path_tokens(path);
         let whole = fwd.target(call);
-        let prim = Self::bind(fwd, target, place, is_let, quote!(#whole.#k));
+        let prim = Self::bind(fwd, target, place, is_let, quote!(#whole #k));
         let tangents = (self.act.target(target) && self.act.target(call))
             .then(|| Some((self.t_target(target, place)?, self.t_target(call, &[])?)))
             .flatten();
         match tangents {
             Some((t, t_whole)) if is_let && place.is_empty() => {
-                quote!(#prim let #t = #t_whole.#k;)
+                quote!(#prim let #t = #t_whole #k;)
             }
-            Some((t, t_whole)) => quote!(#prim #t = #t_whole.#k;),
+            Some((t, t_whole)) => quote!(#prim #t = #t_whole #k;),
             None => prim,
         }
     }

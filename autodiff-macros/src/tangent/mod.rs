@@ -492,13 +492,13 @@ impl<'a> Tan<'a> {
             path,
             args,
             span,
-            elems,
+            tuple,
         } = rhs
         {
-            return self.call(target, (place, is_let), path, args, *span, elems);
+            return self.call(target, (place, is_let), path, args, *span, tuple.is_some());
         }
-        if let Rhs::Elem { call, k, .. } = rhs {
-            return self.elem(target, (place, is_let), *call, *k);
+        if let Rhs::Elem { call, path, .. } = rhs {
+            return self.elem(target, (place, is_let), *call, path);
         }
         if let Rhs::Cast(o) = rhs
             && active

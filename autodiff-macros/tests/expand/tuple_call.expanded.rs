@@ -83,14 +83,11 @@ fn spread_forward(r: f64, t: f64, tape: &mut SpreadTape) -> f64 {
     tape.w = [a, b];
     let w: &[f64; 2] = &tape.w;
     let t3 = stats_forward(&(*w), &mut tape.stats);
-    let t4 = t3.0;
-    let t5 = t3.1;
-    let _elem0: f64 = t4;
-    tape.v = t5;
+    tape.v = t3.1;
     let v: &[f64; 2] = &tape.v;
-    let t6 = a * (*v)[0];
-    let t7 = b * (*v)[1];
-    t6 + t7
+    let t4 = a * (*v)[0];
+    let t5 = b * (*v)[1];
+    t4 + t5
 }
 /**The reverse sweep of [`spread`]: adds `d_out` times the derivative of `spread` with respect to `r`, `t` into `d_r`, `d_t`.
 
@@ -161,18 +158,14 @@ fn spread_jvp(r: f64, t: f64, t_r: f64, t_t: f64) -> (f64, f64) {
     let w: [f64; 2] = [a, b];
     let t_w: [f64; 2] = [t_a, t_b];
     let (t3, t_t3) = stats_jvp(&w, &t_w);
-    let t4 = t3.0;
-    let t5 = t3.1;
-    let t_t5 = t_t3.1;
-    let _elem0: f64 = t4;
-    let v: [f64; 2] = t5;
-    let t_v: [f64; 2] = t_t5;
-    let t6 = a * v[0];
-    let t_t6: f64 = t_a * v[0] + a * t_v[0];
-    let t7 = b * v[1];
-    let t_t7: f64 = t_b * v[1] + b * t_v[1];
-    let t8 = t6 + t7;
-    let t_t8: f64 = t_t6 + t_t7;
-    (t8, t_t8)
+    let v: [f64; 2] = t3.1;
+    let t_v = t_t3.1;
+    let t4 = a * v[0];
+    let t_t4: f64 = t_a * v[0] + a * t_v[0];
+    let t5 = b * v[1];
+    let t_t5: f64 = t_b * v[1] + b * t_v[1];
+    let t6 = t4 + t5;
+    let t_t6: f64 = t_t4 + t_t5;
+    (t6, t_t6)
 }
 const _: fn(f64, f64) -> f64 = spread;
