@@ -122,6 +122,10 @@ impl Problem {
     /// weight row's one entry.
     pub fn jacobian(&self, j: &mut Csr) {
         j.clear();
+        let p = self.obs.len();
+        j.rows.reserve(3 * p);
+        j.cols.reserve(31 * p);
+        j.vals.reserve(31 * p);
         // Every index fits in `u32` (`Problem::read`).
         let (cols0, w0) = ((11 * self.n) as u32, (11 * self.n + 3 * self.m) as u32);
         let mut end = 0;
@@ -133,15 +137,22 @@ impl Problem {
                 &self.features[i],
             );
             let (_, (jc, jx, jw)) = reprojection_jacobian(cam, x, w, feat);
-            let (c, pt) = (11 * c as u32, cols0 + 3 * pt as u32);
+            // Both rows' 15 columns: the camera's 11, the point's 3, the weight's.
+            let (c, pt, wc) = (11 * c as u32, cols0 + 3 * pt as u32, w0 + i as u32);
+            let cols: [u32; 15] = std::array::from_fn(|k| match k {
+                0..11 => c + k as u32,
+                11..14 => pt + (k - 11) as u32,
+                _ => wc,
+            });
             for row in 0..2 {
+                let mut vals = [0.0; 15];
+                vals[..11].copy_from_slice(&jc[row]);
+                vals[11..14].copy_from_slice(&jx[row]);
+                vals[14] = jw[row];
                 end += 15;
                 j.rows.push(end);
-                j.cols.extend((0..11).map(|k| c + k));
-                j.vals.extend_from_slice(&jc[row]);
-                j.cols.extend([pt, pt + 1, pt + 2, w0 + i as u32]);
-                j.vals.extend_from_slice(&jx[row]);
-                j.vals.push(jw[row]);
+                j.cols.extend_from_slice(&cols);
+                j.vals.extend_from_slice(&vals);
             }
         }
         for (i, w) in self.weights.iter().enumerate() {
