@@ -123,3 +123,63 @@ fn a_tall_jacobian_with_a_const_generic() {
         assert!((rev[i] - d[i]).abs() < 1e-12 * want);
     }
 }
+
+// A struct parameter: its Jacobian is one gradient struct per output (rows only), here mixed with
+// an array parameter.
+
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Arm {
+    l1: f64,
+    l2: f64,
+    offset: [f64; 2],
+}
+
+/// The tip of a planar two-link arm: link lengths and base offset in the struct, joint angles in
+/// the array.
+#[differentiable(jacobian)]
+fn tip(arm: &Arm, q: &[f64; 2]) -> [f64; 2] {
+    let a = q[0] + q[1];
+    [
+        arm.offset[0] + arm.l1 * q[0].cos() + arm.l2 * a.cos(),
+        arm.offset[1] + arm.l1 * q[0].sin() + arm.l2 * a.sin(),
+    ]
+}
+
+#[test]
+fn a_struct_parameter_by_rows_against_central_differences() {
+    let arm = Arm {
+        l1: 1.3,
+        l2: 0.7,
+        offset: [0.2, -0.5],
+    };
+    let q = [0.4, -1.1];
+    let (value, (j_arm, j_q)) = tip_jacobian(&arm, &q);
+    assert_eq!(value, tip(&arm, &q));
+    assert_eq!((value, (j_arm.clone(), j_q)), tip_jacobian_rev(&arm, &q));
+    let h = 1e-6;
+    for i in 0..2 {
+        // Output `i` with one of the struct's floats moved by `by`.
+        let moved = |k: usize, by: f64| {
+            let mut a = arm.clone();
+            match k {
+                0 => a.l1 += by,
+                1 => a.l2 += by,
+                2 => a.offset[0] += by,
+                _ => a.offset[1] += by,
+            }
+            tip(&a, &q)[i]
+        };
+        let fd = |k: usize| (moved(k, h) - moved(k, -h)) / (2.0 * h);
+        let got = [j_arm[i].l1, j_arm[i].l2, j_arm[i].offset[0], j_arm[i].offset[1]];
+        for (k, g) in got.iter().enumerate() {
+            assert!((g - fd(k)).abs() < 1e-7, "row {i}, field {k}: {g} against {}", fd(k));
+        }
+        for c in 0..2 {
+            let (mut qp, mut qm) = (q, q);
+            qp[c] += h;
+            qm[c] -= h;
+            let fd = (tip(&arm, &qp)[i] - tip(&arm, &qm)[i]) / (2.0 * h);
+            assert!((j_q[i][c] - fd).abs() < 1e-7, "row {i}, q[{c}]");
+        }
+    }
+}
