@@ -556,6 +556,36 @@ fn hessian_vector_products_from_forward_mode_over_a_gradient() {
     }
 }
 
+#[test]
+fn the_hessian_two_columns_per_sweep_by_vector_forward_mode_over_a_gradient() {
+    use stackgrad::runtime::hessian;
+    let x: [[f64; 3]; SAMPLES] =
+        core::array::from_fn(|n| [1.0, (n as f64 * 0.9).sin(), (n as f64 * 0.4).cos()]);
+    let y: [f64; SAMPLES] = core::array::from_fn(|n| if n % 3 == 0 { -1.0 } else { 1.0 });
+    let w = [0.2, -0.5, 0.3];
+    let one = |v: &[f64; 3], out: &mut [f64; 3]| *out = logistic_gradient_jvp(&w, &x, &y, v).1;
+    let mut sweeps = 0;
+    let wide = |v: &[[f64; 2]; 3], out: &mut [[f64; 2]; 3]| {
+        sweeps += 1;
+        *out = logistic_gradient_jvp_vec::<2>(&w, &x, &y, v).1;
+    };
+    // Forward over reverse, two directions a sweep: the same matrix in two sweeps, not three.
+    let h = hessian::dense_wide(wide);
+    assert_eq!(sweeps, 2);
+    let by_one = hessian::dense(one);
+    for i in 0..3 {
+        for j in 0..3 {
+            common::assert_close("wide Hessian", h[i][j], by_one[i][j], 1e-15);
+        }
+    }
+    let diag = hessian::diagonal_wide(|v: &[[f64; 4]; 3], out: &mut [[f64; 4]; 3]| {
+        *out = logistic_gradient_jvp_vec::<4>(&w, &x, &y, v).1;
+    });
+    for j in 0..3 {
+        common::assert_close("diagonal", diag[j], by_one[j][j], 1e-15);
+    }
+}
+
 /// `[x, y]` closures over a two-argument function's `f_grad` and `f_hvp`.
 macro_rules! pair {
     ($grad:ident, $hvp:ident) => {

@@ -1,5 +1,6 @@
-//! Second order from Hessian-vector products: a dense Hessian for small `n` (`n` products), and
-//! the truncated Newton (Newton-CG) step, which needs only products, never the matrix.
+//! Second order from Hessian-vector products: a dense Hessian for small `n` (`n` products, or
+//! `n / W` products of `W` directions each), its diagonal, and the truncated Newton (Newton-CG)
+//! step, which needs only products, never the matrix.
 //!
 //! Both take the product as a closure `hvp(v, out)` that writes `H v` into `out`, so any source
 //! works: forward mode over a gradient written in the macro's language (`#[differentiable(jvp)]`
@@ -51,6 +52,59 @@ pub fn dense<const N: usize>(mut hvp: impl FnMut(&[f64; N], &mut [f64; N])) -> [
         }
     }
     h
+}
+
+/// The Hessian from products `W` columns at a time: `hvp_w(v, out)` writes `H V` into `out` for
+/// the `N x W` block `V` (`v[i][l]` is coordinate `i` of direction `l`), which vector forward
+/// mode over a gradient gives in one sweep (`g_jvp_vec::<W>` of a gradient `g` written under
+/// `#[differentiable(jvp)]`: forward over reverse, `W` directions per sweep). `ceil(N / W)`
+/// calls; the last block's surplus lanes are zero directions.
+#[allow(clippy::needless_range_loop)] // a block of columns, by index
+pub fn dense_wide<const N: usize, const W: usize>(
+    mut hvp_w: impl FnMut(&[[f64; W]; N], &mut [[f64; W]; N]),
+) -> [[f64; N]; N] {
+    let mut h = [[0.0; N]; N];
+    let mut v = [[0.0; W]; N];
+    let mut out = [[0.0; W]; N];
+    let mut first = 0;
+    while first < N {
+        let lanes = W.min(N - first);
+        for l in 0..lanes {
+            v[first + l][l] = 1.0;
+        }
+        hvp_w(&v, &mut out);
+        for l in 0..lanes {
+            v[first + l][l] = 0.0;
+            for i in 0..N {
+                h[i][first + l] = out[i][l];
+            }
+        }
+        first += W.max(1);
+    }
+    h
+}
+
+/// The Hessian's diagonal from products `W` at a time (see [`dense_wide`]): `H_jj` is
+/// coordinate `j` of `H e_j`, so it costs what the dense Hessian costs; for a function whose
+/// Hessian is diagonal, [`diagonal_separable`] takes one product.
+pub fn diagonal_wide<const N: usize, const W: usize>(
+    hvp_w: impl FnMut(&[[f64; W]; N], &mut [[f64; W]; N]),
+) -> [f64; N] {
+    let h = dense_wide(hvp_w);
+    core::array::from_fn(|j| h[j][j])
+}
+
+/// The diagonal of a Hessian that is diagonal, from one product with the all-ones vector:
+/// `H 1` is the row sums, which are the diagonal exactly when every off-diagonal entry is zero,
+/// that is for a separable function `f(x) = Σ f_j(x_j)` (k-means' cost in the centroids' coordinates,
+/// a sum of per-parameter penalties). For any other function this is not its diagonal; use
+/// [`diagonal_wide`].
+pub fn diagonal_separable<const N: usize>(
+    mut hvp: impl FnMut(&[f64; N], &mut [f64; N]),
+) -> [f64; N] {
+    let mut out = [0.0; N];
+    hvp(&[1.0; N], &mut out);
+    out
 }
 
 /// `(H + Hᵀ) / 2`, in place.
@@ -262,6 +316,52 @@ mod tests {
 
     fn times<const N: usize>(h: &[[f64; N]; N], v: &[f64; N]) -> [f64; N] {
         core::array::from_fn(|i| dot(&h[i], v))
+    }
+
+    #[test]
+    fn wide_products_give_the_same_matrix_in_fewer_calls() {
+        // A 5 x 5 symmetric matrix, read 2 columns per call: 3 calls, the last with one lane.
+        let h: [[f64; 5]; 5] = core::array::from_fn(|i| {
+            core::array::from_fn(|j| {
+                1.0 / (1.0 + i as f64 + j as f64) + if i == j { 2.0 } else { 0.0 }
+            })
+        });
+        let mut calls = 0;
+        let wide = |v: &[[f64; 2]; 5], out: &mut [[f64; 2]; 5]| {
+            calls += 1;
+            for i in 0..5 {
+                for l in 0..2 {
+                    out[i][l] = (0..5).map(|k| h[i][k] * v[k][l]).sum();
+                }
+            }
+        };
+        assert_eq!(dense_wide(wide), h);
+        assert_eq!(calls, 3);
+        let diag = diagonal_wide(|v: &[[f64; 4]; 5], out: &mut [[f64; 4]; 5]| {
+            for i in 0..5 {
+                for l in 0..4 {
+                    out[i][l] = (0..5).map(|k| h[i][k] * v[k][l]).sum();
+                }
+            }
+        });
+        assert_eq!(diag, core::array::from_fn(|j| h[j][j]));
+    }
+
+    #[test]
+    fn a_separable_diagonal_takes_one_product() {
+        // f = Σ x_j⁴ / 12 + x_j: H = diag(x_j²).
+        let x = [0.5, -2.0, 3.0];
+        let mut calls = 0;
+        let diag = diagonal_separable(|v: &[f64; 3], out: &mut [f64; 3]| {
+            calls += 1;
+            *out = core::array::from_fn(|j| x[j] * x[j] * v[j]);
+        });
+        assert_eq!(diag, [0.25, 4.0, 9.0]);
+        assert_eq!(calls, 1);
+        // Not separable: the row sums are not the diagonal.
+        let h = rosenbrock_hessian(-1.2, 1.0);
+        let sums = diagonal_separable(|v: &[f64; 2], out: &mut [f64; 2]| *out = times(&h, v));
+        assert_ne!(sums[0], h[0][0]);
     }
 
     #[test]
