@@ -170,9 +170,18 @@ fn a_struct_parameter_by_rows_against_central_differences() {
             tip(&a, &q)[i]
         };
         let fd = |k: usize| (moved(k, h) - moved(k, -h)) / (2.0 * h);
-        let got = [j_arm[i].l1, j_arm[i].l2, j_arm[i].offset[0], j_arm[i].offset[1]];
+        let got = [
+            j_arm[i].l1,
+            j_arm[i].l2,
+            j_arm[i].offset[0],
+            j_arm[i].offset[1],
+        ];
         for (k, g) in got.iter().enumerate() {
-            assert!((g - fd(k)).abs() < 1e-7, "row {i}, field {k}: {g} against {}", fd(k));
+            assert!(
+                (g - fd(k)).abs() < 1e-7,
+                "row {i}, field {k}: {g} against {}",
+                fd(k)
+            );
         }
         for c in 0..2 {
             let (mut qp, mut qm) = (q, q);
@@ -180,6 +189,55 @@ fn a_struct_parameter_by_rows_against_central_differences() {
             qm[c] -= h;
             let fd = (tip(&arm, &qp)[i] - tip(&arm, &qm)[i]) / (2.0 * h);
             assert!((j_q[i][c] - fd).abs() < 1e-7, "row {i}, q[{c}]");
+        }
+    }
+}
+
+// A tuple output: a float and an array, with respect to an array and a float.
+
+#[differentiable(jacobian)]
+fn spread(p: &[f64; 2], s: f64) -> (f64, [f64; 3]) {
+    let r = (p[0] * p[0] + p[1] * p[1]).sqrt();
+    (r * s, [p[0] * s, p[1].sin(), r + s * s])
+}
+
+#[test]
+fn a_tuple_output_against_central_differences() {
+    let (p, s) = ([0.6, -1.4], 0.8);
+    let (value, ((g_p, g_s), (j_p, j_s))) = spread_jacobian(&p, s);
+    assert_eq!(value, spread(&p, s));
+    // Both forms agree to rounding, and with central differences.
+    let rev = spread_jacobian_rev(&p, s).1;
+    let fwd = spread_jacobian_fwd(&p, s).1;
+    let flat = |((a, b), (c, d)): (([f64; 2], f64), ([[f64; 2]; 3], [f64; 3]))| {
+        let mut v = vec![a[0], a[1], b];
+        for i in 0..3 {
+            v.extend([c[i][0], c[i][1], d[i]]);
+        }
+        v
+    };
+    for (x, y) in flat(rev).iter().zip(flat(fwd)) {
+        assert!((x - y).abs() < 1e-14, "{x} against {y}");
+    }
+    let outputs = |q: &[f64; 3]| {
+        let (a, b) = spread(&[q[0], q[1]], q[2]);
+        [a, b[0], b[1], b[2]]
+    };
+    let fd = central(outputs, &[p[0], p[1], s]);
+    let got = [
+        [g_p[0], g_p[1], g_s],
+        [j_p[0][0], j_p[0][1], j_s[0]],
+        [j_p[1][0], j_p[1][1], j_s[1]],
+        [j_p[2][0], j_p[2][1], j_s[2]],
+    ];
+    for i in 0..4 {
+        for c in 0..3 {
+            assert!(
+                (got[i][c] - fd[i][c]).abs() < 1e-7,
+                "row {i}, column {c}: {} against {}",
+                got[i][c],
+                fd[i][c]
+            );
         }
     }
 }

@@ -24,6 +24,8 @@ mod ir;
 mod items;
 #[path = "../src/jacobian.rs"]
 mod jacobian;
+#[path = "../src/jacobian_tuple.rs"]
+mod jacobian_tuple;
 #[path = "../src/lower/mod.rs"]
 mod lower;
 #[path = "../src/methods.rs"]

@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use crate::items::{Analysed, items};
-use crate::{analysis, args, hvp, jacobian, lower, methods, nested};
+use crate::{analysis, args, hvp, jacobian, jacobian_tuple, lower, methods, nested};
 use syn::visit_mut::VisitMut;
 
 pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
@@ -177,7 +177,9 @@ fn generate(args: &args::Args, func: &syn::ItemFn) -> syn::Result<TokenStream> {
     if args.nested {
         extra.extend(nested::items(func, &f)?);
     }
-    if args.jacobian {
+    if args.jacobian && f.ret_tuple {
+        extra.extend(jacobian_tuple::items(func, &f)?);
+    } else if args.jacobian {
         extra.extend(jacobian::items(func, &f)?);
     }
     let mut out = items(func, &f, &an, args);

@@ -71,7 +71,7 @@ pub fn items(func: &syn::ItemFn, f: &Func) -> syn::Result<TokenStream> {
 
 /// `jacobian` takes an array-of-floats output and differentiated floats and arrays of floats of
 /// compile-time sizes; it returns the output's length.
-fn check(func: &syn::ItemFn, f: &Func) -> syn::Result<TokenStream> {
+pub(crate) fn check(func: &syn::ItemFn, f: &Func) -> syn::Result<TokenStream> {
     let out = &func.sig.output;
     let rows = match (f.ret_tuple, &f.ret[..]) {
         (false, [r]) => match (f.types.get(*r), f.types.elem(*r)) {
@@ -88,6 +88,12 @@ fn check(func: &syn::ItemFn, f: &Func) -> syn::Result<TokenStream> {
         };
         return Err(syn::Error::new_spanned(out, msg));
     };
+    check_params(f)?;
+    Ok(rows)
+}
+
+/// The differentiated parameters: floats, arrays of floats and structs, not slices.
+pub(crate) fn check_params(f: &Func) -> syn::Result<()> {
     for &i in &f.wrt {
         let p = f.params[i];
         let var = &f.vars[p];
@@ -104,7 +110,7 @@ fn check(func: &syn::ItemFn, f: &Func) -> syn::Result<TokenStream> {
             ),
         ));
     }
-    Ok(rows)
+    Ok(())
 }
 
 /// `(Out, J)` or `(Out, (J_1, J_2, ..))`, each `J_p` a `[P; M]`.
@@ -119,7 +125,7 @@ fn returned(sig: &Sig, rows: &TokenStream) -> TokenStream {
 
 /// The number of floats in a value of type `ty` (a float or an array of them), as a constant
 /// expression.
-fn coordinates(f: &Func, ty: TyId) -> TokenStream {
+pub(crate) fn coordinates(f: &Func, ty: TyId) -> TokenStream {
     match (f.types.get(ty), f.types.elem(ty)) {
         (TyVal::Array(_, n), Some(e)) => {
             let inner = coordinates(f, e);

@@ -20,6 +20,7 @@ mod fused;
 mod hvp;
 mod items;
 mod jacobian;
+mod jacobian_tuple;
 mod lower;
 mod methods;
 mod nested;

@@ -8,8 +8,21 @@ use std::path::{Path, PathBuf};
 
 /// The passes in pipeline order; `params` (the `Parameters` derive) stands apart.
 const PASSES: &[&str] = &[
-    "args", "methods", "lower", "analysis", "plan", "fused", "forward", "reverse", "tangent",
-    "items", "hvp", "nested", "jacobian", "expand",
+    "args",
+    "methods",
+    "lower",
+    "analysis",
+    "plan",
+    "fused",
+    "forward",
+    "reverse",
+    "tangent",
+    "items",
+    "hvp",
+    "nested",
+    "jacobian",
+    "jacobian_tuple",
+    "expand",
 ];
 /// Shared leaves: data types, walks, names, printing, rules, the tape layout.
 const LEAVES: &[&str] = &["ir", "walk", "names", "print", "rules", "tape"];
