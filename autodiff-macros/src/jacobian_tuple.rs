@@ -11,7 +11,7 @@ use quote::{format_ident, quote};
 
 use crate::ir::{Func, Kind, TyVal};
 use crate::items::{Sig, doc};
-use crate::jacobian::{check_params, coordinates};
+use crate::jacobian::{check_params, coordinates, each_coordinate, unit_tangents};
 use crate::names::tape_name;
 
 /// One element of the output tuple: a float, or an array of floats (its length).
@@ -241,46 +241,25 @@ fn fwd_fn(p: &Parts) -> TokenStream {
     let jvp = format_ident!("{}_jvp", name);
     let mixed = |s: &str| Ident::new(s, Span::mixed_site());
     let (value, d, i) = (mixed("value"), mixed("d"), mixed("i"));
-    let t: Vec<Ident> = (0..f.wrt.len()).map(|k| mixed(&format!("t{k}"))).collect();
-    let mut t_decls = TokenStream::new();
-    let mut t_pass = Vec::new();
-    for (&q, tk) in f.wrt.iter().zip(&t) {
-        let ty = f.vars[f.params[q]].ty;
-        let zero = f.types.zero(ty);
-        t_decls.extend(quote!(let mut #tk = #zero;));
-        t_pass.push(if f.types.kind(ty) == Kind::Float {
-            quote!(#tk)
-        } else {
-            quote!(&#tk)
-        });
-    }
+    let (t, t_decls, t_pass) = unit_tangents(f);
     let mut columns = TokenStream::new();
     for (pi, &q) in f.wrt.iter().enumerate() {
         let tk = &t[pi];
-        let (mut counters, mut lens, mut ty) = (Vec::new(), Vec::new(), f.vars[f.params[q]].ty);
-        while let (TyVal::Array(_, n), Some(e)) = (f.types.get(ty), f.types.elem(ty)) {
-            counters.push(mixed(&format!("c{}", counters.len())));
-            lens.push(n.clone());
-            ty = e;
-        }
-        let at = quote!(#([#counters])*);
-        let scatter = p.outs.iter().enumerate().map(|(k, out)| {
-            let (jk, kk) = (&p.j[k][pi], syn::Index::from(k));
-            match out {
-                Out::Float => quote!(#jk #at = #d.#kk;),
-                Out::Array(n) => quote!(for #i in 0..#n { #jk[#i] #at = #d.#kk[#i]; }),
+        columns.extend(each_coordinate(f, q, |at| {
+            let scatter = p.outs.iter().enumerate().map(|(k, out)| {
+                let (jk, kk) = (&p.j[k][pi], syn::Index::from(k));
+                match out {
+                    Out::Float => quote!(#jk #at = #d.#kk;),
+                    Out::Array(n) => quote!(for #i in 0..#n { #jk[#i] #at = #d.#kk[#i]; }),
+                }
+            });
+            quote! {
+                #tk #at = 1.0;
+                let (_, #d) = #jvp #tf(#(#args,)* #(#t_pass),*);
+                #(#scatter)*
+                #tk #at = 0.0;
             }
-        });
-        let mut body = quote! {
-            #tk #at = 1.0;
-            let (_, #d) = #jvp #tf(#(#args,)* #(#t_pass),*);
-            #(#scatter)*
-            #tk #at = 0.0;
-        };
-        for (c, n) in counters.iter().zip(&lens).rev() {
-            body = quote!(for #c in 0..#n { #body });
-        }
-        columns.extend(body);
+        }));
     }
     let (decls, result, ret) = (&p.decls, &p.result, &p.ret);
     let text = doc(format!(

@@ -52,15 +52,7 @@ fn median(mut f: impl FnMut(), batches: usize) -> f64 {
 }
 
 fn main() {
-    let cpu = std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("model name"))
-                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string())
-        })
-        .unwrap_or_else(|| "unknown CPU".into());
-    println!("cpu: {cpu}");
+    println!("cpu: {}", stackgrad_gradbench::cpu_model());
     let mut names: Vec<String> = std::env::args()
         .skip(1)
         .filter(|a| a.starts_with("ba"))

@@ -30,15 +30,7 @@ fn median(mut f: impl FnMut(), batches: usize, per: usize) -> f64 {
 type Case<'a> = (&'a str, Box<dyn FnMut() + 'a>);
 
 fn main() {
-    let cpu = std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("model name"))
-                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string())
-        })
-        .unwrap_or_else(|| "unknown CPU".into());
-    println!("cpu: {cpu}");
+    println!("cpu: {}", stackgrad_gradbench::cpu_model());
     let (x, start) = ([0.7, -0.4], [1.0, 1.0]);
     let e = [[1.0, 0.0], [0.0, 1.0]];
     let w = 0.1;
