@@ -201,6 +201,9 @@ fn spread(p: &[f64; 2], s: f64) -> (f64, [f64; 3]) {
     (r * s, [p[0] * s, p[1].sin(), r + s * s])
 }
 
+/// `spread`'s blocks: the float element's gradient, then the array element's rows.
+type SpreadJacobian = (([f64; 2], f64), ([[f64; 2]; 3], [f64; 3]));
+
 #[test]
 fn a_tuple_output_against_central_differences() {
     let (p, s) = ([0.6, -1.4], 0.8);
@@ -209,7 +212,7 @@ fn a_tuple_output_against_central_differences() {
     // Both forms agree to rounding, and with central differences.
     let rev = spread_jacobian_rev(&p, s).1;
     let fwd = spread_jacobian_fwd(&p, s).1;
-    let flat = |((a, b), (c, d)): (([f64; 2], f64), ([[f64; 2]; 3], [f64; 3]))| {
+    let flat = |((a, b), (c, d)): SpreadJacobian| {
         let mut v = vec![a[0], a[1], b];
         for i in 0..3 {
             v.extend([c[i][0], c[i][1], d[i]]);

@@ -234,7 +234,7 @@ fn ascent(x: f64, y0: f64) -> f64 {
     let mut y = y0;
     for _ in 0..4 {
         let (_, slope) = inner_jvp(x, y, 0.0, 1.0);
-        y = y + 0.1 * slope;
+        y += 0.1 * slope;
     }
     inner(x, y)
 }
