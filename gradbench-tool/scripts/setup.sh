@@ -27,3 +27,12 @@ for eval in "$@"; do
         ln -s "$(cd "$(dirname "$0")/../../data/adbench/ba" && pwd)" "$dir/evals/ba/data"
     fi
 done
+# `lstm` reads its text from a file the snapshot lacks (any text serves: the eval validates
+# against `manual` on the same input): link tiny shakespeare, which the GPT example uses.
+for eval in "$@"; do
+    if [ "$eval" = lstm ] && [ ! -e "$dir/evals/lstm/data/lstm_full.txt" ]; then
+        mkdir -p "$dir/evals/lstm/data"
+        ln -s "$(cd "$(dirname "$0")/../../data/tinyshakespeare" && pwd)/input.txt" \
+            "$dir/evals/lstm/data/lstm_full.txt"
+    fi
+done

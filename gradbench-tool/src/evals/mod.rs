@@ -8,6 +8,7 @@ mod hello;
 mod kmeans;
 mod llsq;
 mod lse;
+pub mod lstm;
 pub mod particle;
 pub mod saddle;
 
@@ -17,7 +18,7 @@ use serde_json::Value;
 
 /// The modules `define` accepts.
 pub const MODULES: &[&str] = &[
-    "ba", "gmm", "hello", "kmeans", "llsq", "lse", "particle", "saddle",
+    "ba", "gmm", "hello", "kmeans", "llsq", "lse", "lstm", "particle", "saddle",
 ];
 
 /// Runs `function` of `module` on `input`: its output and the time of each run.
@@ -33,6 +34,7 @@ pub fn evaluate(
         "kmeans" => kmeans::evaluate(function, input),
         "llsq" => llsq::evaluate(function, input),
         "lse" => lse::evaluate(function, input),
+        "lstm" => lstm::evaluate(function, input),
         "particle" => particle::evaluate(function, input),
         "saddle" => saddle::evaluate(function, input),
         _ => Err(format!("no module `{module}` in stackgrad's tool")),
