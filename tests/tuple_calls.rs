@@ -331,3 +331,28 @@ fn nested_pattern_over_a_gradient_tuple() {
         close(dt, 0.3 * fd[0] + fd[1], "jvp");
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// A tuple written out with integer elements (an index computation), bound as one `let` each.
+
+#[differentiable(jvp)]
+fn offsets(x: &[f64; 8], k: usize) -> f64 {
+    let (w, bias) = (2 * k, 2 * k + 1);
+    let (a, mut b): (usize, f64) = (k, x[0]);
+    b += x[a];
+    let (i, j) = (bias, w);
+    x[w] * x[bias] + b * x[i] - x[j]
+}
+
+#[test]
+fn integer_elements_of_a_tuple_written_out() {
+    let x = [0.3, -1.2, 0.8, 1.5, -0.4, 2.0, 0.9, -0.7];
+    for k in 0..4 {
+        let fd = central(|p: &[f64; 8]| offsets(p, k), &x);
+        let (v, g) = offsets_grad(&x, k);
+        assert_eq!(v, offsets(&x, k));
+        for c in 0..8 {
+            close(g[c], fd[c], "gradient");
+        }
+    }
+}

@@ -340,7 +340,7 @@ impl Lower {
     }
 
     /// `let y = ..;` (or `let y: T = ..;`): a float or an array, or a value without derivative.
-    fn local(&mut self, local: &syn::Local, out: &mut Block) {
+    pub(super) fn local(&mut self, local: &syn::Local, out: &mut Block) {
         let (pat, ann) = match &local.pat {
             syn::Pat::Type(pt) => (&*pt.pat, Some(&*pt.ty)),
             p => (p, None),
@@ -359,7 +359,9 @@ impl Lower {
                     "this attribute applies to a `let` of one name; bind each value with its own `let` and put it on the one it is for",
                 ));
             }
-            self.destructure_let(tuple, elem_tys.as_deref(), &init.expr, out);
+            if !self.destructure_scalars(tuple, elem_tys.as_deref(), &init.expr, out) {
+                self.destructure_let(tuple, elem_tys.as_deref(), &init.expr, out);
+            }
             return;
         }
         let syn::Pat::Ident(pi) = pat else {

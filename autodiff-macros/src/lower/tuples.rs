@@ -133,6 +133,64 @@ impl Lower {
         );
     }
 
+    /// `let (w, bias) = (8 * n, 4 * n);`: a tuple written out with an integer or `bool`
+    /// element, bound as one `let` per element, each value first into a hidden local (so that
+    /// an element reading a name the pattern binds sees its old value). Whether it applied.
+    pub(super) fn destructure_scalars(
+        &mut self,
+        tuple: &syn::PatTuple,
+        tys: Option<&[&syn::Type]>,
+        init: &syn::Expr,
+        out: &mut Block,
+    ) -> bool {
+        let mut init = init;
+        while let syn::Expr::Paren(p) = init {
+            init = &p.expr;
+        }
+        let syn::Expr::Tuple(t) = init else {
+            return false;
+        };
+        let plain = |p: &syn::Pat| {
+            matches!(p, syn::Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none())
+                || matches!(p, syn::Pat::Wild(_))
+        };
+        let ty_at = |k: usize| tys.and_then(|t| t.get(k)).copied();
+        let scalar = (t.elems.iter().enumerate()).any(|(k, e)| {
+            let declared = ty_at(k).map(|ty| quote::ToTokens::to_token_stream(ty).to_string());
+            match declared.as_deref() {
+                None | Some("_") => matches!(self.kind_of(e), Some(Kind::Int | Kind::Bool)),
+                Some(ty) => INTS_AND_BOOL.contains(&ty),
+            }
+        });
+        if !scalar || t.elems.len() != tuple.elems.len() || !tuple.elems.iter().all(plain) {
+            return false;
+        }
+        let hidden: Vec<syn::Ident> = (0..t.elems.len())
+            .map(|k| quote::format_ident!("__stackgrad_element{}", k))
+            .collect();
+        let mut lets: Vec<syn::Stmt> = Vec::new();
+        for (k, e) in t.elems.iter().enumerate() {
+            let h = &hidden[k];
+            lets.push(match ty_at(k) {
+                Some(ty) if !matches!(ty, syn::Type::Infer(_)) => {
+                    syn::parse_quote!(let #h: #ty = #e;)
+                }
+                _ => syn::parse_quote!(let #h = #e;),
+            });
+        }
+        for (p, h) in tuple.elems.iter().zip(&hidden) {
+            if let syn::Pat::Ident(pi) = p {
+                lets.push(syn::parse_quote!(let #pi = #h;));
+            }
+        }
+        for s in &lets {
+            if let syn::Stmt::Local(local) = s {
+                self.local(local, out);
+            }
+        }
+        true
+    }
+
     /// `let (v, (_, d_y)) = f_grad(&x, &y);`: the elements of a call's tuple the pattern names,
     /// nested tuples and `_` included, each typed by the `let`'s tuple type where it has one
     /// (else a float, and indexing it asks for the type).
@@ -360,6 +418,11 @@ pub(super) fn callee_name(e: &syn::Expr) -> Option<String> {
         _ => None,
     }
 }
+
+/// The integer types and `bool`: a tuple element of one of these is bound by its own `let`.
+const INTS_AND_BOOL: [&str; 13] = [
+    "usize", "isize", "u8", "u16", "u32", "u64", "u128", "i8", "i16", "i32", "i64", "i128", "bool",
+];
 
 /// What a destructuring pattern binds of a call's tuple (see [`crate::ir::TupleShape`]).
 pub(super) enum PatShape {
