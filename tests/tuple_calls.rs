@@ -356,3 +356,25 @@ fn integer_elements_of_a_tuple_written_out() {
         }
     }
 }
+
+/// A mutable element of a call's tuple, assigned again (its tangent is mutable too).
+#[differentiable(jvp)]
+fn mutable_element(r: f64, t: f64) -> f64 {
+    let (_, mut b) = polar(r, t);
+    b -= 0.5;
+    for _ in 0..2 {
+        b = (b * r).sin();
+    }
+    b
+}
+
+#[test]
+fn a_mutable_element_assigned_again() {
+    let (r, t) = (0.9, 0.4);
+    let fd = central(|p: &[f64; 2]| mutable_element(p[0], p[1]), &[r, t]);
+    let (_, g) = mutable_element_grad(r, t);
+    close(g.0, fd[0], "d/dr");
+    close(g.1, fd[1], "d/dt");
+    let (_, dt) = mutable_element_jvp(r, t, 0.0, 1.0);
+    close(dt, fd[1], "jvp");
+}

@@ -292,8 +292,9 @@ pub struct Func {
     pub inner: bool,
     /// `#[differentiable(nested)]`: callers may call its `_grad_<param>` items.
     pub nested: bool,
-    /// It calls a `_grad_<param>` item of a `nested` helper: `jvp` only (second order of it
-    /// would be third order of the helper), and the reference twin calls the same item.
+    /// It calls a `_grad_<param>` item of a `nested` helper (second order of it would be third
+    /// order of the helper; the reference twin calls the same item) or a helper returning a
+    /// tuple (which has no `hvp`): `jvp` only.
     pub calls_nested: bool,
 }
 

@@ -413,6 +413,8 @@ impl Gen<'_> {
         let name = format!("g{k}");
         let ret = if self.p(Feature::ArrayCalls, 0.25) {
             Ty::floats(&[self.pick_len()])
+        } else if self.on.has(Feature::TupleCalls) && self.side.gen_bool(0.3) {
+            Ty::Tuple(vec![Ty::Float, Ty::Float])
         } else {
             Ty::Float
         };
@@ -1475,6 +1477,14 @@ impl Gen<'_> {
 
     /// A call to an earlier helper returning a float, if one can be called here.
     fn call(&mut self, d: usize) -> Option<Ex> {
+        // Or an element of a tuple-valued helper's result, `g(..).1`.
+        if let Some(callee) = self.tuple_callee() {
+            let text = self.call_text(&callee, d)?;
+            let k = self.side.gen_range(0..2);
+            self.calls_nested = true;
+            self.used.push(Feature::TupleCalls);
+            return Some(tame(Ex::new(format!("{text}.{k}"), 6.0)));
+        }
         let floats: Vec<Callee> = self
             .callees
             .iter()
@@ -1820,6 +1830,10 @@ impl Gen<'_> {
     /// `let (a, mut b) = (e1, e2);`, or, with two assignable floats, the simultaneous
     /// `(a, b) = (b * 0.5 + e, a * 0.5);`, which reads both before it writes either.
     fn destructure(&mut self, out: &mut Vec<Stmt>) {
+        if let Some(stmt) = self.tuple_call_let() {
+            out.push(stmt);
+            return;
+        }
         let slots = self.assignable(false);
         if slots.len() >= 2 && self.coin(0.5) {
             let mut pick = slots.clone();
@@ -1851,6 +1865,49 @@ impl Gen<'_> {
         });
         self.declare(&a, Kind::Float, false, e1.mag);
         self.declare(&b, Kind::Float, mutable, e2.mag);
+    }
+
+    /// In the function under test, `let (a, mut b) = g(..);` (or `let (_, b) = ..`) of a helper
+    /// returning a tuple, if one can be called here.
+    fn tuple_call_let(&mut self) -> Option<Stmt> {
+        let callee = self.tuple_callee()?;
+        let text = self.call_text(&callee, 1)?;
+        let (a, b) = (self.fresh("u"), self.fresh("u"));
+        let mutable = self.side.gen_bool(0.5);
+        let skip = self.side.gen_bool(0.3);
+        let m = if mutable { "mut " } else { "" };
+        let first = if skip { "_".to_string() } else { a.clone() };
+        self.calls_nested = true;
+        self.used.push(Feature::TupleCalls);
+        let stmt = Stmt::Let {
+            name: format!("({first}, {m}{b})"),
+            mutable: false,
+            ty: None,
+            value: text,
+            recompute: false,
+            record: false,
+        };
+        if !skip {
+            self.declare(&a, Kind::Float, false, 6.0);
+        }
+        self.declare(&b, Kind::Float, mutable, 6.0);
+        Some(stmt)
+    }
+
+    /// A helper returning a tuple that the function under test may call here.
+    fn tuple_callee(&mut self) -> Option<Callee> {
+        if !self.in_top
+            || self.in_cond > 0
+            || !self.on.has(Feature::TupleCalls)
+            || !self.side.gen_bool(0.7)
+        {
+            return None;
+        }
+        let tuples: Vec<Callee> = (self.callees.iter())
+            .filter(|c| matches!(c.ret, Ty::Tuple(_)))
+            .cloned()
+            .collect();
+        tuples.choose(&mut self.side).cloned()
     }
 
     /// An assignment to a mutable array element.

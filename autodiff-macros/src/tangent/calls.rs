@@ -224,7 +224,9 @@ impl Tan<'_> {
             .flatten();
         match tangents {
             Some((t, t_whole)) if is_let && place.is_empty() => {
-                quote!(#prim let #t = #t_whole #k;)
+                let m =
+                    matches!(target, Target::Var(v) if self.f.vars[v].mutable).then(|| quote!(mut));
+                quote!(#prim let #m #t = #t_whole #k;)
             }
             Some((t, t_whole)) => quote!(#prim #t = #t_whole #k;),
             None => prim,
