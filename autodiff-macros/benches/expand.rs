@@ -46,6 +46,8 @@ mod rules;
 mod tangent;
 #[path = "../src/tape.rs"]
 mod tape;
+#[path = "../src/types.rs"]
+mod types;
 #[path = "../src/walk.rs"]
 mod walk;
 

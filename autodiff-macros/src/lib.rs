@@ -35,6 +35,7 @@ mod names;
 mod print;
 mod rules;
 mod tape;
+mod types;
 mod walk;
 
 use proc_macro::TokenStream;

@@ -251,7 +251,8 @@ impl Plan {
         let wanted: HashSet<VarId> = (0..f.vars.len())
             .filter(|&v| {
                 let var = &f.vars[v];
-                var.mutable && !var.in_place()
+                // A `Vec` local is never recorded whole: each read is.
+                var.mutable && !var.in_place() && !f.vec_lens.contains_key(&v)
             })
             .collect();
         find_snaps(&f.body, BlockRef::Fn, &[], &wanted, &mut found);
@@ -420,6 +421,7 @@ fn has_call(p: &Pure) -> bool {
         Pure::Call(..) => true,
         Pure::Lit(_) | Pure::Var(..) => false,
         Pure::Unary(_, a) | Pure::Cast(a, _) | Pure::Ref(a) | Pure::Matches(a, _) => has_call(a),
+        Pure::Vec { len, .. } => has_call(len),
         Pure::Bin(_, a, b) => has_call(a) || has_call(b),
         Pure::If(c, a, b) => has_call(c) || has_call(a) || has_call(b),
         Pure::Method(r, _, args) => has_call(r) || args.iter().any(has_call),

@@ -60,6 +60,10 @@ pub fn pure_tokens(
             let a = pure_tokens(a, leaf);
             quote!(::core::matches!(#a, #pat))
         }
+        Pure::Vec { mac, elem, len } => {
+            let len = pure_tokens(len, leaf);
+            quote!(#mac![#elem; #len])
+        }
     }
 }
 

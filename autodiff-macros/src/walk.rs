@@ -41,6 +41,7 @@ pub fn pure_reads<'p>(p: &'p Pure, out: &mut Vec<(VarId, &'p [Proj], ReadId)>) {
         Pure::Unary(_, a) | Pure::Cast(a, _) | Pure::Ref(a) | Pure::Matches(a, _) => {
             pure_reads(a, out)
         }
+        Pure::Vec { len, .. } => pure_reads(len, out),
         Pure::If(c, a, b) => {
             pure_reads(c, out);
             pure_reads(a, out);
@@ -156,6 +157,7 @@ pub fn referenced(b: &Block, out: &mut std::collections::BTreeSet<VarId>) {
             Pure::Unary(_, a) | Pure::Cast(a, _) | Pure::Ref(a) | Pure::Matches(a, _) => {
                 pure(a, out)
             }
+            Pure::Vec { len, .. } => pure(len, out),
             Pure::If(c, a, b) => {
                 pure(c, out);
                 pure(a, out);

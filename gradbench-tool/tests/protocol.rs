@@ -292,3 +292,62 @@ fn gmm_takes_the_evals_layout() {
         r[3]
     );
 }
+
+#[test]
+fn ode_against_the_exact_solution_and_central_differences() {
+    let (n, s) = (5, 40);
+    let x: Vec<f64> = uniform(n, 11).iter().map(|u| 0.5 + u).collect();
+    let input = |x: &[f64]| json!({"x": x, "s": s, "min_runs": 1, "min_seconds": 0});
+    let mut messages = vec![
+        json!({"id": 0, "kind": "define", "module": "ode"}),
+        json!({"id": 1, "kind": "evaluate", "module": "ode", "function": "primal", "input": input(&x)}),
+        json!({"id": 2, "kind": "evaluate", "module": "ode", "function": "gradient", "input": input(&x)}),
+    ];
+    let e = 1e-6;
+    for i in 0..n {
+        for sign in [1.0, -1.0] {
+            let mut p = x.clone();
+            p[i] += sign * e;
+            let id = messages.len();
+            messages.push(json!({"id": id, "kind": "evaluate", "module": "ode", "function": "primal", "input": input(&p)}));
+        }
+    }
+    let r = session(&messages);
+    assert!(r[0]["success"].as_bool().unwrap());
+    // The exact solution at t = 2: y_i = x_0 .. x_i 2^(i+1) / (i+1)!; RK4 with h = 1/20 is
+    // within 1e-6 of it.
+    let y = floats(&r[1]["output"]);
+    let (mut prod, mut fact) = (1.0, 1.0);
+    for i in 0..n {
+        prod *= x[i] * 2.0;
+        fact *= (i + 1) as f64;
+        let exact = prod / fact;
+        assert!(
+            (y[i] - exact).abs() < 1e-6 * exact,
+            "y[{i}] = {} against {exact}",
+            y[i]
+        );
+    }
+    // The gradient of the last element against central differences of the primal.
+    let g = floats(&r[2]["output"]);
+    for i in 0..n {
+        let (yp, ym) = (
+            floats(&r[3 + 2 * i]["output"]),
+            floats(&r[4 + 2 * i]["output"]),
+        );
+        let fd = (yp[n - 1] - ym[n - 1]) / (2.0 * e);
+        assert!(
+            (g[i] - fd).abs() < 1e-6 * fd.abs(),
+            "d/dx[{i}]: {} against {fd}",
+            g[i]
+        );
+    }
+    // Bad input: a typed error, no panic.
+    let bad = session(&[
+        json!({"id": 0, "kind": "define", "module": "ode"}),
+        json!({"id": 1, "kind": "evaluate", "module": "ode", "function": "gradient", "input": {"x": [], "s": 3}}),
+        json!({"id": 2, "kind": "evaluate", "module": "ode", "function": "primal", "input": {"x": [1.0], "s": 0}}),
+    ]);
+    assert_eq!(bad[1]["success"], false);
+    assert_eq!(bad[2]["success"], false);
+}

@@ -51,6 +51,9 @@ impl Lower {
     /// Lowers a float expression to an operand, defining temporaries in `out`.
     pub(super) fn float(&mut self, e: &syn::Expr, out: &mut Block) -> Operand {
         use syn::Expr;
+        if self.vec_whole(e) {
+            return self.dummy();
+        }
         match e {
             Expr::Paren(p) => self.float(&p.expr, out),
             Expr::Group(g) => self.float(&g.expr, out),
@@ -474,6 +477,9 @@ impl Lower {
 
     /// An argument of a call or an integer argument of a method: float or not.
     fn operand(&mut self, e: &syn::Expr, out: &mut Block) -> Operand {
+        if self.vec_whole(e) {
+            return self.dummy();
+        }
         if let syn::Expr::Reference(r) = e {
             if r.mutability.is_some() {
                 self.error(err(r, "pass arrays and structs by shared reference (`&a`); the adjoint writes the derivatives"));

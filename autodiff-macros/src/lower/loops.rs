@@ -359,6 +359,13 @@ impl Lower {
             match self.f.types.get(ty).clone() {
                 TyVal::Array(_, n) => lens.push(n),
                 TyVal::Slice(_) => lens.push(quote::quote!((#arr).len())),
+                TyVal::Vec(_) => {
+                    self.error(err(
+                        arr,
+                        "a `Vec` local is read by index: loop over its indices, as in `for i in 0..y.len()`",
+                    ));
+                    return None;
+                }
                 // A `const` array zipped with an array of known length.
                 TyVal::Unknown(_) if iters.len() == 2 && self.f.vars[v].constant => {
                     unseen = Some(quote::quote!((#arr).len()));

@@ -21,6 +21,7 @@ mod runtime;
 mod signature;
 mod stmts;
 mod tuples;
+mod vecs;
 
 use std::collections::{HashMap, HashSet};
 
@@ -48,7 +49,7 @@ enum Mode {
 
 /// What a name in scope stands for.
 #[derive(Clone)]
-enum Binding {
+pub(super) enum Binding {
     Var(VarId),
     /// `x` bound by `for x in a.iter_mut()`: the place `a[k]`.
     Alias(VarId, Vec<Proj>, TyId),
@@ -153,6 +154,7 @@ impl Lower {
                 known: args.known.clone(),
                 unseen_casts: HashSet::new(),
                 slices: Vec::new(),
+                vec_lens: HashMap::new(),
             },
             scopes: vec![HashMap::new()],
             names: HashMap::new(),

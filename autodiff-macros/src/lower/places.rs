@@ -236,6 +236,14 @@ impl Lower {
                 self.error(err(left, msg));
                 None
             }
+            Some((v, proj)) if proj.is_empty() && self.is_vec(v) => {
+                let name = &self.f.vars[v].name;
+                self.error(err(
+                    left,
+                    format!("`{name}` is a `Vec` local, written by element (`{name}[i] = ..`): it cannot be assigned whole; set its elements in a loop, or declare another `Vec`"),
+                ));
+                None
+            }
             Some(place) => Some(place),
             None => {
                 self.error(err(

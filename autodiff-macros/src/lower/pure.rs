@@ -108,6 +108,10 @@ impl Lower {
     /// Lowers an expression without derivative (integer, bool, or a float in a condition).
     pub(super) fn pure(&mut self, e: &syn::Expr) -> (Pure, TyId) {
         use syn::Expr;
+        if self.vec_whole(e) {
+            let ty = self.f.types.fresh(TyVal::Unknown(Kind::Int));
+            return (Pure::Lit(quote::quote!(0)), ty);
+        }
         match e {
             Expr::Paren(p) => self.pure(&p.expr),
             Expr::Group(g) => self.pure(&g.expr),
@@ -283,6 +287,12 @@ impl Lower {
 
     /// A method of an integer, a float or a constant: `x.is_nan()`, `i.pow(2)`, `K.sin()`.
     fn pure_method(&mut self, m: &syn::ExprMethodCall) -> (Pure, TyId) {
+        if m.method == "len"
+            && m.args.is_empty()
+            && let Some(len) = self.vec_len(&m.receiver)
+        {
+            return (len, self.f.usize_ty);
+        }
         let (recv, rt) = self.pure(&m.receiver);
         let name = m.method.to_string();
         let kind = self.f.types.kind(rt);

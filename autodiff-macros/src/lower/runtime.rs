@@ -50,6 +50,15 @@ impl Lower {
     /// is recorded like a loop of constant bounds into `Vec` fields of the tape instead.
     pub(super) fn check_independent(&mut self, fl: &syn::ExprForLoop, id: usize, body: &Block) {
         let lp = &self.f.loops[id];
+        let vec = lp.carried.iter().copied().find(|&v| self.is_vec(v));
+        let checkpointed = lp.checkpoint.is_some() && (!lp.runtime || lp.binomial);
+        if let (Some(v), true) = (vec, checkpointed) {
+            let name = self.f.vars[v].name.clone();
+            return self.error(err(
+                &fl.expr,
+                format!("a checkpointed loop saves the state it carries whole, and `{name}`, a `Vec`, cannot be saved in a tape of fixed size: remove `#[checkpoint(..)]` from this loop (its steps are then recorded)"),
+            ));
+        }
         if !lp.runtime || lp.binomial {
             return;
         }
@@ -57,6 +66,11 @@ impl Lower {
         crate::walk::assigned(body, &mut written);
         let mut carried = Vec::new();
         for v in lp.carried.clone() {
+            if self.is_vec(v) {
+                // Read in place by a rerun, it would need a copy of its own; recorded instead.
+                carried.push(v);
+                continue;
+            }
             if written.contains(&v) && extremum_only(body, v) {
                 self.f.loops[id].extrema.push(v);
                 continue;

@@ -389,6 +389,9 @@ impl Lower {
             self.error(err(d, "`let .. else` is not supported"));
             return;
         }
+        if super::vecs::vec_macro(&init.expr).is_some() {
+            return self.vec_local(pi, ann, &init.expr, out);
+        }
         let ann_ty = match ann {
             None => None,
             Some(t) => match self.parse_ty(t) {

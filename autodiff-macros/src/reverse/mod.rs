@@ -157,6 +157,11 @@ impl<'a> Rev<'a> {
         for (v, var) in f.vars.iter().enumerate() {
             if act.vars[v] && var.param.is_none() {
                 let d = names.fresh(&format!("d_{}", bare(&var.name)));
+                if f.vec_lens.contains_key(&v) {
+                    // Declared by `vec_decls`, which can print its length.
+                    d_vars[v] = Some(d);
+                    continue;
+                }
                 let ty = f.types.tokens_infer(var.ty);
                 let zero = f.types.zero_acc(var.ty);
                 decls.push(quote!(let mut #d: #ty = #zero;));
@@ -171,7 +176,7 @@ impl<'a> Rev<'a> {
                 temp_uses[*t] += 1;
             }
         });
-        Rev {
+        let mut rev = Rev {
             f,
             act,
             plan,
@@ -211,6 +216,24 @@ impl<'a> Rev<'a> {
             pre: TokenStream::new(),
             held: Vec::new(),
             held_places: Vec::new(),
+        };
+        rev.vec_decls();
+        rev
+    }
+
+    /// The cotangent of each `Vec` local that carries a derivative, zeroed at the top of the
+    /// reverse sweep to its length (which the sweep computes from the parameters and the
+    /// tape: no `Vec` local of a loop's).
+    fn vec_decls(&mut self) {
+        let mut vecs: Vec<(&VarId, &Pure)> = self.f.vec_lens.iter().collect();
+        vecs.sort_by_key(|(v, _)| **v);
+        for (&v, def) in vecs {
+            let Some(d) = self.d_vars[v].clone() else {
+                continue;
+            };
+            let zero = def.vec_filled(quote!(0.0)).unwrap();
+            let zero = self.pure_val(&zero);
+            self.decls.push(quote!(let mut #d = #zero;));
         }
     }
 

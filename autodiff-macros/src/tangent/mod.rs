@@ -517,7 +517,16 @@ impl<'a> Tan<'a> {
             }
             return Self::bind(fwd, target, place, is_let, value);
         };
+        // A `Vec` local's tangent: zeros of its length, as its definition computes it.
+        let vec_zero = match rhs {
+            Rhs::Pure(p) => p.vec_filled(self.zero(self.f.types.elem(ty).unwrap_or(ty))),
+            _ => None,
+        };
+        let vec_zero = vec_zero.map(|z| fwd.pure(&z));
         let tangent = |me: &Self, out: &TokenStream, reads_out: &mut bool| {
+            if let Some(z) = &vec_zero {
+                return z.clone();
+            }
             if me.lanes && me.f.types.kind(ty) == Kind::Float {
                 return me.lanes_rhs(target, rhs, ty, out, reads_out);
             }

@@ -9,6 +9,7 @@ mod kmeans;
 mod llsq;
 mod lse;
 pub mod lstm;
+pub mod ode;
 pub mod particle;
 pub mod saddle;
 
@@ -18,7 +19,7 @@ use serde_json::Value;
 
 /// The modules `define` accepts.
 pub const MODULES: &[&str] = &[
-    "ba", "gmm", "hello", "kmeans", "llsq", "lse", "lstm", "particle", "saddle",
+    "ba", "gmm", "hello", "kmeans", "llsq", "lse", "lstm", "ode", "particle", "saddle",
 ];
 
 /// Runs `function` of `module` on `input`: its output and the time of each run.
@@ -35,6 +36,7 @@ pub fn evaluate(
         "llsq" => llsq::evaluate(function, input),
         "lse" => lse::evaluate(function, input),
         "lstm" => lstm::evaluate(function, input),
+        "ode" => ode::evaluate(function, input),
         "particle" => particle::evaluate(function, input),
         "saddle" => saddle::evaluate(function, input),
         _ => Err(format!("no module `{module}` in stackgrad's tool")),

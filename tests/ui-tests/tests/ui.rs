@@ -14,5 +14,6 @@ fn ui() {
     t.compile_fail("ui/record/*.rs");
     t.compile_fail("ui/nested/*.rs");
     t.compile_fail("ui/jacobian/*.rs");
+    t.compile_fail("ui/vecs/*.rs");
     t.compile_fail("ui/derive/*.rs");
 }

@@ -1,0 +1,262 @@
+//! Types as the macro's inference knows them: a union-find over type variables, and each
+//! type printed as tokens (annotations, tape fields, zeros).
+
+use proc_macro2::{Ident, TokenStream};
+
+pub type TyId = usize;
+
+/// What kind of value an expression has; known while lowering, before exact types are.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Kind {
+    Float,
+    Int,
+    Bool,
+    /// A fixed-size array (of floats, integers, or arrays).
+    Array,
+    /// A user struct, passed by reference: its float fields carry derivatives.
+    Struct,
+    /// A fieldless enum the function matches on: a value without derivative.
+    Enum,
+    /// A number whose kind the function's source does not tell: a `const` item declared
+    /// elsewhere, before its use makes it a float or an integer. It is a constant either way
+    /// (no derivative); unification with a float or an integer decides it.
+    Num,
+}
+
+/// A type as inference knows it.
+#[derive(Clone, Debug)]
+pub enum TyVal {
+    Unknown(Kind),
+    F32,
+    F64,
+    Bool,
+    Int(Ident),
+    /// `[elem; len]`.
+    Array(TyId, TokenStream),
+    /// `[elem]`, the type behind a slice parameter `&[elem]`: an array whose length is known at
+    /// run time only. Read in place, never recorded, never differentiated.
+    Slice(TyId),
+    /// `Vec<elem>`: a local created with `vec![c; len]`, an array whose length is known at run
+    /// time. Read and written by element only; its length is the `len` of its definition
+    /// ([`Pure::Vec`], in [`Func::vec_lens`]).
+    Vec(TyId),
+    Struct(TokenStream),
+    Enum(TokenStream),
+}
+
+impl TyVal {
+    pub fn kind(&self) -> Kind {
+        match self {
+            TyVal::Unknown(k) => *k,
+            TyVal::F32 | TyVal::F64 => Kind::Float,
+            TyVal::Bool => Kind::Bool,
+            TyVal::Int(_) => Kind::Int,
+            TyVal::Array(..) | TyVal::Slice(_) | TyVal::Vec(..) => Kind::Array,
+            TyVal::Struct(_) => Kind::Struct,
+            TyVal::Enum(_) => Kind::Enum,
+        }
+    }
+}
+
+/// Union-find over type variables; unresolved floats default to `f64` and integers to `i32`,
+/// as rustc does.
+#[derive(Default)]
+pub struct Types {
+    parent: Vec<TyId>,
+    val: Vec<TyVal>,
+}
+
+impl Types {
+    pub fn fresh(&mut self, v: TyVal) -> TyId {
+        self.parent.push(self.parent.len());
+        self.val.push(v);
+        self.parent.len() - 1
+    }
+
+    fn root(&self, mut a: TyId) -> TyId {
+        while self.parent[a] != a {
+            a = self.parent[a];
+        }
+        a
+    }
+
+    pub fn get(&self, a: TyId) -> &TyVal {
+        &self.val[self.root(a)]
+    }
+
+    pub fn kind(&self, a: TyId) -> Kind {
+        self.get(a).kind()
+    }
+
+    /// Merges two type variables. A conflict between two known types is left for rustc to
+    /// report on the primal function, where the user wrote it. Of two unknowns, the one that
+    /// knows more wins: a float or an integer over a number of unknown kind.
+    /// Whether two types were unified into one.
+    pub fn same(&self, a: TyId, b: TyId) -> bool {
+        self.root(a) == self.root(b)
+    }
+
+    pub fn unify(&mut self, a: TyId, b: TyId) {
+        let (ra, rb) = (self.root(a), self.root(b));
+        if ra == rb {
+            return;
+        }
+        if let (
+            TyVal::Array(ea, _) | TyVal::Slice(ea) | TyVal::Vec(ea),
+            TyVal::Array(eb, _) | TyVal::Slice(eb) | TyVal::Vec(eb),
+        ) = (&self.val[ra], &self.val[rb])
+        {
+            let (ea, eb) = (*ea, *eb);
+            self.unify(ea, eb);
+        }
+        let keep_b = match (&self.val[ra], &self.val[rb]) {
+            (TyVal::Unknown(Kind::Num), _) => true,
+            (_, TyVal::Unknown(Kind::Num)) => false,
+            (a, _) => matches!(a, TyVal::Unknown(_)),
+        };
+        if keep_b {
+            self.parent[ra] = rb;
+        } else {
+            self.parent[rb] = ra;
+        }
+    }
+
+    /// The element type of an array type.
+    pub fn elem(&self, a: TyId) -> Option<TyId> {
+        match self.get(a) {
+            TyVal::Array(e, _) | TyVal::Slice(e) | TyVal::Vec(e) => Some(*e),
+            _ => None,
+        }
+    }
+
+    /// Is this a float, an array of floats or a struct: something that can carry a derivative?
+    pub fn differentiable(&self, a: TyId) -> bool {
+        match self.kind(a) {
+            Kind::Float | Kind::Struct => true,
+            Kind::Array => self.differentiable(self.elem(a).unwrap()),
+            _ => false,
+        }
+    }
+
+    /// Is the type fully known to the macro (no float or number left to inference)?
+    pub fn known(&self, a: TyId) -> bool {
+        match self.get(a) {
+            // Its length is no part of its type: a `let` leaves it to rustc.
+            TyVal::Vec(..) => false,
+            TyVal::Unknown(Kind::Float | Kind::Num) => false,
+            TyVal::Array(e, _) | TyVal::Slice(e) => self.known(*e),
+            _ => true,
+        }
+    }
+
+    /// The type as tokens where rustc can infer it (a `let` binding): a float the macro could
+    /// not type is `_`, so rustc types it as it types the user's own function (from a `const`
+    /// item's declared type, a callee's signature) instead of the macro guessing `f64`.
+    pub fn tokens_infer(&self, a: TyId) -> TokenStream {
+        match self.get(a) {
+            TyVal::Vec(..) => quote::quote!(_),
+            // An integer the macro could not type (a loop counter, a literal): rustc types it
+            // from its uses, which may include a callee's `usize` parameter the macro cannot see.
+            TyVal::Unknown(Kind::Float | Kind::Num | Kind::Int) => quote::quote!(_),
+            TyVal::Array(e, n) => {
+                let e = self.tokens_infer(*e);
+                quote::quote!([#e; #n])
+            }
+            TyVal::Slice(e) => {
+                let e = self.tokens_infer(*e);
+                quote::quote!([#e])
+            }
+            _ => self.tokens(a),
+        }
+    }
+
+    /// The type as tokens where it is [`Self::known`], else `_` (a destructuring `let`'s element
+    /// type, which the macro's own lowering reads back: it has no `[_; N]`).
+    pub fn tokens_or_infer(&self, a: TyId) -> TokenStream {
+        if self.known(a) {
+            self.tokens(a)
+        } else {
+            quote::quote!(_)
+        }
+    }
+
+    /// The scalar type at the bottom of a (nested) array type, or the type itself.
+    pub fn leaf(&self, a: TyId) -> TyId {
+        match self.elem(a) {
+            Some(e) => self.leaf(e),
+            None => a,
+        }
+    }
+
+    /// `: T` for a `let`, or nothing where rustc infers the type better (a float the macro
+    /// could not type: see [`Types::tokens_infer`]).
+    pub fn annotation(&self, a: TyId) -> TokenStream {
+        if self.known(a) && !matches!(self.get(a), TyVal::Unknown(Kind::Int)) {
+            let ty = self.tokens(a);
+            quote::quote!(: #ty)
+        } else {
+            TokenStream::new()
+        }
+    }
+
+    /// The final type as tokens, with rustc's defaults for unconstrained literals.
+    pub fn tokens(&self, a: TyId) -> TokenStream {
+        match self.get(a) {
+            TyVal::F32 => quote::quote!(f32),
+            TyVal::F64 | TyVal::Unknown(Kind::Float) => quote::quote!(f64),
+            TyVal::Bool | TyVal::Unknown(Kind::Bool) => quote::quote!(bool),
+            TyVal::Unknown(Kind::Int) => quote::quote!(i32),
+            TyVal::Int(i) => quote::quote!(#i),
+            TyVal::Array(e, n) => {
+                let e = self.tokens(*e);
+                quote::quote!([#e; #n])
+            }
+            TyVal::Slice(e) => {
+                let e = self.tokens(*e);
+                quote::quote!([#e])
+            }
+            TyVal::Struct(p) | TyVal::Enum(p) => p.clone(),
+            // Never a field or a signature's type: a `Vec` local is never recorded or passed
+            // whole (lowering rejects both).
+            TyVal::Unknown(_) | TyVal::Vec(..) => quote::quote!(_),
+        }
+    }
+
+    /// The zero value of a type, as a literal.
+    pub fn zero(&self, a: TyId) -> TokenStream {
+        self.filled(a, quote::quote!(0.0))
+    }
+
+    /// A value of the type with every float set to `float` (`0.0`, or `-0.0` for accumulators).
+    /// The starting value of an accumulator of type `a`: `-0.0` for a float (the additive
+    /// identity, so the compiler can fold the first `+=`), `0.0` in arrays (a fill with `-0.0` is
+    /// not a `memset`; for a large array the compiler emitted scattered stores).
+    pub fn zero_acc(&self, a: TyId) -> TokenStream {
+        let fill = if self.kind(a) == Kind::Array {
+            quote::quote!(0.0)
+        } else {
+            quote::quote!(-0.0)
+        };
+        self.filled(a, fill)
+    }
+
+    pub fn filled(&self, a: TyId, float: TokenStream) -> TokenStream {
+        match self.get(a) {
+            TyVal::Array(e, n) => {
+                let e = self.filled(*e, float);
+                quote::quote!([#e; #n])
+            }
+            // A slice is never zeroed: it is not differentiated and never recorded.
+            TyVal::Slice(_) => quote::quote!([]),
+            // Zeroed where its length is at hand, by its `Pure::Vec` definition
+            // ([`Pure::vec_filled`]), never through here.
+            TyVal::Vec(..) => panic!("stackgrad: a `Vec` local zeroed without its length"),
+            TyVal::Struct(p) => quote::quote!(<#p as ::core::default::Default>::default()),
+            v => match v.kind() {
+                Kind::Float | Kind::Num => float,
+                Kind::Int => quote::quote!(0),
+                _ => quote::quote!(false),
+            },
+        }
+    }
+}
