@@ -98,6 +98,7 @@ features! {
     Invariant "invariant" "GMM's shape: a nest inside a loop, `for i { for k { xc[d] = .. - p[k][d]; y[d] = q[k][d] * xc[d]; y[b] += p[k][b] * xc[a]; .. } }`, whose tangents are partly the same for every `i` (`f_jvp` computes that part once), with scalar accumulators, one that sums another, reads before an accumulator is complete, sometimes two nests in the loop",
     TupleCalls "tuple-calls" "helpers returning `($F, $F)`, called by the function under test as `let (a, mut b) = g(..);`, `let (_, b) = g(..);` and `g(..).1` (the function under test is then `jvp` only: a tuple-valued callee has no `hvp`)",
     Nested "nested" "a helper under `#[differentiable(nested)]` whose gradient with respect to one float parameter (`g0_grad_x(..)`) the function under test calls, differentiated again in reverse and forward mode (the reference twin calls the same gradient, so its central differences check the outer derivative)",
+    VecLocals "vec-locals" "one-dimensional local arrays only ever indexed turned into `Vec`s of a run-time length, `let mut h: Vec<$F> = vec![0.0; N];` or `vec![0.0_$F; N]`",
     Bools "bools" "`bool` locals and a `flag: bool` parameter: `let b = x > 0.5;`, `let mut seen = false;` updated in loops (`seen = seen || ..`), read in conditions (`if b && ..`, `!seen`)",
 }
 

@@ -327,7 +327,10 @@ impl Gen<'_> {
                 funcs.push(f);
             }
         }
-        let top = self.top();
+        let mut top = self.top();
+        if self.on.has(Feature::VecLocals) && crate::vecs::to_vecs(&mut top, &mut self.rng) {
+            self.used.push(Feature::VecLocals);
+        }
         let method = top.ret == Ty::Float
             && !top.calls_nested
             && top.params.iter().any(|q| q.ty == Ty::Struct)

@@ -13,6 +13,7 @@ mod driver;
 mod features;
 mod generate;
 mod harness;
+mod vecs;
 
 use clap::Parser;
 use features::{Feature, Features};

@@ -238,6 +238,7 @@ impl Lower {
         self.undecided_floats();
         self.narrow_records();
         self.reversible_counters();
+        vecs::type_elements(&mut self.f);
         let mut errors = self.errors.into_iter();
         match errors.next() {
             None => Ok(self.f),

@@ -38,15 +38,17 @@ impl Lower {
             ));
             return self.poison(&pat);
         };
-        if let Some(t) = ann
-            && !is_vec_type(t)
-        {
-            self.error(err(
-                t,
-                "a `vec![..]` is a `Vec`: write `Vec<f64>`, or no type",
-            ));
-            return self.poison(&pat);
-        }
+        let elem_ann = match ann.map(vec_elem) {
+            Some(None) => {
+                self.error(err(
+                    ann.unwrap(),
+                    "a `vec![..]` is a `Vec`: write `Vec<f64>`, or no type",
+                ));
+                return self.poison(&pat);
+            }
+            Some(Some(e)) => e.and_then(|e| self.parse_ty(e)),
+            None => None,
+        };
         if !self.nest.is_empty() {
             self.error(err(
                 init,
@@ -55,6 +57,9 @@ impl Lower {
             return self.poison(&pat);
         }
         let (elem, ety) = self.pure(&r.expr);
+        if let Some(e) = elem_ann {
+            self.f.types.unify(ety, e);
+        }
         let Pure::Lit(elem) = elem else {
             self.error(err(
                 &r.expr,
@@ -133,7 +138,50 @@ impl Lower {
     }
 }
 
-/// `Vec<T>`, `alloc::vec::Vec<T>`: the type a `vec![..]` has.
-fn is_vec_type(t: &syn::Type) -> bool {
-    matches!(t, syn::Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "Vec"))
+/// `Vec<T>`, `alloc::vec::Vec<T>` (`Some(Some(Some(T)))`), `Vec<_>` or `Vec`
+/// (`Some(Some(None))`): the type a `vec![..]` has; `Some(None)` for another type.
+fn vec_elem(t: &syn::Type) -> Option<Option<&syn::Type>> {
+    let syn::Type::Path(p) = t else { return None };
+    let last = p.path.segments.last().filter(|s| s.ident == "Vec")?;
+    Some(match &last.arguments {
+        syn::PathArguments::AngleBracketed(a) => match a.args.first() {
+            Some(syn::GenericArgument::Type(syn::Type::Infer(_))) => None,
+            Some(syn::GenericArgument::Type(t)) => Some(t),
+            _ => None,
+        },
+        _ => None,
+    })
+}
+
+/// Suffixes each `Vec` local's constant with its element type where inference found it
+/// (`vec![0.0_f32; n]`): each sweep's `Vec` of cotangents or tangents is then typed where
+/// nothing else would type it, as the user's annotation types the primal's.
+pub(super) fn type_elements(f: &mut Func) {
+    type Lens = std::collections::HashMap<VarId, Pure>;
+    fn block(b: &mut Block, vars: &[Var], types: &Types, lens: &mut Lens) {
+        for s in &mut b.stmts {
+            match s {
+                Stmt::Def {
+                    rhs: Rhs::Pure(Pure::Vec { elem, .. }),
+                    target: Target::Var(v),
+                    ..
+                } => {
+                    let Some(ety) = types.elem(vars[*v].ty) else {
+                        continue;
+                    };
+                    *elem = crate::print::typed_literal(types, elem, ety);
+                    if let Some(Pure::Vec { elem: e, .. }) = lens.get_mut(v) {
+                        *e = elem.clone();
+                    }
+                }
+                Stmt::If { then, els, .. } => {
+                    block(then, vars, types, lens);
+                    block(els, vars, types, lens);
+                }
+                Stmt::For { body, .. } => block(body, vars, types, lens),
+                _ => {}
+            }
+        }
+    }
+    block(&mut f.body, &f.vars, &f.types, &mut f.vec_lens);
 }

@@ -231,7 +231,9 @@ impl<'a> Rev<'a> {
             let Some(d) = self.d_vars[v].clone() else {
                 continue;
             };
-            let zero = def.vec_filled(quote!(0.0)).unwrap();
+            let ety = self.f.types.elem(self.f.vars[v].ty).unwrap();
+            let zero = crate::print::typed_literal(&self.f.types, &quote!(0.0), ety);
+            let zero = def.vec_filled(zero).unwrap();
             let zero = self.pure_val(&zero);
             self.decls.push(quote!(let mut #d = #zero;));
         }

@@ -519,7 +519,11 @@ impl<'a> Tan<'a> {
         };
         // A `Vec` local's tangent: zeros of its length, as its definition computes it.
         let vec_zero = match rhs {
-            Rhs::Pure(p) => p.vec_filled(self.zero(self.f.types.elem(ty).unwrap_or(ty))),
+            Rhs::Pure(p) => {
+                let ety = self.f.types.elem(ty).unwrap_or(ty);
+                let zero = self.zero(ety);
+                p.vec_filled(typed_literal(&self.f.types, &zero, ety))
+            }
             _ => None,
         };
         let vec_zero = vec_zero.map(|z| fwd.pure(&z));
