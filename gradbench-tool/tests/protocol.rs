@@ -15,13 +15,16 @@ fn session(messages: &[Value]) -> Vec<Value> {
         .stdout(Stdio::piped())
         .spawn()
         .expect("the tool starts");
-    {
-        let mut stdin = child.stdin.take().unwrap();
-        for m in messages {
-            writeln!(stdin, "{m}").unwrap();
+    // Written from another thread: a long session fills the pipes both ways.
+    let mut stdin = child.stdin.take().unwrap();
+    let lines: Vec<String> = messages.iter().map(|m| m.to_string()).collect();
+    let writer = std::thread::spawn(move || {
+        for line in lines {
+            writeln!(stdin, "{line}").unwrap();
         }
-    }
+    });
     let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     let responses: Vec<Value> = text
@@ -350,4 +353,164 @@ fn ode_against_the_exact_solution_and_central_differences() {
     ]);
     assert_eq!(bad[1]["success"], false);
     assert_eq!(bad[2]["success"], false);
+}
+
+/// ADBench's small hand model (`data/adbench/ht/model`) and its first simple instance, read as
+/// GradBench's `io.py` reads them, as the eval's JSON input. With `complicated`, each point is
+/// bound to a triangle instead, at seeded barycentric coordinates.
+fn hand_input(complicated: bool) -> Value {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/adbench/ht");
+    let read = |name: &str| std::fs::read_to_string(format!("{dir}/{name}")).unwrap();
+    let fields = |line: &str| -> Vec<String> { line.split(':').map(String::from).collect() };
+    let bones: Vec<Vec<String>> = read("model/bones.txt").lines().map(fields).collect();
+    let nb = bones.len();
+    let matrix = |b: &[String], at: usize| -> Vec<Vec<f64>> {
+        (0..4)
+            .map(|r| (0..4).map(|c| b[at + 4 * r + c].parse().unwrap()).collect())
+            .collect()
+    };
+    let (mut positions, mut weights) = (Vec::new(), Vec::new());
+    for line in read("model/vertices.txt").lines() {
+        let a = fields(line);
+        let p: Vec<f64> = a[..3].iter().map(|x| x.parse().unwrap()).collect();
+        positions.push(vec![p[0], p[1], p[2], 1.0]);
+        let mut w = vec![0.0; nb];
+        for i in 0..a[8].parse::<usize>().unwrap() {
+            let b: usize = a[9 + 2 * i].parse().unwrap();
+            w[b] = a[10 + 2 * i].parse().unwrap();
+        }
+        weights.push(w);
+    }
+    let triangles: Vec<Vec<usize>> = (read("model/triangles.txt").lines())
+        .map(|l| fields(l).iter().map(|x| x.parse().unwrap()).collect())
+        .collect();
+    let hand = read("hand1_t26_c100.txt");
+    let mut lines = hand.lines();
+    let n: usize = lines
+        .next()
+        .unwrap()
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let (mut corr, mut points) = (Vec::new(), Vec::new());
+    for _ in 0..n {
+        let a: Vec<f64> = (lines.next().unwrap().split_whitespace())
+            .map(|x| x.parse().unwrap())
+            .collect();
+        corr.push(a[0] as usize);
+        points.push(a[1..4].to_vec());
+    }
+    let theta: Vec<f64> = (0..26)
+        .map(|_| lines.next().unwrap().trim().parse().unwrap())
+        .collect();
+    let mut us = Vec::new();
+    if complicated {
+        let u = uniform(2 * n, 5);
+        for i in 0..n {
+            corr[i] = (i * 37) % triangles.len();
+            us.push(vec![0.5 * u[2 * i], 0.5 * u[2 * i + 1]]);
+        }
+    }
+    json!({
+        "theta": theta,
+        "us": us,
+        "data": {
+            "correspondences": corr,
+            "points": points,
+            "model": {
+                "bone_count": nb,
+                "bone_names": bones.iter().map(|b| b[0].clone()).collect::<Vec<_>>(),
+                "parents": bones.iter().map(|b| b[1].parse::<i64>().unwrap()).collect::<Vec<_>>(),
+                "base_relatives": bones.iter().map(|b| matrix(b, 2)).collect::<Vec<_>>(),
+                "inverse_base_absolutes": bones.iter().map(|b| matrix(b, 18)).collect::<Vec<_>>(),
+                "base_positions": positions,
+                "weights": weights,
+                "triangles": triangles,
+                "is_mirrored": false,
+            }
+        },
+        "min_runs": 1,
+        "min_seconds": 0,
+    })
+}
+
+#[test]
+fn ht_jacobian_against_central_differences() {
+    for complicated in [false, true] {
+        let input = hand_input(complicated);
+        let theta = floats(&input["theta"]);
+        let h = 1e-6;
+        let with = |f: &dyn Fn(&mut Value)| {
+            let mut i = input.clone();
+            f(&mut i);
+            i
+        };
+        let mut messages = vec![
+            json!({"id": 0, "kind": "define", "module": "ht"}),
+            json!({"id": 1, "kind": "evaluate", "module": "ht", "function": "objective", "input": input}),
+            json!({"id": 2, "kind": "evaluate", "module": "ht", "function": "jacobian", "input": input}),
+        ];
+        // The pose parameters, then (complicated) every point's first and second barycentric
+        // coordinate at once: each residual reads its own only.
+        let columns = if complicated { 28 } else { 26 };
+        for col in 0..columns {
+            for sign in [1.0, -1.0] {
+                let shifted = with(&|i: &mut Value| {
+                    if complicated && col < 2 {
+                        for u in i["us"].as_array_mut().unwrap() {
+                            u[col] = json!(u[col].as_f64().unwrap() + sign * h);
+                        }
+                    } else {
+                        let k = col - (columns - 26);
+                        i["theta"][k] = json!(theta[k] + sign * h);
+                    }
+                });
+                let id = messages.len();
+                messages.push(json!({"id": id, "kind": "evaluate", "module": "ht", "function": "objective", "input": shifted}));
+            }
+        }
+        // A global translation moves every posed vertex by itself: the residuals by minus it.
+        let moved = with(&|i: &mut Value| i["theta"][3] = json!(theta[3] + 0.25));
+        messages.push(json!({"id": messages.len(), "kind": "evaluate", "module": "ht", "function": "objective", "input": moved}));
+        let r = session(&messages);
+        assert!(r.iter().all(|r| r["success"] != false), "{r:?}");
+        let err = floats(&r[1]["output"]);
+        let rows: Vec<Vec<f64>> = (r[2]["output"].as_array().unwrap().iter())
+            .map(floats)
+            .collect();
+        assert_eq!((err.len(), rows.len()), (300, 300));
+        for col in 0..columns {
+            let (p, m) = (
+                floats(&r[3 + 2 * col]["output"]),
+                floats(&r[4 + 2 * col]["output"]),
+            );
+            for row in 0..err.len() {
+                let fd = (p[row] - m[row]) / (2.0 * h);
+                let got = rows[row][col];
+                assert!(
+                    (got - fd).abs() <= 1e-6 * fd.abs().max(1.0),
+                    "complicated {complicated}, row {row}, column {col}: {got} against {fd}"
+                );
+            }
+        }
+        let shifted = floats(&r[3 + 2 * columns]["output"]);
+        for row in 0..err.len() {
+            let want = err[row] - if row % 3 == 0 { 0.25 } else { 0.0 };
+            assert!((shifted[row] - want).abs() < 1e-12, "row {row}");
+        }
+    }
+    // Bad input: a typed error, no panic.
+    let mut bad = hand_input(false);
+    bad["data"]["correspondences"][0] = json!(100_000);
+    let r = session(&[
+        json!({"id": 0, "kind": "define", "module": "ht"}),
+        json!({"id": 1, "kind": "evaluate", "module": "ht", "function": "jacobian", "input": bad}),
+        json!({"id": 2, "kind": "evaluate", "module": "ht", "function": "objective", "input": {"theta": [1.0]}}),
+    ]);
+    assert_eq!(
+        (r[1]["success"].clone(), r[2]["success"].clone()),
+        (json!(false), json!(false))
+    );
 }

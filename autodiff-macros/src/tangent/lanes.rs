@@ -118,6 +118,19 @@ impl Tan<'_> {
         }
     }
 
+    /// The tangent of `place` in an array parameter read in place ([`Tan::raw`]): its lane
+    /// `__l`, a float's lanes wrapped, or an array's converted.
+    pub(super) fn raw_lanes(&self, place: TokenStream, var: VarId, proj: &[Proj]) -> TokenStream {
+        let ty = self.f.place_ty(var, proj);
+        if self.lane.get() {
+            quote!(#place[__l])
+        } else if self.f.types.kind(ty) == Kind::Float {
+            quote!(__Lanes(#place))
+        } else {
+            wrap(self.depth(ty), quote!((&#place)), true)
+        }
+    }
+
     /// The tangent parameters of `f_jvp_vec`: a float's lanes by value, an array's by
     /// reference.
     pub fn lanes_params(&self) -> Vec<(Ident, TokenStream)> {
@@ -165,6 +178,10 @@ impl Tan<'_> {
             let v = self.f.params[i];
             let t = self.t_vars[v].clone().unwrap();
             let ty = self.f.vars[v].ty;
+            if self.f.types.kind(ty) == Kind::Array && !self.f.vars[v].mutable {
+                self.raw[v] = true;
+                continue;
+            }
             let wrapped = wrap(self.depth(ty), quote!(#t), true);
             let inner = self.lanes_ty(ty, false);
             let m = self.f.vars[v].mutable.then(|| quote!(mut));

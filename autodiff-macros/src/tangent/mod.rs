@@ -62,6 +62,10 @@ pub struct Tan<'a> {
     /// In vector mode, while a float tangent is printed lane by lane: a tangent read is its
     /// lane `__l`.
     lane: std::cell::Cell<bool>,
+    /// In vector mode, the array parameters whose tangents are read in place, each float's
+    /// lanes a `[F; W]` wrapped where it is read (never converted whole: a large array's
+    /// tangent would be copied on every call).
+    raw: Vec<bool>,
 }
 
 impl<'a> Tan<'a> {
@@ -101,6 +105,7 @@ impl<'a> Tan<'a> {
             hoist: None,
             lanes: false,
             lane: std::cell::Cell::new(false),
+            raw: vec![false; f.vars.len()],
         }
     }
 
@@ -166,6 +171,9 @@ impl<'a> Tan<'a> {
     /// The tangent of a place in an active variable: `t_x[i].w`, or `None` for an inactive one.
     fn t_place(&self, var: VarId, proj: &[Proj]) -> Option<TokenStream> {
         let t = self.t_vars[var].as_ref().filter(|_| self.act.vars[var])?;
+        if self.raw[var] {
+            return Some(self.raw_lanes(self.projected(t.to_token_stream(), proj), var, proj));
+        }
         if let Some(slot) = self.hoist.as_ref().and_then(|h| h.slot(var)) {
             return Some(self.in_lane(self.projected(slot.clone(), proj)));
         }

@@ -275,8 +275,6 @@ pub fn hoist_jvp_vec<const K: usize, const N: usize, const __W: usize>(
             __Lanes(::core::array::from_fn(|l| self.0[l] + o.0[l]))
         }
     }
-    let t_l: [[__Lanes<f64, __W>; 6]; K] = (*t_l).map(|e| e.map(__Lanes));
-    let t_mu: [[__Lanes<f64, __W>; 3]; K] = (*t_mu).map(|e| e.map(__Lanes));
     let mut s: f64 = 0.0;
     let mut t_s: __Lanes<f64, __W> = __Lanes([0.0; __W]);
     let mut w_y: [[__Lanes<f64, __W>; 3]; K] = [[__Lanes([0.0; __W]); 3]; K];
@@ -284,7 +282,7 @@ pub fn hoist_jvp_vec<const K: usize, const N: usize, const __W: usize>(
         for k in (0..K) {
             let mut t_xc: [__Lanes<f64, __W>; 3] = [__Lanes([0.0; __W]); 3];
             for d in (0..3) {
-                t_xc[d] = __Lanes(::core::array::from_fn(|__l| -t_mu[k][d].0[__l]));
+                t_xc[d] = __Lanes(::core::array::from_fn(|__l| -t_mu[k][d][__l]));
             }
             for a in (0..3) {
                 for b in (a..3) {
@@ -313,7 +311,7 @@ pub fn hoist_jvp_vec<const K: usize, const N: usize, const __W: usize>(
                     let t0 = l[k][((a * 3) - ((a * (a + 1)) / 2)) + b] * xc[a];
                     let t_t0: __Lanes<f64, __W> = __Lanes(
                         ::core::array::from_fn(|__l| {
-                            t_l[k][((a * 3) - ((a * (a + 1)) / 2)) + b].0[__l] * xc[a]
+                            t_l[k][((a * 3) - ((a * (a + 1)) / 2)) + b][__l] * xc[a]
                         }),
                     );
                     t_y[b] = __Lanes(

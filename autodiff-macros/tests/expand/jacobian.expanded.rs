@@ -168,11 +168,10 @@ fn observe_jvp_vec<const __W: usize>(
             __Lanes(::core::array::from_fn(|l| self.0[l] + o.0[l]))
         }
     }
-    let t_p: [__Lanes<f64, __W>; 3] = (*t_p).map(__Lanes);
     let t0 = l[0] - p[0];
-    let t_t0: __Lanes<f64, __W> = __Lanes(::core::array::from_fn(|__l| -t_p[0].0[__l]));
+    let t_t0: __Lanes<f64, __W> = __Lanes(::core::array::from_fn(|__l| -t_p[0][__l]));
     let t1 = l[1] - p[1];
-    let t_t1: __Lanes<f64, __W> = __Lanes(::core::array::from_fn(|__l| -t_p[1].0[__l]));
+    let t_t1: __Lanes<f64, __W> = __Lanes(::core::array::from_fn(|__l| -t_p[1][__l]));
     let dx: f64 = t0;
     let t_dx: __Lanes<f64, __W> = __Lanes(::core::array::from_fn(|__l| t_t0.0[__l]));
     let dy: f64 = t1;
@@ -210,7 +209,7 @@ fn observe_jvp_vec<const __W: usize>(
     );
     let t7 = t6 - p[2];
     let t_t7: __Lanes<f64, __W> = __Lanes(
-        ::core::array::from_fn(|__l| t_t6.0[__l] - t_p[2].0[__l]),
+        ::core::array::from_fn(|__l| t_t6.0[__l] - t_p[2][__l]),
     );
     let t8 = [t5, t7];
     let t_t8: [__Lanes<f64, __W>; 2] = [t_t5, t_t7];

@@ -119,19 +119,18 @@ fn cubic_jvp_vec<const __W: usize>(
             __Lanes(::core::array::from_fn(|l| self.0[l] + o.0[l]))
         }
     }
-    let t_x: [__Lanes<f64, __W>; 2] = (*t_x).map(__Lanes);
     let t_w: __Lanes<f64, __W> = __Lanes(t_w);
     let t0 = w * x[0];
     let t_t0: __Lanes<f64, __W> = __Lanes(
-        ::core::array::from_fn(|__l| t_w.0[__l] * x[0] + w * t_x[0].0[__l]),
+        ::core::array::from_fn(|__l| t_w.0[__l] * x[0] + w * t_x[0][__l]),
     );
     let t1 = t0 * x[0];
     let t_t1: __Lanes<f64, __W> = __Lanes(
-        ::core::array::from_fn(|__l| t_t0.0[__l] * x[0] + t0 * t_x[0].0[__l]),
+        ::core::array::from_fn(|__l| t_t0.0[__l] * x[0] + t0 * t_x[0][__l]),
     );
     let t2 = t1 * x[1];
     let t_t2: __Lanes<f64, __W> = __Lanes(
-        ::core::array::from_fn(|__l| t_t1.0[__l] * x[1] + t1 * t_x[1].0[__l]),
+        ::core::array::from_fn(|__l| t_t1.0[__l] * x[1] + t1 * t_x[1][__l]),
     );
     let t3 = w.sin();
     let t_t3: __Lanes<f64, __W> = __Lanes(

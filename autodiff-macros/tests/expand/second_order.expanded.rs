@@ -172,14 +172,13 @@ pub fn energy_jvp_vec<const __W: usize>(
             __Lanes(::core::array::from_fn(|l| self.0[l] + o.0[l]))
         }
     }
-    let t_x: [__Lanes<f64, __W>; 4] = (*t_x).map(__Lanes);
     let t_w: __Lanes<f64, __W> = __Lanes(t_w);
     let mut s: f64 = 0.0;
     let mut t_s: __Lanes<f64, __W> = __Lanes([0.0; __W]);
     for i in (0..4) {
         let t0 = w * x[i];
         let t_t0: __Lanes<f64, __W> = __Lanes(
-            ::core::array::from_fn(|__l| t_w.0[__l] * x[i] + w * t_x[i].0[__l]),
+            ::core::array::from_fn(|__l| t_w.0[__l] * x[i] + w * t_x[i][__l]),
         );
         let t1 = t0.tanh();
         let t_t1: __Lanes<f64, __W> = __Lanes(

@@ -195,8 +195,6 @@ pub fn split_jvp_vec<const D: usize, const __W: usize>(
             __Lanes(::core::array::from_fn(|l| self.0[l] + o.0[l]))
         }
     }
-    let t_l: [[__Lanes<f64, __W>; D]; D] = (*t_l).map(|e| e.map(__Lanes));
-    let t_x: [__Lanes<f64, __W>; D] = (*t_x).map(__Lanes);
     let mut q: [f64; D] = [0.0; D];
     let mut t_q: [__Lanes<f64, __W>; D] = [__Lanes([0.0; __W]); D];
     for a in (0..D) {
@@ -204,7 +202,7 @@ pub fn split_jvp_vec<const D: usize, const __W: usize>(
             let t0 = l[a][b] * x[a];
             let t_t0: __Lanes<f64, __W> = __Lanes(
                 ::core::array::from_fn(|__l| {
-                    t_l[a][b].0[__l] * x[a] + l[a][b] * t_x[a].0[__l]
+                    t_l[a][b][__l] * x[a] + l[a][b] * t_x[a][__l]
                 }),
             );
             t_q[b] = __Lanes(::core::array::from_fn(|__l| t_q[b].0[__l] + t_t0.0[__l]));

@@ -5,6 +5,7 @@ pub mod ba;
 mod descent;
 mod gmm;
 mod hello;
+pub mod ht;
 mod kmeans;
 mod llsq;
 mod lse;
@@ -19,7 +20,7 @@ use serde_json::Value;
 
 /// The modules `define` accepts.
 pub const MODULES: &[&str] = &[
-    "ba", "gmm", "hello", "kmeans", "llsq", "lse", "lstm", "ode", "particle", "saddle",
+    "ba", "gmm", "hello", "ht", "kmeans", "llsq", "lse", "lstm", "ode", "particle", "saddle",
 ];
 
 /// Runs `function` of `module` on `input`: its output and the time of each run.
@@ -32,6 +33,7 @@ pub fn evaluate(
         "ba" => ba::evaluate(function, input),
         "gmm" => gmm::evaluate(function, input),
         "hello" => hello::evaluate(function, input),
+        "ht" => ht::evaluate(function, input),
         "kmeans" => kmeans::evaluate(function, input),
         "llsq" => llsq::evaluate(function, input),
         "lse" => lse::evaluate(function, input),

@@ -1,0 +1,562 @@
+//! `ht`: hand tracking (ADBench's problem), the residuals between measured points and a
+//! skinned hand mesh posed by 26 parameters, and their dense Jacobian. Written as the eval's
+//! C++ reference (`cpp/gradbench/evals/ht.hpp`) computes it, in three `#[differentiable(jvp)]`
+//! stages: the bones' transforms from the pose ([`bone_transforms`]: Euler angles per joint,
+//! chained from parent to child), a skinned vertex ([`vertex`]: the bones' transforms blended
+//! by the vertex's weights, mirrored if the model is, then the global rotation and
+//! translation), and one correspondence's residual ([`residual`], [`simple_residual`]).
+//!
+//! The Jacobian is forward mode, `W` directions per sweep (`f_jvp_vec::<W>`): the 26 pose
+//! parameters, and in the complicated variant two more before them, one per barycentric
+//! coordinate of every correspondence at once (each residual depends on its own two only: the
+//! two columns ADBench's layout stores). Each stage's tangents go into the next stage's sweep, as JAX composes `jvp`s;
+//! nothing is differentiated by hand. The Jacobian skins only the vertices the correspondences
+//! use, once each; the objective skins every vertex, as the reference does. A vertex blends the
+//! bones whose weight is not zero (ADBench's files list them per vertex).
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use stackgrad::differentiable;
+
+/// The most bones a model may have (ADBench's hands have 22): the capacity of the stages'
+/// fixed-size arrays. A larger model is a typed error.
+pub const MAX_BONES: usize = 32;
+
+/// Each bone's transform from its rest pose to pose `theta` (the top three rows of the 4 x 4
+/// matrix, row-major): `absolute(b) * inverse_base_absolute(b)`, where `absolute(b) =
+/// absolute(parent(b)) * base_relative(b) * euler(b)` and the Euler angles of the finger joints
+/// come from `theta[6..26]` (four per finger: two for its first joint, one for each other).
+#[differentiable(jvp, wrt(theta))]
+pub fn bone_transforms(
+    theta: &[f64; 26],
+    nb: usize,
+    parents: &[i64],
+    base_rel: &[[f64; 16]],
+    inv_abs: &[[f64; 16]],
+) -> [[f64; 12]; 32] {
+    // ADBench's pose parameters per bone: (x, z, y) angles, zero for the wrist, the forearm
+    // and the fingertips.
+    let mut pose = [[0.0; 3]; 32];
+    for f in 0..5 {
+        let b = 2 + 4 * f;
+        let t = 6 + 4 * f;
+        pose[b][0] = theta[t];
+        pose[b][1] = theta[t + 1];
+        pose[b + 1][0] = theta[t + 2];
+        pose[b + 2][0] = theta[t + 3];
+    }
+    let mut abs = [[0.0; 16]; 32];
+    let mut out = [[0.0; 12]; 32];
+    for b in 0..nb {
+        // R = Rz * Ry * Rx of angles (tx, ty, tz) = (pose[0], pose[2], pose[1]).
+        let (sx, cx) = (pose[b][0].sin(), pose[b][0].cos());
+        let (sy, cy) = (pose[b][2].sin(), pose[b][2].cos());
+        let (sz, cz) = (pose[b][1].sin(), pose[b][1].cos());
+        let r = [
+            [cz * cy, cz * sy * sx - sz * cx, cz * sy * cx + sz * sx],
+            [sz * cy, sz * sy * sx + cz * cx, sz * sy * cx - cz * sx],
+            [-sy, cy * sx, cy * cx],
+        ];
+        // The relative transform: base_relative * [R 0; 0 1].
+        let mut rel = [0.0; 16];
+        for i in 0..4 {
+            for j in 0..3 {
+                rel[4 * i + j] = base_rel[b][4 * i] * r[0][j]
+                    + base_rel[b][4 * i + 1] * r[1][j]
+                    + base_rel[b][4 * i + 2] * r[2][j];
+            }
+            rel[4 * i + 3] = base_rel[b][4 * i + 3];
+        }
+        let p = parents[b];
+        if p < 0 {
+            abs[b] = rel;
+        } else {
+            let q = p as usize;
+            for i in 0..4 {
+                for j in 0..4 {
+                    abs[b][4 * i + j] = abs[q][4 * i] * rel[j]
+                        + abs[q][4 * i + 1] * rel[4 + j]
+                        + abs[q][4 * i + 2] * rel[8 + j]
+                        + abs[q][4 * i + 3] * rel[12 + j];
+                }
+            }
+        }
+        for i in 0..3 {
+            for j in 0..4 {
+                out[b][4 * i + j] = abs[b][4 * i] * inv_abs[b][j]
+                    + abs[b][4 * i + 1] * inv_abs[b][4 + j]
+                    + abs[b][4 * i + 2] * inv_abs[b][8 + j]
+                    + abs[b][4 * i + 3] * inv_abs[b][12 + j];
+            }
+        }
+    }
+    out
+}
+
+/// A vertex of the posed mesh: its rest position `p` (homogeneous) moved by the transforms of
+/// the bones it is bound to (`bones`, with `weights`), mirrored in x if the model is, then
+/// rotated by the angle-axis `theta[0..3]` and translated by `theta[3..6]`.
+#[differentiable(jvp, wrt(t, theta))]
+pub fn vertex(
+    t: &[[f64; 12]; 32],
+    theta: &[f64; 26],
+    p: &[f64; 4],
+    bones: &[usize],
+    weights: &[f64],
+    mirrored: bool,
+) -> [f64; 3] {
+    let mut v = [0.0; 3];
+    for k in 0..bones.len() {
+        let b = bones[k];
+        let w = weights[k];
+        for i in 0..3 {
+            v[i] += w
+                * (t[b][4 * i] * p[0]
+                    + t[b][4 * i + 1] * p[1]
+                    + t[b][4 * i + 2] * p[2]
+                    + t[b][4 * i + 3] * p[3]);
+        }
+    }
+    if mirrored {
+        v[0] = -v[0];
+    }
+    let norm = (theta[0] * theta[0] + theta[1] * theta[1] + theta[2] * theta[2]).sqrt();
+    let mut r = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+    if norm >= 0.0001 {
+        let (x, y, z) = (theta[0] / norm, theta[1] / norm, theta[2] / norm);
+        let (s, c) = (norm.sin(), norm.cos());
+        r = [
+            [
+                x * x + (1.0 - x * x) * c,
+                x * y * (1.0 - c) - z * s,
+                x * z * (1.0 - c) + y * s,
+            ],
+            [
+                x * y * (1.0 - c) + z * s,
+                y * y + (1.0 - y * y) * c,
+                y * z * (1.0 - c) - x * s,
+            ],
+            [
+                x * z * (1.0 - c) - y * s,
+                z * y * (1.0 - c) + x * s,
+                z * z + (1.0 - z * z) * c,
+            ],
+        ];
+    }
+    [
+        r[0][0] * v[0] + r[0][1] * v[1] + r[0][2] * v[2] + theta[3],
+        r[1][0] * v[0] + r[1][1] * v[1] + r[1][2] * v[2] + theta[4],
+        r[2][0] * v[0] + r[2][1] * v[1] + r[2][2] * v[2] + theta[5],
+    ]
+}
+
+/// The complicated variant's residual: the point minus the point of the triangle `(a, b, c)` at
+/// barycentric coordinates `(u[0], u[1], 1 - u[0] - u[1])`.
+#[differentiable(jvp, wrt(a, b, c, u))]
+pub fn residual(
+    a: &[f64; 3],
+    b: &[f64; 3],
+    c: &[f64; 3],
+    u: &[f64; 2],
+    point: &[f64; 3],
+) -> [f64; 3] {
+    let w = 1.0 - u[0] - u[1];
+    [
+        point[0] - (u[0] * a[0] + u[1] * b[0] + w * c[0]),
+        point[1] - (u[0] * a[1] + u[1] * b[1] + w * c[1]),
+        point[2] - (u[0] * a[2] + u[1] * b[2] + w * c[2]),
+    ]
+}
+
+/// The simple variant's residual: the point minus its vertex.
+#[differentiable(jvp, wrt(v))]
+pub fn simple_residual(v: &[f64; 3], point: &[f64; 3]) -> [f64; 3] {
+    [point[0] - v[0], point[1] - v[1], point[2] - v[2]]
+}
+
+/// A hand model: its bones (parent before child, `-1` for a root), their rest transforms, and
+/// its mesh (rest positions, homogeneous; each vertex's bones and weights, the non-zero ones;
+/// triangles).
+#[derive(Debug, Clone)]
+pub struct Model {
+    pub parents: Vec<i64>,
+    pub base_rel: Vec<[f64; 16]>,
+    pub inv_abs: Vec<[f64; 16]>,
+    pub positions: Vec<[f64; 4]>,
+    pub bones: Vec<Vec<usize>>,
+    pub weights: Vec<Vec<f64>>,
+    pub triangles: Vec<[usize; 3]>,
+    pub mirrored: bool,
+}
+
+/// One input: the model, the pose, the correspondences (a vertex each in the simple variant,
+/// a triangle each with barycentric coordinates `us` in the complicated one) and the points.
+#[derive(Debug, Clone)]
+pub struct Problem {
+    pub model: Model,
+    pub theta: [f64; 26],
+    pub us: Vec<[f64; 2]>,
+    pub correspondences: Vec<usize>,
+    pub points: Vec<[f64; 3]>,
+}
+
+impl Problem {
+    pub fn complicated(&self) -> bool {
+        !self.us.is_empty()
+    }
+
+    /// The vertices each correspondence reads: one, or a triangle's three.
+    fn vertices_of(&self, i: usize) -> [usize; 3] {
+        let c = self.correspondences[i];
+        if self.complicated() {
+            self.model.triangles[c]
+        } else {
+            [c; 3]
+        }
+    }
+
+    /// The bones' transforms at the pose.
+    fn transforms(&self) -> [[f64; 12]; 32] {
+        let m = &self.model;
+        bone_transforms(
+            &self.theta,
+            m.parents.len(),
+            &m.parents,
+            &m.base_rel,
+            &m.inv_abs,
+        )
+    }
+
+    /// The residuals (`3n`), every vertex skinned first as the reference does.
+    pub fn objective(&self) -> Vec<f64> {
+        let mut err = Vec::new();
+        self.objective_into(&mut err);
+        err
+    }
+
+    /// [`Self::objective`] into `err`, whose capacity is reused (as GradBench's C++ tools
+    /// reuse their output across runs).
+    pub fn objective_into(&self, err: &mut Vec<f64>) {
+        let m = &self.model;
+        let t = self.transforms();
+        let posed: Vec<[f64; 3]> = (0..m.positions.len())
+            .map(|v| {
+                vertex(
+                    &t,
+                    &self.theta,
+                    &m.positions[v],
+                    &m.bones[v],
+                    &m.weights[v],
+                    m.mirrored,
+                )
+            })
+            .collect();
+        err.clear();
+        for i in 0..self.points.len() {
+            let [a, b, c] = self.vertices_of(i);
+            let e = if self.complicated() {
+                residual(
+                    &posed[a],
+                    &posed[b],
+                    &posed[c],
+                    &self.us[i],
+                    &self.points[i],
+                )
+            } else {
+                simple_residual(&posed[a], &self.points[i])
+            };
+            err.extend_from_slice(&e);
+        }
+    }
+
+    /// The Jacobian of the residuals, row by row (`3n` rows of `W` columns: in the complicated
+    /// variant each residual's two barycentric coordinates first, then the 26 pose
+    /// parameters, as ADBench lays it out), by forward sweeps of `W` directions through the
+    /// three stages.
+    pub fn jacobian<const W: usize>(&self) -> Vec<[f64; W]> {
+        let mut rows = Vec::new();
+        self.jacobian_into(&mut rows);
+        rows
+    }
+
+    /// [`Self::jacobian`] into `rows`, whose capacity is reused.
+    pub fn jacobian_into<const W: usize>(&self, rows: &mut Vec<[f64; W]>) {
+        let m = &self.model;
+        // The pose parameters' columns come after the two barycentric ones, as in ADBench.
+        let offset = W - 26;
+        let mut t_theta = [[0.0; W]; 26];
+        for (i, t) in t_theta.iter_mut().enumerate() {
+            t[offset + i] = 1.0;
+        }
+        let (t, d_t) = bone_transforms_jvp_vec::<W>(
+            &self.theta,
+            m.parents.len(),
+            &m.parents,
+            &m.base_rel,
+            &m.inv_abs,
+            &t_theta,
+        );
+        // Each vertex a correspondence reads, skinned once with its tangents.
+        let mut slot = vec![usize::MAX; m.positions.len()];
+        let mut posed: Vec<([f64; 3], [[f64; W]; 3])> = Vec::new();
+        for i in 0..self.points.len() {
+            for v in self.vertices_of(i) {
+                if slot[v] == usize::MAX {
+                    slot[v] = posed.len();
+                    let (p, (bones, weights)) = (&m.positions[v], (&m.bones[v], &m.weights[v]));
+                    posed.push(vertex_jvp_vec::<W>(
+                        &t,
+                        &self.theta,
+                        p,
+                        bones,
+                        weights,
+                        m.mirrored,
+                        &d_t,
+                        &t_theta,
+                    ));
+                }
+            }
+        }
+        let mut t_u = [[0.0; W]; 2];
+        if self.complicated() {
+            t_u[0][0] = 1.0;
+            t_u[1][1] = 1.0;
+        }
+        rows.clear();
+        for i in 0..self.points.len() {
+            let [a, b, c] = self.vertices_of(i).map(|v| &posed[slot[v]]);
+            let (_, d) = if self.complicated() {
+                residual_jvp_vec::<W>(
+                    &a.0,
+                    &b.0,
+                    &c.0,
+                    &self.us[i],
+                    &self.points[i],
+                    &a.1,
+                    &b.1,
+                    &c.1,
+                    &t_u,
+                )
+            } else {
+                simple_residual_jvp_vec::<W>(&a.0, &self.points[i], &a.1)
+            };
+            rows.extend_from_slice(&d);
+        }
+    }
+}
+
+/// `value[name]` as an array, or an error naming it.
+fn array<'a>(value: &'a Value, name: &str) -> Result<&'a Vec<Value>, String> {
+    value
+        .get(name)
+        .and_then(Value::as_array)
+        .ok_or_else(|| format!("ht: the input has no array `{name}`"))
+}
+
+/// A number, or an error naming where it is.
+fn number(v: &Value, what: &str) -> Result<f64, String> {
+    v.as_f64()
+        .ok_or_else(|| format!("ht: `{what}` holds {v}, not a number"))
+}
+
+/// An index below `len`, or an error naming where it is.
+fn index(v: &Value, len: usize, what: &str) -> Result<usize, String> {
+    v.as_u64()
+        .map(|i| i as usize)
+        .filter(|&i| i < len)
+        .ok_or_else(|| format!("ht: `{what}` holds {v}, not an index below {len}"))
+}
+
+/// `K` numbers.
+fn fixed<const K: usize>(v: &Value, what: &str) -> Result<[f64; K], String> {
+    let a = v
+        .as_array()
+        .filter(|a| a.len() == K)
+        .ok_or_else(|| format!("ht: each of `{what}` must hold {K} numbers"))?;
+    let mut out = [0.0; K];
+    for (o, x) in out.iter_mut().zip(a) {
+        *o = number(x, what)?;
+    }
+    Ok(out)
+}
+
+/// A 4 x 4 matrix written as four rows, row-major.
+fn matrix(v: &Value, what: &str) -> Result<[f64; 16], String> {
+    let rows = v
+        .as_array()
+        .filter(|a| a.len() == 4)
+        .ok_or_else(|| format!("ht: each of `{what}` must be 4 rows"))?;
+    let mut out = [0.0; 16];
+    for (i, row) in rows.iter().enumerate() {
+        out[4 * i..4 * i + 4].copy_from_slice(&fixed::<4>(row, what)?);
+    }
+    Ok(out)
+}
+
+impl Model {
+    fn read(m: &Value) -> Result<Model, String> {
+        let parents = array(m, "parents")?;
+        let nb = parents.len();
+        if nb == 0 || nb > MAX_BONES {
+            return Err(format!(
+                "ht: the model has {nb} bones; this tool takes 1 to {MAX_BONES}"
+            ));
+        }
+        let parents = (parents.iter().enumerate())
+            .map(|(b, p)| match p.as_i64() {
+                Some(p) if p == -1 || (0..b as i64).contains(&p) => Ok(p),
+                _ => Err(format!(
+                    "ht: bone {b}'s parent is {p}: it must be -1 or an earlier bone"
+                )),
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let matrices = |name: &str| -> Result<Vec<[f64; 16]>, String> {
+            let a = array(m, name)?;
+            if a.len() != nb {
+                return Err(format!(
+                    "ht: `{name}` has {} matrices for {nb} bones",
+                    a.len()
+                ));
+            }
+            a.iter().map(|x| matrix(x, name)).collect()
+        };
+        let (base_rel, inv_abs) = (
+            matrices("base_relatives")?,
+            matrices("inverse_base_absolutes")?,
+        );
+        let positions = (array(m, "base_positions")?.iter())
+            .map(|p| fixed::<4>(p, "base_positions"))
+            .collect::<Result<Vec<_>, _>>()?;
+        let rows = array(m, "weights")?;
+        if rows.len() != positions.len() {
+            return Err(format!(
+                "ht: `weights` has {} rows for {} vertices",
+                rows.len(),
+                positions.len()
+            ));
+        }
+        let (mut bones, mut weights) = (Vec::new(), Vec::new());
+        for row in rows {
+            let row = row
+                .as_array()
+                .filter(|r| r.len() == nb)
+                .ok_or_else(|| format!("ht: each row of `weights` must hold {nb} numbers"))?;
+            let (mut b, mut w) = (Vec::new(), Vec::new());
+            for (k, x) in row.iter().enumerate() {
+                let x = number(x, "weights")?;
+                if x != 0.0 {
+                    b.push(k);
+                    w.push(x);
+                }
+            }
+            bones.push(b);
+            weights.push(w);
+        }
+        let triangles = (array(m, "triangles")?.iter())
+            .map(|t| {
+                let t = t
+                    .as_array()
+                    .filter(|t| t.len() == 3)
+                    .ok_or_else(|| "ht: each triangle must hold 3 vertices".to_string())?;
+                let mut out = [0; 3];
+                for (o, v) in out.iter_mut().zip(t) {
+                    *o = index(v, positions.len(), "triangles")?;
+                }
+                Ok(out)
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        let mirrored = m
+            .get("is_mirrored")
+            .and_then(Value::as_bool)
+            .unwrap_or(false);
+        Ok(Model {
+            parents,
+            base_rel,
+            inv_abs,
+            positions,
+            bones,
+            weights,
+            triangles,
+            mirrored,
+        })
+    }
+}
+
+impl Problem {
+    pub fn read(input: &Value) -> Result<Problem, String> {
+        let theta = fixed::<26>(
+            input.get("theta").unwrap_or(&Value::Null),
+            "theta (26 pose parameters)",
+        )?;
+        let data = input
+            .get("data")
+            .ok_or_else(|| "ht: the input has no `data`".to_string())?;
+        let model = Model::read(
+            data.get("model")
+                .ok_or_else(|| "ht: the input has no `data.model`".to_string())?,
+        )?;
+        let us = match input.get("us").and_then(Value::as_array) {
+            Some(us) => us
+                .iter()
+                .map(|u| fixed::<2>(u, "us"))
+                .collect::<Result<Vec<_>, _>>()?,
+            None => Vec::new(),
+        };
+        let targets = if us.is_empty() {
+            model.positions.len()
+        } else {
+            model.triangles.len()
+        };
+        let correspondences = (array(data, "correspondences")?.iter())
+            .map(|c| index(c, targets, "correspondences"))
+            .collect::<Result<Vec<_>, _>>()?;
+        let points = (array(data, "points")?.iter())
+            .map(|p| fixed::<3>(p, "points"))
+            .collect::<Result<Vec<_>, _>>()?;
+        let n = correspondences.len();
+        if points.len() != n || !(us.is_empty() || us.len() == n) {
+            return Err(format!(
+                "ht: {n} correspondences, {} points and {} barycentric pairs: they must match",
+                points.len(),
+                us.len()
+            ));
+        }
+        Ok(Problem {
+            model,
+            theta,
+            us,
+            correspondences,
+            points,
+        })
+    }
+}
+
+pub fn evaluate(function: &str, input: &Value) -> Result<(Value, Vec<Duration>), String> {
+    let p = Problem::read(input)?;
+    let runs = crate::protocol::Runs::of(input);
+    match function {
+        "objective" => {
+            let mut err = Vec::new();
+            let (_, times) = runs.time(|| p.objective_into(&mut err));
+            Ok((json!(err), times))
+        }
+        "jacobian" if p.complicated() => {
+            let mut rows = Vec::new();
+            let (_, times) = runs.time(|| p.jacobian_into::<28>(&mut rows));
+            Ok((
+                json!(rows.iter().map(|r| r.to_vec()).collect::<Vec<_>>()),
+                times,
+            ))
+        }
+        "jacobian" => {
+            let mut rows = Vec::new();
+            let (_, times) = runs.time(|| p.jacobian_into::<26>(&mut rows));
+            Ok((
+                json!(rows.iter().map(|r| r.to_vec()).collect::<Vec<_>>()),
+                times,
+            ))
+        }
+        _ => Err(super::unknown("ht", function)),
+    }
+}
