@@ -7,9 +7,12 @@
 
 use stackgrad::differentiable;
 
+#[path = "models/det.rs"]
+mod det;
 #[path = "models/ode.rs"]
 mod ode;
 
+use det::*;
 use ode::*;
 
 /// Central differences of `f` at `x`, in f64.
@@ -146,4 +149,51 @@ fn second_order_through_vecs() {
     let want: Vec<f64> = (0..n).map(|i| (gp[i] - gm[i]) / (2.0 * e)).collect();
     close(&hv, &want, 1e-6);
     close(&g, &grad(&x), 1e-15);
+}
+
+/// The determinant by Gaussian elimination with partial pivoting: the reference.
+fn lu_det(a: &[f64], n: usize) -> f64 {
+    let mut m = a.to_vec();
+    let mut d = 1.0;
+    for c in 0..n {
+        let p = (c..n)
+            .max_by(|&i, &j| m[i * n + c].abs().total_cmp(&m[j * n + c].abs()))
+            .unwrap();
+        if p != c {
+            for k in 0..n {
+                m.swap(c * n + k, p * n + k);
+            }
+            d = -d;
+        }
+        d *= m[c * n + c];
+        for i in c + 1..n {
+            let f = m[i * n + c] / m[c * n + c];
+            for k in c..n {
+                m[i * n + k] -= f * m[c * n + k];
+            }
+        }
+    }
+    d
+}
+
+#[test]
+fn determinant_by_minors_with_its_stack_in_vecs() {
+    for ell in 1..=6 {
+        let a: Vec<f64> = (0..ell * ell)
+            .map(|i| ((i * 7919 % 101) as f64) / 101.0 - 0.3)
+            .collect();
+        let mut g = vec![0.0; ell * ell];
+        let (value, ()) = det_grad(&a, ell, &mut g);
+        let want = lu_det(&a, ell);
+        assert!(
+            (value - want).abs() < 1e-12 * want.abs().max(1.0),
+            "{ell}: {value} {want}"
+        );
+        // The gradient of a determinant is its cofactor matrix; against central differences of
+        // the elimination.
+        close(&g, &central(|a| lu_det(a, ell), &a), 1e-6);
+    }
+    // A permutation matrix's determinant is its sign: (0 2 1) is odd.
+    let p = [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 1.0, 0.0];
+    assert_eq!(det(&p, 3), -1.0);
 }

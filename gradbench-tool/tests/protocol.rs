@@ -514,3 +514,54 @@ fn ht_jacobian_against_central_differences() {
         (json!(false), json!(false))
     );
 }
+
+#[test]
+fn det_against_elimination_and_central_differences() {
+    // A 4 x 4 matrix: its determinant by cofactors along the first row, each 3 x 3 minor by
+    // Sarrus' rule, and its gradient (the cofactor matrix) by central differences of that.
+    let a: Vec<f64> = uniform(16, 3).iter().map(|u| u - 0.5).collect();
+    fn det3(m: [f64; 9]) -> f64 {
+        m[0] * (m[4] * m[8] - m[5] * m[7]) - m[1] * (m[3] * m[8] - m[5] * m[6])
+            + m[2] * (m[3] * m[7] - m[4] * m[6])
+    }
+    let det4 = |a: &[f64]| -> f64 {
+        (0..4)
+            .map(|j| {
+                let mut m = [0.0; 9];
+                let mut k = 0;
+                for r in 1..4 {
+                    for c in (0..4).filter(|&c| c != j) {
+                        m[k] = a[4 * r + c];
+                        k += 1;
+                    }
+                }
+                let sign = if j % 2 == 0 { 1.0 } else { -1.0 };
+                sign * a[j] * det3(m)
+            })
+            .sum()
+    };
+    let input = json!({"A": a, "ell": 4, "min_runs": 2, "min_seconds": 0});
+    let r = session(&[
+        json!({"id": 0, "kind": "define", "module": "det"}),
+        json!({"id": 1, "kind": "evaluate", "module": "det", "function": "primal", "input": input}),
+        json!({"id": 2, "kind": "evaluate", "module": "det", "function": "gradient", "input": input}),
+        json!({"id": 3, "kind": "evaluate", "module": "det", "function": "gradient", "input": {"A": [1.0, 2.0], "ell": 2}}),
+        json!({"id": 4, "kind": "evaluate", "module": "det", "function": "gradient", "input": {"A": vec![0.0; 144], "ell": 12}}),
+    ]);
+    let want = det4(&a);
+    let got = r[1]["output"].as_f64().unwrap();
+    assert!((got - want).abs() < 1e-14, "{got} {want}");
+    let g = floats(&r[2]["output"]);
+    for i in 0..16 {
+        let (mut p, mut m) = (a.clone(), a.clone());
+        p[i] += 1e-6;
+        m[i] -= 1e-6;
+        let fd = (det4(&p) - det4(&m)) / 2e-6;
+        assert!((g[i] - fd).abs() < 1e-8, "d/dA[{i}]: {} against {fd}", g[i]);
+    }
+    assert_eq!(r[2]["timings"].as_array().map(Vec::len), Some(2));
+    assert_eq!(
+        (r[3]["success"].clone(), r[4]["success"].clone()),
+        (json!(false), json!(false))
+    );
+}

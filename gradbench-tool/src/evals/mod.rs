@@ -3,6 +3,7 @@
 
 pub mod ba;
 mod descent;
+pub mod det;
 mod gmm;
 mod hello;
 pub mod ht;
@@ -20,7 +21,7 @@ use serde_json::Value;
 
 /// The modules `define` accepts.
 pub const MODULES: &[&str] = &[
-    "ba", "gmm", "hello", "ht", "kmeans", "llsq", "lse", "lstm", "ode", "particle", "saddle",
+    "ba", "det", "gmm", "hello", "ht", "kmeans", "llsq", "lse", "lstm", "ode", "particle", "saddle",
 ];
 
 /// Runs `function` of `module` on `input`: its output and the time of each run.
@@ -31,6 +32,7 @@ pub fn evaluate(
 ) -> Result<(Value, Vec<Duration>), String> {
     match module {
         "ba" => ba::evaluate(function, input),
+        "det" => det::evaluate(function, input),
         "gmm" => gmm::evaluate(function, input),
         "hello" => hello::evaluate(function, input),
         "ht" => ht::evaluate(function, input),
