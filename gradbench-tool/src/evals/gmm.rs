@@ -5,9 +5,10 @@
 //! runs over a run-time length.
 //!
 //! The log-sum-exp over the components subtracts their maximum, as the eval's other tools do;
-//! without local arrays of run-time length the function computes each component's term twice
-//! per point, once for the maximum and once for the sum (a loop keeps a maximum or a sum, not
-//! both: a running log-sum-exp would carry state from one component to the next).
+//! the function computes each component's term twice per point, once for the maximum and once
+//! for the sum (a loop keeps a maximum or a sum, not both: a running log-sum-exp would carry
+//! state from one component to the next, and a `Vec` of the terms, declared before the loop over
+//! the points as `Vec` locals are, would make that loop recorded instead of run again).
 
 use std::time::Duration;
 
