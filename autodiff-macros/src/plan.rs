@@ -255,7 +255,13 @@ impl Plan {
                 var.mutable && !var.in_place() && !f.vec_lens.contains_key(&v)
             })
             .collect();
-        find_snaps(&f.body, BlockRef::Fn, &[], &wanted, &mut found);
+        find_snaps(
+            &f.body,
+            Start::block(BlockRef::Fn),
+            &[],
+            &wanted,
+            &mut found,
+        );
         // A snapshot pays if one of its reads is of the whole variable, sits in a loop the
         // snapshot is outside of, or the variable is a scalar (one record serves every read).
         let mut pays: HashSet<(VarId, At)> = HashSet::new();
@@ -379,7 +385,13 @@ fn elementwise(f: &Func) -> HashMap<VarId, Elementwise> {
     // Read only after the loop, by element: every read's last write is the loop itself.
     let wanted: HashSet<VarId> = candidates.keys().copied().collect();
     let mut found = Vec::new();
-    find_snaps(&f.body, BlockRef::Fn, &[], &wanted, &mut found);
+    find_snaps(
+        &f.body,
+        Start::block(BlockRef::Fn),
+        &[],
+        &wanted,
+        &mut found,
+    );
     for (_, s, whole) in &found {
         let after_loop = candidates
             .get(&s.var)
@@ -514,13 +526,13 @@ fn tail_reads(b: &Block) -> Vec<(VarId, ReadId, bool)> {
 /// (or at the block's start); a read nested in a statement that writes it is decided inside.
 fn find_snaps(
     b: &Block,
-    here: BlockRef,
+    start: Start,
     nest: &[usize],
     wanted: &HashSet<VarId>,
     out: &mut Vec<(ReadId, Snap, bool)>,
 ) {
-    let mut last: HashMap<VarId, At> = HashMap::new();
-    let at = |v: VarId, last: &HashMap<VarId, At>| last.get(&v).copied().unwrap_or(At::Start(here));
+    let Start { mut last, default } = start;
+    let at = |v: VarId, last: &HashMap<VarId, At>| last.get(&v).copied().unwrap_or(default);
     let record = |v: VarId,
                   read: ReadId,
                   whole: bool,
@@ -542,19 +554,26 @@ fn find_snaps(
         let mut writes = Vec::new();
         stmt_assigns(s, &mut writes);
         let writes: HashSet<VarId> = writes.into_iter().collect();
-        let subs: Vec<(&Block, BlockRef, Vec<usize>)> = match s {
-            Stmt::If { id, then, els, .. } => vec![
-                (then, BlockRef::Then(*id), nest.to_vec()),
-                (els, BlockRef::Else(*id), nest.to_vec()),
+        // A branch starts where the `if` is: a read in it before any write there is served by
+        // the snapshot a read before the `if` would take (one record, not one per branch). A
+        // loop's body starts afresh each iteration.
+        let branch = || Start {
+            last: last.clone(),
+            default,
+        };
+        let subs: Vec<(&Block, Start, Vec<usize>)> = match s {
+            Stmt::If { then, els, .. } => vec![
+                (then, branch(), nest.to_vec()),
+                (els, branch(), nest.to_vec()),
             ],
             Stmt::For { id, body, .. } => {
                 let mut inner = nest.to_vec();
                 inner.push(*id);
-                vec![(body, BlockRef::Body(*id), inner)]
+                vec![(body, Start::block(BlockRef::Body(*id)), inner)]
             }
             _ => Vec::new(),
         };
-        for (sub, sref, inner) in &subs {
+        for (sub, sub_start, inner) in subs {
             let mut reads = Vec::new();
             all_reads(sub, &mut reads);
             for (v, r, whole) in reads {
@@ -564,7 +583,7 @@ fn find_snaps(
             }
             let deeper: HashSet<VarId> = writes.intersection(wanted).copied().collect();
             if !deeper.is_empty() {
-                find_snaps(sub, *sref, inner, &deeper, out);
+                find_snaps(sub, sub_start, &inner, &deeper, out);
             }
         }
         if let Some(sref) = StmtRef::of(s) {
@@ -575,6 +594,22 @@ fn find_snaps(
     }
     for (v, r, whole) in tail_reads(b) {
         record(v, r, whole, &last, out);
+    }
+}
+
+/// Where [`find_snaps`] starts a block: the last write of each variable before it, and the
+/// position of a variable not written since the block's own start.
+struct Start {
+    last: HashMap<VarId, At>,
+    default: At,
+}
+
+impl Start {
+    fn block(b: BlockRef) -> Start {
+        Start {
+            last: HashMap::new(),
+            default: At::Start(b),
+        }
     }
 }
 

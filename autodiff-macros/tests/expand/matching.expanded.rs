@@ -54,11 +54,11 @@ impl MatchingTape {
 pub fn matching_forward(x: &[f64; 4], tape: &mut MatchingTape) -> f64 {
     let mut s: f64 = 0.0;
     for (k0, i) in (0..4).enumerate() {
+        tape.s[k0] = s;
         let __stackgrad_match: usize = i % 3;
         s = if ::core::matches!(__stackgrad_match, 0) {
             s + x[i]
         } else {
-            tape.s[k0] = s;
             if ::core::matches!(__stackgrad_match, 1 | 2) { s * x[i] } else { s }
         };
     }
