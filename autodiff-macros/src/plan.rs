@@ -247,7 +247,6 @@ impl Plan {
     /// outermost block where no write comes between that position and the read; keeps the
     /// snapshots that pay (see the module's rules).
     fn snapshots(&mut self, f: &Func) {
-        let mut found: Vec<(ReadId, Snap, bool)> = Vec::new();
         let wanted: HashSet<VarId> = (0..f.vars.len())
             .filter(|&v| {
                 let var = &f.vars[v];
@@ -255,13 +254,7 @@ impl Plan {
                 var.mutable && !var.in_place() && !f.vec_lens.contains_key(&v)
             })
             .collect();
-        find_snaps(
-            &f.body,
-            Start::block(BlockRef::Fn),
-            &[],
-            &wanted,
-            &mut found,
-        );
+        let found = snapshot_positions(f, &wanted);
         // A snapshot pays if one of its reads is of the whole variable, sits in a loop the
         // snapshot is outside of, or the variable is a scalar (one record serves every read).
         let mut pays: HashSet<(VarId, At)> = HashSet::new();
@@ -384,14 +377,7 @@ fn elementwise(f: &Func) -> HashMap<VarId, Elementwise> {
     }
     // Read only after the loop, by element: every read's last write is the loop itself.
     let wanted: HashSet<VarId> = candidates.keys().copied().collect();
-    let mut found = Vec::new();
-    find_snaps(
-        &f.body,
-        Start::block(BlockRef::Fn),
-        &[],
-        &wanted,
-        &mut found,
-    );
+    let found = snapshot_positions(f, &wanted);
     for (_, s, whole) in &found {
         let after_loop = candidates
             .get(&s.var)
@@ -595,6 +581,13 @@ fn find_snaps(
     for (v, r, whole) in tail_reads(b) {
         record(v, r, whole, &last, out);
     }
+}
+
+/// The snapshot position of every read of a `wanted` variable in the function's body.
+fn snapshot_positions(f: &Func, wanted: &HashSet<VarId>) -> Vec<(ReadId, Snap, bool)> {
+    let mut found = Vec::new();
+    find_snaps(&f.body, Start::block(BlockRef::Fn), &[], wanted, &mut found);
+    found
 }
 
 /// Where [`find_snaps`] starts a block: the last write of each variable before it, and the
