@@ -1028,3 +1028,86 @@ fn kmeans_with_run_time_dimensions_and_its_hessian_diagonal() {
         );
     }
 }
+
+/// An RNN over each of `n` sequences of a run-time length, summed: the loop over the sequences
+/// has independent iterations (run again one by one in the reverse sweep), the loop over the
+/// steps carries the state (recorded into the `Vec`s of the outer loop's step tape, made once
+/// and reused by every iteration).
+#[differentiable(wrt(w, u))]
+fn rnn_batch(w: f64, u: f64, xs: &[f64], n: usize) -> f64 {
+    let len = xs.len() / n;
+    let mut total = 0.0;
+    for s in 0..n {
+        let mut h = 0.0;
+        for t in 0..len {
+            h = (w * h + u * xs[s * len + t]).tanh();
+        }
+        total += h * h;
+    }
+    total
+}
+
+/// Least squares on a polynomial whose powers are a running product (`mul *= t`): a state the
+/// inner loop carries inside a loop of independent iterations, GradBench's `llsq` as its C++
+/// reference writes it.
+#[differentiable(wrt(x))]
+fn poly_fit(x: &[f64], n: usize) -> f64 {
+    let mut sum = 0.0;
+    for i in 0..n {
+        let t = -1.0 + (i as f64) * 2.0 / ((n - 1) as f64);
+        let mut r = t.sin();
+        let mut mul = 1.0;
+        for j in 0..x.len() {
+            r -= x[j] * mul;
+            mul *= t;
+        }
+        sum += r * r;
+    }
+    sum / 2.0
+}
+
+#[test]
+fn a_sequential_loop_inside_independent_iterations() {
+    let xs = data(7, 3 * 40, -1.0, 1.0);
+    let (w, u) = (0.7, -0.4);
+    let (value, (d_w, d_u)) = rnn_batch_grad(w, u, &xs, 3);
+    assert_eq!(value, rnn_batch(w, u, &xs, 3));
+    let e = 1e-6;
+    let fd_w = (rnn_batch(w + e, u, &xs, 3) - rnn_batch(w - e, u, &xs, 3)) / (2.0 * e);
+    let fd_u = (rnn_batch(w, u + e, &xs, 3) - rnn_batch(w, u - e, &xs, 3)) / (2.0 * e);
+    assert!(
+        (d_w - fd_w).abs() < 1e-7 * fd_w.abs().max(1.0),
+        "{d_w} {fd_w}"
+    );
+    assert!(
+        (d_u - fd_u).abs() < 1e-7 * fd_u.abs().max(1.0),
+        "{d_u} {fd_u}"
+    );
+    // `f_adjoint` (each outer iteration run again) gives what `f_grad` (run forward and swept
+    // back at once) gives, on one kept tape, for two lengths in turn.
+    let mut tape = RnnBatchTape::new();
+    for n in [3, 2, 3] {
+        let xs = &xs[..n * 40];
+        rnn_batch_forward(w, u, xs, n, &mut tape);
+        let (mut a_w, mut a_u) = (0.0, 0.0);
+        rnn_batch_adjoint(w, u, xs, n, &tape, 1.0, &mut a_w, &mut a_u);
+        let (_, (g_w, g_u)) = rnn_batch_grad(w, u, xs, n);
+        assert!((a_w - g_w).abs() < 1e-13 && (a_u - g_u).abs() < 1e-13);
+    }
+
+    let x = data(8, 9, -0.5, 0.5);
+    let mut d_x = vec![0.0; 9];
+    let (value, ()) = poly_fit_grad(&x, 300, &mut d_x);
+    assert_eq!(value, poly_fit(&x, 300));
+    for j in 0..9 {
+        let (mut p, mut m) = (x.clone(), x.clone());
+        p[j] += 1e-6;
+        m[j] -= 1e-6;
+        let fd = (poly_fit(&p, 300) - poly_fit(&m, 300)) / 2e-6;
+        assert!(
+            (d_x[j] - fd).abs() < 1e-6 * fd.abs().max(1.0),
+            "{j}: {} {fd}",
+            d_x[j]
+        );
+    }
+}

@@ -374,6 +374,8 @@ pub struct LoopCode {
     pub step_ty: TokenStream,
     pub rerun: TokenStream,
     pub body: TokenStream,
+    /// The step tape has `Vec`s: made once, before the loop ([`crate::tape::Tape::step_has_vecs`]).
+    pub once: bool,
 }
 
 impl LoopCode {
@@ -385,13 +387,20 @@ impl LoopCode {
             step_ty,
             rerun,
             body,
+            once,
         } = self;
         let set = seeds.iter().map(|(d, c)| quote!(#d = #c;));
         let reset = seeds.iter().map(|(d, _)| quote!(#d = -0.0;));
+        let make = quote!(let mut #step = <#step_ty>::new(););
+        let (before, each) = match once {
+            true => (make, TokenStream::new()),
+            false => (TokenStream::new(), make),
+        };
         quote!(
             #(#set)*
+            #before
             #head {
-                let mut #step = <#step_ty>::new();
+                #each
                 #rerun
                 #body
             }

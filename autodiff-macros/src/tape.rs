@@ -182,7 +182,7 @@ impl Tape {
         trips: &TokenStream,
     ) -> TokenStream {
         let mut out = TokenStream::new();
-        for f in self.fields.iter().filter(|f| f.owner.is_none()) {
+        for f in &self.fields {
             let Some(at) = f.nest.iter().position(|&m| m == l) else {
                 continue;
             };
@@ -192,9 +192,22 @@ impl Tape {
             let name = &f.name;
             let ks = f.nest[..at].iter().map(|&m| &loops[m].counter);
             let zero = &f.elems[at];
-            out.extend(quote!(#tape.#name #([#ks])*.resize(#trips, #zero);));
+            // A field of a run-time loop's step tape (the loop of independent iterations
+            // around `l`, run again in the reverse sweep) lives in that tape.
+            let base = match f.owner {
+                Some(o) => step_ident(o),
+                None => tape.clone(),
+            };
+            out.extend(quote!(#base.#name #([#ks])*.resize(#trips, #zero);));
         }
         out
+    }
+
+    /// Whether the step tape of loop `l` has `Vec` fields (of a sequential loop over a run-time
+    /// length inside it): it is then made once, before the loop, and reused by each iteration,
+    /// so that its `Vec`s are sized once.
+    pub fn step_has_vecs(&self, l: usize) -> bool {
+        (self.fields.iter()).any(|f| f.owner == Some(l) && f.vecs.iter().any(|&v| v))
     }
 
     /// The bytes the `Vec` fields hold on the heap: an expression of `self` (`None`: none).

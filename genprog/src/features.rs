@@ -57,7 +57,7 @@ features! {
     ForRev "for-rev" "`(0..N).rev()`",
     ForStep "for-step" "`(0..N).step_by(k)`",
     Triangular "triangular" "`for j in 0..i` and `0..=i`",
-    Slices "slices" "slice parameters of data (`xs: &[$F]`) and loops over their run-time length (`xs.iter()`, `0..xs.len()`, `.enumerate()`, `.zip(..)`) that share only an accumulator, or carry it (recorded into `Vec`s, or under binomial checkpoints)",
+    Slices "slices" "slice parameters of data (`xs: &[$F]`) and loops over their run-time length (`xs.iter()`, `0..xs.len()`, `.enumerate()`, `.zip(..)`) that share only an accumulator, or carry it (recorded into `Vec`s, or under binomial checkpoints), sometimes inside a loop of independent iterations over a slice's length (`for q in 0..ys.len() { let mut acc = 0.0; for .. { acc = acc * 0.5 + .. } outer += acc * 0.5; }`)",
     Iter "iter" "`a.iter()`",
     Enumerate "enumerate" "`a.iter().enumerate()`",
     Zip "zip" "`a.iter().zip(b.iter())`",

@@ -2465,17 +2465,53 @@ impl Gen<'_> {
         };
         self.leave_loop();
         self.scope.truncate(mark);
-        out.push(Stmt::For {
+        let inner = Stmt::For {
             checkpoint,
             pat,
             iter,
             body,
-        });
+        };
         let mag = if carried || extremum {
             0.5 * e.mag
         } else {
             0.25 * e.mag * len as f64
         };
+        // A sequential loop inside a loop of independent iterations over another run-time
+        // length (`outer += acc * 0.5` each): its steps go into the outer loop's step tape.
+        if carried && checkpoint_free(&inner) && self.p(Feature::Slices, 0.5) {
+            let Some(Stmt::Let { .. }) = out.last() else {
+                unreachable!("the accumulator's `let` comes right before the loop")
+            };
+            let init = out.pop().expect("the accumulator's `let`");
+            let outer = self.fresh("acc");
+            let ys = slices.choose(&mut self.rng).expect("a slice").0.clone();
+            let q = self.fresh("q");
+            out.push(Stmt::Let {
+                name: outer.clone(),
+                mutable: true,
+                ty: Some("$F".into()),
+                value: "0.0".into(),
+                recompute: false,
+                record: false,
+            });
+            out.push(Stmt::For {
+                checkpoint: None,
+                pat: q,
+                iter: format!("0..{ys}.len()"),
+                body: vec![
+                    init,
+                    inner,
+                    Stmt::Assign {
+                        place: outer.clone(),
+                        op: "+=",
+                        value: format!("{acc} * 0.5"),
+                    },
+                ],
+            });
+            self.declare(&outer, Kind::Float, true, mag * 0.5 * len as f64);
+            return;
+        }
+        out.push(inner);
         self.declare(&acc, Kind::Float, true, mag);
     }
 
@@ -3002,6 +3038,17 @@ fn typed(e: &Ex) -> String {
     } else {
         format!("(({}) as $F)", e.s)
     }
+}
+
+/// Whether a `for` statement has no checkpoint attribute.
+fn checkpoint_free(s: &Stmt) -> bool {
+    matches!(
+        s,
+        Stmt::For {
+            checkpoint: None,
+            ..
+        }
+    )
 }
 
 /// In a function with a `#[checkpoint]` loop, only lets inside the innermost checkpointed loops

@@ -233,6 +233,7 @@ fn fused_forward(
         step_ty: grad.step_ty(fu.lp),
         rerun: fwd.rerun(fu.lp, true),
         body,
+        once: tape.step_has_vecs(fu.lp),
     };
     *fwd.fused.borrow_mut() = Some((fu.lp, code.tokens()));
     Some(fwd.block(&f.body, false, BlockRef::Fn))

@@ -80,7 +80,7 @@ impl Lower {
             }
         }
         let Some(&v) = carried.first() else {
-            return self.check_no_taped_inside(fl, id);
+            return;
         };
         // (A run-time loop around it is still undecided: when it turns out to be of independent
         // iterations, it reports this one.)
@@ -110,18 +110,6 @@ impl Lower {
                 "`{name}` is carried from one iteration of this loop to the next, whose length is known at run time only, and {options}; or make its iterations independent, sharing only accumulators written as `{name} += ..`, `{name} -= ..`, `{name} = {name}.max(..)` or `{name} = {name}.min(..)` and not read otherwise, or declare `{name}` inside the loop if each iteration sets it first"
             ),
         ));
-    }
-
-    /// A run-time loop of independent iterations runs each again in the reverse sweep, into
-    /// one iteration's tape: a loop inside it may not record into fields that grow.
-    fn check_no_taped_inside(&mut self, fl: &syn::ExprForLoop, id: usize) {
-        let taped = (self.f.loops.iter()).find(|l| l.nest.contains(&id) && l.taped());
-        if taped.is_some() {
-            self.error(err(
-                &fl.expr,
-                "the iterations of this loop over a run-time length are independent, so the reverse sweep runs each again, but a loop inside it over a run-time length carries state from one iteration to the next, whose tape would grow on every call: write `#[checkpoint(binomial(S))]` on the inner loop",
-            ));
-        }
     }
 }
 

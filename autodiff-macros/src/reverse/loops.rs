@@ -265,11 +265,18 @@ impl<'a> Rev<'a> {
         let step = crate::names::step_ident(id);
         let step_ty = self.step_ty(id);
         let (marker, advance) = self.reruns.get(&id).cloned().unwrap_or_default();
+        // The step tape: made per iteration, or once before the loop where it has `Vec`s.
+        let make = quote!(let mut #step = <#step_ty>::new(););
+        let (once, each) = match self.tape.step_has_vecs(id) {
+            true => (make, TokenStream::new()),
+            false => (TokenStream::new(), make),
+        };
         if extrema.is_empty() {
             return quote!({
                 #restore
+                #once
                 for (#k, #i) in #iter.enumerate() #take .rev() {
-                    let mut #step = <#step_ty>::new();
+                    #each
                     #marker
                     #body
                 }
@@ -303,8 +310,9 @@ impl<'a> Rev<'a> {
                 #advance
             }
             #finals
+            #once
             for (#k, #i) in #iter.enumerate() #take {
-                let mut #step = <#step_ty>::new();
+                #each
                 #marker
                 #seed
                 #body

@@ -3,8 +3,8 @@
 //! and the Newton direction `J / diag(H)`. The Hessian is diagonal, so one Hessian-vector
 //! product along the all-ones vector is its diagonal, and `f_hvp` returns the gradient `J` with
 //! it. The points are a loop of independent iterations; the centroids a sequential loop (its
-//! running minimum's tangent depends on the order) under Griewank's binomial schedule; each
-//! distance an inner loop of independent iterations.
+//! running minimum's tangent depends on the order), recorded into the point loop's step tape;
+//! each distance an inner loop of independent iterations.
 
 use std::time::Duration;
 
@@ -18,7 +18,6 @@ pub fn cost(c: &[f64], p: &[f64], d: usize) -> f64 {
     let mut total = 0.0;
     for i in 0..n {
         let mut best = f64::INFINITY;
-        #[checkpoint(binomial(32))]
         for j in 0..k {
             let mut dist = 0.0;
             for t in 0..d {

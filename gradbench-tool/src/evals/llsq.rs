@@ -1,7 +1,8 @@
 //! `llsq`: the linear least-squares objective `y(x) = 1/2 Σ_i (s_i - Σ_j x_j t_i^j)^2` with
 //! `t_i = -1 + 2 i / (n - 1)` and `s_i = sign(t_i)`, `n` and the length of `x` read at run time.
-//! The points are a loop of independent iterations (one accumulator), the powers of `t_i` an
-//! inner one over `x`.
+//! The points are a loop of independent iterations (one accumulator); the powers of `t_i` a
+//! running product in the inner loop over `x`, a sequential loop whose steps go into the outer
+//! loop's step tape.
 
 use std::time::Duration;
 
@@ -20,11 +21,14 @@ pub fn llsq(x: &[f64], n: usize) -> f64 {
         } else {
             0.0
         };
-        let mut fit = 0.0;
-        for (j, xj) in x.iter().enumerate() {
-            fit += xj * t.powi(j as i32);
+        // The powers of t as a running product, as the reference writes it: a state the loop
+        // over x carries, recorded into the point loop's step tape in the reverse sweep.
+        let mut r = s;
+        let mut mul = 1.0;
+        for xj in x.iter() {
+            r -= xj * mul;
+            mul *= t;
         }
-        let r = s - fit;
         sum += r * r;
     }
     sum / 2.0
