@@ -4,11 +4,10 @@
 //! ..]`, the lower triangle of each `Q_c` by columns, as the eval lays it out), and every loop
 //! runs over a run-time length.
 //!
-//! The log-sum-exp over the components subtracts their maximum, as the eval's other tools do;
-//! the function computes each component's term twice per point, once for the maximum and once
-//! for the sum (a loop keeps a maximum or a sum, not both: a running log-sum-exp would carry
-//! state from one component to the next, and a `Vec` of the terms, declared before the loop over
-//! the points as `Vec` locals are, would make that loop recorded instead of run again).
+//! The log-sum-exp over the components subtracts their maximum, as the eval's other tools do,
+//! as a running log-sum-exp: one pass over the components per point, the largest term so far
+//! and the sum of the exponentials below it carried from one component to the next (a
+//! sequential loop inside the loop of independent iterations over the points).
 
 use std::time::Duration;
 
@@ -44,24 +43,10 @@ pub fn gmm(
     let lse_alpha = a_sum.ln() + a_max;
     let mut slse = 0.0;
     for i in 0..n {
-        // Each component's term: alpha_c + Σ_j q_cj - |Q_c (x_i - mu_c)|² / 2.
+        // Each component's term: alpha_c + Σ_j q_cj - |Q_c (x_i - mu_c)|² / 2, into a running
+        // log-sum-exp (the largest term so far and the sum of exp(term - largest)): one pass
+        // over the components, a sequential loop whose steps go into the point loop's step tape.
         let mut top = f64::NEG_INFINITY;
-        for c in 0..k {
-            let mut sum_q = 0.0;
-            for j in 0..d {
-                sum_q += q[c * d + j];
-            }
-            let mut sq = 0.0;
-            for r in 0..d {
-                let mut row = q[c * d + r].exp() * (x[i * d + r] - mu[c * d + r]);
-                for a in 0..r {
-                    let at = c * l_sz + a * (2 * d - a - 1) / 2 + (r - a - 1);
-                    row += l[at] * (x[i * d + a] - mu[c * d + a]);
-                }
-                sq += row * row;
-            }
-            top = top.max(alpha[c] + sum_q - 0.5 * sq);
-        }
         let mut s = 0.0;
         for c in 0..k {
             let mut sum_q = 0.0;
@@ -77,7 +62,13 @@ pub fn gmm(
                 }
                 sq += row * row;
             }
-            s += (alpha[c] + sum_q - 0.5 * sq - top).exp();
+            let v = alpha[c] + sum_q - 0.5 * sq;
+            if v > top {
+                s = s * (top - v).exp() + 1.0;
+                top = v;
+            } else {
+                s += (v - top).exp();
+            }
         }
         slse += s.ln() + top;
     }
