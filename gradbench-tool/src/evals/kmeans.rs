@@ -2,9 +2,9 @@
 //! dimensions (all three read at run time, the points and centroids as flat row-major slices),
 //! and the Newton direction `J / diag(H)`. The Hessian is diagonal, so one Hessian-vector
 //! product along the all-ones vector is its diagonal, and `f_hvp` returns the gradient `J` with
-//! it. The points are a loop of independent iterations; the centroids a sequential loop (its
-//! running minimum's tangent depends on the order), recorded into the point loop's step tape;
-//! each distance an inner loop of independent iterations.
+//! it. The points are a loop of independent iterations; for each, a sequential loop over the
+//! centroids finds the closest (its distances only compared: no derivative flows through it),
+//! then the distance to that one is added, `min_j |C_j - P_i|²`.
 
 use std::time::Duration;
 
@@ -17,16 +17,27 @@ pub fn cost(c: &[f64], p: &[f64], d: usize) -> f64 {
     let n = p.len() / d;
     let mut total = 0.0;
     for i in 0..n {
+        // The closest centroid (its distance only compared: no derivative flows through it),
+        // then the distance to it, min_j |C_j - P_i|².
         let mut best = f64::INFINITY;
+        let mut arg = 0;
         for j in 0..k {
             let mut dist = 0.0;
             for t in 0..d {
                 let e = c[j * d + t] - p[i * d + t];
                 dist += e * e;
             }
-            best = best.min(dist);
+            if dist < best {
+                best = dist;
+                arg = j;
+            }
         }
-        total += best;
+        let mut dist = 0.0;
+        for t in 0..d {
+            let e = c[arg * d + t] - p[i * d + t];
+            dist += e * e;
+        }
+        total += dist;
     }
     total
 }
