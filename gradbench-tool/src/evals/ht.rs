@@ -1,10 +1,11 @@
 //! `ht`: hand tracking (ADBench's problem), the residuals between measured points and a
 //! skinned hand mesh posed by 26 parameters, and their dense Jacobian. Written as the eval's
-//! C++ reference (`cpp/gradbench/evals/ht.hpp`) computes it, in three `#[differentiable(jvp)]`
+//! C++ reference (`cpp/gradbench/evals/ht.hpp`) computes it, in `#[differentiable(jvp)]`
 //! stages: the bones' transforms from the pose ([`bone_transforms`]: Euler angles per joint,
-//! chained from parent to child), a skinned vertex ([`vertex`]: the bones' transforms blended
-//! by the vertex's weights, mirrored if the model is, then the global rotation and
-//! translation), and one correspondence's residual ([`residual`], [`simple_residual`]).
+//! chained from parent to child) and the global rotation ([`global_rotation`]), each computed
+//! once; a skinned vertex ([`vertex`]: the bones' transforms blended by the vertex's weights,
+//! mirrored if the model is, then rotated and translated); and one correspondence's residual
+//! ([`residual`], [`simple_residual`]).
 //!
 //! The Jacobian is forward mode, `W` directions per sweep (`f_jvp_vec::<W>`): the 26 pose
 //! parameters, and in the complicated variant two more before them, one per barycentric
@@ -94,12 +95,38 @@ pub fn bone_transforms(
     out
 }
 
+/// The global rotation, the angle-axis `theta[0..3]` as a matrix (row-major): the identity below
+/// an angle of 0.0001, as the reference has it.
+#[differentiable(jvp, wrt(theta))]
+pub fn global_rotation(theta: &[f64; 26]) -> [f64; 9] {
+    let norm = (theta[0] * theta[0] + theta[1] * theta[1] + theta[2] * theta[2]).sqrt();
+    let mut r = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0];
+    if norm >= 0.0001 {
+        let (x, y, z) = (theta[0] / norm, theta[1] / norm, theta[2] / norm);
+        let (s, c) = (norm.sin(), norm.cos());
+        r = [
+            x * x + (1.0 - x * x) * c,
+            x * y * (1.0 - c) - z * s,
+            x * z * (1.0 - c) + y * s,
+            x * y * (1.0 - c) + z * s,
+            y * y + (1.0 - y * y) * c,
+            y * z * (1.0 - c) - x * s,
+            x * z * (1.0 - c) - y * s,
+            z * y * (1.0 - c) + x * s,
+            z * z + (1.0 - z * z) * c,
+        ];
+    }
+    r
+}
+
 /// A vertex of the posed mesh: its rest position `p` (homogeneous) moved by the transforms of
 /// the bones it is bound to (`bones`, with `weights`), mirrored in x if the model is, then
-/// rotated by the angle-axis `theta[0..3]` and translated by `theta[3..6]`.
-#[differentiable(jvp, wrt(t, theta))]
+/// rotated by `r` ([`global_rotation`]) and translated by `theta[3..6]`.
+#[allow(clippy::too_many_arguments)] // the stages' values and the vertex's data
+#[differentiable(jvp, wrt(t, r, theta))]
 pub fn vertex(
     t: &[[f64; 12]; 32],
+    r: &[f64; 9],
     theta: &[f64; 26],
     p: &[f64; 4],
     bones: &[usize],
@@ -121,33 +148,10 @@ pub fn vertex(
     if mirrored {
         v[0] = -v[0];
     }
-    let norm = (theta[0] * theta[0] + theta[1] * theta[1] + theta[2] * theta[2]).sqrt();
-    let mut r = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
-    if norm >= 0.0001 {
-        let (x, y, z) = (theta[0] / norm, theta[1] / norm, theta[2] / norm);
-        let (s, c) = (norm.sin(), norm.cos());
-        r = [
-            [
-                x * x + (1.0 - x * x) * c,
-                x * y * (1.0 - c) - z * s,
-                x * z * (1.0 - c) + y * s,
-            ],
-            [
-                x * y * (1.0 - c) + z * s,
-                y * y + (1.0 - y * y) * c,
-                y * z * (1.0 - c) - x * s,
-            ],
-            [
-                x * z * (1.0 - c) - y * s,
-                z * y * (1.0 - c) + x * s,
-                z * z + (1.0 - z * z) * c,
-            ],
-        ];
-    }
     [
-        r[0][0] * v[0] + r[0][1] * v[1] + r[0][2] * v[2] + theta[3],
-        r[1][0] * v[0] + r[1][1] * v[1] + r[1][2] * v[2] + theta[4],
-        r[2][0] * v[0] + r[2][1] * v[1] + r[2][2] * v[2] + theta[5],
+        r[0] * v[0] + r[1] * v[1] + r[2] * v[2] + theta[3],
+        r[3] * v[0] + r[4] * v[1] + r[5] * v[2] + theta[4],
+        r[6] * v[0] + r[7] * v[1] + r[8] * v[2] + theta[5],
     ]
 }
 
@@ -228,22 +232,16 @@ impl Problem {
         )
     }
 
-    /// The residuals (`3n`), every vertex skinned first as the reference does.
-    pub fn objective(&self) -> Vec<f64> {
-        let mut err = Vec::new();
-        self.objective_into(&mut err);
-        err
-    }
-
-    /// [`Self::objective`] into `err`, whose capacity is reused (as GradBench's C++ tools
-    /// reuse their output across runs).
+    /// The residuals (`3n`) into `err`, every vertex skinned first as the reference does;
+    /// `err`'s capacity is reused (as GradBench's C++ tools reuse their output across runs).
     pub fn objective_into(&self, err: &mut Vec<f64>) {
         let m = &self.model;
-        let t = self.transforms();
+        let (t, r) = (self.transforms(), global_rotation(&self.theta));
         let posed: Vec<[f64; 3]> = (0..m.positions.len())
             .map(|v| {
                 vertex(
                     &t,
+                    &r,
                     &self.theta,
                     &m.positions[v],
                     &m.bones[v],
@@ -273,14 +271,7 @@ impl Problem {
     /// The Jacobian of the residuals, row by row (`3n` rows of `W` columns: in the complicated
     /// variant each residual's two barycentric coordinates first, then the 26 pose
     /// parameters, as ADBench lays it out), by forward sweeps of `W` directions through the
-    /// three stages.
-    pub fn jacobian<const W: usize>(&self) -> Vec<[f64; W]> {
-        let mut rows = Vec::new();
-        self.jacobian_into(&mut rows);
-        rows
-    }
-
-    /// [`Self::jacobian`] into `rows`, whose capacity is reused.
+    /// stages, into `rows`, whose capacity is reused.
     pub fn jacobian_into<const W: usize>(&self, rows: &mut Vec<[f64; W]>) {
         let m = &self.model;
         // The pose parameters' columns come after the two barycentric ones, as in ADBench.
@@ -297,6 +288,7 @@ impl Problem {
             &m.inv_abs,
             &t_theta,
         );
+        let (r, d_r) = global_rotation_jvp_vec::<W>(&self.theta, &t_theta);
         // Each vertex a correspondence reads, skinned once with its tangents.
         let mut slot = vec![usize::MAX; m.positions.len()];
         let mut posed: Vec<([f64; 3], [[f64; W]; 3])> = Vec::new();
@@ -307,12 +299,14 @@ impl Problem {
                     let (p, (bones, weights)) = (&m.positions[v], (&m.bones[v], &m.weights[v]));
                     posed.push(vertex_jvp_vec::<W>(
                         &t,
+                        &r,
                         &self.theta,
                         p,
                         bones,
                         weights,
                         m.mirrored,
                         &d_t,
+                        &d_r,
                         &t_theta,
                     ));
                 }
