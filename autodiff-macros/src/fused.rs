@@ -370,12 +370,11 @@ pub fn coef_tokens(
 pub struct LoopCode {
     pub seeds: Vec<(proc_macro2::Ident, TokenStream)>,
     pub head: TokenStream,
-    pub step: proc_macro2::Ident,
-    pub step_ty: TokenStream,
     pub rerun: TokenStream,
     pub body: TokenStream,
-    /// The step tape has `Vec`s: made once, before the loop ([`crate::tape::Tape::step_has_vecs`]).
-    pub once: bool,
+    /// The step tape's `let`, before the loop and in each iteration
+    /// ([`crate::tape::Tape::step_lets`]).
+    pub step_lets: (TokenStream, TokenStream),
 }
 
 impl LoopCode {
@@ -383,19 +382,12 @@ impl LoopCode {
         let LoopCode {
             seeds,
             head,
-            step,
-            step_ty,
             rerun,
             body,
-            once,
+            step_lets: (before, each),
         } = self;
         let set = seeds.iter().map(|(d, c)| quote!(#d = #c;));
         let reset = seeds.iter().map(|(d, _)| quote!(#d = -0.0;));
-        let make = quote!(let mut #step = <#step_ty>::new(););
-        let (before, each) = match once {
-            true => (make, TokenStream::new()),
-            false => (TokenStream::new(), make),
-        };
         quote!(
             #(#set)*
             #before

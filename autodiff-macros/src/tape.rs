@@ -210,6 +210,21 @@ impl Tape {
         (self.fields.iter()).any(|f| f.owner == Some(l) && f.vecs.iter().any(|&v| v))
     }
 
+    /// The `let` of loop `l`'s step tape `step` of type `ty`, as (before the loop, in each
+    /// iteration): one of the two is empty ([`Self::step_has_vecs`]).
+    pub fn step_lets(
+        &self,
+        l: usize,
+        step: &Ident,
+        ty: &TokenStream,
+    ) -> (TokenStream, TokenStream) {
+        let make = quote!(let mut #step = <#ty>::new(););
+        match self.step_has_vecs(l) {
+            true => (make, TokenStream::new()),
+            false => (TokenStream::new(), make),
+        }
+    }
+
     /// The bytes the `Vec` fields hold on the heap: an expression of `self` (`None`: none).
     pub fn heap_bytes<'f>(fields: impl Iterator<Item = &'f Field>) -> Option<TokenStream> {
         let mut terms = Vec::new();

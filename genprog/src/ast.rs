@@ -227,52 +227,60 @@ pub enum Stmt {
 }
 
 impl Stmt {
-    /// Whether the statement is or holds a `#[record(f32)] let`.
-    pub fn has_record(&self) -> bool {
-        let any = |b: &[Stmt]| b.iter().any(Stmt::has_record);
+    /// The blocks the statement holds: an `if`'s arms and `else`, a loop's body.
+    pub fn blocks(&self) -> Vec<&[Stmt]> {
         match self {
-            Stmt::Let { record, .. } => *record,
             Stmt::If { arms, els } => {
-                arms.iter().any(|(_, b)| any(b)) || els.as_deref().is_some_and(any)
+                let mut out: Vec<&[Stmt]> = arms.iter().map(|(_, b)| b.as_slice()).collect();
+                out.extend(els.as_deref());
+                out
             }
             Stmt::For { body, .. } | Stmt::While { body, .. } | Stmt::Loop { body, .. } => {
-                any(body)
+                vec![body]
             }
-            _ => false,
+            _ => Vec::new(),
         }
+    }
+
+    /// Whether the statement or one nested in it satisfies `p`.
+    pub fn any(&self, p: &dyn Fn(&Stmt) -> bool) -> bool {
+        p(self) || (self.blocks().iter()).any(|b| b.iter().any(|s| s.any(p)))
+    }
+
+    /// Every text of the statement (a value, a condition, a place, an iterator), and of the
+    /// statements nested in it.
+    pub fn texts<'a>(&'a self, out: &mut Vec<&'a str>) {
+        match self {
+            Stmt::Let { value, .. } | Stmt::Return(value) => out.push(value),
+            Stmt::Assign { place, value, .. } => out.extend([place.as_str(), value.as_str()]),
+            Stmt::If { arms, .. } => out.extend(arms.iter().map(|(c, _)| c.as_str())),
+            Stmt::For { iter, .. } => out.push(iter),
+            Stmt::While { cond, .. } => out.push(cond),
+            Stmt::Loop { .. } | Stmt::Break | Stmt::Continue => {}
+        }
+        for b in self.blocks() {
+            for s in b {
+                s.texts(out);
+            }
+        }
+    }
+
+    /// Whether the statement is or holds a `#[record(f32)] let`.
+    pub fn has_record(&self) -> bool {
+        self.any(&|s| matches!(s, Stmt::Let { record: true, .. }))
     }
 
     /// Whether any text of the statement (a value, a condition, a place, nested statements)
     /// contains `needle`.
     pub fn mentions(&self, needle: &str) -> bool {
-        let any = |b: &[Stmt]| b.iter().any(|s| s.mentions(needle));
-        match self {
-            Stmt::Let { value, .. } => value.contains(needle),
-            Stmt::Assign { place, value, .. } => place.contains(needle) || value.contains(needle),
-            Stmt::If { arms, els } => {
-                arms.iter().any(|(c, b)| c.contains(needle) || any(b))
-                    || els.as_deref().is_some_and(any)
-            }
-            Stmt::For { iter, body, .. } => iter.contains(needle) || any(body),
-            Stmt::While { cond, body, .. } => cond.contains(needle) || any(body),
-            Stmt::Loop { body, .. } => any(body),
-            Stmt::Return(value) => value.contains(needle),
-            Stmt::Break | Stmt::Continue => false,
-        }
+        let mut texts = Vec::new();
+        self.texts(&mut texts);
+        texts.iter().any(|t| t.contains(needle))
     }
 
     /// Whether the statement holds a `while` or `loop` (so the function has `f_try_forward`).
     pub fn has_bounded_loop(&self) -> bool {
-        match self {
-            Stmt::While { .. } | Stmt::Loop { .. } => true,
-            Stmt::If { arms, els } => {
-                arms.iter()
-                    .any(|(_, b)| b.iter().any(Stmt::has_bounded_loop))
-                    || els.iter().flatten().any(Stmt::has_bounded_loop)
-            }
-            Stmt::For { body, .. } => body.iter().any(Stmt::has_bounded_loop),
-            _ => false,
-        }
+        self.any(&|s| matches!(s, Stmt::While { .. } | Stmt::Loop { .. }))
     }
 }
 

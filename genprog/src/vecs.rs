@@ -28,10 +28,22 @@ pub fn to_vecs(f: &mut Func, rng: &mut SmallRng) -> bool {
             continue;
         };
         let mut texts = vec![f.tail.as_str()];
-        let mut checkpointed = false;
-        for s in &f.body[k + 1..] {
-            texts_of(s, &mut texts, &mut checkpointed, name);
+        let rest = &f.body[k + 1..];
+        for s in rest {
+            s.texts(&mut texts);
         }
+        // A checkpointed loop saves its state whole: a `Vec` there is an error.
+        let checkpointed = rest.iter().any(|s| {
+            s.any(&|s| {
+                matches!(
+                    s,
+                    Stmt::For {
+                        checkpoint: Some(_),
+                        ..
+                    }
+                ) && s.mentions(name)
+            })
+        });
         if checkpointed || !texts.iter().all(|t| indexed_only(t, name)) || !rng.gen_bool(0.5) {
             continue;
         }
@@ -49,51 +61,6 @@ pub fn to_vecs(f: &mut Func, rng: &mut SmallRng) -> bool {
         any = true;
     }
     any
-}
-
-/// Every text of `s` (values, places, conditions, iterators, nested statements); sets
-/// `checkpointed` if a checkpointed loop mentions `name` (its state is saved whole: a `Vec`
-/// there is an error).
-fn texts_of<'a>(s: &'a Stmt, out: &mut Vec<&'a str>, checkpointed: &mut bool, name: &str) {
-    if matches!(
-        s,
-        Stmt::For {
-            checkpoint: Some(_),
-            ..
-        }
-    ) && s.mentions(name)
-    {
-        *checkpointed = true;
-    }
-    let mut block = |b: &'a [Stmt], out: &mut Vec<&'a str>| {
-        for s in b {
-            texts_of(s, out, checkpointed, name);
-        }
-    };
-    match s {
-        Stmt::Let { value, .. } => out.push(value),
-        Stmt::Assign { place, value, .. } => out.extend([place.as_str(), value.as_str()]),
-        Stmt::If { arms, els } => {
-            for (c, b) in arms {
-                out.push(c);
-                block(b, out);
-            }
-            if let Some(b) = els {
-                block(b, out);
-            }
-        }
-        Stmt::For { iter, body, .. } => {
-            out.push(iter);
-            block(body, out);
-        }
-        Stmt::While { cond, body, .. } => {
-            out.push(cond);
-            block(body, out);
-        }
-        Stmt::Loop { body, .. } => block(body, out),
-        Stmt::Return(v) => out.push(v),
-        Stmt::Break | Stmt::Continue => {}
-    }
 }
 
 /// Whether every occurrence of the word `name` in `text` is indexed (`name[`).

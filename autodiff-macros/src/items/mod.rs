@@ -226,14 +226,14 @@ fn fused_forward(
             Some((d, crate::fused::coef_tokens(terms, &d_out, &early)))
         })
         .collect();
+    let rerun = fwd.rerun(fu.lp, true);
+    let (step, step_ty) = (crate::names::step_ident(fu.lp), grad.step_ty(fu.lp));
     let code = crate::fused::LoopCode {
         seeds,
         head: quote!(for (#k, #i) in #iter.enumerate()),
-        step: crate::names::step_ident(fu.lp),
-        step_ty: grad.step_ty(fu.lp),
-        rerun: fwd.rerun(fu.lp, true),
+        rerun,
         body,
-        once: tape.step_has_vecs(fu.lp),
+        step_lets: tape.step_lets(fu.lp, &step, &step_ty),
     };
     *fwd.fused.borrow_mut() = Some((fu.lp, code.tokens()));
     Some(fwd.block(&f.body, false, BlockRef::Fn))

@@ -157,8 +157,7 @@ fn vec_elem(t: &syn::Type) -> Option<Option<&syn::Type>> {
 /// (`vec![0.0_f32; n]`): each sweep's `Vec` of cotangents or tangents is then typed where
 /// nothing else would type it, as the user's annotation types the primal's.
 pub(super) fn type_elements(f: &mut Func) {
-    type Lens = std::collections::HashMap<VarId, Pure>;
-    fn block(b: &mut Block, vars: &[Var], types: &Types, lens: &mut Lens) {
+    fn block(b: &mut Block, vars: &[Var], types: &Types) {
         for s in &mut b.stmts {
             match s {
                 Stmt::Def {
@@ -166,22 +165,19 @@ pub(super) fn type_elements(f: &mut Func) {
                     target: Target::Var(v),
                     ..
                 } => {
-                    let Some(ety) = types.elem(vars[*v].ty) else {
-                        continue;
-                    };
-                    *elem = crate::print::typed_literal(types, elem, ety);
-                    if let Some(Pure::Vec { elem: e, .. }) = lens.get_mut(v) {
-                        *e = elem.clone();
+                    if let Some(ety) = types.elem(vars[*v].ty) {
+                        *elem = crate::print::typed_literal(types, elem, ety);
                     }
                 }
                 Stmt::If { then, els, .. } => {
-                    block(then, vars, types, lens);
-                    block(els, vars, types, lens);
+                    block(then, vars, types);
+                    block(els, vars, types);
                 }
-                Stmt::For { body, .. } => block(body, vars, types, lens),
+                Stmt::For { body, .. } => block(body, vars, types),
                 _ => {}
             }
         }
     }
-    block(&mut f.body, &f.vars, &f.types, &mut f.vec_lens);
+    // (The copy in `vec_lens` keeps its constant: the sweeps read only its length there.)
+    block(&mut f.body, &f.vars, &f.types);
 }

@@ -265,12 +265,7 @@ impl<'a> Rev<'a> {
         let step = crate::names::step_ident(id);
         let step_ty = self.step_ty(id);
         let (marker, advance) = self.reruns.get(&id).cloned().unwrap_or_default();
-        // The step tape: made per iteration, or once before the loop where it has `Vec`s.
-        let make = quote!(let mut #step = <#step_ty>::new(););
-        let (once, each) = match self.tape.step_has_vecs(id) {
-            true => (make, TokenStream::new()),
-            false => (TokenStream::new(), make),
-        };
+        let (once, each) = self.tape.step_lets(id, &step, &step_ty);
         if extrema.is_empty() {
             return quote!({
                 #restore
