@@ -158,6 +158,19 @@ pub fn rotate_adjoint(
     *d_angle += -r[1] * d_out[0] + r[0] * d_out[1];
 }
 
+/// The callee contract, which a caller that passes an array without naming constants
+/// (`rotate(p, a)`, no `::<..>`) names the tape and the output through: the argument types
+/// (without references, here `[f64; 2]` and any type for the angle) give `Out` and `Tape`.
+pub trait RotateCall<A0: ?Sized, A1: ?Sized> {
+    type Out;
+    type Tape;
+}
+
+impl<A1: ?Sized> RotateCall<[f64; 2], A1> for () {
+    type Out = [f64; 2];
+    type Tape = RotateTape;
+}
+
 /// `q = rotate(p, a)`, kept (the product reads it), then `q[0] q[1]` scaled by `a`.
 #[differentiable]
 fn rotated_product(p: &[f64; 2], a: f64) -> f64 {

@@ -10,6 +10,8 @@
 mod analysis;
 #[path = "../src/args.rs"]
 mod args;
+#[path = "../src/contract.rs"]
+mod contract;
 #[path = "../src/expand.rs"]
 mod expand;
 #[path = "../src/forward.rs"]

@@ -35,9 +35,12 @@ pub struct Args {
     pub alloc: bool,
     /// `heap`: the outermost loop level of every field of the tape is a `Vec` (needs `alloc`).
     pub heap: bool,
+    /// `custom`: the derivative items are written by hand; the macro adds only the callee
+    /// contract (`FCall`, see [`crate::contract`]).
+    pub custom: Option<Ident>,
 }
 
-const EXPECTED: &str = "expected `#[differentiable]`, `#[differentiable(wrt(x, y))]`, `#[differentiable(jvp)]`, `#[differentiable(hvp)]`, `#[differentiable(nested)]`, `#[differentiable(jacobian)]`, `#[differentiable(heap)]` or `#[differentiable(max_iters(label = K))]`";
+const EXPECTED: &str = "expected `#[differentiable]`, `#[differentiable(wrt(x, y))]`, `#[differentiable(jvp)]`, `#[differentiable(hvp)]`, `#[differentiable(nested)]`, `#[differentiable(jacobian)]`, `#[differentiable(heap)]`, `#[differentiable(custom)]` or `#[differentiable(max_iters(label = K))]`";
 
 impl Parse for Args {
     fn parse(input: ParseStream) -> syn::Result<Self> {
@@ -60,6 +63,16 @@ impl Parse for Args {
                     };
                     args.max_iters.push((label.clone(), b.value));
                 }
+                if !input.is_empty() {
+                    input.parse::<Token![,]>()?;
+                }
+                continue;
+            }
+            if key == "custom" {
+                if args.custom.is_some() {
+                    return Err(syn::Error::new(key.span(), "`custom` is given twice"));
+                }
+                args.custom = Some(key);
                 if !input.is_empty() {
                     input.parse::<Token![,]>()?;
                 }

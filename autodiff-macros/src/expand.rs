@@ -105,6 +105,36 @@ fn zero_structs(methods: &mut [methods::Method]) {
 
 /// `#[differentiable] impl Model { .. }`: each differentiated method's hidden function goes
 /// through the pipeline; the block gets the methods that call its items (`methods`).
+/// `#[differentiable(custom)]`: a function whose tape, forward and adjoint are written by hand
+/// gets the callee contract only, or one error where it has other options or no contract can
+/// be stated.
+fn custom_contract(
+    args: &args::Args,
+    custom: &proc_macro2::Ident,
+    func: &syn::ItemFn,
+) -> syn::Result<TokenStream> {
+    let other = args.wrt.is_some()
+        || args.jvp
+        || args.hvp
+        || args.jacobian
+        || args.heap
+        || !args.max_iters.is_empty();
+    if other {
+        return Err(syn::Error::new(
+            custom.span(),
+            "`custom` stands alone: the function's tape, `_forward` and `_adjoint` (and `_jvp`) are written by hand, so no other option applies; write `#[differentiable(custom)]`",
+        ));
+    }
+    let contract = crate::contract::contract(func);
+    if contract.is_empty() {
+        return Err(syn::Error::new_spanned(
+            &func.sig,
+            "`custom`: no contract can be stated for this signature (a const generic that no parameter's type names, a lifetime in the output, `self`, or a type parameter); call it with its constants named (`g::<N>(..)`) and bind its result with a type",
+        ));
+    }
+    Ok(contract)
+}
+
 fn expand_impl(attr: TokenStream, block: syn::ItemImpl) -> TokenStream {
     let free_only = (attr.clone().into_iter())
         .find(|t| ["nested", "jacobian"].contains(&t.to_string().as_str()));
@@ -170,6 +200,9 @@ fn expand_impl(attr: TokenStream, block: syn::ItemImpl) -> TokenStream {
 }
 
 fn generate(args: &args::Args, func: &syn::ItemFn) -> syn::Result<TokenStream> {
+    if let Some(custom) = &args.custom {
+        return custom_contract(args, custom, func);
+    }
     let f = lower::lower(func, args)?;
     let an = Analysed::new(&f);
     analysis::lost_derivatives(&f, &an.act)?;

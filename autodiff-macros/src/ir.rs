@@ -508,6 +508,39 @@ impl Func {
         self.known.get(&path.segments[0].ident.to_string())
     }
 
+    /// An argument whose type the macro cannot see: a `const` item or a struct's field passed
+    /// whole (`g(W)`, `g(&p.w)`), which a callee's contract cannot be named with.
+    pub fn unseen_arg(&self, a: &Operand) -> bool {
+        // A type written in the function (an array whose length it names, a struct) is seen.
+        let written = matches!(
+            self.types.get(self.operand_ty(a)),
+            TyVal::Array(..) | TyVal::Struct(_)
+        );
+        match a {
+            Operand::Var { var, proj, .. } => {
+                !written
+                    && (self.vars[*var].constant
+                        || proj.iter().any(|p| matches!(p, Proj::Field(_))))
+            }
+            a => a.is_named_const(),
+        }
+    }
+
+    /// Whether a call names its callee's tape through the callee's contract: it names no
+    /// constants (`g(..)`, not `g::<N>(..)`), passes an array, a slice or a struct (whose types
+    /// carry what rustc infers the constants from), and nothing whose type the macro cannot see.
+    pub fn through_contract(&self, path: &syn::Path, args: &[Operand]) -> bool {
+        let named = (path.segments.last()).is_some_and(|s| !s.arguments.is_empty());
+        !named
+            && args.iter().any(|a| {
+                matches!(
+                    self.types.kind(self.operand_ty(a)),
+                    Kind::Array | Kind::Struct
+                )
+            })
+            && !args.iter().any(|a| self.unseen_arg(a))
+    }
+
     /// Under `hvp`, whether the tangent program takes a zero struct for parameter `i`: a struct
     /// parameter not differentiated, whose zero tangent a callee differentiating it reads.
     pub fn takes_zero_struct(&self, i: usize) -> bool {

@@ -14,6 +14,7 @@
 // The pipeline, in order; each pass imports only earlier ones and the shared leaves.
 mod analysis;
 mod args;
+mod contract;
 mod expand;
 mod forward;
 mod fused;

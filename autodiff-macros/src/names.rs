@@ -52,6 +52,24 @@ pub fn companion(path: &syn::Path, f: impl Fn(&Ident) -> Ident) -> TokenStream {
     p.to_token_stream()
 }
 
+/// The path of a callee's contract trait: `m::g::<N>` -> `m::GCall` (its constants are
+/// inferred from the arguments' types).
+pub fn contract_path(path: &syn::Path) -> TokenStream {
+    let mut p = path.clone();
+    if let Some(last) = p.segments.last_mut() {
+        last.ident = contract_name(&last.ident);
+        last.arguments = syn::PathArguments::None;
+    }
+    p.to_token_stream()
+}
+
+/// The contract trait's name: `my_fn` -> `MyFnCall`.
+pub fn contract_name(ident: &Ident) -> Ident {
+    let tape = tape_name(ident).to_string();
+    let base = tape.strip_suffix("Tape").unwrap_or(&tape);
+    Ident::new(&format!("{base}Call"), ident.span())
+}
+
 pub struct Names {
     used: HashSet<String>,
 }
@@ -198,7 +216,72 @@ pub fn type_text(t: &TokenStream) -> String {
             })
             .collect()
     }
-    text(&uncast(t))
+    text(&uncontract(&uncast(t)))
+}
+
+/// A type named through a callee's contract, as a reader names it: `<() as GCall<..>>::Tape`
+/// is `GTape`, `<() as GCall<..>>::Out` is `GCall::Out` (in `FIELDS`).
+fn uncontract(t: &TokenStream) -> TokenStream {
+    use proc_macro2::TokenTree as T;
+    let toks: Vec<T> = t.clone().into_iter().collect();
+    let punct = |t: &T, c: char| matches!(t, T::Punct(p) if p.as_char() == c);
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < toks.len() {
+        let head = punct(&toks[i], '<')
+            && matches!(toks.get(i + 1), Some(T::Group(g)) if g.stream().is_empty())
+            && toks.get(i + 2).is_some_and(|t| t.to_string() == "as");
+        // The matching `>`, then `::` and the associated type.
+        let close = head.then(|| {
+            let mut depth = 0usize;
+            (i..toks.len()).find(|&j| {
+                if punct(&toks[j], '<') {
+                    depth += 1;
+                } else if punct(&toks[j], '>') && !(j > 0 && punct(&toks[j - 1], '-')) {
+                    depth -= 1;
+                }
+                depth == 0
+            })
+        });
+        let found = close.flatten().and_then(|j| {
+            let assoc = toks.get(j + 3)?.to_string();
+            // The trait's path runs from `as` to its `<`: its last identifier.
+            let path = toks[i + 3..j].iter().take_while(|t| !punct(t, '<'));
+            let contract = path.filter_map(|t| match t {
+                T::Ident(id) => Some(id.to_string()),
+                _ => None,
+            });
+            let contract = contract.last().filter(|c| c.ends_with("Call"))?;
+            (punct(&toks[j + 1], ':') && punct(toks.get(j + 2)?, ':'))
+                .then_some((j, assoc, contract))
+        });
+        match found {
+            Some((j, assoc, contract)) => {
+                let base = contract.strip_suffix("Call").unwrap_or(&contract);
+                let shown: TokenStream = if assoc == "Tape" {
+                    Ident::new(&format!("{base}Tape"), Span::call_site()).to_token_stream()
+                } else {
+                    let c = Ident::new(&contract, Span::call_site());
+                    let a = Ident::new(&assoc, Span::call_site());
+                    quote::quote!(#c::#a)
+                };
+                out.extend(shown);
+                i = j + 4;
+            }
+            None => {
+                out.push(match &toks[i] {
+                    T::Group(g) => {
+                        let mut h = proc_macro2::Group::new(g.delimiter(), uncontract(&g.stream()));
+                        h.set_span(g.span());
+                        T::Group(h)
+                    }
+                    t => t.clone(),
+                });
+                i += 1;
+            }
+        }
+    }
+    out.into_iter().collect()
 }
 
 #[cfg(test)]
@@ -206,6 +289,14 @@ mod tests {
     use quote::quote;
 
     use super::{text, type_text};
+
+    #[test]
+    fn type_text_names_a_contracts_tape_and_output_plainly() {
+        let tape = quote!([<() as m::AffineCall<[[f64; 3]; 3], [f64; 3]>>::Tape; 2]);
+        assert_eq!(type_text(&tape), text(&quote!([AffineTape; 2])));
+        let out = quote!(<() as GCall<<() as HCall<[f64; K]>>::Out, ()>>::Out);
+        assert_eq!(type_text(&out), text(&quote!(GCall::Out)));
+    }
 
     #[test]
     fn type_text_writes_casted_lengths_as_the_bound() {

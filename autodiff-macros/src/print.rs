@@ -243,10 +243,10 @@ fn elementwise(
         return quote!(#dst = #v;);
     }
     let (mut idx, mut lens, mut t) = (Vec::new(), Vec::new(), ty);
-    while let TyVal::Array(e, n) = types.get(t) {
+    while let Some((e, n)) = types.array(t) {
         idx.push(format_ident!("i{}", idx.len(), span = Span::mixed_site()));
-        lens.push(n.clone());
-        t = *e;
+        lens.push(n);
+        t = e;
     }
     let (d, s) = (
         Ident::new("__stackgrad_dst", Span::mixed_site()),

@@ -42,6 +42,21 @@ pub enum TyVal {
     Vec(TyId),
     Struct(TokenStream),
     Enum(TokenStream),
+    /// An array a call returns, bound without a type (`let y = matvec(m, v);`): its element,
+    /// and the type named through the callee's contract ([`CallOut`]).
+    Out(TyId, std::rc::Rc<CallOut>),
+}
+
+/// The type of what a call returns, as its callee's contract names it: `<() as
+/// GCall<A0, ..>>::Out` (the argument types from which rustc infers the callee's constants),
+/// or, `depth` levels down, its element `<.. as ::core::ops::Index<usize>>::Output`.
+#[derive(Clone, Debug)]
+pub struct CallOut {
+    /// The path of the callee's contract trait (`m::GCall`).
+    pub contract: TokenStream,
+    /// The type of each argument, without its reference.
+    pub args: Vec<TyId>,
+    pub depth: usize,
 }
 
 impl TyVal {
@@ -51,7 +66,7 @@ impl TyVal {
             TyVal::F32 | TyVal::F64 => Kind::Float,
             TyVal::Bool => Kind::Bool,
             TyVal::Int(_) => Kind::Int,
-            TyVal::Array(..) | TyVal::Slice(_) | TyVal::Vec(..) => Kind::Array,
+            TyVal::Array(..) | TyVal::Slice(_) | TyVal::Vec(..) | TyVal::Out(..) => Kind::Array,
             TyVal::Struct(_) => Kind::Struct,
             TyVal::Enum(_) => Kind::Enum,
         }
@@ -64,6 +79,8 @@ impl TyVal {
 pub struct Types {
     parent: Vec<TyId>,
     val: Vec<TyVal>,
+    /// The elements of contract-named arrays, with what each is if it is indexed in turn.
+    below: Vec<(TyId, CallOut)>,
 }
 
 impl Types {
@@ -102,8 +119,8 @@ impl Types {
             return;
         }
         if let (
-            TyVal::Array(ea, _) | TyVal::Slice(ea) | TyVal::Vec(ea),
-            TyVal::Array(eb, _) | TyVal::Slice(eb) | TyVal::Vec(eb),
+            TyVal::Array(ea, _) | TyVal::Slice(ea) | TyVal::Vec(ea) | TyVal::Out(ea, _),
+            TyVal::Array(eb, _) | TyVal::Slice(eb) | TyVal::Vec(eb) | TyVal::Out(eb, _),
         ) = (&self.val[ra], &self.val[rb])
         {
             let (ea, eb) = (*ea, *eb);
@@ -112,6 +129,8 @@ impl Types {
         let keep_b = match (&self.val[ra], &self.val[rb]) {
             (TyVal::Unknown(Kind::Num), _) => true,
             (_, TyVal::Unknown(Kind::Num)) => false,
+            // An array type as written says more than one named through a contract.
+            (TyVal::Out(..), TyVal::Array(..)) => true,
             (a, _) => matches!(a, TyVal::Unknown(_)),
         };
         if keep_b {
@@ -124,8 +143,63 @@ impl Types {
     /// The element type of an array type.
     pub fn elem(&self, a: TyId) -> Option<TyId> {
         match self.get(a) {
-            TyVal::Array(e, _) | TyVal::Slice(e) | TyVal::Vec(e) => Some(*e),
+            TyVal::Array(e, _) | TyVal::Slice(e) | TyVal::Vec(e) | TyVal::Out(e, _) => Some(*e),
             _ => None,
+        }
+    }
+
+    /// A fixed-size array's element and length, as an expression: a contract-named array's
+    /// ([`TyVal::Out`]) is computed from its size, which names only types.
+    pub fn array(&self, a: TyId) -> Option<(TyId, TokenStream)> {
+        match self.get(a) {
+            TyVal::Array(e, n) => Some((*e, n.clone())),
+            TyVal::Out(e, _) => {
+                let w = self.tokens(a);
+                let size = quote::quote!(::core::mem::size_of);
+                Some((
+                    *e,
+                    quote::quote!((#size::<#w>() / #size::<<#w as ::core::ops::Index<usize>>::Output>())),
+                ))
+            }
+            _ => None,
+        }
+    }
+
+    /// Makes `a` the array `call` returns (or its element, `depth` levels down): an unknown type
+    /// that is indexed or borrowed. Its element is a float unless it is indexed too.
+    pub fn call_out(&mut self, a: TyId, call: CallOut) {
+        let elem = self.fresh(TyVal::Unknown(Kind::Float));
+        let below = CallOut {
+            depth: call.depth + 1,
+            ..call.clone()
+        };
+        self.below.push((elem, below));
+        let out = self.fresh(TyVal::Out(elem, std::rc::Rc::new(call)));
+        self.unify(a, out);
+    }
+
+    /// Makes an unknown element of a contract-named array an array too (`y[i][j]`); whether it
+    /// is one.
+    pub fn index_below(&mut self, a: TyId) -> bool {
+        if !matches!(self.get(a), TyVal::Unknown(_)) {
+            return false;
+        }
+        let Some((_, below)) = self.below.iter().find(|(e, _)| self.same(*e, a)) else {
+            return false;
+        };
+        let below = below.clone();
+        self.call_out(a, below);
+        true
+    }
+
+    /// The type an argument contributes to a callee's contract: arrays, slices and structs as
+    /// they are (their constants are what rustc infers), anything else `()` (no constant comes
+    /// from a number, and its position in the contract takes any type).
+    pub fn contract_arg(&self, a: TyId) -> TokenStream {
+        match self.get(a) {
+            TyVal::Vec(..) => quote::quote!(()),
+            v if matches!(v.kind(), Kind::Array | Kind::Struct | Kind::Enum) => self.tokens(a),
+            _ => quote::quote!(()),
         }
     }
 
@@ -216,6 +290,15 @@ impl Types {
                 quote::quote!([#e])
             }
             TyVal::Struct(p) | TyVal::Enum(p) => p.clone(),
+            TyVal::Out(_, c) => {
+                let contract = &c.contract;
+                let args = c.args.iter().map(|&t| self.contract_arg(t));
+                let mut t = quote::quote!(<() as #contract<#(#args),*>>::Out);
+                for _ in 0..c.depth {
+                    t = quote::quote!(<#t as ::core::ops::Index<usize>>::Output);
+                }
+                t
+            }
             // Never a field or a signature's type: a `Vec` local is never recorded or passed
             // whole (lowering rejects both).
             TyVal::Unknown(_) | TyVal::Vec(..) => quote::quote!(_),
@@ -245,6 +328,11 @@ impl Types {
             TyVal::Array(e, n) => {
                 let e = self.filled(*e, float);
                 quote::quote!([#e; #n])
+            }
+            // Its length is rustc's to infer (the value's type is named by the callee's contract).
+            TyVal::Out(e, _) => {
+                let e = self.filled(*e, float);
+                quote::quote!([#e; _])
             }
             // A slice is never zeroed: it is not differentiated and never recorded.
             TyVal::Slice(_) => quote::quote!([]),

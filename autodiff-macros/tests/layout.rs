@@ -25,7 +25,9 @@ const PASSES: &[&str] = &[
     "expand",
 ];
 /// Shared leaves: data types, walks, names, printing, rules, the tape layout.
-const LEAVES: &[&str] = &["ir", "walk", "names", "print", "rules", "tape", "types"];
+const LEAVES: &[&str] = &[
+    "ir", "walk", "names", "print", "rules", "tape", "types", "contract",
+];
 const MAX_FILE_LINES: usize = 800;
 const MAX_FN_LINES: usize = 120;
 

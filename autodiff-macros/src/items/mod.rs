@@ -341,7 +341,9 @@ pub fn items(func: &syn::ItemFn, f: &Func, an: &Analysed, args: &crate::args::Ar
     let adjoint = adjoint_fn(&sig, &s);
     let grad = grad_fn(&sig, f, &s);
     let checks = checks(&sig, f);
+    let contract = crate::contract::contract(func);
     quote! {
+        #contract
         #tapes
         #forward
         #adjoint

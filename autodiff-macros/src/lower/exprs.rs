@@ -300,8 +300,12 @@ impl Lower {
         if !self.callee_path(p) {
             return self.dummy();
         }
-        let args = c.args.iter().map(|a| self.operand(a, out)).collect();
+        let args: Vec<Operand> = c.args.iter().map(|a| self.operand(a, out)).collect();
         let ty = self.f.types.fresh(TyVal::Unknown(Kind::Float));
+        if !args.iter().any(|a| self.f.unseen_arg(a)) {
+            let arg_tys = args.iter().map(|a| self.f.operand_ty(a)).collect();
+            self.call_sigs.insert(ty, (p.path.clone(), arg_tys));
+        }
         self.def_temp(
             out,
             Rhs::Call {

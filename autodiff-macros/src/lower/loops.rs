@@ -357,7 +357,7 @@ impl Lower {
             };
             let ty = self.place_ty(v, &proj);
             match self.f.types.get(ty).clone() {
-                TyVal::Array(_, n) => lens.push(n),
+                TyVal::Array(..) | TyVal::Out(..) => lens.push(self.f.types.array(ty).unwrap().1),
                 TyVal::Slice(_) => lens.push(quote::quote!((#arr).len())),
                 TyVal::Vec(_) => {
                     self.error(err(

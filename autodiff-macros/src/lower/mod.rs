@@ -86,6 +86,9 @@ pub struct Lower {
     /// (`let row = p.w[1];`), with what they hold (`g`, or `p.w[1]` and `true`): their type is
     /// the callee's or the struct's, which the macro cannot see.
     call_lets: HashMap<VarId, (String, bool)>,
+    /// The type of each call's value, with the callee's path and its arguments' types: what a
+    /// `call_lets` local indexed or borrowed is named by ([`crate::types::CallOut`]).
+    call_sigs: HashMap<TyId, (syn::Path, Vec<TyId>)>,
     /// Of those, the elements of a destructured tuple (`let (v, g) = f_grad(..);`): the
     /// element's position and every name the pattern binds, for the error's suggestion.
     tuple_lets: HashMap<VarId, (usize, Vec<String>)>,
@@ -174,6 +177,7 @@ impl Lower {
             as_constant: None,
             undecided: Vec::new(),
             call_lets: HashMap::new(),
+            call_sigs: HashMap::new(),
             tuple_lets: HashMap::new(),
             alloc: args.alloc,
             reported_carried: HashSet::new(),

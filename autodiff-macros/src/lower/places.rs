@@ -157,12 +157,35 @@ impl Lower {
     /// (`let y = matvec(m, v); y[0]`): the macro cannot see that the callee returns `what`.
     /// Whether `v` is such a local (reported now or before).
     pub(super) fn untyped_call_result(&mut self, v: VarId, proj: &[Proj], what: &str) -> bool {
-        if !proj.is_empty() || !matches!(self.f.types.get(self.f.vars[v].ty), TyVal::Unknown(_)) {
+        if !proj.is_empty() {
+            // `y[i][j]` of such a local: its element is an array too.
+            let ty = self.place_ty(v, proj);
+            self.f.types.index_below(ty);
+            return false;
+        }
+        if !matches!(self.f.types.get(self.f.vars[v].ty), TyVal::Unknown(_)) {
             return false;
         }
         let Some((callee, field)) = self.call_lets.get(&v).cloned() else {
             return false;
         };
+        // An array a call returns: named through the callee's contract.
+        let ty = self.f.vars[v].ty;
+        if !field
+            && what != "a struct"
+            && what != "a tuple"
+            && !self.tuple_lets.contains_key(&v)
+            && let Some((path, args)) = self.call_sigs.get(&ty).cloned()
+        {
+            let contract = crate::names::contract_path(&path);
+            let call = crate::types::CallOut {
+                contract,
+                args,
+                depth: 0,
+            };
+            self.f.types.call_out(ty, call);
+            return false;
+        }
         if !self.reported_lets.insert(v) {
             return true;
         }
@@ -194,7 +217,7 @@ impl Lower {
             )
         } else {
             format!(
-                "`{name}` holds what `{callee}` returns, {what} the macro cannot see from here: annotate its type, as in `let {name}: [f64; N] = {callee}(..);`"
+                "`{name}` holds what `{callee}` returns, {what} whose type the macro names from the types of the call's arguments, and one of them is a `const` item or a struct field declared elsewhere: annotate its type, as in `let {name}: [f64; N] = {callee}(..);`, or pass that argument through a typed local"
             )
         };
         self.error(err(name, msg));

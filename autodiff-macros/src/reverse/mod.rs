@@ -307,7 +307,7 @@ impl<'a> Rev<'a> {
         let mut idx = Vec::new();
         let mut lens = Vec::new();
         let mut t = ty;
-        while let TyVal::Array(e, n) = self.f.types.get(t).clone() {
+        while let Some((e, n)) = self.f.types.array(t) {
             idx.push(format_ident!("i{}", idx.len(), span = Span::mixed_site()));
             lens.push(n);
             t = e;

@@ -215,7 +215,7 @@ impl<'a> Rev<'a> {
             self.decls.push(quote!(#ACCUMULATE_HELPER));
         }
         let callee = path.segments.last().unwrap().ident.to_string();
-        let tape = self.call_tape(def, path, &callee);
+        let tape = self.call_tape(def, path, args, &callee);
         let adjoint = companion(path, |i| format_ident!("{}_adjoint", i, span = span));
         quote!(#pre #adjoint(#(#vals,)* &#tape, #s, #(#d_args),*); #post)
     }
@@ -269,14 +269,37 @@ impl<'a> Rev<'a> {
         direct
     }
 
-    pub fn call_tape(&mut self, def: usize, path: &syn::Path, callee: &str) -> TokenStream {
+    /// The callee's tape in the caller's: a `GTape` (`GTape::<N>` for `g::<N>(..)`), or, for a
+    /// call without constants named that passes an array, a slice or a struct, the callee
+    /// contract's `Tape` for the arguments' types, whose constants rustc infers.
+    pub fn call_tape(
+        &mut self,
+        def: usize,
+        path: &syn::Path,
+        args: &[Operand],
+        callee: &str,
+    ) -> TokenStream {
         let key = Key::Call(def);
         if self.tape.get(key).is_none() {
-            let ty = companion(path, crate::names::tape_name);
+            let inferred = self.f.through_contract(path, args);
+            let ty = if inferred {
+                let contract = crate::names::contract_path(path);
+                let args = args
+                    .iter()
+                    .map(|a| self.f.types.contract_arg(self.f.operand_ty(a)));
+                quote!(<() as #contract<#(#args),*>>::Tape)
+            } else {
+                companion(path, crate::names::tape_name)
+            };
+            let init = if inferred {
+                quote!(<#ty>::new())
+            } else {
+                quote!(#ty::new())
+            };
             let spec = Spec {
                 base: callee.trim_start_matches("r#"),
                 ty: ty.clone(),
-                init: quote!(#ty::new()),
+                init,
                 init_is_call: true,
                 doc: format!("the tape of the call to `{callee}`"),
                 nest: &self.f.def_nest[def],

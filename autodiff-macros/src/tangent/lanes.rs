@@ -106,6 +106,8 @@ impl Tan<'_> {
                 let e = self.lanes_ty(*e, public);
                 quote!([#e; #n])
             }
+            // Its length can be named in a type only through its primal type: left to rustc.
+            TyVal::Out(..) => quote!(_),
             _ if self.f.types.kind(ty) == Kind::Float => {
                 let f = self.f.types.tokens(ty);
                 if public {

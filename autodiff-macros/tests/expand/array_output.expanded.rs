@@ -6,11 +6,28 @@ fn mlp(w: &[[f64; 2]; 2], x: &[f64; 2]) -> [f64; 2] {
     let s: [f64; 2] = [h[0].tanh(), h[1].tanh()];
     affine(w, &s)
 }
+///The call contract of [`mlp`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `mlp`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `mlp`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `mlp::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+trait MlpCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<__A0: ?::core::marker::Sized, __A1: ?::core::marker::Sized> MlpCall<__A0, __A1>
+for () {
+    type Out = [f64; 2];
+    type Tape = MlpTape;
+}
 ///The tape of [`mlp`]: what [`mlp_adjoint`] reads, recorded by [`mlp_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 struct MlpTape {
     ///the tape of the call to `affine`
-    affine_1: AffineTape,
+    affine_1: <() as AffineCall<[[f64; 2]; 2], [f64; 2]>>::Tape,
     ///`t0 = h[0].tanh()` (line 7)
     t0: f64,
     ///`t1 = h[1].tanh()` (line 7)
@@ -18,7 +35,7 @@ struct MlpTape {
     ///`s` (line 7)
     s: [f64; 2],
     ///the tape of the call to `affine`
-    affine: AffineTape,
+    affine: <() as AffineCall<[[f64; 2]; 2], [f64; 2]>>::Tape,
 }
 impl MlpTape {
     /// The exact size of this tape in bytes (with `Vec` fields, of its fixed part:
@@ -32,7 +49,7 @@ impl MlpTape {
             "affine_1",
             "the tape of the call to affine",
             "AffineTape",
-            ::core::mem::size_of::<AffineTape>(),
+            ::core::mem::size_of::<<() as AffineCall<[[f64; 2]; 2], [f64; 2]>>::Tape>(),
         ),
         ("t0", "t0 = h[0].tanh() (line 7)", "f64", ::core::mem::size_of::<f64>()),
         ("t1", "t1 = h[1].tanh() (line 7)", "f64", ::core::mem::size_of::<f64>()),
@@ -41,17 +58,17 @@ impl MlpTape {
             "affine",
             "the tape of the call to affine",
             "AffineTape",
-            ::core::mem::size_of::<AffineTape>(),
+            ::core::mem::size_of::<<() as AffineCall<[[f64; 2]; 2], [f64; 2]>>::Tape>(),
         ),
     ];
     /// A zeroed tape.
     pub const fn new() -> Self {
         Self {
-            affine_1: AffineTape::new(),
+            affine_1: <<() as AffineCall<[[f64; 2]; 2], [f64; 2]>>::Tape>::new(),
             t0: 0.0,
             t1: 0.0,
             s: [0.0; 2],
-            affine: AffineTape::new(),
+            affine: <<() as AffineCall<[[f64; 2]; 2], [f64; 2]>>::Tape>::new(),
         }
     }
 }

@@ -10,6 +10,23 @@ pub fn branches(x: f64, y: f64) -> f64 {
     let c = if y > 0.0 { y.exp() } else { -y };
     c * a
 }
+///The call contract of [`branches`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `branches`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `branches`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `branches::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+pub trait BranchesCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<__A0: ?::core::marker::Sized, __A1: ?::core::marker::Sized> BranchesCall<__A0, __A1>
+for () {
+    type Out = f64;
+    type Tape = BranchesTape;
+}
 ///The tape of [`branches`]: what [`branches_adjoint`] reads, recorded by [`branches_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct BranchesTape {

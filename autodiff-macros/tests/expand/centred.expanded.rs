@@ -18,6 +18,26 @@ pub fn centred<const D: usize>(x: &[[f64; D]; 4], m: &[f64; D], l: &[f64; D]) ->
     }
     total
 }
+///The call contract of [`centred`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `centred`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `centred`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `centred::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+pub trait CentredCall<
+    A0: ?::core::marker::Sized,
+    A1: ?::core::marker::Sized,
+    A2: ?::core::marker::Sized,
+> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<const D: usize> CentredCall<[[f64; D]; 4], [f64; D], [f64; D]> for () {
+    type Out = f64;
+    type Tape = CentredTape<D>;
+}
 ///The tape of [`centred`]: what [`centred_adjoint`] reads, recorded by [`centred_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct CentredTape<const D: usize> {

@@ -6,6 +6,22 @@ pub fn dot<const N: usize>(a: &[f64; N], b: &[f64; N]) -> f64 {
     }
     s
 }
+///The call contract of [`dot`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `dot`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `dot`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `dot::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+pub trait DotCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<const N: usize> DotCall<[f64; N], [f64; N]> for () {
+    type Out = f64;
+    type Tape = DotTape<N>;
+}
 ///The tape of [`dot`]: what [`dot_adjoint`] reads, recorded by [`dot_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct DotTape<const N: usize> {

@@ -13,6 +13,22 @@ pub fn early_exit(x: &[f64; 6]) -> f64 {
     }
     s
 }
+///The call contract of [`early_exit`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `early_exit`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `early_exit`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `early_exit::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+pub trait EarlyExitCall<A0: ?::core::marker::Sized> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<__A0: ?::core::marker::Sized> EarlyExitCall<__A0> for () {
+    type Out = f64;
+    type Tape = EarlyExitTape;
+}
 ///The tape of [`early_exit`]: what [`early_exit_adjoint`] reads, recorded by [`early_exit_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct EarlyExitTape {

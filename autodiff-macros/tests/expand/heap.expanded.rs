@@ -11,6 +11,23 @@ pub fn layer<const N: usize>(w: &[[f64; 4]; N], x: &[f64; 4]) -> f64 {
     }
     s
 }
+///The call contract of [`layer`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `layer`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `layer`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `layer::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+pub trait LayerCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<const N: usize, __A1: ?::core::marker::Sized> LayerCall<[[f64; 4]; N], __A1>
+for () {
+    type Out = f64;
+    type Tape = LayerTape<N>;
+}
 ///The tape of [`layer`]: what [`layer_adjoint`] reads, recorded by [`layer_forward`] in fixed-size fields and `Vec`s (of loops over run-time lengths whose iterations carry state, or of every loop under `heap`) sized on first use and reused after.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct LayerTape<const N: usize> {

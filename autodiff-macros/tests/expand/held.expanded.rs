@@ -14,6 +14,26 @@ pub fn columns<const D: usize>(l: &[[f64; D]; D], x: &[f64; D], y: &[f64; D]) ->
     }
     s
 }
+///The call contract of [`columns`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `columns`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `columns`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `columns::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+pub trait ColumnsCall<
+    A0: ?::core::marker::Sized,
+    A1: ?::core::marker::Sized,
+    A2: ?::core::marker::Sized,
+> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<const D: usize> ColumnsCall<[[f64; D]; D], [f64; D], [f64; D]> for () {
+    type Out = f64;
+    type Tape = ColumnsTape<D>;
+}
 ///The tape of [`columns`]: what [`columns_adjoint`] reads, recorded by [`columns_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct ColumnsTape<const D: usize> {

@@ -25,6 +25,29 @@ pub fn hoist<const K: usize, const N: usize>(
     }
     s
 }
+///The call contract of [`hoist`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `hoist`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `hoist`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `hoist::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+pub trait HoistCall<
+    A0: ?::core::marker::Sized,
+    A1: ?::core::marker::Sized,
+    A2: ?::core::marker::Sized,
+> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<
+    const K: usize,
+    const N: usize,
+> HoistCall<[[f64; 6]; K], [[f64; 3]; K], [[f64; 3]; N]> for () {
+    type Out = f64;
+    type Tape = HoistTape<K, N>;
+}
 ///The tape of [`hoist`]: what [`hoist_adjoint`] reads, recorded by [`hoist_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct HoistTape<const K: usize, const N: usize> {

@@ -2,6 +2,23 @@ fn observe(p: &[f64; 3], l: &[f64; 2]) -> [f64; 2] {
     let (dx, dy) = (l[0] - p[0], l[1] - p[1]);
     [(dx * dx + dy * dy).sqrt(), dy.atan2(dx) - p[2]]
 }
+///The call contract of [`observe`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `observe`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `observe`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `observe::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+trait ObserveCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<__A0: ?::core::marker::Sized, __A1: ?::core::marker::Sized> ObserveCall<__A0, __A1>
+for () {
+    type Out = [f64; 2];
+    type Tape = ObserveTape;
+}
 ///The tape of [`observe`]: what [`observe_adjoint`] reads, recorded by [`observe_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 struct ObserveTape {

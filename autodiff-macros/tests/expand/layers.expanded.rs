@@ -8,19 +8,36 @@ fn layers(w: &[[f64; 3]; 3], x: &[f64; 3]) -> f64 {
     }
     h[0] * h[1] + h[2]
 }
+///The call contract of [`layers`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `layers`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `layers`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `layers::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+trait LayersCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<__A0: ?::core::marker::Sized, __A1: ?::core::marker::Sized> LayersCall<__A0, __A1>
+for () {
+    type Out = f64;
+    type Tape = LayersTape;
+}
 ///The tape of [`layers`]: what [`layers_adjoint`] reads, recorded by [`layers_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 struct LayersTape {
     ///the tape of the call to `squash`
-    squash_1: SquashTape,
+    squash_1: <() as SquashCall<[f64; 3]>>::Tape,
     ///`h` (line 5) after an assignment
     h_2: [f64; 3],
     ///the tape of the call to `affine`
-    affine: [AffineTape; 2],
+    affine: [<() as AffineCall<[[f64; 3]; 3], [f64; 3]>>::Tape; 2],
     ///`z` (line 7)
     z: [[f64; 3]; 2],
     ///the tape of the call to `squash`
-    squash: [SquashTape; 2],
+    squash: [<() as SquashCall<[f64; 3]>>::Tape; 2],
     ///`h` (line 5) after an assignment
     h_3: [[f64; 3]; 2],
     ///`h[..]` where it is read
@@ -40,7 +57,7 @@ impl LayersTape {
             "squash_1",
             "the tape of the call to squash",
             "SquashTape",
-            ::core::mem::size_of::<SquashTape>(),
+            ::core::mem::size_of::<<() as SquashCall<[f64; 3]>>::Tape>(),
         ),
         (
             "h_2",
@@ -52,14 +69,16 @@ impl LayersTape {
             "affine",
             "the tape of the call to affine",
             "[AffineTape ; 2]",
-            ::core::mem::size_of::<[AffineTape; 2]>(),
+            ::core::mem::size_of::<
+                [<() as AffineCall<[[f64; 3]; 3], [f64; 3]>>::Tape; 2],
+            >(),
         ),
         ("z", "z (line 7)", "[[f64 ; 3] ; 2]", ::core::mem::size_of::<[[f64; 3]; 2]>()),
         (
             "squash",
             "the tape of the call to squash",
             "[SquashTape ; 2]",
-            ::core::mem::size_of::<[SquashTape; 2]>(),
+            ::core::mem::size_of::<[<() as SquashCall<[f64; 3]>>::Tape; 2]>(),
         ),
         (
             "h_3",
@@ -73,11 +92,13 @@ impl LayersTape {
     /// A zeroed tape.
     pub const fn new() -> Self {
         Self {
-            squash_1: SquashTape::new(),
+            squash_1: <<() as SquashCall<[f64; 3]>>::Tape>::new(),
             h_2: [0.0; 3],
-            affine: [const { AffineTape::new() }; 2],
+            affine: [const {
+                <<() as AffineCall<[[f64; 3]; 3], [f64; 3]>>::Tape>::new()
+            }; 2],
             z: [[0.0; 3]; 2],
-            squash: [const { SquashTape::new() }; 2],
+            squash: [const { <<() as SquashCall<[f64; 3]>>::Tape>::new() }; 2],
             h_3: [[0.0; 3]; 2],
             h_1: 0.0,
             h: 0.0,

@@ -10,6 +10,22 @@ pub fn matching(x: &[f64; 4]) -> f64 {
     }
     s
 }
+///The call contract of [`matching`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `matching`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `matching`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `matching::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+pub trait MatchingCall<A0: ?::core::marker::Sized> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<__A0: ?::core::marker::Sized> MatchingCall<__A0> for () {
+    type Out = f64;
+    type Tape = MatchingTape;
+}
 ///The tape of [`matching`]: what [`matching_adjoint`] reads, recorded by [`matching_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct MatchingTape {

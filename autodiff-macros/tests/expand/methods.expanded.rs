@@ -102,6 +102,25 @@ impl Linear {
 fn __linear_predict(self_: &Linear, x: &[f64; 2]) -> f64 {
     self_.w[0] * x[0] + self_.w[1] * x[1] + self_.b
 }
+///The call contract of [`Linear::predict`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `Linear::predict`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `__linear_predict`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `__linear_predict::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+pub trait LinearPredictCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<
+    __A0: ?::core::marker::Sized,
+    __A1: ?::core::marker::Sized,
+> LinearPredictCall<__A0, __A1> for () {
+    type Out = f64;
+    type Tape = LinearPredictTape;
+}
 ///The tape of [`Linear::predict`]: what [`Linear::predict_adjoint`] reads, recorded by [`Linear::predict_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct LinearPredictTape {}
@@ -192,11 +211,35 @@ fn __linear_loss(self_: &Linear, x: &[f64; 2], y: f64) -> f64 {
     let e = __linear_predict(self_, x) - y;
     e * e
 }
+///The call contract of [`Linear::loss`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `Linear::loss`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `__linear_loss`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `__linear_loss::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+pub trait LinearLossCall<
+    A0: ?::core::marker::Sized,
+    A1: ?::core::marker::Sized,
+    A2: ?::core::marker::Sized,
+> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<
+    __A0: ?::core::marker::Sized,
+    __A1: ?::core::marker::Sized,
+    __A2: ?::core::marker::Sized,
+> LinearLossCall<__A0, __A1, __A2> for () {
+    type Out = f64;
+    type Tape = LinearLossTape;
+}
 ///The tape of [`Linear::loss`]: what [`Linear::loss_adjoint`] reads, recorded by [`Linear::loss_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct LinearLossTape {
     ///the tape of the call to `Linear::predict`
-    __linear_predict: LinearPredictTape,
+    __linear_predict: <() as LinearPredictCall<Linear, [f64; 2]>>::Tape,
     ///`e` (line 11)
     e: f64,
 }
@@ -212,14 +255,14 @@ impl LinearLossTape {
             "__linear_predict",
             "the tape of the call to __linear_predict",
             "LinearPredictTape",
-            ::core::mem::size_of::<LinearPredictTape>(),
+            ::core::mem::size_of::<<() as LinearPredictCall<Linear, [f64; 2]>>::Tape>(),
         ),
         ("e", "e (line 11)", "f64", ::core::mem::size_of::<f64>()),
     ];
     /// A zeroed tape.
     pub const fn new() -> Self {
         Self {
-            __linear_predict: LinearPredictTape::new(),
+            __linear_predict: <<() as LinearPredictCall<Linear, [f64; 2]>>::Tape>::new(),
             e: 0.0,
         }
     }

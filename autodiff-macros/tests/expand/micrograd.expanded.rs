@@ -12,6 +12,25 @@ pub fn micrograd(a: f64, b: f64) -> f64 {
     g += 10.0 / f;
     g
 }
+///The call contract of [`micrograd`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `micrograd`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `micrograd`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `micrograd::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+pub trait MicrogradCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<
+    __A0: ?::core::marker::Sized,
+    __A1: ?::core::marker::Sized,
+> MicrogradCall<__A0, __A1> for () {
+    type Out = f64;
+    type Tape = MicrogradTape;
+}
 ///The tape of [`micrograd`]: what [`micrograd_adjoint`] reads, recorded by [`micrograd_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct MicrogradTape {

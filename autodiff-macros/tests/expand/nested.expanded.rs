@@ -1,6 +1,23 @@
 fn cubic(x: &[f64; 2], w: f64) -> f64 {
     w * x[0] * x[0] * x[1] + w.sin()
 }
+///The call contract of [`cubic`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `cubic`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `cubic`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `cubic::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+trait CubicCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<__A0: ?::core::marker::Sized, __A1: ?::core::marker::Sized> CubicCall<__A0, __A1>
+for () {
+    type Out = f64;
+    type Tape = CubicTape;
+}
 ///The tape of [`cubic`]: what [`cubic_adjoint`] reads, recorded by [`cubic_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 struct CubicTape {}
@@ -172,6 +189,25 @@ impl ::core::default::Default for CubicGradXTape {
         Self::new()
     }
 }
+///The call contract of [`cubic_grad_x`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `cubic_grad_x`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `cubic_grad_x`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `cubic_grad_x::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+trait CubicGradXCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<
+    __A0: ?::core::marker::Sized,
+    __A1: ?::core::marker::Sized,
+> CubicGradXCall<__A0, __A1> for () {
+    type Out = [f64; 2];
+    type Tape = CubicGradXTape;
+}
 #[inline]
 #[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
 fn cubic_grad_x_forward(x: &[f64; 2], w: f64, tape: &mut CubicGradXTape) -> [f64; 2] {
@@ -243,6 +279,25 @@ impl ::core::default::Default for CubicGradWTape {
         Self::new()
     }
 }
+///The call contract of [`cubic_grad_w`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `cubic_grad_w`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `cubic_grad_w`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `cubic_grad_w::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+trait CubicGradWCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<
+    __A0: ?::core::marker::Sized,
+    __A1: ?::core::marker::Sized,
+> CubicGradWCall<__A0, __A1> for () {
+    type Out = f64;
+    type Tape = CubicGradWTape;
+}
 #[inline]
 #[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
 fn cubic_grad_w_forward(x: &[f64; 2], w: f64, tape: &mut CubicGradWTape) -> f64 {
@@ -310,6 +365,32 @@ impl ::core::default::Default for CubicTangentTape {
     fn default() -> Self {
         Self::new()
     }
+}
+///The call contract of [`cubic_tangent`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `cubic_tangent`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `cubic_tangent`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `cubic_tangent::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+trait CubicTangentCall<
+    A0: ?::core::marker::Sized,
+    A1: ?::core::marker::Sized,
+    A2: ?::core::marker::Sized,
+    A3: ?::core::marker::Sized,
+> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<
+    __A0: ?::core::marker::Sized,
+    __A1: ?::core::marker::Sized,
+    __A2: ?::core::marker::Sized,
+    __A3: ?::core::marker::Sized,
+> CubicTangentCall<__A0, __A1, __A2, __A3> for () {
+    type Out = [f64; 2];
+    type Tape = CubicTangentTape;
 }
 #[inline]
 #[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
@@ -398,6 +479,32 @@ impl ::core::default::Default for CubicJvpTape {
     fn default() -> Self {
         Self::new()
     }
+}
+///The call contract of [`cubic_jvp`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `cubic_jvp`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `cubic_jvp`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `cubic_jvp::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+trait CubicJvpCall<
+    A0: ?::core::marker::Sized,
+    A1: ?::core::marker::Sized,
+    A2: ?::core::marker::Sized,
+    A3: ?::core::marker::Sized,
+> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<
+    __A0: ?::core::marker::Sized,
+    __A1: ?::core::marker::Sized,
+    __A2: ?::core::marker::Sized,
+    __A3: ?::core::marker::Sized,
+> CubicJvpCall<__A0, __A1, __A2, __A3> for () {
+    type Out = (f64, f64);
+    type Tape = CubicJvpTape;
 }
 ///The callee items of [`cubic_jvp`], so that other `#[differentiable]` functions differentiate `let (v, dv) = cubic_jvp(..);` (generated by `#[differentiable(nested)]`): `cubic_jvp_forward`, `cubic_jvp_adjoint` and `cubic_jvp_jvp`, each one `cubic_hvp`.
 #[inline]
@@ -488,6 +595,25 @@ impl ::core::default::Default for CubicGradTape {
         Self::new()
     }
 }
+///The call contract of [`cubic_grad`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `cubic_grad`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `cubic_grad`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `cubic_grad::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+trait CubicGradCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<
+    __A0: ?::core::marker::Sized,
+    __A1: ?::core::marker::Sized,
+> CubicGradCall<__A0, __A1> for () {
+    type Out = (f64, ([f64; 2], f64));
+    type Tape = CubicGradTape;
+}
 ///The callee items of [`cubic_grad`], so that other `#[differentiable]` functions differentiate `let (v, g) = cubic_grad(..);` (generated by `#[differentiable(nested)]`): `cubic_grad_forward`, `cubic_grad_adjoint` and `cubic_grad_jvp`, each one `cubic_hvp`.
 #[inline]
 #[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
@@ -536,6 +662,32 @@ fn cubic_grad_jvp(
             hv,
         ),
     )
+}
+///The call contract of [`cubic_hvp_jvp`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `cubic_hvp_jvp`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `cubic_hvp_jvp`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `cubic_hvp_jvp::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+trait CubicHvpJvpCall<
+    A0: ?::core::marker::Sized,
+    A1: ?::core::marker::Sized,
+    A2: ?::core::marker::Sized,
+    A3: ?::core::marker::Sized,
+> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<
+    __A0: ?::core::marker::Sized,
+    __A1: ?::core::marker::Sized,
+    __A2: ?::core::marker::Sized,
+    __A3: ?::core::marker::Sized,
+> CubicHvpJvpCall<__A0, __A1, __A2, __A3> for () {
+    type Out = [f64; 2];
+    type Tape = CubicHvpJvpTape;
 }
 ///The tape of [`cubic_hvp_jvp`]: what [`cubic_hvp_jvp_adjoint`] reads, recorded by [`cubic_hvp_jvp_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]

@@ -4,6 +4,32 @@ pub fn polar(r: f64, mut theta: f64, turns: i32, scale: f64) -> (f64, f64) {
     let r = r * scale;
     (r * theta.cos(), r * theta.sin())
 }
+///The call contract of [`polar`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `polar`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `polar`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `polar::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+pub trait PolarCall<
+    A0: ?::core::marker::Sized,
+    A1: ?::core::marker::Sized,
+    A2: ?::core::marker::Sized,
+    A3: ?::core::marker::Sized,
+> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<
+    __A0: ?::core::marker::Sized,
+    __A1: ?::core::marker::Sized,
+    __A2: ?::core::marker::Sized,
+    __A3: ?::core::marker::Sized,
+> PolarCall<__A0, __A1, __A2, __A3> for () {
+    type Out = (f64, f64);
+    type Tape = PolarTape;
+}
 ///The tape of [`polar`]: what [`polar_adjoint`] reads, recorded by [`polar_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct PolarTape {

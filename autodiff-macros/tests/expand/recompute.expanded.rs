@@ -7,21 +7,40 @@ fn three_readers(x: &[f64; 4], w: &[f64; 4]) -> f64 {
     let c = dot4(&h, &h);
     a * b + c
 }
+///The call contract of [`three_readers`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `three_readers`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `three_readers`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `three_readers::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+trait ThreeReadersCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<
+    __A0: ?::core::marker::Sized,
+    __A1: ?::core::marker::Sized,
+> ThreeReadersCall<__A0, __A1> for () {
+    type Out = f64;
+    type Tape = ThreeReadersTape;
+}
 ///The tape of [`three_readers`]: what [`three_readers_adjoint`] reads, recorded by [`three_readers_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 struct ThreeReadersTape {
     ///the tape of the call to `doubled`
-    doubled: DoubledTape,
+    doubled: <() as DoubledCall<[f64; 4]>>::Tape,
     ///the tape of the call to `dot4`
-    dot4_2: Dot4Tape,
+    dot4_2: <() as Dot4Call<[f64; 4], [f64; 4]>>::Tape,
     ///`a` (line 7)
     a: f64,
     ///the tape of the call to `dot4`
-    dot4_1: Dot4Tape,
+    dot4_1: <() as Dot4Call<[f64; 4], [f64; 4]>>::Tape,
     ///`b` (line 8)
     b: f64,
     ///the tape of the call to `dot4`
-    dot4: Dot4Tape,
+    dot4: <() as Dot4Call<[f64; 4], [f64; 4]>>::Tape,
 }
 impl ThreeReadersTape {
     /// The exact size of this tape in bytes (with `Vec` fields, of its fixed part:
@@ -35,38 +54,38 @@ impl ThreeReadersTape {
             "doubled",
             "the tape of the call to doubled",
             "DoubledTape",
-            ::core::mem::size_of::<DoubledTape>(),
+            ::core::mem::size_of::<<() as DoubledCall<[f64; 4]>>::Tape>(),
         ),
         (
             "dot4_2",
             "the tape of the call to dot4",
             "Dot4Tape",
-            ::core::mem::size_of::<Dot4Tape>(),
+            ::core::mem::size_of::<<() as Dot4Call<[f64; 4], [f64; 4]>>::Tape>(),
         ),
         ("a", "a (line 7)", "f64", ::core::mem::size_of::<f64>()),
         (
             "dot4_1",
             "the tape of the call to dot4",
             "Dot4Tape",
-            ::core::mem::size_of::<Dot4Tape>(),
+            ::core::mem::size_of::<<() as Dot4Call<[f64; 4], [f64; 4]>>::Tape>(),
         ),
         ("b", "b (line 8)", "f64", ::core::mem::size_of::<f64>()),
         (
             "dot4",
             "the tape of the call to dot4",
             "Dot4Tape",
-            ::core::mem::size_of::<Dot4Tape>(),
+            ::core::mem::size_of::<<() as Dot4Call<[f64; 4], [f64; 4]>>::Tape>(),
         ),
     ];
     /// A zeroed tape.
     pub const fn new() -> Self {
         Self {
-            doubled: DoubledTape::new(),
-            dot4_2: Dot4Tape::new(),
+            doubled: <<() as DoubledCall<[f64; 4]>>::Tape>::new(),
+            dot4_2: <<() as Dot4Call<[f64; 4], [f64; 4]>>::Tape>::new(),
             a: 0.0,
-            dot4_1: Dot4Tape::new(),
+            dot4_1: <<() as Dot4Call<[f64; 4], [f64; 4]>>::Tape>::new(),
             b: 0.0,
-            dot4: Dot4Tape::new(),
+            dot4: <<() as Dot4Call<[f64; 4], [f64; 4]>>::Tape>::new(),
         }
     }
 }

@@ -8,6 +8,25 @@ pub fn recompute_elements(x: &[f64; 4], w: f64) -> f64 {
     }
     s
 }
+///The call contract of [`recompute_elements`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `recompute_elements`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `recompute_elements`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `recompute_elements::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+pub trait RecomputeElementsCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<
+    __A0: ?::core::marker::Sized,
+    __A1: ?::core::marker::Sized,
+> RecomputeElementsCall<__A0, __A1> for () {
+    type Out = f64;
+    type Tape = RecomputeElementsTape;
+}
 ///The tape of [`recompute_elements`]: what [`recompute_elements_adjoint`] reads, recorded by [`recompute_elements_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct RecomputeElementsTape {}

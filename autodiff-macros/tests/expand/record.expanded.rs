@@ -6,15 +6,39 @@ fn recorded(x: &[f32; 8], w: &[f32; 8], y: f64) -> f64 {
     let g = y.sin();
     (a * h[3]) as f64 * g
 }
+///The call contract of [`recorded`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `recorded`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `recorded`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `recorded::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+trait RecordedCall<
+    A0: ?::core::marker::Sized,
+    A1: ?::core::marker::Sized,
+    A2: ?::core::marker::Sized,
+> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<
+    __A0: ?::core::marker::Sized,
+    __A1: ?::core::marker::Sized,
+    __A2: ?::core::marker::Sized,
+> RecordedCall<__A0, __A1, __A2> for () {
+    type Out = f64;
+    type Tape = RecordedTape;
+}
 ///The tape of [`recorded`]: what [`recorded_adjoint`] reads, recorded by [`recorded_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 struct RecordedTape {
     ///the tape of the call to `scale`
-    scale: ScaleTape,
+    scale: <() as ScaleCall<[f32; 8], ()>>::Tape,
     ///`h` (line 6)
     h: [u16; 8],
     ///the tape of the call to `dot`
-    dot: DotTape,
+    dot: <() as DotCall<[f32; 8], [f32; 8]>>::Tape,
     ///`a` (line 7)
     a: f32,
     ///`g` (line 9)
@@ -34,14 +58,14 @@ impl RecordedTape {
             "scale",
             "the tape of the call to scale",
             "ScaleTape",
-            ::core::mem::size_of::<ScaleTape>(),
+            ::core::mem::size_of::<<() as ScaleCall<[f32; 8], ()>>::Tape>(),
         ),
         ("h", "h (line 6)", "[u16 ; 8]", ::core::mem::size_of::<[u16; 8]>()),
         (
             "dot",
             "the tape of the call to dot",
             "DotTape",
-            ::core::mem::size_of::<DotTape>(),
+            ::core::mem::size_of::<<() as DotCall<[f32; 8], [f32; 8]>>::Tape>(),
         ),
         ("a", "a (line 7)", "f32", ::core::mem::size_of::<f32>()),
         ("g", "g (line 9)", "f32", ::core::mem::size_of::<f32>()),
@@ -50,9 +74,9 @@ impl RecordedTape {
     /// A zeroed tape.
     pub const fn new() -> Self {
         Self {
-            scale: ScaleTape::new(),
+            scale: <<() as ScaleCall<[f32; 8], ()>>::Tape>::new(),
             h: [0; 8],
-            dot: DotTape::new(),
+            dot: <<() as DotCall<[f32; 8], [f32; 8]>>::Tape>::new(),
             a: 0.0,
             g: 0.0,
             t1: 0.0,

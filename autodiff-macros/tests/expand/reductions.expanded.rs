@@ -4,6 +4,22 @@ pub fn reductions<const N: usize>(a: &[f64; N], b: &[f64; N]) -> f64 {
     let m = a.iter().fold(f64::NEG_INFINITY, |m, &v| m.max(v));
     d * m
 }
+///The call contract of [`reductions`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `reductions`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `reductions`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `reductions::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+pub trait ReductionsCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<const N: usize> ReductionsCall<[f64; N], [f64; N]> for () {
+    type Out = f64;
+    type Tape = ReductionsTape<N>;
+}
 ///The tape of [`reductions`]: what [`reductions_adjoint`] reads, recorded by [`reductions_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct ReductionsTape<const N: usize> {

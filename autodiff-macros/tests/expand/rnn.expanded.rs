@@ -6,6 +6,30 @@ pub fn rnn(x: &[f64; 50], w: f64, u: f64) -> f64 {
     }
     h
 }
+///The call contract of [`rnn`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `rnn`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `rnn`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `rnn::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+pub trait RnnCall<
+    A0: ?::core::marker::Sized,
+    A1: ?::core::marker::Sized,
+    A2: ?::core::marker::Sized,
+> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<
+    __A0: ?::core::marker::Sized,
+    __A1: ?::core::marker::Sized,
+    __A2: ?::core::marker::Sized,
+> RnnCall<__A0, __A1, __A2> for () {
+    type Out = f64;
+    type Tape = RnnTape;
+}
 ///The tape of [`rnn`]: what [`rnn_adjoint`] reads, recorded by [`rnn_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct RnnTape {

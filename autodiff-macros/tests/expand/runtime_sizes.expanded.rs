@@ -14,6 +14,30 @@ pub fn spread(mu: &[f64; 2], scale: f64, xs: &[[f64; 2]]) -> f64 {
     }
     total / xs.len() as f64
 }
+///The call contract of [`spread`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `spread`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `spread`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `spread::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+pub trait SpreadCall<
+    A0: ?::core::marker::Sized,
+    A1: ?::core::marker::Sized,
+    A2: ?::core::marker::Sized,
+> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<
+    __A0: ?::core::marker::Sized,
+    __A1: ?::core::marker::Sized,
+    __A2: ?::core::marker::Sized,
+> SpreadCall<__A0, __A1, __A2> for () {
+    type Out = f64;
+    type Tape = SpreadTape;
+}
 ///The tape of [`spread`]: what [`spread_adjoint`] reads, recorded by [`spread_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct SpreadTape {}

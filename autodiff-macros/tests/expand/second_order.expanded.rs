@@ -5,6 +5,23 @@ pub fn energy(x: &[f64; 4], w: f64) -> f64 {
     }
     if s > 0.0 { s * s } else { -s }
 }
+///The call contract of [`energy`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `energy`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `energy`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `energy::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+pub trait EnergyCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<__A0: ?::core::marker::Sized, __A1: ?::core::marker::Sized> EnergyCall<__A0, __A1>
+for () {
+    type Out = f64;
+    type Tape = EnergyTape;
+}
 ///The tape of [`energy`]: what [`energy_adjoint`] reads, recorded by [`energy_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct EnergyTape {
@@ -201,6 +218,32 @@ pub fn energy_jvp_vec<const __W: usize>(
     (t4, (t_t4).0)
 }
 const _: fn(&[f64; 4], f64) -> f64 = energy;
+///The call contract of [`energy_hvp_jvp`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `energy_hvp_jvp`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `energy_hvp_jvp`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `energy_hvp_jvp::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+pub trait EnergyHvpJvpCall<
+    A0: ?::core::marker::Sized,
+    A1: ?::core::marker::Sized,
+    A2: ?::core::marker::Sized,
+    A3: ?::core::marker::Sized,
+> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<
+    __A0: ?::core::marker::Sized,
+    __A1: ?::core::marker::Sized,
+    __A2: ?::core::marker::Sized,
+    __A3: ?::core::marker::Sized,
+> EnergyHvpJvpCall<__A0, __A1, __A2, __A3> for () {
+    type Out = [f64; 2];
+    type Tape = EnergyHvpJvpTape;
+}
 ///The tape of [`energy_hvp_jvp`]: what [`energy_hvp_jvp_adjoint`] reads, recorded by [`energy_hvp_jvp_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct EnergyHvpJvpTape {

@@ -6,6 +6,22 @@ pub fn softplus32(x: f32) -> f32 {
     let wide = (x as f64).exp().ln_1p();
     wide as f32
 }
+///The call contract of [`softplus32`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `softplus32`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `softplus32`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `softplus32::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+pub trait Softplus32Call<A0: ?::core::marker::Sized> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<__A0: ?::core::marker::Sized> Softplus32Call<__A0> for () {
+    type Out = f32;
+    type Tape = Softplus32Tape;
+}
 ///The tape of [`softplus32`]: what [`softplus32_adjoint`] reads, recorded by [`softplus32_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct Softplus32Tape {

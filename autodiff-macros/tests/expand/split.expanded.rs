@@ -14,6 +14,22 @@ pub fn split<const D: usize>(l: &[[f64; D]; D], x: &[f64; D]) -> f64 {
     }
     s
 }
+///The call contract of [`split`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `split`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `split`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `split::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+pub trait SplitCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<const D: usize> SplitCall<[[f64; D]; D], [f64; D]> for () {
+    type Out = f64;
+    type Tape = SplitTape<D>;
+}
 ///The tape of [`split`]: what [`split_adjoint`] reads, recorded by [`split_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct SplitTape<const D: usize> {

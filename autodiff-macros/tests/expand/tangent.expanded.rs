@@ -7,6 +7,23 @@ pub fn tangent(x: &[f64; 8], w: f64) -> f64 {
     let r = if s > 1.0 { s.sqrt() } else { s };
     r / w
 }
+///The call contract of [`tangent`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `tangent`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `tangent`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `tangent::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+pub trait TangentCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<__A0: ?::core::marker::Sized, __A1: ?::core::marker::Sized> TangentCall<__A0, __A1>
+for () {
+    type Out = f64;
+    type Tape = TangentTape;
+}
 ///The tape of [`tangent`]: what [`tangent_adjoint`] reads, recorded by [`tangent_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct TangentTape {

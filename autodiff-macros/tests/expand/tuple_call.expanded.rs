@@ -4,6 +4,23 @@ fn spread(r: f64, t: f64) -> f64 {
     let (_, v): (f64, [f64; 2]) = stats(&w);
     a * v[0] + b * v[1]
 }
+///The call contract of [`spread`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `spread`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `spread`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `spread::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+trait SpreadCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<__A0: ?::core::marker::Sized, __A1: ?::core::marker::Sized> SpreadCall<__A0, __A1>
+for () {
+    type Out = f64;
+    type Tape = SpreadTape;
+}
 ///The tape of [`spread`]: what [`spread_adjoint`] reads, recorded by [`spread_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 struct SpreadTape {
@@ -16,7 +33,7 @@ struct SpreadTape {
     ///`w` (line 4)
     w: [f64; 2],
     ///the tape of the call to `stats`
-    stats: StatsTape,
+    stats: <() as StatsCall<[f64; 2]>>::Tape,
     ///`v` (line 5)
     v: [f64; 2],
 }
@@ -41,7 +58,7 @@ impl SpreadTape {
             "stats",
             "the tape of the call to stats",
             "StatsTape",
-            ::core::mem::size_of::<StatsTape>(),
+            ::core::mem::size_of::<<() as StatsCall<[f64; 2]>>::Tape>(),
         ),
         ("v", "v (line 5)", "[f64 ; 2]", ::core::mem::size_of::<[f64; 2]>()),
     ];
@@ -52,7 +69,7 @@ impl SpreadTape {
             a: 0.0,
             b: 0.0,
             w: [0.0; 2],
-            stats: StatsTape::new(),
+            stats: <<() as StatsCall<[f64; 2]>>::Tape>::new(),
             v: [0.0; 2],
         }
     }

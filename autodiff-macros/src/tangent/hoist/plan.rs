@@ -328,8 +328,8 @@ impl Tan<'_> {
             let t = self.t_vars[v].clone().unwrap();
             let (ty, zero) = (self.t_ty(var.ty), self.zero(var.ty));
             slots.extend(quote!(let mut #w: [#ty; #len] = [#zero; #len];));
-            let merge = match self.f.types.get(var.ty) {
-                TyVal::Array(_, n) => {
+            let merge = match self.f.types.array(var.ty) {
+                Some((_, n)) => {
                     let j = self.names.fresh("j");
                     quote!(for #j in (0..#n) { #t[#j] = #t[#j] + #w[#k][#j]; })
                 }

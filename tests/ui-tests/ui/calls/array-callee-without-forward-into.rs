@@ -2,6 +2,7 @@ use stackgrad::differentiable;
 
 // A hand-written callee with an array output and the four items of a scalar one: a caller whose
 // tape keeps its value needs `double_forward_into` as well.
+#[differentiable(custom)]
 pub fn double(x: &[f64; 2]) -> [f64; 2] {
     [2.0 * x[0], 2.0 * x[1]]
 }

@@ -1,0 +1,301 @@
+//! Calls through the callee contract (`GCall`): a `let` bound without a type to the array a
+//! call returns, and const-generic calls without their constants named. Every derivative is
+//! checked against central differences in f64.
+
+#![allow(clippy::needless_range_loop)] // index loops are the language the macro differentiates
+
+use stackgrad::differentiable;
+
+/// Central differences of `f` at `x`, one coordinate at a time.
+fn central<const N: usize>(f: impl Fn(&[f64; N]) -> f64, x: &[f64; N]) -> [f64; N] {
+    let mut g = [0.0; N];
+    for i in 0..N {
+        let h = 1e-6 * x[i].abs().max(1.0);
+        let (mut a, mut b) = (*x, *x);
+        a[i] += h;
+        b[i] -= h;
+        g[i] = (f(&a) - f(&b)) / (2.0 * h);
+    }
+    g
+}
+
+fn close(a: f64, b: f64, what: &str) {
+    assert!(
+        (a - b).abs() <= 1e-6 * (1.0 + b.abs()),
+        "{what}: {a} against central differences {b}"
+    );
+}
+
+/// A damped oscillator's right-hand side, with a coupling `y0 * y1`.
+#[differentiable(jvp)]
+fn deriv(y: &[f64; 3], k: f64) -> [f64; 3] {
+    [k * y[1], -k * y[0] - 0.1 * y[1], y[0] * y[1] - y[2]]
+}
+
+/// `y + a d`.
+#[differentiable(jvp)]
+fn axpy(y: &[f64; 3], a: f64, d: &[f64; 3]) -> [f64; 3] {
+    let mut o = [0.0; 3];
+    for i in 0..3 {
+        o[i] = y[i] + a * d[i];
+    }
+    o
+}
+
+/// One Runge-Kutta step, every stage bound without a type, and the squared norm of its result.
+#[differentiable(jvp)]
+fn rk4_energy(y0: &[f64; 3], k: f64) -> f64 {
+    let h = 0.1;
+    let k1 = deriv(y0, k);
+    let y1 = axpy(y0, 0.5 * h, &k1);
+    let k2 = deriv(&y1, k);
+    let y2 = axpy(y0, 0.5 * h, &k2);
+    let k3 = deriv(&y2, k);
+    let y3 = axpy(y0, h, &k3);
+    let k4 = deriv(&y3, k);
+    let mut e = 0.0;
+    for i in 0..3 {
+        let yi = y0[i] + h / 6.0 * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i]);
+        e += yi * yi;
+    }
+    e
+}
+
+#[test]
+fn untyped_lets_of_array_results_against_central_differences() {
+    let x = [0.3, -0.7, 1.1, 1.7]; // y0 and k
+    let f = |x: &[f64; 4]| rk4_energy(&[x[0], x[1], x[2]], x[3]);
+    let fd = central(f, &x);
+    let (v, (d_y, d_k)) = rk4_energy_grad(&[x[0], x[1], x[2]], x[3]);
+    close(v, f(&x), "value");
+    for i in 0..3 {
+        close(d_y[i], fd[i], "d_y");
+    }
+    close(d_k, fd[3], "d_k");
+    // Forward mode through the same untyped lets: the tangent along each coordinate.
+    for (i, &g) in fd.iter().enumerate() {
+        let mut t = [0.0; 4];
+        t[i] = 1.0;
+        let (_, dv) = rk4_energy_jvp(&[x[0], x[1], x[2]], x[3], &[t[0], t[1], t[2]], t[3]);
+        close(dv, g, "jvp");
+    }
+}
+
+/// `a b^T`, a nested array.
+#[differentiable]
+fn outer(a: &[f64; 2], b: &[f64; 3]) -> [[f64; 3]; 2] {
+    let mut m = [[0.0; 3]; 2];
+    for i in 0..2 {
+        for j in 0..3 {
+            m[i][j] = a[i] * b[j];
+        }
+    }
+    m
+}
+
+/// Reads the untyped nested result by element, and passes it whole to another call.
+#[differentiable]
+fn outer_use(a: &[f64; 2], b: &[f64; 3]) -> f64 {
+    let m = outer(a, b);
+    let mut s = 0.0;
+    for i in 0..2 {
+        for j in 0..3 {
+            s += m[i][j].sin() * (j as f64 + 1.0);
+        }
+    }
+    s + frob(&m)
+}
+
+#[differentiable]
+fn frob(m: &[[f64; 3]; 2]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..2 {
+        for j in 0..3 {
+            s += m[i][j] * m[i][j];
+        }
+    }
+    s
+}
+
+#[test]
+fn an_untyped_nested_array_result_against_central_differences() {
+    let x = [0.4, -1.2, 0.9, 0.5, -0.3];
+    let f = |x: &[f64; 5]| outer_use(&[x[0], x[1]], &[x[2], x[3], x[4]]);
+    let fd = central(f, &x);
+    let (_, (d_a, d_b)) = outer_use_grad(&[x[0], x[1]], &[x[2], x[3], x[4]]);
+    for i in 0..2 {
+        close(d_a[i], fd[i], "d_a");
+    }
+    for j in 0..3 {
+        close(d_b[j], fd[2 + j], "d_b");
+    }
+}
+
+/// A const-generic callee: `N` follows from its arguments' types.
+#[differentiable]
+fn scaled<const N: usize>(x: &[f64; N], s: f64) -> [f64; N] {
+    let mut o = [0.0; N];
+    for i in 0..N {
+        o[i] = s * x[i] * x[i];
+    }
+    o
+}
+
+#[differentiable]
+fn dot<const N: usize>(a: &[f64; N], b: &[f64; N]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..N {
+        s += a[i] * b[i];
+    }
+    s
+}
+
+/// A generic caller calling generic callees without a turbofish.
+#[differentiable]
+fn generic_caller<const K: usize>(x: &[f64; K], s: f64) -> f64 {
+    let y = scaled(x, s);
+    let z = scaled(&y, 0.5);
+    dot(&y, &z) + dot(x, x) * y[0]
+}
+
+/// A non-generic caller of the same callees: `N = 4` inferred.
+#[differentiable]
+fn concrete_caller(x: &[f64; 4], s: f64) -> f64 {
+    let y = scaled(x, s);
+    dot(&y, x) + y[3]
+}
+
+#[test]
+fn const_generic_calls_without_a_turbofish_against_central_differences() {
+    let x = [0.5, -0.25, 0.75, 1.5, 0.8]; // x and s
+    let f = |x: &[f64; 5]| generic_caller::<4>(&[x[0], x[1], x[2], x[3]], x[4]);
+    let fd = central(f, &x);
+    let (_, (d_x, d_s)) = generic_caller_grad::<4>(&[x[0], x[1], x[2], x[3]], x[4]);
+    for i in 0..4 {
+        close(d_x[i], fd[i], "generic d_x");
+    }
+    close(d_s, fd[4], "generic d_s");
+
+    let f = |x: &[f64; 5]| concrete_caller(&[x[0], x[1], x[2], x[3]], x[4]);
+    let fd = central(f, &x);
+    let (_, (d_x, d_s)) = concrete_caller_grad(&[x[0], x[1], x[2], x[3]], x[4]);
+    for i in 0..4 {
+        close(d_x[i], fd[i], "concrete d_x");
+    }
+    close(d_s, fd[4], "concrete d_s");
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Mlp {
+    pub w: [[f64; 2]; 3],
+    pub v: [f64; 3],
+}
+
+#[differentiable]
+impl Mlp {
+    fn hidden(&self, x: &[f64; 2]) -> [f64; 3] {
+        let mut h = [0.0; 3];
+        for i in 0..3 {
+            h[i] = (self.w[i][0] * x[0] + self.w[i][1] * x[1]).tanh();
+        }
+        h
+    }
+
+    /// The hidden layer bound without a type.
+    fn loss(&self, x: &[f64; 2]) -> f64 {
+        let h = self.hidden(x);
+        let mut s = 0.0;
+        for i in 0..3 {
+            s += self.v[i] * h[i];
+        }
+        s * s
+    }
+}
+
+#[test]
+fn an_untyped_method_result_against_central_differences() {
+    let m = Mlp {
+        w: [[0.3, -0.2], [0.5, 0.1], [-0.4, 0.7]],
+        v: [0.9, -1.1, 0.6],
+    };
+    let x = [0.8, -0.5];
+    let (_, d) = m.loss_grad(&x);
+    let flat = |p: &Mlp| {
+        let mut a = [0.0; 9];
+        for i in 0..3 {
+            a[2 * i] = p.w[i][0];
+            a[2 * i + 1] = p.w[i][1];
+            a[6 + i] = p.v[i];
+        }
+        a
+    };
+    let unflat = |a: &[f64; 9]| {
+        let mut p = Mlp::default();
+        for i in 0..3 {
+            p.w[i] = [a[2 * i], a[2 * i + 1]];
+            p.v[i] = a[6 + i];
+        }
+        p
+    };
+    let fd = central(|a: &[f64; 9]| unflat(a).loss(&x), &flat(&m));
+    let got = flat(&d);
+    for i in 0..9 {
+        close(got[i], fd[i], "d_self");
+    }
+}
+
+/// A hand-written callee with the contract: `sum_sq(x) = sum x_i^2`, over any length.
+pub fn sum_sq<const N: usize>(x: &[f64; N]) -> f64 {
+    x.iter().map(|v| v * v).sum()
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct SumSqTape<const N: usize> {}
+
+impl<const N: usize> SumSqTape<N> {
+    pub const fn new() -> Self {
+        SumSqTape {}
+    }
+}
+
+pub fn sum_sq_forward<const N: usize>(x: &[f64; N], _tape: &mut SumSqTape<N>) -> f64 {
+    sum_sq(x)
+}
+
+pub fn sum_sq_adjoint<const N: usize>(
+    x: &[f64; N],
+    _tape: &SumSqTape<N>,
+    d_out: f64,
+    d_x: &mut [f64; N],
+) {
+    for i in 0..N {
+        d_x[i] += 2.0 * x[i] * d_out;
+    }
+}
+
+/// The contract: `N` follows from the argument's type.
+pub trait SumSqCall<A0: ?Sized> {
+    type Out;
+    type Tape;
+}
+
+impl<const N: usize> SumSqCall<[f64; N]> for () {
+    type Out = f64;
+    type Tape = SumSqTape<N>;
+}
+
+#[differentiable]
+fn calls_hand_written(x: &[f64; 3]) -> f64 {
+    let y = scaled(x, 2.0);
+    sum_sq(&y) + sum_sq(x)
+}
+
+#[test]
+fn a_hand_written_callee_with_its_contract_called_without_a_turbofish() {
+    let x = [0.2, -0.9, 1.3];
+    let fd = central(calls_hand_written, &x);
+    let (_, d_x) = calls_hand_written_grad(&x);
+    for i in 0..3 {
+        close(d_x[i], fd[i], "d_x");
+    }
+}
