@@ -299,3 +299,56 @@ fn a_hand_written_callee_with_its_contract_called_without_a_turbofish() {
         close(d_x[i], fd[i], "d_x");
     }
 }
+
+/// An `hvp` callee called without its constants named, from an `hvp` caller.
+#[differentiable(hvp)]
+fn squares<const N: usize>(x: &[f64; N], s: f64) -> [f64; N] {
+    let mut o = [0.0; N];
+    for i in 0..N {
+        o[i] = s * x[i] * x[i];
+    }
+    o
+}
+
+#[differentiable(hvp)]
+fn weighted(z: &[f64; 3]) -> f64 {
+    z[0] * z[2] + z[1].sin()
+}
+
+/// Untyped lets under `hvp`: one indexed, one iterated, one passed by reference, one unused.
+#[differentiable(hvp)]
+fn second_order_caller(x: &[f64; 3], s: f64) -> f64 {
+    let y = squares(x, s);
+    let z = squares(x, 0.5 * s);
+    let _unused = squares(x, 2.0);
+    let w = squares(&y, s);
+    let total = w.iter().map(|v| v * 0.25).sum::<f64>();
+    y[0] * y[1] + weighted(&z) * s + total
+}
+
+#[test]
+fn untyped_lets_under_hvp_against_central_differences_of_the_gradient() {
+    let (x, s) = ([0.7, -0.4, 1.2], 0.9);
+    let flat = |p: &[f64; 4]| second_order_caller(&[p[0], p[1], p[2]], p[3]);
+    let p = [x[0], x[1], x[2], s];
+    let fd = central(flat, &p);
+    let (_, (d_x, d_s)) = second_order_caller_grad(&x, s);
+    for i in 0..3 {
+        close(d_x[i], fd[i], "d_x");
+    }
+    close(d_s, fd[3], "d_s");
+    // H v against central differences of the gradient along v.
+    let v = [0.3, -0.6, 0.2, 0.5];
+    let (_, _, (hv_x, hv_s)) = second_order_caller_hvp(&x, s, &[v[0], v[1], v[2]], v[3]);
+    let grad_at = |t: f64| {
+        let q: [f64; 4] = core::array::from_fn(|i| p[i] + t * v[i]);
+        let (_, (g, gs)) = second_order_caller_grad(&[q[0], q[1], q[2]], q[3]);
+        [g[0], g[1], g[2], gs]
+    };
+    let h = 1e-5;
+    let (a, b) = (grad_at(h), grad_at(-h));
+    let hv = [hv_x[0], hv_x[1], hv_x[2], hv_s];
+    for i in 0..4 {
+        close(hv[i], (a[i] - b[i]) / (2.0 * h), "H v");
+    }
+}

@@ -509,7 +509,9 @@ impl Func {
     }
 
     /// An argument whose type the macro cannot see: a `const` item or a struct's field passed
-    /// whole (`g(W)`, `g(&p.w)`), which a callee's contract cannot be named with.
+    /// whole as a place (`g(&W)`, `g(&p.w)`, `g(p.w)`), which a callee's contract cannot be named
+    /// with. A `const` passed by value by name (`g(x, K)`) is taken for a float, as everywhere:
+    /// it takes any type in the contract.
     pub fn unseen_arg(&self, a: &Operand) -> bool {
         // A type written in the function (an array whose length it names, a struct) is seen.
         let written = matches!(
@@ -522,7 +524,7 @@ impl Func {
                     && (self.vars[*var].constant
                         || proj.iter().any(|p| matches!(p, Proj::Field(_))))
             }
-            a => a.is_named_const(),
+            _ => false,
         }
     }
 

@@ -77,6 +77,7 @@ features! {
     StructCalls "struct-calls" "callees taking the struct",
     PathCalls "path-calls" "callees in a module, `inner::g(x)`, `super::g(x)`",
     GenericCalls "generic-calls" "const-generic callees, `g::<N>(a, b)`",
+    ContractCalls "contract-calls" "calls through the callee contract: a const-generic callee without its constants named, `g(a, b)`, and an array result bound without a type, `let y = g(..);` (read by index, by reference, iterated; never passed by value, which would make it a float)",
     GenericFn "generic-fn" "a const-generic function under test",
     Wrt "wrt" "`#[differentiable(wrt(..))]` on the function under test",
     Structs "structs" "struct parameters `p: &S` with float and array fields",

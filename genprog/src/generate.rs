@@ -147,6 +147,11 @@ pub struct Gen<'a> {
     /// The function being generated calls a helper (a `nested` helper calls none: the twin
     /// compiles it with the macro, and its callees would need the macro too).
     called: bool,
+    /// The last call's arrays are all locals and parameters (no `const` item or struct field
+    /// passed whole): the callee's contract can be named from their types.
+    seen_args: bool,
+    /// The locals bound without a type to an array a call returns: never passed by value.
+    untyped: Vec<String>,
     on: &'a Features,
     used: Vec<Feature>,
     float: Float,
@@ -206,6 +211,8 @@ pub fn program(seed: u64, index: usize, on: &Features) -> (Program, Vec<Feature>
         enum_param: false,
         fields: Vec::new(),
         callees: Vec::new(),
+        seen_args: false,
+        untyped: Vec::new(),
         fresh: 0,
         clash: Vec::new(),
         scope: Vec::new(),
@@ -1565,7 +1572,9 @@ impl Gen<'_> {
                     let fits: Vec<&ArraySrc> = arrays
                         .iter()
                         .filter(|a| {
+                            let by_value_untyped = p.by_value && self.untyped.contains(&a.text);
                             !a.arg.is_empty()
+                                && !by_value_untyped
                                 && a.mag <= PARAM_MAG
                                 && a.dims.len() == want.len()
                                 && a.dims.iter().zip(&want).all(|(x, y)| {
@@ -1603,8 +1612,18 @@ impl Gen<'_> {
             }
         }
         self.used.push(Feature::Calls);
+        // Floats never carry a constant; the arrays must be locals or parameters.
+        self.seen_args = (callee.params.iter().zip(&args))
+            .filter(|(p, _)| matches!(p.ty, Ty::Array(..)))
+            .all(|(_, a)| {
+                let a = a.trim_start_matches(['&', '*']);
+                !a.contains('.') && !a.starts_with(|c: char| c.is_ascii_uppercase())
+            });
         if callee.generic {
             self.used.push(Feature::GenericCalls);
+            if self.seen_args && self.p(Feature::ContractCalls, 0.5) {
+                turbofish.clear();
+            }
         }
         if callee.params.iter().any(|p| p.ty == Ty::Struct) {
             self.used.push(Feature::StructCalls);
@@ -2347,7 +2366,12 @@ impl Gen<'_> {
         self.used.push(Feature::ArrayCalls);
         let recompute = self.p(Feature::Recompute, 0.2);
         let record = !recompute && self.record();
+        let untyped =
+            self.seen_args && !recompute && !record && self.p(Feature::ContractCalls, 0.5);
         let name = self.fresh("y");
+        if untyped {
+            self.untyped.push(name.clone());
+        }
         self.declare(
             &name,
             Kind::Array {
@@ -2360,7 +2384,7 @@ impl Gen<'_> {
         out.push(Stmt::Let {
             name,
             mutable: false,
-            ty: Some(callee.ret.text()),
+            ty: (!untyped).then(|| callee.ret.text()),
             value: text,
             recompute,
             record,

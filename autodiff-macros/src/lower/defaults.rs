@@ -12,8 +12,13 @@ use crate::ir::{Block, Func, Kind, Rhs, Stmt, Target, TyId};
 /// an expression, takes the function's float type when its parameters and result agree on
 /// one: in f32 code, an f32 callee. What stays open is typed by rustc where the code allows (`let` bindings), `f64`
 /// otherwise.
-pub(super) fn default_call_types(f: &mut Func) {
-    fn calls(b: &Block, f: &Func, out: &mut Vec<(Vec<TyId>, bool)>) {
+pub(super) fn default_call_types(f: &mut Func, unused: &std::collections::HashSet<TyId>) {
+    fn calls(
+        b: &Block,
+        f: &Func,
+        unused: &std::collections::HashSet<TyId>,
+        out: &mut Vec<(Vec<TyId>, bool)>,
+    ) {
         for s in &b.stmts {
             match s {
                 Stmt::Def {
@@ -26,10 +31,11 @@ pub(super) fn default_call_types(f: &mut Func) {
                         Target::Var(v) => f.place_ty(*v, place),
                         t => f.target_ty(*t),
                     };
+                    let out_ty = Some(out_ty).filter(|t| !unused.contains(t));
                     let tys = args
                         .iter()
                         .map(|a| f.operand_ty(a))
-                        .chain([out_ty])
+                        .chain(out_ty)
                         .filter(|&t| {
                             matches!(f.types.kind(t), Kind::Float | Kind::Array | Kind::Num)
                         })
@@ -39,16 +45,16 @@ pub(super) fn default_call_types(f: &mut Func) {
                     out.push((tys, matches!(target, Target::Var(_))));
                 }
                 Stmt::If { then, els, .. } => {
-                    calls(then, f, out);
-                    calls(els, f, out);
+                    calls(then, f, unused, out);
+                    calls(els, f, unused, out);
                 }
-                Stmt::For { body, .. } => calls(body, f, out),
+                Stmt::For { body, .. } => calls(body, f, unused, out),
                 _ => {}
             }
         }
     }
     let mut all = Vec::new();
-    calls(&f.body, f, &mut all);
+    calls(&f.body, f, unused, &mut all);
     loop {
         let mut changed = false;
         for (tys, _) in &all {

@@ -355,6 +355,8 @@ impl Lower {
                 ));
                 return None;
             };
+            // Iterated, a local bound without a type to a call's result is an array.
+            self.untyped_call_result(v, &proj, "an array");
             let ty = self.place_ty(v, &proj);
             match self.f.types.get(ty).clone() {
                 TyVal::Array(..) | TyVal::Out(..) => lens.push(self.f.types.array(ty).unwrap().1),

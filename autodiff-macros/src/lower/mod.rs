@@ -89,6 +89,9 @@ pub struct Lower {
     /// The type of each call's value, with the callee's path and its arguments' types: what a
     /// `call_lets` local indexed or borrowed is named by ([`crate::types::CallOut`]).
     call_sigs: HashMap<TyId, (syn::Path, Vec<TyId>)>,
+    /// The variables the body names after declaring them (reads, writes, borrows): a
+    /// `call_lets` local not among them is never used, and its type is left to rustc.
+    named: std::cell::RefCell<HashSet<VarId>>,
     /// Of those, the elements of a destructured tuple (`let (v, g) = f_grad(..);`): the
     /// element's position and every name the pattern binds, for the error's suggestion.
     tuple_lets: HashMap<VarId, (usize, Vec<String>)>,
@@ -178,6 +181,7 @@ impl Lower {
             undecided: Vec::new(),
             call_lets: HashMap::new(),
             call_sigs: HashMap::new(),
+            named: Default::default(),
             tuple_lets: HashMap::new(),
             alloc: args.alloc,
             reported_carried: HashSet::new(),
@@ -238,7 +242,13 @@ impl Lower {
         // Fields first: a call's arguments are often struct fields (`g(&p.w)`), whose type
         // then types the call's result.
         defaults::default_field_types(&mut self.f);
-        defaults::default_call_types(&mut self.f);
+        // A call's result bound without a type and never used: its type is the callee's, which
+        // rustc infers (the call's float arguments say nothing about an array it may return).
+        let unused: HashSet<TyId> = (self.call_lets.iter())
+            .filter(|(v, _)| !self.named.borrow().contains(*v))
+            .map(|(v, _)| self.f.vars[*v].ty)
+            .collect();
+        defaults::default_call_types(&mut self.f, &unused);
         self.undecided_floats();
         self.narrow_records();
         self.reversible_counters();
@@ -478,7 +488,14 @@ impl Lower {
     }
 
     fn binding(&self, name: &str) -> Option<Binding> {
-        self.scopes.iter().rev().find_map(|s| s.get(name).cloned())
+        let b = self
+            .scopes
+            .iter()
+            .rev()
+            .find_map(|s| s.get(name).cloned())?;
+        let (Binding::Var(v) | Binding::Alias(v, ..)) = &b;
+        self.named.borrow_mut().insert(*v);
+        Some(b)
     }
 
     /// Declares a variable in the innermost scope, with a unique name for generated code.

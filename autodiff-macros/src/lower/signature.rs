@@ -277,6 +277,58 @@ impl Lower {
     }
 
     /// Parses a type the macro knows: scalars, arrays of any depth, and user structs.
+    /// A type named through a callee's contract, as the macro prints it (`hvp`'s tangent
+    /// program is lowered again): `<() as GCall<A0, ..>>::Out`, or an element of one,
+    /// `<T as ::core::ops::Index<usize>>::Output`.
+    fn contract_ty(&mut self, p: &syn::TypePath) -> Option<TyId> {
+        let q = p.qself.as_ref()?;
+        let segs: Vec<&syn::PathSegment> = p.path.segments.iter().collect();
+        let (assoc, trait_seg) = (segs.last()?, segs.get(q.position.checked_sub(1)?)?);
+        if segs.len() != q.position + 1 {
+            return None;
+        }
+        if assoc.ident == "Output" && trait_seg.ident == "Index" {
+            let whole = self.parse_ty(&q.ty)?;
+            let elem = self.f.types.elem(whole)?;
+            self.f.types.index_below(elem);
+            return Some(elem);
+        }
+        let unit = matches!(&*q.ty, syn::Type::Tuple(t) if t.elems.is_empty());
+        if assoc.ident != "Out" || !unit {
+            return None;
+        }
+        let syn::PathArguments::AngleBracketed(a) = &trait_seg.arguments else {
+            return None;
+        };
+        let mut args = Vec::new();
+        for arg in &a.args {
+            let syn::GenericArgument::Type(t) = arg else {
+                return None;
+            };
+            args.push(match t {
+                // What the contract takes in any position: a float, an integer.
+                syn::Type::Tuple(t) if t.elems.is_empty() => {
+                    self.f.types.fresh(TyVal::Unknown(Kind::Float))
+                }
+                t => self.parse_ty(t)?,
+            });
+        }
+        let mut path = p.path.clone();
+        path.segments = path.segments.into_iter().take(q.position).collect();
+        if let Some(last) = path.segments.last_mut() {
+            last.arguments = syn::PathArguments::None;
+        }
+        let contract = path.to_token_stream();
+        let ty = self.f.types.fresh(TyVal::Unknown(Kind::Float));
+        let call = crate::types::CallOut {
+            contract,
+            args,
+            depth: 0,
+        };
+        self.f.types.call_out(ty, call);
+        Some(ty)
+    }
+
     pub(super) fn parse_ty(&mut self, ty: &syn::Type) -> Option<TyId> {
         match ty {
             syn::Type::Array(a) => {
@@ -284,6 +336,7 @@ impl Lower {
                 Some(self.f.types.fresh(TyVal::Array(e, a.len.to_token_stream())))
             }
             syn::Type::Paren(p) => self.parse_ty(&p.elem),
+            syn::Type::Path(p) if p.qself.is_some() => self.contract_ty(p),
             syn::Type::Path(p) if p.qself.is_none() => match scalar_ty(ty) {
                 Some(tv) => Some(self.f.types.fresh(tv)),
                 None if p.path.segments.last().is_some_and(|s| {

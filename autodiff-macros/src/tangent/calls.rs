@@ -175,9 +175,15 @@ impl Tan<'_> {
         if self.pair {
             // `[value, tangent]`, an array the language indexes.
             let pair = self.names.fresh("pair");
-            let ety = self.f.types.tokens(ty);
             let (y, t_y) = (quote!(#pair[0]), quote!(#pair[1]));
-            let call = quote!(let #pair: [#ety; 2] = #call;);
+            // Where the value's type is the callee's to tell (a call's result the function
+            // does not type), the pair is bound without one: lowered again, it is typed
+            // through the callee's contract once indexed.
+            let ann = self.f.types.known(ty).then(|| {
+                let ety = self.f.types.tokens(ty);
+                quote!(: [#ety; 2])
+            });
+            let call = quote!(let #pair #ann = #call;);
             if is_let && place.is_empty() {
                 let name = fwd.target(target);
                 let m =
