@@ -244,7 +244,9 @@ fn an_untyped_method_result_against_central_differences() {
     }
 }
 
-/// A hand-written callee with the contract: `sum_sq(x) = sum x_i^2`, over any length.
+/// A hand-written callee with the contract (`custom`): `sum_sq(x) = sum x_i^2`, over any
+/// length.
+#[differentiable(custom)]
 pub fn sum_sq<const N: usize>(x: &[f64; N]) -> f64 {
     x.iter().map(|v| v * v).sum()
 }
@@ -271,17 +273,6 @@ pub fn sum_sq_adjoint<const N: usize>(
     for i in 0..N {
         d_x[i] += 2.0 * x[i] * d_out;
     }
-}
-
-/// The contract: `N` follows from the argument's type.
-pub trait SumSqCall<A0: ?Sized> {
-    type Out;
-    type Tape;
-}
-
-impl<const N: usize> SumSqCall<[f64; N]> for () {
-    type Out = f64;
-    type Tape = SumSqTape<N>;
 }
 
 #[differentiable]
@@ -350,5 +341,35 @@ fn untyped_lets_under_hvp_against_central_differences_of_the_gradient() {
     let hv = [hv_x[0], hv_x[1], hv_x[2], hv_s];
     for i in 0..4 {
         close(hv[i], (a[i] - b[i]) / (2.0 * h), "H v");
+    }
+}
+
+const STEPS: usize = 3;
+
+/// A callee that differentiates `w` only, with an integer parameter.
+#[differentiable(wrt(w))]
+fn weighted_sum(x: &[f64; 3], w: &[f64; 3], n: usize, s: f64) -> f64 {
+    let mut acc = 0.0;
+    for i in 0..n {
+        acc += (w[i] * x[i]).sin() * s;
+    }
+    acc
+}
+
+/// Calls it with `data` and `s` carrying no derivative, and an integer `const` passed whole.
+#[differentiable(wrt(w))]
+fn wrt_caller(data: &[f64; 3], w: &[f64; 3]) -> f64 {
+    let y = weighted_sum(data, w, STEPS, 1.5);
+    y * y + weighted_sum(data, w, 2, 0.5)
+}
+
+#[test]
+fn a_wrt_callee_and_an_integer_const_passed_whole_against_central_differences() {
+    let data = [0.4, -1.1, 0.8];
+    let w = [0.9, 0.3, -0.6];
+    let fd = central(|w: &[f64; 3]| wrt_caller(&data, w), &w);
+    let (_, d_w) = wrt_caller_grad(&data, &w);
+    for i in 0..3 {
+        close(d_w[i], fd[i], "d_w");
     }
 }

@@ -112,7 +112,10 @@ fn the_callee_tape_is_part_of_the_callers() {
 }
 
 /// A hand-written callee with an array output: the rotation of a point by `angle`, and a tape
-/// that counts how the caller's forward sweep called it.
+/// that counts how the caller's forward sweep called it. `custom` adds its callee contract
+/// (`RotateCall` and `rotate_adjoint_call`), through which a caller that passes an array without
+/// naming constants (`rotate(p, a)`) names the tape and calls the adjoint.
+#[differentiable(custom)]
 pub fn rotate(p: &[f64; 2], angle: f64) -> [f64; 2] {
     let (s, c) = angle.sin_cos();
     [c * p[0] - s * p[1], s * p[0] + c * p[1]]
@@ -156,19 +159,6 @@ pub fn rotate_adjoint(
     d_p[1] += -s * d_out[0] + c * d_out[1];
     let r = rotate(p, angle);
     *d_angle += -r[1] * d_out[0] + r[0] * d_out[1];
-}
-
-/// The callee contract, which a caller that passes an array without naming constants
-/// (`rotate(p, a)`, no `::<..>`) names the tape and the output through: the argument types
-/// (without references, here `[f64; 2]` and any type for the angle) give `Out` and `Tape`.
-pub trait RotateCall<A0: ?Sized, A1: ?Sized> {
-    type Out;
-    type Tape;
-}
-
-impl<A1: ?Sized> RotateCall<[f64; 2], A1> for () {
-    type Out = [f64; 2];
-    type Tape = RotateTape;
 }
 
 /// `q = rotate(p, a)`, kept (the product reads it), then `q[0] q[1]` scaled by `a`.

@@ -127,3 +127,231 @@ fn mentions(tokens: &TokenStream, is: impl Fn(&TokenTree) -> bool + Copy) -> boo
         t => is(t),
     })
 }
+
+/// The callee contract, and where it exists, the adjoint with one slot per parameter that
+/// callers naming the contract call (`f_adjoint_call`).
+pub fn items(func: &syn::ItemFn, f: &crate::ir::Func, d_out_by_ref: bool) -> TokenStream {
+    let contract = contract(func);
+    if contract.is_empty() {
+        return contract;
+    }
+    let names = func.sig.inputs.iter().map(|i| match i {
+        syn::FnArg::Typed(pt) => match &*pt.pat {
+            syn::Pat::Ident(pi) => Some(pi.ident.clone()),
+            _ => None,
+        },
+        syn::FnArg::Receiver(_) => None,
+    });
+    let mut slots = Vec::new();
+    for (i, name) in names.enumerate() {
+        let Some(name) = name else {
+            return contract;
+        };
+        let v = f.params[i];
+        let ty = f.vars[v].ty;
+        let differentiated = f.wrt.contains(&i).then(|| {
+            let zero = (!f.slices.contains(&v)).then(|| f.types.zero(ty));
+            (f.types.tokens(ty), zero)
+        });
+        slots.push(Slot {
+            name,
+            differentiated,
+        });
+    }
+    let call = adjoint_call(&func.vis, &func.sig, &slots, d_out_by_ref);
+    quote!(#contract #call)
+}
+
+/// One parameter of [`adjoint_call`]: its name, and for a parameter the function
+/// differentiates, its adjoint's type (`[f64; N]`) and a zero of it (none for a slice, whose
+/// adjoint the caller always passes).
+pub struct Slot {
+    pub name: Ident,
+    pub differentiated: Option<(TokenStream, Option<TokenStream>)>,
+}
+
+/// `g_adjoint_call`: `g_adjoint` with one slot per parameter, in order, which a caller that
+/// names `g`'s tape through its contract calls. A differentiated parameter's slot takes the
+/// caller's adjoint (`&mut d`) or `()` where the argument carries no derivative (a scratch
+/// adjoint then); any other parameter's takes `()` only, and a derivative that reaches one is
+/// one error at the call naming the parameter (`#[diagnostic::on_unimplemented]`).
+pub fn adjoint_call(
+    vis: &syn::Visibility,
+    sig: &syn::Signature,
+    slots: &[Slot],
+    d_out_by_ref: bool,
+) -> TokenStream {
+    let name = &sig.ident;
+    let bare = crate::names::bare(name);
+    let base = contract_name(name).to_string();
+    let base = base.strip_suffix("Call").unwrap_or(&base).to_string();
+    let slot_trait = format_ident!("{base}Slot");
+    let call = format_ident!("{name}_adjoint_call");
+    let adjoint = format_ident!("{name}_adjoint");
+    let tape = tape_name(name);
+    let consts: Vec<&Ident> = (sig.generics.const_params()).map(|c| &c.ident).collect();
+    let guse = (!consts.is_empty()).then(|| quote!(::<#(#consts),*>));
+    let gdecl = sig.generics.const_params().map(|c| {
+        let (n, t) = (&c.ident, &c.ty);
+        quote!(, const #n: #t)
+    });
+    let gtape = (!consts.is_empty()).then(|| quote!(<#(#consts),*>));
+    let lt = syn::Lifetime::new("'__stackgrad", Span::mixed_site());
+    let out = match &sig.output {
+        syn::ReturnType::Type(_, t) => t.to_token_stream(),
+        syn::ReturnType::Default => quote!(()),
+    };
+    let d_out_ty = if d_out_by_ref {
+        quote!(&#out)
+    } else {
+        out.clone()
+    };
+    let (mut items, mut params, mut lets, mut ds) = (quote!(), vec![], quote!(), vec![]);
+    for s in slots {
+        let d = format_ident!(
+            "d_{}",
+            crate::names::bare(&s.name),
+            span = Span::mixed_site()
+        );
+        match &s.differentiated {
+            Some((ty, None)) => {
+                params.push(quote!(#d: &mut #ty));
+                ds.push(d);
+            }
+            Some((ty, Some(zero))) => {
+                let scratch = format_ident!("{}_scratch", d);
+                params.push(quote!(#d: impl #slot_trait<#lt, #ty>));
+                lets.extend(quote! {
+                    let mut #scratch: #ty = #zero;
+                    let #d: &mut #ty = match #slot_trait::slot(#d) {
+                        ::core::option::Option::Some(d) => d,
+                        ::core::option::Option::None => &mut #scratch,
+                    };
+                });
+                ds.push(d);
+            }
+            None => {
+                let param = crate::names::bare(&s.name);
+                let no = format_ident!(
+                    "{base}NoDerivative{}",
+                    crate::names::tape_name(&format_ident!("{param}"))
+                        .to_string()
+                        .trim_end_matches("Tape")
+                );
+                let message = format!(
+                    "`{bare}` does not differentiate its parameter `{param}`, and a derivative reaches it at this call"
+                );
+                let note = format!(
+                    "differentiate `{param}` in `{bare}` (its `wrt(..)`), or pass it a value that carries no derivative"
+                );
+                items.extend(quote! {
+                    #[doc(hidden)]
+                    #[diagnostic::on_unimplemented(message = #message, label = "a derivative reaches it here", note = #note)]
+                    #vis trait #no {}
+                    impl #no for () {}
+                });
+                params.push(quote!(#d: impl #no));
+            }
+        }
+    }
+    let args: Vec<TokenStream> = (sig.inputs.iter())
+        .filter_map(|i| match i {
+            syn::FnArg::Typed(pt) => Some(pt.to_token_stream()),
+            syn::FnArg::Receiver(_) => None,
+        })
+        .collect();
+    let arg_names: Vec<Ident> = slots.iter().map(|s| s.name.clone()).collect();
+    let t = Ident::new("tape", Span::mixed_site());
+    let d_out = Ident::new("d_out", Span::mixed_site());
+    let doc = format!(
+        "[`{adjoint}`] with one slot per parameter, called by `#[differentiable]` callers that name [`{tape}`] through `{base}Call`: `&mut d` or `()` for a differentiated parameter, `()` for any other."
+    );
+    quote! {
+        #[doc(hidden)]
+        #vis trait #slot_trait<#lt, T: ?::core::marker::Sized + #lt> {
+            fn slot(self) -> ::core::option::Option<&#lt mut T>;
+        }
+        impl<#lt, T: ?::core::marker::Sized + #lt> #slot_trait<#lt, T> for &#lt mut T {
+            fn slot(self) -> ::core::option::Option<&#lt mut T> {
+                ::core::option::Option::Some(self)
+            }
+        }
+        impl<#lt, T: ?::core::marker::Sized + #lt> #slot_trait<#lt, T> for () {
+            fn slot(self) -> ::core::option::Option<&#lt mut T> {
+                ::core::option::Option::None
+            }
+        }
+        #items
+        #[doc = #doc]
+        #[inline]
+        #[allow(unused_mut, unused_variables, clippy::too_many_arguments, clippy::needless_lifetimes)]
+        #vis fn #call<#lt #(#gdecl)*>(#(#args,)* #t: &#tape #gtape, #d_out: #d_out_ty, #(#params),*) {
+            #lets
+            #adjoint #guse(#(#arg_names,)* #t, #d_out, #(#ds),*);
+        }
+    }
+}
+
+/// The slots of a function whose adjoint is written by hand (`custom`) or generated with every
+/// float parameter differentiated (the `nested` items), from its signature: a float, an array of
+/// floats or a struct (a path in `UpperCamelCase`) is differentiated.
+pub fn slots_of(sig: &syn::Signature) -> Option<Vec<Slot>> {
+    let mut out = Vec::new();
+    for input in &sig.inputs {
+        let syn::FnArg::Typed(pt) = input else {
+            return None;
+        };
+        let syn::Pat::Ident(pi) = &*pt.pat else {
+            return None;
+        };
+        let ty = pointee(&pt.ty);
+        out.push(Slot {
+            name: pi.ident.clone(),
+            differentiated: zero_of(ty).map(|z| (ty.to_token_stream(), Some(z))),
+        });
+    }
+    Some(out)
+}
+
+/// The contract and the adjoint with one slot per parameter of a function generated with the
+/// signature `sig` whose adjoint takes one buffer per float, float array or struct parameter.
+pub fn by_signature(vis: &syn::Visibility, sig: &syn::Signature) -> TokenStream {
+    let contract = contract_of(vis, sig);
+    if contract.is_empty() {
+        return contract;
+    }
+    let Some(slots) = slots_of(sig) else {
+        return contract;
+    };
+    let float = |t: &syn::Type| matches!(t, syn::Type::Path(p) if p.path.is_ident("f64") || p.path.is_ident("f32"));
+    let by_ref = match &sig.output {
+        syn::ReturnType::Type(_, t) => !float(t) && !matches!(&**t, syn::Type::Tuple(_)),
+        syn::ReturnType::Default => false,
+    };
+    let call = adjoint_call(vis, sig, &slots, by_ref);
+    quote!(#contract #call)
+}
+
+/// A zero of a float, an array of floats or a struct type; `None` for anything else.
+fn zero_of(ty: &syn::Type) -> Option<TokenStream> {
+    match ty {
+        syn::Type::Array(a) => {
+            let e = zero_of(&a.elem)?;
+            let n = &a.len;
+            Some(quote!([#e; #n]))
+        }
+        syn::Type::Paren(p) => zero_of(&p.elem),
+        syn::Type::Path(p) if p.qself.is_none() => {
+            let last = p.path.segments.last()?;
+            let s = last.ident.to_string();
+            if s == "f64" || s == "f32" {
+                Some(quote!(0.0))
+            } else if s.starts_with(|c: char| c.is_ascii_uppercase()) {
+                Some(quote!(<#ty as ::core::default::Default>::default()))
+            } else {
+                None
+            }
+        }
+        _ => None,
+    }
+}

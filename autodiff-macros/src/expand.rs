@@ -125,7 +125,7 @@ fn custom_contract(
             "`custom` stands alone: the function's tape, `_forward` and `_adjoint` (and `_jvp`) are written by hand, so no other option applies; write `#[differentiable(custom)]`",
         ));
     }
-    let contract = crate::contract::contract(func);
+    let contract = crate::contract::by_signature(&func.vis, &func.sig);
     if contract.is_empty() {
         return Err(syn::Error::new_spanned(
             &func.sig,

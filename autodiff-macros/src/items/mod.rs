@@ -341,9 +341,8 @@ pub fn items(func: &syn::ItemFn, f: &Func, an: &Analysed, args: &crate::args::Ar
     let adjoint = adjoint_fn(&sig, &s);
     let grad = grad_fn(&sig, f, &s);
     let checks = checks(&sig, f);
-    let contract = crate::contract::contract(func);
+    let contract = crate::contract::items(func, f, s.d_out_by_ref);
     quote! {
-        #contract
         #tapes
         #forward
         #adjoint
@@ -351,6 +350,7 @@ pub fn items(func: &syn::ItemFn, f: &Func, an: &Analysed, args: &crate::args::Ar
         #jvp
         #jvp_vec
         #checks
+        #contract
     }
 }
 

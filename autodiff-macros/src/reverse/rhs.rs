@@ -127,9 +127,16 @@ impl<'a> Rev<'a> {
         let mut d_args = Vec::new();
         let direct = self.direct_adjoints(args);
         let mut helper = false;
+        // Through the callee's contract: one slot per argument, `()` where no derivative
+        // flows (`g_adjoint_call`).
+        let uniform = self.f.through_contract(path, args);
         for (i, (a, direct)) in args.iter().zip(direct).enumerate() {
             vals.push(self.val(a));
             let ty = self.f.operand_ty(a);
+            if uniform && (!self.f.types.differentiable(ty) || !self.act.operand(a)) {
+                d_args.push(quote!(()));
+                continue;
+            }
             // (A known callee's parameter it does not differentiate gets no buffer: the
             // argument carries no derivative, `analysis::lost_derivatives` made sure.)
             if !self.f.types.differentiable(ty)
@@ -216,7 +223,8 @@ impl<'a> Rev<'a> {
         }
         let callee = path.segments.last().unwrap().ident.to_string();
         let tape = self.call_tape(def, path, args, &callee);
-        let adjoint = companion(path, |i| format_ident!("{}_adjoint", i, span = span));
+        let suffix = if uniform { "adjoint_call" } else { "adjoint" };
+        let adjoint = companion(path, |i| format_ident!("{}_{}", i, suffix, span = span));
         quote!(#pre #adjoint(#(#vals,)* &#tape, #s, #(#d_args),*); #post)
     }
 

@@ -6,23 +6,6 @@ fn mlp(w: &[[f64; 2]; 2], x: &[f64; 2]) -> [f64; 2] {
     let s: [f64; 2] = [h[0].tanh(), h[1].tanh()];
     affine(w, &s)
 }
-///The call contract of [`mlp`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `mlp`'s constants.
-#[diagnostic::on_unimplemented(
-    message = "a `#[differentiable]` caller cannot tell `mlp`'s constants from the types of the arguments it passes",
-    label = "this call",
-    note = "name them at the call, as in `mlp::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
-)]
-trait MlpCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
-    /// What the function returns.
-    type Out;
-    /// The tape its forward sweep records.
-    type Tape;
-}
-impl<__A0: ?::core::marker::Sized, __A1: ?::core::marker::Sized> MlpCall<__A0, __A1>
-for () {
-    type Out = [f64; 2];
-    type Tape = MlpTape;
-}
 ///The tape of [`mlp`]: what [`mlp_adjoint`] reads, recorded by [`mlp_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 struct MlpTape {
@@ -130,11 +113,72 @@ fn mlp_adjoint(
 ) {
     let mut d_h: [f64; 2] = [0.0; 2];
     let mut d_s: [f64; 2] = [0.0; 2];
-    affine_adjoint(w, &tape.s, &tape.affine, &(*d_out), &mut *d_w, &mut d_s);
+    affine_adjoint_call(w, &tape.s, &tape.affine, &(*d_out), &mut *d_w, &mut d_s);
     let d_t0: f64 = d_s[0];
     let d_t1: f64 = d_s[1];
     d_h[1] += d_t1 * (1.0 - tape.t1 * tape.t1);
     d_h[0] += d_t0 * (1.0 - tape.t0 * tape.t0);
-    affine_adjoint(w, x, &tape.affine_1, &d_h, &mut *d_w, &mut *d_x);
+    affine_adjoint_call(w, x, &tape.affine_1, &d_h, &mut *d_w, &mut *d_x);
 }
 const _: fn(&[[f64; 2]; 2], &[f64; 2]) -> [f64; 2] = mlp;
+///The call contract of [`mlp`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `mlp`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `mlp`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `mlp::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+trait MlpCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<__A0: ?::core::marker::Sized, __A1: ?::core::marker::Sized> MlpCall<__A0, __A1>
+for () {
+    type Out = [f64; 2];
+    type Tape = MlpTape;
+}
+#[doc(hidden)]
+trait MlpSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T>;
+}
+impl<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> MlpSlot<'__stackgrad, T>
+for &'__stackgrad mut T {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T> {
+        ::core::option::Option::Some(self)
+    }
+}
+impl<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> MlpSlot<'__stackgrad, T>
+for () {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T> {
+        ::core::option::Option::None
+    }
+}
+///[`mlp_adjoint`] with one slot per parameter, called by `#[differentiable]` callers that name [`MlpTape`] through `MlpCall`: `&mut d` or `()` for a differentiated parameter, `()` for any other.
+#[inline]
+#[allow(
+    unused_mut,
+    unused_variables,
+    clippy::too_many_arguments,
+    clippy::needless_lifetimes
+)]
+fn mlp_adjoint_call<'__stackgrad>(
+    w: &[[f64; 2]; 2],
+    x: &[f64; 2],
+    tape: &MlpTape,
+    d_out: &[f64; 2],
+    d_w: impl MlpSlot<'__stackgrad, [[f64; 2]; 2]>,
+    d_x: impl MlpSlot<'__stackgrad, [f64; 2]>,
+) {
+    let mut d_w_scratch: [[f64; 2]; 2] = [[0.0; 2]; 2];
+    let d_w: &mut [[f64; 2]; 2] = match MlpSlot::slot(d_w) {
+        ::core::option::Option::Some(d) => d,
+        ::core::option::Option::None => &mut d_w_scratch,
+    };
+    let mut d_x_scratch: [f64; 2] = [0.0; 2];
+    let d_x: &mut [f64; 2] = match MlpSlot::slot(d_x) {
+        ::core::option::Option::Some(d) => d,
+        ::core::option::Option::None => &mut d_x_scratch,
+    };
+    mlp_adjoint(w, x, tape, d_out, d_w, d_x);
+}

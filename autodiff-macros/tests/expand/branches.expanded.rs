@@ -10,23 +10,6 @@ pub fn branches(x: f64, y: f64) -> f64 {
     let c = if y > 0.0 { y.exp() } else { -y };
     c * a
 }
-///The call contract of [`branches`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `branches`'s constants.
-#[diagnostic::on_unimplemented(
-    message = "a `#[differentiable]` caller cannot tell `branches`'s constants from the types of the arguments it passes",
-    label = "this call",
-    note = "name them at the call, as in `branches::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
-)]
-pub trait BranchesCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
-    /// What the function returns.
-    type Out;
-    /// The tape its forward sweep records.
-    type Tape;
-}
-impl<__A0: ?::core::marker::Sized, __A1: ?::core::marker::Sized> BranchesCall<__A0, __A1>
-for () {
-    type Out = f64;
-    type Tape = BranchesTape;
-}
 ///The tape of [`branches`]: what [`branches_adjoint`] reads, recorded by [`branches_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct BranchesTape {
@@ -215,3 +198,68 @@ pub fn branches_grad(x: f64, y: f64) -> (f64, (f64, f64)) {
     (value, (d_x, d_y))
 }
 const _: fn(f64, f64) -> f64 = branches;
+///The call contract of [`branches`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `branches`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `branches`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `branches::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+pub trait BranchesCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<__A0: ?::core::marker::Sized, __A1: ?::core::marker::Sized> BranchesCall<__A0, __A1>
+for () {
+    type Out = f64;
+    type Tape = BranchesTape;
+}
+#[doc(hidden)]
+pub trait BranchesSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T>;
+}
+impl<
+    '__stackgrad,
+    T: ?::core::marker::Sized + '__stackgrad,
+> BranchesSlot<'__stackgrad, T> for &'__stackgrad mut T {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T> {
+        ::core::option::Option::Some(self)
+    }
+}
+impl<
+    '__stackgrad,
+    T: ?::core::marker::Sized + '__stackgrad,
+> BranchesSlot<'__stackgrad, T> for () {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T> {
+        ::core::option::Option::None
+    }
+}
+///[`branches_adjoint`] with one slot per parameter, called by `#[differentiable]` callers that name [`BranchesTape`] through `BranchesCall`: `&mut d` or `()` for a differentiated parameter, `()` for any other.
+#[inline]
+#[allow(
+    unused_mut,
+    unused_variables,
+    clippy::too_many_arguments,
+    clippy::needless_lifetimes
+)]
+pub fn branches_adjoint_call<'__stackgrad>(
+    x: f64,
+    y: f64,
+    tape: &BranchesTape,
+    d_out: f64,
+    d_x: impl BranchesSlot<'__stackgrad, f64>,
+    d_y: impl BranchesSlot<'__stackgrad, f64>,
+) {
+    let mut d_x_scratch: f64 = 0.0;
+    let d_x: &mut f64 = match BranchesSlot::slot(d_x) {
+        ::core::option::Option::Some(d) => d,
+        ::core::option::Option::None => &mut d_x_scratch,
+    };
+    let mut d_y_scratch: f64 = 0.0;
+    let d_y: &mut f64 = match BranchesSlot::slot(d_y) {
+        ::core::option::Option::Some(d) => d,
+        ::core::option::Option::None => &mut d_y_scratch,
+    };
+    branches_adjoint(x, y, tape, d_out, d_x, d_y);
+}

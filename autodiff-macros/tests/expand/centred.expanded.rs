@@ -18,26 +18,6 @@ pub fn centred<const D: usize>(x: &[[f64; D]; 4], m: &[f64; D], l: &[f64; D]) ->
     }
     total
 }
-///The call contract of [`centred`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `centred`'s constants.
-#[diagnostic::on_unimplemented(
-    message = "a `#[differentiable]` caller cannot tell `centred`'s constants from the types of the arguments it passes",
-    label = "this call",
-    note = "name them at the call, as in `centred::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
-)]
-pub trait CentredCall<
-    A0: ?::core::marker::Sized,
-    A1: ?::core::marker::Sized,
-    A2: ?::core::marker::Sized,
-> {
-    /// What the function returns.
-    type Out;
-    /// The tape its forward sweep records.
-    type Tape;
-}
-impl<const D: usize> CentredCall<[[f64; D]; 4], [f64; D], [f64; D]> for () {
-    type Out = f64;
-    type Tape = CentredTape<D>;
-}
 ///The tape of [`centred`]: what [`centred_adjoint`] reads, recorded by [`centred_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct CentredTape<const D: usize> {
@@ -206,4 +186,75 @@ pub fn centred_grad<const D: usize>(
         }
     }
     (value, (d_x, d_m, d_l))
+}
+///The call contract of [`centred`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `centred`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `centred`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `centred::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+pub trait CentredCall<
+    A0: ?::core::marker::Sized,
+    A1: ?::core::marker::Sized,
+    A2: ?::core::marker::Sized,
+> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<const D: usize> CentredCall<[[f64; D]; 4], [f64; D], [f64; D]> for () {
+    type Out = f64;
+    type Tape = CentredTape<D>;
+}
+#[doc(hidden)]
+pub trait CentredSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T>;
+}
+impl<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> CentredSlot<'__stackgrad, T>
+for &'__stackgrad mut T {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T> {
+        ::core::option::Option::Some(self)
+    }
+}
+impl<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> CentredSlot<'__stackgrad, T>
+for () {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T> {
+        ::core::option::Option::None
+    }
+}
+///[`centred_adjoint`] with one slot per parameter, called by `#[differentiable]` callers that name [`CentredTape`] through `CentredCall`: `&mut d` or `()` for a differentiated parameter, `()` for any other.
+#[inline]
+#[allow(
+    unused_mut,
+    unused_variables,
+    clippy::too_many_arguments,
+    clippy::needless_lifetimes
+)]
+pub fn centred_adjoint_call<'__stackgrad, const D: usize>(
+    x: &[[f64; D]; 4],
+    m: &[f64; D],
+    l: &[f64; D],
+    tape: &CentredTape<D>,
+    d_out: f64,
+    d_x: impl CentredSlot<'__stackgrad, [[f64; D]; 4]>,
+    d_m: impl CentredSlot<'__stackgrad, [f64; D]>,
+    d_l: impl CentredSlot<'__stackgrad, [f64; D]>,
+) {
+    let mut d_x_scratch: [[f64; D]; 4] = [[0.0; D]; 4];
+    let d_x: &mut [[f64; D]; 4] = match CentredSlot::slot(d_x) {
+        ::core::option::Option::Some(d) => d,
+        ::core::option::Option::None => &mut d_x_scratch,
+    };
+    let mut d_m_scratch: [f64; D] = [0.0; D];
+    let d_m: &mut [f64; D] = match CentredSlot::slot(d_m) {
+        ::core::option::Option::Some(d) => d,
+        ::core::option::Option::None => &mut d_m_scratch,
+    };
+    let mut d_l_scratch: [f64; D] = [0.0; D];
+    let d_l: &mut [f64; D] = match CentredSlot::slot(d_l) {
+        ::core::option::Option::Some(d) => d,
+        ::core::option::Option::None => &mut d_l_scratch,
+    };
+    centred_adjoint::<D>(x, m, l, tape, d_out, d_x, d_m, d_l);
 }

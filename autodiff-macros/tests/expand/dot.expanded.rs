@@ -6,22 +6,6 @@ pub fn dot<const N: usize>(a: &[f64; N], b: &[f64; N]) -> f64 {
     }
     s
 }
-///The call contract of [`dot`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `dot`'s constants.
-#[diagnostic::on_unimplemented(
-    message = "a `#[differentiable]` caller cannot tell `dot`'s constants from the types of the arguments it passes",
-    label = "this call",
-    note = "name them at the call, as in `dot::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
-)]
-pub trait DotCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
-    /// What the function returns.
-    type Out;
-    /// The tape its forward sweep records.
-    type Tape;
-}
-impl<const N: usize> DotCall<[f64; N], [f64; N]> for () {
-    type Out = f64;
-    type Tape = DotTape<N>;
-}
 ///The tape of [`dot`]: what [`dot_adjoint`] reads, recorded by [`dot_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct DotTape<const N: usize> {
@@ -114,4 +98,64 @@ pub fn dot_grad<const N: usize>(
         }
     }
     (value, (d_a, d_b))
+}
+///The call contract of [`dot`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `dot`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `dot`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `dot::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+pub trait DotCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<const N: usize> DotCall<[f64; N], [f64; N]> for () {
+    type Out = f64;
+    type Tape = DotTape<N>;
+}
+#[doc(hidden)]
+pub trait DotSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T>;
+}
+impl<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> DotSlot<'__stackgrad, T>
+for &'__stackgrad mut T {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T> {
+        ::core::option::Option::Some(self)
+    }
+}
+impl<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> DotSlot<'__stackgrad, T>
+for () {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T> {
+        ::core::option::Option::None
+    }
+}
+///[`dot_adjoint`] with one slot per parameter, called by `#[differentiable]` callers that name [`DotTape`] through `DotCall`: `&mut d` or `()` for a differentiated parameter, `()` for any other.
+#[inline]
+#[allow(
+    unused_mut,
+    unused_variables,
+    clippy::too_many_arguments,
+    clippy::needless_lifetimes
+)]
+pub fn dot_adjoint_call<'__stackgrad, const N: usize>(
+    a: &[f64; N],
+    b: &[f64; N],
+    tape: &DotTape<N>,
+    d_out: f64,
+    d_a: impl DotSlot<'__stackgrad, [f64; N]>,
+    d_b: impl DotSlot<'__stackgrad, [f64; N]>,
+) {
+    let mut d_a_scratch: [f64; N] = [0.0; N];
+    let d_a: &mut [f64; N] = match DotSlot::slot(d_a) {
+        ::core::option::Option::Some(d) => d,
+        ::core::option::Option::None => &mut d_a_scratch,
+    };
+    let mut d_b_scratch: [f64; N] = [0.0; N];
+    let d_b: &mut [f64; N] = match DotSlot::slot(d_b) {
+        ::core::option::Option::Some(d) => d,
+        ::core::option::Option::None => &mut d_b_scratch,
+    };
+    dot_adjoint::<N>(a, b, tape, d_out, d_a, d_b);
 }

@@ -13,22 +13,6 @@ pub fn early_exit(x: &[f64; 6]) -> f64 {
     }
     s
 }
-///The call contract of [`early_exit`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `early_exit`'s constants.
-#[diagnostic::on_unimplemented(
-    message = "a `#[differentiable]` caller cannot tell `early_exit`'s constants from the types of the arguments it passes",
-    label = "this call",
-    note = "name them at the call, as in `early_exit::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
-)]
-pub trait EarlyExitCall<A0: ?::core::marker::Sized> {
-    /// What the function returns.
-    type Out;
-    /// The tape its forward sweep records.
-    type Tape;
-}
-impl<__A0: ?::core::marker::Sized> EarlyExitCall<__A0> for () {
-    type Out = f64;
-    type Tape = EarlyExitTape;
-}
 ///The tape of [`early_exit`]: what [`early_exit_adjoint`] reads, recorded by [`early_exit_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct EarlyExitTape {
@@ -184,3 +168,60 @@ pub fn early_exit_grad(x: &[f64; 6]) -> (f64, [f64; 6]) {
     (value, d_x)
 }
 const _: fn(&[f64; 6]) -> f64 = early_exit;
+///The call contract of [`early_exit`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `early_exit`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `early_exit`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `early_exit::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+pub trait EarlyExitCall<A0: ?::core::marker::Sized> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<__A0: ?::core::marker::Sized> EarlyExitCall<__A0> for () {
+    type Out = f64;
+    type Tape = EarlyExitTape;
+}
+#[doc(hidden)]
+pub trait EarlyExitSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T>;
+}
+impl<
+    '__stackgrad,
+    T: ?::core::marker::Sized + '__stackgrad,
+> EarlyExitSlot<'__stackgrad, T> for &'__stackgrad mut T {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T> {
+        ::core::option::Option::Some(self)
+    }
+}
+impl<
+    '__stackgrad,
+    T: ?::core::marker::Sized + '__stackgrad,
+> EarlyExitSlot<'__stackgrad, T> for () {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T> {
+        ::core::option::Option::None
+    }
+}
+///[`early_exit_adjoint`] with one slot per parameter, called by `#[differentiable]` callers that name [`EarlyExitTape`] through `EarlyExitCall`: `&mut d` or `()` for a differentiated parameter, `()` for any other.
+#[inline]
+#[allow(
+    unused_mut,
+    unused_variables,
+    clippy::too_many_arguments,
+    clippy::needless_lifetimes
+)]
+pub fn early_exit_adjoint_call<'__stackgrad>(
+    x: &[f64; 6],
+    tape: &EarlyExitTape,
+    d_out: f64,
+    d_x: impl EarlyExitSlot<'__stackgrad, [f64; 6]>,
+) {
+    let mut d_x_scratch: [f64; 6] = [0.0; 6];
+    let d_x: &mut [f64; 6] = match EarlyExitSlot::slot(d_x) {
+        ::core::option::Option::Some(d) => d,
+        ::core::option::Option::None => &mut d_x_scratch,
+    };
+    early_exit_adjoint(x, tape, d_out, d_x);
+}

@@ -11,23 +11,6 @@ pub fn layer<const N: usize>(w: &[[f64; 4]; N], x: &[f64; 4]) -> f64 {
     }
     s
 }
-///The call contract of [`layer`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `layer`'s constants.
-#[diagnostic::on_unimplemented(
-    message = "a `#[differentiable]` caller cannot tell `layer`'s constants from the types of the arguments it passes",
-    label = "this call",
-    note = "name them at the call, as in `layer::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
-)]
-pub trait LayerCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
-    /// What the function returns.
-    type Out;
-    /// The tape its forward sweep records.
-    type Tape;
-}
-impl<const N: usize, __A1: ?::core::marker::Sized> LayerCall<[[f64; 4]; N], __A1>
-for () {
-    type Out = f64;
-    type Tape = LayerTape<N>;
-}
 ///The tape of [`layer`]: what [`layer_adjoint`] reads, recorded by [`layer_forward`] in fixed-size fields and `Vec`s (of loops over run-time lengths whose iterations carry state, or of every loop under `heap`) sized on first use and reused after.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct LayerTape<const N: usize> {
@@ -157,4 +140,65 @@ pub fn layer_grad<const N: usize>(
         }
     }
     (value, (d_w, d_x))
+}
+///The call contract of [`layer`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `layer`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `layer`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `layer::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+pub trait LayerCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<const N: usize, __A1: ?::core::marker::Sized> LayerCall<[[f64; 4]; N], __A1>
+for () {
+    type Out = f64;
+    type Tape = LayerTape<N>;
+}
+#[doc(hidden)]
+pub trait LayerSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T>;
+}
+impl<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> LayerSlot<'__stackgrad, T>
+for &'__stackgrad mut T {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T> {
+        ::core::option::Option::Some(self)
+    }
+}
+impl<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> LayerSlot<'__stackgrad, T>
+for () {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T> {
+        ::core::option::Option::None
+    }
+}
+///[`layer_adjoint`] with one slot per parameter, called by `#[differentiable]` callers that name [`LayerTape`] through `LayerCall`: `&mut d` or `()` for a differentiated parameter, `()` for any other.
+#[inline]
+#[allow(
+    unused_mut,
+    unused_variables,
+    clippy::too_many_arguments,
+    clippy::needless_lifetimes
+)]
+pub fn layer_adjoint_call<'__stackgrad, const N: usize>(
+    w: &[[f64; 4]; N],
+    x: &[f64; 4],
+    tape: &LayerTape<N>,
+    d_out: f64,
+    d_w: impl LayerSlot<'__stackgrad, [[f64; 4]; N]>,
+    d_x: impl LayerSlot<'__stackgrad, [f64; 4]>,
+) {
+    let mut d_w_scratch: [[f64; 4]; N] = [[0.0; 4]; N];
+    let d_w: &mut [[f64; 4]; N] = match LayerSlot::slot(d_w) {
+        ::core::option::Option::Some(d) => d,
+        ::core::option::Option::None => &mut d_w_scratch,
+    };
+    let mut d_x_scratch: [f64; 4] = [0.0; 4];
+    let d_x: &mut [f64; 4] = match LayerSlot::slot(d_x) {
+        ::core::option::Option::Some(d) => d,
+        ::core::option::Option::None => &mut d_x_scratch,
+    };
+    layer_adjoint::<N>(w, x, tape, d_out, d_w, d_x);
 }

@@ -14,26 +14,6 @@ pub fn columns<const D: usize>(l: &[[f64; D]; D], x: &[f64; D], y: &[f64; D]) ->
     }
     s
 }
-///The call contract of [`columns`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `columns`'s constants.
-#[diagnostic::on_unimplemented(
-    message = "a `#[differentiable]` caller cannot tell `columns`'s constants from the types of the arguments it passes",
-    label = "this call",
-    note = "name them at the call, as in `columns::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
-)]
-pub trait ColumnsCall<
-    A0: ?::core::marker::Sized,
-    A1: ?::core::marker::Sized,
-    A2: ?::core::marker::Sized,
-> {
-    /// What the function returns.
-    type Out;
-    /// The tape its forward sweep records.
-    type Tape;
-}
-impl<const D: usize> ColumnsCall<[[f64; D]; D], [f64; D], [f64; D]> for () {
-    type Out = f64;
-    type Tape = ColumnsTape<D>;
-}
 ///The tape of [`columns`]: what [`columns_adjoint`] reads, recorded by [`columns_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct ColumnsTape<const D: usize> {
@@ -190,4 +170,75 @@ pub fn columns_grad<const D: usize>(
         }
     }
     (value, (d_l, d_x, d_y))
+}
+///The call contract of [`columns`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `columns`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `columns`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `columns::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+pub trait ColumnsCall<
+    A0: ?::core::marker::Sized,
+    A1: ?::core::marker::Sized,
+    A2: ?::core::marker::Sized,
+> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<const D: usize> ColumnsCall<[[f64; D]; D], [f64; D], [f64; D]> for () {
+    type Out = f64;
+    type Tape = ColumnsTape<D>;
+}
+#[doc(hidden)]
+pub trait ColumnsSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T>;
+}
+impl<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> ColumnsSlot<'__stackgrad, T>
+for &'__stackgrad mut T {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T> {
+        ::core::option::Option::Some(self)
+    }
+}
+impl<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> ColumnsSlot<'__stackgrad, T>
+for () {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T> {
+        ::core::option::Option::None
+    }
+}
+///[`columns_adjoint`] with one slot per parameter, called by `#[differentiable]` callers that name [`ColumnsTape`] through `ColumnsCall`: `&mut d` or `()` for a differentiated parameter, `()` for any other.
+#[inline]
+#[allow(
+    unused_mut,
+    unused_variables,
+    clippy::too_many_arguments,
+    clippy::needless_lifetimes
+)]
+pub fn columns_adjoint_call<'__stackgrad, const D: usize>(
+    l: &[[f64; D]; D],
+    x: &[f64; D],
+    y: &[f64; D],
+    tape: &ColumnsTape<D>,
+    d_out: f64,
+    d_l: impl ColumnsSlot<'__stackgrad, [[f64; D]; D]>,
+    d_x: impl ColumnsSlot<'__stackgrad, [f64; D]>,
+    d_y: impl ColumnsSlot<'__stackgrad, [f64; D]>,
+) {
+    let mut d_l_scratch: [[f64; D]; D] = [[0.0; D]; D];
+    let d_l: &mut [[f64; D]; D] = match ColumnsSlot::slot(d_l) {
+        ::core::option::Option::Some(d) => d,
+        ::core::option::Option::None => &mut d_l_scratch,
+    };
+    let mut d_x_scratch: [f64; D] = [0.0; D];
+    let d_x: &mut [f64; D] = match ColumnsSlot::slot(d_x) {
+        ::core::option::Option::Some(d) => d,
+        ::core::option::Option::None => &mut d_x_scratch,
+    };
+    let mut d_y_scratch: [f64; D] = [0.0; D];
+    let d_y: &mut [f64; D] = match ColumnsSlot::slot(d_y) {
+        ::core::option::Option::Some(d) => d,
+        ::core::option::Option::None => &mut d_y_scratch,
+    };
+    columns_adjoint::<D>(l, x, y, tape, d_out, d_l, d_x, d_y);
 }

@@ -25,29 +25,6 @@ pub fn hoist<const K: usize, const N: usize>(
     }
     s
 }
-///The call contract of [`hoist`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `hoist`'s constants.
-#[diagnostic::on_unimplemented(
-    message = "a `#[differentiable]` caller cannot tell `hoist`'s constants from the types of the arguments it passes",
-    label = "this call",
-    note = "name them at the call, as in `hoist::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
-)]
-pub trait HoistCall<
-    A0: ?::core::marker::Sized,
-    A1: ?::core::marker::Sized,
-    A2: ?::core::marker::Sized,
-> {
-    /// What the function returns.
-    type Out;
-    /// The tape its forward sweep records.
-    type Tape;
-}
-impl<
-    const K: usize,
-    const N: usize,
-> HoistCall<[[f64; 6]; K], [[f64; 3]; K], [[f64; 3]; N]> for () {
-    type Out = f64;
-    type Tape = HoistTape<K, N>;
-}
 ///The tape of [`hoist`]: what [`hoist_adjoint`] reads, recorded by [`hoist_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct HoistTape<const K: usize, const N: usize> {
@@ -357,4 +334,81 @@ pub fn hoist_jvp_vec<const K: usize, const N: usize, const __W: usize>(
         }
     }
     (s, (t_s).0)
+}
+///The call contract of [`hoist`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `hoist`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `hoist`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `hoist::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+pub trait HoistCall<
+    A0: ?::core::marker::Sized,
+    A1: ?::core::marker::Sized,
+    A2: ?::core::marker::Sized,
+> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<
+    const K: usize,
+    const N: usize,
+> HoistCall<[[f64; 6]; K], [[f64; 3]; K], [[f64; 3]; N]> for () {
+    type Out = f64;
+    type Tape = HoistTape<K, N>;
+}
+#[doc(hidden)]
+pub trait HoistSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T>;
+}
+impl<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> HoistSlot<'__stackgrad, T>
+for &'__stackgrad mut T {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T> {
+        ::core::option::Option::Some(self)
+    }
+}
+impl<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> HoistSlot<'__stackgrad, T>
+for () {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T> {
+        ::core::option::Option::None
+    }
+}
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`hoist` does not differentiate its parameter `x`, and a derivative reaches it at this call",
+    label = "a derivative reaches it here",
+    note = "differentiate `x` in `hoist` (its `wrt(..)`), or pass it a value that carries no derivative"
+)]
+pub trait HoistNoDerivativeX {}
+impl HoistNoDerivativeX for () {}
+///[`hoist_adjoint`] with one slot per parameter, called by `#[differentiable]` callers that name [`HoistTape`] through `HoistCall`: `&mut d` or `()` for a differentiated parameter, `()` for any other.
+#[inline]
+#[allow(
+    unused_mut,
+    unused_variables,
+    clippy::too_many_arguments,
+    clippy::needless_lifetimes
+)]
+pub fn hoist_adjoint_call<'__stackgrad, const K: usize, const N: usize>(
+    l: &[[f64; 6]; K],
+    mu: &[[f64; 3]; K],
+    x: &[[f64; 3]; N],
+    tape: &HoistTape<K, N>,
+    d_out: f64,
+    d_l: impl HoistSlot<'__stackgrad, [[f64; 6]; K]>,
+    d_mu: impl HoistSlot<'__stackgrad, [[f64; 3]; K]>,
+    d_x: impl HoistNoDerivativeX,
+) {
+    let mut d_l_scratch: [[f64; 6]; K] = [[0.0; 6]; K];
+    let d_l: &mut [[f64; 6]; K] = match HoistSlot::slot(d_l) {
+        ::core::option::Option::Some(d) => d,
+        ::core::option::Option::None => &mut d_l_scratch,
+    };
+    let mut d_mu_scratch: [[f64; 3]; K] = [[0.0; 3]; K];
+    let d_mu: &mut [[f64; 3]; K] = match HoistSlot::slot(d_mu) {
+        ::core::option::Option::Some(d) => d,
+        ::core::option::Option::None => &mut d_mu_scratch,
+    };
+    hoist_adjoint::<K, N>(l, mu, x, tape, d_out, d_l, d_mu);
 }

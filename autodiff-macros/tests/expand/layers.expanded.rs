@@ -8,23 +8,6 @@ fn layers(w: &[[f64; 3]; 3], x: &[f64; 3]) -> f64 {
     }
     h[0] * h[1] + h[2]
 }
-///The call contract of [`layers`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `layers`'s constants.
-#[diagnostic::on_unimplemented(
-    message = "a `#[differentiable]` caller cannot tell `layers`'s constants from the types of the arguments it passes",
-    label = "this call",
-    note = "name them at the call, as in `layers::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
-)]
-trait LayersCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
-    /// What the function returns.
-    type Out;
-    /// The tape its forward sweep records.
-    type Tape;
-}
-impl<__A0: ?::core::marker::Sized, __A1: ?::core::marker::Sized> LayersCall<__A0, __A1>
-for () {
-    type Out = f64;
-    type Tape = LayersTape;
-}
 ///The tape of [`layers`]: what [`layers_adjoint`] reads, recorded by [`layers_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 struct LayersTape {
@@ -153,9 +136,9 @@ fn layers_adjoint(
     d_h[0] += d_out * tape.h;
     d_h[1] += d_out * tape.h_1;
     for (k0, _i) in (0..2).enumerate().rev() {
-        squash_adjoint(&tape.z[k0], &tape.squash[k0], &d_h, &mut d_z);
+        squash_adjoint_call(&tape.z[k0], &tape.squash[k0], &d_h, &mut d_z);
         d_h = [0.0; 3];
-        affine_adjoint(
+        affine_adjoint_call(
             w,
             (if k0 > 0 { &tape.h_3[k0 - 1] } else { &tape.h_2 }),
             &tape.affine[k0],
@@ -165,7 +148,7 @@ fn layers_adjoint(
         );
         d_z = [0.0; 3];
     }
-    squash_adjoint(x, &tape.squash_1, &d_h, &mut *d_x);
+    squash_adjoint_call(x, &tape.squash_1, &d_h, &mut *d_x);
 }
 ///The value of [`layers`] and its gradient with respect to `w`, `x`, in parameter order.
 #[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
@@ -185,9 +168,9 @@ fn layers_grad(w: &[[f64; 3]; 3], x: &[f64; 3]) -> (f64, ([[f64; 3]; 3], [f64; 3
         d_h[0] += d_out * tape.h;
         d_h[1] += d_out * tape.h_1;
         for (k0, _i) in (0..2).enumerate().rev() {
-            squash_adjoint(&tape.z[k0], &tape.squash[k0], &d_h, &mut d_z);
+            squash_adjoint_call(&tape.z[k0], &tape.squash[k0], &d_h, &mut d_z);
             d_h = [0.0; 3];
-            affine_adjoint(
+            affine_adjoint_call(
                 w,
                 (if k0 > 0 { &tape.h_3[k0 - 1] } else { &tape.h_2 }),
                 &tape.affine[k0],
@@ -197,8 +180,69 @@ fn layers_grad(w: &[[f64; 3]; 3], x: &[f64; 3]) -> (f64, ([[f64; 3]; 3], [f64; 3
             );
             d_z = [0.0; 3];
         }
-        squash_adjoint(x, &tape.squash_1, &d_h, &mut *d_x);
+        squash_adjoint_call(x, &tape.squash_1, &d_h, &mut *d_x);
     }
     (value, (d_w, d_x))
 }
 const _: fn(&[[f64; 3]; 3], &[f64; 3]) -> f64 = layers;
+///The call contract of [`layers`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `layers`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `layers`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `layers::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+trait LayersCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<__A0: ?::core::marker::Sized, __A1: ?::core::marker::Sized> LayersCall<__A0, __A1>
+for () {
+    type Out = f64;
+    type Tape = LayersTape;
+}
+#[doc(hidden)]
+trait LayersSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T>;
+}
+impl<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> LayersSlot<'__stackgrad, T>
+for &'__stackgrad mut T {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T> {
+        ::core::option::Option::Some(self)
+    }
+}
+impl<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> LayersSlot<'__stackgrad, T>
+for () {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T> {
+        ::core::option::Option::None
+    }
+}
+///[`layers_adjoint`] with one slot per parameter, called by `#[differentiable]` callers that name [`LayersTape`] through `LayersCall`: `&mut d` or `()` for a differentiated parameter, `()` for any other.
+#[inline]
+#[allow(
+    unused_mut,
+    unused_variables,
+    clippy::too_many_arguments,
+    clippy::needless_lifetimes
+)]
+fn layers_adjoint_call<'__stackgrad>(
+    w: &[[f64; 3]; 3],
+    x: &[f64; 3],
+    tape: &LayersTape,
+    d_out: f64,
+    d_w: impl LayersSlot<'__stackgrad, [[f64; 3]; 3]>,
+    d_x: impl LayersSlot<'__stackgrad, [f64; 3]>,
+) {
+    let mut d_w_scratch: [[f64; 3]; 3] = [[0.0; 3]; 3];
+    let d_w: &mut [[f64; 3]; 3] = match LayersSlot::slot(d_w) {
+        ::core::option::Option::Some(d) => d,
+        ::core::option::Option::None => &mut d_w_scratch,
+    };
+    let mut d_x_scratch: [f64; 3] = [0.0; 3];
+    let d_x: &mut [f64; 3] = match LayersSlot::slot(d_x) {
+        ::core::option::Option::Some(d) => d,
+        ::core::option::Option::None => &mut d_x_scratch,
+    };
+    layers_adjoint(w, x, tape, d_out, d_w, d_x);
+}

@@ -10,22 +10,6 @@ pub fn matching(x: &[f64; 4]) -> f64 {
     }
     s
 }
-///The call contract of [`matching`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `matching`'s constants.
-#[diagnostic::on_unimplemented(
-    message = "a `#[differentiable]` caller cannot tell `matching`'s constants from the types of the arguments it passes",
-    label = "this call",
-    note = "name them at the call, as in `matching::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
-)]
-pub trait MatchingCall<A0: ?::core::marker::Sized> {
-    /// What the function returns.
-    type Out;
-    /// The tape its forward sweep records.
-    type Tape;
-}
-impl<__A0: ?::core::marker::Sized> MatchingCall<__A0> for () {
-    type Out = f64;
-    type Tape = MatchingTape;
-}
 ///The tape of [`matching`]: what [`matching_adjoint`] reads, recorded by [`matching_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct MatchingTape {
@@ -140,3 +124,60 @@ pub fn matching_grad(x: &[f64; 4]) -> (f64, [f64; 4]) {
     (value, d_x)
 }
 const _: fn(&[f64; 4]) -> f64 = matching;
+///The call contract of [`matching`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `matching`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `matching`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `matching::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+pub trait MatchingCall<A0: ?::core::marker::Sized> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<__A0: ?::core::marker::Sized> MatchingCall<__A0> for () {
+    type Out = f64;
+    type Tape = MatchingTape;
+}
+#[doc(hidden)]
+pub trait MatchingSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T>;
+}
+impl<
+    '__stackgrad,
+    T: ?::core::marker::Sized + '__stackgrad,
+> MatchingSlot<'__stackgrad, T> for &'__stackgrad mut T {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T> {
+        ::core::option::Option::Some(self)
+    }
+}
+impl<
+    '__stackgrad,
+    T: ?::core::marker::Sized + '__stackgrad,
+> MatchingSlot<'__stackgrad, T> for () {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T> {
+        ::core::option::Option::None
+    }
+}
+///[`matching_adjoint`] with one slot per parameter, called by `#[differentiable]` callers that name [`MatchingTape`] through `MatchingCall`: `&mut d` or `()` for a differentiated parameter, `()` for any other.
+#[inline]
+#[allow(
+    unused_mut,
+    unused_variables,
+    clippy::too_many_arguments,
+    clippy::needless_lifetimes
+)]
+pub fn matching_adjoint_call<'__stackgrad>(
+    x: &[f64; 4],
+    tape: &MatchingTape,
+    d_out: f64,
+    d_x: impl MatchingSlot<'__stackgrad, [f64; 4]>,
+) {
+    let mut d_x_scratch: [f64; 4] = [0.0; 4];
+    let d_x: &mut [f64; 4] = match MatchingSlot::slot(d_x) {
+        ::core::option::Option::Some(d) => d,
+        ::core::option::Option::None => &mut d_x_scratch,
+    };
+    matching_adjoint(x, tape, d_out, d_x);
+}

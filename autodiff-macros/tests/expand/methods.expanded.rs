@@ -52,6 +52,24 @@ impl Linear {
     pub fn predict_grad(&self, x: &[f64; 2]) -> (f64, (Linear, [f64; 2])) {
         __linear_predict_grad(self, x)
     }
+    ///[`Self::predict_adjoint`] with one slot per parameter, called by `#[differentiable]` callers that name [`LinearPredictTape`] through `LinearPredictCall`: `&mut d` or `()` for a differentiated parameter, `()` for any other.
+    #[inline]
+    #[allow(
+        unused_mut,
+        unused_variables,
+        clippy::too_many_arguments,
+        clippy::needless_lifetimes
+    )]
+    pub fn predict_adjoint_call<'__stackgrad>(
+        &self,
+        x: &[f64; 2],
+        tape: &LinearPredictTape,
+        d_out: f64,
+        d_self: impl LinearPredictSlot<'__stackgrad, Linear>,
+        d_x: impl LinearPredictSlot<'__stackgrad, [f64; 2]>,
+    ) {
+        __linear_predict_adjoint_call(self, x, tape, d_out, d_self, d_x)
+    }
     ///Computes [`Self::loss`] and records in `tape` what [`Self::loss_adjoint`] needs.
     #[inline]
     #[allow(
@@ -96,30 +114,31 @@ impl Linear {
     pub fn loss_grad(&self, x: &[f64; 2], y: f64) -> (f64, Linear) {
         __linear_loss_grad(self, x, y)
     }
+    ///[`Self::loss_adjoint`] with one slot per parameter, called by `#[differentiable]` callers that name [`LinearLossTape`] through `LinearLossCall`: `&mut d` or `()` for a differentiated parameter, `()` for any other.
+    #[inline]
+    #[allow(
+        unused_mut,
+        unused_variables,
+        clippy::too_many_arguments,
+        clippy::needless_lifetimes
+    )]
+    pub fn loss_adjoint_call<'__stackgrad>(
+        &self,
+        x: &[f64; 2],
+        y: f64,
+        tape: &LinearLossTape,
+        d_out: f64,
+        d_self: impl LinearLossSlot<'__stackgrad, Linear>,
+        d_x: impl LinearLossNoDerivativeX,
+        d_y: impl LinearLossNoDerivativeY,
+    ) {
+        __linear_loss_adjoint_call(self, x, y, tape, d_out, d_self, d_x, d_y)
+    }
 }
 #[allow(dead_code, clippy::all)]
 #[doc(hidden)]
 fn __linear_predict(self_: &Linear, x: &[f64; 2]) -> f64 {
     self_.w[0] * x[0] + self_.w[1] * x[1] + self_.b
-}
-///The call contract of [`Linear::predict`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `Linear::predict`'s constants.
-#[diagnostic::on_unimplemented(
-    message = "a `#[differentiable]` caller cannot tell `__linear_predict`'s constants from the types of the arguments it passes",
-    label = "this call",
-    note = "name them at the call, as in `__linear_predict::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
-)]
-pub trait LinearPredictCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
-    /// What the function returns.
-    type Out;
-    /// The tape its forward sweep records.
-    type Tape;
-}
-impl<
-    __A0: ?::core::marker::Sized,
-    __A1: ?::core::marker::Sized,
-> LinearPredictCall<__A0, __A1> for () {
-    type Out = f64;
-    type Tape = LinearPredictTape;
 }
 ///The tape of [`Linear::predict`]: what [`Linear::predict_adjoint`] reads, recorded by [`Linear::predict_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
@@ -205,23 +224,13 @@ fn __linear_predict_grad(self_: &Linear, x: &[f64; 2]) -> (f64, (Linear, [f64; 2
     (value, (d_self_, d_x))
 }
 const _: fn(&Linear, &[f64; 2]) -> f64 = __linear_predict;
-#[allow(dead_code, clippy::all)]
-#[doc(hidden)]
-fn __linear_loss(self_: &Linear, x: &[f64; 2], y: f64) -> f64 {
-    let e = __linear_predict(self_, x) - y;
-    e * e
-}
-///The call contract of [`Linear::loss`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `Linear::loss`'s constants.
+///The call contract of [`Linear::predict`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `Linear::predict`'s constants.
 #[diagnostic::on_unimplemented(
-    message = "a `#[differentiable]` caller cannot tell `__linear_loss`'s constants from the types of the arguments it passes",
+    message = "a `#[differentiable]` caller cannot tell `__linear_predict`'s constants from the types of the arguments it passes",
     label = "this call",
-    note = "name them at the call, as in `__linear_loss::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+    note = "name them at the call, as in `__linear_predict::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
 )]
-pub trait LinearLossCall<
-    A0: ?::core::marker::Sized,
-    A1: ?::core::marker::Sized,
-    A2: ?::core::marker::Sized,
-> {
+pub trait LinearPredictCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
     /// What the function returns.
     type Out;
     /// The tape its forward sweep records.
@@ -230,10 +239,64 @@ pub trait LinearLossCall<
 impl<
     __A0: ?::core::marker::Sized,
     __A1: ?::core::marker::Sized,
-    __A2: ?::core::marker::Sized,
-> LinearLossCall<__A0, __A1, __A2> for () {
+> LinearPredictCall<__A0, __A1> for () {
     type Out = f64;
-    type Tape = LinearLossTape;
+    type Tape = LinearPredictTape;
+}
+#[doc(hidden)]
+pub trait LinearPredictSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T>;
+}
+impl<
+    '__stackgrad,
+    T: ?::core::marker::Sized + '__stackgrad,
+> LinearPredictSlot<'__stackgrad, T> for &'__stackgrad mut T {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T> {
+        ::core::option::Option::Some(self)
+    }
+}
+impl<
+    '__stackgrad,
+    T: ?::core::marker::Sized + '__stackgrad,
+> LinearPredictSlot<'__stackgrad, T> for () {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T> {
+        ::core::option::Option::None
+    }
+}
+///[`Linear::predict_adjoint`] with one slot per parameter, called by `#[differentiable]` callers that name [`LinearPredictTape`] through `LinearPredictCall`: `&mut d` or `()` for a differentiated parameter, `()` for any other.
+#[inline]
+#[allow(
+    unused_mut,
+    unused_variables,
+    clippy::too_many_arguments,
+    clippy::needless_lifetimes
+)]
+#[allow(dead_code)]
+fn __linear_predict_adjoint_call<'__stackgrad>(
+    self_: &Linear,
+    x: &[f64; 2],
+    tape: &LinearPredictTape,
+    d_out: f64,
+    d_self_: impl LinearPredictSlot<'__stackgrad, Linear>,
+    d_x: impl LinearPredictSlot<'__stackgrad, [f64; 2]>,
+) {
+    let mut d_self__scratch: Linear = <Linear as ::core::default::Default>::default();
+    let d_self_: &mut Linear = match LinearPredictSlot::slot(d_self_) {
+        ::core::option::Option::Some(d) => d,
+        ::core::option::Option::None => &mut d_self__scratch,
+    };
+    let mut d_x_scratch: [f64; 2] = [0.0; 2];
+    let d_x: &mut [f64; 2] = match LinearPredictSlot::slot(d_x) {
+        ::core::option::Option::Some(d) => d,
+        ::core::option::Option::None => &mut d_x_scratch,
+    };
+    __linear_predict_adjoint(self_, x, tape, d_out, d_self_, d_x);
+}
+#[allow(dead_code, clippy::all)]
+#[doc(hidden)]
+fn __linear_loss(self_: &Linear, x: &[f64; 2], y: f64) -> f64 {
+    let e = __linear_predict(self_, x) - y;
+    e * e
 }
 ///The tape of [`Linear::loss`]: what [`Linear::loss_adjoint`] reads, recorded by [`Linear::loss_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
@@ -310,14 +373,13 @@ fn __linear_loss_adjoint(
 ) {
     let mut d_e: f64 = -0.0;
     d_e += d_out * 2.0 * tape.e;
-    let mut d_unused: [f64; 2] = [0.0; 2];
-    __linear_predict_adjoint(
+    __linear_predict_adjoint_call(
         self_,
         x,
         &tape.__linear_predict,
         d_e,
         &mut *d_self_,
-        &mut d_unused,
+        (),
     );
 }
 ///The value of [`Linear::loss`] and its gradient with respect to `self`, in parameter order.
@@ -333,16 +395,101 @@ fn __linear_loss_grad(self_: &Linear, x: &[f64; 2], y: f64) -> (f64, Linear) {
         let d_self_ = &mut d_self_;
         let mut d_e: f64 = -0.0;
         d_e += d_out * 2.0 * tape.e;
-        let mut d_unused: [f64; 2] = [0.0; 2];
-        __linear_predict_adjoint(
+        __linear_predict_adjoint_call(
             self_,
             x,
             &tape.__linear_predict,
             d_e,
             &mut *d_self_,
-            &mut d_unused,
+            (),
         );
     }
     (value, d_self_)
 }
 const _: fn(&Linear, &[f64; 2], f64) -> f64 = __linear_loss;
+///The call contract of [`Linear::loss`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `Linear::loss`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `__linear_loss`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `__linear_loss::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+pub trait LinearLossCall<
+    A0: ?::core::marker::Sized,
+    A1: ?::core::marker::Sized,
+    A2: ?::core::marker::Sized,
+> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<
+    __A0: ?::core::marker::Sized,
+    __A1: ?::core::marker::Sized,
+    __A2: ?::core::marker::Sized,
+> LinearLossCall<__A0, __A1, __A2> for () {
+    type Out = f64;
+    type Tape = LinearLossTape;
+}
+#[doc(hidden)]
+pub trait LinearLossSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T>;
+}
+impl<
+    '__stackgrad,
+    T: ?::core::marker::Sized + '__stackgrad,
+> LinearLossSlot<'__stackgrad, T> for &'__stackgrad mut T {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T> {
+        ::core::option::Option::Some(self)
+    }
+}
+impl<
+    '__stackgrad,
+    T: ?::core::marker::Sized + '__stackgrad,
+> LinearLossSlot<'__stackgrad, T> for () {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T> {
+        ::core::option::Option::None
+    }
+}
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`__linear_loss` does not differentiate its parameter `x`, and a derivative reaches it at this call",
+    label = "a derivative reaches it here",
+    note = "differentiate `x` in `__linear_loss` (its `wrt(..)`), or pass it a value that carries no derivative"
+)]
+pub trait LinearLossNoDerivativeX {}
+impl LinearLossNoDerivativeX for () {}
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`__linear_loss` does not differentiate its parameter `y`, and a derivative reaches it at this call",
+    label = "a derivative reaches it here",
+    note = "differentiate `y` in `__linear_loss` (its `wrt(..)`), or pass it a value that carries no derivative"
+)]
+pub trait LinearLossNoDerivativeY {}
+impl LinearLossNoDerivativeY for () {}
+///[`Linear::loss_adjoint`] with one slot per parameter, called by `#[differentiable]` callers that name [`LinearLossTape`] through `LinearLossCall`: `&mut d` or `()` for a differentiated parameter, `()` for any other.
+#[inline]
+#[allow(
+    unused_mut,
+    unused_variables,
+    clippy::too_many_arguments,
+    clippy::needless_lifetimes
+)]
+#[allow(dead_code)]
+fn __linear_loss_adjoint_call<'__stackgrad>(
+    self_: &Linear,
+    x: &[f64; 2],
+    y: f64,
+    tape: &LinearLossTape,
+    d_out: f64,
+    d_self_: impl LinearLossSlot<'__stackgrad, Linear>,
+    d_x: impl LinearLossNoDerivativeX,
+    d_y: impl LinearLossNoDerivativeY,
+) {
+    let mut d_self__scratch: Linear = <Linear as ::core::default::Default>::default();
+    let d_self_: &mut Linear = match LinearLossSlot::slot(d_self_) {
+        ::core::option::Option::Some(d) => d,
+        ::core::option::Option::None => &mut d_self__scratch,
+    };
+    __linear_loss_adjoint(self_, x, y, tape, d_out, d_self_);
+}

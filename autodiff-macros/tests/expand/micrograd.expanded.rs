@@ -12,25 +12,6 @@ pub fn micrograd(a: f64, b: f64) -> f64 {
     g += 10.0 / f;
     g
 }
-///The call contract of [`micrograd`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `micrograd`'s constants.
-#[diagnostic::on_unimplemented(
-    message = "a `#[differentiable]` caller cannot tell `micrograd`'s constants from the types of the arguments it passes",
-    label = "this call",
-    note = "name them at the call, as in `micrograd::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
-)]
-pub trait MicrogradCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
-    /// What the function returns.
-    type Out;
-    /// The tape its forward sweep records.
-    type Tape;
-}
-impl<
-    __A0: ?::core::marker::Sized,
-    __A1: ?::core::marker::Sized,
-> MicrogradCall<__A0, __A1> for () {
-    type Out = f64;
-    type Tape = MicrogradTape;
-}
 ///The tape of [`micrograd`]: what [`micrograd_adjoint`] reads, recorded by [`micrograd_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct MicrogradTape {
@@ -192,3 +173,70 @@ pub fn micrograd_grad(a: f64, b: f64) -> (f64, (f64, f64)) {
     (value, (d_a, d_b))
 }
 const _: fn(f64, f64) -> f64 = micrograd;
+///The call contract of [`micrograd`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `micrograd`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `micrograd`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `micrograd::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+pub trait MicrogradCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<
+    __A0: ?::core::marker::Sized,
+    __A1: ?::core::marker::Sized,
+> MicrogradCall<__A0, __A1> for () {
+    type Out = f64;
+    type Tape = MicrogradTape;
+}
+#[doc(hidden)]
+pub trait MicrogradSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T>;
+}
+impl<
+    '__stackgrad,
+    T: ?::core::marker::Sized + '__stackgrad,
+> MicrogradSlot<'__stackgrad, T> for &'__stackgrad mut T {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T> {
+        ::core::option::Option::Some(self)
+    }
+}
+impl<
+    '__stackgrad,
+    T: ?::core::marker::Sized + '__stackgrad,
+> MicrogradSlot<'__stackgrad, T> for () {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T> {
+        ::core::option::Option::None
+    }
+}
+///[`micrograd_adjoint`] with one slot per parameter, called by `#[differentiable]` callers that name [`MicrogradTape`] through `MicrogradCall`: `&mut d` or `()` for a differentiated parameter, `()` for any other.
+#[inline]
+#[allow(
+    unused_mut,
+    unused_variables,
+    clippy::too_many_arguments,
+    clippy::needless_lifetimes
+)]
+pub fn micrograd_adjoint_call<'__stackgrad>(
+    a: f64,
+    b: f64,
+    tape: &MicrogradTape,
+    d_out: f64,
+    d_a: impl MicrogradSlot<'__stackgrad, f64>,
+    d_b: impl MicrogradSlot<'__stackgrad, f64>,
+) {
+    let mut d_a_scratch: f64 = 0.0;
+    let d_a: &mut f64 = match MicrogradSlot::slot(d_a) {
+        ::core::option::Option::Some(d) => d,
+        ::core::option::Option::None => &mut d_a_scratch,
+    };
+    let mut d_b_scratch: f64 = 0.0;
+    let d_b: &mut f64 = match MicrogradSlot::slot(d_b) {
+        ::core::option::Option::Some(d) => d,
+        ::core::option::Option::None => &mut d_b_scratch,
+    };
+    micrograd_adjoint(a, b, tape, d_out, d_a, d_b);
+}

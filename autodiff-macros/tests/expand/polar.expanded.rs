@@ -4,32 +4,6 @@ pub fn polar(r: f64, mut theta: f64, turns: i32, scale: f64) -> (f64, f64) {
     let r = r * scale;
     (r * theta.cos(), r * theta.sin())
 }
-///The call contract of [`polar`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `polar`'s constants.
-#[diagnostic::on_unimplemented(
-    message = "a `#[differentiable]` caller cannot tell `polar`'s constants from the types of the arguments it passes",
-    label = "this call",
-    note = "name them at the call, as in `polar::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
-)]
-pub trait PolarCall<
-    A0: ?::core::marker::Sized,
-    A1: ?::core::marker::Sized,
-    A2: ?::core::marker::Sized,
-    A3: ?::core::marker::Sized,
-> {
-    /// What the function returns.
-    type Out;
-    /// The tape its forward sweep records.
-    type Tape;
-}
-impl<
-    __A0: ?::core::marker::Sized,
-    __A1: ?::core::marker::Sized,
-    __A2: ?::core::marker::Sized,
-    __A3: ?::core::marker::Sized,
-> PolarCall<__A0, __A1, __A2, __A3> for () {
-    type Out = (f64, f64);
-    type Tape = PolarTape;
-}
 ///The tape of [`polar`]: what [`polar_adjoint`] reads, recorded by [`polar_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct PolarTape {
@@ -135,3 +109,93 @@ const _: () = {
     }
 };
 const _: fn(f64, f64, i32, f64) -> (f64, f64) = polar;
+///The call contract of [`polar`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `polar`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `polar`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `polar::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+pub trait PolarCall<
+    A0: ?::core::marker::Sized,
+    A1: ?::core::marker::Sized,
+    A2: ?::core::marker::Sized,
+    A3: ?::core::marker::Sized,
+> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<
+    __A0: ?::core::marker::Sized,
+    __A1: ?::core::marker::Sized,
+    __A2: ?::core::marker::Sized,
+    __A3: ?::core::marker::Sized,
+> PolarCall<__A0, __A1, __A2, __A3> for () {
+    type Out = (f64, f64);
+    type Tape = PolarTape;
+}
+#[doc(hidden)]
+pub trait PolarSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T>;
+}
+impl<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> PolarSlot<'__stackgrad, T>
+for &'__stackgrad mut T {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T> {
+        ::core::option::Option::Some(self)
+    }
+}
+impl<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> PolarSlot<'__stackgrad, T>
+for () {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T> {
+        ::core::option::Option::None
+    }
+}
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`polar` does not differentiate its parameter `turns`, and a derivative reaches it at this call",
+    label = "a derivative reaches it here",
+    note = "differentiate `turns` in `polar` (its `wrt(..)`), or pass it a value that carries no derivative"
+)]
+pub trait PolarNoDerivativeTurns {}
+impl PolarNoDerivativeTurns for () {}
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`polar` does not differentiate its parameter `scale`, and a derivative reaches it at this call",
+    label = "a derivative reaches it here",
+    note = "differentiate `scale` in `polar` (its `wrt(..)`), or pass it a value that carries no derivative"
+)]
+pub trait PolarNoDerivativeScale {}
+impl PolarNoDerivativeScale for () {}
+///[`polar_adjoint`] with one slot per parameter, called by `#[differentiable]` callers that name [`PolarTape`] through `PolarCall`: `&mut d` or `()` for a differentiated parameter, `()` for any other.
+#[inline]
+#[allow(
+    unused_mut,
+    unused_variables,
+    clippy::too_many_arguments,
+    clippy::needless_lifetimes
+)]
+pub fn polar_adjoint_call<'__stackgrad>(
+    r: f64,
+    mut theta: f64,
+    turns: i32,
+    scale: f64,
+    tape: &PolarTape,
+    d_out: (f64, f64),
+    d_r: impl PolarSlot<'__stackgrad, f64>,
+    d_theta: impl PolarSlot<'__stackgrad, f64>,
+    d_turns: impl PolarNoDerivativeTurns,
+    d_scale: impl PolarNoDerivativeScale,
+) {
+    let mut d_r_scratch: f64 = 0.0;
+    let d_r: &mut f64 = match PolarSlot::slot(d_r) {
+        ::core::option::Option::Some(d) => d,
+        ::core::option::Option::None => &mut d_r_scratch,
+    };
+    let mut d_theta_scratch: f64 = 0.0;
+    let d_theta: &mut f64 = match PolarSlot::slot(d_theta) {
+        ::core::option::Option::Some(d) => d,
+        ::core::option::Option::None => &mut d_theta_scratch,
+    };
+    polar_adjoint(r, theta, turns, scale, tape, d_out, d_r, d_theta);
+}

@@ -7,25 +7,6 @@ fn three_readers(x: &[f64; 4], w: &[f64; 4]) -> f64 {
     let c = dot4(&h, &h);
     a * b + c
 }
-///The call contract of [`three_readers`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `three_readers`'s constants.
-#[diagnostic::on_unimplemented(
-    message = "a `#[differentiable]` caller cannot tell `three_readers`'s constants from the types of the arguments it passes",
-    label = "this call",
-    note = "name them at the call, as in `three_readers::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
-)]
-trait ThreeReadersCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
-    /// What the function returns.
-    type Out;
-    /// The tape its forward sweep records.
-    type Tape;
-}
-impl<
-    __A0: ?::core::marker::Sized,
-    __A1: ?::core::marker::Sized,
-> ThreeReadersCall<__A0, __A1> for () {
-    type Out = f64;
-    type Tape = ThreeReadersTape;
-}
 ///The tape of [`three_readers`]: what [`three_readers_adjoint`] reads, recorded by [`three_readers_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 struct ThreeReadersTape {
@@ -140,16 +121,16 @@ fn three_readers_adjoint(
     d_b += d_out * tape.a;
     let h_again: [f64; 4] = doubled(x);
     let mut d_again: [f64; 4] = [0.0; 4];
-    dot4_adjoint(&h_again, &h_again, &tape.dot4, d_c, &mut d_h, &mut d_again);
+    dot4_adjoint_call(&h_again, &h_again, &tape.dot4, d_c, &mut d_h, &mut d_again);
     {
         let d_add = d_again;
         for i0 in 0..4 {
             d_h[i0] += d_add[i0];
         }
     }
-    dot4_adjoint(&h_again, x, &tape.dot4_1, d_b, &mut d_h, &mut *d_x);
-    dot4_adjoint(&h_again, w, &tape.dot4_2, d_a, &mut d_h, &mut *d_w);
-    doubled_adjoint(x, &tape.doubled, &d_h, &mut *d_x);
+    dot4_adjoint_call(&h_again, x, &tape.dot4_1, d_b, &mut d_h, &mut *d_x);
+    dot4_adjoint_call(&h_again, w, &tape.dot4_2, d_a, &mut d_h, &mut *d_w);
+    doubled_adjoint_call(x, &tape.doubled, &d_h, &mut *d_x);
 }
 ///The value of [`three_readers`] and its gradient with respect to `x`, `w`, in parameter order.
 #[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
@@ -172,17 +153,84 @@ fn three_readers_grad(x: &[f64; 4], w: &[f64; 4]) -> (f64, ([f64; 4], [f64; 4]))
         d_b += d_out * tape.a;
         let h_again: [f64; 4] = doubled(x);
         let mut d_again: [f64; 4] = [0.0; 4];
-        dot4_adjoint(&h_again, &h_again, &tape.dot4, d_c, &mut d_h, &mut d_again);
+        dot4_adjoint_call(&h_again, &h_again, &tape.dot4, d_c, &mut d_h, &mut d_again);
         {
             let d_add = d_again;
             for i0 in 0..4 {
                 d_h[i0] += d_add[i0];
             }
         }
-        dot4_adjoint(&h_again, x, &tape.dot4_1, d_b, &mut d_h, &mut *d_x);
-        dot4_adjoint(&h_again, w, &tape.dot4_2, d_a, &mut d_h, &mut *d_w);
-        doubled_adjoint(x, &tape.doubled, &d_h, &mut *d_x);
+        dot4_adjoint_call(&h_again, x, &tape.dot4_1, d_b, &mut d_h, &mut *d_x);
+        dot4_adjoint_call(&h_again, w, &tape.dot4_2, d_a, &mut d_h, &mut *d_w);
+        doubled_adjoint_call(x, &tape.doubled, &d_h, &mut *d_x);
     }
     (value, (d_x, d_w))
 }
 const _: fn(&[f64; 4], &[f64; 4]) -> f64 = three_readers;
+///The call contract of [`three_readers`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `three_readers`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `three_readers`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `three_readers::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+trait ThreeReadersCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<
+    __A0: ?::core::marker::Sized,
+    __A1: ?::core::marker::Sized,
+> ThreeReadersCall<__A0, __A1> for () {
+    type Out = f64;
+    type Tape = ThreeReadersTape;
+}
+#[doc(hidden)]
+trait ThreeReadersSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T>;
+}
+impl<
+    '__stackgrad,
+    T: ?::core::marker::Sized + '__stackgrad,
+> ThreeReadersSlot<'__stackgrad, T> for &'__stackgrad mut T {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T> {
+        ::core::option::Option::Some(self)
+    }
+}
+impl<
+    '__stackgrad,
+    T: ?::core::marker::Sized + '__stackgrad,
+> ThreeReadersSlot<'__stackgrad, T> for () {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T> {
+        ::core::option::Option::None
+    }
+}
+///[`three_readers_adjoint`] with one slot per parameter, called by `#[differentiable]` callers that name [`ThreeReadersTape`] through `ThreeReadersCall`: `&mut d` or `()` for a differentiated parameter, `()` for any other.
+#[inline]
+#[allow(
+    unused_mut,
+    unused_variables,
+    clippy::too_many_arguments,
+    clippy::needless_lifetimes
+)]
+fn three_readers_adjoint_call<'__stackgrad>(
+    x: &[f64; 4],
+    w: &[f64; 4],
+    tape: &ThreeReadersTape,
+    d_out: f64,
+    d_x: impl ThreeReadersSlot<'__stackgrad, [f64; 4]>,
+    d_w: impl ThreeReadersSlot<'__stackgrad, [f64; 4]>,
+) {
+    let mut d_x_scratch: [f64; 4] = [0.0; 4];
+    let d_x: &mut [f64; 4] = match ThreeReadersSlot::slot(d_x) {
+        ::core::option::Option::Some(d) => d,
+        ::core::option::Option::None => &mut d_x_scratch,
+    };
+    let mut d_w_scratch: [f64; 4] = [0.0; 4];
+    let d_w: &mut [f64; 4] = match ThreeReadersSlot::slot(d_w) {
+        ::core::option::Option::Some(d) => d,
+        ::core::option::Option::None => &mut d_w_scratch,
+    };
+    three_readers_adjoint(x, w, tape, d_out, d_x, d_w);
+}

@@ -8,25 +8,6 @@ pub fn recompute_elements(x: &[f64; 4], w: f64) -> f64 {
     }
     s
 }
-///The call contract of [`recompute_elements`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `recompute_elements`'s constants.
-#[diagnostic::on_unimplemented(
-    message = "a `#[differentiable]` caller cannot tell `recompute_elements`'s constants from the types of the arguments it passes",
-    label = "this call",
-    note = "name them at the call, as in `recompute_elements::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
-)]
-pub trait RecomputeElementsCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
-    /// What the function returns.
-    type Out;
-    /// The tape its forward sweep records.
-    type Tape;
-}
-impl<
-    __A0: ?::core::marker::Sized,
-    __A1: ?::core::marker::Sized,
-> RecomputeElementsCall<__A0, __A1> for () {
-    type Out = f64;
-    type Tape = RecomputeElementsTape;
-}
 ///The tape of [`recompute_elements`]: what [`recompute_elements_adjoint`] reads, recorded by [`recompute_elements_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct RecomputeElementsTape {}
@@ -172,3 +153,70 @@ pub fn recompute_elements_grad(x: &[f64; 4], w: f64) -> (f64, ([f64; 4], f64)) {
     (value, (d_x, d_w))
 }
 const _: fn(&[f64; 4], f64) -> f64 = recompute_elements;
+///The call contract of [`recompute_elements`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `recompute_elements`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `recompute_elements`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `recompute_elements::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+pub trait RecomputeElementsCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<
+    __A0: ?::core::marker::Sized,
+    __A1: ?::core::marker::Sized,
+> RecomputeElementsCall<__A0, __A1> for () {
+    type Out = f64;
+    type Tape = RecomputeElementsTape;
+}
+#[doc(hidden)]
+pub trait RecomputeElementsSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T>;
+}
+impl<
+    '__stackgrad,
+    T: ?::core::marker::Sized + '__stackgrad,
+> RecomputeElementsSlot<'__stackgrad, T> for &'__stackgrad mut T {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T> {
+        ::core::option::Option::Some(self)
+    }
+}
+impl<
+    '__stackgrad,
+    T: ?::core::marker::Sized + '__stackgrad,
+> RecomputeElementsSlot<'__stackgrad, T> for () {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T> {
+        ::core::option::Option::None
+    }
+}
+///[`recompute_elements_adjoint`] with one slot per parameter, called by `#[differentiable]` callers that name [`RecomputeElementsTape`] through `RecomputeElementsCall`: `&mut d` or `()` for a differentiated parameter, `()` for any other.
+#[inline]
+#[allow(
+    unused_mut,
+    unused_variables,
+    clippy::too_many_arguments,
+    clippy::needless_lifetimes
+)]
+pub fn recompute_elements_adjoint_call<'__stackgrad>(
+    x: &[f64; 4],
+    w: f64,
+    tape: &RecomputeElementsTape,
+    d_out: f64,
+    d_x: impl RecomputeElementsSlot<'__stackgrad, [f64; 4]>,
+    d_w: impl RecomputeElementsSlot<'__stackgrad, f64>,
+) {
+    let mut d_x_scratch: [f64; 4] = [0.0; 4];
+    let d_x: &mut [f64; 4] = match RecomputeElementsSlot::slot(d_x) {
+        ::core::option::Option::Some(d) => d,
+        ::core::option::Option::None => &mut d_x_scratch,
+    };
+    let mut d_w_scratch: f64 = 0.0;
+    let d_w: &mut f64 = match RecomputeElementsSlot::slot(d_w) {
+        ::core::option::Option::Some(d) => d,
+        ::core::option::Option::None => &mut d_w_scratch,
+    };
+    recompute_elements_adjoint(x, w, tape, d_out, d_x, d_w);
+}

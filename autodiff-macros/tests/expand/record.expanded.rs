@@ -6,30 +6,6 @@ fn recorded(x: &[f32; 8], w: &[f32; 8], y: f64) -> f64 {
     let g = y.sin();
     (a * h[3]) as f64 * g
 }
-///The call contract of [`recorded`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `recorded`'s constants.
-#[diagnostic::on_unimplemented(
-    message = "a `#[differentiable]` caller cannot tell `recorded`'s constants from the types of the arguments it passes",
-    label = "this call",
-    note = "name them at the call, as in `recorded::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
-)]
-trait RecordedCall<
-    A0: ?::core::marker::Sized,
-    A1: ?::core::marker::Sized,
-    A2: ?::core::marker::Sized,
-> {
-    /// What the function returns.
-    type Out;
-    /// The tape its forward sweep records.
-    type Tape;
-}
-impl<
-    __A0: ?::core::marker::Sized,
-    __A1: ?::core::marker::Sized,
-    __A2: ?::core::marker::Sized,
-> RecordedCall<__A0, __A1, __A2> for () {
-    type Out = f64;
-    type Tape = RecordedTape;
-}
 ///The tape of [`recorded`]: what [`recorded_adjoint`] reads, recorded by [`recorded_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 struct RecordedTape {
@@ -173,8 +149,8 @@ fn recorded_adjoint(
             };
         }
     }
-    dot_adjoint(&h_wide, w, &tape.dot, d_a, &mut d_h, &mut *d_w);
-    scale_adjoint(x, w[0], &tape.scale, &d_h, &mut *d_x, &mut d_w[0]);
+    dot_adjoint_call(&h_wide, w, &tape.dot, d_a, &mut d_h, &mut *d_w);
+    scale_adjoint_call(x, w[0], &tape.scale, &d_h, &mut *d_x, &mut d_w[0]);
 }
 ///The value of [`recorded`] and its gradient with respect to `x`, `w`, `y`, in parameter order.
 #[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
@@ -223,9 +199,88 @@ fn recorded_grad(
                 };
             }
         }
-        dot_adjoint(&h_wide, w, &tape.dot, d_a, &mut d_h, &mut *d_w);
-        scale_adjoint(x, w[0], &tape.scale, &d_h, &mut *d_x, &mut d_w[0]);
+        dot_adjoint_call(&h_wide, w, &tape.dot, d_a, &mut d_h, &mut *d_w);
+        scale_adjoint_call(x, w[0], &tape.scale, &d_h, &mut *d_x, &mut d_w[0]);
     }
     (value, (d_x, d_w, d_y))
 }
 const _: fn(&[f32; 8], &[f32; 8], f64) -> f64 = recorded;
+///The call contract of [`recorded`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `recorded`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `recorded`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `recorded::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+trait RecordedCall<
+    A0: ?::core::marker::Sized,
+    A1: ?::core::marker::Sized,
+    A2: ?::core::marker::Sized,
+> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<
+    __A0: ?::core::marker::Sized,
+    __A1: ?::core::marker::Sized,
+    __A2: ?::core::marker::Sized,
+> RecordedCall<__A0, __A1, __A2> for () {
+    type Out = f64;
+    type Tape = RecordedTape;
+}
+#[doc(hidden)]
+trait RecordedSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T>;
+}
+impl<
+    '__stackgrad,
+    T: ?::core::marker::Sized + '__stackgrad,
+> RecordedSlot<'__stackgrad, T> for &'__stackgrad mut T {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T> {
+        ::core::option::Option::Some(self)
+    }
+}
+impl<
+    '__stackgrad,
+    T: ?::core::marker::Sized + '__stackgrad,
+> RecordedSlot<'__stackgrad, T> for () {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T> {
+        ::core::option::Option::None
+    }
+}
+///[`recorded_adjoint`] with one slot per parameter, called by `#[differentiable]` callers that name [`RecordedTape`] through `RecordedCall`: `&mut d` or `()` for a differentiated parameter, `()` for any other.
+#[inline]
+#[allow(
+    unused_mut,
+    unused_variables,
+    clippy::too_many_arguments,
+    clippy::needless_lifetimes
+)]
+fn recorded_adjoint_call<'__stackgrad>(
+    x: &[f32; 8],
+    w: &[f32; 8],
+    y: f64,
+    tape: &RecordedTape,
+    d_out: f64,
+    d_x: impl RecordedSlot<'__stackgrad, [f32; 8]>,
+    d_w: impl RecordedSlot<'__stackgrad, [f32; 8]>,
+    d_y: impl RecordedSlot<'__stackgrad, f64>,
+) {
+    let mut d_x_scratch: [f32; 8] = [0.0; 8];
+    let d_x: &mut [f32; 8] = match RecordedSlot::slot(d_x) {
+        ::core::option::Option::Some(d) => d,
+        ::core::option::Option::None => &mut d_x_scratch,
+    };
+    let mut d_w_scratch: [f32; 8] = [0.0; 8];
+    let d_w: &mut [f32; 8] = match RecordedSlot::slot(d_w) {
+        ::core::option::Option::Some(d) => d,
+        ::core::option::Option::None => &mut d_w_scratch,
+    };
+    let mut d_y_scratch: f64 = 0.0;
+    let d_y: &mut f64 = match RecordedSlot::slot(d_y) {
+        ::core::option::Option::Some(d) => d,
+        ::core::option::Option::None => &mut d_y_scratch,
+    };
+    recorded_adjoint(x, w, y, tape, d_out, d_x, d_w, d_y);
+}

@@ -4,22 +4,6 @@ pub fn reductions<const N: usize>(a: &[f64; N], b: &[f64; N]) -> f64 {
     let m = a.iter().fold(f64::NEG_INFINITY, |m, &v| m.max(v));
     d * m
 }
-///The call contract of [`reductions`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `reductions`'s constants.
-#[diagnostic::on_unimplemented(
-    message = "a `#[differentiable]` caller cannot tell `reductions`'s constants from the types of the arguments it passes",
-    label = "this call",
-    note = "name them at the call, as in `reductions::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
-)]
-pub trait ReductionsCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
-    /// What the function returns.
-    type Out;
-    /// The tape its forward sweep records.
-    type Tape;
-}
-impl<const N: usize> ReductionsCall<[f64; N], [f64; N]> for () {
-    type Out = f64;
-    type Tape = ReductionsTape<N>;
-}
 ///The tape of [`reductions`]: what [`reductions_adjoint`] reads, recorded by [`reductions_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct ReductionsTape<const N: usize> {
@@ -201,3 +185,67 @@ const _: () = {
         if let f64::NEG_INFINITY = f64::NEG_INFINITY {}
     }
 };
+///The call contract of [`reductions`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `reductions`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `reductions`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `reductions::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+pub trait ReductionsCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<const N: usize> ReductionsCall<[f64; N], [f64; N]> for () {
+    type Out = f64;
+    type Tape = ReductionsTape<N>;
+}
+#[doc(hidden)]
+pub trait ReductionsSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T>;
+}
+impl<
+    '__stackgrad,
+    T: ?::core::marker::Sized + '__stackgrad,
+> ReductionsSlot<'__stackgrad, T> for &'__stackgrad mut T {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T> {
+        ::core::option::Option::Some(self)
+    }
+}
+impl<
+    '__stackgrad,
+    T: ?::core::marker::Sized + '__stackgrad,
+> ReductionsSlot<'__stackgrad, T> for () {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T> {
+        ::core::option::Option::None
+    }
+}
+///[`reductions_adjoint`] with one slot per parameter, called by `#[differentiable]` callers that name [`ReductionsTape`] through `ReductionsCall`: `&mut d` or `()` for a differentiated parameter, `()` for any other.
+#[inline]
+#[allow(
+    unused_mut,
+    unused_variables,
+    clippy::too_many_arguments,
+    clippy::needless_lifetimes
+)]
+pub fn reductions_adjoint_call<'__stackgrad, const N: usize>(
+    a: &[f64; N],
+    b: &[f64; N],
+    tape: &ReductionsTape<N>,
+    d_out: f64,
+    d_a: impl ReductionsSlot<'__stackgrad, [f64; N]>,
+    d_b: impl ReductionsSlot<'__stackgrad, [f64; N]>,
+) {
+    let mut d_a_scratch: [f64; N] = [0.0; N];
+    let d_a: &mut [f64; N] = match ReductionsSlot::slot(d_a) {
+        ::core::option::Option::Some(d) => d,
+        ::core::option::Option::None => &mut d_a_scratch,
+    };
+    let mut d_b_scratch: [f64; N] = [0.0; N];
+    let d_b: &mut [f64; N] = match ReductionsSlot::slot(d_b) {
+        ::core::option::Option::Some(d) => d,
+        ::core::option::Option::None => &mut d_b_scratch,
+    };
+    reductions_adjoint::<N>(a, b, tape, d_out, d_a, d_b);
+}

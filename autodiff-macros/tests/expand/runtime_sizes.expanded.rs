@@ -14,30 +14,6 @@ pub fn spread(mu: &[f64; 2], scale: f64, xs: &[[f64; 2]]) -> f64 {
     }
     total / xs.len() as f64
 }
-///The call contract of [`spread`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `spread`'s constants.
-#[diagnostic::on_unimplemented(
-    message = "a `#[differentiable]` caller cannot tell `spread`'s constants from the types of the arguments it passes",
-    label = "this call",
-    note = "name them at the call, as in `spread::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
-)]
-pub trait SpreadCall<
-    A0: ?::core::marker::Sized,
-    A1: ?::core::marker::Sized,
-    A2: ?::core::marker::Sized,
-> {
-    /// What the function returns.
-    type Out;
-    /// The tape its forward sweep records.
-    type Tape;
-}
-impl<
-    __A0: ?::core::marker::Sized,
-    __A1: ?::core::marker::Sized,
-    __A2: ?::core::marker::Sized,
-> SpreadCall<__A0, __A1, __A2> for () {
-    type Out = f64;
-    type Tape = SpreadTape;
-}
 ///The tape of [`spread`]: what [`spread_adjoint`] reads, recorded by [`spread_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct SpreadTape {}
@@ -263,3 +239,81 @@ pub fn spread_grad(
     (value, (d_mu, d_scale))
 }
 const _: fn(&[f64; 2], f64, &[[f64; 2]]) -> f64 = spread;
+///The call contract of [`spread`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `spread`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `spread`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `spread::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+pub trait SpreadCall<
+    A0: ?::core::marker::Sized,
+    A1: ?::core::marker::Sized,
+    A2: ?::core::marker::Sized,
+> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<
+    __A0: ?::core::marker::Sized,
+    __A1: ?::core::marker::Sized,
+    __A2: ?::core::marker::Sized,
+> SpreadCall<__A0, __A1, __A2> for () {
+    type Out = f64;
+    type Tape = SpreadTape;
+}
+#[doc(hidden)]
+pub trait SpreadSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T>;
+}
+impl<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> SpreadSlot<'__stackgrad, T>
+for &'__stackgrad mut T {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T> {
+        ::core::option::Option::Some(self)
+    }
+}
+impl<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> SpreadSlot<'__stackgrad, T>
+for () {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T> {
+        ::core::option::Option::None
+    }
+}
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`spread` does not differentiate its parameter `xs`, and a derivative reaches it at this call",
+    label = "a derivative reaches it here",
+    note = "differentiate `xs` in `spread` (its `wrt(..)`), or pass it a value that carries no derivative"
+)]
+pub trait SpreadNoDerivativeXs {}
+impl SpreadNoDerivativeXs for () {}
+///[`spread_adjoint`] with one slot per parameter, called by `#[differentiable]` callers that name [`SpreadTape`] through `SpreadCall`: `&mut d` or `()` for a differentiated parameter, `()` for any other.
+#[inline]
+#[allow(
+    unused_mut,
+    unused_variables,
+    clippy::too_many_arguments,
+    clippy::needless_lifetimes
+)]
+pub fn spread_adjoint_call<'__stackgrad>(
+    mu: &[f64; 2],
+    scale: f64,
+    xs: &[[f64; 2]],
+    tape: &SpreadTape,
+    d_out: f64,
+    d_mu: impl SpreadSlot<'__stackgrad, [f64; 2]>,
+    d_scale: impl SpreadSlot<'__stackgrad, f64>,
+    d_xs: impl SpreadNoDerivativeXs,
+) {
+    let mut d_mu_scratch: [f64; 2] = [0.0; 2];
+    let d_mu: &mut [f64; 2] = match SpreadSlot::slot(d_mu) {
+        ::core::option::Option::Some(d) => d,
+        ::core::option::Option::None => &mut d_mu_scratch,
+    };
+    let mut d_scale_scratch: f64 = 0.0;
+    let d_scale: &mut f64 = match SpreadSlot::slot(d_scale) {
+        ::core::option::Option::Some(d) => d,
+        ::core::option::Option::None => &mut d_scale_scratch,
+    };
+    spread_adjoint(mu, scale, xs, tape, d_out, d_mu, d_scale);
+}

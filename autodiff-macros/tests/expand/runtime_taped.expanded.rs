@@ -7,30 +7,6 @@ pub fn rnn(w: f64, u: f64, x: &[f64]) -> f64 {
     }
     h * h
 }
-///The call contract of [`rnn`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `rnn`'s constants.
-#[diagnostic::on_unimplemented(
-    message = "a `#[differentiable]` caller cannot tell `rnn`'s constants from the types of the arguments it passes",
-    label = "this call",
-    note = "name them at the call, as in `rnn::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
-)]
-pub trait RnnCall<
-    A0: ?::core::marker::Sized,
-    A1: ?::core::marker::Sized,
-    A2: ?::core::marker::Sized,
-> {
-    /// What the function returns.
-    type Out;
-    /// The tape its forward sweep records.
-    type Tape;
-}
-impl<
-    __A0: ?::core::marker::Sized,
-    __A1: ?::core::marker::Sized,
-    __A2: ?::core::marker::Sized,
-> RnnCall<__A0, __A1, __A2> for () {
-    type Out = f64;
-    type Tape = RnnTape;
-}
 ///The tape of [`rnn`]: what [`rnn_adjoint`] reads, recorded by [`rnn_forward`] in fixed-size fields and `Vec`s (of loops over run-time lengths whose iterations carry state, or of every loop under `heap`) sized on first use and reused after.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct RnnTape {
@@ -172,3 +148,81 @@ pub fn rnn_grad(w: f64, u: f64, x: &[f64]) -> (f64, (f64, f64)) {
     (value, (d_w, d_u))
 }
 const _: fn(f64, f64, &[f64]) -> f64 = rnn;
+///The call contract of [`rnn`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `rnn`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `rnn`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `rnn::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+pub trait RnnCall<
+    A0: ?::core::marker::Sized,
+    A1: ?::core::marker::Sized,
+    A2: ?::core::marker::Sized,
+> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<
+    __A0: ?::core::marker::Sized,
+    __A1: ?::core::marker::Sized,
+    __A2: ?::core::marker::Sized,
+> RnnCall<__A0, __A1, __A2> for () {
+    type Out = f64;
+    type Tape = RnnTape;
+}
+#[doc(hidden)]
+pub trait RnnSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T>;
+}
+impl<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> RnnSlot<'__stackgrad, T>
+for &'__stackgrad mut T {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T> {
+        ::core::option::Option::Some(self)
+    }
+}
+impl<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> RnnSlot<'__stackgrad, T>
+for () {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T> {
+        ::core::option::Option::None
+    }
+}
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`rnn` does not differentiate its parameter `x`, and a derivative reaches it at this call",
+    label = "a derivative reaches it here",
+    note = "differentiate `x` in `rnn` (its `wrt(..)`), or pass it a value that carries no derivative"
+)]
+pub trait RnnNoDerivativeX {}
+impl RnnNoDerivativeX for () {}
+///[`rnn_adjoint`] with one slot per parameter, called by `#[differentiable]` callers that name [`RnnTape`] through `RnnCall`: `&mut d` or `()` for a differentiated parameter, `()` for any other.
+#[inline]
+#[allow(
+    unused_mut,
+    unused_variables,
+    clippy::too_many_arguments,
+    clippy::needless_lifetimes
+)]
+pub fn rnn_adjoint_call<'__stackgrad>(
+    w: f64,
+    u: f64,
+    x: &[f64],
+    tape: &RnnTape,
+    d_out: f64,
+    d_w: impl RnnSlot<'__stackgrad, f64>,
+    d_u: impl RnnSlot<'__stackgrad, f64>,
+    d_x: impl RnnNoDerivativeX,
+) {
+    let mut d_w_scratch: f64 = 0.0;
+    let d_w: &mut f64 = match RnnSlot::slot(d_w) {
+        ::core::option::Option::Some(d) => d,
+        ::core::option::Option::None => &mut d_w_scratch,
+    };
+    let mut d_u_scratch: f64 = 0.0;
+    let d_u: &mut f64 = match RnnSlot::slot(d_u) {
+        ::core::option::Option::Some(d) => d,
+        ::core::option::Option::None => &mut d_u_scratch,
+    };
+    rnn_adjoint(w, u, x, tape, d_out, d_w, d_u);
+}

@@ -5,23 +5,6 @@ pub fn energy(x: &[f64; 4], w: f64) -> f64 {
     }
     if s > 0.0 { s * s } else { -s }
 }
-///The call contract of [`energy`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `energy`'s constants.
-#[diagnostic::on_unimplemented(
-    message = "a `#[differentiable]` caller cannot tell `energy`'s constants from the types of the arguments it passes",
-    label = "this call",
-    note = "name them at the call, as in `energy::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
-)]
-pub trait EnergyCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
-    /// What the function returns.
-    type Out;
-    /// The tape its forward sweep records.
-    type Tape;
-}
-impl<__A0: ?::core::marker::Sized, __A1: ?::core::marker::Sized> EnergyCall<__A0, __A1>
-for () {
-    type Out = f64;
-    type Tape = EnergyTape;
-}
 ///The tape of [`energy`]: what [`energy_adjoint`] reads, recorded by [`energy_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct EnergyTape {
@@ -218,31 +201,66 @@ pub fn energy_jvp_vec<const __W: usize>(
     (t4, (t_t4).0)
 }
 const _: fn(&[f64; 4], f64) -> f64 = energy;
-///The call contract of [`energy_hvp_jvp`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `energy_hvp_jvp`'s constants.
+///The call contract of [`energy`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `energy`'s constants.
 #[diagnostic::on_unimplemented(
-    message = "a `#[differentiable]` caller cannot tell `energy_hvp_jvp`'s constants from the types of the arguments it passes",
+    message = "a `#[differentiable]` caller cannot tell `energy`'s constants from the types of the arguments it passes",
     label = "this call",
-    note = "name them at the call, as in `energy_hvp_jvp::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+    note = "name them at the call, as in `energy::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
 )]
-pub trait EnergyHvpJvpCall<
-    A0: ?::core::marker::Sized,
-    A1: ?::core::marker::Sized,
-    A2: ?::core::marker::Sized,
-    A3: ?::core::marker::Sized,
-> {
+pub trait EnergyCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
     /// What the function returns.
     type Out;
     /// The tape its forward sweep records.
     type Tape;
 }
-impl<
-    __A0: ?::core::marker::Sized,
-    __A1: ?::core::marker::Sized,
-    __A2: ?::core::marker::Sized,
-    __A3: ?::core::marker::Sized,
-> EnergyHvpJvpCall<__A0, __A1, __A2, __A3> for () {
-    type Out = [f64; 2];
-    type Tape = EnergyHvpJvpTape;
+impl<__A0: ?::core::marker::Sized, __A1: ?::core::marker::Sized> EnergyCall<__A0, __A1>
+for () {
+    type Out = f64;
+    type Tape = EnergyTape;
+}
+#[doc(hidden)]
+pub trait EnergySlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T>;
+}
+impl<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> EnergySlot<'__stackgrad, T>
+for &'__stackgrad mut T {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T> {
+        ::core::option::Option::Some(self)
+    }
+}
+impl<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> EnergySlot<'__stackgrad, T>
+for () {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T> {
+        ::core::option::Option::None
+    }
+}
+///[`energy_adjoint`] with one slot per parameter, called by `#[differentiable]` callers that name [`EnergyTape`] through `EnergyCall`: `&mut d` or `()` for a differentiated parameter, `()` for any other.
+#[inline]
+#[allow(
+    unused_mut,
+    unused_variables,
+    clippy::too_many_arguments,
+    clippy::needless_lifetimes
+)]
+pub fn energy_adjoint_call<'__stackgrad>(
+    x: &[f64; 4],
+    w: f64,
+    tape: &EnergyTape,
+    d_out: f64,
+    d_x: impl EnergySlot<'__stackgrad, [f64; 4]>,
+    d_w: impl EnergySlot<'__stackgrad, f64>,
+) {
+    let mut d_x_scratch: [f64; 4] = [0.0; 4];
+    let d_x: &mut [f64; 4] = match EnergySlot::slot(d_x) {
+        ::core::option::Option::Some(d) => d,
+        ::core::option::Option::None => &mut d_x_scratch,
+    };
+    let mut d_w_scratch: f64 = 0.0;
+    let d_w: &mut f64 = match EnergySlot::slot(d_w) {
+        ::core::option::Option::Some(d) => d,
+        ::core::option::Option::None => &mut d_w_scratch,
+    };
+    energy_adjoint(x, w, tape, d_out, d_x, d_w);
 }
 ///The tape of [`energy_hvp_jvp`]: what [`energy_hvp_jvp_adjoint`] reads, recorded by [`energy_hvp_jvp_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
@@ -427,6 +445,94 @@ pub fn energy_hvp_jvp_adjoint(
     }
 }
 const _: fn(&[f64; 4], f64, &[f64; 4], f64) -> [f64; 2] = energy_hvp_jvp;
+///The call contract of [`energy_hvp_jvp`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `energy_hvp_jvp`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `energy_hvp_jvp`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `energy_hvp_jvp::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+pub trait EnergyHvpJvpCall<
+    A0: ?::core::marker::Sized,
+    A1: ?::core::marker::Sized,
+    A2: ?::core::marker::Sized,
+    A3: ?::core::marker::Sized,
+> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<
+    __A0: ?::core::marker::Sized,
+    __A1: ?::core::marker::Sized,
+    __A2: ?::core::marker::Sized,
+    __A3: ?::core::marker::Sized,
+> EnergyHvpJvpCall<__A0, __A1, __A2, __A3> for () {
+    type Out = [f64; 2];
+    type Tape = EnergyHvpJvpTape;
+}
+#[doc(hidden)]
+pub trait EnergyHvpJvpSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T>;
+}
+impl<
+    '__stackgrad,
+    T: ?::core::marker::Sized + '__stackgrad,
+> EnergyHvpJvpSlot<'__stackgrad, T> for &'__stackgrad mut T {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T> {
+        ::core::option::Option::Some(self)
+    }
+}
+impl<
+    '__stackgrad,
+    T: ?::core::marker::Sized + '__stackgrad,
+> EnergyHvpJvpSlot<'__stackgrad, T> for () {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T> {
+        ::core::option::Option::None
+    }
+}
+///[`energy_hvp_jvp_adjoint`] with one slot per parameter, called by `#[differentiable]` callers that name [`EnergyHvpJvpTape`] through `EnergyHvpJvpCall`: `&mut d` or `()` for a differentiated parameter, `()` for any other.
+#[inline]
+#[allow(
+    unused_mut,
+    unused_variables,
+    clippy::too_many_arguments,
+    clippy::needless_lifetimes
+)]
+pub fn energy_hvp_jvp_adjoint_call<'__stackgrad>(
+    x: &[f64; 4],
+    w: f64,
+    t_x: &[f64; 4],
+    t_w: f64,
+    tape: &EnergyHvpJvpTape,
+    d_out: &[f64; 2],
+    d_x: impl EnergyHvpJvpSlot<'__stackgrad, [f64; 4]>,
+    d_w: impl EnergyHvpJvpSlot<'__stackgrad, f64>,
+    d_t_x: impl EnergyHvpJvpSlot<'__stackgrad, [f64; 4]>,
+    d_t_w: impl EnergyHvpJvpSlot<'__stackgrad, f64>,
+) {
+    let mut d_x_scratch: [f64; 4] = [0.0; 4];
+    let d_x: &mut [f64; 4] = match EnergyHvpJvpSlot::slot(d_x) {
+        ::core::option::Option::Some(d) => d,
+        ::core::option::Option::None => &mut d_x_scratch,
+    };
+    let mut d_w_scratch: f64 = 0.0;
+    let d_w: &mut f64 = match EnergyHvpJvpSlot::slot(d_w) {
+        ::core::option::Option::Some(d) => d,
+        ::core::option::Option::None => &mut d_w_scratch,
+    };
+    let mut d_t_x_scratch: [f64; 4] = [0.0; 4];
+    let d_t_x: &mut [f64; 4] = match EnergyHvpJvpSlot::slot(d_t_x) {
+        ::core::option::Option::Some(d) => d,
+        ::core::option::Option::None => &mut d_t_x_scratch,
+    };
+    let mut d_t_w_scratch: f64 = 0.0;
+    let d_t_w: &mut f64 = match EnergyHvpJvpSlot::slot(d_t_w) {
+        ::core::option::Option::Some(d) => d,
+        ::core::option::Option::None => &mut d_t_w_scratch,
+    };
+    energy_hvp_jvp_adjoint(x, w, t_x, t_w, tape, d_out, d_x, d_w, d_t_x, d_t_w);
+}
 ///The tangent program of [`energy`] as `[value, tangent]`, which `energy_hvp` differentiates (generated by `#[differentiable(hvp)]`; a function declared `hvp` calls its callees' `_hvp_jvp`).
 #[inline]
 #[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]

@@ -6,22 +6,6 @@ pub fn softplus32(x: f32) -> f32 {
     let wide = (x as f64).exp().ln_1p();
     wide as f32
 }
-///The call contract of [`softplus32`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `softplus32`'s constants.
-#[diagnostic::on_unimplemented(
-    message = "a `#[differentiable]` caller cannot tell `softplus32`'s constants from the types of the arguments it passes",
-    label = "this call",
-    note = "name them at the call, as in `softplus32::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
-)]
-pub trait Softplus32Call<A0: ?::core::marker::Sized> {
-    /// What the function returns.
-    type Out;
-    /// The tape its forward sweep records.
-    type Tape;
-}
-impl<__A0: ?::core::marker::Sized> Softplus32Call<__A0> for () {
-    type Out = f32;
-    type Tape = Softplus32Tape;
-}
 ///The tape of [`softplus32`]: what [`softplus32_adjoint`] reads, recorded by [`softplus32_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct Softplus32Tape {
@@ -108,3 +92,60 @@ pub fn softplus32_grad(x: f32) -> (f32, f32) {
     (value, d_x)
 }
 const _: fn(f32) -> f32 = softplus32;
+///The call contract of [`softplus32`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `softplus32`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `softplus32`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `softplus32::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+pub trait Softplus32Call<A0: ?::core::marker::Sized> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<__A0: ?::core::marker::Sized> Softplus32Call<__A0> for () {
+    type Out = f32;
+    type Tape = Softplus32Tape;
+}
+#[doc(hidden)]
+pub trait Softplus32Slot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T>;
+}
+impl<
+    '__stackgrad,
+    T: ?::core::marker::Sized + '__stackgrad,
+> Softplus32Slot<'__stackgrad, T> for &'__stackgrad mut T {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T> {
+        ::core::option::Option::Some(self)
+    }
+}
+impl<
+    '__stackgrad,
+    T: ?::core::marker::Sized + '__stackgrad,
+> Softplus32Slot<'__stackgrad, T> for () {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T> {
+        ::core::option::Option::None
+    }
+}
+///[`softplus32_adjoint`] with one slot per parameter, called by `#[differentiable]` callers that name [`Softplus32Tape`] through `Softplus32Call`: `&mut d` or `()` for a differentiated parameter, `()` for any other.
+#[inline]
+#[allow(
+    unused_mut,
+    unused_variables,
+    clippy::too_many_arguments,
+    clippy::needless_lifetimes
+)]
+pub fn softplus32_adjoint_call<'__stackgrad>(
+    x: f32,
+    tape: &Softplus32Tape,
+    d_out: f32,
+    d_x: impl Softplus32Slot<'__stackgrad, f32>,
+) {
+    let mut d_x_scratch: f32 = 0.0;
+    let d_x: &mut f32 = match Softplus32Slot::slot(d_x) {
+        ::core::option::Option::Some(d) => d,
+        ::core::option::Option::None => &mut d_x_scratch,
+    };
+    softplus32_adjoint(x, tape, d_out, d_x);
+}

@@ -14,22 +14,6 @@ pub fn split<const D: usize>(l: &[[f64; D]; D], x: &[f64; D]) -> f64 {
     }
     s
 }
-///The call contract of [`split`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `split`'s constants.
-#[diagnostic::on_unimplemented(
-    message = "a `#[differentiable]` caller cannot tell `split`'s constants from the types of the arguments it passes",
-    label = "this call",
-    note = "name them at the call, as in `split::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
-)]
-pub trait SplitCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
-    /// What the function returns.
-    type Out;
-    /// The tape its forward sweep records.
-    type Tape;
-}
-impl<const D: usize> SplitCall<[[f64; D]; D], [f64; D]> for () {
-    type Out = f64;
-    type Tape = SplitTape<D>;
-}
 ///The tape of [`split`]: what [`split_adjoint`] reads, recorded by [`split_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct SplitTape<const D: usize> {
@@ -236,4 +220,64 @@ pub fn split_jvp_vec<const D: usize, const __W: usize>(
         s = s + t1;
     }
     (s, (t_s).0)
+}
+///The call contract of [`split`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `split`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `split`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `split::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+pub trait SplitCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<const D: usize> SplitCall<[[f64; D]; D], [f64; D]> for () {
+    type Out = f64;
+    type Tape = SplitTape<D>;
+}
+#[doc(hidden)]
+pub trait SplitSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T>;
+}
+impl<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> SplitSlot<'__stackgrad, T>
+for &'__stackgrad mut T {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T> {
+        ::core::option::Option::Some(self)
+    }
+}
+impl<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> SplitSlot<'__stackgrad, T>
+for () {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T> {
+        ::core::option::Option::None
+    }
+}
+///[`split_adjoint`] with one slot per parameter, called by `#[differentiable]` callers that name [`SplitTape`] through `SplitCall`: `&mut d` or `()` for a differentiated parameter, `()` for any other.
+#[inline]
+#[allow(
+    unused_mut,
+    unused_variables,
+    clippy::too_many_arguments,
+    clippy::needless_lifetimes
+)]
+pub fn split_adjoint_call<'__stackgrad, const D: usize>(
+    l: &[[f64; D]; D],
+    x: &[f64; D],
+    tape: &SplitTape<D>,
+    d_out: f64,
+    d_l: impl SplitSlot<'__stackgrad, [[f64; D]; D]>,
+    d_x: impl SplitSlot<'__stackgrad, [f64; D]>,
+) {
+    let mut d_l_scratch: [[f64; D]; D] = [[0.0; D]; D];
+    let d_l: &mut [[f64; D]; D] = match SplitSlot::slot(d_l) {
+        ::core::option::Option::Some(d) => d,
+        ::core::option::Option::None => &mut d_l_scratch,
+    };
+    let mut d_x_scratch: [f64; D] = [0.0; D];
+    let d_x: &mut [f64; D] = match SplitSlot::slot(d_x) {
+        ::core::option::Option::Some(d) => d,
+        ::core::option::Option::None => &mut d_x_scratch,
+    };
+    split_adjoint::<D>(l, x, tape, d_out, d_l, d_x);
 }

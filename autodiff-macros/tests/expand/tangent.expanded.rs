@@ -7,23 +7,6 @@ pub fn tangent(x: &[f64; 8], w: f64) -> f64 {
     let r = if s > 1.0 { s.sqrt() } else { s };
     r / w
 }
-///The call contract of [`tangent`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `tangent`'s constants.
-#[diagnostic::on_unimplemented(
-    message = "a `#[differentiable]` caller cannot tell `tangent`'s constants from the types of the arguments it passes",
-    label = "this call",
-    note = "name them at the call, as in `tangent::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
-)]
-pub trait TangentCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
-    /// What the function returns.
-    type Out;
-    /// The tape its forward sweep records.
-    type Tape;
-}
-impl<__A0: ?::core::marker::Sized, __A1: ?::core::marker::Sized> TangentCall<__A0, __A1>
-for () {
-    type Out = f64;
-    type Tape = TangentTape;
-}
 ///The tape of [`tangent`]: what [`tangent_adjoint`] reads, recorded by [`tangent_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct TangentTape {
@@ -248,3 +231,64 @@ pub fn tangent_jvp_vec<const __W: usize>(
     (t3, (t_t3).0)
 }
 const _: fn(&[f64; 8], f64) -> f64 = tangent;
+///The call contract of [`tangent`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `tangent`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `tangent`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `tangent::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+pub trait TangentCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<__A0: ?::core::marker::Sized, __A1: ?::core::marker::Sized> TangentCall<__A0, __A1>
+for () {
+    type Out = f64;
+    type Tape = TangentTape;
+}
+#[doc(hidden)]
+pub trait TangentSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T>;
+}
+impl<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> TangentSlot<'__stackgrad, T>
+for &'__stackgrad mut T {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T> {
+        ::core::option::Option::Some(self)
+    }
+}
+impl<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> TangentSlot<'__stackgrad, T>
+for () {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T> {
+        ::core::option::Option::None
+    }
+}
+///[`tangent_adjoint`] with one slot per parameter, called by `#[differentiable]` callers that name [`TangentTape`] through `TangentCall`: `&mut d` or `()` for a differentiated parameter, `()` for any other.
+#[inline]
+#[allow(
+    unused_mut,
+    unused_variables,
+    clippy::too_many_arguments,
+    clippy::needless_lifetimes
+)]
+pub fn tangent_adjoint_call<'__stackgrad>(
+    x: &[f64; 8],
+    w: f64,
+    tape: &TangentTape,
+    d_out: f64,
+    d_x: impl TangentSlot<'__stackgrad, [f64; 8]>,
+    d_w: impl TangentSlot<'__stackgrad, f64>,
+) {
+    let mut d_x_scratch: [f64; 8] = [0.0; 8];
+    let d_x: &mut [f64; 8] = match TangentSlot::slot(d_x) {
+        ::core::option::Option::Some(d) => d,
+        ::core::option::Option::None => &mut d_x_scratch,
+    };
+    let mut d_w_scratch: f64 = 0.0;
+    let d_w: &mut f64 = match TangentSlot::slot(d_w) {
+        ::core::option::Option::Some(d) => d,
+        ::core::option::Option::None => &mut d_w_scratch,
+    };
+    tangent_adjoint(x, w, tape, d_out, d_x, d_w);
+}

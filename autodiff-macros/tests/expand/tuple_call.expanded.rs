@@ -4,23 +4,6 @@ fn spread(r: f64, t: f64) -> f64 {
     let (_, v): (f64, [f64; 2]) = stats(&w);
     a * v[0] + b * v[1]
 }
-///The call contract of [`spread`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `spread`'s constants.
-#[diagnostic::on_unimplemented(
-    message = "a `#[differentiable]` caller cannot tell `spread`'s constants from the types of the arguments it passes",
-    label = "this call",
-    note = "name them at the call, as in `spread::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
-)]
-trait SpreadCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
-    /// What the function returns.
-    type Out;
-    /// The tape its forward sweep records.
-    type Tape;
-}
-impl<__A0: ?::core::marker::Sized, __A1: ?::core::marker::Sized> SpreadCall<__A0, __A1>
-for () {
-    type Out = f64;
-    type Tape = SpreadTape;
-}
 ///The tape of [`spread`]: what [`spread_adjoint`] reads, recorded by [`spread_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 struct SpreadTape {
@@ -127,7 +110,7 @@ fn spread_adjoint(
     d_v[1] += d_out * tape.b;
     d_a += d_out * tape.v[0];
     d_v[0] += d_out * tape.a;
-    stats_adjoint(&tape.w, &tape.stats, (0.0, d_v), &mut d_w);
+    stats_adjoint_call(&tape.w, &tape.stats, (0.0, d_v), &mut d_w);
     d_a += d_w[0];
     d_b += d_w[1];
     polar_adjoint(r, t, &tape.polar, (d_a, d_b), &mut *d_r, &mut *d_t);
@@ -152,7 +135,7 @@ fn spread_grad(r: f64, t: f64) -> (f64, (f64, f64)) {
         d_v[1] += d_out * tape.b;
         d_a += d_out * tape.v[0];
         d_v[0] += d_out * tape.a;
-        stats_adjoint(&tape.w, &tape.stats, (0.0, d_v), &mut d_w);
+        stats_adjoint_call(&tape.w, &tape.stats, (0.0, d_v), &mut d_w);
         d_a += d_w[0];
         d_b += d_w[1];
         polar_adjoint(r, t, &tape.polar, (d_a, d_b), &mut *d_r, &mut *d_t);
@@ -186,3 +169,64 @@ fn spread_jvp(r: f64, t: f64, t_r: f64, t_t: f64) -> (f64, f64) {
     (t6, t_t6)
 }
 const _: fn(f64, f64) -> f64 = spread;
+///The call contract of [`spread`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `spread`'s constants.
+#[diagnostic::on_unimplemented(
+    message = "a `#[differentiable]` caller cannot tell `spread`'s constants from the types of the arguments it passes",
+    label = "this call",
+    note = "name them at the call, as in `spread::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
+)]
+trait SpreadCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
+    /// What the function returns.
+    type Out;
+    /// The tape its forward sweep records.
+    type Tape;
+}
+impl<__A0: ?::core::marker::Sized, __A1: ?::core::marker::Sized> SpreadCall<__A0, __A1>
+for () {
+    type Out = f64;
+    type Tape = SpreadTape;
+}
+#[doc(hidden)]
+trait SpreadSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T>;
+}
+impl<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> SpreadSlot<'__stackgrad, T>
+for &'__stackgrad mut T {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T> {
+        ::core::option::Option::Some(self)
+    }
+}
+impl<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> SpreadSlot<'__stackgrad, T>
+for () {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T> {
+        ::core::option::Option::None
+    }
+}
+///[`spread_adjoint`] with one slot per parameter, called by `#[differentiable]` callers that name [`SpreadTape`] through `SpreadCall`: `&mut d` or `()` for a differentiated parameter, `()` for any other.
+#[inline]
+#[allow(
+    unused_mut,
+    unused_variables,
+    clippy::too_many_arguments,
+    clippy::needless_lifetimes
+)]
+fn spread_adjoint_call<'__stackgrad>(
+    r: f64,
+    t: f64,
+    tape: &SpreadTape,
+    d_out: f64,
+    d_r: impl SpreadSlot<'__stackgrad, f64>,
+    d_t: impl SpreadSlot<'__stackgrad, f64>,
+) {
+    let mut d_r_scratch: f64 = 0.0;
+    let d_r: &mut f64 = match SpreadSlot::slot(d_r) {
+        ::core::option::Option::Some(d) => d,
+        ::core::option::Option::None => &mut d_r_scratch,
+    };
+    let mut d_t_scratch: f64 = 0.0;
+    let d_t: &mut f64 = match SpreadSlot::slot(d_t) {
+        ::core::option::Option::Some(d) => d,
+        ::core::option::Option::None => &mut d_t_scratch,
+    };
+    spread_adjoint(r, t, tape, d_out, d_r, d_t);
+}
