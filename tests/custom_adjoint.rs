@@ -1,5 +1,6 @@
 //! A function whose adjoint is written by hand: the four items the macro would generate,
-//! supplied directly, then called from `#[differentiable]` code like any other callee.
+//! supplied directly, then called from `#[differentiable]` code like any other callee;
+//! `#[differentiable(custom)]` on the primal adds the callee contract callers name it through.
 //!
 //! Here the primal is an approximation of `erf` (Abramowitz and Stegun 7.1.26, error below
 //! 1.5e-7); differentiating the approximation would give its derivative, not erf's. The
@@ -10,6 +11,7 @@ use core::f64::consts::{PI, SQRT_2};
 use stackgrad::differentiable;
 
 /// `erf(x)`, the primal.
+#[differentiable(custom)]
 pub fn erf(x: f64) -> f64 {
     let t = 1.0 / (1.0 + 0.327_591_1 * x.abs());
     let poly = t

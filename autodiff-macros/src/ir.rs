@@ -528,19 +528,13 @@ impl Func {
         }
     }
 
-    /// Whether a call names its callee's tape through the callee's contract: it names no
-    /// constants (`g(..)`, not `g::<N>(..)`), passes an array, a slice or a struct (whose types
-    /// carry what rustc infers the constants from), and nothing whose type the macro cannot see.
+    /// Whether a call goes through its callee's contract (the callee's tape named by
+    /// `GCall`, its adjoint called as `g_adjoint_call`): it names no constants (`g(..)`, not
+    /// `g::<N>(..)`, whose tape is `GTape::<N>` and adjoint `g_adjoint`, as for a hand-written
+    /// callee without contract) and passes nothing whose type the macro cannot see.
     pub fn through_contract(&self, path: &syn::Path, args: &[Operand]) -> bool {
         let named = (path.segments.last()).is_some_and(|s| !s.arguments.is_empty());
-        !named
-            && args.iter().any(|a| {
-                matches!(
-                    self.types.kind(self.operand_ty(a)),
-                    Kind::Array | Kind::Struct
-                )
-            })
-            && !args.iter().any(|a| self.unseen_arg(a))
+        !named && !args.iter().any(|a| self.unseen_arg(a))
     }
 
     /// Under `hvp`, whether the tangent program takes a zero struct for parameter `i`: a struct

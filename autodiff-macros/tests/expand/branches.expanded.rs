@@ -14,7 +14,7 @@ pub fn branches(x: f64, y: f64) -> f64 {
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 pub struct BranchesTape {
     ///the tape of the call to `g`
-    g: inner::GTape,
+    g: <() as inner::GCall<()>>::Tape,
     ///`t0 = inner::g_forward(x, &mut tape.g)` (line 4)
     t0: f64,
     ///`a` (line 4)
@@ -41,8 +41,8 @@ impl BranchesTape {
         (
             "g",
             "the tape of the call to g",
-            "inner::GTape",
-            ::core::mem::size_of::<inner::GTape>(),
+            "GTape",
+            ::core::mem::size_of::<<() as inner::GCall<()>>::Tape>(),
         ),
         (
             "t0",
@@ -70,7 +70,7 @@ impl BranchesTape {
     /// A zeroed tape.
     pub const fn new() -> Self {
         Self {
-            g: inner::GTape::new(),
+            g: <<() as inner::GCall<()>>::Tape>::new(),
             t0: 0.0,
             a: 0.0,
             branch_0: false,
@@ -158,7 +158,7 @@ pub fn branches_adjoint(
     }
     let d_t0: f64 = d_a * y;
     *d_y += d_a * tape.t0;
-    inner::g_adjoint(x, &tape.g, d_t0, &mut *d_x);
+    inner::g_adjoint_call(x, &tape.g, d_t0, &mut *d_x);
 }
 ///The value of [`branches`] and its gradient with respect to `x`, `y`, in parameter order.
 #[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
@@ -193,7 +193,7 @@ pub fn branches_grad(x: f64, y: f64) -> (f64, (f64, f64)) {
         }
         let d_t0: f64 = d_a * y;
         *d_y += d_a * tape.t0;
-        inner::g_adjoint(x, &tape.g, d_t0, &mut *d_x);
+        inner::g_adjoint_call(x, &tape.g, d_t0, &mut *d_x);
     }
     (value, (d_x, d_y))
 }

@@ -8,7 +8,7 @@ fn spread(r: f64, t: f64) -> f64 {
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 struct SpreadTape {
     ///the tape of the call to `polar`
-    polar: PolarTape,
+    polar: <() as PolarCall<(), ()>>::Tape,
     ///`a` (line 3)
     a: f64,
     ///`b` (line 3)
@@ -32,7 +32,7 @@ impl SpreadTape {
             "polar",
             "the tape of the call to polar",
             "PolarTape",
-            ::core::mem::size_of::<PolarTape>(),
+            ::core::mem::size_of::<<() as PolarCall<(), ()>>::Tape>(),
         ),
         ("a", "a (line 3)", "f64", ::core::mem::size_of::<f64>()),
         ("b", "b (line 3)", "f64", ::core::mem::size_of::<f64>()),
@@ -48,7 +48,7 @@ impl SpreadTape {
     /// A zeroed tape.
     pub const fn new() -> Self {
         Self {
-            polar: PolarTape::new(),
+            polar: <<() as PolarCall<(), ()>>::Tape>::new(),
             a: 0.0,
             b: 0.0,
             w: [0.0; 2],
@@ -113,7 +113,7 @@ fn spread_adjoint(
     stats_adjoint_call(&tape.w, &tape.stats, (0.0, d_v), &mut d_w);
     d_a += d_w[0];
     d_b += d_w[1];
-    polar_adjoint(r, t, &tape.polar, (d_a, d_b), &mut *d_r, &mut *d_t);
+    polar_adjoint_call(r, t, &tape.polar, (d_a, d_b), &mut *d_r, &mut *d_t);
 }
 ///The value of [`spread`] and its gradient with respect to `r`, `t`, in parameter order.
 #[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
@@ -138,7 +138,7 @@ fn spread_grad(r: f64, t: f64) -> (f64, (f64, f64)) {
         stats_adjoint_call(&tape.w, &tape.stats, (0.0, d_v), &mut d_w);
         d_a += d_w[0];
         d_b += d_w[1];
-        polar_adjoint(r, t, &tape.polar, (d_a, d_b), &mut *d_r, &mut *d_t);
+        polar_adjoint_call(r, t, &tape.polar, (d_a, d_b), &mut *d_r, &mut *d_t);
     }
     (value, (d_r, d_t))
 }
