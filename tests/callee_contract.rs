@@ -373,3 +373,25 @@ fn a_wrt_callee_and_an_integer_const_passed_whole_against_central_differences() 
         close(d_w[i], fd[i], "d_w");
     }
 }
+
+/// A nested array result only passed on by reference: its zero cotangent is shaped by the
+/// callee's output type alone.
+#[differentiable]
+fn passed_on(a: &[f64; 2], b: &[f64; 3]) -> f64 {
+    let m = outer(a, b);
+    frob(&m) * a[0]
+}
+
+#[test]
+fn an_untyped_nested_result_only_passed_on_against_central_differences() {
+    let x = [0.7, -0.2, 1.1, 0.4, -0.8];
+    let f = |x: &[f64; 5]| passed_on(&[x[0], x[1]], &[x[2], x[3], x[4]]);
+    let fd = central(f, &x);
+    let (_, (d_a, d_b)) = passed_on_grad(&[x[0], x[1]], &[x[2], x[3], x[4]]);
+    for i in 0..2 {
+        close(d_a[i], fd[i], "d_a");
+    }
+    for j in 0..3 {
+        close(d_b[j], fd[2 + j], "d_b");
+    }
+}

@@ -329,10 +329,26 @@ impl Types {
                 let e = self.filled(*e, float);
                 quote::quote!([#e; #n])
             }
-            // Its length is rustc's to infer (the value's type is named by the callee's contract).
-            TyVal::Out(e, _) => {
-                let e = self.filled(*e, float);
-                quote::quote!([#e; _])
+            // Its shape is the callee's (named by its contract), which an array only borrowed or
+            // passed on does not tell: the zero of whatever floats and arrays of them it is, from
+            // a block-local trait (generated code names only `::core`).
+            TyVal::Out(..) => {
+                let ty = self.tokens(a);
+                quote::quote!({
+                    trait __StackgradZero: ::core::marker::Copy {
+                        const ZERO: Self;
+                    }
+                    impl __StackgradZero for f32 {
+                        const ZERO: Self = 0.0;
+                    }
+                    impl __StackgradZero for f64 {
+                        const ZERO: Self = 0.0;
+                    }
+                    impl<T: __StackgradZero, const N: usize> __StackgradZero for [T; N] {
+                        const ZERO: Self = [T::ZERO; N];
+                    }
+                    <#ty as __StackgradZero>::ZERO
+                })
             }
             // A slice is never zeroed: it is not differentiated and never recorded.
             TyVal::Slice(_) => quote::quote!([]),

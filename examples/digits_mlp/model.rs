@@ -22,9 +22,11 @@ pub struct Mlp {
     pub b2: [f32; CLASSES],
 }
 
-/// The class scores of `N` images.
-// Not `wrt(p)`: a caller passes a derivative buffer for every float argument of a callee.
-#[differentiable]
+/// The class scores of `N` images. Differentiated with respect to the parameters only: the
+/// caller passes no derivative for the images (its call names no constants, so it goes through
+/// the callee contract, which takes `()` there), and the first layer's input adjoint is never
+/// computed.
+#[differentiable(wrt(p))]
 pub fn mlp_logits<const N: usize>(p: &Mlp, x: &[[f32; PIXELS]; N]) -> [[f32; CLASSES]; N] {
     let h: [[f32; HIDDEN]; N] = nn::linear::<N, PIXELS, HIDDEN>(x, &p.w1, &p.b1);
     let a: [[f32; HIDDEN]; N] = nn::relu::<N, HIDDEN>(&h);
@@ -34,7 +36,7 @@ pub fn mlp_logits<const N: usize>(p: &Mlp, x: &[[f32; PIXELS]; N]) -> [[f32; CLA
 /// The mean cross-entropy of the `labels` of `N` images.
 #[differentiable(wrt(p))]
 pub fn mlp_loss<const N: usize>(p: &Mlp, x: &[[f32; PIXELS]; N], labels: &[usize; N]) -> f32 {
-    let logits: [[f32; CLASSES]; N] = mlp_logits::<N>(p, x);
+    let logits = mlp_logits(p, x);
     nn::cross_entropy::<N, CLASSES>(&logits, labels)
 }
 
