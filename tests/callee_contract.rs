@@ -395,3 +395,33 @@ fn an_untyped_nested_result_only_passed_on_against_central_differences() {
         close(d_b[j], fd[2 + j], "d_b");
     }
 }
+
+/// A `wrt(..)` callee in forward mode: `g_jvp_call` takes `()` for the arguments without a
+/// tangent (`data`, the integer).
+#[differentiable(jvp, wrt(w))]
+fn sum_tanh(x: &[f64; 3], w: &[f64; 3], n: usize) -> f64 {
+    let mut acc = 0.0;
+    for i in 0..n {
+        acc += (w[i] * x[i]).tanh();
+    }
+    acc
+}
+
+#[differentiable(jvp, wrt(w))]
+fn jvp_caller(data: &[f64; 3], w: &[f64; 3]) -> f64 {
+    let y = sum_tanh(data, w, STEPS);
+    y * y
+}
+
+#[test]
+fn a_wrt_callee_in_forward_mode_against_central_differences() {
+    let data = [0.4, -1.1, 0.8];
+    let w = [0.9, 0.3, -0.6];
+    let fd = central(|w: &[f64; 3]| jvp_caller(&data, w), &w);
+    for (i, &g) in fd.iter().enumerate() {
+        let mut t = [0.0; 3];
+        t[i] = 1.0;
+        let (_, dv) = jvp_caller_jvp(&data, &w, &t);
+        close(dv, g, "jvp");
+    }
+}

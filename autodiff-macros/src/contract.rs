@@ -130,7 +130,12 @@ fn mentions(tokens: &TokenStream, is: impl Fn(&TokenTree) -> bool + Copy) -> boo
 
 /// The callee contract, and where it exists, the adjoint with one slot per parameter that
 /// callers naming the contract call (`f_adjoint_call`).
-pub fn items(func: &syn::ItemFn, f: &crate::ir::Func, d_out_by_ref: bool) -> TokenStream {
+pub fn items(
+    func: &syn::ItemFn,
+    f: &crate::ir::Func,
+    d_out_by_ref: bool,
+    jvp: bool,
+) -> TokenStream {
     let contract = contract(func);
     if contract.is_empty() {
         return contract;
@@ -158,7 +163,7 @@ pub fn items(func: &syn::ItemFn, f: &crate::ir::Func, d_out_by_ref: bool) -> Tok
             differentiated,
         });
     }
-    let call = adjoint_call(&func.vis, &func.sig, &slots, d_out_by_ref);
+    let call = adjoint_call(&func.vis, &func.sig, &slots, d_out_by_ref, jvp);
     quote!(#contract #call)
 }
 
@@ -174,120 +179,263 @@ pub struct Slot {
 /// names `g`'s tape through its contract calls. A differentiated parameter's slot takes the
 /// caller's adjoint (`&mut d`) or `()` where the argument carries no derivative (a scratch
 /// adjoint then); any other parameter's takes `()` only, and a derivative that reaches one is
-/// one error at the call naming the parameter (`#[diagnostic::on_unimplemented]`).
+/// one error at the call naming the parameter (`#[diagnostic::on_unimplemented]`). With `jvp`,
+/// also `g_jvp_call`: `g_jvp` with one tangent slot per parameter (`&t` or `()` for a
+/// differentiated one, `()` for any other), which callers in forward mode call.
 pub fn adjoint_call(
     vis: &syn::Visibility,
     sig: &syn::Signature,
     slots: &[Slot],
     d_out_by_ref: bool,
+    jvp: bool,
 ) -> TokenStream {
-    let name = &sig.ident;
-    let bare = crate::names::bare(name);
-    let base = contract_name(name).to_string();
-    let base = base.strip_suffix("Call").unwrap_or(&base).to_string();
-    let slot_trait = format_ident!("{base}Slot");
-    let call = format_ident!("{name}_adjoint_call");
-    let adjoint = format_ident!("{name}_adjoint");
-    let tape = tape_name(name);
-    let consts: Vec<&Ident> = (sig.generics.const_params()).map(|c| &c.ident).collect();
-    let guse = (!consts.is_empty()).then(|| quote!(::<#(#consts),*>));
-    let gdecl = sig.generics.const_params().map(|c| {
-        let (n, t) = (&c.ident, &c.ty);
-        quote!(, const #n: #t)
-    });
-    let gtape = (!consts.is_empty()).then(|| quote!(<#(#consts),*>));
-    let lt = syn::Lifetime::new("'__stackgrad", Span::mixed_site());
-    let out = match &sig.output {
-        syn::ReturnType::Type(_, t) => t.to_token_stream(),
-        syn::ReturnType::Default => quote!(()),
-    };
-    let d_out_ty = if d_out_by_ref {
-        quote!(&#out)
-    } else {
-        out.clone()
-    };
-    let (mut items, mut params, mut lets, mut ds) = (quote!(), vec![], quote!(), vec![]);
-    for s in slots {
-        let d = format_ident!(
-            "d_{}",
-            crate::names::bare(&s.name),
-            span = Span::mixed_site()
-        );
-        match &s.differentiated {
-            Some((ty, None)) => {
-                params.push(quote!(#d: &mut #ty));
-                ds.push(d);
+    let fw = Forwarder::new(vis, sig, slots);
+    let mut out = fw.no_derivative_traits();
+    out.extend(fw.adjoint(d_out_by_ref));
+    if jvp {
+        out.extend(fw.jvp());
+    }
+    out
+}
+
+/// What both forwarders repeat: the function's name, generics, parameters and slots.
+struct Forwarder<'a> {
+    vis: &'a syn::Visibility,
+    name: &'a Ident,
+    /// `UpperCamelCase(name)`, the prefix of the generated traits.
+    base: String,
+    slots: &'a [Slot],
+    lt: syn::Lifetime,
+    /// `, const N: usize` per const generic, after the lifetime.
+    gdecl: Vec<TokenStream>,
+    /// `::<N>`, and `<N>` for the tape type.
+    turbofish: Option<TokenStream>,
+    gtape: Option<TokenStream>,
+    /// The parameters as written (`x: &[f64; N]`), and their names.
+    params: Vec<TokenStream>,
+    names: Vec<Ident>,
+    out: TokenStream,
+}
+
+impl<'a> Forwarder<'a> {
+    fn new(vis: &'a syn::Visibility, sig: &'a syn::Signature, slots: &'a [Slot]) -> Self {
+        let base = contract_name(&sig.ident).to_string();
+        let consts: Vec<&Ident> = (sig.generics.const_params()).map(|c| &c.ident).collect();
+        Forwarder {
+            vis,
+            name: &sig.ident,
+            base: base.strip_suffix("Call").unwrap_or(&base).to_string(),
+            slots,
+            lt: syn::Lifetime::new("'__stackgrad", Span::mixed_site()),
+            gdecl: (sig.generics.const_params())
+                .map(|c| {
+                    let (n, t) = (&c.ident, &c.ty);
+                    quote!(, const #n: #t)
+                })
+                .collect(),
+            turbofish: (!consts.is_empty()).then(|| quote!(::<#(#consts),*>)),
+            gtape: (!consts.is_empty()).then(|| quote!(<#(#consts),*>)),
+            params: (sig.inputs.iter())
+                .filter_map(|i| match i {
+                    syn::FnArg::Typed(pt) => Some(pt.to_token_stream()),
+                    syn::FnArg::Receiver(_) => None,
+                })
+                .collect(),
+            names: slots.iter().map(|s| s.name.clone()).collect(),
+            out: match &sig.output {
+                syn::ReturnType::Type(_, t) => t.to_token_stream(),
+                syn::ReturnType::Default => quote!(()),
+            },
+        }
+    }
+
+    /// The trait a parameter not differentiated takes in its slot: implemented for `()` only,
+    /// its message naming the parameter.
+    fn no_derivative(&self, param: &Ident) -> Ident {
+        let camel = tape_name(&format_ident!("{}", crate::names::bare(param))).to_string();
+        format_ident!(
+            "{}NoDerivative{}",
+            self.base,
+            camel.trim_end_matches("Tape")
+        )
+    }
+
+    fn no_derivative_traits(&self) -> TokenStream {
+        let (vis, bare) = (self.vis, crate::names::bare(self.name));
+        let mut out = TokenStream::new();
+        for s in self.slots.iter().filter(|s| s.differentiated.is_none()) {
+            let (no, param) = (self.no_derivative(&s.name), crate::names::bare(&s.name));
+            let message = format!(
+                "`{bare}` does not differentiate its parameter `{param}`, and a derivative reaches it at this call"
+            );
+            let note = format!(
+                "differentiate `{param}` in `{bare}` (its `wrt(..)`), or pass it a value that carries no derivative"
+            );
+            out.extend(quote! {
+                #[doc(hidden)]
+                #[diagnostic::on_unimplemented(message = #message, label = "a derivative reaches it here", note = #note)]
+                #vis trait #no {}
+                impl #no for () {}
+            });
+        }
+        out
+    }
+
+    /// A slot trait `name<'a, T>`: `method(self)` gives `Some` of the reference passed (also
+    /// for `&&T` where `again`), `None` for `()`.
+    fn slot_trait(
+        &self,
+        name: &Ident,
+        method: &Ident,
+        refty: TokenStream,
+        again: bool,
+    ) -> TokenStream {
+        let (vis, lt) = (self.vis, &self.lt);
+        let opt = quote!(::core::option::Option);
+        let bound = quote!(T: ?::core::marker::Sized + #lt);
+        // A tangent that is a reference already (a reference parameter's), borrowed again.
+        let twice = again.then(|| {
+            quote! {
+                impl<#lt, #bound> #name<#lt, T> for &#lt #refty {
+                    fn #method(self) -> #opt<#refty> { #opt::Some(*self) }
+                }
             }
-            Some((ty, Some(zero))) => {
-                let scratch = format_ident!("{}_scratch", d);
-                params.push(quote!(#d: impl #slot_trait<#lt, #ty>));
-                lets.extend(quote! {
-                    let mut #scratch: #ty = #zero;
-                    let #d: &mut #ty = match #slot_trait::slot(#d) {
-                        ::core::option::Option::Some(d) => d,
-                        ::core::option::Option::None => &mut #scratch,
-                    };
-                });
-                ds.push(d);
+        });
+        quote! {
+            #[doc(hidden)]
+            #vis trait #name<#lt, #bound> {
+                fn #method(self) -> #opt<#refty>;
             }
-            None => {
-                let param = crate::names::bare(&s.name);
-                let no = format_ident!(
-                    "{base}NoDerivative{}",
-                    crate::names::tape_name(&format_ident!("{param}"))
-                        .to_string()
-                        .trim_end_matches("Tape")
-                );
-                let message = format!(
-                    "`{bare}` does not differentiate its parameter `{param}`, and a derivative reaches it at this call"
-                );
-                let note = format!(
-                    "differentiate `{param}` in `{bare}` (its `wrt(..)`), or pass it a value that carries no derivative"
-                );
-                items.extend(quote! {
-                    #[doc(hidden)]
-                    #[diagnostic::on_unimplemented(message = #message, label = "a derivative reaches it here", note = #note)]
-                    #vis trait #no {}
-                    impl #no for () {}
-                });
-                params.push(quote!(#d: impl #no));
+            impl<#lt, #bound> #name<#lt, T> for #refty {
+                fn #method(self) -> #opt<#refty> { #opt::Some(self) }
+            }
+            #twice
+            impl<#lt, #bound> #name<#lt, T> for () {
+                fn #method(self) -> #opt<#refty> { #opt::None }
             }
         }
     }
-    let args: Vec<TokenStream> = (sig.inputs.iter())
-        .filter_map(|i| match i {
-            syn::FnArg::Typed(pt) => Some(pt.to_token_stream()),
-            syn::FnArg::Receiver(_) => None,
-        })
-        .collect();
-    let arg_names: Vec<Ident> = slots.iter().map(|s| s.name.clone()).collect();
-    let t = Ident::new("tape", Span::mixed_site());
-    let d_out = Ident::new("d_out", Span::mixed_site());
-    let doc = format!(
-        "[`{adjoint}`] with one slot per parameter, called by `#[differentiable]` callers that name [`{tape}`] through `{base}Call`: `&mut d` or `()` for a differentiated parameter, `()` for any other."
-    );
-    quote! {
-        #[doc(hidden)]
-        #vis trait #slot_trait<#lt, T: ?::core::marker::Sized + #lt> {
-            fn slot(self) -> ::core::option::Option<&#lt mut T>;
+
+    fn adjoint(&self, d_out_by_ref: bool) -> TokenStream {
+        let Forwarder { vis, name, lt, .. } = self;
+        let slot = format_ident!("{}Slot", self.base);
+        let (mut params, mut lets, mut ds) = (Vec::new(), TokenStream::new(), Vec::new());
+        // Numbered, so that no slot is named like a parameter (the `nested` items have `t_x`).
+        for (i, s) in self.slots.iter().enumerate() {
+            let d = format_ident!("__stackgrad_d{i}", span = Span::mixed_site());
+            match &s.differentiated {
+                Some((ty, None)) => params.push(quote!(#d: &mut #ty)),
+                Some((ty, Some(zero))) => {
+                    let scratch = format_ident!("{}_scratch", d);
+                    params.push(quote!(#d: impl #slot<#lt, #ty>));
+                    lets.extend(quote! {
+                        let mut #scratch: #ty = #zero;
+                        let #d: &mut #ty = match #slot::slot(#d) {
+                            ::core::option::Option::Some(d) => d,
+                            ::core::option::Option::None => &mut #scratch,
+                        };
+                    });
+                }
+                None => {
+                    let no = self.no_derivative(&s.name);
+                    params.push(quote!(#d: impl #no));
+                    continue;
+                }
+            }
+            ds.push(d);
         }
-        impl<#lt, T: ?::core::marker::Sized + #lt> #slot_trait<#lt, T> for &#lt mut T {
-            fn slot(self) -> ::core::option::Option<&#lt mut T> {
-                ::core::option::Option::Some(self)
+        let (call, adjoint) = (
+            format_ident!("{name}_adjoint_call"),
+            format_ident!("{name}_adjoint"),
+        );
+        let tape = tape_name(name);
+        let out = &self.out;
+        let d_out_ty = if d_out_by_ref {
+            quote!(&#out)
+        } else {
+            quote!(#out)
+        };
+        let (t, d_out) = (
+            Ident::new("tape", Span::mixed_site()),
+            Ident::new("d_out", Span::mixed_site()),
+        );
+        let (gdecl, tf, gtape, args, names) = (
+            &self.gdecl,
+            &self.turbofish,
+            &self.gtape,
+            &self.params,
+            &self.names,
+        );
+        let doc = format!(
+            "[`{adjoint}`] with one slot per parameter, called by `#[differentiable]` callers that name [`{tape}`] through `{}Call`: `&mut d` or `()` for a differentiated parameter, `()` for any other.",
+            self.base
+        );
+        let traits = self.slot_trait(&slot, &format_ident!("slot"), quote!(&#lt mut T), false);
+        quote! {
+            #traits
+            #[doc = #doc]
+            #[inline]
+            #[allow(unused_mut, unused_variables, clippy::too_many_arguments, clippy::needless_lifetimes)]
+            #vis fn #call<#lt #(#gdecl)*>(#(#args,)* #t: &#tape #gtape, #d_out: #d_out_ty, #(#params),*) {
+                #lets
+                #adjoint #tf(#(#names,)* #t, #d_out, #(#ds),*);
             }
         }
-        impl<#lt, T: ?::core::marker::Sized + #lt> #slot_trait<#lt, T> for () {
-            fn slot(self) -> ::core::option::Option<&#lt mut T> {
-                ::core::option::Option::None
+    }
+
+    fn jvp(&self) -> TokenStream {
+        let Forwarder { vis, name, lt, .. } = self;
+        let tan = format_ident!("{}Tangent", self.base);
+        let (mut params, mut lets, mut ts) = (Vec::new(), TokenStream::new(), Vec::new());
+        for (i, s) in self.slots.iter().enumerate() {
+            let t = format_ident!("__stackgrad_t{i}", span = Span::mixed_site());
+            let Some((ty, zero)) = &s.differentiated else {
+                let no = self.no_derivative(&s.name);
+                params.push(quote!(#t: impl #no));
+                continue;
+            };
+            match zero {
+                Some(zero) => {
+                    let z = format_ident!("{}_zero", t);
+                    params.push(quote!(#t: impl #tan<#lt, #ty>));
+                    lets.extend(quote! {
+                        let #z: #ty = #zero;
+                        let #t: &#ty = match #tan::tangent(#t) {
+                            ::core::option::Option::Some(t) => t,
+                            ::core::option::Option::None => &#z,
+                        };
+                    });
+                }
+                None => params.push(quote!(#t: &#ty)),
             }
+            // `g_jvp` takes a float's tangent by value, an array's or a struct's by reference.
+            let float = matches!(ty.to_string().as_str(), "f64" | "f32");
+            ts.push(if float { quote!(*#t) } else { quote!(#t) });
         }
-        #items
-        #[doc = #doc]
-        #[inline]
-        #[allow(unused_mut, unused_variables, clippy::too_many_arguments, clippy::needless_lifetimes)]
-        #vis fn #call<#lt #(#gdecl)*>(#(#args,)* #t: &#tape #gtape, #d_out: #d_out_ty, #(#params),*) {
-            #lets
-            #adjoint #guse(#(#arg_names,)* #t, #d_out, #(#ds),*);
+        let (call, jvp) = (
+            format_ident!("{name}_jvp_call"),
+            format_ident!("{name}_jvp"),
+        );
+        let (gdecl, tf, args, names, out) = (
+            &self.gdecl,
+            &self.turbofish,
+            &self.params,
+            &self.names,
+            &self.out,
+        );
+        let doc = format!(
+            "[`{jvp}`] with one tangent slot per parameter, called by `#[differentiable]` callers in forward mode: `&t` or `()` (a zero tangent) for a differentiated parameter, `()` for any other."
+        );
+        let traits = self.slot_trait(&tan, &format_ident!("tangent"), quote!(&#lt T), true);
+        quote! {
+            #traits
+            #[doc = #doc]
+            #[inline]
+            #[allow(unused_mut, unused_variables, clippy::too_many_arguments, clippy::needless_lifetimes)]
+            #vis fn #call<#lt #(#gdecl)*>(#(#args,)* #(#params),*) -> (#out, #out) {
+                #lets
+                #jvp #tf(#(#names,)* #(#ts),*)
+            }
         }
     }
 }
@@ -315,7 +463,7 @@ pub fn slots_of(sig: &syn::Signature) -> Option<Vec<Slot>> {
 
 /// The contract and the adjoint with one slot per parameter of a function generated with the
 /// signature `sig` whose adjoint takes one buffer per float, float array or struct parameter.
-pub fn by_signature(vis: &syn::Visibility, sig: &syn::Signature) -> TokenStream {
+pub fn by_signature(vis: &syn::Visibility, sig: &syn::Signature, jvp: bool) -> TokenStream {
     let contract = contract_of(vis, sig);
     if contract.is_empty() {
         return contract;
@@ -328,7 +476,7 @@ pub fn by_signature(vis: &syn::Visibility, sig: &syn::Signature) -> TokenStream 
         syn::ReturnType::Type(_, t) => !float(t) && !matches!(&**t, syn::Type::Tuple(_)),
         syn::ReturnType::Default => false,
     };
-    let call = adjoint_call(vis, sig, &slots, by_ref);
+    let call = adjoint_call(vis, sig, &slots, by_ref, jvp);
     quote!(#contract #call)
 }
 

@@ -113,19 +113,15 @@ fn custom_contract(
     custom: &proc_macro2::Ident,
     func: &syn::ItemFn,
 ) -> syn::Result<TokenStream> {
-    let other = args.wrt.is_some()
-        || args.jvp
-        || args.hvp
-        || args.jacobian
-        || args.heap
-        || !args.max_iters.is_empty();
+    let other =
+        args.wrt.is_some() || args.hvp || args.jacobian || args.heap || !args.max_iters.is_empty();
     if other {
         return Err(syn::Error::new(
             custom.span(),
-            "`custom` stands alone: the function's tape, `_forward` and `_adjoint` (and `_jvp`) are written by hand, so no other option applies; write `#[differentiable(custom)]`",
+            "`custom` takes only `jvp` beside it: the function's tape, `_forward` and `_adjoint` are written by hand, so no other option applies; write `#[differentiable(custom)]`, or `#[differentiable(custom, jvp)]` where `_jvp` is written by hand too",
         ));
     }
-    let contract = crate::contract::by_signature(&func.vis, &func.sig);
+    let contract = crate::contract::by_signature(&func.vis, &func.sig, args.jvp);
     if contract.is_empty() {
         return Err(syn::Error::new_spanned(
             &func.sig,

@@ -118,7 +118,7 @@ impl<'a> Common<'a> {
     /// The callee contract of `item`, whose signature is `sig` (`fn item<..>(..) -> ..`).
     fn contract(&self, sig: TokenStream) -> TokenStream {
         match syn::parse2::<syn::Signature>(sig) {
-            Ok(s) => crate::contract::by_signature(self.sig.vis, &s),
+            Ok(s) => crate::contract::by_signature(self.sig.vis, &s, true),
             Err(e) => e.to_compile_error(),
         }
     }

@@ -341,7 +341,8 @@ pub fn items(func: &syn::ItemFn, f: &Func, an: &Analysed, args: &crate::args::Ar
     let adjoint = adjoint_fn(&sig, &s);
     let grad = grad_fn(&sig, f, &s);
     let checks = checks(&sig, f);
-    let contract = crate::contract::items(func, f, s.d_out_by_ref);
+    let has_jvp = (args.jvp || args.hvp) && !args.tangent_program;
+    let contract = crate::contract::items(func, f, s.d_out_by_ref, has_jvp);
     quote! {
         #tapes
         #forward

@@ -154,8 +154,19 @@ impl Tan<'_> {
         };
         let mut t_args = Vec::new();
         let mut pre = TokenStream::new();
+        // Through the callee's contract: one tangent slot per argument, `&t` or `()` where
+        // the argument carries none (`g_jvp_call`).
+        let uniform = !self.pair && self.f.through_contract(path, args);
         for (i, a) in args.iter().enumerate() {
             let ty = self.f.operand_ty(a);
+            if uniform {
+                let t = self.f.types.differentiable(ty).then(|| self.t_operand(a));
+                t_args.push(match t.flatten() {
+                    Some(t) => quote!(&(#t)),
+                    None => quote!(()),
+                });
+                continue;
+            }
             if !self.f.types.differentiable(ty)
                 || self.f.callee_differentiates(path, i) == Some(false)
             {
@@ -167,7 +178,13 @@ impl Tan<'_> {
         if self.pair {
             t_args.extend(self.zero_struct_args(path, args, span));
         }
-        let suffix = if self.pair { "hvp_jvp" } else { "jvp" };
+        let suffix = if self.pair {
+            "hvp_jvp"
+        } else if uniform {
+            "jvp_call"
+        } else {
+            "jvp"
+        };
         let jvp = companion(path, |i| format_ident!("{}_{}", i, suffix, span = span));
         let call = quote!(#jvp(#(#vals,)* #(#t_args),*));
         let ty = self.def_ty(target, place);

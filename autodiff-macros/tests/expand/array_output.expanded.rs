@@ -167,18 +167,18 @@ fn mlp_adjoint_call<'__stackgrad>(
     x: &[f64; 2],
     tape: &MlpTape,
     d_out: &[f64; 2],
-    d_w: impl MlpSlot<'__stackgrad, [[f64; 2]; 2]>,
-    d_x: impl MlpSlot<'__stackgrad, [f64; 2]>,
+    __stackgrad_d0: impl MlpSlot<'__stackgrad, [[f64; 2]; 2]>,
+    __stackgrad_d1: impl MlpSlot<'__stackgrad, [f64; 2]>,
 ) {
-    let mut d_w_scratch: [[f64; 2]; 2] = [[0.0; 2]; 2];
-    let d_w: &mut [[f64; 2]; 2] = match MlpSlot::slot(d_w) {
+    let mut __stackgrad_d0_scratch: [[f64; 2]; 2] = [[0.0; 2]; 2];
+    let __stackgrad_d0: &mut [[f64; 2]; 2] = match MlpSlot::slot(__stackgrad_d0) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_w_scratch,
+        ::core::option::Option::None => &mut __stackgrad_d0_scratch,
     };
-    let mut d_x_scratch: [f64; 2] = [0.0; 2];
-    let d_x: &mut [f64; 2] = match MlpSlot::slot(d_x) {
+    let mut __stackgrad_d1_scratch: [f64; 2] = [0.0; 2];
+    let __stackgrad_d1: &mut [f64; 2] = match MlpSlot::slot(__stackgrad_d1) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_x_scratch,
+        ::core::option::Option::None => &mut __stackgrad_d1_scratch,
     };
-    mlp_adjoint(w, x, tape, d_out, d_w, d_x);
+    mlp_adjoint(w, x, tape, d_out, __stackgrad_d0, __stackgrad_d1);
 }

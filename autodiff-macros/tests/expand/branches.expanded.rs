@@ -248,18 +248,18 @@ pub fn branches_adjoint_call<'__stackgrad>(
     y: f64,
     tape: &BranchesTape,
     d_out: f64,
-    d_x: impl BranchesSlot<'__stackgrad, f64>,
-    d_y: impl BranchesSlot<'__stackgrad, f64>,
+    __stackgrad_d0: impl BranchesSlot<'__stackgrad, f64>,
+    __stackgrad_d1: impl BranchesSlot<'__stackgrad, f64>,
 ) {
-    let mut d_x_scratch: f64 = 0.0;
-    let d_x: &mut f64 = match BranchesSlot::slot(d_x) {
+    let mut __stackgrad_d0_scratch: f64 = 0.0;
+    let __stackgrad_d0: &mut f64 = match BranchesSlot::slot(__stackgrad_d0) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_x_scratch,
+        ::core::option::Option::None => &mut __stackgrad_d0_scratch,
     };
-    let mut d_y_scratch: f64 = 0.0;
-    let d_y: &mut f64 = match BranchesSlot::slot(d_y) {
+    let mut __stackgrad_d1_scratch: f64 = 0.0;
+    let __stackgrad_d1: &mut f64 = match BranchesSlot::slot(__stackgrad_d1) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_y_scratch,
+        ::core::option::Option::None => &mut __stackgrad_d1_scratch,
     };
-    branches_adjoint(x, y, tape, d_out, d_x, d_y);
+    branches_adjoint(x, y, tape, d_out, __stackgrad_d0, __stackgrad_d1);
 }

@@ -237,24 +237,26 @@ pub fn centred_adjoint_call<'__stackgrad, const D: usize>(
     l: &[f64; D],
     tape: &CentredTape<D>,
     d_out: f64,
-    d_x: impl CentredSlot<'__stackgrad, [[f64; D]; 4]>,
-    d_m: impl CentredSlot<'__stackgrad, [f64; D]>,
-    d_l: impl CentredSlot<'__stackgrad, [f64; D]>,
+    __stackgrad_d0: impl CentredSlot<'__stackgrad, [[f64; D]; 4]>,
+    __stackgrad_d1: impl CentredSlot<'__stackgrad, [f64; D]>,
+    __stackgrad_d2: impl CentredSlot<'__stackgrad, [f64; D]>,
 ) {
-    let mut d_x_scratch: [[f64; D]; 4] = [[0.0; D]; 4];
-    let d_x: &mut [[f64; D]; 4] = match CentredSlot::slot(d_x) {
+    let mut __stackgrad_d0_scratch: [[f64; D]; 4] = [[0.0; D]; 4];
+    let __stackgrad_d0: &mut [[f64; D]; 4] = match CentredSlot::slot(__stackgrad_d0) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_x_scratch,
+        ::core::option::Option::None => &mut __stackgrad_d0_scratch,
     };
-    let mut d_m_scratch: [f64; D] = [0.0; D];
-    let d_m: &mut [f64; D] = match CentredSlot::slot(d_m) {
+    let mut __stackgrad_d1_scratch: [f64; D] = [0.0; D];
+    let __stackgrad_d1: &mut [f64; D] = match CentredSlot::slot(__stackgrad_d1) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_m_scratch,
+        ::core::option::Option::None => &mut __stackgrad_d1_scratch,
     };
-    let mut d_l_scratch: [f64; D] = [0.0; D];
-    let d_l: &mut [f64; D] = match CentredSlot::slot(d_l) {
+    let mut __stackgrad_d2_scratch: [f64; D] = [0.0; D];
+    let __stackgrad_d2: &mut [f64; D] = match CentredSlot::slot(__stackgrad_d2) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_l_scratch,
+        ::core::option::Option::None => &mut __stackgrad_d2_scratch,
     };
-    centred_adjoint::<D>(x, m, l, tape, d_out, d_x, d_m, d_l);
+    centred_adjoint::<
+        D,
+    >(x, m, l, tape, d_out, __stackgrad_d0, __stackgrad_d1, __stackgrad_d2);
 }

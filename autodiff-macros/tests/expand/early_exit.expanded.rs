@@ -216,12 +216,12 @@ pub fn early_exit_adjoint_call<'__stackgrad>(
     x: &[f64; 6],
     tape: &EarlyExitTape,
     d_out: f64,
-    d_x: impl EarlyExitSlot<'__stackgrad, [f64; 6]>,
+    __stackgrad_d0: impl EarlyExitSlot<'__stackgrad, [f64; 6]>,
 ) {
-    let mut d_x_scratch: [f64; 6] = [0.0; 6];
-    let d_x: &mut [f64; 6] = match EarlyExitSlot::slot(d_x) {
+    let mut __stackgrad_d0_scratch: [f64; 6] = [0.0; 6];
+    let __stackgrad_d0: &mut [f64; 6] = match EarlyExitSlot::slot(__stackgrad_d0) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_x_scratch,
+        ::core::option::Option::None => &mut __stackgrad_d0_scratch,
     };
-    early_exit_adjoint(x, tape, d_out, d_x);
+    early_exit_adjoint(x, tape, d_out, __stackgrad_d0);
 }

@@ -187,18 +187,18 @@ pub fn layer_adjoint_call<'__stackgrad, const N: usize>(
     x: &[f64; 4],
     tape: &LayerTape<N>,
     d_out: f64,
-    d_w: impl LayerSlot<'__stackgrad, [[f64; 4]; N]>,
-    d_x: impl LayerSlot<'__stackgrad, [f64; 4]>,
+    __stackgrad_d0: impl LayerSlot<'__stackgrad, [[f64; 4]; N]>,
+    __stackgrad_d1: impl LayerSlot<'__stackgrad, [f64; 4]>,
 ) {
-    let mut d_w_scratch: [[f64; 4]; N] = [[0.0; 4]; N];
-    let d_w: &mut [[f64; 4]; N] = match LayerSlot::slot(d_w) {
+    let mut __stackgrad_d0_scratch: [[f64; 4]; N] = [[0.0; 4]; N];
+    let __stackgrad_d0: &mut [[f64; 4]; N] = match LayerSlot::slot(__stackgrad_d0) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_w_scratch,
+        ::core::option::Option::None => &mut __stackgrad_d0_scratch,
     };
-    let mut d_x_scratch: [f64; 4] = [0.0; 4];
-    let d_x: &mut [f64; 4] = match LayerSlot::slot(d_x) {
+    let mut __stackgrad_d1_scratch: [f64; 4] = [0.0; 4];
+    let __stackgrad_d1: &mut [f64; 4] = match LayerSlot::slot(__stackgrad_d1) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_x_scratch,
+        ::core::option::Option::None => &mut __stackgrad_d1_scratch,
     };
-    layer_adjoint::<N>(w, x, tape, d_out, d_w, d_x);
+    layer_adjoint::<N>(w, x, tape, d_out, __stackgrad_d0, __stackgrad_d1);
 }

@@ -221,24 +221,26 @@ pub fn columns_adjoint_call<'__stackgrad, const D: usize>(
     y: &[f64; D],
     tape: &ColumnsTape<D>,
     d_out: f64,
-    d_l: impl ColumnsSlot<'__stackgrad, [[f64; D]; D]>,
-    d_x: impl ColumnsSlot<'__stackgrad, [f64; D]>,
-    d_y: impl ColumnsSlot<'__stackgrad, [f64; D]>,
+    __stackgrad_d0: impl ColumnsSlot<'__stackgrad, [[f64; D]; D]>,
+    __stackgrad_d1: impl ColumnsSlot<'__stackgrad, [f64; D]>,
+    __stackgrad_d2: impl ColumnsSlot<'__stackgrad, [f64; D]>,
 ) {
-    let mut d_l_scratch: [[f64; D]; D] = [[0.0; D]; D];
-    let d_l: &mut [[f64; D]; D] = match ColumnsSlot::slot(d_l) {
+    let mut __stackgrad_d0_scratch: [[f64; D]; D] = [[0.0; D]; D];
+    let __stackgrad_d0: &mut [[f64; D]; D] = match ColumnsSlot::slot(__stackgrad_d0) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_l_scratch,
+        ::core::option::Option::None => &mut __stackgrad_d0_scratch,
     };
-    let mut d_x_scratch: [f64; D] = [0.0; D];
-    let d_x: &mut [f64; D] = match ColumnsSlot::slot(d_x) {
+    let mut __stackgrad_d1_scratch: [f64; D] = [0.0; D];
+    let __stackgrad_d1: &mut [f64; D] = match ColumnsSlot::slot(__stackgrad_d1) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_x_scratch,
+        ::core::option::Option::None => &mut __stackgrad_d1_scratch,
     };
-    let mut d_y_scratch: [f64; D] = [0.0; D];
-    let d_y: &mut [f64; D] = match ColumnsSlot::slot(d_y) {
+    let mut __stackgrad_d2_scratch: [f64; D] = [0.0; D];
+    let __stackgrad_d2: &mut [f64; D] = match ColumnsSlot::slot(__stackgrad_d2) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_y_scratch,
+        ::core::option::Option::None => &mut __stackgrad_d2_scratch,
     };
-    columns_adjoint::<D>(l, x, y, tape, d_out, d_l, d_x, d_y);
+    columns_adjoint::<
+        D,
+    >(l, x, y, tape, d_out, __stackgrad_d0, __stackgrad_d1, __stackgrad_d2);
 }

@@ -359,6 +359,14 @@ impl<
     type Tape = HoistTape<K, N>;
 }
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`hoist` does not differentiate its parameter `x`, and a derivative reaches it at this call",
+    label = "a derivative reaches it here",
+    note = "differentiate `x` in `hoist` (its `wrt(..)`), or pass it a value that carries no derivative"
+)]
+pub trait HoistNoDerivativeX {}
+impl HoistNoDerivativeX for () {}
+#[doc(hidden)]
 pub trait HoistSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
     fn slot(self) -> ::core::option::Option<&'__stackgrad mut T>;
 }
@@ -374,14 +382,6 @@ for () {
         ::core::option::Option::None
     }
 }
-#[doc(hidden)]
-#[diagnostic::on_unimplemented(
-    message = "`hoist` does not differentiate its parameter `x`, and a derivative reaches it at this call",
-    label = "a derivative reaches it here",
-    note = "differentiate `x` in `hoist` (its `wrt(..)`), or pass it a value that carries no derivative"
-)]
-pub trait HoistNoDerivativeX {}
-impl HoistNoDerivativeX for () {}
 ///[`hoist_adjoint`] with one slot per parameter, called by `#[differentiable]` callers that name [`HoistTape`] through `HoistCall`: `&mut d` or `()` for a differentiated parameter, `()` for any other.
 #[inline]
 #[allow(
@@ -396,19 +396,75 @@ pub fn hoist_adjoint_call<'__stackgrad, const K: usize, const N: usize>(
     x: &[[f64; 3]; N],
     tape: &HoistTape<K, N>,
     d_out: f64,
-    d_l: impl HoistSlot<'__stackgrad, [[f64; 6]; K]>,
-    d_mu: impl HoistSlot<'__stackgrad, [[f64; 3]; K]>,
-    d_x: impl HoistNoDerivativeX,
+    __stackgrad_d0: impl HoistSlot<'__stackgrad, [[f64; 6]; K]>,
+    __stackgrad_d1: impl HoistSlot<'__stackgrad, [[f64; 3]; K]>,
+    __stackgrad_d2: impl HoistNoDerivativeX,
 ) {
-    let mut d_l_scratch: [[f64; 6]; K] = [[0.0; 6]; K];
-    let d_l: &mut [[f64; 6]; K] = match HoistSlot::slot(d_l) {
+    let mut __stackgrad_d0_scratch: [[f64; 6]; K] = [[0.0; 6]; K];
+    let __stackgrad_d0: &mut [[f64; 6]; K] = match HoistSlot::slot(__stackgrad_d0) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_l_scratch,
+        ::core::option::Option::None => &mut __stackgrad_d0_scratch,
     };
-    let mut d_mu_scratch: [[f64; 3]; K] = [[0.0; 3]; K];
-    let d_mu: &mut [[f64; 3]; K] = match HoistSlot::slot(d_mu) {
+    let mut __stackgrad_d1_scratch: [[f64; 3]; K] = [[0.0; 3]; K];
+    let __stackgrad_d1: &mut [[f64; 3]; K] = match HoistSlot::slot(__stackgrad_d1) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_mu_scratch,
+        ::core::option::Option::None => &mut __stackgrad_d1_scratch,
     };
-    hoist_adjoint::<K, N>(l, mu, x, tape, d_out, d_l, d_mu);
+    hoist_adjoint::<K, N>(l, mu, x, tape, d_out, __stackgrad_d0, __stackgrad_d1);
+}
+#[doc(hidden)]
+pub trait HoistTangent<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
+    fn tangent(self) -> ::core::option::Option<&'__stackgrad T>;
+}
+impl<
+    '__stackgrad,
+    T: ?::core::marker::Sized + '__stackgrad,
+> HoistTangent<'__stackgrad, T> for &'__stackgrad T {
+    fn tangent(self) -> ::core::option::Option<&'__stackgrad T> {
+        ::core::option::Option::Some(self)
+    }
+}
+impl<
+    '__stackgrad,
+    T: ?::core::marker::Sized + '__stackgrad,
+> HoistTangent<'__stackgrad, T> for &'__stackgrad &'__stackgrad T {
+    fn tangent(self) -> ::core::option::Option<&'__stackgrad T> {
+        ::core::option::Option::Some(*self)
+    }
+}
+impl<
+    '__stackgrad,
+    T: ?::core::marker::Sized + '__stackgrad,
+> HoistTangent<'__stackgrad, T> for () {
+    fn tangent(self) -> ::core::option::Option<&'__stackgrad T> {
+        ::core::option::Option::None
+    }
+}
+///[`hoist_jvp`] with one tangent slot per parameter, called by `#[differentiable]` callers in forward mode: `&t` or `()` (a zero tangent) for a differentiated parameter, `()` for any other.
+#[inline]
+#[allow(
+    unused_mut,
+    unused_variables,
+    clippy::too_many_arguments,
+    clippy::needless_lifetimes
+)]
+pub fn hoist_jvp_call<'__stackgrad, const K: usize, const N: usize>(
+    l: &[[f64; 6]; K],
+    mu: &[[f64; 3]; K],
+    x: &[[f64; 3]; N],
+    __stackgrad_t0: impl HoistTangent<'__stackgrad, [[f64; 6]; K]>,
+    __stackgrad_t1: impl HoistTangent<'__stackgrad, [[f64; 3]; K]>,
+    __stackgrad_t2: impl HoistNoDerivativeX,
+) -> (f64, f64) {
+    let __stackgrad_t0_zero: [[f64; 6]; K] = [[0.0; 6]; K];
+    let __stackgrad_t0: &[[f64; 6]; K] = match HoistTangent::tangent(__stackgrad_t0) {
+        ::core::option::Option::Some(t) => t,
+        ::core::option::Option::None => &__stackgrad_t0_zero,
+    };
+    let __stackgrad_t1_zero: [[f64; 3]; K] = [[0.0; 3]; K];
+    let __stackgrad_t1: &[[f64; 3]; K] = match HoistTangent::tangent(__stackgrad_t1) {
+        ::core::option::Option::Some(t) => t,
+        ::core::option::Option::None => &__stackgrad_t1_zero,
+    };
+    hoist_jvp::<K, N>(l, mu, x, __stackgrad_t0, __stackgrad_t1)
 }

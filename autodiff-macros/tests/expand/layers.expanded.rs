@@ -231,18 +231,18 @@ fn layers_adjoint_call<'__stackgrad>(
     x: &[f64; 3],
     tape: &LayersTape,
     d_out: f64,
-    d_w: impl LayersSlot<'__stackgrad, [[f64; 3]; 3]>,
-    d_x: impl LayersSlot<'__stackgrad, [f64; 3]>,
+    __stackgrad_d0: impl LayersSlot<'__stackgrad, [[f64; 3]; 3]>,
+    __stackgrad_d1: impl LayersSlot<'__stackgrad, [f64; 3]>,
 ) {
-    let mut d_w_scratch: [[f64; 3]; 3] = [[0.0; 3]; 3];
-    let d_w: &mut [[f64; 3]; 3] = match LayersSlot::slot(d_w) {
+    let mut __stackgrad_d0_scratch: [[f64; 3]; 3] = [[0.0; 3]; 3];
+    let __stackgrad_d0: &mut [[f64; 3]; 3] = match LayersSlot::slot(__stackgrad_d0) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_w_scratch,
+        ::core::option::Option::None => &mut __stackgrad_d0_scratch,
     };
-    let mut d_x_scratch: [f64; 3] = [0.0; 3];
-    let d_x: &mut [f64; 3] = match LayersSlot::slot(d_x) {
+    let mut __stackgrad_d1_scratch: [f64; 3] = [0.0; 3];
+    let __stackgrad_d1: &mut [f64; 3] = match LayersSlot::slot(__stackgrad_d1) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_x_scratch,
+        ::core::option::Option::None => &mut __stackgrad_d1_scratch,
     };
-    layers_adjoint(w, x, tape, d_out, d_w, d_x);
+    layers_adjoint(w, x, tape, d_out, __stackgrad_d0, __stackgrad_d1);
 }

@@ -172,12 +172,12 @@ pub fn matching_adjoint_call<'__stackgrad>(
     x: &[f64; 4],
     tape: &MatchingTape,
     d_out: f64,
-    d_x: impl MatchingSlot<'__stackgrad, [f64; 4]>,
+    __stackgrad_d0: impl MatchingSlot<'__stackgrad, [f64; 4]>,
 ) {
-    let mut d_x_scratch: [f64; 4] = [0.0; 4];
-    let d_x: &mut [f64; 4] = match MatchingSlot::slot(d_x) {
+    let mut __stackgrad_d0_scratch: [f64; 4] = [0.0; 4];
+    let __stackgrad_d0: &mut [f64; 4] = match MatchingSlot::slot(__stackgrad_d0) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_x_scratch,
+        ::core::option::Option::None => &mut __stackgrad_d0_scratch,
     };
-    matching_adjoint(x, tape, d_out, d_x);
+    matching_adjoint(x, tape, d_out, __stackgrad_d0);
 }

@@ -65,10 +65,17 @@ impl Linear {
         x: &[f64; 2],
         tape: &LinearPredictTape,
         d_out: f64,
-        d_self: impl LinearPredictSlot<'__stackgrad, Linear>,
-        d_x: impl LinearPredictSlot<'__stackgrad, [f64; 2]>,
+        __stackgrad_d0: impl LinearPredictSlot<'__stackgrad, Linear>,
+        __stackgrad_d1: impl LinearPredictSlot<'__stackgrad, [f64; 2]>,
     ) {
-        __linear_predict_adjoint_call(self, x, tape, d_out, d_self, d_x)
+        __linear_predict_adjoint_call(
+            self,
+            x,
+            tape,
+            d_out,
+            __stackgrad_d0,
+            __stackgrad_d1,
+        )
     }
     ///Computes [`Self::loss`] and records in `tape` what [`Self::loss_adjoint`] needs.
     #[inline]
@@ -128,11 +135,20 @@ impl Linear {
         y: f64,
         tape: &LinearLossTape,
         d_out: f64,
-        d_self: impl LinearLossSlot<'__stackgrad, Linear>,
-        d_x: impl LinearLossNoDerivativeX,
-        d_y: impl LinearLossNoDerivativeY,
+        __stackgrad_d0: impl LinearLossSlot<'__stackgrad, Linear>,
+        __stackgrad_d1: impl LinearLossNoDerivativeX,
+        __stackgrad_d2: impl LinearLossNoDerivativeY,
     ) {
-        __linear_loss_adjoint_call(self, x, y, tape, d_out, d_self, d_x, d_y)
+        __linear_loss_adjoint_call(
+            self,
+            x,
+            y,
+            tape,
+            d_out,
+            __stackgrad_d0,
+            __stackgrad_d1,
+            __stackgrad_d2,
+        )
     }
 }
 #[allow(dead_code, clippy::all)]
@@ -277,20 +293,20 @@ fn __linear_predict_adjoint_call<'__stackgrad>(
     x: &[f64; 2],
     tape: &LinearPredictTape,
     d_out: f64,
-    d_self_: impl LinearPredictSlot<'__stackgrad, Linear>,
-    d_x: impl LinearPredictSlot<'__stackgrad, [f64; 2]>,
+    __stackgrad_d0: impl LinearPredictSlot<'__stackgrad, Linear>,
+    __stackgrad_d1: impl LinearPredictSlot<'__stackgrad, [f64; 2]>,
 ) {
-    let mut d_self__scratch: Linear = <Linear as ::core::default::Default>::default();
-    let d_self_: &mut Linear = match LinearPredictSlot::slot(d_self_) {
+    let mut __stackgrad_d0_scratch: Linear = <Linear as ::core::default::Default>::default();
+    let __stackgrad_d0: &mut Linear = match LinearPredictSlot::slot(__stackgrad_d0) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_self__scratch,
+        ::core::option::Option::None => &mut __stackgrad_d0_scratch,
     };
-    let mut d_x_scratch: [f64; 2] = [0.0; 2];
-    let d_x: &mut [f64; 2] = match LinearPredictSlot::slot(d_x) {
+    let mut __stackgrad_d1_scratch: [f64; 2] = [0.0; 2];
+    let __stackgrad_d1: &mut [f64; 2] = match LinearPredictSlot::slot(__stackgrad_d1) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_x_scratch,
+        ::core::option::Option::None => &mut __stackgrad_d1_scratch,
     };
-    __linear_predict_adjoint(self_, x, tape, d_out, d_self_, d_x);
+    __linear_predict_adjoint(self_, x, tape, d_out, __stackgrad_d0, __stackgrad_d1);
 }
 #[allow(dead_code, clippy::all)]
 #[doc(hidden)]
@@ -432,6 +448,22 @@ impl<
     type Tape = LinearLossTape;
 }
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`__linear_loss` does not differentiate its parameter `x`, and a derivative reaches it at this call",
+    label = "a derivative reaches it here",
+    note = "differentiate `x` in `__linear_loss` (its `wrt(..)`), or pass it a value that carries no derivative"
+)]
+pub trait LinearLossNoDerivativeX {}
+impl LinearLossNoDerivativeX for () {}
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`__linear_loss` does not differentiate its parameter `y`, and a derivative reaches it at this call",
+    label = "a derivative reaches it here",
+    note = "differentiate `y` in `__linear_loss` (its `wrt(..)`), or pass it a value that carries no derivative"
+)]
+pub trait LinearLossNoDerivativeY {}
+impl LinearLossNoDerivativeY for () {}
+#[doc(hidden)]
 pub trait LinearLossSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
     fn slot(self) -> ::core::option::Option<&'__stackgrad mut T>;
 }
@@ -451,22 +483,6 @@ impl<
         ::core::option::Option::None
     }
 }
-#[doc(hidden)]
-#[diagnostic::on_unimplemented(
-    message = "`__linear_loss` does not differentiate its parameter `x`, and a derivative reaches it at this call",
-    label = "a derivative reaches it here",
-    note = "differentiate `x` in `__linear_loss` (its `wrt(..)`), or pass it a value that carries no derivative"
-)]
-pub trait LinearLossNoDerivativeX {}
-impl LinearLossNoDerivativeX for () {}
-#[doc(hidden)]
-#[diagnostic::on_unimplemented(
-    message = "`__linear_loss` does not differentiate its parameter `y`, and a derivative reaches it at this call",
-    label = "a derivative reaches it here",
-    note = "differentiate `y` in `__linear_loss` (its `wrt(..)`), or pass it a value that carries no derivative"
-)]
-pub trait LinearLossNoDerivativeY {}
-impl LinearLossNoDerivativeY for () {}
 ///[`Linear::loss_adjoint`] with one slot per parameter, called by `#[differentiable]` callers that name [`LinearLossTape`] through `LinearLossCall`: `&mut d` or `()` for a differentiated parameter, `()` for any other.
 #[inline]
 #[allow(
@@ -482,14 +498,14 @@ fn __linear_loss_adjoint_call<'__stackgrad>(
     y: f64,
     tape: &LinearLossTape,
     d_out: f64,
-    d_self_: impl LinearLossSlot<'__stackgrad, Linear>,
-    d_x: impl LinearLossNoDerivativeX,
-    d_y: impl LinearLossNoDerivativeY,
+    __stackgrad_d0: impl LinearLossSlot<'__stackgrad, Linear>,
+    __stackgrad_d1: impl LinearLossNoDerivativeX,
+    __stackgrad_d2: impl LinearLossNoDerivativeY,
 ) {
-    let mut d_self__scratch: Linear = <Linear as ::core::default::Default>::default();
-    let d_self_: &mut Linear = match LinearLossSlot::slot(d_self_) {
+    let mut __stackgrad_d0_scratch: Linear = <Linear as ::core::default::Default>::default();
+    let __stackgrad_d0: &mut Linear = match LinearLossSlot::slot(__stackgrad_d0) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_self__scratch,
+        ::core::option::Option::None => &mut __stackgrad_d0_scratch,
     };
-    __linear_loss_adjoint(self_, x, y, tape, d_out, d_self_);
+    __linear_loss_adjoint(self_, x, y, tape, d_out, __stackgrad_d0);
 }

@@ -225,18 +225,18 @@ pub fn micrograd_adjoint_call<'__stackgrad>(
     b: f64,
     tape: &MicrogradTape,
     d_out: f64,
-    d_a: impl MicrogradSlot<'__stackgrad, f64>,
-    d_b: impl MicrogradSlot<'__stackgrad, f64>,
+    __stackgrad_d0: impl MicrogradSlot<'__stackgrad, f64>,
+    __stackgrad_d1: impl MicrogradSlot<'__stackgrad, f64>,
 ) {
-    let mut d_a_scratch: f64 = 0.0;
-    let d_a: &mut f64 = match MicrogradSlot::slot(d_a) {
+    let mut __stackgrad_d0_scratch: f64 = 0.0;
+    let __stackgrad_d0: &mut f64 = match MicrogradSlot::slot(__stackgrad_d0) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_a_scratch,
+        ::core::option::Option::None => &mut __stackgrad_d0_scratch,
     };
-    let mut d_b_scratch: f64 = 0.0;
-    let d_b: &mut f64 = match MicrogradSlot::slot(d_b) {
+    let mut __stackgrad_d1_scratch: f64 = 0.0;
+    let __stackgrad_d1: &mut f64 = match MicrogradSlot::slot(__stackgrad_d1) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_b_scratch,
+        ::core::option::Option::None => &mut __stackgrad_d1_scratch,
     };
-    micrograd_adjoint(a, b, tape, d_out, d_a, d_b);
+    micrograd_adjoint(a, b, tape, d_out, __stackgrad_d0, __stackgrad_d1);
 }

@@ -136,22 +136,6 @@ impl<
     type Tape = PolarTape;
 }
 #[doc(hidden)]
-pub trait PolarSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
-    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T>;
-}
-impl<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> PolarSlot<'__stackgrad, T>
-for &'__stackgrad mut T {
-    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T> {
-        ::core::option::Option::Some(self)
-    }
-}
-impl<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> PolarSlot<'__stackgrad, T>
-for () {
-    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T> {
-        ::core::option::Option::None
-    }
-}
-#[doc(hidden)]
 #[diagnostic::on_unimplemented(
     message = "`polar` does not differentiate its parameter `turns`, and a derivative reaches it at this call",
     label = "a derivative reaches it here",
@@ -167,6 +151,22 @@ impl PolarNoDerivativeTurns for () {}
 )]
 pub trait PolarNoDerivativeScale {}
 impl PolarNoDerivativeScale for () {}
+#[doc(hidden)]
+pub trait PolarSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T>;
+}
+impl<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> PolarSlot<'__stackgrad, T>
+for &'__stackgrad mut T {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T> {
+        ::core::option::Option::Some(self)
+    }
+}
+impl<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> PolarSlot<'__stackgrad, T>
+for () {
+    fn slot(self) -> ::core::option::Option<&'__stackgrad mut T> {
+        ::core::option::Option::None
+    }
+}
 ///[`polar_adjoint`] with one slot per parameter, called by `#[differentiable]` callers that name [`PolarTape`] through `PolarCall`: `&mut d` or `()` for a differentiated parameter, `()` for any other.
 #[inline]
 #[allow(
@@ -182,20 +182,20 @@ pub fn polar_adjoint_call<'__stackgrad>(
     scale: f64,
     tape: &PolarTape,
     d_out: (f64, f64),
-    d_r: impl PolarSlot<'__stackgrad, f64>,
-    d_theta: impl PolarSlot<'__stackgrad, f64>,
-    d_turns: impl PolarNoDerivativeTurns,
-    d_scale: impl PolarNoDerivativeScale,
+    __stackgrad_d0: impl PolarSlot<'__stackgrad, f64>,
+    __stackgrad_d1: impl PolarSlot<'__stackgrad, f64>,
+    __stackgrad_d2: impl PolarNoDerivativeTurns,
+    __stackgrad_d3: impl PolarNoDerivativeScale,
 ) {
-    let mut d_r_scratch: f64 = 0.0;
-    let d_r: &mut f64 = match PolarSlot::slot(d_r) {
+    let mut __stackgrad_d0_scratch: f64 = 0.0;
+    let __stackgrad_d0: &mut f64 = match PolarSlot::slot(__stackgrad_d0) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_r_scratch,
+        ::core::option::Option::None => &mut __stackgrad_d0_scratch,
     };
-    let mut d_theta_scratch: f64 = 0.0;
-    let d_theta: &mut f64 = match PolarSlot::slot(d_theta) {
+    let mut __stackgrad_d1_scratch: f64 = 0.0;
+    let __stackgrad_d1: &mut f64 = match PolarSlot::slot(__stackgrad_d1) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_theta_scratch,
+        ::core::option::Option::None => &mut __stackgrad_d1_scratch,
     };
-    polar_adjoint(r, theta, turns, scale, tape, d_out, d_r, d_theta);
+    polar_adjoint(r, theta, turns, scale, tape, d_out, __stackgrad_d0, __stackgrad_d1);
 }

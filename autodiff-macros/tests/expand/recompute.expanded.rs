@@ -219,18 +219,18 @@ fn three_readers_adjoint_call<'__stackgrad>(
     w: &[f64; 4],
     tape: &ThreeReadersTape,
     d_out: f64,
-    d_x: impl ThreeReadersSlot<'__stackgrad, [f64; 4]>,
-    d_w: impl ThreeReadersSlot<'__stackgrad, [f64; 4]>,
+    __stackgrad_d0: impl ThreeReadersSlot<'__stackgrad, [f64; 4]>,
+    __stackgrad_d1: impl ThreeReadersSlot<'__stackgrad, [f64; 4]>,
 ) {
-    let mut d_x_scratch: [f64; 4] = [0.0; 4];
-    let d_x: &mut [f64; 4] = match ThreeReadersSlot::slot(d_x) {
+    let mut __stackgrad_d0_scratch: [f64; 4] = [0.0; 4];
+    let __stackgrad_d0: &mut [f64; 4] = match ThreeReadersSlot::slot(__stackgrad_d0) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_x_scratch,
+        ::core::option::Option::None => &mut __stackgrad_d0_scratch,
     };
-    let mut d_w_scratch: [f64; 4] = [0.0; 4];
-    let d_w: &mut [f64; 4] = match ThreeReadersSlot::slot(d_w) {
+    let mut __stackgrad_d1_scratch: [f64; 4] = [0.0; 4];
+    let __stackgrad_d1: &mut [f64; 4] = match ThreeReadersSlot::slot(__stackgrad_d1) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_w_scratch,
+        ::core::option::Option::None => &mut __stackgrad_d1_scratch,
     };
-    three_readers_adjoint(x, w, tape, d_out, d_x, d_w);
+    three_readers_adjoint(x, w, tape, d_out, __stackgrad_d0, __stackgrad_d1);
 }

@@ -263,24 +263,33 @@ fn recorded_adjoint_call<'__stackgrad>(
     y: f64,
     tape: &RecordedTape,
     d_out: f64,
-    d_x: impl RecordedSlot<'__stackgrad, [f32; 8]>,
-    d_w: impl RecordedSlot<'__stackgrad, [f32; 8]>,
-    d_y: impl RecordedSlot<'__stackgrad, f64>,
+    __stackgrad_d0: impl RecordedSlot<'__stackgrad, [f32; 8]>,
+    __stackgrad_d1: impl RecordedSlot<'__stackgrad, [f32; 8]>,
+    __stackgrad_d2: impl RecordedSlot<'__stackgrad, f64>,
 ) {
-    let mut d_x_scratch: [f32; 8] = [0.0; 8];
-    let d_x: &mut [f32; 8] = match RecordedSlot::slot(d_x) {
+    let mut __stackgrad_d0_scratch: [f32; 8] = [0.0; 8];
+    let __stackgrad_d0: &mut [f32; 8] = match RecordedSlot::slot(__stackgrad_d0) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_x_scratch,
+        ::core::option::Option::None => &mut __stackgrad_d0_scratch,
     };
-    let mut d_w_scratch: [f32; 8] = [0.0; 8];
-    let d_w: &mut [f32; 8] = match RecordedSlot::slot(d_w) {
+    let mut __stackgrad_d1_scratch: [f32; 8] = [0.0; 8];
+    let __stackgrad_d1: &mut [f32; 8] = match RecordedSlot::slot(__stackgrad_d1) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_w_scratch,
+        ::core::option::Option::None => &mut __stackgrad_d1_scratch,
     };
-    let mut d_y_scratch: f64 = 0.0;
-    let d_y: &mut f64 = match RecordedSlot::slot(d_y) {
+    let mut __stackgrad_d2_scratch: f64 = 0.0;
+    let __stackgrad_d2: &mut f64 = match RecordedSlot::slot(__stackgrad_d2) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_y_scratch,
+        ::core::option::Option::None => &mut __stackgrad_d2_scratch,
     };
-    recorded_adjoint(x, w, y, tape, d_out, d_x, d_w, d_y);
+    recorded_adjoint(
+        x,
+        w,
+        y,
+        tape,
+        d_out,
+        __stackgrad_d0,
+        __stackgrad_d1,
+        __stackgrad_d2,
+    );
 }

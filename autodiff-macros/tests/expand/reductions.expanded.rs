@@ -234,18 +234,18 @@ pub fn reductions_adjoint_call<'__stackgrad, const N: usize>(
     b: &[f64; N],
     tape: &ReductionsTape<N>,
     d_out: f64,
-    d_a: impl ReductionsSlot<'__stackgrad, [f64; N]>,
-    d_b: impl ReductionsSlot<'__stackgrad, [f64; N]>,
+    __stackgrad_d0: impl ReductionsSlot<'__stackgrad, [f64; N]>,
+    __stackgrad_d1: impl ReductionsSlot<'__stackgrad, [f64; N]>,
 ) {
-    let mut d_a_scratch: [f64; N] = [0.0; N];
-    let d_a: &mut [f64; N] = match ReductionsSlot::slot(d_a) {
+    let mut __stackgrad_d0_scratch: [f64; N] = [0.0; N];
+    let __stackgrad_d0: &mut [f64; N] = match ReductionsSlot::slot(__stackgrad_d0) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_a_scratch,
+        ::core::option::Option::None => &mut __stackgrad_d0_scratch,
     };
-    let mut d_b_scratch: [f64; N] = [0.0; N];
-    let d_b: &mut [f64; N] = match ReductionsSlot::slot(d_b) {
+    let mut __stackgrad_d1_scratch: [f64; N] = [0.0; N];
+    let __stackgrad_d1: &mut [f64; N] = match ReductionsSlot::slot(__stackgrad_d1) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_b_scratch,
+        ::core::option::Option::None => &mut __stackgrad_d1_scratch,
     };
-    reductions_adjoint::<N>(a, b, tape, d_out, d_a, d_b);
+    reductions_adjoint::<N>(a, b, tape, d_out, __stackgrad_d0, __stackgrad_d1);
 }

@@ -172,24 +172,24 @@ pub fn rnn_adjoint_call<'__stackgrad>(
     u: f64,
     tape: &RnnTape,
     d_out: f64,
-    d_x: impl RnnSlot<'__stackgrad, [f64; 50]>,
-    d_w: impl RnnSlot<'__stackgrad, f64>,
-    d_u: impl RnnSlot<'__stackgrad, f64>,
+    __stackgrad_d0: impl RnnSlot<'__stackgrad, [f64; 50]>,
+    __stackgrad_d1: impl RnnSlot<'__stackgrad, f64>,
+    __stackgrad_d2: impl RnnSlot<'__stackgrad, f64>,
 ) {
-    let mut d_x_scratch: [f64; 50] = [0.0; 50];
-    let d_x: &mut [f64; 50] = match RnnSlot::slot(d_x) {
+    let mut __stackgrad_d0_scratch: [f64; 50] = [0.0; 50];
+    let __stackgrad_d0: &mut [f64; 50] = match RnnSlot::slot(__stackgrad_d0) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_x_scratch,
+        ::core::option::Option::None => &mut __stackgrad_d0_scratch,
     };
-    let mut d_w_scratch: f64 = 0.0;
-    let d_w: &mut f64 = match RnnSlot::slot(d_w) {
+    let mut __stackgrad_d1_scratch: f64 = 0.0;
+    let __stackgrad_d1: &mut f64 = match RnnSlot::slot(__stackgrad_d1) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_w_scratch,
+        ::core::option::Option::None => &mut __stackgrad_d1_scratch,
     };
-    let mut d_u_scratch: f64 = 0.0;
-    let d_u: &mut f64 = match RnnSlot::slot(d_u) {
+    let mut __stackgrad_d2_scratch: f64 = 0.0;
+    let __stackgrad_d2: &mut f64 = match RnnSlot::slot(__stackgrad_d2) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_u_scratch,
+        ::core::option::Option::None => &mut __stackgrad_d2_scratch,
     };
-    rnn_adjoint(x, w, u, tape, d_out, d_x, d_w, d_u);
+    rnn_adjoint(x, w, u, tape, d_out, __stackgrad_d0, __stackgrad_d1, __stackgrad_d2);
 }

@@ -264,6 +264,14 @@ impl<
     type Tape = SpreadTape;
 }
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`spread` does not differentiate its parameter `xs`, and a derivative reaches it at this call",
+    label = "a derivative reaches it here",
+    note = "differentiate `xs` in `spread` (its `wrt(..)`), or pass it a value that carries no derivative"
+)]
+pub trait SpreadNoDerivativeXs {}
+impl SpreadNoDerivativeXs for () {}
+#[doc(hidden)]
 pub trait SpreadSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
     fn slot(self) -> ::core::option::Option<&'__stackgrad mut T>;
 }
@@ -279,14 +287,6 @@ for () {
         ::core::option::Option::None
     }
 }
-#[doc(hidden)]
-#[diagnostic::on_unimplemented(
-    message = "`spread` does not differentiate its parameter `xs`, and a derivative reaches it at this call",
-    label = "a derivative reaches it here",
-    note = "differentiate `xs` in `spread` (its `wrt(..)`), or pass it a value that carries no derivative"
-)]
-pub trait SpreadNoDerivativeXs {}
-impl SpreadNoDerivativeXs for () {}
 ///[`spread_adjoint`] with one slot per parameter, called by `#[differentiable]` callers that name [`SpreadTape`] through `SpreadCall`: `&mut d` or `()` for a differentiated parameter, `()` for any other.
 #[inline]
 #[allow(
@@ -301,19 +301,19 @@ pub fn spread_adjoint_call<'__stackgrad>(
     xs: &[[f64; 2]],
     tape: &SpreadTape,
     d_out: f64,
-    d_mu: impl SpreadSlot<'__stackgrad, [f64; 2]>,
-    d_scale: impl SpreadSlot<'__stackgrad, f64>,
-    d_xs: impl SpreadNoDerivativeXs,
+    __stackgrad_d0: impl SpreadSlot<'__stackgrad, [f64; 2]>,
+    __stackgrad_d1: impl SpreadSlot<'__stackgrad, f64>,
+    __stackgrad_d2: impl SpreadNoDerivativeXs,
 ) {
-    let mut d_mu_scratch: [f64; 2] = [0.0; 2];
-    let d_mu: &mut [f64; 2] = match SpreadSlot::slot(d_mu) {
+    let mut __stackgrad_d0_scratch: [f64; 2] = [0.0; 2];
+    let __stackgrad_d0: &mut [f64; 2] = match SpreadSlot::slot(__stackgrad_d0) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_mu_scratch,
+        ::core::option::Option::None => &mut __stackgrad_d0_scratch,
     };
-    let mut d_scale_scratch: f64 = 0.0;
-    let d_scale: &mut f64 = match SpreadSlot::slot(d_scale) {
+    let mut __stackgrad_d1_scratch: f64 = 0.0;
+    let __stackgrad_d1: &mut f64 = match SpreadSlot::slot(__stackgrad_d1) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_scale_scratch,
+        ::core::option::Option::None => &mut __stackgrad_d1_scratch,
     };
-    spread_adjoint(mu, scale, xs, tape, d_out, d_mu, d_scale);
+    spread_adjoint(mu, scale, xs, tape, d_out, __stackgrad_d0, __stackgrad_d1);
 }

@@ -173,6 +173,14 @@ impl<
     type Tape = RnnTape;
 }
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`rnn` does not differentiate its parameter `x`, and a derivative reaches it at this call",
+    label = "a derivative reaches it here",
+    note = "differentiate `x` in `rnn` (its `wrt(..)`), or pass it a value that carries no derivative"
+)]
+pub trait RnnNoDerivativeX {}
+impl RnnNoDerivativeX for () {}
+#[doc(hidden)]
 pub trait RnnSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
     fn slot(self) -> ::core::option::Option<&'__stackgrad mut T>;
 }
@@ -188,14 +196,6 @@ for () {
         ::core::option::Option::None
     }
 }
-#[doc(hidden)]
-#[diagnostic::on_unimplemented(
-    message = "`rnn` does not differentiate its parameter `x`, and a derivative reaches it at this call",
-    label = "a derivative reaches it here",
-    note = "differentiate `x` in `rnn` (its `wrt(..)`), or pass it a value that carries no derivative"
-)]
-pub trait RnnNoDerivativeX {}
-impl RnnNoDerivativeX for () {}
 ///[`rnn_adjoint`] with one slot per parameter, called by `#[differentiable]` callers that name [`RnnTape`] through `RnnCall`: `&mut d` or `()` for a differentiated parameter, `()` for any other.
 #[inline]
 #[allow(
@@ -210,19 +210,19 @@ pub fn rnn_adjoint_call<'__stackgrad>(
     x: &[f64],
     tape: &RnnTape,
     d_out: f64,
-    d_w: impl RnnSlot<'__stackgrad, f64>,
-    d_u: impl RnnSlot<'__stackgrad, f64>,
-    d_x: impl RnnNoDerivativeX,
+    __stackgrad_d0: impl RnnSlot<'__stackgrad, f64>,
+    __stackgrad_d1: impl RnnSlot<'__stackgrad, f64>,
+    __stackgrad_d2: impl RnnNoDerivativeX,
 ) {
-    let mut d_w_scratch: f64 = 0.0;
-    let d_w: &mut f64 = match RnnSlot::slot(d_w) {
+    let mut __stackgrad_d0_scratch: f64 = 0.0;
+    let __stackgrad_d0: &mut f64 = match RnnSlot::slot(__stackgrad_d0) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_w_scratch,
+        ::core::option::Option::None => &mut __stackgrad_d0_scratch,
     };
-    let mut d_u_scratch: f64 = 0.0;
-    let d_u: &mut f64 = match RnnSlot::slot(d_u) {
+    let mut __stackgrad_d1_scratch: f64 = 0.0;
+    let __stackgrad_d1: &mut f64 = match RnnSlot::slot(__stackgrad_d1) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_u_scratch,
+        ::core::option::Option::None => &mut __stackgrad_d1_scratch,
     };
-    rnn_adjoint(w, u, x, tape, d_out, d_w, d_u);
+    rnn_adjoint(w, u, x, tape, d_out, __stackgrad_d0, __stackgrad_d1);
 }

@@ -247,20 +247,74 @@ pub fn energy_adjoint_call<'__stackgrad>(
     w: f64,
     tape: &EnergyTape,
     d_out: f64,
-    d_x: impl EnergySlot<'__stackgrad, [f64; 4]>,
-    d_w: impl EnergySlot<'__stackgrad, f64>,
+    __stackgrad_d0: impl EnergySlot<'__stackgrad, [f64; 4]>,
+    __stackgrad_d1: impl EnergySlot<'__stackgrad, f64>,
 ) {
-    let mut d_x_scratch: [f64; 4] = [0.0; 4];
-    let d_x: &mut [f64; 4] = match EnergySlot::slot(d_x) {
+    let mut __stackgrad_d0_scratch: [f64; 4] = [0.0; 4];
+    let __stackgrad_d0: &mut [f64; 4] = match EnergySlot::slot(__stackgrad_d0) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_x_scratch,
+        ::core::option::Option::None => &mut __stackgrad_d0_scratch,
     };
-    let mut d_w_scratch: f64 = 0.0;
-    let d_w: &mut f64 = match EnergySlot::slot(d_w) {
+    let mut __stackgrad_d1_scratch: f64 = 0.0;
+    let __stackgrad_d1: &mut f64 = match EnergySlot::slot(__stackgrad_d1) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_w_scratch,
+        ::core::option::Option::None => &mut __stackgrad_d1_scratch,
     };
-    energy_adjoint(x, w, tape, d_out, d_x, d_w);
+    energy_adjoint(x, w, tape, d_out, __stackgrad_d0, __stackgrad_d1);
+}
+#[doc(hidden)]
+pub trait EnergyTangent<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
+    fn tangent(self) -> ::core::option::Option<&'__stackgrad T>;
+}
+impl<
+    '__stackgrad,
+    T: ?::core::marker::Sized + '__stackgrad,
+> EnergyTangent<'__stackgrad, T> for &'__stackgrad T {
+    fn tangent(self) -> ::core::option::Option<&'__stackgrad T> {
+        ::core::option::Option::Some(self)
+    }
+}
+impl<
+    '__stackgrad,
+    T: ?::core::marker::Sized + '__stackgrad,
+> EnergyTangent<'__stackgrad, T> for &'__stackgrad &'__stackgrad T {
+    fn tangent(self) -> ::core::option::Option<&'__stackgrad T> {
+        ::core::option::Option::Some(*self)
+    }
+}
+impl<
+    '__stackgrad,
+    T: ?::core::marker::Sized + '__stackgrad,
+> EnergyTangent<'__stackgrad, T> for () {
+    fn tangent(self) -> ::core::option::Option<&'__stackgrad T> {
+        ::core::option::Option::None
+    }
+}
+///[`energy_jvp`] with one tangent slot per parameter, called by `#[differentiable]` callers in forward mode: `&t` or `()` (a zero tangent) for a differentiated parameter, `()` for any other.
+#[inline]
+#[allow(
+    unused_mut,
+    unused_variables,
+    clippy::too_many_arguments,
+    clippy::needless_lifetimes
+)]
+pub fn energy_jvp_call<'__stackgrad>(
+    x: &[f64; 4],
+    w: f64,
+    __stackgrad_t0: impl EnergyTangent<'__stackgrad, [f64; 4]>,
+    __stackgrad_t1: impl EnergyTangent<'__stackgrad, f64>,
+) -> (f64, f64) {
+    let __stackgrad_t0_zero: [f64; 4] = [0.0; 4];
+    let __stackgrad_t0: &[f64; 4] = match EnergyTangent::tangent(__stackgrad_t0) {
+        ::core::option::Option::Some(t) => t,
+        ::core::option::Option::None => &__stackgrad_t0_zero,
+    };
+    let __stackgrad_t1_zero: f64 = 0.0;
+    let __stackgrad_t1: &f64 = match EnergyTangent::tangent(__stackgrad_t1) {
+        ::core::option::Option::Some(t) => t,
+        ::core::option::Option::None => &__stackgrad_t1_zero,
+    };
+    energy_jvp(x, w, __stackgrad_t0, *__stackgrad_t1)
 }
 ///The tape of [`energy_hvp_jvp`]: what [`energy_hvp_jvp_adjoint`] reads, recorded by [`energy_hvp_jvp_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
@@ -506,32 +560,43 @@ pub fn energy_hvp_jvp_adjoint_call<'__stackgrad>(
     t_w: f64,
     tape: &EnergyHvpJvpTape,
     d_out: &[f64; 2],
-    d_x: impl EnergyHvpJvpSlot<'__stackgrad, [f64; 4]>,
-    d_w: impl EnergyHvpJvpSlot<'__stackgrad, f64>,
-    d_t_x: impl EnergyHvpJvpSlot<'__stackgrad, [f64; 4]>,
-    d_t_w: impl EnergyHvpJvpSlot<'__stackgrad, f64>,
+    __stackgrad_d0: impl EnergyHvpJvpSlot<'__stackgrad, [f64; 4]>,
+    __stackgrad_d1: impl EnergyHvpJvpSlot<'__stackgrad, f64>,
+    __stackgrad_d2: impl EnergyHvpJvpSlot<'__stackgrad, [f64; 4]>,
+    __stackgrad_d3: impl EnergyHvpJvpSlot<'__stackgrad, f64>,
 ) {
-    let mut d_x_scratch: [f64; 4] = [0.0; 4];
-    let d_x: &mut [f64; 4] = match EnergyHvpJvpSlot::slot(d_x) {
+    let mut __stackgrad_d0_scratch: [f64; 4] = [0.0; 4];
+    let __stackgrad_d0: &mut [f64; 4] = match EnergyHvpJvpSlot::slot(__stackgrad_d0) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_x_scratch,
+        ::core::option::Option::None => &mut __stackgrad_d0_scratch,
     };
-    let mut d_w_scratch: f64 = 0.0;
-    let d_w: &mut f64 = match EnergyHvpJvpSlot::slot(d_w) {
+    let mut __stackgrad_d1_scratch: f64 = 0.0;
+    let __stackgrad_d1: &mut f64 = match EnergyHvpJvpSlot::slot(__stackgrad_d1) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_w_scratch,
+        ::core::option::Option::None => &mut __stackgrad_d1_scratch,
     };
-    let mut d_t_x_scratch: [f64; 4] = [0.0; 4];
-    let d_t_x: &mut [f64; 4] = match EnergyHvpJvpSlot::slot(d_t_x) {
+    let mut __stackgrad_d2_scratch: [f64; 4] = [0.0; 4];
+    let __stackgrad_d2: &mut [f64; 4] = match EnergyHvpJvpSlot::slot(__stackgrad_d2) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_t_x_scratch,
+        ::core::option::Option::None => &mut __stackgrad_d2_scratch,
     };
-    let mut d_t_w_scratch: f64 = 0.0;
-    let d_t_w: &mut f64 = match EnergyHvpJvpSlot::slot(d_t_w) {
+    let mut __stackgrad_d3_scratch: f64 = 0.0;
+    let __stackgrad_d3: &mut f64 = match EnergyHvpJvpSlot::slot(__stackgrad_d3) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_t_w_scratch,
+        ::core::option::Option::None => &mut __stackgrad_d3_scratch,
     };
-    energy_hvp_jvp_adjoint(x, w, t_x, t_w, tape, d_out, d_x, d_w, d_t_x, d_t_w);
+    energy_hvp_jvp_adjoint(
+        x,
+        w,
+        t_x,
+        t_w,
+        tape,
+        d_out,
+        __stackgrad_d0,
+        __stackgrad_d1,
+        __stackgrad_d2,
+        __stackgrad_d3,
+    );
 }
 ///The tangent program of [`energy`] as `[value, tangent]`, which `energy_hvp` differentiates (generated by `#[differentiable(hvp)]`; a function declared `hvp` calls its callees' `_hvp_jvp`).
 #[inline]

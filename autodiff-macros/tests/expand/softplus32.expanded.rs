@@ -140,12 +140,12 @@ pub fn softplus32_adjoint_call<'__stackgrad>(
     x: f32,
     tape: &Softplus32Tape,
     d_out: f32,
-    d_x: impl Softplus32Slot<'__stackgrad, f32>,
+    __stackgrad_d0: impl Softplus32Slot<'__stackgrad, f32>,
 ) {
-    let mut d_x_scratch: f32 = 0.0;
-    let d_x: &mut f32 = match Softplus32Slot::slot(d_x) {
+    let mut __stackgrad_d0_scratch: f32 = 0.0;
+    let __stackgrad_d0: &mut f32 = match Softplus32Slot::slot(__stackgrad_d0) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_x_scratch,
+        ::core::option::Option::None => &mut __stackgrad_d0_scratch,
     };
-    softplus32_adjoint(x, tape, d_out, d_x);
+    softplus32_adjoint(x, tape, d_out, __stackgrad_d0);
 }

@@ -266,18 +266,72 @@ pub fn split_adjoint_call<'__stackgrad, const D: usize>(
     x: &[f64; D],
     tape: &SplitTape<D>,
     d_out: f64,
-    d_l: impl SplitSlot<'__stackgrad, [[f64; D]; D]>,
-    d_x: impl SplitSlot<'__stackgrad, [f64; D]>,
+    __stackgrad_d0: impl SplitSlot<'__stackgrad, [[f64; D]; D]>,
+    __stackgrad_d1: impl SplitSlot<'__stackgrad, [f64; D]>,
 ) {
-    let mut d_l_scratch: [[f64; D]; D] = [[0.0; D]; D];
-    let d_l: &mut [[f64; D]; D] = match SplitSlot::slot(d_l) {
+    let mut __stackgrad_d0_scratch: [[f64; D]; D] = [[0.0; D]; D];
+    let __stackgrad_d0: &mut [[f64; D]; D] = match SplitSlot::slot(__stackgrad_d0) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_l_scratch,
+        ::core::option::Option::None => &mut __stackgrad_d0_scratch,
     };
-    let mut d_x_scratch: [f64; D] = [0.0; D];
-    let d_x: &mut [f64; D] = match SplitSlot::slot(d_x) {
+    let mut __stackgrad_d1_scratch: [f64; D] = [0.0; D];
+    let __stackgrad_d1: &mut [f64; D] = match SplitSlot::slot(__stackgrad_d1) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_x_scratch,
+        ::core::option::Option::None => &mut __stackgrad_d1_scratch,
     };
-    split_adjoint::<D>(l, x, tape, d_out, d_l, d_x);
+    split_adjoint::<D>(l, x, tape, d_out, __stackgrad_d0, __stackgrad_d1);
+}
+#[doc(hidden)]
+pub trait SplitTangent<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
+    fn tangent(self) -> ::core::option::Option<&'__stackgrad T>;
+}
+impl<
+    '__stackgrad,
+    T: ?::core::marker::Sized + '__stackgrad,
+> SplitTangent<'__stackgrad, T> for &'__stackgrad T {
+    fn tangent(self) -> ::core::option::Option<&'__stackgrad T> {
+        ::core::option::Option::Some(self)
+    }
+}
+impl<
+    '__stackgrad,
+    T: ?::core::marker::Sized + '__stackgrad,
+> SplitTangent<'__stackgrad, T> for &'__stackgrad &'__stackgrad T {
+    fn tangent(self) -> ::core::option::Option<&'__stackgrad T> {
+        ::core::option::Option::Some(*self)
+    }
+}
+impl<
+    '__stackgrad,
+    T: ?::core::marker::Sized + '__stackgrad,
+> SplitTangent<'__stackgrad, T> for () {
+    fn tangent(self) -> ::core::option::Option<&'__stackgrad T> {
+        ::core::option::Option::None
+    }
+}
+///[`split_jvp`] with one tangent slot per parameter, called by `#[differentiable]` callers in forward mode: `&t` or `()` (a zero tangent) for a differentiated parameter, `()` for any other.
+#[inline]
+#[allow(
+    unused_mut,
+    unused_variables,
+    clippy::too_many_arguments,
+    clippy::needless_lifetimes
+)]
+pub fn split_jvp_call<'__stackgrad, const D: usize>(
+    l: &[[f64; D]; D],
+    x: &[f64; D],
+    __stackgrad_t0: impl SplitTangent<'__stackgrad, [[f64; D]; D]>,
+    __stackgrad_t1: impl SplitTangent<'__stackgrad, [f64; D]>,
+) -> (f64, f64) {
+    let __stackgrad_t0_zero: [[f64; D]; D] = [[0.0; D]; D];
+    let __stackgrad_t0: &[[f64; D]; D] = match SplitTangent::tangent(__stackgrad_t0) {
+        ::core::option::Option::Some(t) => t,
+        ::core::option::Option::None => &__stackgrad_t0_zero,
+    };
+    let __stackgrad_t1_zero: [f64; D] = [0.0; D];
+    let __stackgrad_t1: &[f64; D] = match SplitTangent::tangent(__stackgrad_t1) {
+        ::core::option::Option::Some(t) => t,
+        ::core::option::Option::None => &__stackgrad_t1_zero,
+    };
+    split_jvp::<D>(l, x, __stackgrad_t0, __stackgrad_t1)
 }

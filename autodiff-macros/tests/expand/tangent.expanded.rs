@@ -277,18 +277,72 @@ pub fn tangent_adjoint_call<'__stackgrad>(
     w: f64,
     tape: &TangentTape,
     d_out: f64,
-    d_x: impl TangentSlot<'__stackgrad, [f64; 8]>,
-    d_w: impl TangentSlot<'__stackgrad, f64>,
+    __stackgrad_d0: impl TangentSlot<'__stackgrad, [f64; 8]>,
+    __stackgrad_d1: impl TangentSlot<'__stackgrad, f64>,
 ) {
-    let mut d_x_scratch: [f64; 8] = [0.0; 8];
-    let d_x: &mut [f64; 8] = match TangentSlot::slot(d_x) {
+    let mut __stackgrad_d0_scratch: [f64; 8] = [0.0; 8];
+    let __stackgrad_d0: &mut [f64; 8] = match TangentSlot::slot(__stackgrad_d0) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_x_scratch,
+        ::core::option::Option::None => &mut __stackgrad_d0_scratch,
     };
-    let mut d_w_scratch: f64 = 0.0;
-    let d_w: &mut f64 = match TangentSlot::slot(d_w) {
+    let mut __stackgrad_d1_scratch: f64 = 0.0;
+    let __stackgrad_d1: &mut f64 = match TangentSlot::slot(__stackgrad_d1) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_w_scratch,
+        ::core::option::Option::None => &mut __stackgrad_d1_scratch,
     };
-    tangent_adjoint(x, w, tape, d_out, d_x, d_w);
+    tangent_adjoint(x, w, tape, d_out, __stackgrad_d0, __stackgrad_d1);
+}
+#[doc(hidden)]
+pub trait TangentTangent<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
+    fn tangent(self) -> ::core::option::Option<&'__stackgrad T>;
+}
+impl<
+    '__stackgrad,
+    T: ?::core::marker::Sized + '__stackgrad,
+> TangentTangent<'__stackgrad, T> for &'__stackgrad T {
+    fn tangent(self) -> ::core::option::Option<&'__stackgrad T> {
+        ::core::option::Option::Some(self)
+    }
+}
+impl<
+    '__stackgrad,
+    T: ?::core::marker::Sized + '__stackgrad,
+> TangentTangent<'__stackgrad, T> for &'__stackgrad &'__stackgrad T {
+    fn tangent(self) -> ::core::option::Option<&'__stackgrad T> {
+        ::core::option::Option::Some(*self)
+    }
+}
+impl<
+    '__stackgrad,
+    T: ?::core::marker::Sized + '__stackgrad,
+> TangentTangent<'__stackgrad, T> for () {
+    fn tangent(self) -> ::core::option::Option<&'__stackgrad T> {
+        ::core::option::Option::None
+    }
+}
+///[`tangent_jvp`] with one tangent slot per parameter, called by `#[differentiable]` callers in forward mode: `&t` or `()` (a zero tangent) for a differentiated parameter, `()` for any other.
+#[inline]
+#[allow(
+    unused_mut,
+    unused_variables,
+    clippy::too_many_arguments,
+    clippy::needless_lifetimes
+)]
+pub fn tangent_jvp_call<'__stackgrad>(
+    x: &[f64; 8],
+    w: f64,
+    __stackgrad_t0: impl TangentTangent<'__stackgrad, [f64; 8]>,
+    __stackgrad_t1: impl TangentTangent<'__stackgrad, f64>,
+) -> (f64, f64) {
+    let __stackgrad_t0_zero: [f64; 8] = [0.0; 8];
+    let __stackgrad_t0: &[f64; 8] = match TangentTangent::tangent(__stackgrad_t0) {
+        ::core::option::Option::Some(t) => t,
+        ::core::option::Option::None => &__stackgrad_t0_zero,
+    };
+    let __stackgrad_t1_zero: f64 = 0.0;
+    let __stackgrad_t1: &f64 = match TangentTangent::tangent(__stackgrad_t1) {
+        ::core::option::Option::Some(t) => t,
+        ::core::option::Option::None => &__stackgrad_t1_zero,
+    };
+    tangent_jvp(x, w, __stackgrad_t0, *__stackgrad_t1)
 }

@@ -146,7 +146,7 @@ fn spread_grad(r: f64, t: f64) -> (f64, (f64, f64)) {
 #[inline]
 #[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
 fn spread_jvp(r: f64, t: f64, t_r: f64, t_t: f64) -> (f64, f64) {
-    let (t0, t_t0) = polar_jvp(r, t, t_r, t_t);
+    let (t0, t_t0) = polar_jvp_call(r, t, &(t_r), &(t_t));
     let t1 = t0.0;
     let t_t1 = t_t0.0;
     let t2 = t0.1;
@@ -157,7 +157,7 @@ fn spread_jvp(r: f64, t: f64, t_r: f64, t_t: f64) -> (f64, f64) {
     let t_b: f64 = t_t2;
     let w: [f64; 2] = [a, b];
     let t_w: [f64; 2] = [t_a, t_b];
-    let (t3, t_t3) = stats_jvp(&w, &t_w);
+    let (t3, t_t3) = stats_jvp_call(&w, &(t_w));
     let v: [f64; 2] = t3.1;
     let t_v = t_t3.1;
     let t4 = a * v[0];
@@ -215,18 +215,72 @@ fn spread_adjoint_call<'__stackgrad>(
     t: f64,
     tape: &SpreadTape,
     d_out: f64,
-    d_r: impl SpreadSlot<'__stackgrad, f64>,
-    d_t: impl SpreadSlot<'__stackgrad, f64>,
+    __stackgrad_d0: impl SpreadSlot<'__stackgrad, f64>,
+    __stackgrad_d1: impl SpreadSlot<'__stackgrad, f64>,
 ) {
-    let mut d_r_scratch: f64 = 0.0;
-    let d_r: &mut f64 = match SpreadSlot::slot(d_r) {
+    let mut __stackgrad_d0_scratch: f64 = 0.0;
+    let __stackgrad_d0: &mut f64 = match SpreadSlot::slot(__stackgrad_d0) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_r_scratch,
+        ::core::option::Option::None => &mut __stackgrad_d0_scratch,
     };
-    let mut d_t_scratch: f64 = 0.0;
-    let d_t: &mut f64 = match SpreadSlot::slot(d_t) {
+    let mut __stackgrad_d1_scratch: f64 = 0.0;
+    let __stackgrad_d1: &mut f64 = match SpreadSlot::slot(__stackgrad_d1) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut d_t_scratch,
+        ::core::option::Option::None => &mut __stackgrad_d1_scratch,
     };
-    spread_adjoint(r, t, tape, d_out, d_r, d_t);
+    spread_adjoint(r, t, tape, d_out, __stackgrad_d0, __stackgrad_d1);
+}
+#[doc(hidden)]
+trait SpreadTangent<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
+    fn tangent(self) -> ::core::option::Option<&'__stackgrad T>;
+}
+impl<
+    '__stackgrad,
+    T: ?::core::marker::Sized + '__stackgrad,
+> SpreadTangent<'__stackgrad, T> for &'__stackgrad T {
+    fn tangent(self) -> ::core::option::Option<&'__stackgrad T> {
+        ::core::option::Option::Some(self)
+    }
+}
+impl<
+    '__stackgrad,
+    T: ?::core::marker::Sized + '__stackgrad,
+> SpreadTangent<'__stackgrad, T> for &'__stackgrad &'__stackgrad T {
+    fn tangent(self) -> ::core::option::Option<&'__stackgrad T> {
+        ::core::option::Option::Some(*self)
+    }
+}
+impl<
+    '__stackgrad,
+    T: ?::core::marker::Sized + '__stackgrad,
+> SpreadTangent<'__stackgrad, T> for () {
+    fn tangent(self) -> ::core::option::Option<&'__stackgrad T> {
+        ::core::option::Option::None
+    }
+}
+///[`spread_jvp`] with one tangent slot per parameter, called by `#[differentiable]` callers in forward mode: `&t` or `()` (a zero tangent) for a differentiated parameter, `()` for any other.
+#[inline]
+#[allow(
+    unused_mut,
+    unused_variables,
+    clippy::too_many_arguments,
+    clippy::needless_lifetimes
+)]
+fn spread_jvp_call<'__stackgrad>(
+    r: f64,
+    t: f64,
+    __stackgrad_t0: impl SpreadTangent<'__stackgrad, f64>,
+    __stackgrad_t1: impl SpreadTangent<'__stackgrad, f64>,
+) -> (f64, f64) {
+    let __stackgrad_t0_zero: f64 = 0.0;
+    let __stackgrad_t0: &f64 = match SpreadTangent::tangent(__stackgrad_t0) {
+        ::core::option::Option::Some(t) => t,
+        ::core::option::Option::None => &__stackgrad_t0_zero,
+    };
+    let __stackgrad_t1_zero: f64 = 0.0;
+    let __stackgrad_t1: &f64 = match SpreadTangent::tangent(__stackgrad_t1) {
+        ::core::option::Option::Some(t) => t,
+        ::core::option::Option::None => &__stackgrad_t1_zero,
+    };
+    spread_jvp(r, t, *__stackgrad_t0, *__stackgrad_t1)
 }
