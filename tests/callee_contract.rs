@@ -425,3 +425,33 @@ fn a_wrt_callee_in_forward_mode_against_central_differences() {
         close(dv, g, "jvp");
     }
 }
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Mode {
+    Square,
+    Cube,
+}
+
+#[differentiable]
+fn power(x: f64, mode: &Mode) -> f64 {
+    match mode {
+        Mode::Square => x * x,
+        _ => x * x * x,
+    }
+}
+
+/// A fieldless enum only passed on: `wrt(x)` says it carries no derivative (the macro cannot
+/// tell it from a struct here), and the call passes `()` in its slot.
+#[differentiable(wrt(x))]
+fn passes_enum(x: f64, mode: &Mode) -> f64 {
+    power(x, mode) + x.sin()
+}
+
+#[test]
+fn a_fieldless_enum_passed_on_against_central_differences() {
+    for mode in [Mode::Square, Mode::Cube] {
+        let fd = central(|x: &[f64; 1]| passes_enum(x[0], &mode), &[1.3]);
+        let (_, d) = passes_enum_grad(1.3, &mode);
+        close(d, fd[0], "d_x");
+    }
+}
