@@ -219,12 +219,11 @@ struct Forwarder<'a> {
 
 impl<'a> Forwarder<'a> {
     fn new(vis: &'a syn::Visibility, sig: &'a syn::Signature, slots: &'a [Slot]) -> Self {
-        let base = contract_name(&sig.ident).to_string();
         let consts: Vec<&Ident> = (sig.generics.const_params()).map(|c| &c.ident).collect();
         Forwarder {
             vis,
             name: &sig.ident,
-            base: base.strip_suffix("Call").unwrap_or(&base).to_string(),
+            base: crate::names::camel(&sig.ident),
             slots,
             lt: syn::Lifetime::new("'__stackgrad", Span::mixed_site()),
             gdecl: (sig.generics.const_params())
@@ -252,12 +251,8 @@ impl<'a> Forwarder<'a> {
     /// The trait a parameter not differentiated takes in its slot: implemented for `()` only,
     /// its message naming the parameter.
     fn no_derivative(&self, param: &Ident) -> Ident {
-        let camel = tape_name(&format_ident!("{}", crate::names::bare(param))).to_string();
-        format_ident!(
-            "{}NoDerivative{}",
-            self.base,
-            camel.trim_end_matches("Tape")
-        )
+        let param = format_ident!("{}", crate::names::bare(param));
+        format_ident!("{}NoDerivative{}", self.base, crate::names::camel(&param))
     }
 
     fn no_derivative_traits(&self) -> TokenStream {
@@ -328,11 +323,15 @@ impl<'a> Forwarder<'a> {
                 Some((ty, Some(zero))) => {
                     let scratch = format_ident!("{}_scratch", d);
                     params.push(quote!(#d: impl #slot<#lt, #ty>));
+                    // Zeroed only where the caller passes no buffer.
                     lets.extend(quote! {
-                        let mut #scratch: #ty = #zero;
+                        let mut #scratch: #ty;
                         let #d: &mut #ty = match #slot::slot(#d) {
                             ::core::option::Option::Some(d) => d,
-                            ::core::option::Option::None => &mut #scratch,
+                            ::core::option::Option::None => {
+                                #scratch = #zero;
+                                &mut #scratch
+                            }
                         };
                     });
                 }
@@ -399,10 +398,13 @@ impl<'a> Forwarder<'a> {
                     let z = format_ident!("{}_zero", t);
                     params.push(quote!(#t: impl #tan<#lt, #ty>));
                     lets.extend(quote! {
-                        let #z: #ty = #zero;
+                        let #z: #ty;
                         let #t: &#ty = match #tan::tangent(#t) {
                             ::core::option::Option::Some(t) => t,
-                            ::core::option::Option::None => &#z,
+                            ::core::option::Option::None => {
+                                #z = #zero;
+                                &#z
+                            }
                         };
                     });
                 }

@@ -381,7 +381,14 @@ pub fn finish(
             let name = f.sig.ident.to_string();
             let takes_self = matches!(f.sig.inputs.first(),
                 Some(syn::FnArg::Typed(pt)) if matches!(&*pt.pat, syn::Pat::Ident(i) if i.ident == SELF));
-            if takes_self && name.starts_with(&format!("{hidden}_")) && !name.contains("_hvp_jvp") {
+            // The callee contract's forwarders (`_adjoint_call`, `_jvp_call`) are call plumbing
+            // between the block's own functions, not methods of the struct.
+            let plumbing = name.ends_with("_adjoint_call") || name.ends_with("_jvp_call");
+            if takes_self
+                && name.starts_with(&format!("{hidden}_"))
+                && !name.contains("_hvp_jvp")
+                && !plumbing
+            {
                 methods.push(delegate(block, f, &name[block.prefix.len()..]));
             }
             // Private (only the block's methods call them), and never reported unused: when a

@@ -32,6 +32,11 @@ pub fn user_text(t: &TokenStream) -> String {
 
 /// The tape type's name: `my_fn` -> `MyFnTape`.
 pub fn tape_name(ident: &Ident) -> Ident {
+    Ident::new(&format!("{}Tape", camel(ident)), ident.span())
+}
+
+/// `my_fn` -> `MyFn`, the stem of the generated type and trait names.
+pub fn camel(ident: &Ident) -> String {
     let mut s = String::new();
     for part in ident.to_string().trim_start_matches("r#").split('_') {
         let mut c = part.chars();
@@ -40,7 +45,7 @@ pub fn tape_name(ident: &Ident) -> Ident {
             s.push_str(c.as_str());
         }
     }
-    Ident::new(&format!("{s}Tape"), ident.span())
+    s
 }
 
 /// The path of a callee's companion: `m::g` -> `m::g_forward`, `m::GTape`.
@@ -65,9 +70,7 @@ pub fn contract_path(path: &syn::Path) -> TokenStream {
 
 /// The contract trait's name: `my_fn` -> `MyFnCall`.
 pub fn contract_name(ident: &Ident) -> Ident {
-    let tape = tape_name(ident).to_string();
-    let base = tape.strip_suffix("Tape").unwrap_or(&tape);
-    Ident::new(&format!("{base}Call"), ident.span())
+    Ident::new(&format!("{}Call", camel(ident)), ident.span())
 }
 
 pub struct Names {

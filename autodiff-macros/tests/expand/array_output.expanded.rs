@@ -170,15 +170,21 @@ fn mlp_adjoint_call<'__stackgrad>(
     __stackgrad_d0: impl MlpSlot<'__stackgrad, [[f64; 2]; 2]>,
     __stackgrad_d1: impl MlpSlot<'__stackgrad, [f64; 2]>,
 ) {
-    let mut __stackgrad_d0_scratch: [[f64; 2]; 2] = [[0.0; 2]; 2];
+    let mut __stackgrad_d0_scratch: [[f64; 2]; 2];
     let __stackgrad_d0: &mut [[f64; 2]; 2] = match MlpSlot::slot(__stackgrad_d0) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d0_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d0_scratch = [[0.0; 2]; 2];
+            &mut __stackgrad_d0_scratch
+        }
     };
-    let mut __stackgrad_d1_scratch: [f64; 2] = [0.0; 2];
+    let mut __stackgrad_d1_scratch: [f64; 2];
     let __stackgrad_d1: &mut [f64; 2] = match MlpSlot::slot(__stackgrad_d1) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d1_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d1_scratch = [0.0; 2];
+            &mut __stackgrad_d1_scratch
+        }
     };
     mlp_adjoint(w, x, tape, d_out, __stackgrad_d0, __stackgrad_d1);
 }

@@ -241,20 +241,29 @@ pub fn centred_adjoint_call<'__stackgrad, const D: usize>(
     __stackgrad_d1: impl CentredSlot<'__stackgrad, [f64; D]>,
     __stackgrad_d2: impl CentredSlot<'__stackgrad, [f64; D]>,
 ) {
-    let mut __stackgrad_d0_scratch: [[f64; D]; 4] = [[0.0; D]; 4];
+    let mut __stackgrad_d0_scratch: [[f64; D]; 4];
     let __stackgrad_d0: &mut [[f64; D]; 4] = match CentredSlot::slot(__stackgrad_d0) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d0_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d0_scratch = [[0.0; D]; 4];
+            &mut __stackgrad_d0_scratch
+        }
     };
-    let mut __stackgrad_d1_scratch: [f64; D] = [0.0; D];
+    let mut __stackgrad_d1_scratch: [f64; D];
     let __stackgrad_d1: &mut [f64; D] = match CentredSlot::slot(__stackgrad_d1) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d1_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d1_scratch = [0.0; D];
+            &mut __stackgrad_d1_scratch
+        }
     };
-    let mut __stackgrad_d2_scratch: [f64; D] = [0.0; D];
+    let mut __stackgrad_d2_scratch: [f64; D];
     let __stackgrad_d2: &mut [f64; D] = match CentredSlot::slot(__stackgrad_d2) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d2_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d2_scratch = [0.0; D];
+            &mut __stackgrad_d2_scratch
+        }
     };
     centred_adjoint::<
         D,

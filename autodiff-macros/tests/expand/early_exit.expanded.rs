@@ -218,10 +218,13 @@ pub fn early_exit_adjoint_call<'__stackgrad>(
     d_out: f64,
     __stackgrad_d0: impl EarlyExitSlot<'__stackgrad, [f64; 6]>,
 ) {
-    let mut __stackgrad_d0_scratch: [f64; 6] = [0.0; 6];
+    let mut __stackgrad_d0_scratch: [f64; 6];
     let __stackgrad_d0: &mut [f64; 6] = match EarlyExitSlot::slot(__stackgrad_d0) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d0_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d0_scratch = [0.0; 6];
+            &mut __stackgrad_d0_scratch
+        }
     };
     early_exit_adjoint(x, tape, d_out, __stackgrad_d0);
 }

@@ -190,15 +190,21 @@ pub fn layer_adjoint_call<'__stackgrad, const N: usize>(
     __stackgrad_d0: impl LayerSlot<'__stackgrad, [[f64; 4]; N]>,
     __stackgrad_d1: impl LayerSlot<'__stackgrad, [f64; 4]>,
 ) {
-    let mut __stackgrad_d0_scratch: [[f64; 4]; N] = [[0.0; 4]; N];
+    let mut __stackgrad_d0_scratch: [[f64; 4]; N];
     let __stackgrad_d0: &mut [[f64; 4]; N] = match LayerSlot::slot(__stackgrad_d0) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d0_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d0_scratch = [[0.0; 4]; N];
+            &mut __stackgrad_d0_scratch
+        }
     };
-    let mut __stackgrad_d1_scratch: [f64; 4] = [0.0; 4];
+    let mut __stackgrad_d1_scratch: [f64; 4];
     let __stackgrad_d1: &mut [f64; 4] = match LayerSlot::slot(__stackgrad_d1) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d1_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d1_scratch = [0.0; 4];
+            &mut __stackgrad_d1_scratch
+        }
     };
     layer_adjoint::<N>(w, x, tape, d_out, __stackgrad_d0, __stackgrad_d1);
 }

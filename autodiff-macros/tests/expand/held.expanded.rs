@@ -225,20 +225,29 @@ pub fn columns_adjoint_call<'__stackgrad, const D: usize>(
     __stackgrad_d1: impl ColumnsSlot<'__stackgrad, [f64; D]>,
     __stackgrad_d2: impl ColumnsSlot<'__stackgrad, [f64; D]>,
 ) {
-    let mut __stackgrad_d0_scratch: [[f64; D]; D] = [[0.0; D]; D];
+    let mut __stackgrad_d0_scratch: [[f64; D]; D];
     let __stackgrad_d0: &mut [[f64; D]; D] = match ColumnsSlot::slot(__stackgrad_d0) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d0_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d0_scratch = [[0.0; D]; D];
+            &mut __stackgrad_d0_scratch
+        }
     };
-    let mut __stackgrad_d1_scratch: [f64; D] = [0.0; D];
+    let mut __stackgrad_d1_scratch: [f64; D];
     let __stackgrad_d1: &mut [f64; D] = match ColumnsSlot::slot(__stackgrad_d1) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d1_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d1_scratch = [0.0; D];
+            &mut __stackgrad_d1_scratch
+        }
     };
-    let mut __stackgrad_d2_scratch: [f64; D] = [0.0; D];
+    let mut __stackgrad_d2_scratch: [f64; D];
     let __stackgrad_d2: &mut [f64; D] = match ColumnsSlot::slot(__stackgrad_d2) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d2_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d2_scratch = [0.0; D];
+            &mut __stackgrad_d2_scratch
+        }
     };
     columns_adjoint::<
         D,

@@ -400,15 +400,21 @@ pub fn hoist_adjoint_call<'__stackgrad, const K: usize, const N: usize>(
     __stackgrad_d1: impl HoistSlot<'__stackgrad, [[f64; 3]; K]>,
     __stackgrad_d2: impl HoistNoDerivativeX,
 ) {
-    let mut __stackgrad_d0_scratch: [[f64; 6]; K] = [[0.0; 6]; K];
+    let mut __stackgrad_d0_scratch: [[f64; 6]; K];
     let __stackgrad_d0: &mut [[f64; 6]; K] = match HoistSlot::slot(__stackgrad_d0) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d0_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d0_scratch = [[0.0; 6]; K];
+            &mut __stackgrad_d0_scratch
+        }
     };
-    let mut __stackgrad_d1_scratch: [[f64; 3]; K] = [[0.0; 3]; K];
+    let mut __stackgrad_d1_scratch: [[f64; 3]; K];
     let __stackgrad_d1: &mut [[f64; 3]; K] = match HoistSlot::slot(__stackgrad_d1) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d1_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d1_scratch = [[0.0; 3]; K];
+            &mut __stackgrad_d1_scratch
+        }
     };
     hoist_adjoint::<K, N>(l, mu, x, tape, d_out, __stackgrad_d0, __stackgrad_d1);
 }
@@ -456,15 +462,21 @@ pub fn hoist_jvp_call<'__stackgrad, const K: usize, const N: usize>(
     __stackgrad_t1: impl HoistTangent<'__stackgrad, [[f64; 3]; K]>,
     __stackgrad_t2: impl HoistNoDerivativeX,
 ) -> (f64, f64) {
-    let __stackgrad_t0_zero: [[f64; 6]; K] = [[0.0; 6]; K];
+    let __stackgrad_t0_zero: [[f64; 6]; K];
     let __stackgrad_t0: &[[f64; 6]; K] = match HoistTangent::tangent(__stackgrad_t0) {
         ::core::option::Option::Some(t) => t,
-        ::core::option::Option::None => &__stackgrad_t0_zero,
+        ::core::option::Option::None => {
+            __stackgrad_t0_zero = [[0.0; 6]; K];
+            &__stackgrad_t0_zero
+        }
     };
-    let __stackgrad_t1_zero: [[f64; 3]; K] = [[0.0; 3]; K];
+    let __stackgrad_t1_zero: [[f64; 3]; K];
     let __stackgrad_t1: &[[f64; 3]; K] = match HoistTangent::tangent(__stackgrad_t1) {
         ::core::option::Option::Some(t) => t,
-        ::core::option::Option::None => &__stackgrad_t1_zero,
+        ::core::option::Option::None => {
+            __stackgrad_t1_zero = [[0.0; 3]; K];
+            &__stackgrad_t1_zero
+        }
     };
     hoist_jvp::<K, N>(l, mu, x, __stackgrad_t0, __stackgrad_t1)
 }

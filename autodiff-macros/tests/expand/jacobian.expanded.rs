@@ -273,10 +273,13 @@ fn observe_adjoint_call<'__stackgrad>(
     __stackgrad_d0: impl ObserveSlot<'__stackgrad, [f64; 3]>,
     __stackgrad_d1: impl ObserveNoDerivativeL,
 ) {
-    let mut __stackgrad_d0_scratch: [f64; 3] = [0.0; 3];
+    let mut __stackgrad_d0_scratch: [f64; 3];
     let __stackgrad_d0: &mut [f64; 3] = match ObserveSlot::slot(__stackgrad_d0) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d0_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d0_scratch = [0.0; 3];
+            &mut __stackgrad_d0_scratch
+        }
     };
     observe_adjoint(p, l, tape, d_out, __stackgrad_d0);
 }
@@ -322,10 +325,13 @@ fn observe_jvp_call<'__stackgrad>(
     __stackgrad_t0: impl ObserveTangent<'__stackgrad, [f64; 3]>,
     __stackgrad_t1: impl ObserveNoDerivativeL,
 ) -> ([f64; 2], [f64; 2]) {
-    let __stackgrad_t0_zero: [f64; 3] = [0.0; 3];
+    let __stackgrad_t0_zero: [f64; 3];
     let __stackgrad_t0: &[f64; 3] = match ObserveTangent::tangent(__stackgrad_t0) {
         ::core::option::Option::Some(t) => t,
-        ::core::option::Option::None => &__stackgrad_t0_zero,
+        ::core::option::Option::None => {
+            __stackgrad_t0_zero = [0.0; 3];
+            &__stackgrad_t0_zero
+        }
     };
     observe_jvp(p, l, __stackgrad_t0)
 }

@@ -234,15 +234,21 @@ fn layers_adjoint_call<'__stackgrad>(
     __stackgrad_d0: impl LayersSlot<'__stackgrad, [[f64; 3]; 3]>,
     __stackgrad_d1: impl LayersSlot<'__stackgrad, [f64; 3]>,
 ) {
-    let mut __stackgrad_d0_scratch: [[f64; 3]; 3] = [[0.0; 3]; 3];
+    let mut __stackgrad_d0_scratch: [[f64; 3]; 3];
     let __stackgrad_d0: &mut [[f64; 3]; 3] = match LayersSlot::slot(__stackgrad_d0) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d0_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d0_scratch = [[0.0; 3]; 3];
+            &mut __stackgrad_d0_scratch
+        }
     };
-    let mut __stackgrad_d1_scratch: [f64; 3] = [0.0; 3];
+    let mut __stackgrad_d1_scratch: [f64; 3];
     let __stackgrad_d1: &mut [f64; 3] = match LayersSlot::slot(__stackgrad_d1) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d1_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d1_scratch = [0.0; 3];
+            &mut __stackgrad_d1_scratch
+        }
     };
     layers_adjoint(w, x, tape, d_out, __stackgrad_d0, __stackgrad_d1);
 }

@@ -174,10 +174,13 @@ pub fn matching_adjoint_call<'__stackgrad>(
     d_out: f64,
     __stackgrad_d0: impl MatchingSlot<'__stackgrad, [f64; 4]>,
 ) {
-    let mut __stackgrad_d0_scratch: [f64; 4] = [0.0; 4];
+    let mut __stackgrad_d0_scratch: [f64; 4];
     let __stackgrad_d0: &mut [f64; 4] = match MatchingSlot::slot(__stackgrad_d0) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d0_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d0_scratch = [0.0; 4];
+            &mut __stackgrad_d0_scratch
+        }
     };
     matching_adjoint(x, tape, d_out, __stackgrad_d0);
 }

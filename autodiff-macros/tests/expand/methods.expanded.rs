@@ -52,31 +52,6 @@ impl Linear {
     pub fn predict_grad(&self, x: &[f64; 2]) -> (f64, (Linear, [f64; 2])) {
         __linear_predict_grad(self, x)
     }
-    ///[`Self::predict_adjoint`] with one slot per parameter, called by `#[differentiable]` callers that name [`LinearPredictTape`] through `LinearPredictCall`: `&mut d` or `()` for a differentiated parameter, `()` for any other.
-    #[inline]
-    #[allow(
-        unused_mut,
-        unused_variables,
-        clippy::too_many_arguments,
-        clippy::needless_lifetimes
-    )]
-    pub fn predict_adjoint_call<'__stackgrad>(
-        &self,
-        x: &[f64; 2],
-        tape: &LinearPredictTape,
-        d_out: f64,
-        __stackgrad_d0: impl LinearPredictSlot<'__stackgrad, Linear>,
-        __stackgrad_d1: impl LinearPredictSlot<'__stackgrad, [f64; 2]>,
-    ) {
-        __linear_predict_adjoint_call(
-            self,
-            x,
-            tape,
-            d_out,
-            __stackgrad_d0,
-            __stackgrad_d1,
-        )
-    }
     ///Computes [`Self::loss`] and records in `tape` what [`Self::loss_adjoint`] needs.
     #[inline]
     #[allow(
@@ -120,35 +95,6 @@ impl Linear {
     )]
     pub fn loss_grad(&self, x: &[f64; 2], y: f64) -> (f64, Linear) {
         __linear_loss_grad(self, x, y)
-    }
-    ///[`Self::loss_adjoint`] with one slot per parameter, called by `#[differentiable]` callers that name [`LinearLossTape`] through `LinearLossCall`: `&mut d` or `()` for a differentiated parameter, `()` for any other.
-    #[inline]
-    #[allow(
-        unused_mut,
-        unused_variables,
-        clippy::too_many_arguments,
-        clippy::needless_lifetimes
-    )]
-    pub fn loss_adjoint_call<'__stackgrad>(
-        &self,
-        x: &[f64; 2],
-        y: f64,
-        tape: &LinearLossTape,
-        d_out: f64,
-        __stackgrad_d0: impl LinearLossSlot<'__stackgrad, Linear>,
-        __stackgrad_d1: impl LinearLossNoDerivativeX,
-        __stackgrad_d2: impl LinearLossNoDerivativeY,
-    ) {
-        __linear_loss_adjoint_call(
-            self,
-            x,
-            y,
-            tape,
-            d_out,
-            __stackgrad_d0,
-            __stackgrad_d1,
-            __stackgrad_d2,
-        )
     }
 }
 #[allow(dead_code, clippy::all)]
@@ -296,15 +242,21 @@ fn __linear_predict_adjoint_call<'__stackgrad>(
     __stackgrad_d0: impl LinearPredictSlot<'__stackgrad, Linear>,
     __stackgrad_d1: impl LinearPredictSlot<'__stackgrad, [f64; 2]>,
 ) {
-    let mut __stackgrad_d0_scratch: Linear = <Linear as ::core::default::Default>::default();
+    let mut __stackgrad_d0_scratch: Linear;
     let __stackgrad_d0: &mut Linear = match LinearPredictSlot::slot(__stackgrad_d0) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d0_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d0_scratch = <Linear as ::core::default::Default>::default();
+            &mut __stackgrad_d0_scratch
+        }
     };
-    let mut __stackgrad_d1_scratch: [f64; 2] = [0.0; 2];
+    let mut __stackgrad_d1_scratch: [f64; 2];
     let __stackgrad_d1: &mut [f64; 2] = match LinearPredictSlot::slot(__stackgrad_d1) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d1_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d1_scratch = [0.0; 2];
+            &mut __stackgrad_d1_scratch
+        }
     };
     __linear_predict_adjoint(self_, x, tape, d_out, __stackgrad_d0, __stackgrad_d1);
 }
@@ -502,10 +454,13 @@ fn __linear_loss_adjoint_call<'__stackgrad>(
     __stackgrad_d1: impl LinearLossNoDerivativeX,
     __stackgrad_d2: impl LinearLossNoDerivativeY,
 ) {
-    let mut __stackgrad_d0_scratch: Linear = <Linear as ::core::default::Default>::default();
+    let mut __stackgrad_d0_scratch: Linear;
     let __stackgrad_d0: &mut Linear = match LinearLossSlot::slot(__stackgrad_d0) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d0_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d0_scratch = <Linear as ::core::default::Default>::default();
+            &mut __stackgrad_d0_scratch
+        }
     };
     __linear_loss_adjoint(self_, x, y, tape, d_out, __stackgrad_d0);
 }

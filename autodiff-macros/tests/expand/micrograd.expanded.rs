@@ -228,15 +228,21 @@ pub fn micrograd_adjoint_call<'__stackgrad>(
     __stackgrad_d0: impl MicrogradSlot<'__stackgrad, f64>,
     __stackgrad_d1: impl MicrogradSlot<'__stackgrad, f64>,
 ) {
-    let mut __stackgrad_d0_scratch: f64 = 0.0;
+    let mut __stackgrad_d0_scratch: f64;
     let __stackgrad_d0: &mut f64 = match MicrogradSlot::slot(__stackgrad_d0) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d0_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d0_scratch = 0.0;
+            &mut __stackgrad_d0_scratch
+        }
     };
-    let mut __stackgrad_d1_scratch: f64 = 0.0;
+    let mut __stackgrad_d1_scratch: f64;
     let __stackgrad_d1: &mut f64 = match MicrogradSlot::slot(__stackgrad_d1) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d1_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d1_scratch = 0.0;
+            &mut __stackgrad_d1_scratch
+        }
     };
     micrograd_adjoint(a, b, tape, d_out, __stackgrad_d0, __stackgrad_d1);
 }

@@ -192,15 +192,21 @@ fn cubic_adjoint_call<'__stackgrad>(
     __stackgrad_d0: impl CubicSlot<'__stackgrad, [f64; 2]>,
     __stackgrad_d1: impl CubicSlot<'__stackgrad, f64>,
 ) {
-    let mut __stackgrad_d0_scratch: [f64; 2] = [0.0; 2];
+    let mut __stackgrad_d0_scratch: [f64; 2];
     let __stackgrad_d0: &mut [f64; 2] = match CubicSlot::slot(__stackgrad_d0) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d0_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d0_scratch = [0.0; 2];
+            &mut __stackgrad_d0_scratch
+        }
     };
-    let mut __stackgrad_d1_scratch: f64 = 0.0;
+    let mut __stackgrad_d1_scratch: f64;
     let __stackgrad_d1: &mut f64 = match CubicSlot::slot(__stackgrad_d1) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d1_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d1_scratch = 0.0;
+            &mut __stackgrad_d1_scratch
+        }
     };
     cubic_adjoint(x, w, tape, d_out, __stackgrad_d0, __stackgrad_d1);
 }
@@ -246,15 +252,21 @@ fn cubic_jvp_call<'__stackgrad>(
     __stackgrad_t0: impl CubicTangent<'__stackgrad, [f64; 2]>,
     __stackgrad_t1: impl CubicTangent<'__stackgrad, f64>,
 ) -> (f64, f64) {
-    let __stackgrad_t0_zero: [f64; 2] = [0.0; 2];
+    let __stackgrad_t0_zero: [f64; 2];
     let __stackgrad_t0: &[f64; 2] = match CubicTangent::tangent(__stackgrad_t0) {
         ::core::option::Option::Some(t) => t,
-        ::core::option::Option::None => &__stackgrad_t0_zero,
+        ::core::option::Option::None => {
+            __stackgrad_t0_zero = [0.0; 2];
+            &__stackgrad_t0_zero
+        }
     };
-    let __stackgrad_t1_zero: f64 = 0.0;
+    let __stackgrad_t1_zero: f64;
     let __stackgrad_t1: &f64 = match CubicTangent::tangent(__stackgrad_t1) {
         ::core::option::Option::Some(t) => t,
-        ::core::option::Option::None => &__stackgrad_t1_zero,
+        ::core::option::Option::None => {
+            __stackgrad_t1_zero = 0.0;
+            &__stackgrad_t1_zero
+        }
     };
     cubic_jvp(x, w, __stackgrad_t0, *__stackgrad_t1)
 }
@@ -342,15 +354,21 @@ fn cubic_grad_x_adjoint_call<'__stackgrad>(
     __stackgrad_d0: impl CubicGradXSlot<'__stackgrad, [f64; 2]>,
     __stackgrad_d1: impl CubicGradXSlot<'__stackgrad, f64>,
 ) {
-    let mut __stackgrad_d0_scratch: [f64; 2] = [0.0; 2];
+    let mut __stackgrad_d0_scratch: [f64; 2];
     let __stackgrad_d0: &mut [f64; 2] = match CubicGradXSlot::slot(__stackgrad_d0) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d0_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d0_scratch = [0.0; 2];
+            &mut __stackgrad_d0_scratch
+        }
     };
-    let mut __stackgrad_d1_scratch: f64 = 0.0;
+    let mut __stackgrad_d1_scratch: f64;
     let __stackgrad_d1: &mut f64 = match CubicGradXSlot::slot(__stackgrad_d1) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d1_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d1_scratch = 0.0;
+            &mut __stackgrad_d1_scratch
+        }
     };
     cubic_grad_x_adjoint(x, w, tape, d_out, __stackgrad_d0, __stackgrad_d1);
 }
@@ -396,15 +414,21 @@ fn cubic_grad_x_jvp_call<'__stackgrad>(
     __stackgrad_t0: impl CubicGradXTangent<'__stackgrad, [f64; 2]>,
     __stackgrad_t1: impl CubicGradXTangent<'__stackgrad, f64>,
 ) -> ([f64; 2], [f64; 2]) {
-    let __stackgrad_t0_zero: [f64; 2] = [0.0; 2];
+    let __stackgrad_t0_zero: [f64; 2];
     let __stackgrad_t0: &[f64; 2] = match CubicGradXTangent::tangent(__stackgrad_t0) {
         ::core::option::Option::Some(t) => t,
-        ::core::option::Option::None => &__stackgrad_t0_zero,
+        ::core::option::Option::None => {
+            __stackgrad_t0_zero = [0.0; 2];
+            &__stackgrad_t0_zero
+        }
     };
-    let __stackgrad_t1_zero: f64 = 0.0;
+    let __stackgrad_t1_zero: f64;
     let __stackgrad_t1: &f64 = match CubicGradXTangent::tangent(__stackgrad_t1) {
         ::core::option::Option::Some(t) => t,
-        ::core::option::Option::None => &__stackgrad_t1_zero,
+        ::core::option::Option::None => {
+            __stackgrad_t1_zero = 0.0;
+            &__stackgrad_t1_zero
+        }
     };
     cubic_grad_x_jvp(x, w, __stackgrad_t0, *__stackgrad_t1)
 }
@@ -534,15 +558,21 @@ fn cubic_grad_w_adjoint_call<'__stackgrad>(
     __stackgrad_d0: impl CubicGradWSlot<'__stackgrad, [f64; 2]>,
     __stackgrad_d1: impl CubicGradWSlot<'__stackgrad, f64>,
 ) {
-    let mut __stackgrad_d0_scratch: [f64; 2] = [0.0; 2];
+    let mut __stackgrad_d0_scratch: [f64; 2];
     let __stackgrad_d0: &mut [f64; 2] = match CubicGradWSlot::slot(__stackgrad_d0) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d0_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d0_scratch = [0.0; 2];
+            &mut __stackgrad_d0_scratch
+        }
     };
-    let mut __stackgrad_d1_scratch: f64 = 0.0;
+    let mut __stackgrad_d1_scratch: f64;
     let __stackgrad_d1: &mut f64 = match CubicGradWSlot::slot(__stackgrad_d1) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d1_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d1_scratch = 0.0;
+            &mut __stackgrad_d1_scratch
+        }
     };
     cubic_grad_w_adjoint(x, w, tape, d_out, __stackgrad_d0, __stackgrad_d1);
 }
@@ -588,15 +618,21 @@ fn cubic_grad_w_jvp_call<'__stackgrad>(
     __stackgrad_t0: impl CubicGradWTangent<'__stackgrad, [f64; 2]>,
     __stackgrad_t1: impl CubicGradWTangent<'__stackgrad, f64>,
 ) -> (f64, f64) {
-    let __stackgrad_t0_zero: [f64; 2] = [0.0; 2];
+    let __stackgrad_t0_zero: [f64; 2];
     let __stackgrad_t0: &[f64; 2] = match CubicGradWTangent::tangent(__stackgrad_t0) {
         ::core::option::Option::Some(t) => t,
-        ::core::option::Option::None => &__stackgrad_t0_zero,
+        ::core::option::Option::None => {
+            __stackgrad_t0_zero = [0.0; 2];
+            &__stackgrad_t0_zero
+        }
     };
-    let __stackgrad_t1_zero: f64 = 0.0;
+    let __stackgrad_t1_zero: f64;
     let __stackgrad_t1: &f64 = match CubicGradWTangent::tangent(__stackgrad_t1) {
         ::core::option::Option::Some(t) => t,
-        ::core::option::Option::None => &__stackgrad_t1_zero,
+        ::core::option::Option::None => {
+            __stackgrad_t1_zero = 0.0;
+            &__stackgrad_t1_zero
+        }
     };
     cubic_grad_w_jvp(x, w, __stackgrad_t0, *__stackgrad_t1)
 }
@@ -734,25 +770,37 @@ fn cubic_tangent_adjoint_call<'__stackgrad>(
     __stackgrad_d2: impl CubicTangentSlot<'__stackgrad, [f64; 2]>,
     __stackgrad_d3: impl CubicTangentSlot<'__stackgrad, f64>,
 ) {
-    let mut __stackgrad_d0_scratch: [f64; 2] = [0.0; 2];
+    let mut __stackgrad_d0_scratch: [f64; 2];
     let __stackgrad_d0: &mut [f64; 2] = match CubicTangentSlot::slot(__stackgrad_d0) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d0_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d0_scratch = [0.0; 2];
+            &mut __stackgrad_d0_scratch
+        }
     };
-    let mut __stackgrad_d1_scratch: f64 = 0.0;
+    let mut __stackgrad_d1_scratch: f64;
     let __stackgrad_d1: &mut f64 = match CubicTangentSlot::slot(__stackgrad_d1) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d1_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d1_scratch = 0.0;
+            &mut __stackgrad_d1_scratch
+        }
     };
-    let mut __stackgrad_d2_scratch: [f64; 2] = [0.0; 2];
+    let mut __stackgrad_d2_scratch: [f64; 2];
     let __stackgrad_d2: &mut [f64; 2] = match CubicTangentSlot::slot(__stackgrad_d2) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d2_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d2_scratch = [0.0; 2];
+            &mut __stackgrad_d2_scratch
+        }
     };
-    let mut __stackgrad_d3_scratch: f64 = 0.0;
+    let mut __stackgrad_d3_scratch: f64;
     let __stackgrad_d3: &mut f64 = match CubicTangentSlot::slot(__stackgrad_d3) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d3_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d3_scratch = 0.0;
+            &mut __stackgrad_d3_scratch
+        }
     };
     cubic_tangent_adjoint(
         x,
@@ -813,25 +861,37 @@ fn cubic_tangent_jvp_call<'__stackgrad>(
     __stackgrad_t2: impl CubicTangentTangent<'__stackgrad, [f64; 2]>,
     __stackgrad_t3: impl CubicTangentTangent<'__stackgrad, f64>,
 ) -> ([f64; 2], [f64; 2]) {
-    let __stackgrad_t0_zero: [f64; 2] = [0.0; 2];
+    let __stackgrad_t0_zero: [f64; 2];
     let __stackgrad_t0: &[f64; 2] = match CubicTangentTangent::tangent(__stackgrad_t0) {
         ::core::option::Option::Some(t) => t,
-        ::core::option::Option::None => &__stackgrad_t0_zero,
+        ::core::option::Option::None => {
+            __stackgrad_t0_zero = [0.0; 2];
+            &__stackgrad_t0_zero
+        }
     };
-    let __stackgrad_t1_zero: f64 = 0.0;
+    let __stackgrad_t1_zero: f64;
     let __stackgrad_t1: &f64 = match CubicTangentTangent::tangent(__stackgrad_t1) {
         ::core::option::Option::Some(t) => t,
-        ::core::option::Option::None => &__stackgrad_t1_zero,
+        ::core::option::Option::None => {
+            __stackgrad_t1_zero = 0.0;
+            &__stackgrad_t1_zero
+        }
     };
-    let __stackgrad_t2_zero: [f64; 2] = [0.0; 2];
+    let __stackgrad_t2_zero: [f64; 2];
     let __stackgrad_t2: &[f64; 2] = match CubicTangentTangent::tangent(__stackgrad_t2) {
         ::core::option::Option::Some(t) => t,
-        ::core::option::Option::None => &__stackgrad_t2_zero,
+        ::core::option::Option::None => {
+            __stackgrad_t2_zero = [0.0; 2];
+            &__stackgrad_t2_zero
+        }
     };
-    let __stackgrad_t3_zero: f64 = 0.0;
+    let __stackgrad_t3_zero: f64;
     let __stackgrad_t3: &f64 = match CubicTangentTangent::tangent(__stackgrad_t3) {
         ::core::option::Option::Some(t) => t,
-        ::core::option::Option::None => &__stackgrad_t3_zero,
+        ::core::option::Option::None => {
+            __stackgrad_t3_zero = 0.0;
+            &__stackgrad_t3_zero
+        }
     };
     cubic_tangent_jvp(
         x,
@@ -998,25 +1058,37 @@ fn cubic_jvp_adjoint_call<'__stackgrad>(
     __stackgrad_d2: impl CubicJvpSlot<'__stackgrad, [f64; 2]>,
     __stackgrad_d3: impl CubicJvpSlot<'__stackgrad, f64>,
 ) {
-    let mut __stackgrad_d0_scratch: [f64; 2] = [0.0; 2];
+    let mut __stackgrad_d0_scratch: [f64; 2];
     let __stackgrad_d0: &mut [f64; 2] = match CubicJvpSlot::slot(__stackgrad_d0) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d0_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d0_scratch = [0.0; 2];
+            &mut __stackgrad_d0_scratch
+        }
     };
-    let mut __stackgrad_d1_scratch: f64 = 0.0;
+    let mut __stackgrad_d1_scratch: f64;
     let __stackgrad_d1: &mut f64 = match CubicJvpSlot::slot(__stackgrad_d1) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d1_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d1_scratch = 0.0;
+            &mut __stackgrad_d1_scratch
+        }
     };
-    let mut __stackgrad_d2_scratch: [f64; 2] = [0.0; 2];
+    let mut __stackgrad_d2_scratch: [f64; 2];
     let __stackgrad_d2: &mut [f64; 2] = match CubicJvpSlot::slot(__stackgrad_d2) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d2_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d2_scratch = [0.0; 2];
+            &mut __stackgrad_d2_scratch
+        }
     };
-    let mut __stackgrad_d3_scratch: f64 = 0.0;
+    let mut __stackgrad_d3_scratch: f64;
     let __stackgrad_d3: &mut f64 = match CubicJvpSlot::slot(__stackgrad_d3) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d3_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d3_scratch = 0.0;
+            &mut __stackgrad_d3_scratch
+        }
     };
     cubic_jvp_adjoint(
         x,
@@ -1077,25 +1149,37 @@ fn cubic_jvp_jvp_call<'__stackgrad>(
     __stackgrad_t2: impl CubicJvpTangent<'__stackgrad, [f64; 2]>,
     __stackgrad_t3: impl CubicJvpTangent<'__stackgrad, f64>,
 ) -> ((f64, f64), (f64, f64)) {
-    let __stackgrad_t0_zero: [f64; 2] = [0.0; 2];
+    let __stackgrad_t0_zero: [f64; 2];
     let __stackgrad_t0: &[f64; 2] = match CubicJvpTangent::tangent(__stackgrad_t0) {
         ::core::option::Option::Some(t) => t,
-        ::core::option::Option::None => &__stackgrad_t0_zero,
+        ::core::option::Option::None => {
+            __stackgrad_t0_zero = [0.0; 2];
+            &__stackgrad_t0_zero
+        }
     };
-    let __stackgrad_t1_zero: f64 = 0.0;
+    let __stackgrad_t1_zero: f64;
     let __stackgrad_t1: &f64 = match CubicJvpTangent::tangent(__stackgrad_t1) {
         ::core::option::Option::Some(t) => t,
-        ::core::option::Option::None => &__stackgrad_t1_zero,
+        ::core::option::Option::None => {
+            __stackgrad_t1_zero = 0.0;
+            &__stackgrad_t1_zero
+        }
     };
-    let __stackgrad_t2_zero: [f64; 2] = [0.0; 2];
+    let __stackgrad_t2_zero: [f64; 2];
     let __stackgrad_t2: &[f64; 2] = match CubicJvpTangent::tangent(__stackgrad_t2) {
         ::core::option::Option::Some(t) => t,
-        ::core::option::Option::None => &__stackgrad_t2_zero,
+        ::core::option::Option::None => {
+            __stackgrad_t2_zero = [0.0; 2];
+            &__stackgrad_t2_zero
+        }
     };
-    let __stackgrad_t3_zero: f64 = 0.0;
+    let __stackgrad_t3_zero: f64;
     let __stackgrad_t3: &f64 = match CubicJvpTangent::tangent(__stackgrad_t3) {
         ::core::option::Option::Some(t) => t,
-        ::core::option::Option::None => &__stackgrad_t3_zero,
+        ::core::option::Option::None => {
+            __stackgrad_t3_zero = 0.0;
+            &__stackgrad_t3_zero
+        }
     };
     cubic_jvp_jvp(
         x,
@@ -1252,15 +1336,21 @@ fn cubic_grad_adjoint_call<'__stackgrad>(
     __stackgrad_d0: impl CubicGradSlot<'__stackgrad, [f64; 2]>,
     __stackgrad_d1: impl CubicGradSlot<'__stackgrad, f64>,
 ) {
-    let mut __stackgrad_d0_scratch: [f64; 2] = [0.0; 2];
+    let mut __stackgrad_d0_scratch: [f64; 2];
     let __stackgrad_d0: &mut [f64; 2] = match CubicGradSlot::slot(__stackgrad_d0) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d0_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d0_scratch = [0.0; 2];
+            &mut __stackgrad_d0_scratch
+        }
     };
-    let mut __stackgrad_d1_scratch: f64 = 0.0;
+    let mut __stackgrad_d1_scratch: f64;
     let __stackgrad_d1: &mut f64 = match CubicGradSlot::slot(__stackgrad_d1) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d1_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d1_scratch = 0.0;
+            &mut __stackgrad_d1_scratch
+        }
     };
     cubic_grad_adjoint(x, w, tape, d_out, __stackgrad_d0, __stackgrad_d1);
 }
@@ -1306,15 +1396,21 @@ fn cubic_grad_jvp_call<'__stackgrad>(
     __stackgrad_t0: impl CubicGradTangent<'__stackgrad, [f64; 2]>,
     __stackgrad_t1: impl CubicGradTangent<'__stackgrad, f64>,
 ) -> ((f64, ([f64; 2], f64)), (f64, ([f64; 2], f64))) {
-    let __stackgrad_t0_zero: [f64; 2] = [0.0; 2];
+    let __stackgrad_t0_zero: [f64; 2];
     let __stackgrad_t0: &[f64; 2] = match CubicGradTangent::tangent(__stackgrad_t0) {
         ::core::option::Option::Some(t) => t,
-        ::core::option::Option::None => &__stackgrad_t0_zero,
+        ::core::option::Option::None => {
+            __stackgrad_t0_zero = [0.0; 2];
+            &__stackgrad_t0_zero
+        }
     };
-    let __stackgrad_t1_zero: f64 = 0.0;
+    let __stackgrad_t1_zero: f64;
     let __stackgrad_t1: &f64 = match CubicGradTangent::tangent(__stackgrad_t1) {
         ::core::option::Option::Some(t) => t,
-        ::core::option::Option::None => &__stackgrad_t1_zero,
+        ::core::option::Option::None => {
+            __stackgrad_t1_zero = 0.0;
+            &__stackgrad_t1_zero
+        }
     };
     cubic_grad_jvp(x, w, __stackgrad_t0, *__stackgrad_t1)
 }
@@ -1566,25 +1662,37 @@ fn cubic_hvp_jvp_adjoint_call<'__stackgrad>(
     __stackgrad_d2: impl CubicHvpJvpSlot<'__stackgrad, [f64; 2]>,
     __stackgrad_d3: impl CubicHvpJvpSlot<'__stackgrad, f64>,
 ) {
-    let mut __stackgrad_d0_scratch: [f64; 2] = [0.0; 2];
+    let mut __stackgrad_d0_scratch: [f64; 2];
     let __stackgrad_d0: &mut [f64; 2] = match CubicHvpJvpSlot::slot(__stackgrad_d0) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d0_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d0_scratch = [0.0; 2];
+            &mut __stackgrad_d0_scratch
+        }
     };
-    let mut __stackgrad_d1_scratch: f64 = 0.0;
+    let mut __stackgrad_d1_scratch: f64;
     let __stackgrad_d1: &mut f64 = match CubicHvpJvpSlot::slot(__stackgrad_d1) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d1_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d1_scratch = 0.0;
+            &mut __stackgrad_d1_scratch
+        }
     };
-    let mut __stackgrad_d2_scratch: [f64; 2] = [0.0; 2];
+    let mut __stackgrad_d2_scratch: [f64; 2];
     let __stackgrad_d2: &mut [f64; 2] = match CubicHvpJvpSlot::slot(__stackgrad_d2) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d2_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d2_scratch = [0.0; 2];
+            &mut __stackgrad_d2_scratch
+        }
     };
-    let mut __stackgrad_d3_scratch: f64 = 0.0;
+    let mut __stackgrad_d3_scratch: f64;
     let __stackgrad_d3: &mut f64 = match CubicHvpJvpSlot::slot(__stackgrad_d3) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d3_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d3_scratch = 0.0;
+            &mut __stackgrad_d3_scratch
+        }
     };
     cubic_hvp_jvp_adjoint(
         x,

@@ -222,15 +222,21 @@ fn three_readers_adjoint_call<'__stackgrad>(
     __stackgrad_d0: impl ThreeReadersSlot<'__stackgrad, [f64; 4]>,
     __stackgrad_d1: impl ThreeReadersSlot<'__stackgrad, [f64; 4]>,
 ) {
-    let mut __stackgrad_d0_scratch: [f64; 4] = [0.0; 4];
+    let mut __stackgrad_d0_scratch: [f64; 4];
     let __stackgrad_d0: &mut [f64; 4] = match ThreeReadersSlot::slot(__stackgrad_d0) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d0_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d0_scratch = [0.0; 4];
+            &mut __stackgrad_d0_scratch
+        }
     };
-    let mut __stackgrad_d1_scratch: [f64; 4] = [0.0; 4];
+    let mut __stackgrad_d1_scratch: [f64; 4];
     let __stackgrad_d1: &mut [f64; 4] = match ThreeReadersSlot::slot(__stackgrad_d1) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d1_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d1_scratch = [0.0; 4];
+            &mut __stackgrad_d1_scratch
+        }
     };
     three_readers_adjoint(x, w, tape, d_out, __stackgrad_d0, __stackgrad_d1);
 }

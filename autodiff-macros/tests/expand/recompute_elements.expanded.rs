@@ -208,17 +208,23 @@ pub fn recompute_elements_adjoint_call<'__stackgrad>(
     __stackgrad_d0: impl RecomputeElementsSlot<'__stackgrad, [f64; 4]>,
     __stackgrad_d1: impl RecomputeElementsSlot<'__stackgrad, f64>,
 ) {
-    let mut __stackgrad_d0_scratch: [f64; 4] = [0.0; 4];
+    let mut __stackgrad_d0_scratch: [f64; 4];
     let __stackgrad_d0: &mut [f64; 4] = match RecomputeElementsSlot::slot(
         __stackgrad_d0,
     ) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d0_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d0_scratch = [0.0; 4];
+            &mut __stackgrad_d0_scratch
+        }
     };
-    let mut __stackgrad_d1_scratch: f64 = 0.0;
+    let mut __stackgrad_d1_scratch: f64;
     let __stackgrad_d1: &mut f64 = match RecomputeElementsSlot::slot(__stackgrad_d1) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d1_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d1_scratch = 0.0;
+            &mut __stackgrad_d1_scratch
+        }
     };
     recompute_elements_adjoint(x, w, tape, d_out, __stackgrad_d0, __stackgrad_d1);
 }

@@ -267,20 +267,29 @@ fn recorded_adjoint_call<'__stackgrad>(
     __stackgrad_d1: impl RecordedSlot<'__stackgrad, [f32; 8]>,
     __stackgrad_d2: impl RecordedSlot<'__stackgrad, f64>,
 ) {
-    let mut __stackgrad_d0_scratch: [f32; 8] = [0.0; 8];
+    let mut __stackgrad_d0_scratch: [f32; 8];
     let __stackgrad_d0: &mut [f32; 8] = match RecordedSlot::slot(__stackgrad_d0) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d0_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d0_scratch = [0.0; 8];
+            &mut __stackgrad_d0_scratch
+        }
     };
-    let mut __stackgrad_d1_scratch: [f32; 8] = [0.0; 8];
+    let mut __stackgrad_d1_scratch: [f32; 8];
     let __stackgrad_d1: &mut [f32; 8] = match RecordedSlot::slot(__stackgrad_d1) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d1_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d1_scratch = [0.0; 8];
+            &mut __stackgrad_d1_scratch
+        }
     };
-    let mut __stackgrad_d2_scratch: f64 = 0.0;
+    let mut __stackgrad_d2_scratch: f64;
     let __stackgrad_d2: &mut f64 = match RecordedSlot::slot(__stackgrad_d2) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d2_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d2_scratch = 0.0;
+            &mut __stackgrad_d2_scratch
+        }
     };
     recorded_adjoint(
         x,

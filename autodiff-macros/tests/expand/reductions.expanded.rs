@@ -237,15 +237,21 @@ pub fn reductions_adjoint_call<'__stackgrad, const N: usize>(
     __stackgrad_d0: impl ReductionsSlot<'__stackgrad, [f64; N]>,
     __stackgrad_d1: impl ReductionsSlot<'__stackgrad, [f64; N]>,
 ) {
-    let mut __stackgrad_d0_scratch: [f64; N] = [0.0; N];
+    let mut __stackgrad_d0_scratch: [f64; N];
     let __stackgrad_d0: &mut [f64; N] = match ReductionsSlot::slot(__stackgrad_d0) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d0_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d0_scratch = [0.0; N];
+            &mut __stackgrad_d0_scratch
+        }
     };
-    let mut __stackgrad_d1_scratch: [f64; N] = [0.0; N];
+    let mut __stackgrad_d1_scratch: [f64; N];
     let __stackgrad_d1: &mut [f64; N] = match ReductionsSlot::slot(__stackgrad_d1) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d1_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d1_scratch = [0.0; N];
+            &mut __stackgrad_d1_scratch
+        }
     };
     reductions_adjoint::<N>(a, b, tape, d_out, __stackgrad_d0, __stackgrad_d1);
 }

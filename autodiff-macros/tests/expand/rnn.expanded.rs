@@ -176,20 +176,29 @@ pub fn rnn_adjoint_call<'__stackgrad>(
     __stackgrad_d1: impl RnnSlot<'__stackgrad, f64>,
     __stackgrad_d2: impl RnnSlot<'__stackgrad, f64>,
 ) {
-    let mut __stackgrad_d0_scratch: [f64; 50] = [0.0; 50];
+    let mut __stackgrad_d0_scratch: [f64; 50];
     let __stackgrad_d0: &mut [f64; 50] = match RnnSlot::slot(__stackgrad_d0) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d0_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d0_scratch = [0.0; 50];
+            &mut __stackgrad_d0_scratch
+        }
     };
-    let mut __stackgrad_d1_scratch: f64 = 0.0;
+    let mut __stackgrad_d1_scratch: f64;
     let __stackgrad_d1: &mut f64 = match RnnSlot::slot(__stackgrad_d1) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d1_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d1_scratch = 0.0;
+            &mut __stackgrad_d1_scratch
+        }
     };
-    let mut __stackgrad_d2_scratch: f64 = 0.0;
+    let mut __stackgrad_d2_scratch: f64;
     let __stackgrad_d2: &mut f64 = match RnnSlot::slot(__stackgrad_d2) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d2_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d2_scratch = 0.0;
+            &mut __stackgrad_d2_scratch
+        }
     };
     rnn_adjoint(x, w, u, tape, d_out, __stackgrad_d0, __stackgrad_d1, __stackgrad_d2);
 }

@@ -305,15 +305,21 @@ pub fn spread_adjoint_call<'__stackgrad>(
     __stackgrad_d1: impl SpreadSlot<'__stackgrad, f64>,
     __stackgrad_d2: impl SpreadNoDerivativeXs,
 ) {
-    let mut __stackgrad_d0_scratch: [f64; 2] = [0.0; 2];
+    let mut __stackgrad_d0_scratch: [f64; 2];
     let __stackgrad_d0: &mut [f64; 2] = match SpreadSlot::slot(__stackgrad_d0) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d0_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d0_scratch = [0.0; 2];
+            &mut __stackgrad_d0_scratch
+        }
     };
-    let mut __stackgrad_d1_scratch: f64 = 0.0;
+    let mut __stackgrad_d1_scratch: f64;
     let __stackgrad_d1: &mut f64 = match SpreadSlot::slot(__stackgrad_d1) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d1_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d1_scratch = 0.0;
+            &mut __stackgrad_d1_scratch
+        }
     };
     spread_adjoint(mu, scale, xs, tape, d_out, __stackgrad_d0, __stackgrad_d1);
 }

@@ -250,15 +250,21 @@ pub fn energy_adjoint_call<'__stackgrad>(
     __stackgrad_d0: impl EnergySlot<'__stackgrad, [f64; 4]>,
     __stackgrad_d1: impl EnergySlot<'__stackgrad, f64>,
 ) {
-    let mut __stackgrad_d0_scratch: [f64; 4] = [0.0; 4];
+    let mut __stackgrad_d0_scratch: [f64; 4];
     let __stackgrad_d0: &mut [f64; 4] = match EnergySlot::slot(__stackgrad_d0) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d0_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d0_scratch = [0.0; 4];
+            &mut __stackgrad_d0_scratch
+        }
     };
-    let mut __stackgrad_d1_scratch: f64 = 0.0;
+    let mut __stackgrad_d1_scratch: f64;
     let __stackgrad_d1: &mut f64 = match EnergySlot::slot(__stackgrad_d1) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d1_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d1_scratch = 0.0;
+            &mut __stackgrad_d1_scratch
+        }
     };
     energy_adjoint(x, w, tape, d_out, __stackgrad_d0, __stackgrad_d1);
 }
@@ -304,15 +310,21 @@ pub fn energy_jvp_call<'__stackgrad>(
     __stackgrad_t0: impl EnergyTangent<'__stackgrad, [f64; 4]>,
     __stackgrad_t1: impl EnergyTangent<'__stackgrad, f64>,
 ) -> (f64, f64) {
-    let __stackgrad_t0_zero: [f64; 4] = [0.0; 4];
+    let __stackgrad_t0_zero: [f64; 4];
     let __stackgrad_t0: &[f64; 4] = match EnergyTangent::tangent(__stackgrad_t0) {
         ::core::option::Option::Some(t) => t,
-        ::core::option::Option::None => &__stackgrad_t0_zero,
+        ::core::option::Option::None => {
+            __stackgrad_t0_zero = [0.0; 4];
+            &__stackgrad_t0_zero
+        }
     };
-    let __stackgrad_t1_zero: f64 = 0.0;
+    let __stackgrad_t1_zero: f64;
     let __stackgrad_t1: &f64 = match EnergyTangent::tangent(__stackgrad_t1) {
         ::core::option::Option::Some(t) => t,
-        ::core::option::Option::None => &__stackgrad_t1_zero,
+        ::core::option::Option::None => {
+            __stackgrad_t1_zero = 0.0;
+            &__stackgrad_t1_zero
+        }
     };
     energy_jvp(x, w, __stackgrad_t0, *__stackgrad_t1)
 }
@@ -565,25 +577,37 @@ pub fn energy_hvp_jvp_adjoint_call<'__stackgrad>(
     __stackgrad_d2: impl EnergyHvpJvpSlot<'__stackgrad, [f64; 4]>,
     __stackgrad_d3: impl EnergyHvpJvpSlot<'__stackgrad, f64>,
 ) {
-    let mut __stackgrad_d0_scratch: [f64; 4] = [0.0; 4];
+    let mut __stackgrad_d0_scratch: [f64; 4];
     let __stackgrad_d0: &mut [f64; 4] = match EnergyHvpJvpSlot::slot(__stackgrad_d0) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d0_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d0_scratch = [0.0; 4];
+            &mut __stackgrad_d0_scratch
+        }
     };
-    let mut __stackgrad_d1_scratch: f64 = 0.0;
+    let mut __stackgrad_d1_scratch: f64;
     let __stackgrad_d1: &mut f64 = match EnergyHvpJvpSlot::slot(__stackgrad_d1) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d1_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d1_scratch = 0.0;
+            &mut __stackgrad_d1_scratch
+        }
     };
-    let mut __stackgrad_d2_scratch: [f64; 4] = [0.0; 4];
+    let mut __stackgrad_d2_scratch: [f64; 4];
     let __stackgrad_d2: &mut [f64; 4] = match EnergyHvpJvpSlot::slot(__stackgrad_d2) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d2_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d2_scratch = [0.0; 4];
+            &mut __stackgrad_d2_scratch
+        }
     };
-    let mut __stackgrad_d3_scratch: f64 = 0.0;
+    let mut __stackgrad_d3_scratch: f64;
     let __stackgrad_d3: &mut f64 = match EnergyHvpJvpSlot::slot(__stackgrad_d3) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d3_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d3_scratch = 0.0;
+            &mut __stackgrad_d3_scratch
+        }
     };
     energy_hvp_jvp_adjoint(
         x,

@@ -142,10 +142,13 @@ pub fn softplus32_adjoint_call<'__stackgrad>(
     d_out: f32,
     __stackgrad_d0: impl Softplus32Slot<'__stackgrad, f32>,
 ) {
-    let mut __stackgrad_d0_scratch: f32 = 0.0;
+    let mut __stackgrad_d0_scratch: f32;
     let __stackgrad_d0: &mut f32 = match Softplus32Slot::slot(__stackgrad_d0) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d0_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d0_scratch = 0.0;
+            &mut __stackgrad_d0_scratch
+        }
     };
     softplus32_adjoint(x, tape, d_out, __stackgrad_d0);
 }

@@ -269,15 +269,21 @@ pub fn split_adjoint_call<'__stackgrad, const D: usize>(
     __stackgrad_d0: impl SplitSlot<'__stackgrad, [[f64; D]; D]>,
     __stackgrad_d1: impl SplitSlot<'__stackgrad, [f64; D]>,
 ) {
-    let mut __stackgrad_d0_scratch: [[f64; D]; D] = [[0.0; D]; D];
+    let mut __stackgrad_d0_scratch: [[f64; D]; D];
     let __stackgrad_d0: &mut [[f64; D]; D] = match SplitSlot::slot(__stackgrad_d0) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d0_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d0_scratch = [[0.0; D]; D];
+            &mut __stackgrad_d0_scratch
+        }
     };
-    let mut __stackgrad_d1_scratch: [f64; D] = [0.0; D];
+    let mut __stackgrad_d1_scratch: [f64; D];
     let __stackgrad_d1: &mut [f64; D] = match SplitSlot::slot(__stackgrad_d1) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d1_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d1_scratch = [0.0; D];
+            &mut __stackgrad_d1_scratch
+        }
     };
     split_adjoint::<D>(l, x, tape, d_out, __stackgrad_d0, __stackgrad_d1);
 }
@@ -323,15 +329,21 @@ pub fn split_jvp_call<'__stackgrad, const D: usize>(
     __stackgrad_t0: impl SplitTangent<'__stackgrad, [[f64; D]; D]>,
     __stackgrad_t1: impl SplitTangent<'__stackgrad, [f64; D]>,
 ) -> (f64, f64) {
-    let __stackgrad_t0_zero: [[f64; D]; D] = [[0.0; D]; D];
+    let __stackgrad_t0_zero: [[f64; D]; D];
     let __stackgrad_t0: &[[f64; D]; D] = match SplitTangent::tangent(__stackgrad_t0) {
         ::core::option::Option::Some(t) => t,
-        ::core::option::Option::None => &__stackgrad_t0_zero,
+        ::core::option::Option::None => {
+            __stackgrad_t0_zero = [[0.0; D]; D];
+            &__stackgrad_t0_zero
+        }
     };
-    let __stackgrad_t1_zero: [f64; D] = [0.0; D];
+    let __stackgrad_t1_zero: [f64; D];
     let __stackgrad_t1: &[f64; D] = match SplitTangent::tangent(__stackgrad_t1) {
         ::core::option::Option::Some(t) => t,
-        ::core::option::Option::None => &__stackgrad_t1_zero,
+        ::core::option::Option::None => {
+            __stackgrad_t1_zero = [0.0; D];
+            &__stackgrad_t1_zero
+        }
     };
     split_jvp::<D>(l, x, __stackgrad_t0, __stackgrad_t1)
 }

@@ -280,15 +280,21 @@ pub fn tangent_adjoint_call<'__stackgrad>(
     __stackgrad_d0: impl TangentSlot<'__stackgrad, [f64; 8]>,
     __stackgrad_d1: impl TangentSlot<'__stackgrad, f64>,
 ) {
-    let mut __stackgrad_d0_scratch: [f64; 8] = [0.0; 8];
+    let mut __stackgrad_d0_scratch: [f64; 8];
     let __stackgrad_d0: &mut [f64; 8] = match TangentSlot::slot(__stackgrad_d0) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d0_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d0_scratch = [0.0; 8];
+            &mut __stackgrad_d0_scratch
+        }
     };
-    let mut __stackgrad_d1_scratch: f64 = 0.0;
+    let mut __stackgrad_d1_scratch: f64;
     let __stackgrad_d1: &mut f64 = match TangentSlot::slot(__stackgrad_d1) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d1_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d1_scratch = 0.0;
+            &mut __stackgrad_d1_scratch
+        }
     };
     tangent_adjoint(x, w, tape, d_out, __stackgrad_d0, __stackgrad_d1);
 }
@@ -334,15 +340,21 @@ pub fn tangent_jvp_call<'__stackgrad>(
     __stackgrad_t0: impl TangentTangent<'__stackgrad, [f64; 8]>,
     __stackgrad_t1: impl TangentTangent<'__stackgrad, f64>,
 ) -> (f64, f64) {
-    let __stackgrad_t0_zero: [f64; 8] = [0.0; 8];
+    let __stackgrad_t0_zero: [f64; 8];
     let __stackgrad_t0: &[f64; 8] = match TangentTangent::tangent(__stackgrad_t0) {
         ::core::option::Option::Some(t) => t,
-        ::core::option::Option::None => &__stackgrad_t0_zero,
+        ::core::option::Option::None => {
+            __stackgrad_t0_zero = [0.0; 8];
+            &__stackgrad_t0_zero
+        }
     };
-    let __stackgrad_t1_zero: f64 = 0.0;
+    let __stackgrad_t1_zero: f64;
     let __stackgrad_t1: &f64 = match TangentTangent::tangent(__stackgrad_t1) {
         ::core::option::Option::Some(t) => t,
-        ::core::option::Option::None => &__stackgrad_t1_zero,
+        ::core::option::Option::None => {
+            __stackgrad_t1_zero = 0.0;
+            &__stackgrad_t1_zero
+        }
     };
     tangent_jvp(x, w, __stackgrad_t0, *__stackgrad_t1)
 }

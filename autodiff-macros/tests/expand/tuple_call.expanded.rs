@@ -218,15 +218,21 @@ fn spread_adjoint_call<'__stackgrad>(
     __stackgrad_d0: impl SpreadSlot<'__stackgrad, f64>,
     __stackgrad_d1: impl SpreadSlot<'__stackgrad, f64>,
 ) {
-    let mut __stackgrad_d0_scratch: f64 = 0.0;
+    let mut __stackgrad_d0_scratch: f64;
     let __stackgrad_d0: &mut f64 = match SpreadSlot::slot(__stackgrad_d0) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d0_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d0_scratch = 0.0;
+            &mut __stackgrad_d0_scratch
+        }
     };
-    let mut __stackgrad_d1_scratch: f64 = 0.0;
+    let mut __stackgrad_d1_scratch: f64;
     let __stackgrad_d1: &mut f64 = match SpreadSlot::slot(__stackgrad_d1) {
         ::core::option::Option::Some(d) => d,
-        ::core::option::Option::None => &mut __stackgrad_d1_scratch,
+        ::core::option::Option::None => {
+            __stackgrad_d1_scratch = 0.0;
+            &mut __stackgrad_d1_scratch
+        }
     };
     spread_adjoint(r, t, tape, d_out, __stackgrad_d0, __stackgrad_d1);
 }
@@ -272,15 +278,21 @@ fn spread_jvp_call<'__stackgrad>(
     __stackgrad_t0: impl SpreadTangent<'__stackgrad, f64>,
     __stackgrad_t1: impl SpreadTangent<'__stackgrad, f64>,
 ) -> (f64, f64) {
-    let __stackgrad_t0_zero: f64 = 0.0;
+    let __stackgrad_t0_zero: f64;
     let __stackgrad_t0: &f64 = match SpreadTangent::tangent(__stackgrad_t0) {
         ::core::option::Option::Some(t) => t,
-        ::core::option::Option::None => &__stackgrad_t0_zero,
+        ::core::option::Option::None => {
+            __stackgrad_t0_zero = 0.0;
+            &__stackgrad_t0_zero
+        }
     };
-    let __stackgrad_t1_zero: f64 = 0.0;
+    let __stackgrad_t1_zero: f64;
     let __stackgrad_t1: &f64 = match SpreadTangent::tangent(__stackgrad_t1) {
         ::core::option::Option::Some(t) => t,
-        ::core::option::Option::None => &__stackgrad_t1_zero,
+        ::core::option::Option::None => {
+            __stackgrad_t1_zero = 0.0;
+            &__stackgrad_t1_zero
+        }
     };
     spread_jvp(r, t, *__stackgrad_t0, *__stackgrad_t1)
 }
