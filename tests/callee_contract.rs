@@ -455,3 +455,43 @@ fn a_fieldless_enum_passed_on_against_central_differences() {
         close(d, fd[0], "d_x");
     }
 }
+
+/// Under `hvp`: a `wrt(..)` callee with an integer parameter, called with an integer `const`
+/// passed whole and a literal. Every `_hvp_jvp` takes one tangent per parameter (ignoring those
+/// of what it does not differentiate), so the caller's tangent program passes one per argument.
+#[differentiable(hvp, wrt(w))]
+fn sin_sum(x: &[f64; 3], w: &[f64; 3], n: usize, s: f64) -> f64 {
+    let mut acc = 0.0;
+    for i in 0..n {
+        acc += (w[i] * x[i]).sin() * s;
+    }
+    acc
+}
+
+#[differentiable(hvp, wrt(w))]
+fn hvp_wrt_caller(data: &[f64; 3], w: &[f64; 3]) -> f64 {
+    let y = sin_sum(data, w, STEPS, 1.5);
+    y * y + sin_sum(data, w, 2, 0.5) * w[1]
+}
+
+#[test]
+fn a_wrt_callee_and_an_integer_const_under_hvp_against_central_differences() {
+    let data = [0.4, -1.1, 0.8];
+    let w = [0.9, 0.3, -0.6];
+    let fd = central(|w: &[f64; 3]| hvp_wrt_caller(&data, w), &w);
+    let (_, d_w) = hvp_wrt_caller_grad(&data, &w);
+    for i in 0..3 {
+        close(d_w[i], fd[i], "d_w");
+    }
+    // H v against central differences of the gradient along v.
+    let v = [0.5, -0.2, 0.7];
+    let (value, g, hv) = hvp_wrt_caller_hvp(&data, &w, &v);
+    close(value, hvp_wrt_caller(&data, &w), "value");
+    let h = 1e-5;
+    let at = |t: f64| hvp_wrt_caller_grad(&data, &core::array::from_fn(|i| w[i] + t * v[i])).1;
+    let (a, b) = (at(h), at(-h));
+    for i in 0..3 {
+        close(g[i], fd[i], "hvp's gradient");
+        close(hv[i], (a[i] - b[i]) / (2.0 * h), "H v");
+    }
+}

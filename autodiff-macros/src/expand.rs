@@ -82,23 +82,21 @@ fn drop_unused_label(label: &mut Option<syn::Label>, body: &syn::Block) {
     }
 }
 
-/// Under `hvp`, which parameters each method's tangent program takes a zero struct for, told
-/// to its callers (`Callee::zeros`). Only the method's lowering tells a struct it does not
+/// Under `hvp`, what each method's tangent program takes for each parameter, told to its
+/// callers (`Callee::slots`). Only the method's lowering tells a struct it does not
 /// differentiate from a fieldless enum it matches on, so each is lowered here first; one that
 /// fails gets its error when it is generated.
-fn zero_structs(methods: &mut [methods::Method]) {
-    let zeros: std::collections::HashMap<String, Vec<bool>> = (methods.iter())
+fn pair_slots(methods: &mut [methods::Method]) {
+    let all: std::collections::HashMap<String, Vec<crate::ir::PairSlot>> = (methods.iter())
         .filter_map(|m| {
             let f = lower::lower(&m.hidden, &m.args).ok()?;
-            let zeros = (0..f.params.len())
-                .map(|i| f.takes_zero_struct(i))
-                .collect();
-            Some((m.hidden.sig.ident.to_string(), zeros))
+            let slots = (0..f.params.len()).map(|i| f.pair_slot(i)).collect();
+            Some((m.hidden.sig.ident.to_string(), slots))
         })
         .collect();
     for m in methods {
         for (key, callee) in &mut m.args.known {
-            callee.zeros = zeros.get(key).cloned().unwrap_or_default();
+            callee.slots = all.get(key).cloned().unwrap_or_default();
         }
     }
 }
@@ -143,7 +141,7 @@ fn expand_impl(attr: TokenStream, block: syn::ItemImpl) -> TokenStream {
         }
         let mut split = methods::split(&args, &block)?;
         if args.hvp {
-            zero_structs(&mut split.methods);
+            pair_slots(&mut split.methods);
         }
         let mut out = TokenStream::new();
         let mut delegates = Vec::new();

@@ -14,7 +14,7 @@ use quote::{format_ident, quote};
 
 use crate::args::Args;
 use crate::forward::Fwd;
-use crate::ir::{Callee, Func, Kind};
+use crate::ir::{Callee, Func, Kind, PairSlot};
 use crate::items::{Analysed, Sig, doc, has_grad, length_check, list, zero_buffer};
 use crate::names::{bare, tape_name};
 use crate::tangent::Tan;
@@ -42,8 +42,10 @@ pub fn tangent_program(func: &syn::ItemFn, f: &Func, an: &Analysed) -> syn::Resu
     if let Some(e) = tan.unsupported.take() {
         return Err(e);
     }
-    let (t_names, t_tys): (Vec<_>, Vec<_>) = tan.params().into_iter().unzip();
-    let (z_names, z_tys): (Vec<_>, Vec<_>) = tan.zero_params().into_iter().unzip();
+    let pair_params = tan.pair_params();
+    let t_names = pair_params.iter().map(|(n, _, _)| n);
+    let t_tys = pair_params.iter().map(|(_, t, _)| t);
+    let differentiated = (pair_params.iter()).filter(|p| p.2).map(|p| p.0.clone());
     let sig = Sig::new(func, f);
     let Sig {
         vis,
@@ -62,13 +64,13 @@ pub fn tangent_program(func: &syn::ItemFn, f: &Func, an: &Analysed) -> syn::Resu
         #[doc = #text]
         #[inline]
         #allow
-        #vis fn #inner #gdecl(#(#params,)* #(#t_names: #t_tys,)* #(#z_names: #z_tys),*) -> [#ret; 2] {
+        #vis fn #inner #gdecl(#(#params,)* #(#t_names: #t_tys),*) -> [#ret; 2] {
             #body
         }
     })?;
     let wrt = (f.wrt.iter())
         .map(|&i| f.vars[f.params[i]].emit.clone())
-        .chain(t_names)
+        .chain(differentiated)
         .collect();
     Ok(Program {
         item,
@@ -82,25 +84,24 @@ pub fn tangent_program(func: &syn::ItemFn, f: &Func, an: &Analysed) -> syn::Resu
 }
 
 /// The known callees (the other methods of an `impl` block) as the tangent program calls them:
-/// `__m_hvp_jvp(params.., t_params.., z_params..)` differentiates its method's differentiated
-/// parameters and every tangent. A method with a struct parameter it does not differentiate
-/// takes a zero struct for it after the tangents, which the caller's tangent program passes on
-/// from its own (`Tan::zero_struct_args`).
+/// `__m_hvp_jvp(params.., one tangent per param..)` differentiates its method's differentiated
+/// parameters and their tangents. A struct parameter the method does not differentiate has a
+/// zero struct in its place, which the caller's tangent program passes on from its own
+/// (`Tan::zero_struct_arg`); any other parameter it does not differentiate a tangent it ignores.
 fn tangent_callees(known: &HashMap<String, Callee>) -> HashMap<String, Callee> {
     (known.iter())
         .map(|(key, callee)| {
             let primal = callee.params.iter().cloned();
-            let tangents = (callee.params.iter())
-                .filter(|(_, d)| *d)
-                .map(|(name, _)| (format!("t_{name}"), true));
-            let zeros = (callee.params.iter().zip(&callee.zeros))
-                .filter(|(_, z)| **z)
-                .map(|((name, _), _)| (format!("z_{name}"), false));
-            let params = primal.chain(tangents).chain(zeros).collect();
+            let tangents = callee.params.iter().enumerate().map(|(i, (name, _))| {
+                let zero = callee.slots.get(i) == Some(&PairSlot::ZeroStruct);
+                let prefix = if zero { "z" } else { "t" };
+                (format!("{prefix}_{name}"), !zero)
+            });
+            let params = primal.chain(tangents).collect();
             let callee = Callee {
                 name: format!("{}_hvp_jvp", callee.name),
                 params,
-                zeros: Vec::new(),
+                slots: Vec::new(),
             };
             (format!("{key}_hvp_jvp"), callee)
         })
@@ -129,12 +130,24 @@ pub fn hvp_fn(func: &syn::ItemFn, f: &Func) -> TokenStream {
     let mut names = f.fresh_names(&[]);
     let mut v_names = Vec::new();
     let mut v_tys = Vec::new();
+    // One tangent per parameter, as the tangent program takes them (`Tan::pair_params`).
     let mut v_pass = Vec::new();
-    for &i in &f.wrt {
-        let var = &f.vars[f.params[i]];
-        let v = names.fresh(&format!("v_{}", bare(&var.name)));
+    for (i, &p) in f.params.iter().enumerate() {
+        let var = &f.vars[p];
         let ty = f.types.tokens(var.ty);
         let float = f.types.kind(var.ty) == Kind::Float;
+        if !f.wrt.contains(&i) {
+            // A zero struct, or a zero the program ignores.
+            let z = f.types.zero(var.ty);
+            v_pass.push(match f.types.kind(var.ty) {
+                Kind::Struct => quote!(&#z),
+                _ if !f.types.differentiable(var.ty) => quote!(0.0),
+                _ if var.by_ref => quote!(&#z),
+                _ => z,
+            });
+            continue;
+        }
+        let v = names.fresh(&format!("v_{}", bare(&var.name)));
         v_tys.push(if float { ty } else { quote!(&#ty) });
         // The tangent program takes each tangent as its primal parameter is taken.
         v_pass.push(if float || var.by_ref {
@@ -156,12 +169,20 @@ pub fn hvp_fn(func: &syn::ItemFn, f: &Func) -> TokenStream {
         buffers,
         checks,
     } = outputs(f, name, wrt_tys, &v_names, &mut names);
-    // The zero tangents of struct parameters not differentiated (see `Tan::for_hvp`).
+    // The tangents' adjoints: the gradient's buffers, and a scratch one for each tangent the
+    // program ignores (it differentiates every tangent it takes, `Tan::pair_params`).
+    let mut g_pass = g_pass.into_iter();
+    let mut t_adj = Vec::new();
     for (i, &p) in f.params.iter().enumerate() {
         let ty = f.vars[p].ty;
-        if !f.wrt.contains(&i) && f.types.kind(ty) == Kind::Struct {
-            let z = f.types.zero(ty);
-            v_pass.push(quote!(&#z));
+        match f.pair_slot(i) {
+            _ if f.wrt.contains(&i) => t_adj.extend(g_pass.next()),
+            PairSlot::ZeroStruct => {}
+            PairSlot::Ignored => t_adj.push(quote!(&mut 0.0)),
+            PairSlot::Tangent => {
+                let z = f.types.zero(ty);
+                t_adj.push(quote!(&mut #z));
+            }
         }
     }
     let inner = format_ident!("{}_hvp_jvp", name);
@@ -193,7 +214,7 @@ pub fn hvp_fn(func: &syn::ItemFn, f: &Func) -> TokenStream {
             let mut #tape = <#inner_tape #guse>::new();
             let #value = #inner_fwd(#(#args,)* #(#v_pass,)* &mut #tape);
             #locals
-            #inner_adj(#(#args,)* #(#v_pass,)* &#tape, &[0.0, 1.0], #(#h_pass,)* #(#g_pass),*);
+            #inner_adj(#(#args,)* #(#v_pass,)* &#tape, &[0.0, 1.0], #(#h_pass,)* #(#t_adj),*);
             (#value[0], #grads, #hs)
         }
     }
@@ -303,7 +324,11 @@ mod tests {
         )
         .unwrap();
         let sig = p.item.sig.to_token_stream().to_string();
-        assert!(sig.contains("t_x : & [f64 ; 3] , t_w : f64"), "{sig}");
+        // One tangent per parameter: the integer's a float the program ignores.
+        assert!(
+            sig.contains("t_x : & [f64 ; 3] , t_k : f64 , t_w : f64"),
+            "{sig}"
+        );
         assert!(sig.ends_with("-> [f64 ; 2]"), "{sig}");
         let wrt: Vec<String> = p
             .args
@@ -313,13 +338,13 @@ mod tests {
             .iter()
             .map(|i| i.to_string())
             .collect();
-        assert_eq!(wrt, ["x", "w", "t_x", "t_w"]);
+        assert_eq!(wrt, ["x", "w", "t_x", "t_k", "t_w"]);
         let g = crate::lower::lower(&p.item, &p.args).unwrap();
-        assert_eq!(g.wrt.len(), 4);
+        assert_eq!(g.wrt.len(), 5);
     }
 
-    /// A method's `_hvp_jvp` differentiates what the method does and every tangent, in the
-    /// order the tangent program passes them.
+    /// A method's `_hvp_jvp` differentiates what the method does and every tangent it takes:
+    /// one (or a zero struct) per parameter, in parameter order.
     #[test]
     fn known_callees_as_the_tangent_program_calls_them() {
         let callee = Callee {
@@ -329,16 +354,16 @@ mod tests {
                 ("x".into(), false),
                 ("d".into(), false),
             ],
-            zeros: vec![false, false, true],
+            slots: vec![PairSlot::Tangent, PairSlot::Tangent, PairSlot::ZeroStruct],
         };
         let known = HashMap::from([("__lin_predict".to_string(), callee)]);
         let tangent = tangent_callees(&known);
         let c = &tangent["__lin_predict_hvp_jvp"];
         assert_eq!(c.name, "predict_hvp_jvp");
         let names: Vec<&str> = c.params.iter().map(|(n, _)| n.as_str()).collect();
-        assert_eq!(names, ["self", "x", "d", "t_self", "z_d"]);
+        assert_eq!(names, ["self", "x", "d", "t_self", "t_x", "z_d"]);
         let d: Vec<bool> = c.params.iter().map(|(_, d)| *d).collect();
-        assert_eq!(d, [true, false, false, true, false]);
+        assert_eq!(d, [true, false, false, true, true, false]);
     }
 
     #[test]
@@ -358,29 +383,30 @@ mod tests {
         let text = p.item.to_token_stream().to_string();
         assert!(text.contains("z_p : & P"), "{text}");
         assert!(text.contains("g_hvp_jvp (p , x , & z_p , t_x)"), "{text}");
+        assert!(text.contains("z_p : & P , t_x : f64"), "{text}");
     }
 
-    /// A known callee that takes a zero struct for a parameter gets the caller's, after the
-    /// tangents; one that does not (its parameter is an enum it matches on, which the caller
-    /// only passes on and takes for a struct) gets none.
+    /// A known callee that takes a zero struct for a parameter gets the caller's in its place;
+    /// one that does not (its parameter is an enum it matches on, which the caller only passes
+    /// on and takes for a struct) gets a float zero it ignores.
     #[test]
     fn known_callees_get_the_zero_structs_they_take() {
         let func: syn::ItemFn =
             syn::parse_str("fn f(p: &P, x: f64) -> f64 { g(p, x) * h(p, x) }").unwrap();
         let mut args = crate::args::parse(quote!(wrt(x))).unwrap();
-        let callee = |name: &str, zero| Callee {
+        let callee = |name: &str, slot| Callee {
             name: name.into(),
             params: vec![("p".into(), false), ("x".into(), true)],
-            zeros: vec![zero, false],
+            slots: vec![slot, PairSlot::Tangent],
         };
         args.known = HashMap::from([
-            ("g".to_string(), callee("g", true)),
-            ("h".to_string(), callee("h", false)),
+            ("g".to_string(), callee("g", PairSlot::ZeroStruct)),
+            ("h".to_string(), callee("h", PairSlot::Ignored)),
         ]);
         let f = crate::lower::lower(&func, &args).unwrap();
         let p = tangent_program(&func, &f, &Analysed::new(&f)).unwrap();
         let text = p.item.to_token_stream().to_string();
-        assert!(text.contains("g_hvp_jvp (p , x , t_x , z_p)"), "{text}");
-        assert!(text.contains("h_hvp_jvp (p , x , t_x)"), "{text}");
+        assert!(text.contains("g_hvp_jvp (p , x , z_p , t_x)"), "{text}");
+        assert!(text.contains("h_hvp_jvp (p , x , 0.0 , t_x)"), "{text}");
     }
 }

@@ -454,9 +454,21 @@ pub struct Callee {
     pub name: String,
     /// Each parameter's name (`self` first) and whether the callee differentiates it.
     pub params: Vec<(String, bool)>,
-    /// Under `hvp`, whether its tangent program takes a zero struct for the parameter (a struct
-    /// it does not differentiate: known once the method is lowered, `methods::zero_structs`).
-    pub zeros: Vec<bool>,
+    /// Under `hvp`, what its tangent program takes for each parameter after the primal ones
+    /// (known once the method is lowered, `expand::pair_slots`; empty: a tangent each).
+    pub slots: Vec<PairSlot>,
+}
+
+/// What a tangent program (`_hvp_jvp`) takes for a parameter, after the primal parameters
+/// (`Tan::pair_params`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PairSlot {
+    /// A tangent of the parameter's type (one it ignores where it does not differentiate it).
+    Tangent,
+    /// The zero of a struct it does not differentiate.
+    ZeroStruct,
+    /// A float it ignores: the parameter's type has no derivatives (an integer, an enum).
+    Ignored,
 }
 
 /// The key of a place's type among struct field types: `.w[]` for `p.w[i]`.
@@ -541,6 +553,17 @@ impl Func {
     /// parameter not differentiated, whose zero tangent a callee differentiating it reads.
     pub fn takes_zero_struct(&self, i: usize) -> bool {
         !self.wrt.contains(&i) && self.types.kind(self.vars[self.params[i]].ty) == Kind::Struct
+    }
+
+    /// What the tangent program takes for parameter `i` (`Tan::pair_params`).
+    pub fn pair_slot(&self, i: usize) -> PairSlot {
+        if self.takes_zero_struct(i) {
+            PairSlot::ZeroStruct
+        } else if self.wrt.contains(&i) || self.types.differentiable(self.vars[self.params[i]].ty) {
+            PairSlot::Tangent
+        } else {
+            PairSlot::Ignored
+        }
     }
 
     /// Whether a known callee differentiates its parameter `i`: `None` for a callee the macro

@@ -161,7 +161,7 @@ fn known_callees(prefix: &str, methods: &[(syn::ImplItemFn, Wrt)]) -> HashMap<St
             let callee = Callee {
                 name: m.sig.ident.to_string(),
                 params,
-                zeros: Vec::new(),
+                slots: Vec::new(),
             };
             (format!("{prefix}{}", m.sig.ident), callee)
         })

@@ -395,6 +395,9 @@ pub struct Program {
     /// The function under test is also printed as the method `f_m(&self, ..)` of `S`, its
     /// struct parameter `p` as `self` (feature `impl-methods`).
     pub method: bool,
+    /// The helpers that take the struct are methods of the same `impl` too, which the methods
+    /// call as `self.g_m(..)` (feature `method-calls`).
+    pub method_calls: bool,
 }
 
 /// Source text with the line each function starts and ends at (1-based, in the printed text).
@@ -475,8 +478,11 @@ impl Program {
             );
         }
         if self.method && mode.macros {
-            let f = self.funcs.last().expect("the function under test");
-            print_method(&mut out, &mut spans, f, mode, depth, first_line);
+            let (f, helpers) = self.funcs.split_last().expect("the function under test");
+            let helpers: Vec<&Func> = (helpers.iter())
+                .filter(|h| self.method_calls && as_method(h))
+                .collect();
+            print_method(&mut out, &mut spans, (f, &helpers), mode, depth, first_line);
         }
         Printed { text: out, spans }
     }
@@ -542,13 +548,25 @@ fn order(f: &Func) -> &'static str {
     }
 }
 
-/// The function under test as a method of `S`: `p` becomes `self`, the others keep their
-/// order; `#[wrt(..)]` lists what the function differentiates (`self` for `p`), since a method
-/// is differentiated in `self` alone by default.
+/// Whether helper `h` is printed as a method too (`method-calls`): a float- or array-valued
+/// function of the struct `p`, in the outer module, without constants or `nested`.
+pub fn as_method(h: &Func) -> bool {
+    !h.inner
+        && h.generics.is_empty()
+        && !h.nested
+        && !matches!(h.ret, Ty::Tuple(_))
+        && h.params.iter().any(|q| q.name == "p" && q.ty == Ty::Struct)
+}
+
+/// The function under test as a method of `S`, and the helpers that take the struct as its
+/// fellow methods (`p` becomes `self`, the others keep their order). Each method's
+/// `#[wrt(..)]` lists what the function differentiates (`self` for `p`), since a method is
+/// differentiated in `self` alone by default; a call of a helper that is a method becomes
+/// `self.g_m(..)`.
 fn print_method(
     out: &mut String,
     spans: &mut Vec<(String, usize, usize)>,
-    f: &Func,
+    (f, helpers): (&Func, &[&Func]),
     mode: Mode,
     depth: usize,
     first_line: usize,
@@ -556,39 +574,96 @@ fn print_method(
     let start = first_line + out.lines().count();
     line(out, depth, &format!("#[differentiable({})]", order(f)));
     line(out, depth, "impl S {");
-    let wrt: Vec<String> = f
-        .differentiated()
-        .iter()
-        .map(|q| {
-            if q.name == "p" {
-                "self".into()
-            } else {
-                q.name.clone()
-            }
-        })
-        .collect();
-    line(out, depth + 1, &format!("#[wrt({})]", wrt.join(", ")));
-    let generics = f.generics_decl();
-    let mut params = vec!["&self".to_string()];
-    params.extend(f.params.iter().filter(|q| q.name != "p").map(Param::text));
-    line(
-        out,
-        depth + 1,
-        &mode.subst(&format!(
-            "pub fn {}_m{generics}({}) -> {} {{",
-            f.name,
-            params.join(", "),
-            f.ret.text()
-        )),
-    );
-    let mut body = String::new();
-    print_block(&mut body, &f.body, mode, depth + 2);
-    line(&mut body, depth + 2, &mode.subst(&f.tail));
-    out.push_str(&rename_p(&body));
-    line(out, depth + 1, "}");
+    for m in helpers.iter().copied().chain([f]) {
+        let wrt: Vec<String> = (m.differentiated().iter())
+            .map(|q| {
+                if q.name == "p" {
+                    "self".into()
+                } else {
+                    q.name.clone()
+                }
+            })
+            .collect();
+        line(out, depth + 1, &format!("#[wrt({})]", wrt.join(", ")));
+        let generics = m.generics_decl();
+        let mut params = vec!["&self".to_string()];
+        params.extend(m.params.iter().filter(|q| q.name != "p").map(Param::text));
+        line(
+            out,
+            depth + 1,
+            &mode.subst(&format!(
+                "pub fn {}_m{generics}({}) -> {} {{",
+                m.name,
+                params.join(", "),
+                m.ret.text()
+            )),
+        );
+        let mut body = String::new();
+        print_block(&mut body, &m.body, mode, depth + 2);
+        line(&mut body, depth + 2, &mode.subst(&m.tail));
+        out.push_str(&rename_p(&method_calls(&body, helpers)));
+        line(out, depth + 1, "}");
+    }
     line(out, depth, "}");
     let end = first_line + out.lines().count() - 1;
     spans.push((format!("{}_m", f.path()), start, end));
+}
+
+/// `g(x, p, &a)` -> `p.g_m(x, &a)` for each helper `g` that is a method (`p` then becomes
+/// `self`), in arguments too.
+fn method_calls(text: &str, helpers: &[&Func]) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    'scan: while i < chars.len() {
+        let free = i == 0 || !(word(chars[i - 1]) || chars[i - 1] == ':' || chars[i - 1] == '.');
+        if free {
+            for h in helpers {
+                let name: Vec<char> = h.name.chars().collect();
+                let end = i + name.len();
+                if chars[i..].starts_with(&name) && chars.get(end) == Some(&'(') {
+                    let (args, close) = split_args(&chars, end);
+                    let p = h.params.iter().position(|q| q.name == "p");
+                    let kept: Vec<String> = (args.iter().enumerate())
+                        .filter(|(k, _)| Some(*k) != p)
+                        .map(|(_, a)| method_calls(a.trim(), helpers))
+                        .collect();
+                    out.push_str(&format!("p.{}_m({})", h.name, kept.join(", ")));
+                    i = close + 1;
+                    continue 'scan;
+                }
+            }
+        }
+        out.push(chars[i]);
+        i += 1;
+    }
+    out
+}
+
+/// The arguments of the call whose `(` is at `open`, split at its top-level commas, and the
+/// position of its `)`.
+fn split_args(chars: &[char], open: usize) -> (Vec<String>, usize) {
+    let (mut depth, mut args, mut cur) = (0usize, Vec::new(), String::new());
+    for (k, &c) in chars.iter().enumerate().skip(open + 1) {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' if depth == 0 => {
+                if !cur.trim().is_empty() {
+                    args.push(cur);
+                }
+                return (args, k);
+            }
+            ')' | ']' | '}' => depth -= 1,
+            ',' if depth == 0 => {
+                args.push(std::mem::take(&mut cur));
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(c);
+    }
+    (args, chars.len())
 }
 
 /// `p` -> `self` wherever it is a whole word (generated locals never are `p`).

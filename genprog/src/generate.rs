@@ -110,6 +110,9 @@ struct Callee {
     ret: Ty,
     /// Declared `nested`: the function under test may call its `_grad_<param>` items.
     nested: bool,
+    /// `wrt(..)`: the parameters it differentiates, when not all of them (its callers pass a
+    /// literal to each float parameter left out).
+    wrt: Option<Vec<String>>,
 }
 
 /// Names of locals the macro's generated code binds (`clash-names`).
@@ -347,6 +350,9 @@ impl Gen<'_> {
         for f in &mut funcs {
             keep_checkpoint_inputs_exact(&mut f.body);
         }
+        let method_calls = method
+            && funcs[..funcs.len() - 1].iter().any(crate::ast::as_method)
+            && self.p(Feature::MethodCalls, 0.7);
         let mut consts = self.consts.clone();
         consts.sort_by(|a, b| a.name.cmp(&b.name));
         Program {
@@ -357,6 +363,7 @@ impl Gen<'_> {
             fields: self.fields.clone(),
             funcs,
             method,
+            method_calls,
             enum_param: self.enum_param,
         }
     }
@@ -470,6 +477,20 @@ impl Gen<'_> {
             && params.iter().any(|q| q.ty == Ty::Float)
             && self.on.has(Feature::Nested)
             && self.side.gen_bool(0.5);
+        // Some float parameters left out of `wrt(..)` (at least one differentiated remains).
+        let floats: Vec<&Param> = params.iter().filter(|q| q.ty == Ty::Float).collect();
+        let differentiable = params.iter().filter(|q| q.ty.has_floats()).count();
+        let mut wrt = None;
+        if !nested && !floats.is_empty() && differentiable >= 2 && self.p(Feature::WrtCalls, 0.3) {
+            let out = self.rng.gen_range(1..=floats.len().min(differentiable - 1));
+            let left: Vec<String> = (floats.choose_multiple(&mut self.rng, out))
+                .map(|q| q.name.clone())
+                .collect();
+            let kept = (params.iter())
+                .filter(|q| q.ty.has_floats() && !left.contains(&q.name))
+                .map(|q| q.name.clone());
+            wrt = Some(kept.collect::<Vec<String>>());
+        }
         let f = Func {
             name: name.clone(),
             generics,
@@ -477,7 +498,7 @@ impl Gen<'_> {
             ret: ret.clone(),
             body,
             tail,
-            wrt: None,
+            wrt: wrt.clone(),
             inner,
             nested,
             calls_nested: false,
@@ -489,6 +510,7 @@ impl Gen<'_> {
             params,
             ret,
             nested,
+            wrt,
         });
         f
     }
@@ -1553,7 +1575,13 @@ impl Gen<'_> {
         let mut turbofish = String::new();
         let mut generic_len: Option<Len> = None;
         for p in &callee.params {
+            let left_out = (callee.wrt.as_ref()).is_some_and(|w| !w.contains(&p.name));
             match &p.ty {
+                // No derivative may reach a parameter the callee leaves out.
+                Ty::Float if left_out => {
+                    self.used.push(Feature::WrtCalls);
+                    args.push(self.literal().s);
+                }
                 Ty::Float => args.push(within(self.expr(d), PARAM_MAG).s),
                 // Helpers take no slices.
                 Ty::Slice(_) => return None,
@@ -1619,6 +1647,15 @@ impl Gen<'_> {
                 let a = a.trim_start_matches(['&', '*']);
                 !a.contains('.') && !a.starts_with(|c: char| c.is_ascii_uppercase())
             });
+        // A `wrt(..)` callee is called through its contract only: no constants named, and
+        // nothing passed whose type the macro cannot see (a struct field or a `const` array).
+        if callee.wrt.is_some() {
+            let field = (args.iter()).any(|a| a.trim_start_matches(['&', '*']).starts_with("p."));
+            if !self.seen_args || field {
+                return None;
+            }
+            turbofish.clear();
+        }
         if callee.generic {
             self.used.push(Feature::GenericCalls);
             if self.seen_args && self.p(Feature::ContractCalls, 0.5) {

@@ -2,7 +2,7 @@
 //! tangent as the callee takes it, and the zero tangents of arguments that carry none (in the
 //! tangent program `f_hvp` differentiates, zero structs and arrays the language can say).
 
-use proc_macro2::{Ident, Span, TokenStream};
+use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, format_ident, quote};
 
 use super::Tan;
@@ -10,18 +10,6 @@ use crate::ir::*;
 use crate::names::companion;
 
 impl Tan<'_> {
-    /// In `pair` mode, the zero tangents of the struct parameters not differentiated, after
-    /// the tangent parameters: `(name, &Struct)`.
-    pub fn zero_params(&self) -> Vec<(Ident, TokenStream)> {
-        (self.f.params.iter())
-            .filter_map(|&v| {
-                let z = self.zero_structs[v].clone()?;
-                let ty = self.f.types.tokens(self.f.vars[v].ty);
-                Some((z, quote!(&#ty)))
-            })
-            .collect()
-    }
-
     /// In `pair` mode, a zero tangent for a call argument that carries none, within the
     /// language: a zero struct parameter's place, or a zero array local declared in `pre`.
     /// A whole struct field or a `const` item: a float or an array, the macro cannot tell
@@ -49,46 +37,48 @@ impl Tan<'_> {
         Some(self.projected(z.to_token_stream(), proj))
     }
 
-    /// In `pair` mode, a known callee's zero structs, after the tangents: one for each struct
-    /// parameter its tangent program takes one for (a struct it does not differentiate). The
-    /// argument carries no derivative (the analysis rejects one that does): a struct parameter
-    /// not differentiated here either, whose own zero struct goes on.
-    fn zero_struct_args(
+    /// In `pair` mode, the tangent of argument `i` as the callee's tangent program takes it:
+    /// one per argument (`Tan::pair_params`). A struct the callee does not differentiate has
+    /// its zero in that place (a known callee tells; the argument then carries no derivative,
+    /// which the analysis checks: a struct parameter not differentiated here either, whose own
+    /// zero goes on); an argument of a type without derivatives (an integer, an enum) a float
+    /// zero the callee ignores.
+    fn pair_arg(
         &mut self,
         path: &syn::Path,
-        args: &[Operand],
+        (i, a): (usize, &Operand),
+        ty: TyId,
         span: Span,
-    ) -> Vec<TokenStream> {
-        // The callee is borrowed from the function (`'a`), not from `self`, which the loop
-        // mutates.
-        let f = self.f;
-        let Some(callee) = f.known_callee(path) else {
-            return Vec::new();
-        };
-        let wanted = (args.iter().zip(&callee.zeros)).filter_map(|(a, &z)| z.then_some(a));
-        let mut zeros = Vec::new();
-        for a in wanted {
+        pre: &mut TokenStream,
+    ) -> TokenStream {
+        let slot = (self.f.known_callee(path)).and_then(|c| c.slots.get(i).copied());
+        if slot == Some(PairSlot::Ignored) {
+            return quote!(0.0);
+        }
+        if slot == Some(PairSlot::ZeroStruct) {
             let zero = match a {
                 Operand::Var { var, proj, .. } if proj.is_empty() => {
                     self.zero_structs[*var].clone()
                 }
                 _ => None,
             };
-            match zero {
-                Some(z) => zeros.push(quote!(#z)),
-                None => {
-                    let e = syn::Error::new(
-                        span,
-                        "`hvp`: this method does not differentiate a struct parameter, and the macro can pass it a zero tangent only for a struct parameter of the caller that is not differentiated either; pass such a parameter, or differentiate it in both methods",
-                    );
-                    match &mut self.unsupported {
-                        Some(all) => all.combine(e),
-                        None => self.unsupported = Some(e),
-                    }
-                }
+            if let Some(z) = zero {
+                return quote!(#z);
             }
+            let e = syn::Error::new(
+                span,
+                "`hvp`: this method does not differentiate a struct parameter, and the macro can pass it a zero tangent only for a struct parameter of the caller that is not differentiated either; pass such a parameter, or differentiate it in both methods",
+            );
+            match &mut self.unsupported {
+                Some(all) => all.combine(e),
+                None => self.unsupported = Some(e),
+            }
+            return quote!(0.0);
         }
-        zeros
+        if !self.f.types.differentiable(ty) {
+            return quote!(0.0);
+        }
+        self.arg_tangent(a, ty, span, pre)
     }
 
     /// In `pair` mode, the zero tangent of an argument that carries none, within the language:
@@ -167,6 +157,12 @@ impl Tan<'_> {
                 });
                 continue;
             }
+            if self.pair {
+                // One tangent per argument, in the callee's order (`Tan::pair_params`).
+                let t = self.pair_arg(path, (i, a), ty, span, &mut pre);
+                t_args.push(t);
+                continue;
+            }
             if !self.f.types.differentiable(ty)
                 || self.f.callee_differentiates(path, i) == Some(false)
             {
@@ -174,9 +170,6 @@ impl Tan<'_> {
             }
             let t = self.arg_tangent(a, ty, span, &mut pre);
             t_args.push(t);
-        }
-        if self.pair {
-            t_args.extend(self.zero_struct_args(path, args, span));
         }
         let suffix = if self.pair {
             "hvp_jvp"

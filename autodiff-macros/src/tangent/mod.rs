@@ -48,6 +48,12 @@ pub struct Tan<'a> {
     /// In `pair` mode, a zero tangent parameter for each struct parameter not differentiated:
     /// a callee that differentiates the struct reads it (the language has no struct locals).
     zero_structs: Vec<Option<Ident>>,
+    /// In `pair` mode, the tangent parameter of each other parameter not differentiated,
+    /// which the tangent program takes and ignores: every `_hvp_jvp` takes one tangent per
+    /// parameter, so that a caller passes one per argument without knowing which its callee
+    /// differentiates (a float array's or float's as the primal is taken, a float for any
+    /// other).
+    ignored: Vec<Option<Ident>>,
     names: Names,
     /// What each definition prints: both halves, or one (a loop split in two, [`split`]).
     part: Part,
@@ -99,6 +105,7 @@ impl<'a> Tan<'a> {
             pair: false,
             unsupported: None,
             zero_structs: vec![None; f.vars.len()],
+            ignored: vec![None; f.vars.len()],
             names,
             part: Part::Both,
             again: Vec::new(),
@@ -113,14 +120,47 @@ impl<'a> Tan<'a> {
     pub fn for_hvp(mut self) -> Self {
         self.pair = true;
         for (i, &v) in self.f.params.iter().enumerate() {
+            let name = bare(&self.f.vars[v].name);
             if self.f.takes_zero_struct(i) {
-                let z = self
-                    .names
-                    .fresh(&format!("z_{}", bare(&self.f.vars[v].name)));
+                let z = self.names.fresh(&format!("z_{name}"));
                 self.zero_structs[v] = Some(z);
+            } else if !self.f.wrt.contains(&i) {
+                self.ignored[v] = Some(self.names.fresh(&format!("t_{name}")));
             }
         }
         self
+    }
+
+    /// In `pair` mode, the tangent program's parameters after the primal's: one per
+    /// parameter, in parameter order, each `(name, type, differentiated)`. A differentiated
+    /// parameter's tangent is taken as the primal is; a struct not differentiated has its zero
+    /// (`z_p: &P`, which callees that differentiate it read); any other a tangent the program
+    /// ignores, of the primal's type for floats and float arrays, the function's float otherwise. Every
+    /// tangent is differentiated (an ignored one's adjoint stays zero), so that a caller that
+    /// cannot see which are ignored passes an adjoint for each, as for any callee.
+    pub fn pair_params(&self) -> Vec<(Ident, TokenStream, bool)> {
+        let mut out = Vec::new();
+        for (i, &v) in self.f.params.iter().enumerate() {
+            let var = &self.f.vars[v];
+            let ty = self.f.types.tokens(var.ty);
+            let taken = if var.by_ref { quote!(&#ty) } else { ty.clone() };
+            if self.f.wrt.contains(&i) {
+                out.push((self.t_vars[v].clone().unwrap(), taken, true));
+            } else if let Some(z) = &self.zero_structs[v] {
+                out.push((z.clone(), quote!(&#ty), false));
+            } else if let Some(t) = &self.ignored[v] {
+                let ty = match self.f.pair_slot(i) {
+                    // The function's float (`f_hvp` returns one, or an array of them).
+                    PairSlot::Ignored => match self.f.ret.first() {
+                        Some(&r) => self.f.types.tokens(self.f.types.leaf(r)),
+                        None => quote!(f64),
+                    },
+                    _ => taken,
+                };
+                out.push((t.clone(), ty, true));
+            }
+        }
+        out
     }
 
     /// The tangent parameters, in parameter order: `(name, type)`, arrays and structs by
