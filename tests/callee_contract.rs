@@ -495,3 +495,57 @@ fn a_wrt_callee_and_an_integer_const_under_hvp_against_central_differences() {
         close(hv[i], (a[i] - b[i]) / (2.0 * h), "H v");
     }
 }
+
+/// A tuple-valued callee, and one of three elements with an array in the middle.
+#[differentiable(jvp)]
+fn polar(r: f64, a: f64) -> (f64, f64) {
+    (r * a.cos(), r * a.sin())
+}
+
+#[differentiable(jvp)]
+fn three(x: f64) -> (f64, [f64; 2], f64) {
+    (x * x, [x, 2.0 * x], x.sin())
+}
+
+/// Tuples bound to one name and read by element: both of two, two of three (next to a local
+/// of the user's named `t_0`), and one of two inside a loop.
+#[differentiable(jvp)]
+fn one_name_tuples(r: f64, a: f64, xs: &[f64; 3]) -> f64 {
+    let t = polar(r, a);
+    let u = three(a);
+    let t_0 = 3.0;
+    let mut acc = t.0 * t.1 + u.2 * t_0 + u.0;
+    for i in 0..3 {
+        let s = polar(xs[i], a);
+        acc += s.1 * xs[i];
+    }
+    acc
+}
+
+#[test]
+fn tuples_bound_to_one_name_against_central_differences() {
+    let p = [1.3, 0.4, 0.5, -0.7, 1.1];
+    let f = |p: &[f64; 5]| one_name_tuples(p[0], p[1], &[p[2], p[3], p[4]]);
+    let fd = central(f, &p);
+    let (v, (d_r, d_a, d_xs)) = one_name_tuples_grad(p[0], p[1], &[p[2], p[3], p[4]]);
+    // The value by hand: polar and three written out.
+    let (r, a) = (p[0], p[1]);
+    let mut by_hand = r * a.cos() * r * a.sin() + a.sin() * 3.0 + a * a;
+    for x in &p[2..] {
+        by_hand += x * a.sin() * x;
+    }
+    close(v, by_hand, "value");
+    close(d_r, fd[0], "d_r");
+    close(d_a, fd[1], "d_a");
+    for i in 0..3 {
+        close(d_xs[i], fd[2 + i], "d_xs");
+    }
+    // Forward mode: the tangent along each coordinate.
+    for (i, &g) in fd.iter().enumerate() {
+        let mut t = [0.0; 5];
+        t[i] = 1.0;
+        let xs = [p[2], p[3], p[4]];
+        let (_, dv) = one_name_tuples_jvp(p[0], p[1], &xs, t[0], t[1], &[t[2], t[3], t[4]]);
+        close(dv, g, "jvp");
+    }
+}

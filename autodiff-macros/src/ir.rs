@@ -205,6 +205,9 @@ pub enum TupleShape {
     Skip(Option<TyId>),
     /// `.k` of a tuple of arity unknown here: element `k`, the others zero.
     Field(usize, Box<TupleShape>),
+    /// `t.j`, `t.k` of a tuple bound to one name (`let t = g(..);`), of arity unknown here:
+    /// those elements, in increasing order, the others zero.
+    Fields(Vec<(usize, TupleShape)>),
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]

@@ -358,13 +358,16 @@ pub fn set_helper(k: usize) -> TokenStream {
             }
         });
         let tk = &ts[k];
+        let index = syn::Index::from(k);
         quote::quote!(impl<#(#ts),*> #name<#tk> for (#(#ts,)*) where #(#bounds: __StackgradZero),* {
             fn with(v: #tk) -> Self { (#(#vals,)*) }
+            fn set(mut self, v: #tk) -> Self { self.#index = v; self }
         })
     });
     quote::quote! {
         trait #name<V> {
             fn with(v: V) -> Self;
+            fn set(self, v: V) -> Self;
         }
         #(#impls)*
     }

@@ -263,6 +263,13 @@ pub fn tuple_targets(shape: &TupleShape) -> Vec<(Vec<usize>, Target)> {
                 walk(inner, path, out);
                 path.pop();
             }
+            TupleShape::Fields(items) => {
+                for (k, inner) in items {
+                    path.push(*k);
+                    walk(inner, path, out);
+                    path.pop();
+                }
+            }
         }
     }
     let mut out = Vec::new();

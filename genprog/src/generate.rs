@@ -1926,18 +1926,33 @@ impl Gen<'_> {
         self.declare(&b, Kind::Float, mutable, e2.mag);
     }
 
-    /// In the function under test, `let (a, mut b) = g(..);` (or `let (_, b) = ..`) of a helper
-    /// returning a tuple, if one can be called here.
+    /// In the function under test, `let (a, mut b) = g(..);` (or `let (_, b) = ..`, or
+    /// `let u = g(..);` read as `u.0` and `u.1`) of a helper returning a tuple, if one can be
+    /// called here.
     fn tuple_call_let(&mut self) -> Option<Stmt> {
         let callee = self.tuple_callee()?;
         let text = self.call_text(&callee, 1)?;
+        self.calls_nested = true;
+        self.used.push(Feature::TupleCalls);
+        if self.side.gen_bool(0.3) {
+            let u = self.fresh("u");
+            for k in 0..2 {
+                self.declare(&format!("{u}.{k}"), Kind::Float, false, 6.0);
+            }
+            return Some(Stmt::Let {
+                name: u,
+                mutable: false,
+                ty: None,
+                value: text,
+                recompute: false,
+                record: false,
+            });
+        }
         let (a, b) = (self.fresh("u"), self.fresh("u"));
         let mutable = self.side.gen_bool(0.5);
         let skip = self.side.gen_bool(0.3);
         let m = if mutable { "mut " } else { "" };
         let first = if skip { "_".to_string() } else { a.clone() };
-        self.calls_nested = true;
-        self.used.push(Feature::TupleCalls);
         let stmt = Stmt::Let {
             name: format!("({first}, {m}{b})"),
             mutable: false,
@@ -2050,6 +2065,8 @@ impl Gen<'_> {
                     .visible()
                     .into_iter()
                     .filter(|&k| matches!(self.scope[k].kind, Kind::Float))
+                    // `u.0` of a tuple bound to one name is no name a `let` binds.
+                    .filter(|&k| !self.scope[k].name.contains('.'))
                     .collect();
                 if let Some(&k) = floats.choose(&mut self.rng) {
                     let (name, mag) = (self.scope[k].name.clone(), self.scope[k].mag);

@@ -387,6 +387,11 @@ impl Lower {
             }
             PatShape::Skip(t) => TupleShape::Skip(*t),
             PatShape::Field(k, inner) => TupleShape::Field(*k, Box::new(self.tuple_shape(inner))),
+            PatShape::Fields(items) => TupleShape::Fields(
+                (items.iter())
+                    .map(|(k, s)| (*k, self.tuple_shape(s)))
+                    .collect(),
+            ),
         }
     }
 

@@ -95,6 +95,9 @@ pub struct Lower {
     /// Of those, the elements of a destructured tuple (`let (v, g) = f_grad(..);`): the
     /// element's position and every name the pattern binds, for the error's suggestion.
     tuple_lets: HashMap<VarId, (usize, Vec<String>)>,
+    /// Of those, the elements of a tuple bound to one name (`let t = g(..);` read as `t.k`),
+    /// as the user reads them (`t.k`).
+    tuple_fields: HashMap<VarId, String>,
     /// The `alloc` feature is on (see [`Args::alloc`]).
     alloc: bool,
     /// Variables reported as carried through a run-time loop (once each, at the innermost).
@@ -183,6 +186,7 @@ impl Lower {
             call_sigs: HashMap::new(),
             named: Default::default(),
             tuple_lets: HashMap::new(),
+            tuple_fields: HashMap::new(),
             alloc: args.alloc,
             reported_carried: HashSet::new(),
             reported_lets: HashSet::new(),

@@ -131,6 +131,13 @@ impl Lower {
                 Some((v, proj))
             }
             syn::Expr::Field(f) => {
+                // `t.k` of a tuple bound to one name: its own variable.
+                if let (syn::Member::Unnamed(k), syn::Expr::Path(p)) = (&f.member, &*f.base)
+                    && let Some(t) = p.path.get_ident()
+                    && let Some(v) = self.lookup(&format!("{t}.{}", k.index))
+                {
+                    return Some((v, Vec::new()));
+                }
                 let (v, mut proj) = self.place_or_const(&f.base)?;
                 match &f.member {
                     syn::Member::Named(n) => {
@@ -190,7 +197,11 @@ impl Lower {
             return true;
         }
         let name = &self.f.vars[v].name;
-        let msg = if let Some((i, names)) = self.tuple_lets.get(&v) {
+        let msg = if let Some(read) = self.tuple_fields.get(&v) {
+            format!(
+                "`{read}` is an element of what `{callee}` returns, {what} the macro cannot see from here: bind the tuple's elements with its type, as in `let (a, b): (f64, [f64; N]) = {callee}(..);`"
+            )
+        } else if let Some((i, names)) = self.tuple_lets.get(&v) {
             let tys: Vec<&str> = (0..names.len())
                 .map(|j| if j == *i { "[f64; N]" } else { "_" })
                 .collect();

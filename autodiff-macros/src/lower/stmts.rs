@@ -102,7 +102,12 @@ impl Lower {
         for (i, s) in stmts.iter().enumerate() {
             let last = i + 1 == stmts.len();
             match s {
-                syn::Stmt::Local(local) => self.local(local, out),
+                syn::Stmt::Local(local) => {
+                    match super::tuples::one_name_tuple(local, &stmts[i + 1..], conts) {
+                        Some(tuple) => self.one_name_let(tuple, out),
+                        None => self.local(local, out),
+                    }
+                }
                 syn::Stmt::Item(item) => self.error(err(
                     item,
                     "items inside a differentiable function are not supported; move them outside the function",

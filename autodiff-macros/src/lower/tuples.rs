@@ -433,6 +433,8 @@ pub(super) enum PatShape {
     Skip(Option<TyId>),
     /// `.k` of a tuple of arity unknown here.
     Field(usize, Box<PatShape>),
+    /// Several elements of a tuple of arity unknown here, in increasing order.
+    Fields(Vec<(usize, PatShape)>),
 }
 
 impl PatShape {
@@ -443,6 +445,7 @@ impl PatShape {
             PatShape::Leaf => 1,
             PatShape::Skip(_) => 0,
             PatShape::Field(_, inner) => inner.leaves(),
+            PatShape::Fields(items) => items.iter().map(|(_, s)| s.leaves()).sum(),
         }
     }
 }
@@ -453,5 +456,141 @@ fn as_call(e: &syn::Expr) -> Option<&syn::ExprCall> {
         syn::Expr::Paren(p) => as_call(&p.expr),
         syn::Expr::Call(c) if callee_name(e).is_some() => Some(c),
         _ => None,
+    }
+}
+
+/// `let t = g(..);` that the statements after it (`rest`) read only as `t.k`: a tuple bound to
+/// one name. The name, the call and the elements read, in increasing order; `None` for any
+/// other `let`, or where `t` is used otherwise (passed whole, bound again, `t.k.j`), or named
+/// by what follows the block (`conts`).
+pub(super) fn one_name_tuple<'s>(
+    local: &'s syn::Local,
+    rest: &[syn::Stmt],
+    conts: &[&[syn::Stmt]],
+) -> Option<(&'s syn::Ident, &'s syn::ExprCall, Vec<usize>)> {
+    use quote::ToTokens;
+    let syn::Pat::Ident(pi) = &local.pat else {
+        return None;
+    };
+    let plain = pi.by_ref.is_none() && pi.mutability.is_none() && pi.subpat.is_none();
+    let init = local.init.as_ref()?;
+    if !plain || !local.attrs.is_empty() || init.diverge.is_some() {
+        return None;
+    }
+    let call = as_call(&init.expr)?;
+    let name = pi.ident.to_string();
+    let mut fields = Vec::new();
+    for s in rest {
+        if !field_reads(s.to_token_stream(), &name, &mut fields) {
+            return None;
+        }
+    }
+    for s in conts.iter().flat_map(|c| c.iter()) {
+        let mut any = Vec::new();
+        if !field_reads(s.to_token_stream(), &name, &mut any) || !any.is_empty() {
+            return None;
+        }
+    }
+    fields.sort_unstable();
+    fields.dedup();
+    (!fields.is_empty()).then_some((&pi.ident, call, fields))
+}
+
+/// Collects `k` for each `name.k` in `tokens`; false where `name` stands otherwise (a field
+/// or path segment of that name, `x.name` or `a::name`, is another thing).
+fn field_reads(tokens: proc_macro2::TokenStream, name: &str, fields: &mut Vec<usize>) -> bool {
+    use proc_macro2::TokenTree;
+    let tts: Vec<TokenTree> = tokens.into_iter().collect();
+    let punct =
+        |t: Option<&TokenTree>, c: char| matches!(t, Some(TokenTree::Punct(p)) if p.as_char() == c);
+    for (i, tt) in tts.iter().enumerate() {
+        match tt {
+            TokenTree::Group(g) if !field_reads(g.stream(), name, fields) => return false,
+            TokenTree::Ident(id) if *id == name => {
+                let prev = i.checked_sub(1).and_then(|j| tts.get(j));
+                if punct(prev, '.') || punct(prev, ':') {
+                    continue;
+                }
+                // `t.k`, not `t.k.j` (an element that is a tuple in turn).
+                let nested = punct(tts.get(i + 3), '.')
+                    && matches!(tts.get(i + 4), Some(TokenTree::Literal(_)));
+                let k = match tts.get(i + 2) {
+                    Some(TokenTree::Literal(l)) if punct(tts.get(i + 1), '.') && !nested => {
+                        l.to_string().parse::<usize>().ok()
+                    }
+                    _ => None,
+                };
+                match k {
+                    Some(k) => fields.push(k),
+                    None => return false,
+                }
+            }
+            _ => {}
+        }
+    }
+    true
+}
+
+impl Lower {
+    /// `let t = g(..);` read as `t.j`, `t.k` ([`one_name_tuple`]): the call, and one variable
+    /// per element read, found by the name `t.k` ([`Lower::place`]).
+    pub(super) fn one_name_let(
+        &mut self,
+        (name, call, fields): (&syn::Ident, &syn::ExprCall, Vec<usize>),
+        out: &mut Block,
+    ) {
+        let shape = PatShape::Fields(fields.iter().map(|&k| (k, PatShape::Leaf)).collect());
+        let ops = self.tuple_call(call, &shape, out);
+        let callee = callee_name(&syn::Expr::Call(call.clone())).unwrap_or_default();
+        let mut vars = Vec::new();
+        for (&k, op) in fields.iter().zip(&ops) {
+            let ty = self.f.operand_ty(op);
+            let emit = quote::format_ident!("{}_{}", name, k, span = name.span());
+            // Declared as `t_k` (its emitted name), then found as `t.k` only: the user's
+            // own `t_k`, if any, stays bound.
+            let key = emit.to_string();
+            let shadowed = self.scopes.last().unwrap().get(&key).cloned();
+            let v = self.declare(&emit, false, ty, None);
+            let scope = self.scopes.last_mut().unwrap();
+            match shadowed {
+                Some(b) => scope.insert(key, b),
+                None => scope.remove(&key),
+            };
+            scope.insert(format!("{name}.{k}"), super::Binding::Var(v));
+            self.call_lets.insert(v, (callee.clone(), false));
+            self.tuple_lets.insert(v, (k, Vec::new()));
+            self.tuple_fields.insert(v, format!("{name}.{k}"));
+            vars.push((v, Vec::new()));
+        }
+        self.bind_all(out, ops, vars, true);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::one_name_tuple;
+
+    fn fields(body: &str) -> Option<Vec<usize>> {
+        let block: syn::Block = syn::parse_str(body).unwrap();
+        let syn::Stmt::Local(local) = &block.stmts[0] else {
+            panic!("a let first")
+        };
+        one_name_tuple(local, &block.stmts[1..], &[]).map(|(_, _, f)| f)
+    }
+
+    /// Only a `let` of a call whose name is read as `t.k` alone binds a tuple to one name.
+    #[test]
+    fn a_tuple_bound_to_one_name_is_read_by_element_only() {
+        assert_eq!(
+            fields("{ let t = g(x); t.2 * t.0 + (t.2).sin() }"),
+            Some(vec![0, 2])
+        );
+        assert_eq!(fields("{ let t = g(x); h(t.1, p.t, a::t) }"), Some(vec![1]));
+        assert_eq!(fields("{ let t = g(x); h(t) }"), None);
+        assert_eq!(fields("{ let t = g(x); t.0.1 }"), None);
+        assert_eq!(fields("{ let t = g(x); let t = 1.0; t }"), None);
+        assert_eq!(fields("{ let mut t = g(x); t.0 }"), None);
+        assert_eq!(fields("{ let t = x * 2.0; t.0 }"), None);
+        assert_eq!(fields("{ let t = g(x); 1.0 }"), None);
     }
 }

@@ -470,8 +470,9 @@ impl<'a> Rev<'a> {
 
     /// The cotangent of a call's tuple: each bound element's (or a zero of its type), a zero
     /// through the local `__StackgradZero` for an element bound to nothing, and for `.k` of a
-    /// tuple of unknown arity `__StackgradSet{k}::with(..)` (the tuple's type is the callee's
-    /// parameter's, which rustc infers).
+    /// tuple of unknown arity `__StackgradSet{k}::with(..)`, and `__StackgradSet{j}::set(..)`
+    /// on it for each further element read (the tuple's type is the callee's parameter's,
+    /// which rustc infers).
     fn tuple_seed(&mut self, call: Target, shape: &TupleShape, at: &mut Vec<usize>) -> TokenStream {
         match shape {
             TupleShape::Tuple(items) => {
@@ -496,14 +497,35 @@ impl<'a> Rev<'a> {
                 at.push(*k);
                 let inner = self.tuple_seed(call, inner, at);
                 at.pop();
-                let set = format_ident!("__StackgradSet{}", k);
-                if self.set_helpers.insert(*k) {
-                    self.zero_helper();
-                    self.decls.push(crate::print::set_helper(*k));
-                }
+                let set = self.set_helper(*k);
                 quote!(#set::with(#inner))
             }
+            // The first element's `with`, then each other's `set` on it.
+            TupleShape::Fields(items) => {
+                let mut seed = TokenStream::new();
+                for (n, (k, inner)) in items.iter().enumerate() {
+                    at.push(*k);
+                    let inner = self.tuple_seed(call, inner, at);
+                    at.pop();
+                    let set = self.set_helper(*k);
+                    seed = if n == 0 {
+                        quote!(#set::with(#inner))
+                    } else {
+                        quote!(#set::set(#seed, #inner))
+                    };
+                }
+                seed
+            }
         }
+    }
+
+    /// `__StackgradSet{k}`, declaring the helper trait (and the zero one it needs) once.
+    fn set_helper(&mut self, k: usize) -> proc_macro2::Ident {
+        if self.set_helpers.insert(k) {
+            self.zero_helper();
+            self.decls.push(crate::print::set_helper(k));
+        }
+        format_ident!("__StackgradSet{}", k)
     }
 
     /// `__StackgradZero::zero()`, declaring the helper trait once.
