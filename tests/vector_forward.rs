@@ -52,6 +52,43 @@ fn rnn(x: &[f64; 30], w: f64, u: f64) -> f64 {
     h * h
 }
 
+/// A callee with an array result.
+#[differentiable(jvp)]
+fn rotate(v: &[f64; 2], a: f64) -> [f64; 2] {
+    let (s, c) = (a.sin(), a.cos());
+    [c * v[0] - s * v[1], s * v[0] + c * v[1]]
+}
+
+/// A callee differentiated in `x` only, with an integer parameter.
+#[differentiable(jvp, wrt(x))]
+fn damped(x: f64, k: f64, n: usize) -> f64 {
+    let mut y = x;
+    for _ in 0..n {
+        y = (k * y).tanh() + 0.5 * y;
+    }
+    y
+}
+
+/// Calls in vector mode: an array result bound with its type, a float result inside a loop, a
+/// `wrt(..)` callee passed a constant and an integer, a call written into an array element;
+/// each call takes its tangent lane by lane through `g_jvp_call`.
+#[differentiable(jvp)]
+fn with_calls(x: &[f64; 4], a: f64) -> [f64; 2] {
+    let v = [x[0], x[1]];
+    let r: [f64; 2] = rotate(&v, a);
+    let mut acc = 0.0;
+    for i in 0..4 {
+        acc += damped(x[i] * r[i % 2], 0.7, 3);
+    }
+    let mut out = [0.0; 2];
+    out[0] = damped(acc, 1.3, 2);
+    out[0] *= r[1];
+    let u = [acc, x[3]];
+    let q: [f64; 2] = rotate(&u, a * x[2]);
+    out[1] = q[0] - q[1];
+    out
+}
+
 /// The value and each lane's derivative: `f_jvp_vec` against `f_jvp` per direction, and
 /// central differences of `f` along it (`h` = 1e-6, relative tolerance 1e-6).
 fn check<const N: usize, const M: usize, const W: usize>(
@@ -159,6 +196,35 @@ fn rnn_all<const W: usize>(seed: u64) {
             ([v], [d])
         },
     );
+}
+
+fn with_calls_all<const W: usize>(seed: u64) {
+    let split = |p: &[f64; 5]| -> ([f64; 4], f64) { (core::array::from_fn(|i| p[i]), p[4]) };
+    check::<5, 2, W>(
+        "with_calls",
+        &points(seed, 20, -1.0, 1.0),
+        seed,
+        |p| {
+            let (x, a) = split(p);
+            with_calls(&x, a)
+        },
+        |p, t| {
+            let ((x, a), (tx, ta)) = (split(p), split(t));
+            with_calls_jvp(&x, a, &tx, ta)
+        },
+        |p, t| {
+            let (x, a) = split(p);
+            let tx: [[f64; W]; 4] = core::array::from_fn(|i| t[i]);
+            with_calls_jvp_vec::<W>(&x, a, &tx, t[4])
+        },
+    );
+}
+
+#[test]
+fn calls_each_lane_through_the_callee() {
+    with_calls_all::<1>(10);
+    with_calls_all::<4>(11);
+    with_calls_all::<8>(12);
 }
 
 #[test]

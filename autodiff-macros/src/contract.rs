@@ -264,7 +264,7 @@ impl<'a> Forwarder<'a> {
                 "`{bare}` does not differentiate its parameter `{param}`, and a derivative reaches it at this call"
             );
             let note = format!(
-                "differentiate `{param}` in `{bare}` (its `wrt(..)`), or pass it a value that carries no derivative"
+                "differentiate `{param}` in `{bare}` (its `wrt(..)`), or pass it a value that carries no derivative (a parameter of the caller that carries none, an enum for one, belongs outside the caller's `wrt(..)`)"
             );
             out.extend(quote! {
                 #[doc(hidden)]

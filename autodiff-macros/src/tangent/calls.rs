@@ -142,6 +142,9 @@ impl Tan<'_> {
             let value = quote!(#path(#(#vals),*));
             return Self::bind(fwd, target, place, is_let, value);
         };
+        if self.lanes {
+            return self.lanes_call((target, place, is_let), (path, args, span), t_name);
+        }
         let mut t_args = Vec::new();
         let mut pre = TokenStream::new();
         // Through the callee's contract: one tangent slot per argument, `&t` or `()` where

@@ -8,9 +8,10 @@
 //!
 //! Loop-invariant tangent terms are hoisted as in `f_jvp` (`hoist`, whose fixed part and slots
 //! hold lanes too); loop nests are not split (`split`). For the functions whose tangents are
-//! floats and arrays of floats, with no calls: a struct or slice tangent, or a call (whose
-//! callee would need its own vector form), leaves the function without `f_jvp_vec`
-//! ([`vector_mode`]).
+//! floats and arrays of floats: a struct or slice tangent leaves the function without
+//! `f_jvp_vec` ([`vector_mode`]). A call takes the value once and its tangent lane by lane,
+//! one `g_jvp_call` per lane ([`Tan::lanes_call`]): any `jvp` callee serves, whether it has a
+//! vector form or not.
 
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
@@ -31,7 +32,8 @@ pub(super) fn zero() -> TokenStream {
 }
 
 /// Whether `f` gets `f_jvp_vec`: its differentiated parameters and results are floats and
-/// arrays of floats, no active value is a struct, and it calls no function.
+/// arrays of floats, no active value is a struct, and every call goes through its callee's
+/// contract (`g_jvp_call`) and returns a float or an array of a type written here.
 pub fn vector_mode(f: &Func) -> bool {
     let plain = |ty: TyId| {
         let leaf = f.types.leaf(ty);
@@ -39,15 +41,39 @@ pub fn vector_mode(f: &Func) -> bool {
     };
     let params = f.wrt.iter().all(|&i| plain(f.vars[f.params[i]].ty));
     let structs = (f.vars.iter()).any(|v| f.types.kind(v.ty) == Kind::Struct);
-    params && !structs && f.ret.iter().all(|&t| plain(t)) && !calls(&f.body)
+    params && !structs && f.ret.iter().all(|&t| plain(t)) && calls_fit(f, &f.body)
 }
 
-fn calls(b: &Block) -> bool {
-    b.stmts.iter().any(|s| match s {
-        Stmt::Def { rhs, .. } => matches!(rhs, Rhs::Call { .. }),
-        Stmt::If { then, els, .. } => calls(then) || calls(els),
-        Stmt::For { body, .. } => calls(body),
-        _ => false,
+/// Whether the type is written in the function (not named through a callee's contract).
+fn written(f: &Func, ty: TyId) -> bool {
+    match f.types.get(ty) {
+        TyVal::Out(..) => false,
+        TyVal::Array(e, _) => written(f, *e),
+        _ => f.types.known(ty),
+    }
+}
+
+/// Every call of `b` one that vector mode takes ([`vector_mode`]).
+fn calls_fit(f: &Func, b: &Block) -> bool {
+    b.stmts.iter().all(|s| match s {
+        Stmt::Def {
+            target,
+            place,
+            rhs: Rhs::Call {
+                path, args, tuple, ..
+            },
+            ..
+        } => {
+            let ty = match target {
+                Target::Var(v) => f.place_ty(*v, place),
+                t => f.target_ty(*t),
+            };
+            tuple.is_none() && f.through_contract(path, args) && written(f, ty)
+        }
+        Stmt::Def { rhs, .. } => !matches!(rhs, Rhs::Elem { .. }),
+        Stmt::If { then, els, .. } => calls_fit(f, then) && calls_fit(f, els),
+        Stmt::For { body, .. } => calls_fit(f, body),
+        _ => true,
     })
 }
 
@@ -159,6 +185,49 @@ impl Tan<'_> {
         }
     }
 
+    /// A call in vector mode, `let y = g(args..);`: the value once, then its tangent lane by
+    /// lane, each lane one `g_jvp_call` with every argument's tangent at that lane
+    /// (`__LaneOf::lane`, `()` where it carries none), written into the lanes of `t_y`.
+    pub(super) fn lanes_call(
+        &mut self,
+        (target, place, is_let): (Target, &[Proj], bool),
+        (path, args, span): (&syn::Path, &[Operand], Span),
+        t_name: TokenStream,
+    ) -> TokenStream {
+        let fwd = self.fwd;
+        let vals: Vec<_> = args.iter().map(|a| fwd.operand(a)).collect();
+        let mut slots = Vec::new();
+        for a in args {
+            let ty = self.f.operand_ty(a);
+            let t = self.f.types.differentiable(ty).then(|| self.t_operand(a));
+            slots.push(match t.flatten() {
+                Some(t) => quote!(&__LaneOf::lane(&(#t), __l)),
+                None => quote!(()),
+            });
+        }
+        self.needs_lane_of = true;
+        let jvp = crate::names::companion(path, |i| {
+            quote::format_ident!("{}_jvp_call", i, span = span)
+        });
+        let ty = self.def_ty(target, place);
+        let (tt, zero, w) = (self.t_ty(ty), self.zero(ty), width());
+        let tangent = quote!({
+            let mut __t: #tt = #zero;
+            for __l in 0..#w {
+                let (_, __lane) = #jvp(#(#vals,)* #(#slots),*);
+                __LaneOf::set_lane(&mut __t, __l, __lane);
+            }
+            __t
+        });
+        let prim = Self::bind(fwd, target, place, is_let, quote!(#path(#(#vals),*)));
+        if is_let && place.is_empty() {
+            let m = matches!(target, Target::Var(v) if self.f.vars[v].mutable).then(|| quote!(mut));
+            let ann = self.t_ann(ty);
+            return quote!(#prim let #m #t_name #ann = #tangent;);
+        }
+        quote!(#prim #t_name = #tangent;)
+    }
+
     /// The body of `f_jvp_vec`: the lanes' type, the parameters' lanes wrapped, the sweep, the
     /// result's lanes unwrapped.
     pub fn lanes_body(&mut self) -> TokenStream {
@@ -190,6 +259,9 @@ impl Tan<'_> {
             pre.extend(quote!(let #m #t: #inner = #wrapped;));
         }
         let (stmts, value, tangent) = self.block(&self.f.body, &self.f.ret);
+        if self.needs_lane_of {
+            pre.extend(lane_of());
+        }
         let tangent: Vec<_> = (tangent.into_iter().zip(&self.f.ret))
             .map(|(t, &ty)| wrap(self.depth(ty), quote!((#t)), false))
             .collect();
@@ -227,6 +299,42 @@ impl Tan<'_> {
         match t {
             Some(t) => quote!(__Lanes(::core::array::from_fn(|__l| #t))),
             None => zero(),
+        }
+    }
+}
+
+/// `__LaneOf`: one lane of a tangent (a float's lanes, or arrays of them) as the scalar sweep
+/// holds it, and that lane written back.
+fn lane_of() -> TokenStream {
+    quote! {
+        trait __LaneOf<const W: usize> {
+            type One;
+            fn lane(&self, l: usize) -> Self::One;
+            fn set_lane(&mut self, l: usize, v: Self::One);
+        }
+        impl<F: ::core::marker::Copy, const W: usize> __LaneOf<W> for __Lanes<F, W> {
+            type One = F;
+            #[inline(always)]
+            fn lane(&self, l: usize) -> F {
+                self.0[l]
+            }
+            #[inline(always)]
+            fn set_lane(&mut self, l: usize, v: F) {
+                self.0[l] = v;
+            }
+        }
+        impl<T: __LaneOf<W>, const N: usize, const W: usize> __LaneOf<W> for [T; N] {
+            type One = [T::One; N];
+            #[inline(always)]
+            fn lane(&self, l: usize) -> Self::One {
+                ::core::array::from_fn(|i| self[i].lane(l))
+            }
+            #[inline(always)]
+            fn set_lane(&mut self, l: usize, v: Self::One) {
+                for (s, x) in self.iter_mut().zip(v) {
+                    s.set_lane(l, x);
+                }
+            }
         }
     }
 }

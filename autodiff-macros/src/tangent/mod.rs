@@ -72,6 +72,8 @@ pub struct Tan<'a> {
     /// lanes a `[F; W]` wrapped where it is read (never converted whole: a large array's
     /// tangent would be copied on every call).
     raw: Vec<bool>,
+    /// In vector mode, a call takes its arguments' tangents lane by lane (`__LaneOf`).
+    needs_lane_of: bool,
 }
 
 impl<'a> Tan<'a> {
@@ -113,6 +115,7 @@ impl<'a> Tan<'a> {
             lanes: false,
             lane: std::cell::Cell::new(false),
             raw: vec![false; f.vars.len()],
+            needs_lane_of: false,
         }
     }
 

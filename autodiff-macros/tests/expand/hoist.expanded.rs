@@ -362,7 +362,7 @@ impl<
 #[diagnostic::on_unimplemented(
     message = "`hoist` does not differentiate its parameter `x`, and a derivative reaches it at this call",
     label = "a derivative reaches it here",
-    note = "differentiate `x` in `hoist` (its `wrt(..)`), or pass it a value that carries no derivative"
+    note = "differentiate `x` in `hoist` (its `wrt(..)`), or pass it a value that carries no derivative (a parameter of the caller that carries none, an enum for one, belongs outside the caller's `wrt(..)`)"
 )]
 pub trait HoistNoDerivativeX {}
 impl HoistNoDerivativeX for () {}

@@ -237,7 +237,7 @@ for () {
 #[diagnostic::on_unimplemented(
     message = "`observe` does not differentiate its parameter `l`, and a derivative reaches it at this call",
     label = "a derivative reaches it here",
-    note = "differentiate `l` in `observe` (its `wrt(..)`), or pass it a value that carries no derivative"
+    note = "differentiate `l` in `observe` (its `wrt(..)`), or pass it a value that carries no derivative (a parameter of the caller that carries none, an enum for one, belongs outside the caller's `wrt(..)`)"
 )]
 trait ObserveNoDerivativeL {}
 impl ObserveNoDerivativeL for () {}

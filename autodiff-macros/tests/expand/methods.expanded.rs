@@ -403,7 +403,7 @@ impl<
 #[diagnostic::on_unimplemented(
     message = "`__linear_loss` does not differentiate its parameter `x`, and a derivative reaches it at this call",
     label = "a derivative reaches it here",
-    note = "differentiate `x` in `__linear_loss` (its `wrt(..)`), or pass it a value that carries no derivative"
+    note = "differentiate `x` in `__linear_loss` (its `wrt(..)`), or pass it a value that carries no derivative (a parameter of the caller that carries none, an enum for one, belongs outside the caller's `wrt(..)`)"
 )]
 pub trait LinearLossNoDerivativeX {}
 impl LinearLossNoDerivativeX for () {}
@@ -411,7 +411,7 @@ impl LinearLossNoDerivativeX for () {}
 #[diagnostic::on_unimplemented(
     message = "`__linear_loss` does not differentiate its parameter `y`, and a derivative reaches it at this call",
     label = "a derivative reaches it here",
-    note = "differentiate `y` in `__linear_loss` (its `wrt(..)`), or pass it a value that carries no derivative"
+    note = "differentiate `y` in `__linear_loss` (its `wrt(..)`), or pass it a value that carries no derivative (a parameter of the caller that carries none, an enum for one, belongs outside the caller's `wrt(..)`)"
 )]
 pub trait LinearLossNoDerivativeY {}
 impl LinearLossNoDerivativeY for () {}

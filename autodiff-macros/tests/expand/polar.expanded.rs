@@ -139,7 +139,7 @@ impl<
 #[diagnostic::on_unimplemented(
     message = "`polar` does not differentiate its parameter `turns`, and a derivative reaches it at this call",
     label = "a derivative reaches it here",
-    note = "differentiate `turns` in `polar` (its `wrt(..)`), or pass it a value that carries no derivative"
+    note = "differentiate `turns` in `polar` (its `wrt(..)`), or pass it a value that carries no derivative (a parameter of the caller that carries none, an enum for one, belongs outside the caller's `wrt(..)`)"
 )]
 pub trait PolarNoDerivativeTurns {}
 impl PolarNoDerivativeTurns for () {}
@@ -147,7 +147,7 @@ impl PolarNoDerivativeTurns for () {}
 #[diagnostic::on_unimplemented(
     message = "`polar` does not differentiate its parameter `scale`, and a derivative reaches it at this call",
     label = "a derivative reaches it here",
-    note = "differentiate `scale` in `polar` (its `wrt(..)`), or pass it a value that carries no derivative"
+    note = "differentiate `scale` in `polar` (its `wrt(..)`), or pass it a value that carries no derivative (a parameter of the caller that carries none, an enum for one, belongs outside the caller's `wrt(..)`)"
 )]
 pub trait PolarNoDerivativeScale {}
 impl PolarNoDerivativeScale for () {}

@@ -267,7 +267,7 @@ impl<
 #[diagnostic::on_unimplemented(
     message = "`spread` does not differentiate its parameter `xs`, and a derivative reaches it at this call",
     label = "a derivative reaches it here",
-    note = "differentiate `xs` in `spread` (its `wrt(..)`), or pass it a value that carries no derivative"
+    note = "differentiate `xs` in `spread` (its `wrt(..)`), or pass it a value that carries no derivative (a parameter of the caller that carries none, an enum for one, belongs outside the caller's `wrt(..)`)"
 )]
 pub trait SpreadNoDerivativeXs {}
 impl SpreadNoDerivativeXs for () {}

@@ -176,7 +176,7 @@ impl<
 #[diagnostic::on_unimplemented(
     message = "`rnn` does not differentiate its parameter `x`, and a derivative reaches it at this call",
     label = "a derivative reaches it here",
-    note = "differentiate `x` in `rnn` (its `wrt(..)`), or pass it a value that carries no derivative"
+    note = "differentiate `x` in `rnn` (its `wrt(..)`), or pass it a value that carries no derivative (a parameter of the caller that carries none, an enum for one, belongs outside the caller's `wrt(..)`)"
 )]
 pub trait RnnNoDerivativeX {}
 impl RnnNoDerivativeX for () {}
