@@ -92,10 +92,14 @@ fn tangent_callees(known: &HashMap<String, Callee>) -> HashMap<String, Callee> {
     (known.iter())
         .map(|(key, callee)| {
             let primal = callee.params.iter().cloned();
-            let tangents = callee.params.iter().enumerate().map(|(i, (name, _))| {
-                let zero = callee.slots.get(i) == Some(&PairSlot::ZeroStruct);
-                let prefix = if zero { "z" } else { "t" };
-                (format!("{prefix}_{name}"), !zero)
+            let tangents = callee.params.iter().enumerate().map(|(i, (name, d))| {
+                let slot = callee.slots.get(i).copied().unwrap_or(PairSlot::Tangent);
+                let prefix = if slot == PairSlot::ZeroStruct {
+                    "z"
+                } else {
+                    "t"
+                };
+                (format!("{prefix}_{name}"), *d || slot == PairSlot::Ignored)
             });
             let params = primal.chain(tangents).collect();
             let callee = Callee {
@@ -137,13 +141,18 @@ pub fn hvp_fn(func: &syn::ItemFn, f: &Func) -> TokenStream {
         let ty = f.types.tokens(var.ty);
         let float = f.types.kind(var.ty) == Kind::Float;
         if !f.wrt.contains(&i) {
-            // A zero struct, or a zero the program ignores.
-            let z = f.types.zero(var.ty);
-            v_pass.push(match f.types.kind(var.ty) {
-                Kind::Struct => quote!(&#z),
-                _ if !f.types.differentiable(var.ty) => quote!(0.0),
-                _ if var.by_ref => quote!(&#z),
-                _ => z,
+            // A zero struct; or a value the program ignores: the parameter itself for a float
+            // array (no zero of a large one made per call), a zero float otherwise.
+            v_pass.push(match f.pair_slot(i) {
+                PairSlot::ZeroStruct => {
+                    let z = f.types.zero(var.ty);
+                    quote!(&#z)
+                }
+                PairSlot::Tangent if !float => {
+                    let a = &args[i];
+                    quote!(#a)
+                }
+                _ => quote!(0.0),
             });
             continue;
         }
@@ -169,20 +178,15 @@ pub fn hvp_fn(func: &syn::ItemFn, f: &Func) -> TokenStream {
         buffers,
         checks,
     } = outputs(f, name, wrt_tys, &v_names, &mut names);
-    // The tangents' adjoints: the gradient's buffers, and a scratch one for each tangent the
-    // program ignores (it differentiates every tangent it takes, `Tan::pair_params`).
+    // The tangents' adjoints: the gradient's buffers, and a scratch float for each float the
+    // program ignores for a parameter without derivatives (`Tan::pair_params`).
     let mut g_pass = g_pass.into_iter();
     let mut t_adj = Vec::new();
-    for (i, &p) in f.params.iter().enumerate() {
-        let ty = f.vars[p].ty;
+    for i in 0..f.params.len() {
         match f.pair_slot(i) {
             _ if f.wrt.contains(&i) => t_adj.extend(g_pass.next()),
-            PairSlot::ZeroStruct => {}
+            PairSlot::ZeroStruct | PairSlot::Tangent => {}
             PairSlot::Ignored => t_adj.push(quote!(&mut 0.0)),
-            PairSlot::Tangent => {
-                let z = f.types.zero(ty);
-                t_adj.push(quote!(&mut #z));
-            }
         }
     }
     let inner = format_ident!("{}_hvp_jvp", name);
@@ -338,13 +342,14 @@ mod tests {
             .iter()
             .map(|i| i.to_string())
             .collect();
+        // The float ignored for `k` is differentiated (its adjoint stays zero).
         assert_eq!(wrt, ["x", "w", "t_x", "t_k", "t_w"]);
         let g = crate::lower::lower(&p.item, &p.args).unwrap();
         assert_eq!(g.wrt.len(), 5);
     }
 
-    /// A method's `_hvp_jvp` differentiates what the method does and every tangent it takes:
-    /// one (or a zero struct) per parameter, in parameter order.
+    /// A method's `_hvp_jvp` differentiates what the method does and the tangents of what it
+    /// differentiates; it takes one tangent (or zero struct) per parameter, in parameter order.
     #[test]
     fn known_callees_as_the_tangent_program_calls_them() {
         let callee = Callee {
@@ -363,7 +368,7 @@ mod tests {
         let names: Vec<&str> = c.params.iter().map(|(n, _)| n.as_str()).collect();
         assert_eq!(names, ["self", "x", "d", "t_self", "t_x", "z_d"]);
         let d: Vec<bool> = c.params.iter().map(|(_, d)| *d).collect();
-        assert_eq!(d, [true, false, false, true, true, false]);
+        assert_eq!(d, [true, false, false, true, false, false]);
     }
 
     #[test]

@@ -51,9 +51,15 @@ impl Tan<'_> {
         span: Span,
         pre: &mut TokenStream,
     ) -> TokenStream {
-        let slot = (self.f.known_callee(path)).and_then(|c| c.slots.get(i).copied());
+        let known = self.f.known_callee(path);
+        let slot = known.and_then(|c| c.slots.get(i).copied());
         if slot == Some(PairSlot::Ignored) {
             return quote!(0.0);
+        }
+        // A known callee ignores this tangent: the argument itself serves (no zero made).
+        let ignored = known.and_then(|c| c.params.get(i)).is_some_and(|(_, d)| !d);
+        if slot == Some(PairSlot::Tangent) && ignored {
+            return self.fwd.operand(a);
         }
         if slot == Some(PairSlot::ZeroStruct) {
             let zero = match a {

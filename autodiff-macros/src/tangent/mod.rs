@@ -138,9 +138,13 @@ impl<'a> Tan<'a> {
     /// parameter, in parameter order, each `(name, type, differentiated)`. A differentiated
     /// parameter's tangent is taken as the primal is; a struct not differentiated has its zero
     /// (`z_p: &P`, which callees that differentiate it read); any other a tangent the program
-    /// ignores, of the primal's type for floats and float arrays, the function's float otherwise. Every
-    /// tangent is differentiated (an ignored one's adjoint stays zero), so that a caller that
-    /// cannot see which are ignored passes an adjoint for each, as for any callee.
+    /// ignores, of the primal's type for floats and float arrays, the function's float otherwise.
+    /// The tangents of differentiated parameters are differentiated, and so are the floats
+    /// ignored for parameters without derivatives (their adjoints stay zero), so that a caller
+    /// that passes an adjoint for every float argument (a call named with `::<..>`) finds one
+    /// for each; the ignored tangent of a float or float array left out of `wrt(..)` is not (a
+    /// caller reaches such a callee through its contract, with `()` for it: no scratch copy of
+    /// a large array).
     pub fn pair_params(&self) -> Vec<(Ident, TokenStream, bool)> {
         let mut out = Vec::new();
         for (i, &v) in self.f.params.iter().enumerate() {
@@ -152,15 +156,17 @@ impl<'a> Tan<'a> {
             } else if let Some(z) = &self.zero_structs[v] {
                 out.push((z.clone(), quote!(&#ty), false));
             } else if let Some(t) = &self.ignored[v] {
-                let ty = match self.f.pair_slot(i) {
+                match self.f.pair_slot(i) {
                     // The function's float (`f_hvp` returns one, or an array of them).
-                    PairSlot::Ignored => match self.f.ret.first() {
-                        Some(&r) => self.f.types.tokens(self.f.types.leaf(r)),
-                        None => quote!(f64),
-                    },
-                    _ => taken,
-                };
-                out.push((t.clone(), ty, true));
+                    PairSlot::Ignored => {
+                        let ty = match self.f.ret.first() {
+                            Some(&r) => self.f.types.tokens(self.f.types.leaf(r)),
+                            None => quote!(f64),
+                        };
+                        out.push((t.clone(), ty, true));
+                    }
+                    _ => out.push((t.clone(), taken, false)),
+                }
             }
         }
         out
