@@ -4,7 +4,7 @@
 pub mod ba;
 mod descent;
 pub mod det;
-mod gmm;
+pub mod gmm;
 mod hello;
 pub mod ht;
 mod kmeans;

@@ -1,0 +1,106 @@
+//! GradBench's `gmm` at its largest default sizes (d = 64, k = 100, n = 1000) and a middle one
+//! (d = 20, k = 25): the objective against its gradient (`gmm_grad`), on seeded random inputs
+//! of the eval's shapes (the times do not depend on the values). Interleaved rounds, each a
+//! median over batches; every round is printed.
+//!
+//! ```sh
+//! cargo bench -p stackgrad-gradbench --bench gmm
+//! ```
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use stackgrad_gradbench::evals::gmm::{gmm, gmm_grad};
+
+/// `len` numbers in `[lo, hi)` from a seeded linear congruential generator.
+fn numbers(seed: u64, len: usize, lo: f64, hi: f64) -> Vec<f64> {
+    let mut s = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    (0..len)
+        .map(|_| {
+            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            lo + (hi - lo) * ((s >> 11) as f64 / (1u64 << 53) as f64)
+        })
+        .collect()
+}
+
+/// Median seconds of `f` over `batches` runs.
+fn median(mut f: impl FnMut(), batches: usize) -> f64 {
+    let mut t: Vec<f64> = (0..batches)
+        .map(|_| {
+            let start = Instant::now();
+            f();
+            start.elapsed().as_secs_f64()
+        })
+        .collect();
+    t.sort_by(f64::total_cmp);
+    t[t.len() / 2]
+}
+
+fn main() {
+    println!("cpu: {}", stackgrad_gradbench::cpu_model());
+    for (d, k, n) in [(20, 25, 1000), (64, 100, 1000)] {
+        let alpha = numbers(1, k, -1.0, 1.0);
+        let mu = numbers(2, k * d, -1.0, 1.0);
+        let q = numbers(3, k * d, -0.5, 0.5);
+        let l = numbers(4, k * (d * (d - 1) / 2), -0.1, 0.1);
+        let x = numbers(5, n * d, -1.0, 1.0);
+        let (m, gamma) = (0.0, 1.0);
+        let mut g = [alpha.len(), mu.len(), q.len(), l.len()].map(|len| vec![0.0; len]);
+        let batches = 9;
+        let (mut obj, mut jac) = (Vec::new(), Vec::new());
+        for round in 1..=5 {
+            obj.push(median(
+                || {
+                    black_box(gmm(
+                        black_box(&alpha),
+                        &mu,
+                        &q,
+                        &l,
+                        &x,
+                        d,
+                        m,
+                        gamma,
+                        0.0,
+                    ));
+                },
+                batches,
+            ));
+            jac.push(median(
+                || {
+                    let [ga, gm, gq, gl] = &mut g;
+                    black_box(gmm_grad(
+                        black_box(&alpha),
+                        &mu,
+                        &q,
+                        &l,
+                        &x,
+                        d,
+                        m,
+                        gamma,
+                        0.0,
+                        ga,
+                        gm,
+                        gq,
+                        gl,
+                    ));
+                },
+                batches,
+            ));
+            let (o, j) = (obj[round - 1], jac[round - 1]);
+            println!(
+                "d={d} k={k} n={n} round {round}: objective {:.3} ms, gradient {:.3} ms, ratio {:.2}",
+                o * 1e3,
+                j * 1e3,
+                j / o
+            );
+        }
+        obj.sort_by(f64::total_cmp);
+        jac.sort_by(f64::total_cmp);
+        println!(
+            "d={d} k={k} n={n} median: objective {:.3} ms, gradient {:.3} ms, ratio {:.2}",
+            obj[2] * 1e3,
+            jac[2] * 1e3,
+            jac[2] / obj[2]
+        );
+    }
+}
