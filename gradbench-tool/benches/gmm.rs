@@ -1,5 +1,5 @@
-//! GradBench's `gmm` at its largest default sizes (d = 64, k = 100, n = 1000) and a middle one
-//! (d = 20, k = 25): the objective against its gradient (`gmm_grad`), on seeded random inputs
+//! GradBench's `gmm` at five of its default sizes, from d = 2, k = 5 to its largest, d = 64,
+//! k = 100 (n = 1000): the objective against its gradient (`gmm_grad`), on seeded random inputs
 //! of the eval's shapes (the times do not depend on the values). Interleaved rounds, each a
 //! median over batches; every round is printed.
 //!
@@ -38,7 +38,7 @@ fn median(mut f: impl FnMut(), batches: usize) -> f64 {
 
 fn main() {
     println!("cpu: {}", stackgrad_gradbench::cpu_model());
-    for (d, k, n) in [(20, 25, 1000), (64, 100, 1000)] {
+    for (d, k, n) in [(2, 5, 1000), (10, 25, 1000), (20, 25, 1000), (32, 50, 1000), (64, 100, 1000)] {
         let alpha = numbers(1, k, -1.0, 1.0);
         let mu = numbers(2, k * d, -1.0, 1.0);
         let q = numbers(3, k * d, -0.5, 0.5);
