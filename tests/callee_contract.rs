@@ -549,3 +549,49 @@ fn tuples_bound_to_one_name_against_central_differences() {
         close(dv, g, "jvp");
     }
 }
+
+/// `y + y²` by element, and a weighted sum scaled by `s`, taking the array by value.
+#[differentiable(jvp)]
+fn plus_square(x: &[f64; 3]) -> [f64; 3] {
+    [x[0] + x[0] * x[0], x[1] + x[1] * x[1], x[2] + x[2] * x[2]]
+}
+
+#[differentiable(jvp)]
+fn weigh(v: [f64; 3], s: f64) -> f64 {
+    (v[0] + 2.0 * v[1] - 3.0 * v[2]) * s
+}
+
+#[differentiable(jvp)]
+fn norm3(x: &[f64; 3]) -> f64 {
+    (x[0] * x[0] + x[1] * x[1] + x[2] * x[2]).sqrt()
+}
+
+/// Untyped lets only ever passed on whole by value: an array (`y`, twice) and floats (`n`,
+/// `z`). Each takes the type its callee's contract names, a float or an array alike.
+#[differentiable(jvp)]
+fn passed_whole(x: &[f64; 3]) -> f64 {
+    let y = plus_square(x);
+    let n = norm3(x);
+    let z = weigh(y, n);
+    weigh(y, z)
+}
+
+#[test]
+fn results_only_passed_on_whole_against_central_differences() {
+    let x = [0.3, -0.8, 1.2];
+    let f = |x: &[f64; 3]| passed_whole(x);
+    let fd = central(f, &x);
+    // The value by hand.
+    let y = x.map(|v| v + v * v);
+    let n = (x[0] * x[0] + x[1] * x[1] + x[2] * x[2]).sqrt();
+    let w = |s: f64| (y[0] + 2.0 * y[1] - 3.0 * y[2]) * s;
+    let (v, g) = passed_whole_grad(&x);
+    close(v, w(w(n)), "value");
+    for i in 0..3 {
+        close(g[i], fd[i], "gradient");
+        let mut t = [0.0; 3];
+        t[i] = 1.0;
+        let (_, d) = passed_whole_jvp(&x, &t);
+        close(d, fd[i], "jvp");
+    }
+}

@@ -341,6 +341,30 @@ pub fn zero_helper() -> TokenStream {
     }
 }
 
+/// `__StackgradDOut::d_out(&s)`: the cotangent `s` of a call's value that is a float or an
+/// array the macro cannot tell ([`crate::types::TyVal::Whole`]), as the callee's adjoint takes
+/// it: a float by value, an array by reference.
+pub fn d_out_helper() -> TokenStream {
+    quote::quote! {
+        trait __StackgradDOut<'a> {
+            type D;
+            fn d_out(&'a self) -> Self::D;
+        }
+        impl<'a> __StackgradDOut<'a> for f32 {
+            type D = f32;
+            fn d_out(&'a self) -> f32 { *self }
+        }
+        impl<'a> __StackgradDOut<'a> for f64 {
+            type D = f64;
+            fn d_out(&'a self) -> f64 { *self }
+        }
+        impl<'a, T: 'a, const N: usize> __StackgradDOut<'a> for [T; N] {
+            type D = &'a [T; N];
+            fn d_out(&'a self) -> &'a [T; N] { self }
+        }
+    }
+}
+
 /// `__StackgradSet{k}::with(v)`: a tuple (of any arity up to [`TUPLE_ARITY`], which rustc
 /// infers) zero but for element `k`, which is `v`: the cotangent of a call's tuple read as
 /// `g(..).k`.

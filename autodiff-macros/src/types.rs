@@ -45,6 +45,12 @@ pub enum TyVal {
     /// An array a call returns, bound without a type (`let y = matvec(m, v);`): its element,
     /// and the type named through the callee's contract ([`CallOut`]).
     Out(TyId, std::rc::Rc<CallOut>),
+    /// What a call returns, bound without a type and only ever passed on whole by value (`let
+    /// y = g(x); h(y)`): a float or an array, which the macro cannot tell, named through the
+    /// callee's contract. Taken for an array without elements: it is never indexed, and the
+    /// code that handles it names its type only (its zero from a block-local trait, its
+    /// cotangent handed to the callee by `__StackgradDOut`).
+    Whole(std::rc::Rc<CallOut>),
 }
 
 /// The type of what a call returns, as its callee's contract names it: `<() as
@@ -66,7 +72,11 @@ impl TyVal {
             TyVal::F32 | TyVal::F64 => Kind::Float,
             TyVal::Bool => Kind::Bool,
             TyVal::Int(_) => Kind::Int,
-            TyVal::Array(..) | TyVal::Slice(_) | TyVal::Vec(..) | TyVal::Out(..) => Kind::Array,
+            TyVal::Array(..)
+            | TyVal::Slice(_)
+            | TyVal::Vec(..)
+            | TyVal::Out(..)
+            | TyVal::Whole(_) => Kind::Array,
             TyVal::Struct(_) => Kind::Struct,
             TyVal::Enum(_) => Kind::Enum,
         }
@@ -178,6 +188,18 @@ impl Types {
         self.unify(a, out);
     }
 
+    /// Makes `a` what `call` returns, a float or an array only passed on whole
+    /// ([`TyVal::Whole`]).
+    pub fn whole(&mut self, a: TyId, call: CallOut) {
+        let whole = self.fresh(TyVal::Whole(std::rc::Rc::new(call)));
+        self.unify(a, whole);
+    }
+
+    /// Whether `a` is what a call returns, only passed on whole ([`TyVal::Whole`]).
+    pub fn is_whole(&self, a: TyId) -> bool {
+        matches!(self.get(a), TyVal::Whole(_))
+    }
+
     /// Makes an unknown element of a contract-named array an array too (`y[i][j]`); whether it
     /// is one.
     pub fn index_below(&mut self, a: TyId) -> bool {
@@ -207,7 +229,7 @@ impl Types {
     pub fn differentiable(&self, a: TyId) -> bool {
         match self.kind(a) {
             Kind::Float | Kind::Struct => true,
-            Kind::Array => self.differentiable(self.elem(a).unwrap()),
+            Kind::Array => self.elem(a).is_none_or(|e| self.differentiable(e)),
             _ => false,
         }
     }
@@ -290,7 +312,7 @@ impl Types {
                 quote::quote!([#e])
             }
             TyVal::Struct(p) | TyVal::Enum(p) => p.clone(),
-            TyVal::Out(_, c) => {
+            TyVal::Out(_, c) | TyVal::Whole(c) => {
                 let contract = &c.contract;
                 let args = c.args.iter().map(|&t| self.contract_arg(t));
                 let mut t = quote::quote!(<() as #contract<#(#args),*>>::Out);
@@ -332,7 +354,7 @@ impl Types {
             // Its shape is the callee's (named by its contract), which an array only borrowed or
             // passed on does not tell: the zero of whatever floats and arrays of them it is, from
             // a block-local trait (generated code names only `::core`).
-            TyVal::Out(..) => {
+            TyVal::Out(..) | TyVal::Whole(_) => {
                 let ty = self.tokens(a);
                 quote::quote!({
                     trait __StackgradZero: ::core::marker::Copy {

@@ -14,10 +14,14 @@ use stackgrad_gradbench::evals::gmm::{gmm, gmm_grad};
 
 /// `len` numbers in `[lo, hi)` from a seeded linear congruential generator.
 fn numbers(seed: u64, len: usize, lo: f64, hi: f64) -> Vec<f64> {
-    let mut s = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    let mut s = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
     (0..len)
         .map(|_| {
-            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             lo + (hi - lo) * ((s >> 11) as f64 / (1u64 << 53) as f64)
         })
         .collect()
@@ -38,7 +42,13 @@ fn median(mut f: impl FnMut(), batches: usize) -> f64 {
 
 fn main() {
     println!("cpu: {}", stackgrad_gradbench::cpu_model());
-    for (d, k, n) in [(2, 5, 1000), (10, 25, 1000), (20, 25, 1000), (32, 50, 1000), (64, 100, 1000)] {
+    for (d, k, n) in [
+        (2, 5, 1000),
+        (10, 25, 1000),
+        (20, 25, 1000),
+        (32, 50, 1000),
+        (64, 100, 1000),
+    ] {
         let alpha = numbers(1, k, -1.0, 1.0);
         let mu = numbers(2, k * d, -1.0, 1.0);
         let q = numbers(3, k * d, -0.5, 0.5);
@@ -51,17 +61,7 @@ fn main() {
         for round in 1..=5 {
             obj.push(median(
                 || {
-                    black_box(gmm(
-                        black_box(&alpha),
-                        &mu,
-                        &q,
-                        &l,
-                        &x,
-                        d,
-                        m,
-                        gamma,
-                        0.0,
-                    ));
+                    black_box(gmm(black_box(&alpha), &mu, &q, &l, &x, d, m, gamma, 0.0));
                 },
                 batches,
             ));

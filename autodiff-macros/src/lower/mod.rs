@@ -22,6 +22,7 @@ mod signature;
 mod stmts;
 mod tuples;
 mod vecs;
+mod whole;
 
 use std::collections::{HashMap, HashSet};
 
@@ -98,6 +99,9 @@ pub struct Lower {
     /// Of those, the elements of a tuple bound to one name (`let t = g(..);` read as `t.k`),
     /// as the user reads them (`t.k`).
     tuple_fields: HashMap<VarId, String>,
+    /// A call's value only passed on whole may take its contract's type ([`whole`]): not under
+    /// `hvp` or `nested`.
+    whole_ok: bool,
     /// The `alloc` feature is on (see [`Args::alloc`]).
     alloc: bool,
     /// Variables reported as carried through a run-time loop (once each, at the innermost).
@@ -187,6 +191,7 @@ impl Lower {
             named: Default::default(),
             tuple_lets: HashMap::new(),
             tuple_fields: HashMap::new(),
+            whole_ok: !(args.hvp || args.nested || args.tangent_program),
             alloc: args.alloc,
             reported_carried: HashSet::new(),
             reported_lets: HashSet::new(),

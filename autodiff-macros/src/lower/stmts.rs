@@ -105,7 +105,19 @@ impl Lower {
                 syn::Stmt::Local(local) => {
                     match super::tuples::one_name_tuple(local, &stmts[i + 1..], conts) {
                         Some(tuple) => self.one_name_let(tuple, out),
-                        None => self.local(local, out),
+                        None => {
+                            self.local(local, out);
+                            let whole = |name: &syn::Ident| {
+                                super::whole::only_passed_whole(
+                                    &name.to_string(),
+                                    &stmts[i + 1..],
+                                    conts,
+                                )
+                            };
+                            if matches!(&local.pat, syn::Pat::Ident(pi) if whole(&pi.ident)) {
+                                self.passed_whole(local);
+                            }
+                        }
                     }
                 }
                 syn::Stmt::Item(item) => self.error(err(

@@ -84,6 +84,8 @@ pub struct Rev<'a> {
     needs_accumulate: bool,
     /// `__StackgradCast` ([`crate::print::cast_helper`]) is among its declarations.
     needs_cast: bool,
+    /// `__StackgradDOut` ([`crate::print::d_out_helper`]) is among its declarations.
+    needs_d_out: bool,
     /// The `#[record(..)]` arrays widened, and the `#[recompute]` arrays computed again, into
     /// locals so far in the enclosing blocks, innermost last: later reads in scope reuse the
     /// local.
@@ -211,6 +213,7 @@ impl<'a> Rev<'a> {
             guse: TokenStream::new(),
             decls,
             needs_accumulate: false,
+            needs_d_out: false,
             needs_cast: false,
             wide: Vec::new(),
             pre: TokenStream::new(),

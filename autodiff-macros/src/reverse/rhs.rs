@@ -97,8 +97,15 @@ impl<'a> Rev<'a> {
                     Target::Var(v) => self.place_ty(v, place),
                     t => self.f.target_ty(t),
                 };
-                // The output cotangent: a float by value, an array or struct by reference.
-                let s = if self.f.types.kind(out) == Kind::Float {
+                // The output cotangent: a float by value, an array or struct by reference; one
+                // or the other, as the callee's contract says, for a value only passed on whole.
+                let s = if self.f.types.is_whole(out) {
+                    if !self.needs_d_out {
+                        self.needs_d_out = true;
+                        self.decls.push(crate::print::d_out_helper());
+                    }
+                    quote!(__StackgradDOut::d_out(&#s))
+                } else if self.f.types.kind(out) == Kind::Float {
                     s.clone()
                 } else {
                     quote!(&#s)

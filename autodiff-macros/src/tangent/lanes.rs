@@ -47,7 +47,7 @@ pub fn vector_mode(f: &Func) -> bool {
 /// Whether the type is written in the function (not named through a callee's contract).
 fn written(f: &Func, ty: TyId) -> bool {
     match f.types.get(ty) {
-        TyVal::Out(..) => false,
+        TyVal::Out(..) | TyVal::Whole(_) => false,
         TyVal::Array(e, _) => written(f, *e),
         _ => f.types.known(ty),
     }

@@ -1,0 +1,129 @@
+//! `let y = g(..);` whose value is only ever passed on whole by value (`h(y)`): a float or an
+//! array, which the macro cannot tell from here. Its type is named through `g`'s contract
+//! ([`TyVal::Whole`]), so that either compiles.
+
+use proc_macro2::{TokenStream, TokenTree};
+use quote::ToTokens;
+
+use super::Lower;
+use crate::ir::*;
+
+/// Words before a parenthesis that are not a call.
+const NOT_CALLS: [&str; 12] = [
+    "if", "while", "match", "return", "in", "for", "loop", "let", "else", "as", "break", "mut",
+];
+
+/// Whether `rest` (what follows `let name = ..;` in its block) uses `name` at least once and
+/// only as a whole argument of a call by a plain path (`h(y)`, `m::h(x, y)`: not `&y`, `y * 2.0`,
+/// `x.max(y)` or `h::<N>(y)`), and `conts` (what follows the block) never names it.
+pub(super) fn only_passed_whole(name: &str, rest: &[syn::Stmt], conts: &[&[syn::Stmt]]) -> bool {
+    let mut uses = 0;
+    for s in rest {
+        if !whole_args(s.to_token_stream(), name, false, &mut uses) {
+            return false;
+        }
+    }
+    for s in conts.iter().flat_map(|c| c.iter()) {
+        let mut any = 0;
+        if !whole_args(s.to_token_stream(), name, false, &mut any) || any > 0 {
+            return false;
+        }
+    }
+    uses > 0
+}
+
+/// Counts the uses of `name` in `tokens` (`args`: the tokens are a call's arguments); false
+/// where one is not a whole argument of a call.
+fn whole_args(tokens: TokenStream, name: &str, args: bool, uses: &mut usize) -> bool {
+    let tts: Vec<TokenTree> = tokens.into_iter().collect();
+    let punct =
+        |t: Option<&TokenTree>, c: char| matches!(t, Some(TokenTree::Punct(p)) if p.as_char() == c);
+    for (i, tt) in tts.iter().enumerate() {
+        let prev = i.checked_sub(1).and_then(|j| tts.get(j));
+        match tt {
+            TokenTree::Group(g) => {
+                // `h(..)`: a call by a plain path (not a method, a turbofish or a keyword's
+                // parenthesis).
+                let call = g.delimiter() == proc_macro2::Delimiter::Parenthesis
+                    && matches!(prev, Some(TokenTree::Ident(id)) if !NOT_CALLS.contains(&id.to_string().as_str()))
+                    && !punct(i.checked_sub(2).and_then(|j| tts.get(j)), '.');
+                if !whole_args(g.stream(), name, call, uses) {
+                    return false;
+                }
+            }
+            TokenTree::Ident(id) if *id == name => {
+                if punct(prev, '.') || punct(prev, ':') {
+                    continue;
+                }
+                let alone = args
+                    && (prev.is_none() || punct(prev, ','))
+                    && (tts.get(i + 1).is_none() || punct(tts.get(i + 1), ','));
+                if !alone {
+                    return false;
+                }
+                *uses += 1;
+            }
+            _ => {}
+        }
+    }
+    true
+}
+
+impl Lower {
+    /// After `let y = g(..);` (lowered as a float): where `y` is only passed on whole, its type
+    /// becomes what `g`'s contract names ([`TyVal::Whole`]). Not under `hvp` or `nested`, whose
+    /// tangent programs are read again from their text, where the type would be taken for an
+    /// array.
+    pub(super) fn passed_whole(&mut self, local: &syn::Local) {
+        let syn::Pat::Ident(pi) = &local.pat else {
+            return;
+        };
+        if !self.whole_ok {
+            return;
+        }
+        let Some(v) = self.lookup(&pi.ident.to_string()) else {
+            return;
+        };
+        let ty = self.f.vars[v].ty;
+        let untyped = matches!(self.f.types.get(ty), TyVal::Unknown(Kind::Float));
+        let Some((path, args)) = self.call_sigs.get(&ty).cloned() else {
+            return;
+        };
+        let named = (path.segments.last()).is_some_and(|s| !s.arguments.is_empty());
+        if !untyped || named || !self.call_lets.contains_key(&v) || self.tuple_lets.contains_key(&v)
+        {
+            return;
+        }
+        let contract = crate::names::contract_path(&path);
+        let call = crate::types::CallOut {
+            contract,
+            args,
+            depth: 0,
+        };
+        self.f.types.whole(ty, call);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::only_passed_whole;
+
+    fn whole(body: &str) -> bool {
+        let block: syn::Block = syn::parse_str(body).unwrap();
+        only_passed_whole("y", &block.stmts[1..], &[])
+    }
+
+    /// Only a name passed whole, by value, to calls by a plain path counts.
+    #[test]
+    fn a_value_only_passed_on_whole() {
+        assert!(whole("{ let y = g(x); h(y, 2.0) + m::k(x, y) }"));
+        assert!(whole("{ let y = g(x); let z = h(y); z * p.y }"));
+        assert!(!whole("{ let y = g(x); h(&y) }"));
+        assert!(!whole("{ let y = g(x); h(y) * y }"));
+        assert!(!whole("{ let y = g(x); x.max(y) }"));
+        assert!(!whole("{ let y = g(x); h::<3>(y) }"));
+        assert!(!whole("{ let y = g(x); h(y[0]) }"));
+        assert!(!whole("{ let y = g(x); if (y) { 1.0 } else { 0.0 } }"));
+        assert!(!whole("{ let y = g(x); 1.0 }"));
+    }
+}
