@@ -551,29 +551,35 @@ fn tuples_bound_to_one_name_against_central_differences() {
 }
 
 /// `y + y²` by element, and a weighted sum scaled by `s`, taking the array by value.
-#[differentiable(jvp)]
+#[differentiable(hvp)]
 fn plus_square(x: &[f64; 3]) -> [f64; 3] {
     [x[0] + x[0] * x[0], x[1] + x[1] * x[1], x[2] + x[2] * x[2]]
 }
 
-#[differentiable(jvp)]
+#[differentiable(hvp)]
 fn weigh(v: [f64; 3], s: f64) -> f64 {
     (v[0] + 2.0 * v[1] - 3.0 * v[2]) * s
 }
 
-#[differentiable(jvp)]
+#[differentiable(hvp)]
 fn norm3(x: &[f64; 3]) -> f64 {
     (x[0] * x[0] + x[1] * x[1] + x[2] * x[2]).sqrt()
 }
 
-/// Untyped lets only ever passed on whole by value: an array (`y`, twice) and floats (`n`,
-/// `z`). Each takes the type its callee's contract names, a float or an array alike.
-#[differentiable(jvp)]
+#[differentiable(hvp)]
+fn dot3(a: [f64; 3], b: [f64; 3]) -> f64 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
+/// Untyped lets only ever passed on whole by value: an array (`y`, three times, twice to one
+/// call) and floats (`n`, `z`). Each takes the type its callee's contract names, a float or an
+/// array alike, under `hvp` too.
+#[differentiable(hvp)]
 fn passed_whole(x: &[f64; 3]) -> f64 {
     let y = plus_square(x);
     let n = norm3(x);
     let z = weigh(y, n);
-    weigh(y, z)
+    weigh(y, z) + 0.1 * dot3(y, y)
 }
 
 #[test]
@@ -586,7 +592,11 @@ fn results_only_passed_on_whole_against_central_differences() {
     let n = (x[0] * x[0] + x[1] * x[1] + x[2] * x[2]).sqrt();
     let w = |s: f64| (y[0] + 2.0 * y[1] - 3.0 * y[2]) * s;
     let (v, g) = passed_whole_grad(&x);
-    close(v, w(w(n)), "value");
+    close(
+        v,
+        w(w(n)) + 0.1 * (y[0] * y[0] + y[1] * y[1] + y[2] * y[2]),
+        "value",
+    );
     for i in 0..3 {
         close(g[i], fd[i], "gradient");
         let mut t = [0.0; 3];
@@ -594,4 +604,43 @@ fn results_only_passed_on_whole_against_central_differences() {
         let (_, d) = passed_whole_jvp(&x, &t);
         close(d, fd[i], "jvp");
     }
+    // H v against central differences of the gradient along v.
+    let v = [0.4, 0.1, -0.7];
+    let (_, _, hv) = passed_whole_hvp(&x, &v);
+    let h = 1e-5;
+    let at = |t: f64| passed_whole_grad(&core::array::from_fn(|i| x[i] + t * v[i])).1;
+    let (a, b) = (at(h), at(-h));
+    for i in 0..3 {
+        close(hv[i], (a[i] - b[i]) / (2.0 * h), "H v");
+    }
+}
+
+/// Under `nested`: a result only passed on whole in a function whose gradient another one
+/// differentiates.
+#[differentiable(nested)]
+fn energy(x: &[f64; 3], s: f64) -> f64 {
+    let y = plus_square(x);
+    weigh(y, s * s)
+}
+
+#[differentiable(jvp)]
+fn through_gradient(x: &[f64; 3], s: f64) -> f64 {
+    let g = energy_grad_s(x, s);
+    g * s + x[0]
+}
+
+#[test]
+fn a_result_passed_on_whole_under_nested_against_central_differences() {
+    let p = [0.3, -0.8, 1.2, 0.7];
+    let f = |p: &[f64; 4]| through_gradient(&[p[0], p[1], p[2]], p[3]);
+    let fd = central(f, &p);
+    // d energy / ds = 2 s w(y): the value by hand.
+    let y = [p[0], p[1], p[2]].map(|v| v + v * v);
+    let w = y[0] + 2.0 * y[1] - 3.0 * y[2];
+    let (v, (d_x, d_s)) = through_gradient_grad(&[p[0], p[1], p[2]], p[3]);
+    close(v, 2.0 * p[3] * w * p[3] + p[0], "value");
+    for i in 0..3 {
+        close(d_x[i], fd[i], "d_x");
+    }
+    close(d_s, fd[3], "d_s");
 }

@@ -141,6 +141,10 @@ impl Types {
             (_, TyVal::Unknown(Kind::Num)) => false,
             // An array type as written says more than one named through a contract.
             (TyVal::Out(..), TyVal::Array(..)) => true,
+            // What is only passed on whole (the tangent program's `let y: W = pair[0];`) may
+            // be a float: never taken for the array a contract names.
+            (TyVal::Out(..), TyVal::Whole(_)) => true,
+            (TyVal::Whole(_), TyVal::Out(..)) => false,
             (a, _) => matches!(a, TyVal::Unknown(_)),
         };
         if keep_b {
@@ -318,6 +322,11 @@ impl Types {
                 let mut t = quote::quote!(<() as #contract<#(#args),*>>::Out);
                 for _ in 0..c.depth {
                     t = quote::quote!(<#t as ::core::ops::Index<usize>>::Output);
+                }
+                // The same type, written so that `hvp`'s tangent program, lowered again from
+                // its text, reads it back as one passed on whole.
+                if matches!(self.get(a), TyVal::Whole(_)) {
+                    t = quote::quote!(<[#t; 1] as ::core::iter::IntoIterator>::Item);
                 }
                 t
             }

@@ -99,8 +99,8 @@ pub struct Lower {
     /// Of those, the elements of a tuple bound to one name (`let t = g(..);` read as `t.k`),
     /// as the user reads them (`t.k`).
     tuple_fields: HashMap<VarId, String>,
-    /// A call's value only passed on whole may take its contract's type ([`whole`]): not under
-    /// `hvp` or `nested`.
+    /// A call's value only passed on whole may take its contract's type ([`whole`]): not in
+    /// `hvp`'s tangent program, which reads the type back from its text.
     whole_ok: bool,
     /// The `alloc` feature is on (see [`Args::alloc`]).
     alloc: bool,
@@ -191,7 +191,7 @@ impl Lower {
             named: Default::default(),
             tuple_lets: HashMap::new(),
             tuple_fields: HashMap::new(),
-            whole_ok: !(args.hvp || args.nested || args.tangent_program),
+            whole_ok: !args.tangent_program,
             alloc: args.alloc,
             reported_carried: HashSet::new(),
             reported_lets: HashSet::new(),

@@ -287,6 +287,20 @@ impl Lower {
         if segs.len() != q.position + 1 {
             return None;
         }
+        // `<[W; 1] as IntoIterator>::Item`: `W` itself, a value only passed on whole
+        // ([`TyVal::Whole`]).
+        if let (true, syn::Type::Array(arr)) = (
+            assoc.ident == "Item" && trait_seg.ident == "IntoIterator",
+            &*q.ty,
+        ) {
+            let inner = self.parse_ty(&arr.elem)?;
+            let TyVal::Out(_, call) = self.f.types.get(inner).clone() else {
+                return None;
+            };
+            let ty = self.f.types.fresh(TyVal::Unknown(Kind::Float));
+            self.f.types.whole(ty, (*call).clone());
+            return Some(ty);
+        }
         if assoc.ident == "Output" && trait_seg.ident == "Index" {
             let whole = self.parse_ty(&q.ty)?;
             let elem = self.f.types.elem(whole)?;

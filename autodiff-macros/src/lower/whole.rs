@@ -71,9 +71,8 @@ fn whole_args(tokens: TokenStream, name: &str, args: bool, uses: &mut usize) -> 
 
 impl Lower {
     /// After `let y = g(..);` (lowered as a float): where `y` is only passed on whole, its type
-    /// becomes what `g`'s contract names ([`TyVal::Whole`]). Not under `hvp` or `nested`, whose
-    /// tangent programs are read again from their text, where the type would be taken for an
-    /// array.
+    /// becomes what `g`'s contract names ([`TyVal::Whole`]). (`hvp`'s tangent program reads
+    /// the type back from its text instead.)
     pub(super) fn passed_whole(&mut self, local: &syn::Local) {
         let syn::Pat::Ident(pi) = &local.pat else {
             return;

@@ -306,6 +306,18 @@ impl<'a> Rev<'a> {
         if self.f.types.kind(ty) != Kind::Array {
             return quote!(#dst #op #src;);
         }
+        // A float or an array the macro cannot tell: added by the local helper trait.
+        if self.f.types.is_whole(ty) && op.to_string() == "+=" {
+            if !self.needs_accumulate {
+                self.needs_accumulate = true;
+                let helper = rhs::ACCUMULATE_HELPER;
+                self.decls.push(quote!(#helper));
+            }
+            return quote!(__StackgradAccumulate::add(&mut #dst, &#src););
+        }
+        if self.f.types.is_whole(ty) {
+            return quote!(#dst #op #src;);
+        }
         let s = self.names.fresh("d_add");
         let mut idx = Vec::new();
         let mut lens = Vec::new();

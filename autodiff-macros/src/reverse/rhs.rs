@@ -330,9 +330,9 @@ impl<'a> Rev<'a> {
 /// Zeroed copies and element-wise sums of cotangent buffers whose type the macro cannot see (a
 /// struct field passed twice to one call), for floats and arrays of them; zeros of a nested
 /// struct too (`g(&o.i)` without derivative).
-const ACCUMULATE_HELPER: Helper = Helper;
+pub(super) const ACCUMULATE_HELPER: Helper = Helper;
 
-struct Helper;
+pub(super) struct Helper;
 
 /// Are two places in the same variable certainly disjoint, as the borrow checker sees them? Only
 /// where they part at two different fields (`p.w` and `p.b`, `p.l[i].w` and `p.l[i].b`).
