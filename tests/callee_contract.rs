@@ -644,3 +644,38 @@ fn a_result_passed_on_whole_under_nested_against_central_differences() {
     }
     close(d_s, fd[3], "d_s");
 }
+
+#[differentiable(jvp)]
+fn square1(x: f64) -> f64 {
+    x * x
+}
+
+#[differentiable(jvp)]
+fn scale1(y: f64, w: f64) -> f64 {
+    y * w
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Weight {
+    pub w: f64,
+}
+
+/// Untyped float results that are *not* only passed on through contracts: one to a float
+/// method by its type's path (`f64::exp(y)`), one to a call that also passes a struct field
+/// (`scale1(z, p.w)`, not through the contract): both stay floats.
+#[differentiable(jvp, wrt(x))]
+fn float_paths(p: &Weight, x: f64) -> f64 {
+    let y = square1(x);
+    let z = square1(x);
+    f64::exp(y) * 0.1 + scale1(z, p.w)
+}
+
+#[test]
+fn float_results_passed_to_float_paths_and_fields_against_central_differences() {
+    let p = Weight { w: 1.7 };
+    let fd = central(|x: &[f64; 1]| float_paths(&p, x[0]), &[0.6]);
+    let (_, d) = float_paths_grad(&p, 0.6);
+    close(d, fd[0], "d_x");
+    let (_, t) = float_paths_jvp(&p, 0.6, 1.0);
+    close(t, fd[0], "jvp");
+}

@@ -70,7 +70,8 @@ fn damped(x: f64, k: f64, n: usize) -> f64 {
 }
 
 /// Calls in vector mode: an array result bound with its type, a float result inside a loop, a
-/// `wrt(..)` callee passed a constant and an integer, a call written into an array element;
+/// `wrt(..)` callee passed a constant and an integer, a call written into an array element, a
+/// call that overwrites its own argument (`acc = damped(acc, ..)`) and one that shadows it;
 /// each call takes its tangent lane by lane through `g_jvp_call`.
 #[differentiable(jvp)]
 fn with_calls(x: &[f64; 4], a: f64) -> [f64; 2] {
@@ -79,7 +80,9 @@ fn with_calls(x: &[f64; 4], a: f64) -> [f64; 2] {
     let mut acc = 0.0;
     for i in 0..4 {
         acc += damped(x[i] * r[i % 2], 0.7, 3);
+        acc = damped(acc, 0.9, 1);
     }
+    let r: [f64; 2] = rotate(&r, acc);
     let mut out = [0.0; 2];
     out[0] = damped(acc, 1.3, 2);
     out[0] *= r[1];

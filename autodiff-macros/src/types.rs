@@ -145,6 +145,9 @@ impl Types {
             // be a float: never taken for the array a contract names.
             (TyVal::Out(..), TyVal::Whole(_)) => true,
             (TyVal::Whole(_), TyVal::Out(..)) => false,
+            // A float it meets is what it is.
+            (TyVal::Whole(_), TyVal::F64 | TyVal::F32) => true,
+            (TyVal::F64 | TyVal::F32, TyVal::Whole(_)) => false,
             (a, _) => matches!(a, TyVal::Unknown(_)),
         };
         if keep_b {

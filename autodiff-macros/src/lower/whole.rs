@@ -15,7 +15,9 @@ const NOT_CALLS: [&str; 12] = [
 
 /// Whether `rest` (what follows `let name = ..;` in its block) uses `name` at least once and
 /// only as a whole argument of a call by a plain path (`h(y)`, `m::h(x, y)`: not `&y`, `y * 2.0`,
-/// `x.max(y)` or `h::<N>(y)`), and `conts` (what follows the block) never names it.
+/// `x.max(y)`, `f64::exp(y)` or `h::<N>(y)`) that goes through the callee's contract (no other
+/// argument a struct field or a `const` item, whose type the macro cannot see), and `conts`
+/// (what follows the block) never names it.
 pub(super) fn only_passed_whole(name: &str, rest: &[syn::Stmt], conts: &[&[syn::Stmt]]) -> bool {
     let mut uses = 0;
     for s in rest {
@@ -42,12 +44,20 @@ fn whole_args(tokens: TokenStream, name: &str, args: bool, uses: &mut usize) -> 
         let prev = i.checked_sub(1).and_then(|j| tts.get(j));
         match tt {
             TokenTree::Group(g) => {
-                // `h(..)`: a call by a plain path (not a method, a turbofish or a keyword's
-                // parenthesis).
+                // `h(..)`: a call by a plain path (not a method, a turbofish, a keyword's
+                // parenthesis or a float method by its type's path, `f64::exp(..)`).
+                let back = |k: usize| i.checked_sub(k).and_then(|j| tts.get(j));
+                let float_fn = punct(back(2), ':')
+                    && matches!(back(4), Some(TokenTree::Ident(t)) if *t == "f64" || *t == "f32");
                 let call = g.delimiter() == proc_macro2::Delimiter::Parenthesis
                     && matches!(prev, Some(TokenTree::Ident(id)) if !NOT_CALLS.contains(&id.to_string().as_str()))
-                    && !punct(i.checked_sub(2).and_then(|j| tts.get(j)), '.');
+                    && !punct(back(2), '.')
+                    && !float_fn;
+                let before = *uses;
                 if !whole_args(g.stream(), name, call, uses) {
+                    return false;
+                }
+                if call && *uses > before && !through_contract(g.stream()) {
                     return false;
                 }
             }
@@ -67,6 +77,24 @@ fn whole_args(tokens: TokenStream, name: &str, args: bool, uses: &mut usize) -> 
         }
     }
     true
+}
+
+/// Whether a call's arguments name no struct field (`p.w`, `&p.w`) or `const` item (`W`) at
+/// their top level: a call the macro sends through its callee's contract. (Conservative: a
+/// method call in an argument, `x.max(y)`, counts as a field.)
+fn through_contract(args: TokenStream) -> bool {
+    let tts: Vec<TokenTree> = args.into_iter().collect();
+    let field = tts.windows(2).any(|w| {
+        matches!((&w[0], &w[1]), (TokenTree::Punct(p), TokenTree::Ident(_)) if p.as_char() == '.')
+    });
+    let constant = tts.iter().any(|t| {
+        matches!(t, TokenTree::Ident(id) if {
+            let s = id.to_string();
+            s.starts_with(|c: char| c.is_ascii_uppercase())
+                && s.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+        })
+    });
+    !field && !constant
 }
 
 impl Lower {
@@ -124,5 +152,11 @@ mod tests {
         assert!(!whole("{ let y = g(x); h(y[0]) }"));
         assert!(!whole("{ let y = g(x); if (y) { 1.0 } else { 0.0 } }"));
         assert!(!whole("{ let y = g(x); 1.0 }"));
+        // A float method by its type's path; a call that also passes a field or a `const`.
+        assert!(!whole("{ let y = g(x); f64::exp(y) }"));
+        assert!(!whole("{ let y = g(x); f32::max(y, x) }"));
+        assert!(!whole("{ let y = g(x); h(y, p.w) }"));
+        assert!(!whole("{ let y = g(x); h(y, &W) }"));
+        assert!(whole("{ let y = g(x); h(y, (p.w * 2.0)) }"));
     }
 }

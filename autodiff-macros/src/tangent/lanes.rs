@@ -185,9 +185,9 @@ impl Tan<'_> {
         }
     }
 
-    /// A call in vector mode, `let y = g(args..);`: the value once, then its tangent lane by
-    /// lane, each lane one `g_jvp_call` with every argument's tangent at that lane
-    /// (`__LaneOf::lane`, `()` where it carries none), written into the lanes of `t_y`.
+    /// A call in vector mode, `let y = g(args..);`: its tangent lane by lane, each lane one
+    /// `g_jvp_call` with every argument's tangent at that lane (`__LaneOf::lane`, `()` where
+    /// it carries none), written into the lanes of `t_y`; then the value, once.
     pub(super) fn lanes_call(
         &mut self,
         (target, place, is_let): (Target, &[Proj], bool),
@@ -219,13 +219,15 @@ impl Tan<'_> {
             }
             __t
         });
+        // The tangent first: the value may overwrite (or shadow) an argument (`h = g(h, x)`).
+        let new = Ident::new("__lanes_t", Span::mixed_site());
         let prim = Self::bind(fwd, target, place, is_let, quote!(#path(#(#vals),*)));
         if is_let && place.is_empty() {
             let m = matches!(target, Target::Var(v) if self.f.vars[v].mutable).then(|| quote!(mut));
             let ann = self.t_ann(ty);
-            return quote!(#prim let #m #t_name #ann = #tangent;);
+            return quote!(let #new #ann = #tangent; #prim let #m #t_name #ann = #new;);
         }
-        quote!(#prim #t_name = #tangent;)
+        quote!(let #new = #tangent; #prim #t_name = #new;)
     }
 
     /// The body of `f_jvp_vec`: the lanes' type, the parameters' lanes wrapped, the sweep, the
