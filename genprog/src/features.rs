@@ -77,7 +77,7 @@ features! {
     StructCalls "struct-calls" "callees taking the struct",
     PathCalls "path-calls" "callees in a module, `inner::g(x)`, `super::g(x)`",
     GenericCalls "generic-calls" "const-generic callees, `g::<N>(a, b)`",
-    ContractCalls "contract-calls" "calls through the callee contract: a const-generic callee without its constants named, `g(a, b)`, and an array result bound without a type, `let y = g(..);` (read by index, by reference, iterated; never passed by value, which would make it a float)",
+    ContractCalls "contract-calls" "calls through the callee contract: a const-generic callee without its constants named, `g(a, b)`, and an array result bound without a type, `let y = g(..);` (read by index, by reference, iterated, passed by value through a contract)",
     GenericFn "generic-fn" "a const-generic function under test",
     Wrt "wrt" "`#[differentiable(wrt(..))]` on the function under test",
     WrtCalls "wrt-calls" "helpers declared `#[differentiable(wrt(..))]` that leave out some of their float parameters, called (through the callee contract, under `hvp` too) with a literal in each parameter left out",

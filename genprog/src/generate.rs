@@ -1574,6 +1574,9 @@ impl Gen<'_> {
         let mut args = Vec::new();
         let mut turbofish = String::new();
         let mut generic_len: Option<Len> = None;
+        // An untyped array result passed by value: typed through the contracts it is passed
+        // to, so this call must go through its callee's contract.
+        let mut untyped_by_value = false;
         for p in &callee.params {
             let left_out = (callee.wrt.as_ref()).is_some_and(|w| !w.contains(&p.name));
             match &p.ty {
@@ -1600,9 +1603,7 @@ impl Gen<'_> {
                     let fits: Vec<&ArraySrc> = arrays
                         .iter()
                         .filter(|a| {
-                            let by_value_untyped = p.by_value && self.untyped.contains(&a.text);
                             !a.arg.is_empty()
-                                && !by_value_untyped
                                 && a.mag <= PARAM_MAG
                                 && a.dims.len() == want.len()
                                 && a.dims.iter().zip(&want).all(|(x, y)| {
@@ -1614,6 +1615,7 @@ impl Gen<'_> {
                         })
                         .collect();
                     let src = fits.choose(&mut self.rng)?;
+                    untyped_by_value |= p.by_value && self.untyped.contains(&src.text);
                     if callee.generic && generic_len.is_none() {
                         generic_len = Some(src.dims[0].clone());
                         turbofish = format!("::<{}>", src.dims[0].text());
@@ -1649,9 +1651,20 @@ impl Gen<'_> {
             });
         // A `wrt(..)` callee is called through its contract only: no constants named, and
         // nothing passed whose type the macro cannot see (a struct field or a `const` array).
-        if callee.wrt.is_some() {
+        if callee.wrt.is_some() || untyped_by_value {
             let field = (args.iter()).any(|a| a.trim_start_matches(['&', '*']).starts_with("p."));
-            if !self.seen_args || field {
+            // For an untyped result passed by value, also no method call or field anywhere (`.`
+            // then a letter) and no `const` item passed whole: the macro's scan for values
+            // passed on whole takes none of those calls for one through the contract.
+            let strict = untyped_by_value
+                && (args.iter()).any(|a| {
+                    let dotted = (a.as_bytes().windows(2))
+                        .any(|w| w[0] == b'.' && (w[1].is_ascii_alphabetic() || w[1] == b'_'));
+                    dotted
+                        || a.trim_start_matches(['&', '*'])
+                            .starts_with(char::is_uppercase)
+                });
+            if !self.seen_args || field || strict {
                 return None;
             }
             turbofish.clear();
