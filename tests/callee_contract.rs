@@ -679,3 +679,32 @@ fn float_results_passed_to_float_paths_and_fields_against_central_differences() 
     let (_, t) = float_paths_jvp(&p, 0.6, 1.0);
     close(t, fd[0], "jvp");
 }
+
+/// Under `hvp`, a slice of data passed to a callee that leaves it out of `wrt(..)`: the
+/// callee's tangent program takes a float it ignores for it, which the caller passes.
+#[differentiable(hvp, wrt(w))]
+fn sum_sin(xs: &[f64], w: f64) -> f64 {
+    let mut s = 0.0;
+    for x in xs.iter() {
+        s += (w * x).sin();
+    }
+    s
+}
+
+#[differentiable(hvp, wrt(w))]
+fn slice_caller(xs: &[f64], w: f64) -> f64 {
+    sum_sin(xs, w) * w
+}
+
+#[test]
+fn a_slice_of_data_under_hvp_against_central_differences() {
+    let xs = [0.3, -0.5, 0.9];
+    let f = |w: &[f64; 1]| slice_caller(&xs, w[0]);
+    let w = 0.7;
+    let (v, g, hv) = slice_caller_hvp(&xs, w, 1.0);
+    close(v, f(&[w]), "value");
+    close(g, central(f, &[w])[0], "gradient");
+    let h = 1e-5;
+    let grad = |w: f64| slice_caller_grad(&xs, w).1;
+    close(hv, (grad(w + h) - grad(w - h)) / (2.0 * h), "H v");
+}

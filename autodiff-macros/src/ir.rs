@@ -560,9 +560,13 @@ impl Func {
 
     /// What the tangent program takes for parameter `i` (`Tan::pair_params`).
     pub fn pair_slot(&self, i: usize) -> PairSlot {
+        let ty = self.vars[self.params[i]].ty;
+        // A slice left out: a float, which a caller passes where its slice carries no
+        // derivative (it has no zero slice of that length at hand).
+        let slice = matches!(self.types.get(ty), TyVal::Slice(_));
         if self.takes_zero_struct(i) {
             PairSlot::ZeroStruct
-        } else if self.wrt.contains(&i) || self.types.differentiable(self.vars[self.params[i]].ty) {
+        } else if self.wrt.contains(&i) || (self.types.differentiable(ty) && !slice) {
             PairSlot::Tangent
         } else {
             PairSlot::Ignored

@@ -100,6 +100,12 @@ impl Tan<'_> {
         if let Some(out) = self.zero_field(a) {
             return quote!(&#out);
         }
+        // A slice without derivative: the float a tangent program takes for a slice it leaves
+        // out (`PairSlot::Ignored`; a callee that differentiates the slice takes a slice there,
+        // and this fails to compile: a zero slice of its length would need an allocation).
+        if matches!(self.f.types.get(ty), TyVal::Slice(_)) {
+            return quote!(0.0);
+        }
         if kind == Kind::Array && self.f.types.known(ty) {
             let z = self.names.fresh("zero");
             let (t, v) = (self.f.types.tokens(ty), self.zero(ty));

@@ -138,7 +138,8 @@ impl<'a> Tan<'a> {
     /// parameter, in parameter order, each `(name, type, differentiated)`. A differentiated
     /// parameter's tangent is taken as the primal is; a struct not differentiated has its zero
     /// (`z_p: &P`, which callees that differentiate it read); any other a tangent the program
-    /// ignores, of the primal's type for floats and float arrays, the function's float otherwise.
+    /// ignores, of the primal's type for floats and float arrays, the function's float otherwise
+    /// (a slice's too).
     /// The tangents of differentiated parameters are differentiated, and so are the floats
     /// ignored for parameters without derivatives (their adjoints stay zero), so that a caller
     /// that passes an adjoint for every float argument (a call named with `::<..>`) finds one
