@@ -65,6 +65,17 @@ pub struct CallOut {
     pub depth: usize,
 }
 
+impl CallOut {
+    /// The whole value of a call of `path` with arguments of types `args`.
+    pub fn of(path: &syn::Path, args: Vec<TyId>) -> CallOut {
+        CallOut {
+            contract: crate::names::contract_path(path),
+            args,
+            depth: 0,
+        }
+    }
+}
+
 impl TyVal {
     pub fn kind(&self) -> Kind {
         match self {

@@ -184,13 +184,9 @@ impl Lower {
             && !self.tuple_lets.contains_key(&v)
             && let Some((path, args)) = self.call_sigs.get(&ty).cloned()
         {
-            let contract = crate::names::contract_path(&path);
-            let call = crate::types::CallOut {
-                contract,
-                args,
-                depth: 0,
-            };
-            self.f.types.call_out(ty, call);
+            self.f
+                .types
+                .call_out(ty, crate::types::CallOut::of(&path, args));
             return false;
         }
         if !self.reported_lets.insert(v) {

@@ -499,16 +499,15 @@ pub(super) fn one_name_tuple<'s>(
 /// Collects `k` for each `name.k` in `tokens`; false where `name` stands otherwise (a field
 /// or path segment of that name, `x.name` or `a::name`, is another thing).
 fn field_reads(tokens: proc_macro2::TokenStream, name: &str, fields: &mut Vec<usize>) -> bool {
+    use super::whole::{not_the_local, punct};
     use proc_macro2::TokenTree;
     let tts: Vec<TokenTree> = tokens.into_iter().collect();
-    let punct =
-        |t: Option<&TokenTree>, c: char| matches!(t, Some(TokenTree::Punct(p)) if p.as_char() == c);
     for (i, tt) in tts.iter().enumerate() {
         match tt {
             TokenTree::Group(g) if !field_reads(g.stream(), name, fields) => return false,
             TokenTree::Ident(id) if *id == name => {
                 let prev = i.checked_sub(1).and_then(|j| tts.get(j));
-                if punct(prev, '.') || punct(prev, ':') {
+                if not_the_local(prev) {
                     continue;
                 }
                 // `t.k`, not `t.k.j` (an element that is a tuple in turn).

@@ -34,12 +34,21 @@ pub(super) fn only_passed_whole(name: &str, rest: &[syn::Stmt], conts: &[&[syn::
     uses > 0
 }
 
+/// Whether `t` is the punctuation `c` (the token scans over what follows a `let`).
+pub(super) fn punct(t: Option<&TokenTree>, c: char) -> bool {
+    matches!(t, Some(TokenTree::Punct(p)) if p.as_char() == c)
+}
+
+/// Whether the token before a name makes it another thing than the local: a field or path
+/// segment of that name (`x.name`, `a::name`).
+pub(super) fn not_the_local(prev: Option<&TokenTree>) -> bool {
+    punct(prev, '.') || punct(prev, ':')
+}
+
 /// Counts the uses of `name` in `tokens` (`args`: the tokens are a call's arguments); false
 /// where one is not a whole argument of a call.
 fn whole_args(tokens: TokenStream, name: &str, args: bool, uses: &mut usize) -> bool {
     let tts: Vec<TokenTree> = tokens.into_iter().collect();
-    let punct =
-        |t: Option<&TokenTree>, c: char| matches!(t, Some(TokenTree::Punct(p)) if p.as_char() == c);
     for (i, tt) in tts.iter().enumerate() {
         let prev = i.checked_sub(1).and_then(|j| tts.get(j));
         match tt {
@@ -62,7 +71,7 @@ fn whole_args(tokens: TokenStream, name: &str, args: bool, uses: &mut usize) -> 
                 }
             }
             TokenTree::Ident(id) if *id == name => {
-                if punct(prev, '.') || punct(prev, ':') {
+                if not_the_local(prev) {
                     continue;
                 }
                 let alone = args
@@ -121,13 +130,9 @@ impl Lower {
         {
             return;
         }
-        let contract = crate::names::contract_path(&path);
-        let call = crate::types::CallOut {
-            contract,
-            args,
-            depth: 0,
-        };
-        self.f.types.whole(ty, call);
+        self.f
+            .types
+            .whole(ty, crate::types::CallOut::of(&path, args));
     }
 }
 

@@ -291,32 +291,24 @@ impl<'a> Rev<'a> {
 
     /// `dst += src` for a value of type `ty`: element by element for arrays.
     pub(super) fn add_into(&mut self, dst: TokenStream, src: TokenStream, ty: TyId) -> TokenStream {
-        self.store(dst, src, ty, quote!(+=))
+        self.store(dst, src, ty, true)
     }
 
-    /// `dst op src` (`op` is `=` or `+=`) for a value of type `ty`: element by element for
-    /// arrays.
-    fn store(
-        &mut self,
-        dst: TokenStream,
-        src: TokenStream,
-        ty: TyId,
-        op: TokenStream,
-    ) -> TokenStream {
+    /// `dst = src`, or `dst += src` (`add`), for a value of type `ty`: element by element for
+    /// arrays, through the local helper trait for a float or an array the macro cannot tell
+    /// ([`TyVal::Whole`]).
+    fn store(&mut self, dst: TokenStream, src: TokenStream, ty: TyId, add: bool) -> TokenStream {
+        let op = if add { quote!(+=) } else { quote!(=) };
         if self.f.types.kind(ty) != Kind::Array {
             return quote!(#dst #op #src;);
         }
-        // A float or an array the macro cannot tell: added by the local helper trait.
-        if self.f.types.is_whole(ty) && op.to_string() == "+=" {
+        if self.f.types.is_whole(ty) && add {
             if !self.needs_accumulate {
                 self.needs_accumulate = true;
                 let helper = rhs::ACCUMULATE_HELPER;
                 self.decls.push(quote!(#helper));
             }
             return quote!(__StackgradAccumulate::add(&mut #dst, &#src););
-        }
-        if self.f.types.is_whole(ty) {
-            return quote!(#dst #op #src;);
         }
         let s = self.names.fresh("d_add");
         let mut idx = Vec::new();
@@ -362,13 +354,9 @@ impl<'a> Rev<'a> {
         };
         match o {
             Operand::Var { var, proj, ty, .. } => {
-                let op = if self.first_touch(*var, proj) {
-                    quote!(=)
-                } else {
-                    quote!(+=)
-                };
+                let add = !self.first_touch(*var, proj);
                 let d = self.d_place(*var, proj);
-                self.store(d, c, *ty, op)
+                self.store(d, c, *ty, add)
             }
             Operand::Temp(t) => {
                 let base = format!("d_{}", self.temp_names[*t].as_ref().unwrap());
