@@ -456,6 +456,148 @@ fn a_fieldless_enum_passed_on_against_central_differences() {
     }
 }
 
+/// The same enum passed on by a caller that names no `wrt(..)`: a parameter only passed on
+/// whole takes its callee's derivative for it, `()` here (`power` matches on `mode`).
+#[differentiable]
+fn passes_enum_on(x: f64, mode: &Mode) -> f64 {
+    power(x, mode) * x.cos()
+}
+
+/// In forward mode too: `mode`'s tangent is the callee's `()`.
+#[differentiable(jvp)]
+fn power_j(x: f64, mode: &Mode) -> f64 {
+    match mode {
+        Mode::Square => x * x,
+        _ => x * x * x,
+    }
+}
+
+#[differentiable(jvp)]
+fn passes_enum_jvp(x: f64, mode: &Mode) -> f64 {
+    power_j(x, mode) + power_j(2.0 * x, mode)
+}
+
+#[test]
+fn a_fieldless_enum_passed_on_without_wrt_against_central_differences() {
+    for mode in [Mode::Square, Mode::Cube] {
+        let fd = central(|x: &[f64; 1]| passes_enum_on(x[0], &mode), &[1.3]);
+        let (v, (d, ())) = passes_enum_on_grad(1.3, &mode);
+        assert_eq!(v, passes_enum_on(1.3, &mode));
+        close(d, fd[0], "d_x");
+        let fd = central(|x: &[f64; 1]| passes_enum_jvp(x[0], &mode), &[0.7]);
+        let (_, t) = passes_enum_jvp_jvp(0.7, &mode, 1.0, &());
+        close(t, fd[0], "jvp");
+        let (_, (d, ())) = passes_enum_jvp_grad(0.7, &mode);
+        close(d, fd[0], "d_x");
+    }
+}
+
+/// Under `hvp`: the enum's tangent is `&()` in every tangent program, the callee's that
+/// matches on it and the callers' that pass it on (with `wrt(x)` or without).
+#[differentiable(hvp)]
+fn power_h(x: f64, mode: &Mode) -> f64 {
+    match mode {
+        Mode::Square => x * x,
+        _ => x * x * x,
+    }
+}
+
+#[differentiable(hvp)]
+fn passes_enum_hvp(x: f64, mode: &Mode) -> f64 {
+    power_h(x, mode) * x.sin()
+}
+
+#[differentiable(hvp, wrt(x))]
+fn passes_enum_hvp_x(x: f64, mode: &Mode) -> f64 {
+    passes_enum_hvp(x, mode) + power_h(x, mode)
+}
+
+#[test]
+fn a_fieldless_enum_passed_on_under_hvp_against_central_differences_of_the_gradient() {
+    let h = 1e-5;
+    for mode in [Mode::Square, Mode::Cube] {
+        let x = 0.9;
+        let fd = central(|x: &[f64; 1]| passes_enum_hvp_x(x[0], &mode), &[x]);
+        let (_, d) = passes_enum_hvp_x_grad(x, &mode);
+        close(d, fd[0], "d_x");
+        let grad = |x: f64| passes_enum_hvp_x_grad(x, &mode).1;
+        let (_, g, hv) = passes_enum_hvp_x_hvp(x, &mode, 0.6);
+        close(g, d, "gradient");
+        close(hv, 0.6 * (grad(x + h) - grad(x - h)) / (2.0 * h), "H v");
+        let grad = |x: f64| passes_enum_hvp_grad(x, &mode).1.0;
+        let (_, (g, ()), (hv, ())) = passes_enum_hvp_hvp(x, &mode, 0.6, &());
+        close(g, grad(x), "gradient");
+        close(hv, 0.6 * (grad(x + h) - grad(x - h)) / (2.0 * h), "H v");
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Lin {
+    pub a: f64,
+    pub b: f64,
+}
+
+#[differentiable(hvp)]
+fn lin(x: f64, p: &Lin) -> f64 {
+    p.a * x + p.b * p.b
+}
+
+/// `p` differentiated only through `x`'s coefficient: `lin_x` leaves it out.
+#[differentiable(hvp, wrt(x))]
+fn lin_x(x: f64, p: &Lin) -> f64 {
+    p.a * x * x
+}
+
+/// A struct only passed on, to a callee that differentiates it: its gradient is the struct.
+#[differentiable(hvp)]
+fn passes_struct_on(x: f64, p: &Lin) -> f64 {
+    lin(x, p) * x
+}
+
+/// A struct only passed on, to a callee that does not differentiate it: left out of `wrt(..)`
+/// here too (without, one error at the call), it has a zero tangent under `hvp`.
+#[differentiable(hvp, wrt(x))]
+fn passes_struct_to_wrt(x: f64, p: &Lin) -> f64 {
+    lin_x(x, p) + x
+}
+
+#[test]
+fn a_struct_passed_on_takes_its_callees_derivative() {
+    let p = Lin { a: 0.8, b: -1.1 };
+    let x = 1.7;
+    let fd = central(
+        |q: &[f64; 3]| passes_struct_on(q[0], &Lin { a: q[1], b: q[2] }),
+        &[x, p.a, p.b],
+    );
+    let (_, (dx, dp)) = passes_struct_on_grad(x, &p);
+    close(dx, fd[0], "d_x");
+    close(dp.a, fd[1], "d_p.a");
+    close(dp.b, fd[2], "d_p.b");
+    let fd = central(|q: &[f64; 1]| passes_struct_to_wrt(q[0], &p), &[x]);
+    let (_, dx) = passes_struct_to_wrt_grad(x, &p);
+    close(dx, fd[0], "d_x");
+    // Under `hvp`: H v against central differences of the gradient along v.
+    let h = 1e-5;
+    let v = [0.4, -0.7, 0.3];
+    let grad = |t: f64| {
+        let q = Lin {
+            a: p.a + t * v[1],
+            b: p.b + t * v[2],
+        };
+        let (_, (dx, dp)) = passes_struct_on_grad(x + t * v[0], &q);
+        [dx, dp.a, dp.b]
+    };
+    let vp = Lin { a: v[1], b: v[2] };
+    let (_, _, (hx, hp)) = passes_struct_on_hvp(x, &p, v[0], &vp);
+    let (a, b) = (grad(h), grad(-h));
+    for (i, hv) in [hx, hp.a, hp.b].into_iter().enumerate() {
+        close(hv, (a[i] - b[i]) / (2.0 * h), "H v");
+    }
+    let grad = |x: f64| passes_struct_to_wrt_grad(x, &p).1;
+    let (_, _, hx) = passes_struct_to_wrt_hvp(x, &p, 0.6);
+    close(hx, 0.6 * (grad(x + h) - grad(x - h)) / (2.0 * h), "H v");
+}
+
 /// Under `hvp`: a `wrt(..)` callee with an integer parameter, called with an integer `const`
 /// passed whole and a literal. Every `_hvp_jvp` takes one tangent per parameter (ignoring those
 /// of what it does not differentiate), so the caller's tangent program passes one per argument.

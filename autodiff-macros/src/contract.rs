@@ -3,12 +3,19 @@
 //! it is called with.
 //!
 //! ```text
-//! pub trait DotCall<A0: ?Sized, A1: ?Sized> { type Out; type Tape; }
+//! pub trait DotCall<A0: ?Sized, A1: ?Sized> { type Out; type Tape; type D0: ?Sized; type D1: ?Sized; }
 //! impl<const N: usize> DotCall<[f64; N], [f64; N]> for () {
 //!     type Out = f64;
 //!     type Tape = DotTape<N>;
+//!     type D0 = [f64; N];
+//!     type D1 = [f64; N];
 //! }
 //! ```
+//!
+//! `D{i}` is the derivative type of parameter `i`: its type for a float, an array of floats or a
+//! struct (whether or not the function differentiates it), `()` for an enum, an integer or a
+//! `bool`. A caller that only passes a struct parameter on to a call takes that as its own
+//! derivative type for it: a fieldless enum passed on gets `()`, which needs no `Default`.
 //!
 //! A caller names `<() as DotCall<[f64; K], [f64; K]>>::Tape` where it would name `DotTape<K>`:
 //! rustc infers the constants from the argument types (each parameter's type without its
@@ -23,12 +30,17 @@ use crate::names::{contract_name, tape_name};
 
 /// The contract of `func`, or nothing where it cannot be stated (a constant no parameter's type
 /// names, which rustc could not infer; a lifetime in the output; a `self` receiver).
-pub fn contract(func: &syn::ItemFn) -> TokenStream {
-    contract_of(&func.vis, &func.sig)
+pub fn contract(func: &syn::ItemFn, derivs: &[TokenStream]) -> TokenStream {
+    contract_of(&func.vis, &func.sig, derivs)
 }
 
-/// The contract of a function generated with the signature `sig` (`f_grad_x`, `f_tangent`).
-pub fn contract_of(vis: &syn::Visibility, sig: &syn::Signature) -> TokenStream {
+/// The contract of a function generated with the signature `sig` (`f_grad_x`, `f_tangent`),
+/// whose parameters take the derivatives `derivs` (`()` for one it does not differentiate).
+pub fn contract_of(
+    vis: &syn::Visibility,
+    sig: &syn::Signature,
+    derivs: &[TokenStream],
+) -> TokenStream {
     let consts: Vec<&Ident> = (sig.generics.const_params()).map(|c| &c.ident).collect();
     if sig.generics.type_params().next().is_some() {
         return TokenStream::new();
@@ -79,6 +91,7 @@ pub fn contract_of(vis: &syn::Visibility, sig: &syn::Signature) -> TokenStream {
     let params: Vec<Ident> = (0..sig.inputs.len())
         .map(|i| format_ident!("A{i}"))
         .collect();
+    let ds: Vec<Ident> = (0..derivs.len()).map(|i| format_ident!("D{i}")).collect();
     let gdecl = sig.generics.const_params().map(|c| {
         let (n, t) = (&c.ident, &c.ty);
         quote!(const #n: #t,)
@@ -100,12 +113,15 @@ pub fn contract_of(vis: &syn::Visibility, sig: &syn::Signature) -> TokenStream {
         #vis trait #trait_name<#(#params: ?::core::marker::Sized),*> {
             /// What the function returns.
             type Out;
-            /// The tape its forward sweep records.
+            /// The tape its forward sweep records; then each parameter's derivative type
+            /// (`()` for one that carries none).
             type Tape;
+            #(#[doc(hidden)] type #ds: ?::core::marker::Sized;)*
         }
         impl<#(#gdecl)* #(#free: ?::core::marker::Sized),*> #trait_name<#(#fixed),*> for () {
             type Out = #out;
             type Tape = #tape #guse;
+            #(type #ds = #derivs;)*
         }
     }
 }
@@ -136,10 +152,6 @@ pub fn items(
     d_out_by_ref: bool,
     jvp: bool,
 ) -> TokenStream {
-    let contract = contract(func);
-    if contract.is_empty() {
-        return contract;
-    }
     let names = func.sig.inputs.iter().map(|i| match i {
         syn::FnArg::Typed(pt) => match &*pt.pat {
             syn::Pat::Ident(pi) => Some(pi.ident.clone()),
@@ -150,7 +162,7 @@ pub fn items(
     let mut slots = Vec::new();
     for (i, name) in names.enumerate() {
         let Some(name) = name else {
-            return contract;
+            return contract(func, &by_syntax(&func.sig));
         };
         let v = f.params[i];
         let ty = f.vars[v].ty;
@@ -163,8 +175,43 @@ pub fn items(
             differentiated,
         });
     }
+    // A parameter's derivative: its type where it carries one, whether or not `f`
+    // differentiates it (a caller passing a struct on learns it must leave it out of its own
+    // `wrt(..)` from the call's error), `()` for an enum, an integer or a `bool`.
+    let derivs: Vec<TokenStream> = (f.params.iter())
+        .map(|&v| match f.types.differentiable(f.vars[v].ty) {
+            true => f.types.tokens(f.vars[v].ty),
+            false => quote!(()),
+        })
+        .collect();
+    let contract = contract(func, &derivs);
+    if contract.is_empty() {
+        return contract;
+    }
     let call = adjoint_call(&func.vis, &func.sig, &slots, d_out_by_ref, jvp);
     quote!(#contract #call)
+}
+
+/// Each slot's derivative for the contract's `D{i}`: its type, or `()`.
+fn derivs(slots: &[Slot]) -> Vec<TokenStream> {
+    (slots.iter())
+        .map(|s| match &s.differentiated {
+            Some((ty, _)) => ty.clone(),
+            None => quote!(()),
+        })
+        .collect()
+}
+
+/// The derivatives of a signature's parameters where its slots cannot be stated: each
+/// parameter's type (a caller then passes `&mut T`, and the callee says what it does not
+/// differentiate).
+fn by_syntax(sig: &syn::Signature) -> Vec<TokenStream> {
+    (sig.inputs.iter())
+        .map(|i| match i {
+            syn::FnArg::Typed(pt) => pointee(&pt.ty).to_token_stream(),
+            syn::FnArg::Receiver(_) => quote!(()),
+        })
+        .collect()
 }
 
 /// One parameter of [`adjoint_call`]: its name, and for a parameter the function
@@ -264,13 +311,18 @@ impl<'a> Forwarder<'a> {
                 "`{bare}` does not differentiate its parameter `{param}`, and a derivative reaches it at this call"
             );
             let note = format!(
-                "differentiate `{param}` in `{bare}` (its `wrt(..)`), or pass it a value that carries no derivative (a parameter of the caller that carries none, an enum for one, belongs outside the caller's `wrt(..)`)"
+                "differentiate `{param}` in `{bare}` (its `wrt(..)`), or pass it a value that carries no derivative (a parameter of the caller left out of its `wrt(..)`, a constant)"
             );
             out.extend(quote! {
                 #[doc(hidden)]
                 #[diagnostic::on_unimplemented(message = #message, label = "a derivative reaches it here", note = #note)]
                 #vis trait #no {}
                 impl #no for () {}
+                // The derivative of a caller's struct parameter only passed on, which takes
+                // this callee's `()` (contract `D{i}`) for its own.
+                impl #no for &mut () {}
+                impl #no for &() {}
+                impl #no for &&() {}
             });
         }
         out
@@ -466,13 +518,13 @@ pub fn slots_of(sig: &syn::Signature) -> Option<Vec<Slot>> {
 /// The contract and the adjoint with one slot per parameter of a function generated with the
 /// signature `sig` whose adjoint takes one buffer per float, float array or struct parameter.
 pub fn by_signature(vis: &syn::Visibility, sig: &syn::Signature, jvp: bool) -> TokenStream {
-    let contract = contract_of(vis, sig);
+    let Some(slots) = slots_of(sig) else {
+        return contract_of(vis, sig, &by_syntax(sig));
+    };
+    let contract = contract_of(vis, sig, &derivs(&slots));
     if contract.is_empty() {
         return contract;
     }
-    let Some(slots) = slots_of(sig) else {
-        return contract;
-    };
     let float = |t: &syn::Type| matches!(t, syn::Type::Path(p) if p.path.is_ident("f64") || p.path.is_ident("f32"));
     let by_ref = match &sig.output {
         syn::ReturnType::Type(_, t) => !float(t) && !matches!(&**t, syn::Type::Tuple(_)),

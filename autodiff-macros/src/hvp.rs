@@ -152,6 +152,7 @@ pub fn hvp_fn(func: &syn::ItemFn, f: &Func) -> TokenStream {
                     let a = &args[i];
                     quote!(#a)
                 }
+                PairSlot::Unit => quote!(&()),
                 _ => quote!(0.0),
             });
             continue;
@@ -185,7 +186,7 @@ pub fn hvp_fn(func: &syn::ItemFn, f: &Func) -> TokenStream {
     for i in 0..f.params.len() {
         match f.pair_slot(i) {
             _ if f.wrt.contains(&i) => t_adj.extend(g_pass.next()),
-            PairSlot::ZeroStruct | PairSlot::Tangent => {}
+            PairSlot::ZeroStruct | PairSlot::Tangent | PairSlot::Unit => {}
             PairSlot::Ignored => t_adj.push(quote!(&mut 0.0)),
         }
     }
@@ -381,14 +382,26 @@ mod tests {
 
     #[test]
     fn struct_parameters_not_differentiated_get_a_zero_tangent() {
-        let func: syn::ItemFn = syn::parse_str("fn f(p: &P, x: f64) -> f64 { g(p, x) }").unwrap();
-        let args = crate::args::parse(quote!(wrt(x))).unwrap();
-        let f = crate::lower::lower(&func, &args).unwrap();
-        let p = tangent_program(&func, &f, &Analysed::new(&f)).unwrap();
-        let text = p.item.to_token_stream().to_string();
-        assert!(text.contains("z_p : & P"), "{text}");
-        assert!(text.contains("g_hvp_jvp (p , x , & z_p , t_x)"), "{text}");
-        assert!(text.contains("z_p : & P , t_x : f64"), "{text}");
+        let text = |src: &str| {
+            let func: syn::ItemFn = syn::parse_str(src).unwrap();
+            let args = crate::args::parse(quote!(wrt(x))).unwrap();
+            let f = crate::lower::lower(&func, &args).unwrap();
+            let p = tangent_program(&func, &f, &Analysed::new(&f)).unwrap();
+            p.item.to_token_stream().to_string()
+        };
+        // Read by field here: the struct's own zero.
+        let t = text("fn f(p: &P, x: f64) -> f64 { g(p, x) * p.a }");
+        assert!(t.contains("g_hvp_jvp (p , x , & z_p , t_x)"), "{t}");
+        assert!(t.contains("z_p : & P , t_x : f64"), "{t}");
+        // Only passed on (maybe an enum): the zero of the callee's derivative type for it.
+        let t = text("fn f(p: &P, x: f64) -> f64 { g(p, x) }");
+        assert!(t.contains("g_hvp_jvp (p , x , & z_p , t_x)"), "{t}");
+        assert!(
+            t.contains(
+                "(p : & P , x : f64 , z_p : & < () as GCall < P , () > > :: D0 , t_x : f64)"
+            ),
+            "{t}"
+        );
     }
 
     /// A known callee that takes a zero struct for a parameter gets the caller's in its place;

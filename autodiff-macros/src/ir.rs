@@ -470,8 +470,11 @@ pub enum PairSlot {
     Tangent,
     /// The zero of a struct it does not differentiate.
     ZeroStruct,
-    /// A float it ignores: the parameter's type has no derivatives (an integer, an enum).
+    /// A float it ignores: the parameter's type has no derivatives (an integer, a `bool`).
     Ignored,
+    /// `&()`, for an enum: a struct only passed on may be one, and takes its callee's
+    /// derivative type ([`crate::types::TyVal::PassedOn`]), `()` for an enum, as its tangent.
+    Unit,
 }
 
 /// The key of a place's type among struct field types: `.w[]` for `p.w[i]`.
@@ -531,7 +534,7 @@ impl Func {
         // A type written in the function (an array whose length it names, a struct) is seen.
         let written = matches!(
             self.types.get(self.operand_ty(a)),
-            TyVal::Array(..) | TyVal::Struct(_)
+            TyVal::Array(..) | TyVal::Struct(_) | TyVal::PassedOn(..)
         );
         match a {
             Operand::Var { var, proj, .. } => {
@@ -564,6 +567,9 @@ impl Func {
         // A slice left out: a float, which a caller passes where its slice carries no
         // derivative (it has no zero slice of that length at hand).
         let slice = matches!(self.types.get(ty), TyVal::Slice(_));
+        if !self.wrt.contains(&i) && self.types.kind(ty) == Kind::Enum {
+            return PairSlot::Unit;
+        }
         if self.takes_zero_struct(i) {
             PairSlot::ZeroStruct
         } else if self.wrt.contains(&i) || (self.types.differentiable(ty) && !slice) {

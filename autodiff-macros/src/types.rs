@@ -41,6 +41,13 @@ pub enum TyVal {
     /// ([`Pure::Vec`], in [`Func::vec_lens`]).
     Vec(TyId),
     Struct(TokenStream),
+    /// A struct-typed parameter only ever passed on whole to calls through their contracts
+    /// (`g(x, mode)`): maybe a fieldless enum, which the macro cannot tell from here. Its
+    /// derivative is what the first such callee differentiates it as: the callee contract's
+    /// `D{index}` for the argument in that position, the struct itself or `()` where the
+    /// callee takes no derivative for it. Written as the struct (its first field) in the
+    /// primal's signature and in contracts' arguments.
+    PassedOn(TokenStream, std::rc::Rc<CallOut>, usize),
     Enum(TokenStream),
     /// An array a call returns, bound without a type (`let y = matvec(m, v);`): its element,
     /// and the type named through the callee's contract ([`CallOut`]).
@@ -88,7 +95,7 @@ impl TyVal {
             | TyVal::Vec(..)
             | TyVal::Out(..)
             | TyVal::Whole(_) => Kind::Array,
-            TyVal::Struct(_) => Kind::Struct,
+            TyVal::Struct(_) | TyVal::PassedOn(..) => Kind::Struct,
             TyVal::Enum(_) => Kind::Enum,
         }
     }
@@ -213,6 +220,23 @@ impl Types {
         self.unify(a, whole);
     }
 
+    /// Makes the struct parameter's type `a` one only passed on ([`TyVal::PassedOn`]): its
+    /// derivative is `call`'s for argument `index`.
+    pub fn passed_on(&mut self, a: TyId, call: CallOut, index: usize) {
+        let r = self.root(a);
+        if let TyVal::Struct(p) = &self.val[r] {
+            self.val[r] = TyVal::PassedOn(p.clone(), std::rc::Rc::new(call), index);
+        }
+    }
+
+    /// A type as the primal writes it: a struct passed on as the struct, not its derivative.
+    pub fn primal_tokens(&self, a: TyId) -> TokenStream {
+        match self.get(a) {
+            TyVal::PassedOn(p, ..) => p.clone(),
+            _ => self.tokens(a),
+        }
+    }
+
     /// Whether `a` is what a call returns, only passed on whole ([`TyVal::Whole`]).
     pub fn is_whole(&self, a: TyId) -> bool {
         matches!(self.get(a), TyVal::Whole(_))
@@ -238,7 +262,9 @@ impl Types {
     pub fn contract_arg(&self, a: TyId) -> TokenStream {
         match self.get(a) {
             TyVal::Vec(..) => quote::quote!(()),
-            v if matches!(v.kind(), Kind::Array | Kind::Struct | Kind::Enum) => self.tokens(a),
+            v if matches!(v.kind(), Kind::Array | Kind::Struct | Kind::Enum) => {
+                self.primal_tokens(a)
+            }
             _ => quote::quote!(()),
         }
     }
@@ -330,6 +356,12 @@ impl Types {
                 quote::quote!([#e])
             }
             TyVal::Struct(p) | TyVal::Enum(p) => p.clone(),
+            TyVal::PassedOn(_, c, i) => {
+                let contract = &c.contract;
+                let args = c.args.iter().map(|&t| self.contract_arg(t));
+                let d = quote::format_ident!("D{i}");
+                quote::quote!(<() as #contract<#(#args),*>>::#d)
+            }
             TyVal::Out(_, c) | TyVal::Whole(c) => {
                 let contract = &c.contract;
                 let args = c.args.iter().map(|&t| self.contract_arg(t));
@@ -400,7 +432,10 @@ impl Types {
             // Zeroed where its length is at hand, by its `Pure::Vec` definition
             // ([`Pure::vec_filled`]), never through here.
             TyVal::Vec(..) => panic!("stackgrad: a `Vec` local zeroed without its length"),
-            TyVal::Struct(p) => quote::quote!(<#p as ::core::default::Default>::default()),
+            TyVal::Struct(_) | TyVal::PassedOn(..) => {
+                let p = self.tokens(a);
+                quote::quote!(<#p as ::core::default::Default>::default())
+            }
             v => match v.kind() {
                 Kind::Float | Kind::Num => float,
                 Kind::Int => quote::quote!(0),

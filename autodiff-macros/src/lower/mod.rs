@@ -102,6 +102,9 @@ pub struct Lower {
     /// A call's value only passed on whole may take its contract's type ([`whole`]): not in
     /// `hvp`'s tangent program, which reads the type back from its text.
     whole_ok: bool,
+    /// Struct parameters the body only passes on whole to calls by a plain path, whose
+    /// derivative the first such call through a contract names ([`TyVal::PassedOn`]).
+    passed_on: HashSet<VarId>,
     /// The `alloc` feature is on (see [`Args::alloc`]).
     alloc: bool,
     /// Variables reported as carried through a run-time loop (once each, at the innermost).
@@ -129,6 +132,7 @@ pub fn lower(item: &syn::ItemFn, args: &Args) -> syn::Result<Func> {
     literals::desugar(&mut block);
     l.errors.extend(matches::desugar(&mut block));
     panics::desugar(&mut block);
+    l.passed_on = l.only_passed_on(&block);
     let body = l.body(&block);
     let mut f = l.finish(body)?;
     // In the tangent program of `hvp`, a field's tangent cast (`t_p.k as f64`) would read an
@@ -192,6 +196,7 @@ impl Lower {
             tuple_lets: HashMap::new(),
             tuple_fields: HashMap::new(),
             whole_ok: !args.tangent_program,
+            passed_on: HashSet::new(),
             alloc: args.alloc,
             reported_carried: HashSet::new(),
             reported_lets: HashSet::new(),

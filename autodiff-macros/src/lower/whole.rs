@@ -2,6 +2,8 @@
 //! array, which the macro cannot tell from here. Its type is named through `g`'s contract
 //! ([`TyVal::Whole`]), so that either compiles.
 
+use std::collections::HashSet;
+
 use proc_macro2::{TokenStream, TokenTree};
 use quote::ToTokens;
 
@@ -107,6 +109,49 @@ fn through_contract(args: TokenStream) -> bool {
 }
 
 impl Lower {
+    /// The struct parameters `block` only passes on whole to calls by a plain path
+    /// (`g(x, mode)`): maybe fieldless enums, whose derivative the callee's contract names.
+    pub(super) fn only_passed_on(&self, block: &syn::Block) -> HashSet<VarId> {
+        (self.f.params.iter().copied())
+            .filter(|&v| {
+                let var = &self.f.vars[v];
+                // A method's receiver is its struct, never an enum (its derivative stays the
+                // struct, as its callers' `m_grad` return it).
+                var.name != crate::names::SELF
+                    && matches!(self.f.types.get(var.ty), TyVal::Struct(_))
+                    && only_passed_whole(&var.name.to_string(), &block.stmts, &[])
+            })
+            .collect()
+    }
+
+    /// A call through its callee's contract that passes a struct parameter only passed on
+    /// (`g(x, mode)`): the parameter's derivative becomes the callee's for that argument, the
+    /// first such call's.
+    pub(super) fn pass_on(&mut self, path: &syn::Path, args: &[Operand], arg_tys: &[TyId]) {
+        if self.passed_on.is_empty() {
+            return;
+        }
+        // Another method of the `impl` block: the caller knows what it differentiates, and
+        // the parameter keeps the struct's type (an enum among them is matched in a method).
+        if self.f.known_callee(path).is_some() || !self.f.through_contract(path, args) {
+            for a in args {
+                if let Operand::Var { var, .. } = a {
+                    self.passed_on.remove(var);
+                }
+            }
+            return;
+        }
+        for (i, a) in args.iter().enumerate() {
+            if let Operand::Var { var, proj, .. } = a
+                && proj.is_empty()
+                && self.passed_on.remove(var)
+            {
+                let call = crate::types::CallOut::of(path, arg_tys.to_vec());
+                self.f.types.passed_on(self.f.vars[*var].ty, call, i);
+            }
+        }
+    }
+
     /// After `let y = g(..);` (lowered as a float): where `y` is only passed on whole, its type
     /// becomes what `g`'s contract names ([`TyVal::Whole`]). (`hvp`'s tangent program reads
     /// the type back from its text instead.)

@@ -166,6 +166,7 @@ impl<'a> Tan<'a> {
                         };
                         out.push((t.clone(), ty, true));
                     }
+                    PairSlot::Unit => out.push((t.clone(), quote!(&()), false)),
                     _ => out.push((t.clone(), taken, false)),
                 }
             }

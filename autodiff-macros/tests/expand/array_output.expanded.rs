@@ -130,13 +130,20 @@ const _: fn(&[[f64; 2]; 2], &[f64; 2]) -> [f64; 2] = mlp;
 trait MlpCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
     /// What the function returns.
     type Out;
-    /// The tape its forward sweep records.
+    /// The tape its forward sweep records; then each parameter's derivative type
+    /// (`()` for one that carries none).
     type Tape;
+    #[doc(hidden)]
+    type D0: ?::core::marker::Sized;
+    #[doc(hidden)]
+    type D1: ?::core::marker::Sized;
 }
 impl<__A0: ?::core::marker::Sized, __A1: ?::core::marker::Sized> MlpCall<__A0, __A1>
 for () {
     type Out = [f64; 2];
     type Tape = MlpTape;
+    type D0 = [[f64; 2]; 2];
+    type D1 = [f64; 2];
 }
 #[doc(hidden)]
 trait MlpSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {

@@ -200,12 +200,22 @@ pub trait CentredCall<
 > {
     /// What the function returns.
     type Out;
-    /// The tape its forward sweep records.
+    /// The tape its forward sweep records; then each parameter's derivative type
+    /// (`()` for one that carries none).
     type Tape;
+    #[doc(hidden)]
+    type D0: ?::core::marker::Sized;
+    #[doc(hidden)]
+    type D1: ?::core::marker::Sized;
+    #[doc(hidden)]
+    type D2: ?::core::marker::Sized;
 }
 impl<const D: usize> CentredCall<[[f64; D]; 4], [f64; D], [f64; D]> for () {
     type Out = f64;
     type Tape = CentredTape<D>;
+    type D0 = [[f64; D]; 4];
+    type D1 = [f64; D];
+    type D2 = [f64; D];
 }
 #[doc(hidden)]
 pub trait CentredSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {

@@ -177,12 +177,16 @@ const _: fn(&[f64; 6]) -> f64 = early_exit;
 pub trait EarlyExitCall<A0: ?::core::marker::Sized> {
     /// What the function returns.
     type Out;
-    /// The tape its forward sweep records.
+    /// The tape its forward sweep records; then each parameter's derivative type
+    /// (`()` for one that carries none).
     type Tape;
+    #[doc(hidden)]
+    type D0: ?::core::marker::Sized;
 }
 impl<__A0: ?::core::marker::Sized> EarlyExitCall<__A0> for () {
     type Out = f64;
     type Tape = EarlyExitTape;
+    type D0 = [f64; 6];
 }
 #[doc(hidden)]
 pub trait EarlyExitSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {

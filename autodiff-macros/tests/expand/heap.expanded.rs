@@ -150,13 +150,20 @@ pub fn layer_grad<const N: usize>(
 pub trait LayerCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
     /// What the function returns.
     type Out;
-    /// The tape its forward sweep records.
+    /// The tape its forward sweep records; then each parameter's derivative type
+    /// (`()` for one that carries none).
     type Tape;
+    #[doc(hidden)]
+    type D0: ?::core::marker::Sized;
+    #[doc(hidden)]
+    type D1: ?::core::marker::Sized;
 }
 impl<const N: usize, __A1: ?::core::marker::Sized> LayerCall<[[f64; 4]; N], __A1>
 for () {
     type Out = f64;
     type Tape = LayerTape<N>;
+    type D0 = [[f64; 4]; N];
+    type D1 = [f64; 4];
 }
 #[doc(hidden)]
 pub trait LayerSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {

@@ -348,8 +348,15 @@ pub trait HoistCall<
 > {
     /// What the function returns.
     type Out;
-    /// The tape its forward sweep records.
+    /// The tape its forward sweep records; then each parameter's derivative type
+    /// (`()` for one that carries none).
     type Tape;
+    #[doc(hidden)]
+    type D0: ?::core::marker::Sized;
+    #[doc(hidden)]
+    type D1: ?::core::marker::Sized;
+    #[doc(hidden)]
+    type D2: ?::core::marker::Sized;
 }
 impl<
     const K: usize,
@@ -357,15 +364,21 @@ impl<
 > HoistCall<[[f64; 6]; K], [[f64; 3]; K], [[f64; 3]; N]> for () {
     type Out = f64;
     type Tape = HoistTape<K, N>;
+    type D0 = [[f64; 6]; K];
+    type D1 = [[f64; 3]; K];
+    type D2 = [[f64; 3]; N];
 }
 #[doc(hidden)]
 #[diagnostic::on_unimplemented(
     message = "`hoist` does not differentiate its parameter `x`, and a derivative reaches it at this call",
     label = "a derivative reaches it here",
-    note = "differentiate `x` in `hoist` (its `wrt(..)`), or pass it a value that carries no derivative (a parameter of the caller that carries none, an enum for one, belongs outside the caller's `wrt(..)`)"
+    note = "differentiate `x` in `hoist` (its `wrt(..)`), or pass it a value that carries no derivative (a parameter of the caller left out of its `wrt(..)`, a constant)"
 )]
 pub trait HoistNoDerivativeX {}
 impl HoistNoDerivativeX for () {}
+impl HoistNoDerivativeX for &mut () {}
+impl HoistNoDerivativeX for &() {}
+impl HoistNoDerivativeX for &&() {}
 #[doc(hidden)]
 pub trait HoistSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
     fn slot(self) -> ::core::option::Option<&'__stackgrad mut T>;

@@ -225,22 +225,32 @@ const _: fn(&[f64; 3], &[f64; 2]) -> [f64; 2] = observe;
 trait ObserveCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
     /// What the function returns.
     type Out;
-    /// The tape its forward sweep records.
+    /// The tape its forward sweep records; then each parameter's derivative type
+    /// (`()` for one that carries none).
     type Tape;
+    #[doc(hidden)]
+    type D0: ?::core::marker::Sized;
+    #[doc(hidden)]
+    type D1: ?::core::marker::Sized;
 }
 impl<__A0: ?::core::marker::Sized, __A1: ?::core::marker::Sized> ObserveCall<__A0, __A1>
 for () {
     type Out = [f64; 2];
     type Tape = ObserveTape;
+    type D0 = [f64; 3];
+    type D1 = [f64; 2];
 }
 #[doc(hidden)]
 #[diagnostic::on_unimplemented(
     message = "`observe` does not differentiate its parameter `l`, and a derivative reaches it at this call",
     label = "a derivative reaches it here",
-    note = "differentiate `l` in `observe` (its `wrt(..)`), or pass it a value that carries no derivative (a parameter of the caller that carries none, an enum for one, belongs outside the caller's `wrt(..)`)"
+    note = "differentiate `l` in `observe` (its `wrt(..)`), or pass it a value that carries no derivative (a parameter of the caller left out of its `wrt(..)`, a constant)"
 )]
 trait ObserveNoDerivativeL {}
 impl ObserveNoDerivativeL for () {}
+impl ObserveNoDerivativeL for &mut () {}
+impl ObserveNoDerivativeL for &() {}
+impl ObserveNoDerivativeL for &&() {}
 #[doc(hidden)]
 trait ObserveSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
     fn slot(self) -> ::core::option::Option<&'__stackgrad mut T>;

@@ -133,12 +133,16 @@ const _: fn(&[f64; 4]) -> f64 = matching;
 pub trait MatchingCall<A0: ?::core::marker::Sized> {
     /// What the function returns.
     type Out;
-    /// The tape its forward sweep records.
+    /// The tape its forward sweep records; then each parameter's derivative type
+    /// (`()` for one that carries none).
     type Tape;
+    #[doc(hidden)]
+    type D0: ?::core::marker::Sized;
 }
 impl<__A0: ?::core::marker::Sized> MatchingCall<__A0> for () {
     type Out = f64;
     type Tape = MatchingTape;
+    type D0 = [f64; 4];
 }
 #[doc(hidden)]
 pub trait MatchingSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {

@@ -195,8 +195,13 @@ const _: fn(&Linear, &[f64; 2]) -> f64 = __linear_predict;
 pub trait LinearPredictCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
     /// What the function returns.
     type Out;
-    /// The tape its forward sweep records.
+    /// The tape its forward sweep records; then each parameter's derivative type
+    /// (`()` for one that carries none).
     type Tape;
+    #[doc(hidden)]
+    type D0: ?::core::marker::Sized;
+    #[doc(hidden)]
+    type D1: ?::core::marker::Sized;
 }
 impl<
     __A0: ?::core::marker::Sized,
@@ -204,6 +209,8 @@ impl<
 > LinearPredictCall<__A0, __A1> for () {
     type Out = f64;
     type Tape = LinearPredictTape;
+    type D0 = Linear;
+    type D1 = [f64; 2];
 }
 #[doc(hidden)]
 pub trait LinearPredictSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
@@ -388,8 +395,15 @@ pub trait LinearLossCall<
 > {
     /// What the function returns.
     type Out;
-    /// The tape its forward sweep records.
+    /// The tape its forward sweep records; then each parameter's derivative type
+    /// (`()` for one that carries none).
     type Tape;
+    #[doc(hidden)]
+    type D0: ?::core::marker::Sized;
+    #[doc(hidden)]
+    type D1: ?::core::marker::Sized;
+    #[doc(hidden)]
+    type D2: ?::core::marker::Sized;
 }
 impl<
     __A0: ?::core::marker::Sized,
@@ -398,23 +412,32 @@ impl<
 > LinearLossCall<__A0, __A1, __A2> for () {
     type Out = f64;
     type Tape = LinearLossTape;
+    type D0 = Linear;
+    type D1 = [f64; 2];
+    type D2 = f64;
 }
 #[doc(hidden)]
 #[diagnostic::on_unimplemented(
     message = "`__linear_loss` does not differentiate its parameter `x`, and a derivative reaches it at this call",
     label = "a derivative reaches it here",
-    note = "differentiate `x` in `__linear_loss` (its `wrt(..)`), or pass it a value that carries no derivative (a parameter of the caller that carries none, an enum for one, belongs outside the caller's `wrt(..)`)"
+    note = "differentiate `x` in `__linear_loss` (its `wrt(..)`), or pass it a value that carries no derivative (a parameter of the caller left out of its `wrt(..)`, a constant)"
 )]
 pub trait LinearLossNoDerivativeX {}
 impl LinearLossNoDerivativeX for () {}
+impl LinearLossNoDerivativeX for &mut () {}
+impl LinearLossNoDerivativeX for &() {}
+impl LinearLossNoDerivativeX for &&() {}
 #[doc(hidden)]
 #[diagnostic::on_unimplemented(
     message = "`__linear_loss` does not differentiate its parameter `y`, and a derivative reaches it at this call",
     label = "a derivative reaches it here",
-    note = "differentiate `y` in `__linear_loss` (its `wrt(..)`), or pass it a value that carries no derivative (a parameter of the caller that carries none, an enum for one, belongs outside the caller's `wrt(..)`)"
+    note = "differentiate `y` in `__linear_loss` (its `wrt(..)`), or pass it a value that carries no derivative (a parameter of the caller left out of its `wrt(..)`, a constant)"
 )]
 pub trait LinearLossNoDerivativeY {}
 impl LinearLossNoDerivativeY for () {}
+impl LinearLossNoDerivativeY for &mut () {}
+impl LinearLossNoDerivativeY for &() {}
+impl LinearLossNoDerivativeY for &&() {}
 #[doc(hidden)]
 pub trait LinearLossSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
     fn slot(self) -> ::core::option::Option<&'__stackgrad mut T>;

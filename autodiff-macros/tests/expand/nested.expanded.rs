@@ -152,13 +152,20 @@ const _: fn(&[f64; 2], f64) -> f64 = cubic;
 trait CubicCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
     /// What the function returns.
     type Out;
-    /// The tape its forward sweep records.
+    /// The tape its forward sweep records; then each parameter's derivative type
+    /// (`()` for one that carries none).
     type Tape;
+    #[doc(hidden)]
+    type D0: ?::core::marker::Sized;
+    #[doc(hidden)]
+    type D1: ?::core::marker::Sized;
 }
 impl<__A0: ?::core::marker::Sized, __A1: ?::core::marker::Sized> CubicCall<__A0, __A1>
 for () {
     type Out = f64;
     type Tape = CubicTape;
+    type D0 = [f64; 2];
+    type D1 = f64;
 }
 #[doc(hidden)]
 trait CubicSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
@@ -308,8 +315,13 @@ impl ::core::default::Default for CubicGradXTape {
 trait CubicGradXCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
     /// What the function returns.
     type Out;
-    /// The tape its forward sweep records.
+    /// The tape its forward sweep records; then each parameter's derivative type
+    /// (`()` for one that carries none).
     type Tape;
+    #[doc(hidden)]
+    type D0: ?::core::marker::Sized;
+    #[doc(hidden)]
+    type D1: ?::core::marker::Sized;
 }
 impl<
     __A0: ?::core::marker::Sized,
@@ -317,6 +329,8 @@ impl<
 > CubicGradXCall<__A0, __A1> for () {
     type Out = [f64; 2];
     type Tape = CubicGradXTape;
+    type D0 = [f64; 2];
+    type D1 = f64;
 }
 #[doc(hidden)]
 trait CubicGradXSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
@@ -512,8 +526,13 @@ impl ::core::default::Default for CubicGradWTape {
 trait CubicGradWCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
     /// What the function returns.
     type Out;
-    /// The tape its forward sweep records.
+    /// The tape its forward sweep records; then each parameter's derivative type
+    /// (`()` for one that carries none).
     type Tape;
+    #[doc(hidden)]
+    type D0: ?::core::marker::Sized;
+    #[doc(hidden)]
+    type D1: ?::core::marker::Sized;
 }
 impl<
     __A0: ?::core::marker::Sized,
@@ -521,6 +540,8 @@ impl<
 > CubicGradWCall<__A0, __A1> for () {
     type Out = f64;
     type Tape = CubicGradWTape;
+    type D0 = [f64; 2];
+    type D1 = f64;
 }
 #[doc(hidden)]
 trait CubicGradWSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
@@ -718,8 +739,17 @@ trait CubicTangentCall<
 > {
     /// What the function returns.
     type Out;
-    /// The tape its forward sweep records.
+    /// The tape its forward sweep records; then each parameter's derivative type
+    /// (`()` for one that carries none).
     type Tape;
+    #[doc(hidden)]
+    type D0: ?::core::marker::Sized;
+    #[doc(hidden)]
+    type D1: ?::core::marker::Sized;
+    #[doc(hidden)]
+    type D2: ?::core::marker::Sized;
+    #[doc(hidden)]
+    type D3: ?::core::marker::Sized;
 }
 impl<
     __A0: ?::core::marker::Sized,
@@ -729,6 +759,10 @@ impl<
 > CubicTangentCall<__A0, __A1, __A2, __A3> for () {
     type Out = [f64; 2];
     type Tape = CubicTangentTape;
+    type D0 = [f64; 2];
+    type D1 = f64;
+    type D2 = [f64; 2];
+    type D3 = f64;
 }
 #[doc(hidden)]
 trait CubicTangentSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
@@ -1006,8 +1040,17 @@ trait CubicJvpCall<
 > {
     /// What the function returns.
     type Out;
-    /// The tape its forward sweep records.
+    /// The tape its forward sweep records; then each parameter's derivative type
+    /// (`()` for one that carries none).
     type Tape;
+    #[doc(hidden)]
+    type D0: ?::core::marker::Sized;
+    #[doc(hidden)]
+    type D1: ?::core::marker::Sized;
+    #[doc(hidden)]
+    type D2: ?::core::marker::Sized;
+    #[doc(hidden)]
+    type D3: ?::core::marker::Sized;
 }
 impl<
     __A0: ?::core::marker::Sized,
@@ -1017,6 +1060,10 @@ impl<
 > CubicJvpCall<__A0, __A1, __A2, __A3> for () {
     type Out = (f64, f64);
     type Tape = CubicJvpTape;
+    type D0 = [f64; 2];
+    type D1 = f64;
+    type D2 = [f64; 2];
+    type D3 = f64;
 }
 #[doc(hidden)]
 trait CubicJvpSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
@@ -1290,8 +1337,13 @@ impl ::core::default::Default for CubicGradTape {
 trait CubicGradCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
     /// What the function returns.
     type Out;
-    /// The tape its forward sweep records.
+    /// The tape its forward sweep records; then each parameter's derivative type
+    /// (`()` for one that carries none).
     type Tape;
+    #[doc(hidden)]
+    type D0: ?::core::marker::Sized;
+    #[doc(hidden)]
+    type D1: ?::core::marker::Sized;
 }
 impl<
     __A0: ?::core::marker::Sized,
@@ -1299,6 +1351,8 @@ impl<
 > CubicGradCall<__A0, __A1> for () {
     type Out = (f64, ([f64; 2], f64));
     type Tape = CubicGradTape;
+    type D0 = [f64; 2];
+    type D1 = f64;
 }
 #[doc(hidden)]
 trait CubicGradSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
@@ -1610,8 +1664,17 @@ trait CubicHvpJvpCall<
 > {
     /// What the function returns.
     type Out;
-    /// The tape its forward sweep records.
+    /// The tape its forward sweep records; then each parameter's derivative type
+    /// (`()` for one that carries none).
     type Tape;
+    #[doc(hidden)]
+    type D0: ?::core::marker::Sized;
+    #[doc(hidden)]
+    type D1: ?::core::marker::Sized;
+    #[doc(hidden)]
+    type D2: ?::core::marker::Sized;
+    #[doc(hidden)]
+    type D3: ?::core::marker::Sized;
 }
 impl<
     __A0: ?::core::marker::Sized,
@@ -1621,6 +1684,10 @@ impl<
 > CubicHvpJvpCall<__A0, __A1, __A2, __A3> for () {
     type Out = [f64; 2];
     type Tape = CubicHvpJvpTape;
+    type D0 = [f64; 2];
+    type D1 = f64;
+    type D2 = [f64; 2];
+    type D3 = f64;
 }
 #[doc(hidden)]
 trait CubicHvpJvpSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {

@@ -176,8 +176,13 @@ const _: fn(&[f64; 4], &[f64; 4]) -> f64 = three_readers;
 trait ThreeReadersCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
     /// What the function returns.
     type Out;
-    /// The tape its forward sweep records.
+    /// The tape its forward sweep records; then each parameter's derivative type
+    /// (`()` for one that carries none).
     type Tape;
+    #[doc(hidden)]
+    type D0: ?::core::marker::Sized;
+    #[doc(hidden)]
+    type D1: ?::core::marker::Sized;
 }
 impl<
     __A0: ?::core::marker::Sized,
@@ -185,6 +190,8 @@ impl<
 > ThreeReadersCall<__A0, __A1> for () {
     type Out = f64;
     type Tape = ThreeReadersTape;
+    type D0 = [f64; 4];
+    type D1 = [f64; 4];
 }
 #[doc(hidden)]
 trait ThreeReadersSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {

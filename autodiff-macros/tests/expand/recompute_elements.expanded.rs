@@ -162,8 +162,13 @@ const _: fn(&[f64; 4], f64) -> f64 = recompute_elements;
 pub trait RecomputeElementsCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
     /// What the function returns.
     type Out;
-    /// The tape its forward sweep records.
+    /// The tape its forward sweep records; then each parameter's derivative type
+    /// (`()` for one that carries none).
     type Tape;
+    #[doc(hidden)]
+    type D0: ?::core::marker::Sized;
+    #[doc(hidden)]
+    type D1: ?::core::marker::Sized;
 }
 impl<
     __A0: ?::core::marker::Sized,
@@ -171,6 +176,8 @@ impl<
 > RecomputeElementsCall<__A0, __A1> for () {
     type Out = f64;
     type Tape = RecomputeElementsTape;
+    type D0 = [f64; 4];
+    type D1 = f64;
 }
 #[doc(hidden)]
 pub trait RecomputeElementsSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {

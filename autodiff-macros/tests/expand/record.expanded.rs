@@ -218,8 +218,15 @@ trait RecordedCall<
 > {
     /// What the function returns.
     type Out;
-    /// The tape its forward sweep records.
+    /// The tape its forward sweep records; then each parameter's derivative type
+    /// (`()` for one that carries none).
     type Tape;
+    #[doc(hidden)]
+    type D0: ?::core::marker::Sized;
+    #[doc(hidden)]
+    type D1: ?::core::marker::Sized;
+    #[doc(hidden)]
+    type D2: ?::core::marker::Sized;
 }
 impl<
     __A0: ?::core::marker::Sized,
@@ -228,6 +235,9 @@ impl<
 > RecordedCall<__A0, __A1, __A2> for () {
     type Out = f64;
     type Tape = RecordedTape;
+    type D0 = [f32; 8];
+    type D1 = [f32; 8];
+    type D2 = f64;
 }
 #[doc(hidden)]
 trait RecordedSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {

@@ -194,12 +194,19 @@ const _: () = {
 pub trait ReductionsCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
     /// What the function returns.
     type Out;
-    /// The tape its forward sweep records.
+    /// The tape its forward sweep records; then each parameter's derivative type
+    /// (`()` for one that carries none).
     type Tape;
+    #[doc(hidden)]
+    type D0: ?::core::marker::Sized;
+    #[doc(hidden)]
+    type D1: ?::core::marker::Sized;
 }
 impl<const N: usize> ReductionsCall<[f64; N], [f64; N]> for () {
     type Out = f64;
     type Tape = ReductionsTape<N>;
+    type D0 = [f64; N];
+    type D1 = [f64; N];
 }
 #[doc(hidden)]
 pub trait ReductionsSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {

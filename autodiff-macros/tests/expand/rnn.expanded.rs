@@ -131,8 +131,15 @@ pub trait RnnCall<
 > {
     /// What the function returns.
     type Out;
-    /// The tape its forward sweep records.
+    /// The tape its forward sweep records; then each parameter's derivative type
+    /// (`()` for one that carries none).
     type Tape;
+    #[doc(hidden)]
+    type D0: ?::core::marker::Sized;
+    #[doc(hidden)]
+    type D1: ?::core::marker::Sized;
+    #[doc(hidden)]
+    type D2: ?::core::marker::Sized;
 }
 impl<
     __A0: ?::core::marker::Sized,
@@ -141,6 +148,9 @@ impl<
 > RnnCall<__A0, __A1, __A2> for () {
     type Out = f64;
     type Tape = RnnTape;
+    type D0 = [f64; 50];
+    type D1 = f64;
+    type D2 = f64;
 }
 #[doc(hidden)]
 pub trait RnnSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {

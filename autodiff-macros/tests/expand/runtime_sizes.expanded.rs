@@ -252,8 +252,15 @@ pub trait SpreadCall<
 > {
     /// What the function returns.
     type Out;
-    /// The tape its forward sweep records.
+    /// The tape its forward sweep records; then each parameter's derivative type
+    /// (`()` for one that carries none).
     type Tape;
+    #[doc(hidden)]
+    type D0: ?::core::marker::Sized;
+    #[doc(hidden)]
+    type D1: ?::core::marker::Sized;
+    #[doc(hidden)]
+    type D2: ?::core::marker::Sized;
 }
 impl<
     __A0: ?::core::marker::Sized,
@@ -262,15 +269,21 @@ impl<
 > SpreadCall<__A0, __A1, __A2> for () {
     type Out = f64;
     type Tape = SpreadTape;
+    type D0 = [f64; 2];
+    type D1 = f64;
+    type D2 = [[f64; 2]];
 }
 #[doc(hidden)]
 #[diagnostic::on_unimplemented(
     message = "`spread` does not differentiate its parameter `xs`, and a derivative reaches it at this call",
     label = "a derivative reaches it here",
-    note = "differentiate `xs` in `spread` (its `wrt(..)`), or pass it a value that carries no derivative (a parameter of the caller that carries none, an enum for one, belongs outside the caller's `wrt(..)`)"
+    note = "differentiate `xs` in `spread` (its `wrt(..)`), or pass it a value that carries no derivative (a parameter of the caller left out of its `wrt(..)`, a constant)"
 )]
 pub trait SpreadNoDerivativeXs {}
 impl SpreadNoDerivativeXs for () {}
+impl SpreadNoDerivativeXs for &mut () {}
+impl SpreadNoDerivativeXs for &() {}
+impl SpreadNoDerivativeXs for &&() {}
 #[doc(hidden)]
 pub trait SpreadSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
     fn slot(self) -> ::core::option::Option<&'__stackgrad mut T>;

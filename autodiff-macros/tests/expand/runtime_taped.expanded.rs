@@ -161,8 +161,15 @@ pub trait RnnCall<
 > {
     /// What the function returns.
     type Out;
-    /// The tape its forward sweep records.
+    /// The tape its forward sweep records; then each parameter's derivative type
+    /// (`()` for one that carries none).
     type Tape;
+    #[doc(hidden)]
+    type D0: ?::core::marker::Sized;
+    #[doc(hidden)]
+    type D1: ?::core::marker::Sized;
+    #[doc(hidden)]
+    type D2: ?::core::marker::Sized;
 }
 impl<
     __A0: ?::core::marker::Sized,
@@ -171,15 +178,21 @@ impl<
 > RnnCall<__A0, __A1, __A2> for () {
     type Out = f64;
     type Tape = RnnTape;
+    type D0 = f64;
+    type D1 = f64;
+    type D2 = [f64];
 }
 #[doc(hidden)]
 #[diagnostic::on_unimplemented(
     message = "`rnn` does not differentiate its parameter `x`, and a derivative reaches it at this call",
     label = "a derivative reaches it here",
-    note = "differentiate `x` in `rnn` (its `wrt(..)`), or pass it a value that carries no derivative (a parameter of the caller that carries none, an enum for one, belongs outside the caller's `wrt(..)`)"
+    note = "differentiate `x` in `rnn` (its `wrt(..)`), or pass it a value that carries no derivative (a parameter of the caller left out of its `wrt(..)`, a constant)"
 )]
 pub trait RnnNoDerivativeX {}
 impl RnnNoDerivativeX for () {}
+impl RnnNoDerivativeX for &mut () {}
+impl RnnNoDerivativeX for &() {}
+impl RnnNoDerivativeX for &&() {}
 #[doc(hidden)]
 pub trait RnnSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
     fn slot(self) -> ::core::option::Option<&'__stackgrad mut T>;

@@ -210,13 +210,20 @@ const _: fn(&[f64; 4], f64) -> f64 = energy;
 pub trait EnergyCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
     /// What the function returns.
     type Out;
-    /// The tape its forward sweep records.
+    /// The tape its forward sweep records; then each parameter's derivative type
+    /// (`()` for one that carries none).
     type Tape;
+    #[doc(hidden)]
+    type D0: ?::core::marker::Sized;
+    #[doc(hidden)]
+    type D1: ?::core::marker::Sized;
 }
 impl<__A0: ?::core::marker::Sized, __A1: ?::core::marker::Sized> EnergyCall<__A0, __A1>
 for () {
     type Out = f64;
     type Tape = EnergyTape;
+    type D0 = [f64; 4];
+    type D1 = f64;
 }
 #[doc(hidden)]
 pub trait EnergySlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
@@ -525,8 +532,17 @@ pub trait EnergyHvpJvpCall<
 > {
     /// What the function returns.
     type Out;
-    /// The tape its forward sweep records.
+    /// The tape its forward sweep records; then each parameter's derivative type
+    /// (`()` for one that carries none).
     type Tape;
+    #[doc(hidden)]
+    type D0: ?::core::marker::Sized;
+    #[doc(hidden)]
+    type D1: ?::core::marker::Sized;
+    #[doc(hidden)]
+    type D2: ?::core::marker::Sized;
+    #[doc(hidden)]
+    type D3: ?::core::marker::Sized;
 }
 impl<
     __A0: ?::core::marker::Sized,
@@ -536,6 +552,10 @@ impl<
 > EnergyHvpJvpCall<__A0, __A1, __A2, __A3> for () {
     type Out = [f64; 2];
     type Tape = EnergyHvpJvpTape;
+    type D0 = [f64; 4];
+    type D1 = f64;
+    type D2 = [f64; 4];
+    type D3 = f64;
 }
 #[doc(hidden)]
 pub trait EnergyHvpJvpSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {

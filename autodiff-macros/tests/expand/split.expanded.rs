@@ -230,12 +230,19 @@ pub fn split_jvp_vec<const D: usize, const __W: usize>(
 pub trait SplitCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
     /// What the function returns.
     type Out;
-    /// The tape its forward sweep records.
+    /// The tape its forward sweep records; then each parameter's derivative type
+    /// (`()` for one that carries none).
     type Tape;
+    #[doc(hidden)]
+    type D0: ?::core::marker::Sized;
+    #[doc(hidden)]
+    type D1: ?::core::marker::Sized;
 }
 impl<const D: usize> SplitCall<[[f64; D]; D], [f64; D]> for () {
     type Out = f64;
     type Tape = SplitTape<D>;
+    type D0 = [[f64; D]; D];
+    type D1 = [f64; D];
 }
 #[doc(hidden)]
 pub trait SplitSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {

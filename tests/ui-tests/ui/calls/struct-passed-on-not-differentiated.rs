@@ -1,0 +1,19 @@
+use stackgrad::differentiable;
+
+#[derive(Default)]
+pub struct Lin {
+    pub a: f64,
+}
+
+#[differentiable(wrt(x))]
+fn lin_x(x: f64, p: &Lin) -> f64 {
+    p.a * x * x
+}
+
+// `p` is only passed on, to a callee that does not differentiate it: leave it out of `wrt(..)`.
+#[differentiable]
+fn f(x: f64, p: &Lin) -> f64 {
+    lin_x(x, p) + x
+}
+
+fn main() {}
