@@ -320,6 +320,77 @@ mod operators {
 }
 
 /// `exp exp2 exp_m1 ln ln_1p log log2 log10`.
+/// `sin` and `cos` (`sinh` and `cosh`) of one value: the reverse sweep reads the other's
+/// recorded value instead of calling it again, where the other surely ran.
+mod siblings {
+    use crate::common::{GradCheck, uniform};
+    use stackgrad::differentiable;
+
+    /// A rotation's `(c, s)`, both read as each other's derivative.
+    #[differentiable]
+    fn rotation(x: f64, a: f64) -> f64 {
+        let (c, s) = (a.cos(), a.sin());
+        x * c - s * s * x + c
+    }
+
+    /// The same, each bound by its own `let`.
+    #[differentiable]
+    fn rotation_lets(x: f64, a: f64) -> f64 {
+        let t = a * x;
+        let c = t.cos();
+        let s = t.sin();
+        c * s + c * x
+    }
+
+    #[test]
+    fn rotation_against_central_differences() {
+        GradCheck::new("sin and cos of one value").binary(
+            &uniform(301, 24, [(-3.0, 3.0); 2]),
+            rotation,
+            rotation_grad,
+        );
+        GradCheck::new("sin and cos of one value, let-bound").binary(
+            &uniform(303, 24, [(-3.0, 3.0); 2]),
+            rotation_lets,
+            rotation_lets_grad,
+        );
+    }
+
+    /// In a loop: the `sin` after a `break` may not run when `cos` does (its value is
+    /// computed again there), the `cos` before it always runs when `sin` does; `cosh` and
+    /// `sinh` in different branches are not each other's.
+    #[differentiable]
+    fn broken(x: f64, a: f64) -> f64 {
+        let mut acc = 0.0;
+        for i in 0..4 {
+            let t = a * x + i as f64;
+            let c = t.cos();
+            if acc > 1.5 {
+                break;
+            }
+            let s = t.sin();
+            acc += c * s + c;
+            if s > 0.0 {
+                acc += 0.1 * t.sinh();
+            } else {
+                acc -= 0.1 * t.cosh();
+            }
+            let (h, k) = (t.sinh(), t.cosh());
+            acc += 0.01 * h * k;
+        }
+        acc
+    }
+
+    #[test]
+    fn broken_against_central_differences() {
+        GradCheck::new("sin, cos, sinh and cosh with a break").binary(
+            &uniform(302, 48, [(-1.5, 1.5); 2]),
+            broken,
+            broken_grad,
+        );
+    }
+}
+
 mod exp_log {
     use crate::common::{GradCheck, concat, near_zero, sample, tiny, uniform};
     use rand::Rng;

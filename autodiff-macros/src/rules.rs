@@ -180,6 +180,30 @@ fn exp_log_pow(
     Some(t)
 }
 
+/// For a method whose derivative is another method of the same receiver (`sin`: `cos`), that
+/// method and whether the derivative is its negation. Where the primal computes both of one
+/// value (`let (c, s) = (theta.cos(), theta.sin());`), the reverse sweep reads the other's
+/// value instead of calling it again ([`sibling_contribution`]).
+pub fn sibling(name: &str) -> Option<(&'static str, bool)> {
+    match name {
+        "sin" => Some(("cos", false)),
+        "cos" => Some(("sin", true)),
+        "sinh" => Some(("cosh", false)),
+        "cosh" => Some(("sinh", false)),
+        _ => None,
+    }
+}
+
+/// The receiver's contribution of `r = x.name()` given the value `other` of its sibling
+/// ([`sibling`]): `d_x += s * x.cos()` becomes `d_x += s * c`.
+pub fn sibling_contribution(negate: bool, s: &TokenStream, other: &TokenStream) -> TokenStream {
+    if negate {
+        quote!(-(#s * #other))
+    } else {
+        quote!(#s * #other)
+    }
+}
+
 /// Trigonometric and hyperbolic functions.
 fn trig(
     name: &str,

@@ -105,6 +105,29 @@ pub fn find_loop(b: &Block, l: usize) -> Option<&Block> {
     })
 }
 
+/// The statements of the block that holds definition `def` (at any depth), and its position.
+pub fn block_of_def(b: &Block, def: usize) -> Option<(&[Stmt], usize)> {
+    if let Some(i) = (b.stmts.iter()).position(|s| matches!(s, Stmt::Def { id, .. } if *id == def))
+    {
+        return Some((&b.stmts, i));
+    }
+    b.stmts.iter().find_map(|s| match s {
+        Stmt::For { body, .. } => block_of_def(body, def),
+        Stmt::If { then, els, .. } => block_of_def(then, def).or_else(|| block_of_def(els, def)),
+        _ => None,
+    })
+}
+
+/// Can the statement leave its block early (`break`, `continue`, a bound's panic), at any depth?
+pub fn may_exit(s: &Stmt) -> bool {
+    match s {
+        Stmt::Break | Stmt::Continue | Stmt::Panic(_) => true,
+        Stmt::If { then, els, .. } => then.stmts.iter().chain(&els.stmts).any(may_exit),
+        Stmt::For { body, .. } => body.stmts.iter().any(may_exit),
+        Stmt::Def { .. } => false,
+    }
+}
+
 /// Does the function have a bounded loop (a bound check that panics)?
 pub fn has_panic(b: &crate::ir::Block) -> bool {
     use crate::ir::Stmt;

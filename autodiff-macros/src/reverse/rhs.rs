@@ -75,8 +75,13 @@ impl<'a> Rev<'a> {
                     Which::Arg(i) => r.val(&args[i]),
                     Which::Out => r.out(def, target, place),
                 };
-                out.extend(self.contrib(recv, |r| {
-                    rules::contribution(name, Which::Recv, s, &fty, &mut |w| value(r, w))
+                let sibling = self.sibling(def, name, recv);
+                out.extend(self.contrib(recv, |r| match sibling {
+                    Some((t, negate)) => {
+                        let other = r.value_of(t);
+                        Some(rules::sibling_contribution(negate, s, &other))
+                    }
+                    None => rules::contribution(name, Which::Recv, s, &fty, &mut |w| value(r, w)),
                 }));
                 for (i, a) in args.iter().enumerate() {
                     out.extend(self.contrib(a, |r| {
@@ -114,6 +119,69 @@ impl<'a> Rev<'a> {
             }
             Rhs::Pure(_) => TokenStream::new(),
         }
+    }
+
+    /// The temporary that holds `recv.sibling()` where `def` is `recv.name()` and `name` has a
+    /// sibling ([`rules::sibling`]): defined in the same block, of the same value (the same
+    /// temporary, or a variable never assigned after its `let`), before `def` or after it with
+    /// nothing between that may leave the block; and whether the derivative is its negation.
+    /// Where the temporary is copied into a variable never assigned again (`let c = t7;`), the
+    /// variable, which the reverse sweep reads anyway.
+    fn sibling(&self, def: usize, name: &str, recv: &Operand) -> Option<(Target, bool)> {
+        let (other, negate) = rules::sibling(name)?;
+        let same = |o: &Operand| match (o, recv) {
+            (Operand::Temp(a), Operand::Temp(b)) => a == b,
+            (
+                Operand::Var {
+                    var: a, proj: pa, ..
+                },
+                Operand::Var {
+                    var: b, proj: pb, ..
+                },
+            ) => a == b && pa.is_empty() && pb.is_empty() && !self.f.vars[*a].mutable,
+            _ => false,
+        };
+        let (stmts, at) = crate::walk::block_of_def(&self.f.body, def)?;
+        // Statement `i` ran whenever `def` did.
+        let ran = |i: usize| i < at || !stmts[at + 1..i].iter().any(crate::walk::may_exit);
+        stmts.iter().enumerate().find_map(|(i, st)| match st {
+            Stmt::Def {
+                target: Target::Var(v),
+                place,
+                rhs: Rhs::Method {
+                    method, recv: o, ..
+                },
+                ..
+            } if method.name == other
+                && same(o)
+                && ran(i)
+                && place.is_empty()
+                && !self.f.vars[*v].mutable =>
+            {
+                Some((Target::Var(*v), negate))
+            }
+            Stmt::Def {
+                target: Target::Temp(t),
+                rhs: Rhs::Method {
+                    method, recv: o, ..
+                },
+                ..
+            } if method.name == other && same(o) && ran(i) => {
+                let named = stmts.iter().enumerate().find_map(|(j, st)| match st {
+                    Stmt::Def {
+                        target: Target::Var(v),
+                        place,
+                        rhs: Rhs::Copy(Operand::Temp(c)),
+                        ..
+                    } if c == t && place.is_empty() && !self.f.vars[*v].mutable && ran(j) => {
+                        Some(Target::Var(*v))
+                    }
+                    _ => None,
+                });
+                Some((named.unwrap_or(Target::Temp(*t)), negate))
+            }
+            _ => None,
+        })
     }
 
     /// `g_adjoint(args.., &tape.g, s, &mut d_arg..)` for a call to a differentiable function (`s`

@@ -1520,6 +1520,8 @@ fn cubic_grad_jvp(
 ///The tape of [`cubic_hvp_jvp`]: what [`cubic_hvp_jvp_adjoint`] reads, recorded by [`cubic_hvp_jvp_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 struct CubicHvpJvpTape {
+    ///`t3` (line 1)
+    t3: f64,
     ///`t11 = w.cos()` (line 1)
     t11: f64,
 }
@@ -1531,11 +1533,12 @@ impl CubicHvpJvpTape {
     /// it records, its type and its size in bytes. The sizes add up to
     /// [`Self::BYTES`] up to alignment padding.
     pub const FIELDS: &'static [(&'static str, &'static str, &'static str, usize)] = &[
+        ("t3", "t3 (line 1)", "f64", ::core::mem::size_of::<f64>()),
         ("t11", "t11 = w.cos() (line 1)", "f64", ::core::mem::size_of::<f64>()),
     ];
     /// A zeroed tape.
     pub const fn new() -> Self {
-        Self { t11: 0.0 }
+        Self { t3: 0.0, t11: 0.0 }
     }
 }
 impl ::core::default::Default for CubicHvpJvpTape {
@@ -1573,6 +1576,7 @@ fn cubic_hvp_jvp_forward(
     let t10 = t1 * t_x[1];
     let t_t2: f64 = t9 + t10;
     let t3: f64 = w.sin();
+    tape.t3 = t3;
     let t11 = w.cos();
     tape.t11 = t11;
     let t_t3: f64 = t_w * t11;
@@ -1628,8 +1632,8 @@ fn cubic_hvp_jvp_adjoint(
     d_t3 += d_t4;
     *d_t_w += d_t_t3 * tape.t11;
     let d_t11: f64 = d_t_t3 * t_w;
-    *d_w += -(d_t11 * w.sin());
-    *d_w += d_t3 * w.cos();
+    *d_w += -(d_t11 * tape.t3);
+    *d_w += d_t3 * tape.t11;
     d_t1 += d_t_t2 * t_x[1];
     d_t_x[1] += d_t_t2 * ((w * x[0]) * x[0]);
     d_t_t1 += d_t_t2 * x[1];

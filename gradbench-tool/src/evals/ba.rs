@@ -121,45 +121,56 @@ impl Problem {
     /// observation, each of its two rows' 11 camera, 3 point and 1 weight columns; then each
     /// weight row's one entry.
     pub fn jacobian(&self, j: &mut Csr) {
-        j.clear();
         let p = self.obs.len();
-        j.rows.reserve(3 * p);
-        j.cols.reserve(31 * p);
-        j.vals.reserve(31 * p);
+        // Sized once; a later evaluation writes over the same buffers (every entry below).
+        j.rows.resize(3 * p + 1, 0);
+        j.cols.resize(31 * p, 0);
+        j.vals.resize(31 * p, 0.0);
         // Every index fits in `u32` (`Problem::read`).
         let (cols0, w0) = ((11 * self.n) as u32, (11 * self.n + 3 * self.m) as u32);
-        let mut end = 0;
-        for (i, &(c, pt)) in self.obs.iter().enumerate() {
-            let (cam, x, w, feat) = (
+        let (blocks_c, weights_c) = j.cols.split_at_mut(30 * p);
+        let (blocks_v, weights_v) = j.vals.split_at_mut(30 * p);
+        let (rows, weight_rows) = j.rows.split_at_mut(2 * p + 1);
+        rows[0] = 0;
+        let it = (self.obs.iter().enumerate())
+            .zip(blocks_c.chunks_exact_mut(30))
+            .zip(blocks_v.chunks_exact_mut(30))
+            .zip(rows[1..].chunks_exact_mut(2));
+        for ((((i, &(c, pt)), cols), vals), ends) in it {
+            let (_, (jc, jx, jw)) = reprojection_jacobian(
                 &self.cams[c],
                 &self.points[pt],
                 self.weights[i],
                 &self.features[i],
             );
-            let (_, (jc, jx, jw)) = reprojection_jacobian(cam, x, w, feat);
             // Both rows' 15 columns: the camera's 11, the point's 3, the weight's.
             let (c, pt, wc) = (11 * c as u32, cols0 + 3 * pt as u32, w0 + i as u32);
-            let cols: [u32; 15] = std::array::from_fn(|k| match k {
-                0..11 => c + k as u32,
-                11..14 => pt + (k - 11) as u32,
-                _ => wc,
-            });
             for row in 0..2 {
-                let mut vals = [0.0; 15];
-                vals[..11].copy_from_slice(&jc[row]);
-                vals[11..14].copy_from_slice(&jx[row]);
-                vals[14] = jw[row];
-                end += 15;
-                j.rows.push(end);
-                j.cols.extend_from_slice(&cols);
-                j.vals.extend_from_slice(&vals);
+                let (cs, vs) = (
+                    &mut cols[15 * row..15 * row + 15],
+                    &mut vals[15 * row..15 * row + 15],
+                );
+                for (k, col) in cs[..11].iter_mut().enumerate() {
+                    *col = c + k as u32;
+                }
+                for (k, col) in cs[11..14].iter_mut().enumerate() {
+                    *col = pt + k as u32;
+                }
+                cs[14] = wc;
+                vs[..11].copy_from_slice(&jc[row]);
+                vs[11..14].copy_from_slice(&jx[row]);
+                vs[14] = jw[row];
+                ends[row] = (30 * i + 15 * (row + 1)) as u32;
             }
         }
-        for (i, w) in self.weights.iter().enumerate() {
-            end += 1;
-            j.rows.push(end);
-            j.cols.push(w0 + i as u32);
-            j.vals.push(-2.0 * w);
+        let base = 30 * p as u32;
+        let it = (self.weights.iter().enumerate())
+            .zip(weights_c.iter_mut().zip(weights_v.iter_mut()))
+            .zip(weight_rows.iter_mut());
+        for (((i, w), (col, val)), end) in it {
+            *col = w0 + i as u32;
+            *val = -2.0 * w;
+            *end = base + i as u32 + 1;
         }
     }
 }
@@ -172,15 +183,6 @@ pub struct Csr {
     pub rows: Vec<u32>,
     pub cols: Vec<u32>,
     pub vals: Vec<f64>,
-}
-
-impl Csr {
-    fn clear(&mut self) {
-        self.rows.clear();
-        self.cols.clear();
-        self.vals.clear();
-        self.rows.push(0);
-    }
 }
 
 /// The first 30 entries and the last one of a list, as the eval compares them.
@@ -286,6 +288,45 @@ mod tests {
         assert_eq!(&j.cols[at..at + 15], &cols[..]);
         assert_eq!(j.cols.last(), Some(&(22 + 9 + 3)));
         assert_eq!(j.vals.last(), Some(&(-2.0 * 0.8)));
+        // Every entry, against the layout built entry by entry: rows of 15 for each
+        // observation (camera 11 (i mod 2), point 3 (i mod 3), weight), then the weight rows.
+        let (mut rows, mut cols, mut vals) = (vec![0u32], Vec::new(), Vec::new());
+        for i in 0..4usize {
+            let (c, pt) = (i % 2, i % 3);
+            let (_, (jc, jx, jw)) = reprojection_jacobian(
+                &problem.cams[c],
+                &problem.points[pt],
+                0.8,
+                &problem.features[i],
+            );
+            for row in 0..2 {
+                for (k, &v) in jc[row].iter().enumerate() {
+                    cols.push((11 * c + k) as u32);
+                    vals.push(v);
+                }
+                for (k, &v) in jx[row].iter().enumerate() {
+                    cols.push((22 + 3 * pt + k) as u32);
+                    vals.push(v);
+                }
+                cols.push((31 + i) as u32);
+                vals.push(jw[row]);
+                rows.push(cols.len() as u32);
+            }
+        }
+        for i in 0..4usize {
+            cols.push((31 + i) as u32);
+            vals.push(-2.0 * 0.8);
+            rows.push(cols.len() as u32);
+        }
+        assert_eq!((&j.rows, &j.cols, &j.vals), (&rows, &cols, &vals));
+        // The buffers are written over by the next evaluation, of any size.
+        problem.jacobian(&mut j);
+        assert_eq!((&j.rows, &j.cols, &j.vals), (&rows, &cols, &vals));
+        let small = json!({"n": 1, "m": 1, "p": 1, "cam": CAM, "x": [0.5, -0.3, 2.0], "w": 0.8,
+            "feat": [330.0, 230.0]});
+        Problem::read(&small).unwrap().jacobian(&mut j);
+        assert_eq!((j.rows.len(), j.cols.len(), j.vals.len()), (4, 31, 31));
+        assert_eq!(j.rows, [0, 15, 30, 31]);
         assert!(Problem::read(&json!({"n": 0, "m": 1, "p": 1})).is_err());
         let huge = json!({"n": 1, "m": 1, "p": 200_000_000u64, "cam": CAM, "x": [0.0, 0.0, 0.0], "w": 1.0,
             "feat": [0.0, 0.0]});
