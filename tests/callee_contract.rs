@@ -457,13 +457,14 @@ fn a_fieldless_enum_passed_on_against_central_differences() {
 }
 
 /// The same enum passed on by a caller that names no `wrt(..)`: a parameter only passed on
-/// whole takes its callee's derivative for it, `()` here (`power` matches on `mode`).
+/// whole takes the zero derivative its callee states for it, a copy of the enum here (`power`
+/// matches on `mode`), so `Mode` needs no `Default`.
 #[differentiable]
 fn passes_enum_on(x: f64, mode: &Mode) -> f64 {
     power(x, mode) * x.cos()
 }
 
-/// In forward mode too: `mode`'s tangent is the callee's `()`.
+/// In forward mode too: `mode`'s tangent is any value of its type, which the callee ignores.
 #[differentiable(jvp)]
 fn power_j(x: f64, mode: &Mode) -> f64 {
     match mode {
@@ -481,19 +482,19 @@ fn passes_enum_jvp(x: f64, mode: &Mode) -> f64 {
 fn a_fieldless_enum_passed_on_without_wrt_against_central_differences() {
     for mode in [Mode::Square, Mode::Cube] {
         let fd = central(|x: &[f64; 1]| passes_enum_on(x[0], &mode), &[1.3]);
-        let (v, (d, ())) = passes_enum_on_grad(1.3, &mode);
+        let (v, (d, _)) = passes_enum_on_grad(1.3, &mode);
         assert_eq!(v, passes_enum_on(1.3, &mode));
         close(d, fd[0], "d_x");
         let fd = central(|x: &[f64; 1]| passes_enum_jvp(x[0], &mode), &[0.7]);
-        let (_, t) = passes_enum_jvp_jvp(0.7, &mode, 1.0, &());
+        let (_, t) = passes_enum_jvp_jvp(0.7, &mode, 1.0, &mode);
         close(t, fd[0], "jvp");
-        let (_, (d, ())) = passes_enum_jvp_grad(0.7, &mode);
+        let (_, (d, _)) = passes_enum_jvp_grad(0.7, &mode);
         close(d, fd[0], "d_x");
     }
 }
 
-/// Under `hvp`: the enum's tangent is `&()` in every tangent program, the callee's that
-/// matches on it and the callers' that pass it on (with `wrt(x)` or without).
+/// Under `hvp`: the enum's tangent is a value of its type in every tangent program, the
+/// callee's that matches on it and the callers' that pass it on (with `wrt(x)` or without).
 #[differentiable(hvp)]
 fn power_h(x: f64, mode: &Mode) -> f64 {
     match mode {
@@ -525,7 +526,7 @@ fn a_fieldless_enum_passed_on_under_hvp_against_central_differences_of_the_gradi
         close(g, d, "gradient");
         close(hv, 0.6 * (grad(x + h) - grad(x - h)) / (2.0 * h), "H v");
         let grad = |x: f64| passes_enum_hvp_grad(x, &mode).1.0;
-        let (_, (g, ()), (hv, ())) = passes_enum_hvp_hvp(x, &mode, 0.6, &());
+        let (_, (g, _), (hv, _)) = passes_enum_hvp_hvp(x, &mode, 0.6, &mode);
         close(g, grad(x), "gradient");
         close(hv, 0.6 * (grad(x + h) - grad(x - h)) / (2.0 * h), "H v");
     }
@@ -849,4 +850,76 @@ fn a_slice_of_data_under_hvp_against_central_differences() {
     let h = 1e-5;
     let grad = |w: f64| slice_caller_grad(&xs, w).1;
     close(hv, (grad(w + h) - grad(w - h)) / (2.0 * h), "H v");
+}
+
+/// Public callers of private callees (and of a `pub(crate)` one in a module): a parameter only
+/// passed on takes its zero from the callee's `GZero{i}` inside the caller's bodies, so no
+/// private item reaches a public signature (`-D warnings` in CI builds this).
+pub mod public_callers {
+    use super::{Lin, Mode, central, close};
+    use stackgrad::differentiable;
+
+    #[differentiable(hvp)]
+    fn scale(x: f64, p: &Lin) -> f64 {
+        p.a * x + p.b
+    }
+
+    #[differentiable(hvp)]
+    fn shape(x: f64, mode: &Mode) -> f64 {
+        match mode {
+            Mode::Square => x * x,
+            _ => x * x * x,
+        }
+    }
+
+    mod inner {
+        use super::Lin;
+        use stackgrad::differentiable;
+
+        #[differentiable(hvp)]
+        pub(crate) fn bend(x: f64, p: &Lin) -> f64 {
+            (p.a * x).sin() * p.b
+        }
+    }
+
+    #[differentiable(hvp)]
+    pub fn model(x: f64, p: &Lin, mode: &Mode) -> f64 {
+        scale(x, p) * shape(x, mode) + inner::bend(x, p)
+    }
+
+    /// A public caller of the public caller: the zeros chain through `model`'s own traits.
+    #[differentiable(hvp)]
+    pub fn outer(x: f64, p: &Lin, mode: &Mode) -> f64 {
+        model(x, p, mode) * 0.5
+    }
+
+    #[test]
+    fn public_callers_against_central_differences() {
+        for mode in [Mode::Square, Mode::Cube] {
+            let q = [0.7, 1.2, -0.4];
+            let f = |q: &[f64; 3]| outer(q[0], &Lin { a: q[1], b: q[2] }, &mode);
+            let fd = central(f, &q);
+            let p = Lin { a: q[1], b: q[2] };
+            let (_, (dx, dp, _)) = outer_grad(q[0], &p, &mode);
+            close(dx, fd[0], "d_x");
+            close(dp.a, fd[1], "d_p.a");
+            close(dp.b, fd[2], "d_p.b");
+            // H v along x and p.a, against central differences of the gradient.
+            let (h, v) = (1e-5, [0.3, -0.5, 0.2]);
+            let grad = |t: f64| {
+                let p = Lin {
+                    a: q[1] + t * v[1],
+                    b: q[2] + t * v[2],
+                };
+                let (_, (dx, dp, _)) = outer_grad(q[0] + t * v[0], &p, &mode);
+                [dx, dp.a, dp.b]
+            };
+            let vp = Lin { a: v[1], b: v[2] };
+            let (_, _, (hx, hp, _)) = outer_hvp(q[0], &p, &mode, v[0], &vp, &mode);
+            let (a, b) = (grad(h), grad(-h));
+            for (i, hv) in [hx, hp.a, hp.b].into_iter().enumerate() {
+                close(hv, (a[i] - b[i]) / (2.0 * h), "H v");
+            }
+        }
+    }
 }

@@ -30,6 +30,10 @@ pub struct Args {
     /// of callers call: its `f_forward_into` copies `f_forward`'s value instead of being a
     /// second sweep. Not an attribute argument: the `hvp` pass sets it.
     pub tangent_program: bool,
+    /// Parameters of the tangent program that are fieldless enums though it never matches on
+    /// them: the tangents it takes and ignores for enums (`PairSlot::Own`). Not an attribute
+    /// argument.
+    pub enums: Vec<Ident>,
     /// The `alloc` feature is on: a run-time loop whose iterations carry state records into
     /// `Vec` fields of the tape (grown on first use, reused after). Not an attribute argument.
     pub alloc: bool,

@@ -3,19 +3,12 @@
 //! it is called with.
 //!
 //! ```text
-//! pub trait DotCall<A0: ?Sized, A1: ?Sized> { type Out; type Tape; type D0: ?Sized; type D1: ?Sized; }
+//! pub trait DotCall<A0: ?Sized, A1: ?Sized> { type Out; type Tape; }
 //! impl<const N: usize> DotCall<[f64; N], [f64; N]> for () {
 //!     type Out = f64;
 //!     type Tape = DotTape<N>;
-//!     type D0 = [f64; N];
-//!     type D1 = [f64; N];
 //! }
 //! ```
-//!
-//! `D{i}` is the derivative type of parameter `i`: its type for a float, an array of floats or a
-//! struct (whether or not the function differentiates it), `()` for an enum, an integer or a
-//! `bool`. A caller that only passes a struct parameter on to a call takes that as its own
-//! derivative type for it: a fieldless enum passed on gets `()`, which needs no `Default`.
 //!
 //! A caller names `<() as DotCall<[f64; K], [f64; K]>>::Tape` where it would name `DotTape<K>`:
 //! rustc infers the constants from the argument types (each parameter's type without its
@@ -26,21 +19,17 @@
 use proc_macro2::{Ident, Span, TokenStream, TokenTree};
 use quote::{ToTokens, format_ident, quote};
 
+use crate::ir::{Kind, TyVal};
 use crate::names::{contract_name, tape_name};
 
 /// The contract of `func`, or nothing where it cannot be stated (a constant no parameter's type
 /// names, which rustc could not infer; a lifetime in the output; a `self` receiver).
-pub fn contract(func: &syn::ItemFn, derivs: &[TokenStream]) -> TokenStream {
-    contract_of(&func.vis, &func.sig, derivs)
+pub fn contract(func: &syn::ItemFn) -> TokenStream {
+    contract_of(&func.vis, &func.sig)
 }
 
-/// The contract of a function generated with the signature `sig` (`f_grad_x`, `f_tangent`),
-/// whose parameters take the derivatives `derivs` (`()` for one it does not differentiate).
-pub fn contract_of(
-    vis: &syn::Visibility,
-    sig: &syn::Signature,
-    derivs: &[TokenStream],
-) -> TokenStream {
+/// The contract of a function generated with the signature `sig` (`f_grad_x`, `f_tangent`).
+pub fn contract_of(vis: &syn::Visibility, sig: &syn::Signature) -> TokenStream {
     let consts: Vec<&Ident> = (sig.generics.const_params()).map(|c| &c.ident).collect();
     if sig.generics.type_params().next().is_some() {
         return TokenStream::new();
@@ -91,7 +80,6 @@ pub fn contract_of(
     let params: Vec<Ident> = (0..sig.inputs.len())
         .map(|i| format_ident!("A{i}"))
         .collect();
-    let ds: Vec<Ident> = (0..derivs.len()).map(|i| format_ident!("D{i}")).collect();
     let gdecl = sig.generics.const_params().map(|c| {
         let (n, t) = (&c.ident, &c.ty);
         quote!(const #n: #t,)
@@ -113,15 +101,12 @@ pub fn contract_of(
         #vis trait #trait_name<#(#params: ?::core::marker::Sized),*> {
             /// What the function returns.
             type Out;
-            /// The tape its forward sweep records; then each parameter's derivative type
-            /// (`()` for one that carries none).
+            /// The tape its forward sweep records.
             type Tape;
-            #(#[doc(hidden)] type #ds: ?::core::marker::Sized;)*
         }
         impl<#(#gdecl)* #(#free: ?::core::marker::Sized),*> #trait_name<#(#fixed),*> for () {
             type Out = #out;
             type Tape = #tape #guse;
-            #(type #ds = #derivs;)*
         }
     }
 }
@@ -152,6 +137,10 @@ pub fn items(
     d_out_by_ref: bool,
     jvp: bool,
 ) -> TokenStream {
+    let contract = contract(func);
+    if contract.is_empty() {
+        return contract;
+    }
     let names = func.sig.inputs.iter().map(|i| match i {
         syn::FnArg::Typed(pt) => match &*pt.pat {
             syn::Pat::Ident(pi) => Some(pi.ident.clone()),
@@ -162,7 +151,7 @@ pub fn items(
     let mut slots = Vec::new();
     for (i, name) in names.enumerate() {
         let Some(name) = name else {
-            return contract(func, &by_syntax(&func.sig));
+            return contract;
         };
         let v = f.params[i];
         let ty = f.vars[v].ty;
@@ -170,48 +159,87 @@ pub fn items(
             let zero = (!f.slices.contains(&v)).then(|| f.types.zero(ty));
             (f.types.tokens(ty), zero)
         });
+        // The zero derivative of the parameter from its value (`self`), for a caller that only
+        // passes its own parameter on (`TyVal::PassedOn`): a copy of an enum, which carries
+        // none; the zero of a differentiated struct or array.
+        let zero_from = match f.types.get(ty) {
+            TyVal::Enum(_) => Some(Zero::Blanket(
+                quote!(::core::clone::Clone),
+                quote!(::core::clone::Clone::clone(self)),
+            )),
+            TyVal::Struct(_) => Some(Zero::Blanket(
+                quote!(::core::default::Default),
+                quote!(<Self as ::core::default::Default>::default()),
+            )),
+            TyVal::PassedOn(_, zero, _) => Some(Zero::Blanket(
+                zero.clone(),
+                quote!(<Self as #zero>::__stackgrad_zero_of(self)),
+            )),
+            TyVal::Array(..) if differentiated.is_some() => Some(Zero::Own(f.types.zero(ty))),
+            _ => None,
+        };
         slots.push(Slot {
             name,
+            enum_ty: (f.types.kind(ty) == Kind::Enum).then(|| f.types.tokens(ty)),
+            zero_from,
             differentiated,
         });
     }
-    // A parameter's derivative: its type where it carries one, whether or not `f`
-    // differentiates it (a caller passing a struct on learns it must leave it out of its own
-    // `wrt(..)` from the call's error), `()` for an enum, an integer or a `bool`.
-    let derivs: Vec<TokenStream> = (f.params.iter())
-        .map(|&v| match f.types.differentiable(f.vars[v].ty) {
-            true => f.types.tokens(f.vars[v].ty),
-            false => quote!(()),
-        })
-        .collect();
-    let contract = contract(func, &derivs);
-    if contract.is_empty() {
-        return contract;
-    }
     let call = adjoint_call(&func.vis, &func.sig, &slots, d_out_by_ref, jvp);
-    quote!(#contract #call)
+    let zeros = zero_traits(&func.vis, &func.sig, &slots);
+    quote!(#contract #call #zeros)
 }
 
-/// Each slot's derivative for the contract's `D{i}`: its type, or `()`.
-fn derivs(slots: &[Slot]) -> Vec<TokenStream> {
-    (slots.iter())
-        .map(|s| match &s.differentiated {
-            Some((ty, _)) => ty.clone(),
-            None => quote!(()),
-        })
-        .collect()
-}
-
-/// The derivatives of a signature's parameters where its slots cannot be stated: each
-/// parameter's type (a caller then passes `&mut T`, and the callee says what it does not
-/// differentiate).
-fn by_syntax(sig: &syn::Signature) -> Vec<TokenStream> {
-    (sig.inputs.iter())
-        .map(|i| match i {
-            syn::FnArg::Typed(pt) => pointee(&pt.ty).to_token_stream(),
-            syn::FnArg::Receiver(_) => quote!(()),
-        })
-        .collect()
+/// `GZero{i}` for each parameter `i` with a [`Slot::zero_from`]: implemented for its type, its
+/// `zero(&self)` the zero derivative a caller takes for a parameter it only passes on here.
+fn zero_traits(vis: &syn::Visibility, sig: &syn::Signature, slots: &[Slot]) -> TokenStream {
+    let consts: Vec<&syn::ConstParam> = sig.generics.const_params().collect();
+    let mut out = TokenStream::new();
+    for (i, (input, slot)) in sig.inputs.iter().zip(slots).enumerate() {
+        let (syn::FnArg::Typed(pt), Some(zero)) = (input, &slot.zero_from) else {
+            continue;
+        };
+        let name = crate::names::zero_name(&sig.ident, i);
+        let imp = match zero {
+            Zero::Blanket(bound, body) => quote! {
+                impl<__T: #bound> #name for __T {
+                    #[inline]
+                    fn __stackgrad_zero_of(&self) -> Self {
+                        #body
+                    }
+                }
+            },
+            Zero::Own(body) => {
+                let ty = pointee(&pt.ty).to_token_stream();
+                let gdecl = (consts.iter())
+                    .filter(|c| {
+                        mentions(&ty, |t| matches!(t, TokenTree::Ident(i) if *i == c.ident))
+                    })
+                    .map(|c| {
+                        let (n, t) = (&c.ident, &c.ty);
+                        quote!(const #n: #t)
+                    });
+                quote! {
+                    impl<#(#gdecl),*> #name for #ty {
+                        #[inline]
+                        fn __stackgrad_zero_of(&self) -> Self {
+                            #body
+                        }
+                    }
+                }
+            }
+        };
+        out.extend(quote! {
+            // The method's name is no name a user's own method has: the blanket impls below
+            // put it on every type with the bound.
+            #[doc(hidden)]
+            #vis trait #name {
+                fn __stackgrad_zero_of(&self) -> Self;
+            }
+            #imp
+        });
+    }
+    out
 }
 
 /// One parameter of [`adjoint_call`]: its name, and for a parameter the function
@@ -220,6 +248,22 @@ fn by_syntax(sig: &syn::Signature) -> Vec<TokenStream> {
 pub struct Slot {
     pub name: Ident,
     pub differentiated: Option<(TokenStream, Option<TokenStream>)>,
+    /// A fieldless enum's type: a caller that only passes its own parameter on passes its own
+    /// buffer of that type here, which carries no derivative.
+    pub enum_ty: Option<TokenStream>,
+    /// The zero derivative of the parameter, from its value `self` ([`zero_traits`]).
+    pub zero_from: Option<Zero>,
+}
+
+/// How `GZero{i}::zero(&self)` is implemented.
+#[derive(Clone)]
+pub enum Zero {
+    /// For every type with the bound (`Default` for a struct, `Clone` for an enum, the
+    /// callee's `GZero{j}` for a parameter only passed on): no bound to check where it is
+    /// defined, so a type without one compiles until a caller needs its zero.
+    Blanket(TokenStream, TokenStream),
+    /// For the parameter's type (an array): the zero.
+    Own(TokenStream),
 }
 
 /// `g_adjoint_call`: `g_adjoint` with one slot per parameter, in order, which a caller that
@@ -313,16 +357,16 @@ impl<'a> Forwarder<'a> {
             let note = format!(
                 "differentiate `{param}` in `{bare}` (its `wrt(..)`), or pass it a value that carries no derivative (a parameter of the caller left out of its `wrt(..)`, a constant)"
             );
+            // A caller that only passes an enum on (`TyVal::PassedOn`) has a buffer and a
+            // tangent of the enum's own type for it, which carry no derivative.
+            let own = (s.enum_ty.as_ref())
+                .map(|t| quote!(impl #no for &mut #t {} impl #no for &#t {} impl #no for &&#t {}));
             out.extend(quote! {
                 #[doc(hidden)]
                 #[diagnostic::on_unimplemented(message = #message, label = "a derivative reaches it here", note = #note)]
                 #vis trait #no {}
                 impl #no for () {}
-                // The derivative of a caller's struct parameter only passed on, which takes
-                // this callee's `()` (contract `D{i}`) for its own.
-                impl #no for &mut () {}
-                impl #no for &() {}
-                impl #no for &&() {}
+                #own
             });
         }
         out
@@ -507,9 +551,19 @@ pub fn slots_of(sig: &syn::Signature) -> Option<Vec<Slot>> {
             return None;
         };
         let ty = pointee(&pt.ty);
+        let zero = zero_of(ty);
         out.push(Slot {
             name: pi.ident.clone(),
-            differentiated: zero_of(ty).map(|z| (ty.to_token_stream(), Some(z))),
+            differentiated: zero.clone().map(|z| (ty.to_token_stream(), Some(z))),
+            enum_ty: None,
+            zero_from: match ty {
+                syn::Type::Array(_) => zero.map(Zero::Own),
+                syn::Type::Path(_) if zero.is_some() && !float(ty) => Some(Zero::Blanket(
+                    quote!(::core::default::Default),
+                    quote!(<Self as ::core::default::Default>::default()),
+                )),
+                _ => None,
+            },
         });
     }
     Some(out)
@@ -518,20 +572,26 @@ pub fn slots_of(sig: &syn::Signature) -> Option<Vec<Slot>> {
 /// The contract and the adjoint with one slot per parameter of a function generated with the
 /// signature `sig` whose adjoint takes one buffer per float, float array or struct parameter.
 pub fn by_signature(vis: &syn::Visibility, sig: &syn::Signature, jvp: bool) -> TokenStream {
-    let Some(slots) = slots_of(sig) else {
-        return contract_of(vis, sig, &by_syntax(sig));
-    };
-    let contract = contract_of(vis, sig, &derivs(&slots));
+    let contract = contract_of(vis, sig);
     if contract.is_empty() {
         return contract;
     }
+    let Some(slots) = slots_of(sig) else {
+        return contract;
+    };
     let float = |t: &syn::Type| matches!(t, syn::Type::Path(p) if p.path.is_ident("f64") || p.path.is_ident("f32"));
     let by_ref = match &sig.output {
         syn::ReturnType::Type(_, t) => !float(t) && !matches!(&**t, syn::Type::Tuple(_)),
         syn::ReturnType::Default => false,
     };
     let call = adjoint_call(vis, sig, &slots, by_ref, jvp);
-    quote!(#contract #call)
+    let zeros = zero_traits(vis, sig, &slots);
+    quote!(#contract #call #zeros)
+}
+
+/// `f64` or `f32`.
+fn float(t: &syn::Type) -> bool {
+    matches!(t, syn::Type::Path(p) if p.path.is_ident("f64") || p.path.is_ident("f32"))
 }
 
 /// A zero of a float, an array of floats or a struct type; `None` for anything else.

@@ -77,6 +77,7 @@ pub fn tangent_program(func: &syn::ItemFn, f: &Func, an: &Analysed) -> syn::Resu
         args: Args {
             wrt: Some(wrt),
             tangent_program: true,
+            enums: tan.own_params(),
             known: tangent_callees(&f.known),
             ..Args::default()
         },
@@ -152,7 +153,10 @@ pub fn hvp_fn(func: &syn::ItemFn, f: &Func) -> TokenStream {
                     let a = &args[i];
                     quote!(#a)
                 }
-                PairSlot::Unit => quote!(&()),
+                PairSlot::Own => {
+                    let a = &args[i];
+                    quote!(#a)
+                }
                 _ => quote!(0.0),
             });
             continue;
@@ -186,7 +190,7 @@ pub fn hvp_fn(func: &syn::ItemFn, f: &Func) -> TokenStream {
     for i in 0..f.params.len() {
         match f.pair_slot(i) {
             _ if f.wrt.contains(&i) => t_adj.extend(g_pass.next()),
-            PairSlot::ZeroStruct | PairSlot::Tangent | PairSlot::Unit => {}
+            PairSlot::ZeroStruct | PairSlot::Tangent | PairSlot::Own => {}
             PairSlot::Ignored => t_adj.push(quote!(&mut 0.0)),
         }
     }
@@ -393,24 +397,24 @@ mod tests {
         let t = text("fn f(p: &P, x: f64) -> f64 { g(p, x) * p.a }");
         assert!(t.contains("g_hvp_jvp (p , x , & z_p , t_x)"), "{t}");
         assert!(t.contains("z_p : & P , t_x : f64"), "{t}");
-        // Only passed on (maybe an enum): the zero of the callee's derivative type for it.
+        // Only passed on (maybe an enum): the same slot, its zero made by the callee's
+        // `GZero0` in `f_hvp`.
         let t = text("fn f(p: &P, x: f64) -> f64 { g(p, x) }");
         assert!(t.contains("g_hvp_jvp (p , x , & z_p , t_x)"), "{t}");
         assert!(
-            t.contains(
-                "(p : & P , x : f64 , z_p : & < () as GCall < P , () > > :: D0 , t_x : f64)"
-            ),
+            t.contains("(p : & P , x : f64 , z_p : & P , t_x : f64)"),
             "{t}"
         );
     }
 
     /// A known callee that takes a zero struct for a parameter gets the caller's in its place;
     /// one that does not (its parameter is an enum it matches on, which the caller only passes
-    /// on and takes for a struct) gets a float zero it ignores.
+    /// on and takes for a struct) gets the argument itself, which it ignores; an integer's
+    /// slot a float zero.
     #[test]
     fn known_callees_get_the_zero_structs_they_take() {
         let func: syn::ItemFn =
-            syn::parse_str("fn f(p: &P, x: f64) -> f64 { g(p, x) * h(p, x) }").unwrap();
+            syn::parse_str("fn f(p: &P, x: f64) -> f64 { g(p, x) * h(p, x) * k(p, x) }").unwrap();
         let mut args = crate::args::parse(quote!(wrt(x))).unwrap();
         let callee = |name: &str, slot| Callee {
             name: name.into(),
@@ -419,12 +423,14 @@ mod tests {
         };
         args.known = HashMap::from([
             ("g".to_string(), callee("g", PairSlot::ZeroStruct)),
-            ("h".to_string(), callee("h", PairSlot::Ignored)),
+            ("h".to_string(), callee("h", PairSlot::Own)),
+            ("k".to_string(), callee("k", PairSlot::Ignored)),
         ]);
         let f = crate::lower::lower(&func, &args).unwrap();
         let p = tangent_program(&func, &f, &Analysed::new(&f)).unwrap();
         let text = p.item.to_token_stream().to_string();
         assert!(text.contains("g_hvp_jvp (p , x , z_p , t_x)"), "{text}");
-        assert!(text.contains("h_hvp_jvp (p , x , 0.0 , t_x)"), "{text}");
+        assert!(text.contains("h_hvp_jvp (p , x , p , t_x)"), "{text}");
+        assert!(text.contains("k_hvp_jvp (p , x , 0.0 , t_x)"), "{text}");
     }
 }

@@ -472,9 +472,10 @@ pub enum PairSlot {
     ZeroStruct,
     /// A float it ignores: the parameter's type has no derivatives (an integer, a `bool`).
     Ignored,
-    /// `&()`, for an enum: a struct only passed on may be one, and takes its callee's
-    /// derivative type ([`crate::types::TyVal::PassedOn`]), `()` for an enum, as its tangent.
-    Unit,
+    /// A value of the parameter's own type, taken as the parameter is, that it ignores: for a
+    /// fieldless enum. A caller passes the enum itself, or where it only passes a parameter of
+    /// its own on (`TyVal::PassedOn`, which may be an enum), that parameter's tangent.
+    Own,
 }
 
 /// The key of a place's type among struct field types: `.w[]` for `p.w[i]`.
@@ -568,7 +569,7 @@ impl Func {
         // derivative (it has no zero slice of that length at hand).
         let slice = matches!(self.types.get(ty), TyVal::Slice(_));
         if !self.wrt.contains(&i) && self.types.kind(ty) == Kind::Enum {
-            return PairSlot::Unit;
+            return PairSlot::Own;
         }
         if self.takes_zero_struct(i) {
             PairSlot::ZeroStruct

@@ -68,6 +68,22 @@ pub fn contract_path(path: &syn::Path) -> TokenStream {
     p.to_token_stream()
 }
 
+/// The path of the trait that gives the zero derivative of a callee's parameter `i` from its
+/// value: `m::my_fn` -> `m::MyFnZero1` (`crate::contract::zero_traits`).
+pub fn zero_path(path: &syn::Path, i: usize) -> TokenStream {
+    let mut p = path.clone();
+    if let Some(last) = p.segments.last_mut() {
+        last.ident = zero_name(&last.ident, i);
+        last.arguments = syn::PathArguments::None;
+    }
+    p.to_token_stream()
+}
+
+/// `my_fn`, 1 -> `MyFnZero1`.
+pub fn zero_name(ident: &Ident, i: usize) -> Ident {
+    Ident::new(&format!("{}Zero{i}", camel(ident)), ident.span())
+}
+
 /// The contract trait's name: `my_fn` -> `MyFnCall`.
 pub fn contract_name(ident: &Ident) -> Ident {
     Ident::new(&format!("{}Call", camel(ident)), ident.span())

@@ -43,11 +43,10 @@ pub enum TyVal {
     Struct(TokenStream),
     /// A struct-typed parameter only ever passed on whole to calls through their contracts
     /// (`g(x, mode)`): maybe a fieldless enum, which the macro cannot tell from here. Its
-    /// derivative is what the first such callee differentiates it as: the callee contract's
-    /// `D{index}` for the argument in that position, the struct itself or `()` where the
-    /// callee takes no derivative for it. Written as the struct (its first field) in the
-    /// primal's signature and in contracts' arguments.
-    PassedOn(TokenStream, std::rc::Rc<CallOut>, usize),
+    /// derivative is of its own type, and its zero comes from the first such callee, which
+    /// knows what the type is (`GZero{i}`, a `Default` struct or a copy of the enum, which
+    /// carries no derivative): the type, the path of that trait, and the parameter's name.
+    PassedOn(TokenStream, TokenStream, Ident),
     Enum(TokenStream),
     /// An array a call returns, bound without a type (`let y = matvec(m, v);`): its element,
     /// and the type named through the callee's contract ([`CallOut`]).
@@ -220,20 +219,12 @@ impl Types {
         self.unify(a, whole);
     }
 
-    /// Makes the struct parameter's type `a` one only passed on ([`TyVal::PassedOn`]): its
-    /// derivative is `call`'s for argument `index`.
-    pub fn passed_on(&mut self, a: TyId, call: CallOut, index: usize) {
+    /// Makes the struct parameter `param`'s type `a` one only passed on ([`TyVal::PassedOn`]),
+    /// whose zero is `<P as zero>::__stackgrad_zero_of(param)`.
+    pub fn passed_on(&mut self, a: TyId, zero: TokenStream, param: Ident) {
         let r = self.root(a);
         if let TyVal::Struct(p) = &self.val[r] {
-            self.val[r] = TyVal::PassedOn(p.clone(), std::rc::Rc::new(call), index);
-        }
-    }
-
-    /// A type as the primal writes it: a struct passed on as the struct, not its derivative.
-    pub fn primal_tokens(&self, a: TyId) -> TokenStream {
-        match self.get(a) {
-            TyVal::PassedOn(p, ..) => p.clone(),
-            _ => self.tokens(a),
+            self.val[r] = TyVal::PassedOn(p.clone(), zero, param);
         }
     }
 
@@ -262,9 +253,7 @@ impl Types {
     pub fn contract_arg(&self, a: TyId) -> TokenStream {
         match self.get(a) {
             TyVal::Vec(..) => quote::quote!(()),
-            v if matches!(v.kind(), Kind::Array | Kind::Struct | Kind::Enum) => {
-                self.primal_tokens(a)
-            }
+            v if matches!(v.kind(), Kind::Array | Kind::Struct | Kind::Enum) => self.tokens(a),
             _ => quote::quote!(()),
         }
     }
@@ -355,13 +344,7 @@ impl Types {
                 let e = self.tokens(*e);
                 quote::quote!([#e])
             }
-            TyVal::Struct(p) | TyVal::Enum(p) => p.clone(),
-            TyVal::PassedOn(_, c, i) => {
-                let contract = &c.contract;
-                let args = c.args.iter().map(|&t| self.contract_arg(t));
-                let d = quote::format_ident!("D{i}");
-                quote::quote!(<() as #contract<#(#args),*>>::#d)
-            }
+            TyVal::Struct(p) | TyVal::Enum(p) | TyVal::PassedOn(p, ..) => p.clone(),
             TyVal::Out(_, c) | TyVal::Whole(c) => {
                 let contract = &c.contract;
                 let args = c.args.iter().map(|&t| self.contract_arg(t));
@@ -432,9 +415,9 @@ impl Types {
             // Zeroed where its length is at hand, by its `Pure::Vec` definition
             // ([`Pure::vec_filled`]), never through here.
             TyVal::Vec(..) => panic!("stackgrad: a `Vec` local zeroed without its length"),
-            TyVal::Struct(_) | TyVal::PassedOn(..) => {
-                let p = self.tokens(a);
-                quote::quote!(<#p as ::core::default::Default>::default())
+            TyVal::Struct(p) => quote::quote!(<#p as ::core::default::Default>::default()),
+            TyVal::PassedOn(p, zero, param) => {
+                quote::quote!(<#p as #zero>::__stackgrad_zero_of(#param))
             }
             v => match v.kind() {
                 Kind::Float | Kind::Num => float,

@@ -273,7 +273,7 @@ impl<'a> Sig<'a> {
     pub fn new(func: &'a syn::ItemFn, f: &'a Func) -> Self {
         let name = &func.sig.ident;
         let param_ty = |v: usize| {
-            let ty = f.types.primal_tokens(f.vars[v].ty);
+            let ty = f.types.tokens(f.vars[v].ty);
             if f.vars[v].by_ref { quote!(&#ty) } else { ty }
         };
         let gnames: Vec<_> = f.generics.iter().map(|(n, _)| n).collect();

@@ -303,8 +303,8 @@ impl Lower {
         let args: Vec<Operand> = c.args.iter().map(|a| self.operand(a, out)).collect();
         let ty = self.f.types.fresh(TyVal::Unknown(Kind::Float));
         if !args.iter().any(|a| self.f.unseen_arg(a)) {
-            let arg_tys: Vec<TyId> = args.iter().map(|a| self.f.operand_ty(a)).collect();
-            self.pass_on(&p.path, &args, &arg_tys);
+            let arg_tys = args.iter().map(|a| self.f.operand_ty(a)).collect();
+            self.pass_on(&p.path, &args);
             self.call_sigs.insert(ty, (p.path.clone(), arg_tys));
         }
         self.def_temp(
@@ -491,17 +491,6 @@ impl Lower {
             return self.dummy();
         }
         if let syn::Expr::Reference(r) = e {
-            // `&()`: the tangent `hvp`'s tangent program passes for an enum
-            // (`PairSlot::Unit`), a value without derivative.
-            if matches!(&*r.expr, syn::Expr::Tuple(t) if t.elems.is_empty())
-                && r.mutability.is_none()
-            {
-                let ty = self.f.types.fresh(TyVal::Enum(quote!(())));
-                return Operand::Const {
-                    tokens: quote!(&()),
-                    ty,
-                };
-            }
             if r.mutability.is_some() {
                 self.error(err(r, "pass arrays and structs by shared reference (`&a`); the adjoint writes the derivatives"));
             }

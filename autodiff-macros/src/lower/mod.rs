@@ -127,6 +127,8 @@ const MAX_ITERS_CHECK: &str = "__stackgrad_max_iters_check";
 pub fn lower(item: &syn::ItemFn, args: &Args) -> syn::Result<Func> {
     let mut l = Lower::new(item, args);
     l.enum_params = matches::enum_scrutinees(&item.block);
+    l.enum_params
+        .extend(args.enums.iter().map(|e| e.to_string()));
     l.signature(&item.sig, args);
     let mut block = (*item.block).clone();
     literals::desugar(&mut block);

@@ -110,11 +110,8 @@ impl Lower {
         }
         // A fieldless enum: matched on by variant. (Not one only passed on: its type may as well
         // be an alias of a float or an array, which would silently lose its derivative.)
-        // `&()`: what `hvp`'s tangent program takes for an enum's tangent ([`PairSlot::Unit`]).
-        let unit = matches!(inner, syn::Type::Tuple(t) if t.elems.is_empty());
-        let enum_ty = (unit
-            || self.enum_params.contains(&pi.ident.to_string())
-                && matches!(inner, syn::Type::Path(p) if scalar_ty(inner).is_none() && p.qself.is_none()))
+        let enum_ty = (self.enum_params.contains(&pi.ident.to_string())
+            && matches!(inner, syn::Type::Path(p) if scalar_ty(inner).is_none() && p.qself.is_none()))
         .then(|| self.f.types.fresh(TyVal::Enum(inner.to_token_stream())));
         let Some(ty) = enum_ty.or_else(|| self.param_ty(pt, &pi.ident, inner, by_ref)) else {
             self.unsupported_param(pt, inner);
@@ -311,13 +308,6 @@ impl Lower {
             return Some(elem);
         }
         let unit = matches!(&*q.ty, syn::Type::Tuple(t) if t.elems.is_empty());
-        // `<() as GCall<..>>::D1`: the derivative a callee takes for a struct only passed on
-        // ([`TyVal::PassedOn`]), as `hvp`'s tangent program names a tangent of it. Taken for a
-        // struct of that type: it is only passed on too.
-        let d = assoc.ident.to_string();
-        if unit && d.len() > 1 && d.starts_with('D') && d[1..].bytes().all(|b| b.is_ascii_digit()) {
-            return Some(self.f.types.fresh(TyVal::Struct(p.to_token_stream())));
-        }
         if assoc.ident != "Out" || !unit {
             return None;
         }

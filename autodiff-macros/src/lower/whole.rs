@@ -22,18 +22,37 @@ const NOT_CALLS: [&str; 12] = [
 /// (what follows the block) never names it.
 pub(super) fn only_passed_whole(name: &str, rest: &[syn::Stmt], conts: &[&[syn::Stmt]]) -> bool {
     let mut uses = 0;
+    let scan = Scan {
+        name,
+        borrow: false,
+    };
     for s in rest {
-        if !whole_args(s.to_token_stream(), name, false, &mut uses) {
+        if !scan.whole_args(s.to_token_stream(), false, &mut uses) {
             return false;
         }
     }
     for s in conts.iter().flat_map(|c| c.iter()) {
         let mut any = 0;
-        if !whole_args(s.to_token_stream(), name, false, &mut any) || any > 0 {
+        if !scan.whole_args(s.to_token_stream(), false, &mut any) || any > 0 {
             return false;
         }
     }
     uses > 0
+}
+
+/// Whether `stmts` use the reference parameter `name` at least once and only as a whole
+/// argument of calls, as above, also borrowed again (`g(&p)`, as `hvp`'s tangent program
+/// passes a struct's tangent).
+fn param_only_passed_whole(name: &str, stmts: &[syn::Stmt]) -> bool {
+    let mut uses = 0;
+    let scan = Scan { name, borrow: true };
+    (stmts.iter()).all(|s| scan.whole_args(s.to_token_stream(), false, &mut uses)) && uses > 0
+}
+
+/// A scan for `name` as a whole argument; `borrow`: `&name` counts as one.
+struct Scan<'a> {
+    name: &'a str,
+    borrow: bool,
 }
 
 /// Whether `t` is the punctuation `c` (the token scans over what follows a `let`).
@@ -47,47 +66,55 @@ pub(super) fn not_the_local(prev: Option<&TokenTree>) -> bool {
     punct(prev, '.') || punct(prev, ':')
 }
 
-/// Counts the uses of `name` in `tokens` (`args`: the tokens are a call's arguments); false
-/// where one is not a whole argument of a call.
-fn whole_args(tokens: TokenStream, name: &str, args: bool, uses: &mut usize) -> bool {
-    let tts: Vec<TokenTree> = tokens.into_iter().collect();
-    for (i, tt) in tts.iter().enumerate() {
-        let prev = i.checked_sub(1).and_then(|j| tts.get(j));
-        match tt {
-            TokenTree::Group(g) => {
-                // `h(..)`: a call by a plain path (not a method, a turbofish, a keyword's
-                // parenthesis or a float method by its type's path, `f64::exp(..)`).
-                let back = |k: usize| i.checked_sub(k).and_then(|j| tts.get(j));
-                let float_fn = punct(back(2), ':')
-                    && matches!(back(4), Some(TokenTree::Ident(t)) if *t == "f64" || *t == "f32");
-                let call = g.delimiter() == proc_macro2::Delimiter::Parenthesis
-                    && matches!(prev, Some(TokenTree::Ident(id)) if !NOT_CALLS.contains(&id.to_string().as_str()))
-                    && !punct(back(2), '.')
-                    && !float_fn;
-                let before = *uses;
-                if !whole_args(g.stream(), name, call, uses) {
-                    return false;
+impl Scan<'_> {
+    /// Counts the uses of `name` in `tokens` (`args`: the tokens are a call's arguments); false
+    /// where one is not a whole argument of a call.
+    fn whole_args(&self, tokens: TokenStream, args: bool, uses: &mut usize) -> bool {
+        let name = self.name;
+        let tts: Vec<TokenTree> = tokens.into_iter().collect();
+        for (i, tt) in tts.iter().enumerate() {
+            let prev = i.checked_sub(1).and_then(|j| tts.get(j));
+            match tt {
+                TokenTree::Group(g) => {
+                    // `h(..)`: a call by a plain path (not a method, a turbofish, a keyword's
+                    // parenthesis or a float method by its type's path, `f64::exp(..)`).
+                    let back = |k: usize| i.checked_sub(k).and_then(|j| tts.get(j));
+                    let float_fn = punct(back(2), ':')
+                        && matches!(back(4), Some(TokenTree::Ident(t)) if *t == "f64" || *t == "f32");
+                    let call = g.delimiter() == proc_macro2::Delimiter::Parenthesis
+                        && matches!(prev, Some(TokenTree::Ident(id)) if !NOT_CALLS.contains(&id.to_string().as_str()))
+                        && !punct(back(2), '.')
+                        && !float_fn;
+                    let before = *uses;
+                    if !self.whole_args(g.stream(), call, uses) {
+                        return false;
+                    }
+                    if call && *uses > before && !through_contract(g.stream()) {
+                        return false;
+                    }
                 }
-                if call && *uses > before && !through_contract(g.stream()) {
-                    return false;
+                TokenTree::Ident(id) if *id == name => {
+                    if not_the_local(prev) {
+                        continue;
+                    }
+                    // `&name` where borrowing counts: what comes before the `&`.
+                    let prev = match self.borrow && punct(prev, '&') {
+                        true => i.checked_sub(2).and_then(|j| tts.get(j)),
+                        false => prev,
+                    };
+                    let alone = args
+                        && (prev.is_none() || punct(prev, ','))
+                        && (tts.get(i + 1).is_none() || punct(tts.get(i + 1), ','));
+                    if !alone {
+                        return false;
+                    }
+                    *uses += 1;
                 }
+                _ => {}
             }
-            TokenTree::Ident(id) if *id == name => {
-                if not_the_local(prev) {
-                    continue;
-                }
-                let alone = args
-                    && (prev.is_none() || punct(prev, ','))
-                    && (tts.get(i + 1).is_none() || punct(tts.get(i + 1), ','));
-                if !alone {
-                    return false;
-                }
-                *uses += 1;
-            }
-            _ => {}
         }
+        true
     }
-    true
 }
 
 /// Whether a call's arguments name no struct field (`p.w`, `&p.w`) or `const` item (`W`) at
@@ -110,7 +137,7 @@ fn through_contract(args: TokenStream) -> bool {
 
 impl Lower {
     /// The struct parameters `block` only passes on whole to calls by a plain path
-    /// (`g(x, mode)`): maybe fieldless enums, whose derivative the callee's contract names.
+    /// (`g(x, mode)`): maybe fieldless enums, whose zero derivative the callee states.
     pub(super) fn only_passed_on(&self, block: &syn::Block) -> HashSet<VarId> {
         (self.f.params.iter().copied())
             .filter(|&v| {
@@ -119,15 +146,15 @@ impl Lower {
                 // struct, as its callers' `m_grad` return it).
                 var.name != crate::names::SELF
                     && matches!(self.f.types.get(var.ty), TyVal::Struct(_))
-                    && only_passed_whole(&var.name.to_string(), &block.stmts, &[])
+                    && param_only_passed_whole(&var.name.to_string(), &block.stmts)
             })
             .collect()
     }
 
     /// A call through its callee's contract that passes a struct parameter only passed on
-    /// (`g(x, mode)`): the parameter's derivative becomes the callee's for that argument, the
-    /// first such call's.
-    pub(super) fn pass_on(&mut self, path: &syn::Path, args: &[Operand], arg_tys: &[TyId]) {
+    /// (`g(x, mode)`): the parameter's zero derivative becomes the one the callee states for
+    /// that argument (`GZero{i}`), the first such call's.
+    pub(super) fn pass_on(&mut self, path: &syn::Path, args: &[Operand]) {
         if self.passed_on.is_empty() {
             return;
         }
@@ -146,8 +173,9 @@ impl Lower {
                 && proj.is_empty()
                 && self.passed_on.remove(var)
             {
-                let call = crate::types::CallOut::of(path, arg_tys.to_vec());
-                self.f.types.passed_on(self.f.vars[*var].ty, call, i);
+                let zero = crate::names::zero_path(path, i);
+                let param = self.f.vars[*var].emit.clone();
+                self.f.types.passed_on(self.f.vars[*var].ty, zero, param);
             }
         }
     }

@@ -56,10 +56,10 @@ impl Tan<'_> {
         if slot == Some(PairSlot::Ignored) {
             return quote!(0.0);
         }
-        // An enum's tangent; a callee that only passes the parameter on takes its callee's
-        // derivative type there, `()` for an enum too.
-        if slot == Some(PairSlot::Unit) || self.f.types.kind(ty) == Kind::Enum {
-            return quote!(&());
+        // An enum: the argument itself, which the callee ignores (`PairSlot::Own`; a callee
+        // that only passes the parameter on takes a value of its type there too).
+        if slot == Some(PairSlot::Own) || self.f.types.kind(ty) == Kind::Enum {
+            return self.fwd.operand(a);
         }
         // A known callee ignores this tangent: the argument itself serves (no zero made).
         let ignored = known.and_then(|c| c.params.get(i)).is_some_and(|(_, d)| !d);

@@ -166,12 +166,20 @@ impl<'a> Tan<'a> {
                         };
                         out.push((t.clone(), ty, true));
                     }
-                    PairSlot::Unit => out.push((t.clone(), quote!(&()), false)),
+                    PairSlot::Own => out.push((t.clone(), taken.clone(), false)),
                     _ => out.push((t.clone(), taken, false)),
                 }
             }
         }
         out
+    }
+
+    /// The tangents of enums ([`PairSlot::Own`]), which the tangent program takes and ignores.
+    pub fn own_params(&self) -> Vec<Ident> {
+        (self.f.params.iter().enumerate())
+            .filter(|&(i, _)| self.f.pair_slot(i) == PairSlot::Own)
+            .filter_map(|(_, &v)| self.ignored[v].clone())
+            .collect()
     }
 
     /// The tangent parameters, in parameter order: `(name, type)`, arrays and structs by

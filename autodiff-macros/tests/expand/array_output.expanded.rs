@@ -130,20 +130,13 @@ const _: fn(&[[f64; 2]; 2], &[f64; 2]) -> [f64; 2] = mlp;
 trait MlpCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
     /// What the function returns.
     type Out;
-    /// The tape its forward sweep records; then each parameter's derivative type
-    /// (`()` for one that carries none).
+    /// The tape its forward sweep records.
     type Tape;
-    #[doc(hidden)]
-    type D0: ?::core::marker::Sized;
-    #[doc(hidden)]
-    type D1: ?::core::marker::Sized;
 }
 impl<__A0: ?::core::marker::Sized, __A1: ?::core::marker::Sized> MlpCall<__A0, __A1>
 for () {
     type Out = [f64; 2];
     type Tape = MlpTape;
-    type D0 = [[f64; 2]; 2];
-    type D1 = [f64; 2];
 }
 #[doc(hidden)]
 trait MlpSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
@@ -194,4 +187,24 @@ fn mlp_adjoint_call<'__stackgrad>(
         }
     };
     mlp_adjoint(w, x, tape, d_out, __stackgrad_d0, __stackgrad_d1);
+}
+#[doc(hidden)]
+trait MlpZero0 {
+    fn __stackgrad_zero_of(&self) -> Self;
+}
+impl MlpZero0 for [[f64; 2]; 2] {
+    #[inline]
+    fn __stackgrad_zero_of(&self) -> Self {
+        [[0.0; 2]; 2]
+    }
+}
+#[doc(hidden)]
+trait MlpZero1 {
+    fn __stackgrad_zero_of(&self) -> Self;
+}
+impl MlpZero1 for [f64; 2] {
+    #[inline]
+    fn __stackgrad_zero_of(&self) -> Self {
+        [0.0; 2]
+    }
 }

@@ -207,20 +207,13 @@ const _: fn(f64, f64) -> f64 = branches;
 pub trait BranchesCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
     /// What the function returns.
     type Out;
-    /// The tape its forward sweep records; then each parameter's derivative type
-    /// (`()` for one that carries none).
+    /// The tape its forward sweep records.
     type Tape;
-    #[doc(hidden)]
-    type D0: ?::core::marker::Sized;
-    #[doc(hidden)]
-    type D1: ?::core::marker::Sized;
 }
 impl<__A0: ?::core::marker::Sized, __A1: ?::core::marker::Sized> BranchesCall<__A0, __A1>
 for () {
     type Out = f64;
     type Tape = BranchesTape;
-    type D0 = f64;
-    type D1 = f64;
 }
 #[doc(hidden)]
 pub trait BranchesSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {

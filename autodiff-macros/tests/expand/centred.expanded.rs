@@ -200,22 +200,12 @@ pub trait CentredCall<
 > {
     /// What the function returns.
     type Out;
-    /// The tape its forward sweep records; then each parameter's derivative type
-    /// (`()` for one that carries none).
+    /// The tape its forward sweep records.
     type Tape;
-    #[doc(hidden)]
-    type D0: ?::core::marker::Sized;
-    #[doc(hidden)]
-    type D1: ?::core::marker::Sized;
-    #[doc(hidden)]
-    type D2: ?::core::marker::Sized;
 }
 impl<const D: usize> CentredCall<[[f64; D]; 4], [f64; D], [f64; D]> for () {
     type Out = f64;
     type Tape = CentredTape<D>;
-    type D0 = [[f64; D]; 4];
-    type D1 = [f64; D];
-    type D2 = [f64; D];
 }
 #[doc(hidden)]
 pub trait CentredSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
@@ -278,4 +268,34 @@ pub fn centred_adjoint_call<'__stackgrad, const D: usize>(
     centred_adjoint::<
         D,
     >(x, m, l, tape, d_out, __stackgrad_d0, __stackgrad_d1, __stackgrad_d2);
+}
+#[doc(hidden)]
+pub trait CentredZero0 {
+    fn __stackgrad_zero_of(&self) -> Self;
+}
+impl<const D: usize> CentredZero0 for [[f64; D]; 4] {
+    #[inline]
+    fn __stackgrad_zero_of(&self) -> Self {
+        [[0.0; D]; 4]
+    }
+}
+#[doc(hidden)]
+pub trait CentredZero1 {
+    fn __stackgrad_zero_of(&self) -> Self;
+}
+impl<const D: usize> CentredZero1 for [f64; D] {
+    #[inline]
+    fn __stackgrad_zero_of(&self) -> Self {
+        [0.0; D]
+    }
+}
+#[doc(hidden)]
+pub trait CentredZero2 {
+    fn __stackgrad_zero_of(&self) -> Self;
+}
+impl<const D: usize> CentredZero2 for [f64; D] {
+    #[inline]
+    fn __stackgrad_zero_of(&self) -> Self {
+        [0.0; D]
+    }
 }

@@ -177,16 +177,12 @@ const _: fn(&[f64; 6]) -> f64 = early_exit;
 pub trait EarlyExitCall<A0: ?::core::marker::Sized> {
     /// What the function returns.
     type Out;
-    /// The tape its forward sweep records; then each parameter's derivative type
-    /// (`()` for one that carries none).
+    /// The tape its forward sweep records.
     type Tape;
-    #[doc(hidden)]
-    type D0: ?::core::marker::Sized;
 }
 impl<__A0: ?::core::marker::Sized> EarlyExitCall<__A0> for () {
     type Out = f64;
     type Tape = EarlyExitTape;
-    type D0 = [f64; 6];
 }
 #[doc(hidden)]
 pub trait EarlyExitSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
@@ -231,4 +227,14 @@ pub fn early_exit_adjoint_call<'__stackgrad>(
         }
     };
     early_exit_adjoint(x, tape, d_out, __stackgrad_d0);
+}
+#[doc(hidden)]
+pub trait EarlyExitZero0 {
+    fn __stackgrad_zero_of(&self) -> Self;
+}
+impl EarlyExitZero0 for [f64; 6] {
+    #[inline]
+    fn __stackgrad_zero_of(&self) -> Self {
+        [0.0; 6]
+    }
 }

@@ -150,20 +150,13 @@ pub fn layer_grad<const N: usize>(
 pub trait LayerCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
     /// What the function returns.
     type Out;
-    /// The tape its forward sweep records; then each parameter's derivative type
-    /// (`()` for one that carries none).
+    /// The tape its forward sweep records.
     type Tape;
-    #[doc(hidden)]
-    type D0: ?::core::marker::Sized;
-    #[doc(hidden)]
-    type D1: ?::core::marker::Sized;
 }
 impl<const N: usize, __A1: ?::core::marker::Sized> LayerCall<[[f64; 4]; N], __A1>
 for () {
     type Out = f64;
     type Tape = LayerTape<N>;
-    type D0 = [[f64; 4]; N];
-    type D1 = [f64; 4];
 }
 #[doc(hidden)]
 pub trait LayerSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
@@ -214,4 +207,24 @@ pub fn layer_adjoint_call<'__stackgrad, const N: usize>(
         }
     };
     layer_adjoint::<N>(w, x, tape, d_out, __stackgrad_d0, __stackgrad_d1);
+}
+#[doc(hidden)]
+pub trait LayerZero0 {
+    fn __stackgrad_zero_of(&self) -> Self;
+}
+impl<const N: usize> LayerZero0 for [[f64; 4]; N] {
+    #[inline]
+    fn __stackgrad_zero_of(&self) -> Self {
+        [[0.0; 4]; N]
+    }
+}
+#[doc(hidden)]
+pub trait LayerZero1 {
+    fn __stackgrad_zero_of(&self) -> Self;
+}
+impl LayerZero1 for [f64; 4] {
+    #[inline]
+    fn __stackgrad_zero_of(&self) -> Self {
+        [0.0; 4]
+    }
 }

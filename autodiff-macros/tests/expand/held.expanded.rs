@@ -184,22 +184,12 @@ pub trait ColumnsCall<
 > {
     /// What the function returns.
     type Out;
-    /// The tape its forward sweep records; then each parameter's derivative type
-    /// (`()` for one that carries none).
+    /// The tape its forward sweep records.
     type Tape;
-    #[doc(hidden)]
-    type D0: ?::core::marker::Sized;
-    #[doc(hidden)]
-    type D1: ?::core::marker::Sized;
-    #[doc(hidden)]
-    type D2: ?::core::marker::Sized;
 }
 impl<const D: usize> ColumnsCall<[[f64; D]; D], [f64; D], [f64; D]> for () {
     type Out = f64;
     type Tape = ColumnsTape<D>;
-    type D0 = [[f64; D]; D];
-    type D1 = [f64; D];
-    type D2 = [f64; D];
 }
 #[doc(hidden)]
 pub trait ColumnsSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
@@ -262,4 +252,34 @@ pub fn columns_adjoint_call<'__stackgrad, const D: usize>(
     columns_adjoint::<
         D,
     >(l, x, y, tape, d_out, __stackgrad_d0, __stackgrad_d1, __stackgrad_d2);
+}
+#[doc(hidden)]
+pub trait ColumnsZero0 {
+    fn __stackgrad_zero_of(&self) -> Self;
+}
+impl<const D: usize> ColumnsZero0 for [[f64; D]; D] {
+    #[inline]
+    fn __stackgrad_zero_of(&self) -> Self {
+        [[0.0; D]; D]
+    }
+}
+#[doc(hidden)]
+pub trait ColumnsZero1 {
+    fn __stackgrad_zero_of(&self) -> Self;
+}
+impl<const D: usize> ColumnsZero1 for [f64; D] {
+    #[inline]
+    fn __stackgrad_zero_of(&self) -> Self {
+        [0.0; D]
+    }
+}
+#[doc(hidden)]
+pub trait ColumnsZero2 {
+    fn __stackgrad_zero_of(&self) -> Self;
+}
+impl<const D: usize> ColumnsZero2 for [f64; D] {
+    #[inline]
+    fn __stackgrad_zero_of(&self) -> Self {
+        [0.0; D]
+    }
 }

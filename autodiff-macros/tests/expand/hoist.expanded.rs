@@ -348,15 +348,8 @@ pub trait HoistCall<
 > {
     /// What the function returns.
     type Out;
-    /// The tape its forward sweep records; then each parameter's derivative type
-    /// (`()` for one that carries none).
+    /// The tape its forward sweep records.
     type Tape;
-    #[doc(hidden)]
-    type D0: ?::core::marker::Sized;
-    #[doc(hidden)]
-    type D1: ?::core::marker::Sized;
-    #[doc(hidden)]
-    type D2: ?::core::marker::Sized;
 }
 impl<
     const K: usize,
@@ -364,9 +357,6 @@ impl<
 > HoistCall<[[f64; 6]; K], [[f64; 3]; K], [[f64; 3]; N]> for () {
     type Out = f64;
     type Tape = HoistTape<K, N>;
-    type D0 = [[f64; 6]; K];
-    type D1 = [[f64; 3]; K];
-    type D2 = [[f64; 3]; N];
 }
 #[doc(hidden)]
 #[diagnostic::on_unimplemented(
@@ -376,9 +366,6 @@ impl<
 )]
 pub trait HoistNoDerivativeX {}
 impl HoistNoDerivativeX for () {}
-impl HoistNoDerivativeX for &mut () {}
-impl HoistNoDerivativeX for &() {}
-impl HoistNoDerivativeX for &&() {}
 #[doc(hidden)]
 pub trait HoistSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
     fn slot(self) -> ::core::option::Option<&'__stackgrad mut T>;
@@ -492,4 +479,24 @@ pub fn hoist_jvp_call<'__stackgrad, const K: usize, const N: usize>(
         }
     };
     hoist_jvp::<K, N>(l, mu, x, __stackgrad_t0, __stackgrad_t1)
+}
+#[doc(hidden)]
+pub trait HoistZero0 {
+    fn __stackgrad_zero_of(&self) -> Self;
+}
+impl<const K: usize> HoistZero0 for [[f64; 6]; K] {
+    #[inline]
+    fn __stackgrad_zero_of(&self) -> Self {
+        [[0.0; 6]; K]
+    }
+}
+#[doc(hidden)]
+pub trait HoistZero1 {
+    fn __stackgrad_zero_of(&self) -> Self;
+}
+impl<const K: usize> HoistZero1 for [[f64; 3]; K] {
+    #[inline]
+    fn __stackgrad_zero_of(&self) -> Self {
+        [[0.0; 3]; K]
+    }
 }

@@ -194,20 +194,13 @@ const _: fn(&[[f64; 3]; 3], &[f64; 3]) -> f64 = layers;
 trait LayersCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
     /// What the function returns.
     type Out;
-    /// The tape its forward sweep records; then each parameter's derivative type
-    /// (`()` for one that carries none).
+    /// The tape its forward sweep records.
     type Tape;
-    #[doc(hidden)]
-    type D0: ?::core::marker::Sized;
-    #[doc(hidden)]
-    type D1: ?::core::marker::Sized;
 }
 impl<__A0: ?::core::marker::Sized, __A1: ?::core::marker::Sized> LayersCall<__A0, __A1>
 for () {
     type Out = f64;
     type Tape = LayersTape;
-    type D0 = [[f64; 3]; 3];
-    type D1 = [f64; 3];
 }
 #[doc(hidden)]
 trait LayersSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
@@ -258,4 +251,24 @@ fn layers_adjoint_call<'__stackgrad>(
         }
     };
     layers_adjoint(w, x, tape, d_out, __stackgrad_d0, __stackgrad_d1);
+}
+#[doc(hidden)]
+trait LayersZero0 {
+    fn __stackgrad_zero_of(&self) -> Self;
+}
+impl LayersZero0 for [[f64; 3]; 3] {
+    #[inline]
+    fn __stackgrad_zero_of(&self) -> Self {
+        [[0.0; 3]; 3]
+    }
+}
+#[doc(hidden)]
+trait LayersZero1 {
+    fn __stackgrad_zero_of(&self) -> Self;
+}
+impl LayersZero1 for [f64; 3] {
+    #[inline]
+    fn __stackgrad_zero_of(&self) -> Self {
+        [0.0; 3]
+    }
 }

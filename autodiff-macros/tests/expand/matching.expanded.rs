@@ -133,16 +133,12 @@ const _: fn(&[f64; 4]) -> f64 = matching;
 pub trait MatchingCall<A0: ?::core::marker::Sized> {
     /// What the function returns.
     type Out;
-    /// The tape its forward sweep records; then each parameter's derivative type
-    /// (`()` for one that carries none).
+    /// The tape its forward sweep records.
     type Tape;
-    #[doc(hidden)]
-    type D0: ?::core::marker::Sized;
 }
 impl<__A0: ?::core::marker::Sized> MatchingCall<__A0> for () {
     type Out = f64;
     type Tape = MatchingTape;
-    type D0 = [f64; 4];
 }
 #[doc(hidden)]
 pub trait MatchingSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
@@ -187,4 +183,14 @@ pub fn matching_adjoint_call<'__stackgrad>(
         }
     };
     matching_adjoint(x, tape, d_out, __stackgrad_d0);
+}
+#[doc(hidden)]
+pub trait MatchingZero0 {
+    fn __stackgrad_zero_of(&self) -> Self;
+}
+impl MatchingZero0 for [f64; 4] {
+    #[inline]
+    fn __stackgrad_zero_of(&self) -> Self {
+        [0.0; 4]
+    }
 }

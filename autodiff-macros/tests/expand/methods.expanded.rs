@@ -195,13 +195,8 @@ const _: fn(&Linear, &[f64; 2]) -> f64 = __linear_predict;
 pub trait LinearPredictCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
     /// What the function returns.
     type Out;
-    /// The tape its forward sweep records; then each parameter's derivative type
-    /// (`()` for one that carries none).
+    /// The tape its forward sweep records.
     type Tape;
-    #[doc(hidden)]
-    type D0: ?::core::marker::Sized;
-    #[doc(hidden)]
-    type D1: ?::core::marker::Sized;
 }
 impl<
     __A0: ?::core::marker::Sized,
@@ -209,8 +204,6 @@ impl<
 > LinearPredictCall<__A0, __A1> for () {
     type Out = f64;
     type Tape = LinearPredictTape;
-    type D0 = Linear;
-    type D1 = [f64; 2];
 }
 #[doc(hidden)]
 pub trait LinearPredictSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
@@ -266,6 +259,26 @@ fn __linear_predict_adjoint_call<'__stackgrad>(
         }
     };
     __linear_predict_adjoint(self_, x, tape, d_out, __stackgrad_d0, __stackgrad_d1);
+}
+#[doc(hidden)]
+pub trait LinearPredictZero0 {
+    fn __stackgrad_zero_of(&self) -> Self;
+}
+impl<__T: ::core::default::Default> LinearPredictZero0 for __T {
+    #[inline]
+    fn __stackgrad_zero_of(&self) -> Self {
+        <Self as ::core::default::Default>::default()
+    }
+}
+#[doc(hidden)]
+pub trait LinearPredictZero1 {
+    fn __stackgrad_zero_of(&self) -> Self;
+}
+impl LinearPredictZero1 for [f64; 2] {
+    #[inline]
+    fn __stackgrad_zero_of(&self) -> Self {
+        [0.0; 2]
+    }
 }
 #[allow(dead_code, clippy::all)]
 #[doc(hidden)]
@@ -395,15 +408,8 @@ pub trait LinearLossCall<
 > {
     /// What the function returns.
     type Out;
-    /// The tape its forward sweep records; then each parameter's derivative type
-    /// (`()` for one that carries none).
+    /// The tape its forward sweep records.
     type Tape;
-    #[doc(hidden)]
-    type D0: ?::core::marker::Sized;
-    #[doc(hidden)]
-    type D1: ?::core::marker::Sized;
-    #[doc(hidden)]
-    type D2: ?::core::marker::Sized;
 }
 impl<
     __A0: ?::core::marker::Sized,
@@ -412,9 +418,6 @@ impl<
 > LinearLossCall<__A0, __A1, __A2> for () {
     type Out = f64;
     type Tape = LinearLossTape;
-    type D0 = Linear;
-    type D1 = [f64; 2];
-    type D2 = f64;
 }
 #[doc(hidden)]
 #[diagnostic::on_unimplemented(
@@ -424,9 +427,6 @@ impl<
 )]
 pub trait LinearLossNoDerivativeX {}
 impl LinearLossNoDerivativeX for () {}
-impl LinearLossNoDerivativeX for &mut () {}
-impl LinearLossNoDerivativeX for &() {}
-impl LinearLossNoDerivativeX for &&() {}
 #[doc(hidden)]
 #[diagnostic::on_unimplemented(
     message = "`__linear_loss` does not differentiate its parameter `y`, and a derivative reaches it at this call",
@@ -435,9 +435,6 @@ impl LinearLossNoDerivativeX for &&() {}
 )]
 pub trait LinearLossNoDerivativeY {}
 impl LinearLossNoDerivativeY for () {}
-impl LinearLossNoDerivativeY for &mut () {}
-impl LinearLossNoDerivativeY for &() {}
-impl LinearLossNoDerivativeY for &&() {}
 #[doc(hidden)]
 pub trait LinearLossSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
     fn slot(self) -> ::core::option::Option<&'__stackgrad mut T>;
@@ -486,4 +483,14 @@ fn __linear_loss_adjoint_call<'__stackgrad>(
         }
     };
     __linear_loss_adjoint(self_, x, y, tape, d_out, __stackgrad_d0);
+}
+#[doc(hidden)]
+pub trait LinearLossZero0 {
+    fn __stackgrad_zero_of(&self) -> Self;
+}
+impl<__T: ::core::default::Default> LinearLossZero0 for __T {
+    #[inline]
+    fn __stackgrad_zero_of(&self) -> Self {
+        <Self as ::core::default::Default>::default()
+    }
 }

@@ -182,13 +182,8 @@ const _: fn(f64, f64) -> f64 = micrograd;
 pub trait MicrogradCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
     /// What the function returns.
     type Out;
-    /// The tape its forward sweep records; then each parameter's derivative type
-    /// (`()` for one that carries none).
+    /// The tape its forward sweep records.
     type Tape;
-    #[doc(hidden)]
-    type D0: ?::core::marker::Sized;
-    #[doc(hidden)]
-    type D1: ?::core::marker::Sized;
 }
 impl<
     __A0: ?::core::marker::Sized,
@@ -196,8 +191,6 @@ impl<
 > MicrogradCall<__A0, __A1> for () {
     type Out = f64;
     type Tape = MicrogradTape;
-    type D0 = f64;
-    type D1 = f64;
 }
 #[doc(hidden)]
 pub trait MicrogradSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {

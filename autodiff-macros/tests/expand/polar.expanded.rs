@@ -123,17 +123,8 @@ pub trait PolarCall<
 > {
     /// What the function returns.
     type Out;
-    /// The tape its forward sweep records; then each parameter's derivative type
-    /// (`()` for one that carries none).
+    /// The tape its forward sweep records.
     type Tape;
-    #[doc(hidden)]
-    type D0: ?::core::marker::Sized;
-    #[doc(hidden)]
-    type D1: ?::core::marker::Sized;
-    #[doc(hidden)]
-    type D2: ?::core::marker::Sized;
-    #[doc(hidden)]
-    type D3: ?::core::marker::Sized;
 }
 impl<
     __A0: ?::core::marker::Sized,
@@ -143,10 +134,6 @@ impl<
 > PolarCall<__A0, __A1, __A2, __A3> for () {
     type Out = (f64, f64);
     type Tape = PolarTape;
-    type D0 = f64;
-    type D1 = f64;
-    type D2 = ();
-    type D3 = f64;
 }
 #[doc(hidden)]
 #[diagnostic::on_unimplemented(
@@ -156,9 +143,6 @@ impl<
 )]
 pub trait PolarNoDerivativeTurns {}
 impl PolarNoDerivativeTurns for () {}
-impl PolarNoDerivativeTurns for &mut () {}
-impl PolarNoDerivativeTurns for &() {}
-impl PolarNoDerivativeTurns for &&() {}
 #[doc(hidden)]
 #[diagnostic::on_unimplemented(
     message = "`polar` does not differentiate its parameter `scale`, and a derivative reaches it at this call",
@@ -167,9 +151,6 @@ impl PolarNoDerivativeTurns for &&() {}
 )]
 pub trait PolarNoDerivativeScale {}
 impl PolarNoDerivativeScale for () {}
-impl PolarNoDerivativeScale for &mut () {}
-impl PolarNoDerivativeScale for &() {}
-impl PolarNoDerivativeScale for &&() {}
 #[doc(hidden)]
 pub trait PolarSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
     fn slot(self) -> ::core::option::Option<&'__stackgrad mut T>;

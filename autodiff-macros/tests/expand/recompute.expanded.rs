@@ -176,13 +176,8 @@ const _: fn(&[f64; 4], &[f64; 4]) -> f64 = three_readers;
 trait ThreeReadersCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
     /// What the function returns.
     type Out;
-    /// The tape its forward sweep records; then each parameter's derivative type
-    /// (`()` for one that carries none).
+    /// The tape its forward sweep records.
     type Tape;
-    #[doc(hidden)]
-    type D0: ?::core::marker::Sized;
-    #[doc(hidden)]
-    type D1: ?::core::marker::Sized;
 }
 impl<
     __A0: ?::core::marker::Sized,
@@ -190,8 +185,6 @@ impl<
 > ThreeReadersCall<__A0, __A1> for () {
     type Out = f64;
     type Tape = ThreeReadersTape;
-    type D0 = [f64; 4];
-    type D1 = [f64; 4];
 }
 #[doc(hidden)]
 trait ThreeReadersSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
@@ -246,4 +239,24 @@ fn three_readers_adjoint_call<'__stackgrad>(
         }
     };
     three_readers_adjoint(x, w, tape, d_out, __stackgrad_d0, __stackgrad_d1);
+}
+#[doc(hidden)]
+trait ThreeReadersZero0 {
+    fn __stackgrad_zero_of(&self) -> Self;
+}
+impl ThreeReadersZero0 for [f64; 4] {
+    #[inline]
+    fn __stackgrad_zero_of(&self) -> Self {
+        [0.0; 4]
+    }
+}
+#[doc(hidden)]
+trait ThreeReadersZero1 {
+    fn __stackgrad_zero_of(&self) -> Self;
+}
+impl ThreeReadersZero1 for [f64; 4] {
+    #[inline]
+    fn __stackgrad_zero_of(&self) -> Self {
+        [0.0; 4]
+    }
 }

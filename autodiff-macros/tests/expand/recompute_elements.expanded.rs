@@ -162,13 +162,8 @@ const _: fn(&[f64; 4], f64) -> f64 = recompute_elements;
 pub trait RecomputeElementsCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
     /// What the function returns.
     type Out;
-    /// The tape its forward sweep records; then each parameter's derivative type
-    /// (`()` for one that carries none).
+    /// The tape its forward sweep records.
     type Tape;
-    #[doc(hidden)]
-    type D0: ?::core::marker::Sized;
-    #[doc(hidden)]
-    type D1: ?::core::marker::Sized;
 }
 impl<
     __A0: ?::core::marker::Sized,
@@ -176,8 +171,6 @@ impl<
 > RecomputeElementsCall<__A0, __A1> for () {
     type Out = f64;
     type Tape = RecomputeElementsTape;
-    type D0 = [f64; 4];
-    type D1 = f64;
 }
 #[doc(hidden)]
 pub trait RecomputeElementsSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
@@ -234,4 +227,14 @@ pub fn recompute_elements_adjoint_call<'__stackgrad>(
         }
     };
     recompute_elements_adjoint(x, w, tape, d_out, __stackgrad_d0, __stackgrad_d1);
+}
+#[doc(hidden)]
+pub trait RecomputeElementsZero0 {
+    fn __stackgrad_zero_of(&self) -> Self;
+}
+impl RecomputeElementsZero0 for [f64; 4] {
+    #[inline]
+    fn __stackgrad_zero_of(&self) -> Self {
+        [0.0; 4]
+    }
 }

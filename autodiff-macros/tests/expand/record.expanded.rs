@@ -218,15 +218,8 @@ trait RecordedCall<
 > {
     /// What the function returns.
     type Out;
-    /// The tape its forward sweep records; then each parameter's derivative type
-    /// (`()` for one that carries none).
+    /// The tape its forward sweep records.
     type Tape;
-    #[doc(hidden)]
-    type D0: ?::core::marker::Sized;
-    #[doc(hidden)]
-    type D1: ?::core::marker::Sized;
-    #[doc(hidden)]
-    type D2: ?::core::marker::Sized;
 }
 impl<
     __A0: ?::core::marker::Sized,
@@ -235,9 +228,6 @@ impl<
 > RecordedCall<__A0, __A1, __A2> for () {
     type Out = f64;
     type Tape = RecordedTape;
-    type D0 = [f32; 8];
-    type D1 = [f32; 8];
-    type D2 = f64;
 }
 #[doc(hidden)]
 trait RecordedSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
@@ -311,4 +301,24 @@ fn recorded_adjoint_call<'__stackgrad>(
         __stackgrad_d1,
         __stackgrad_d2,
     );
+}
+#[doc(hidden)]
+trait RecordedZero0 {
+    fn __stackgrad_zero_of(&self) -> Self;
+}
+impl RecordedZero0 for [f32; 8] {
+    #[inline]
+    fn __stackgrad_zero_of(&self) -> Self {
+        [0.0; 8]
+    }
+}
+#[doc(hidden)]
+trait RecordedZero1 {
+    fn __stackgrad_zero_of(&self) -> Self;
+}
+impl RecordedZero1 for [f32; 8] {
+    #[inline]
+    fn __stackgrad_zero_of(&self) -> Self {
+        [0.0; 8]
+    }
 }

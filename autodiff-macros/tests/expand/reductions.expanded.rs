@@ -194,19 +194,12 @@ const _: () = {
 pub trait ReductionsCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
     /// What the function returns.
     type Out;
-    /// The tape its forward sweep records; then each parameter's derivative type
-    /// (`()` for one that carries none).
+    /// The tape its forward sweep records.
     type Tape;
-    #[doc(hidden)]
-    type D0: ?::core::marker::Sized;
-    #[doc(hidden)]
-    type D1: ?::core::marker::Sized;
 }
 impl<const N: usize> ReductionsCall<[f64; N], [f64; N]> for () {
     type Out = f64;
     type Tape = ReductionsTape<N>;
-    type D0 = [f64; N];
-    type D1 = [f64; N];
 }
 #[doc(hidden)]
 pub trait ReductionsSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
@@ -261,4 +254,24 @@ pub fn reductions_adjoint_call<'__stackgrad, const N: usize>(
         }
     };
     reductions_adjoint::<N>(a, b, tape, d_out, __stackgrad_d0, __stackgrad_d1);
+}
+#[doc(hidden)]
+pub trait ReductionsZero0 {
+    fn __stackgrad_zero_of(&self) -> Self;
+}
+impl<const N: usize> ReductionsZero0 for [f64; N] {
+    #[inline]
+    fn __stackgrad_zero_of(&self) -> Self {
+        [0.0; N]
+    }
+}
+#[doc(hidden)]
+pub trait ReductionsZero1 {
+    fn __stackgrad_zero_of(&self) -> Self;
+}
+impl<const N: usize> ReductionsZero1 for [f64; N] {
+    #[inline]
+    fn __stackgrad_zero_of(&self) -> Self {
+        [0.0; N]
+    }
 }

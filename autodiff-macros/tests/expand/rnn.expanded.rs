@@ -131,15 +131,8 @@ pub trait RnnCall<
 > {
     /// What the function returns.
     type Out;
-    /// The tape its forward sweep records; then each parameter's derivative type
-    /// (`()` for one that carries none).
+    /// The tape its forward sweep records.
     type Tape;
-    #[doc(hidden)]
-    type D0: ?::core::marker::Sized;
-    #[doc(hidden)]
-    type D1: ?::core::marker::Sized;
-    #[doc(hidden)]
-    type D2: ?::core::marker::Sized;
 }
 impl<
     __A0: ?::core::marker::Sized,
@@ -148,9 +141,6 @@ impl<
 > RnnCall<__A0, __A1, __A2> for () {
     type Out = f64;
     type Tape = RnnTape;
-    type D0 = [f64; 50];
-    type D1 = f64;
-    type D2 = f64;
 }
 #[doc(hidden)]
 pub trait RnnSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
@@ -211,4 +201,14 @@ pub fn rnn_adjoint_call<'__stackgrad>(
         }
     };
     rnn_adjoint(x, w, u, tape, d_out, __stackgrad_d0, __stackgrad_d1, __stackgrad_d2);
+}
+#[doc(hidden)]
+pub trait RnnZero0 {
+    fn __stackgrad_zero_of(&self) -> Self;
+}
+impl RnnZero0 for [f64; 50] {
+    #[inline]
+    fn __stackgrad_zero_of(&self) -> Self {
+        [0.0; 50]
+    }
 }

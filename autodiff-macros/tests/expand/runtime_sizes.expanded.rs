@@ -252,15 +252,8 @@ pub trait SpreadCall<
 > {
     /// What the function returns.
     type Out;
-    /// The tape its forward sweep records; then each parameter's derivative type
-    /// (`()` for one that carries none).
+    /// The tape its forward sweep records.
     type Tape;
-    #[doc(hidden)]
-    type D0: ?::core::marker::Sized;
-    #[doc(hidden)]
-    type D1: ?::core::marker::Sized;
-    #[doc(hidden)]
-    type D2: ?::core::marker::Sized;
 }
 impl<
     __A0: ?::core::marker::Sized,
@@ -269,9 +262,6 @@ impl<
 > SpreadCall<__A0, __A1, __A2> for () {
     type Out = f64;
     type Tape = SpreadTape;
-    type D0 = [f64; 2];
-    type D1 = f64;
-    type D2 = [[f64; 2]];
 }
 #[doc(hidden)]
 #[diagnostic::on_unimplemented(
@@ -281,9 +271,6 @@ impl<
 )]
 pub trait SpreadNoDerivativeXs {}
 impl SpreadNoDerivativeXs for () {}
-impl SpreadNoDerivativeXs for &mut () {}
-impl SpreadNoDerivativeXs for &() {}
-impl SpreadNoDerivativeXs for &&() {}
 #[doc(hidden)]
 pub trait SpreadSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
     fn slot(self) -> ::core::option::Option<&'__stackgrad mut T>;
@@ -335,4 +322,14 @@ pub fn spread_adjoint_call<'__stackgrad>(
         }
     };
     spread_adjoint(mu, scale, xs, tape, d_out, __stackgrad_d0, __stackgrad_d1);
+}
+#[doc(hidden)]
+pub trait SpreadZero0 {
+    fn __stackgrad_zero_of(&self) -> Self;
+}
+impl SpreadZero0 for [f64; 2] {
+    #[inline]
+    fn __stackgrad_zero_of(&self) -> Self {
+        [0.0; 2]
+    }
 }

@@ -161,15 +161,8 @@ pub trait RnnCall<
 > {
     /// What the function returns.
     type Out;
-    /// The tape its forward sweep records; then each parameter's derivative type
-    /// (`()` for one that carries none).
+    /// The tape its forward sweep records.
     type Tape;
-    #[doc(hidden)]
-    type D0: ?::core::marker::Sized;
-    #[doc(hidden)]
-    type D1: ?::core::marker::Sized;
-    #[doc(hidden)]
-    type D2: ?::core::marker::Sized;
 }
 impl<
     __A0: ?::core::marker::Sized,
@@ -178,9 +171,6 @@ impl<
 > RnnCall<__A0, __A1, __A2> for () {
     type Out = f64;
     type Tape = RnnTape;
-    type D0 = f64;
-    type D1 = f64;
-    type D2 = [f64];
 }
 #[doc(hidden)]
 #[diagnostic::on_unimplemented(
@@ -190,9 +180,6 @@ impl<
 )]
 pub trait RnnNoDerivativeX {}
 impl RnnNoDerivativeX for () {}
-impl RnnNoDerivativeX for &mut () {}
-impl RnnNoDerivativeX for &() {}
-impl RnnNoDerivativeX for &&() {}
 #[doc(hidden)]
 pub trait RnnSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
     fn slot(self) -> ::core::option::Option<&'__stackgrad mut T>;

@@ -101,16 +101,12 @@ const _: fn(f32) -> f32 = softplus32;
 pub trait Softplus32Call<A0: ?::core::marker::Sized> {
     /// What the function returns.
     type Out;
-    /// The tape its forward sweep records; then each parameter's derivative type
-    /// (`()` for one that carries none).
+    /// The tape its forward sweep records.
     type Tape;
-    #[doc(hidden)]
-    type D0: ?::core::marker::Sized;
 }
 impl<__A0: ?::core::marker::Sized> Softplus32Call<__A0> for () {
     type Out = f32;
     type Tape = Softplus32Tape;
-    type D0 = f32;
 }
 #[doc(hidden)]
 pub trait Softplus32Slot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {

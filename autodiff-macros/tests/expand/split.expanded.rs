@@ -230,19 +230,12 @@ pub fn split_jvp_vec<const D: usize, const __W: usize>(
 pub trait SplitCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
     /// What the function returns.
     type Out;
-    /// The tape its forward sweep records; then each parameter's derivative type
-    /// (`()` for one that carries none).
+    /// The tape its forward sweep records.
     type Tape;
-    #[doc(hidden)]
-    type D0: ?::core::marker::Sized;
-    #[doc(hidden)]
-    type D1: ?::core::marker::Sized;
 }
 impl<const D: usize> SplitCall<[[f64; D]; D], [f64; D]> for () {
     type Out = f64;
     type Tape = SplitTape<D>;
-    type D0 = [[f64; D]; D];
-    type D1 = [f64; D];
 }
 #[doc(hidden)]
 pub trait SplitSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
@@ -353,4 +346,24 @@ pub fn split_jvp_call<'__stackgrad, const D: usize>(
         }
     };
     split_jvp::<D>(l, x, __stackgrad_t0, __stackgrad_t1)
+}
+#[doc(hidden)]
+pub trait SplitZero0 {
+    fn __stackgrad_zero_of(&self) -> Self;
+}
+impl<const D: usize> SplitZero0 for [[f64; D]; D] {
+    #[inline]
+    fn __stackgrad_zero_of(&self) -> Self {
+        [[0.0; D]; D]
+    }
+}
+#[doc(hidden)]
+pub trait SplitZero1 {
+    fn __stackgrad_zero_of(&self) -> Self;
+}
+impl<const D: usize> SplitZero1 for [f64; D] {
+    #[inline]
+    fn __stackgrad_zero_of(&self) -> Self {
+        [0.0; D]
+    }
 }

@@ -240,20 +240,13 @@ const _: fn(&[f64; 8], f64) -> f64 = tangent;
 pub trait TangentCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
     /// What the function returns.
     type Out;
-    /// The tape its forward sweep records; then each parameter's derivative type
-    /// (`()` for one that carries none).
+    /// The tape its forward sweep records.
     type Tape;
-    #[doc(hidden)]
-    type D0: ?::core::marker::Sized;
-    #[doc(hidden)]
-    type D1: ?::core::marker::Sized;
 }
 impl<__A0: ?::core::marker::Sized, __A1: ?::core::marker::Sized> TangentCall<__A0, __A1>
 for () {
     type Out = f64;
     type Tape = TangentTape;
-    type D0 = [f64; 8];
-    type D1 = f64;
 }
 #[doc(hidden)]
 pub trait TangentSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
@@ -364,4 +357,14 @@ pub fn tangent_jvp_call<'__stackgrad>(
         }
     };
     tangent_jvp(x, w, __stackgrad_t0, *__stackgrad_t1)
+}
+#[doc(hidden)]
+pub trait TangentZero0 {
+    fn __stackgrad_zero_of(&self) -> Self;
+}
+impl TangentZero0 for [f64; 8] {
+    #[inline]
+    fn __stackgrad_zero_of(&self) -> Self {
+        [0.0; 8]
+    }
 }

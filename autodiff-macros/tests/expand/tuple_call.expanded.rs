@@ -178,20 +178,13 @@ const _: fn(f64, f64) -> f64 = spread;
 trait SpreadCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
     /// What the function returns.
     type Out;
-    /// The tape its forward sweep records; then each parameter's derivative type
-    /// (`()` for one that carries none).
+    /// The tape its forward sweep records.
     type Tape;
-    #[doc(hidden)]
-    type D0: ?::core::marker::Sized;
-    #[doc(hidden)]
-    type D1: ?::core::marker::Sized;
 }
 impl<__A0: ?::core::marker::Sized, __A1: ?::core::marker::Sized> SpreadCall<__A0, __A1>
 for () {
     type Out = f64;
     type Tape = SpreadTape;
-    type D0 = f64;
-    type D1 = f64;
 }
 #[doc(hidden)]
 trait SpreadSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
