@@ -923,3 +923,54 @@ pub mod public_callers {
         }
     }
 }
+
+/// An alias of an array passed on to a callee that leaves the array out of its `wrt(..)`: the
+/// caller takes it for a struct only passed on, and its zero tangent under `hvp` comes from the
+/// callee's `GZero0`, which every array parameter has.
+pub type V3 = [f64; 3];
+
+#[differentiable(hvp, wrt(x))]
+fn weigh_v(v: &[f64; 3], x: f64) -> f64 {
+    (v[0] + v[1] * v[2]) * x * x
+}
+
+#[differentiable(hvp, wrt(x))]
+fn weigh_alias(v: &V3, x: f64) -> f64 {
+    weigh_v(v, x) + x.exp()
+}
+
+/// A fieldless enum with a constant, matched on by a const-generic function.
+#[derive(Clone, Copy)]
+pub enum Stencil<const N: usize> {
+    Left,
+    Right,
+}
+
+#[differentiable]
+fn stencil<const N: usize>(x: &[f64; N], s: &Stencil<N>) -> f64 {
+    match s {
+        Stencil::Left => x[0] * x[1],
+        _ => x[N - 1] * x[N - 2],
+    }
+}
+
+#[test]
+fn an_array_alias_and_a_const_generic_enum() {
+    let (v, x, h) = ([0.5, -1.5, 2.0], 0.8, 1e-5);
+    let grad = |x: f64| weigh_alias_grad(&v, x).1;
+    let (_, g, hv) = weigh_alias_hvp(&v, x, 0.7);
+    close(
+        g,
+        central(|q: &[f64; 1]| weigh_alias(&v, q[0]), &[x])[0],
+        "d_x",
+    );
+    close(hv, 0.7 * (grad(x + h) - grad(x - h)) / (2.0 * h), "H v");
+    let y = [0.3, 1.7, -0.9, 2.2];
+    for s in [Stencil::Left, Stencil::Right] {
+        let fd = central(|y: &[f64; 4]| stencil(y, &s), &y);
+        let (_, d) = stencil_grad(&y, &s);
+        for i in 0..4 {
+            close(d[i], fd[i], "d_x");
+        }
+    }
+}

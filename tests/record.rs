@@ -255,6 +255,30 @@ fn f32_records_of_f64_values_in_a_checkpointed_loop() {
     }
 }
 
+/// A narrowed `cos` is not read as the derivative of the `sin` of the same value (which reads
+/// a `cos` the primal computed where it can): only the terms that read `c` see its rounding.
+#[differentiable]
+fn rounded_cos(t: f64) -> f64 {
+    #[record(f32)]
+    let c = t.cos();
+    let s = t.sin();
+    s * s + c
+}
+
+#[test]
+fn a_narrowed_record_is_not_a_siblings_derivative() {
+    for t in [0.3, 1.1, -2.4] {
+        let (_, d) = rounded_cos_grad(t);
+        // d/dt (sin² t + cos t): the `sin²` term in full precision, `cos`'s own derivative
+        // `-sin t` reads nothing rounded either.
+        let expected = 2.0 * t.sin() * t.cos() - t.sin();
+        assert!(
+            (d - expected).abs() <= 1e-14 * expected.abs().max(1.0),
+            "{d} against {expected}"
+        );
+    }
+}
+
 /// `hvp` and `jvp` functions accept the attribute; their tangent programs record in full
 /// precision, so `f_hvp` equals the same function's without the attribute.
 #[differentiable(hvp)]

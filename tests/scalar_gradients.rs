@@ -319,7 +319,6 @@ mod operators {
     }
 }
 
-/// `exp exp2 exp_m1 ln ln_1p log log2 log10`.
 /// `sin` and `cos` (`sinh` and `cosh`) of one value: the reverse sweep reads the other's
 /// recorded value instead of calling it again, where the other surely ran.
 mod siblings {
@@ -391,6 +390,7 @@ mod siblings {
     }
 }
 
+/// `exp exp2 exp_m1 ln ln_1p log log2 log10`.
 mod exp_log {
     use crate::common::{GradCheck, concat, near_zero, sample, tiny, uniform};
     use rand::Rng;

@@ -175,12 +175,20 @@ pub fn items(
                 zero.clone(),
                 quote!(<Self as #zero>::__stackgrad_zero_of(self)),
             )),
-            TyVal::Array(..) if differentiated.is_some() => Some(Zero::Own(f.types.zero(ty))),
+            // Whether or not `f` differentiates it: a caller may pass an alias of the array on.
+            TyVal::Array(..) => Some(Zero::Own(f.types.zero(ty))),
             _ => None,
         };
         slots.push(Slot {
             name,
-            enum_ty: (f.types.kind(ty) == Kind::Enum).then(|| f.types.tokens(ty)),
+            // (Not for an enum that names the function's constants: its impls would need them.)
+            enum_ty: (f.types.kind(ty) == Kind::Enum)
+                .then(|| f.types.tokens(ty))
+                .filter(|t| {
+                    !f.generics
+                        .iter()
+                        .any(|(c, _)| mentions(t, |tt| matches!(tt, TokenTree::Ident(i) if i == c)))
+                }),
             zero_from,
             differentiated,
         });
@@ -229,10 +237,19 @@ fn zero_traits(vis: &syn::Visibility, sig: &syn::Signature, slots: &[Slot]) -> T
                 }
             }
         };
+        let (bare, param) = (
+            crate::names::bare(&sig.ident),
+            crate::names::bare(&slot.name),
+        );
+        let message = format!(
+            "a caller passes `{{Self}}` on to `{bare}`'s parameter `{param}`, and it has no zero derivative"
+        );
+        let note = "a struct passed on needs `Default`, a fieldless enum `Clone` (`#[derive(Clone, Copy)]`)";
         out.extend(quote! {
             // The method's name is no name a user's own method has: the blanket impls below
             // put it on every type with the bound.
             #[doc(hidden)]
+            #[diagnostic::on_unimplemented(message = #message, note = #note)]
             #vis trait #name {
                 fn __stackgrad_zero_of(&self) -> Self;
             }

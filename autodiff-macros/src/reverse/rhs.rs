@@ -156,7 +156,7 @@ impl<'a> Rev<'a> {
                 && same(o)
                 && ran(i)
                 && place.is_empty()
-                && !self.f.vars[*v].mutable =>
+                && self.exact(*v) =>
             {
                 Some((Target::Var(*v), negate))
             }
@@ -173,7 +173,7 @@ impl<'a> Rev<'a> {
                         place,
                         rhs: Rhs::Copy(Operand::Temp(c)),
                         ..
-                    } if c == t && place.is_empty() && !self.f.vars[*v].mutable && ran(j) => {
+                    } if c == t && place.is_empty() && self.exact(*v) && ran(j) => {
                         Some(Target::Var(*v))
                     }
                     _ => None,
@@ -182,6 +182,12 @@ impl<'a> Rev<'a> {
             }
             _ => None,
         })
+    }
+
+    /// A variable whose value the reverse sweep reads as it was computed: never assigned again,
+    /// and not recorded narrowed (`#[record(f32)]` rounds what is read back).
+    fn exact(&self, v: VarId) -> bool {
+        !self.f.vars[v].mutable && self.f.vars[v].record.is_none()
     }
 
     /// `g_adjoint(args.., &tape.g, s, &mut d_arg..)` for a call to a differentiable function (`s`

@@ -189,6 +189,10 @@ fn mlp_adjoint_call<'__stackgrad>(
     mlp_adjoint(w, x, tape, d_out, __stackgrad_d0, __stackgrad_d1);
 }
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a caller passes `{Self}` on to `mlp`'s parameter `w`, and it has no zero derivative",
+    note = "a struct passed on needs `Default`, a fieldless enum `Clone` (`#[derive(Clone, Copy)]`)"
+)]
 trait MlpZero0 {
     fn __stackgrad_zero_of(&self) -> Self;
 }
@@ -199,6 +203,10 @@ impl MlpZero0 for [[f64; 2]; 2] {
     }
 }
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a caller passes `{Self}` on to `mlp`'s parameter `x`, and it has no zero derivative",
+    note = "a struct passed on needs `Default`, a fieldless enum `Clone` (`#[derive(Clone, Copy)]`)"
+)]
 trait MlpZero1 {
     fn __stackgrad_zero_of(&self) -> Self;
 }

@@ -270,6 +270,10 @@ pub fn centred_adjoint_call<'__stackgrad, const D: usize>(
     >(x, m, l, tape, d_out, __stackgrad_d0, __stackgrad_d1, __stackgrad_d2);
 }
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a caller passes `{Self}` on to `centred`'s parameter `x`, and it has no zero derivative",
+    note = "a struct passed on needs `Default`, a fieldless enum `Clone` (`#[derive(Clone, Copy)]`)"
+)]
 pub trait CentredZero0 {
     fn __stackgrad_zero_of(&self) -> Self;
 }
@@ -280,6 +284,10 @@ impl<const D: usize> CentredZero0 for [[f64; D]; 4] {
     }
 }
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a caller passes `{Self}` on to `centred`'s parameter `m`, and it has no zero derivative",
+    note = "a struct passed on needs `Default`, a fieldless enum `Clone` (`#[derive(Clone, Copy)]`)"
+)]
 pub trait CentredZero1 {
     fn __stackgrad_zero_of(&self) -> Self;
 }
@@ -290,6 +298,10 @@ impl<const D: usize> CentredZero1 for [f64; D] {
     }
 }
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a caller passes `{Self}` on to `centred`'s parameter `l`, and it has no zero derivative",
+    note = "a struct passed on needs `Default`, a fieldless enum `Clone` (`#[derive(Clone, Copy)]`)"
+)]
 pub trait CentredZero2 {
     fn __stackgrad_zero_of(&self) -> Self;
 }

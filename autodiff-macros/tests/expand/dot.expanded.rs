@@ -166,6 +166,10 @@ pub fn dot_adjoint_call<'__stackgrad, const N: usize>(
     dot_adjoint::<N>(a, b, tape, d_out, __stackgrad_d0, __stackgrad_d1);
 }
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a caller passes `{Self}` on to `dot`'s parameter `a`, and it has no zero derivative",
+    note = "a struct passed on needs `Default`, a fieldless enum `Clone` (`#[derive(Clone, Copy)]`)"
+)]
 pub trait DotZero0 {
     fn __stackgrad_zero_of(&self) -> Self;
 }
@@ -176,6 +180,10 @@ impl<const N: usize> DotZero0 for [f64; N] {
     }
 }
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a caller passes `{Self}` on to `dot`'s parameter `b`, and it has no zero derivative",
+    note = "a struct passed on needs `Default`, a fieldless enum `Clone` (`#[derive(Clone, Copy)]`)"
+)]
 pub trait DotZero1 {
     fn __stackgrad_zero_of(&self) -> Self;
 }

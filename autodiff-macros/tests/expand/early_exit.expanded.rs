@@ -229,6 +229,10 @@ pub fn early_exit_adjoint_call<'__stackgrad>(
     early_exit_adjoint(x, tape, d_out, __stackgrad_d0);
 }
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a caller passes `{Self}` on to `early_exit`'s parameter `x`, and it has no zero derivative",
+    note = "a struct passed on needs `Default`, a fieldless enum `Clone` (`#[derive(Clone, Copy)]`)"
+)]
 pub trait EarlyExitZero0 {
     fn __stackgrad_zero_of(&self) -> Self;
 }

@@ -209,6 +209,10 @@ pub fn layer_adjoint_call<'__stackgrad, const N: usize>(
     layer_adjoint::<N>(w, x, tape, d_out, __stackgrad_d0, __stackgrad_d1);
 }
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a caller passes `{Self}` on to `layer`'s parameter `w`, and it has no zero derivative",
+    note = "a struct passed on needs `Default`, a fieldless enum `Clone` (`#[derive(Clone, Copy)]`)"
+)]
 pub trait LayerZero0 {
     fn __stackgrad_zero_of(&self) -> Self;
 }
@@ -219,6 +223,10 @@ impl<const N: usize> LayerZero0 for [[f64; 4]; N] {
     }
 }
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a caller passes `{Self}` on to `layer`'s parameter `x`, and it has no zero derivative",
+    note = "a struct passed on needs `Default`, a fieldless enum `Clone` (`#[derive(Clone, Copy)]`)"
+)]
 pub trait LayerZero1 {
     fn __stackgrad_zero_of(&self) -> Self;
 }

@@ -254,6 +254,10 @@ pub fn columns_adjoint_call<'__stackgrad, const D: usize>(
     >(l, x, y, tape, d_out, __stackgrad_d0, __stackgrad_d1, __stackgrad_d2);
 }
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a caller passes `{Self}` on to `columns`'s parameter `l`, and it has no zero derivative",
+    note = "a struct passed on needs `Default`, a fieldless enum `Clone` (`#[derive(Clone, Copy)]`)"
+)]
 pub trait ColumnsZero0 {
     fn __stackgrad_zero_of(&self) -> Self;
 }
@@ -264,6 +268,10 @@ impl<const D: usize> ColumnsZero0 for [[f64; D]; D] {
     }
 }
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a caller passes `{Self}` on to `columns`'s parameter `x`, and it has no zero derivative",
+    note = "a struct passed on needs `Default`, a fieldless enum `Clone` (`#[derive(Clone, Copy)]`)"
+)]
 pub trait ColumnsZero1 {
     fn __stackgrad_zero_of(&self) -> Self;
 }
@@ -274,6 +282,10 @@ impl<const D: usize> ColumnsZero1 for [f64; D] {
     }
 }
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a caller passes `{Self}` on to `columns`'s parameter `y`, and it has no zero derivative",
+    note = "a struct passed on needs `Default`, a fieldless enum `Clone` (`#[derive(Clone, Copy)]`)"
+)]
 pub trait ColumnsZero2 {
     fn __stackgrad_zero_of(&self) -> Self;
 }

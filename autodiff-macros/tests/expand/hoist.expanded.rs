@@ -481,6 +481,10 @@ pub fn hoist_jvp_call<'__stackgrad, const K: usize, const N: usize>(
     hoist_jvp::<K, N>(l, mu, x, __stackgrad_t0, __stackgrad_t1)
 }
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a caller passes `{Self}` on to `hoist`'s parameter `l`, and it has no zero derivative",
+    note = "a struct passed on needs `Default`, a fieldless enum `Clone` (`#[derive(Clone, Copy)]`)"
+)]
 pub trait HoistZero0 {
     fn __stackgrad_zero_of(&self) -> Self;
 }
@@ -491,6 +495,10 @@ impl<const K: usize> HoistZero0 for [[f64; 6]; K] {
     }
 }
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a caller passes `{Self}` on to `hoist`'s parameter `mu`, and it has no zero derivative",
+    note = "a struct passed on needs `Default`, a fieldless enum `Clone` (`#[derive(Clone, Copy)]`)"
+)]
 pub trait HoistZero1 {
     fn __stackgrad_zero_of(&self) -> Self;
 }
@@ -498,5 +506,19 @@ impl<const K: usize> HoistZero1 for [[f64; 3]; K] {
     #[inline]
     fn __stackgrad_zero_of(&self) -> Self {
         [[0.0; 3]; K]
+    }
+}
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a caller passes `{Self}` on to `hoist`'s parameter `x`, and it has no zero derivative",
+    note = "a struct passed on needs `Default`, a fieldless enum `Clone` (`#[derive(Clone, Copy)]`)"
+)]
+pub trait HoistZero2 {
+    fn __stackgrad_zero_of(&self) -> Self;
+}
+impl<const N: usize> HoistZero2 for [[f64; 3]; N] {
+    #[inline]
+    fn __stackgrad_zero_of(&self) -> Self {
+        [[0.0; 3]; N]
     }
 }

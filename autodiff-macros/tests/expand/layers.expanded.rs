@@ -253,6 +253,10 @@ fn layers_adjoint_call<'__stackgrad>(
     layers_adjoint(w, x, tape, d_out, __stackgrad_d0, __stackgrad_d1);
 }
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a caller passes `{Self}` on to `layers`'s parameter `w`, and it has no zero derivative",
+    note = "a struct passed on needs `Default`, a fieldless enum `Clone` (`#[derive(Clone, Copy)]`)"
+)]
 trait LayersZero0 {
     fn __stackgrad_zero_of(&self) -> Self;
 }
@@ -263,6 +267,10 @@ impl LayersZero0 for [[f64; 3]; 3] {
     }
 }
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a caller passes `{Self}` on to `layers`'s parameter `x`, and it has no zero derivative",
+    note = "a struct passed on needs `Default`, a fieldless enum `Clone` (`#[derive(Clone, Copy)]`)"
+)]
 trait LayersZero1 {
     fn __stackgrad_zero_of(&self) -> Self;
 }

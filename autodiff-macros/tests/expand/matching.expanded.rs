@@ -185,6 +185,10 @@ pub fn matching_adjoint_call<'__stackgrad>(
     matching_adjoint(x, tape, d_out, __stackgrad_d0);
 }
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a caller passes `{Self}` on to `matching`'s parameter `x`, and it has no zero derivative",
+    note = "a struct passed on needs `Default`, a fieldless enum `Clone` (`#[derive(Clone, Copy)]`)"
+)]
 pub trait MatchingZero0 {
     fn __stackgrad_zero_of(&self) -> Self;
 }

@@ -261,6 +261,10 @@ fn __linear_predict_adjoint_call<'__stackgrad>(
     __linear_predict_adjoint(self_, x, tape, d_out, __stackgrad_d0, __stackgrad_d1);
 }
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a caller passes `{Self}` on to `__linear_predict`'s parameter `self_`, and it has no zero derivative",
+    note = "a struct passed on needs `Default`, a fieldless enum `Clone` (`#[derive(Clone, Copy)]`)"
+)]
 pub trait LinearPredictZero0 {
     fn __stackgrad_zero_of(&self) -> Self;
 }
@@ -271,6 +275,10 @@ impl<__T: ::core::default::Default> LinearPredictZero0 for __T {
     }
 }
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a caller passes `{Self}` on to `__linear_predict`'s parameter `x`, and it has no zero derivative",
+    note = "a struct passed on needs `Default`, a fieldless enum `Clone` (`#[derive(Clone, Copy)]`)"
+)]
 pub trait LinearPredictZero1 {
     fn __stackgrad_zero_of(&self) -> Self;
 }
@@ -485,6 +493,10 @@ fn __linear_loss_adjoint_call<'__stackgrad>(
     __linear_loss_adjoint(self_, x, y, tape, d_out, __stackgrad_d0);
 }
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a caller passes `{Self}` on to `__linear_loss`'s parameter `self_`, and it has no zero derivative",
+    note = "a struct passed on needs `Default`, a fieldless enum `Clone` (`#[derive(Clone, Copy)]`)"
+)]
 pub trait LinearLossZero0 {
     fn __stackgrad_zero_of(&self) -> Self;
 }
@@ -492,5 +504,19 @@ impl<__T: ::core::default::Default> LinearLossZero0 for __T {
     #[inline]
     fn __stackgrad_zero_of(&self) -> Self {
         <Self as ::core::default::Default>::default()
+    }
+}
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a caller passes `{Self}` on to `__linear_loss`'s parameter `x`, and it has no zero derivative",
+    note = "a struct passed on needs `Default`, a fieldless enum `Clone` (`#[derive(Clone, Copy)]`)"
+)]
+pub trait LinearLossZero1 {
+    fn __stackgrad_zero_of(&self) -> Self;
+}
+impl LinearLossZero1 for [f64; 2] {
+    #[inline]
+    fn __stackgrad_zero_of(&self) -> Self {
+        [0.0; 2]
     }
 }

@@ -271,6 +271,10 @@ fn cubic_jvp_call<'__stackgrad>(
     cubic_jvp(x, w, __stackgrad_t0, *__stackgrad_t1)
 }
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a caller passes `{Self}` on to `cubic`'s parameter `x`, and it has no zero derivative",
+    note = "a struct passed on needs `Default`, a fieldless enum `Clone` (`#[derive(Clone, Copy)]`)"
+)]
 trait CubicZero0 {
     fn __stackgrad_zero_of(&self) -> Self;
 }
@@ -443,6 +447,10 @@ fn cubic_grad_x_jvp_call<'__stackgrad>(
     cubic_grad_x_jvp(x, w, __stackgrad_t0, *__stackgrad_t1)
 }
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a caller passes `{Self}` on to `cubic_grad_x`'s parameter `x`, and it has no zero derivative",
+    note = "a struct passed on needs `Default`, a fieldless enum `Clone` (`#[derive(Clone, Copy)]`)"
+)]
 trait CubicGradXZero0 {
     fn __stackgrad_zero_of(&self) -> Self;
 }
@@ -657,6 +665,10 @@ fn cubic_grad_w_jvp_call<'__stackgrad>(
     cubic_grad_w_jvp(x, w, __stackgrad_t0, *__stackgrad_t1)
 }
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a caller passes `{Self}` on to `cubic_grad_w`'s parameter `x`, and it has no zero derivative",
+    note = "a struct passed on needs `Default`, a fieldless enum `Clone` (`#[derive(Clone, Copy)]`)"
+)]
 trait CubicGradWZero0 {
     fn __stackgrad_zero_of(&self) -> Self;
 }
@@ -935,6 +947,10 @@ fn cubic_tangent_jvp_call<'__stackgrad>(
     )
 }
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a caller passes `{Self}` on to `cubic_tangent`'s parameter `x`, and it has no zero derivative",
+    note = "a struct passed on needs `Default`, a fieldless enum `Clone` (`#[derive(Clone, Copy)]`)"
+)]
 trait CubicTangentZero0 {
     fn __stackgrad_zero_of(&self) -> Self;
 }
@@ -945,6 +961,10 @@ impl CubicTangentZero0 for [f64; 2] {
     }
 }
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a caller passes `{Self}` on to `cubic_tangent`'s parameter `t_x`, and it has no zero derivative",
+    note = "a struct passed on needs `Default`, a fieldless enum `Clone` (`#[derive(Clone, Copy)]`)"
+)]
 trait CubicTangentZero2 {
     fn __stackgrad_zero_of(&self) -> Self;
 }
@@ -1243,6 +1263,10 @@ fn cubic_jvp_jvp_call<'__stackgrad>(
     )
 }
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a caller passes `{Self}` on to `cubic_jvp`'s parameter `x`, and it has no zero derivative",
+    note = "a struct passed on needs `Default`, a fieldless enum `Clone` (`#[derive(Clone, Copy)]`)"
+)]
 trait CubicJvpZero0 {
     fn __stackgrad_zero_of(&self) -> Self;
 }
@@ -1253,6 +1277,10 @@ impl CubicJvpZero0 for [f64; 2] {
     }
 }
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a caller passes `{Self}` on to `cubic_jvp`'s parameter `t_x`, and it has no zero derivative",
+    note = "a struct passed on needs `Default`, a fieldless enum `Clone` (`#[derive(Clone, Copy)]`)"
+)]
 trait CubicJvpZero2 {
     fn __stackgrad_zero_of(&self) -> Self;
 }
@@ -1485,6 +1513,10 @@ fn cubic_grad_jvp_call<'__stackgrad>(
     cubic_grad_jvp(x, w, __stackgrad_t0, *__stackgrad_t1)
 }
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a caller passes `{Self}` on to `cubic_grad`'s parameter `x`, and it has no zero derivative",
+    note = "a struct passed on needs `Default`, a fieldless enum `Clone` (`#[derive(Clone, Copy)]`)"
+)]
 trait CubicGradZero0 {
     fn __stackgrad_zero_of(&self) -> Self;
 }
@@ -1792,6 +1824,10 @@ fn cubic_hvp_jvp_adjoint_call<'__stackgrad>(
     );
 }
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a caller passes `{Self}` on to `cubic_hvp_jvp`'s parameter `x`, and it has no zero derivative",
+    note = "a struct passed on needs `Default`, a fieldless enum `Clone` (`#[derive(Clone, Copy)]`)"
+)]
 trait CubicHvpJvpZero0 {
     fn __stackgrad_zero_of(&self) -> Self;
 }
@@ -1802,6 +1838,10 @@ impl CubicHvpJvpZero0 for [f64; 2] {
     }
 }
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a caller passes `{Self}` on to `cubic_hvp_jvp`'s parameter `t_x`, and it has no zero derivative",
+    note = "a struct passed on needs `Default`, a fieldless enum `Clone` (`#[derive(Clone, Copy)]`)"
+)]
 trait CubicHvpJvpZero2 {
     fn __stackgrad_zero_of(&self) -> Self;
 }

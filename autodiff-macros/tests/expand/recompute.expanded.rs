@@ -241,6 +241,10 @@ fn three_readers_adjoint_call<'__stackgrad>(
     three_readers_adjoint(x, w, tape, d_out, __stackgrad_d0, __stackgrad_d1);
 }
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a caller passes `{Self}` on to `three_readers`'s parameter `x`, and it has no zero derivative",
+    note = "a struct passed on needs `Default`, a fieldless enum `Clone` (`#[derive(Clone, Copy)]`)"
+)]
 trait ThreeReadersZero0 {
     fn __stackgrad_zero_of(&self) -> Self;
 }
@@ -251,6 +255,10 @@ impl ThreeReadersZero0 for [f64; 4] {
     }
 }
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a caller passes `{Self}` on to `three_readers`'s parameter `w`, and it has no zero derivative",
+    note = "a struct passed on needs `Default`, a fieldless enum `Clone` (`#[derive(Clone, Copy)]`)"
+)]
 trait ThreeReadersZero1 {
     fn __stackgrad_zero_of(&self) -> Self;
 }

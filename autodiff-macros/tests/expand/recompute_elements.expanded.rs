@@ -229,6 +229,10 @@ pub fn recompute_elements_adjoint_call<'__stackgrad>(
     recompute_elements_adjoint(x, w, tape, d_out, __stackgrad_d0, __stackgrad_d1);
 }
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a caller passes `{Self}` on to `recompute_elements`'s parameter `x`, and it has no zero derivative",
+    note = "a struct passed on needs `Default`, a fieldless enum `Clone` (`#[derive(Clone, Copy)]`)"
+)]
 pub trait RecomputeElementsZero0 {
     fn __stackgrad_zero_of(&self) -> Self;
 }

@@ -303,6 +303,10 @@ fn recorded_adjoint_call<'__stackgrad>(
     );
 }
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a caller passes `{Self}` on to `recorded`'s parameter `x`, and it has no zero derivative",
+    note = "a struct passed on needs `Default`, a fieldless enum `Clone` (`#[derive(Clone, Copy)]`)"
+)]
 trait RecordedZero0 {
     fn __stackgrad_zero_of(&self) -> Self;
 }
@@ -313,6 +317,10 @@ impl RecordedZero0 for [f32; 8] {
     }
 }
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a caller passes `{Self}` on to `recorded`'s parameter `w`, and it has no zero derivative",
+    note = "a struct passed on needs `Default`, a fieldless enum `Clone` (`#[derive(Clone, Copy)]`)"
+)]
 trait RecordedZero1 {
     fn __stackgrad_zero_of(&self) -> Self;
 }

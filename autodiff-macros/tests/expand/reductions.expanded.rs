@@ -256,6 +256,10 @@ pub fn reductions_adjoint_call<'__stackgrad, const N: usize>(
     reductions_adjoint::<N>(a, b, tape, d_out, __stackgrad_d0, __stackgrad_d1);
 }
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a caller passes `{Self}` on to `reductions`'s parameter `a`, and it has no zero derivative",
+    note = "a struct passed on needs `Default`, a fieldless enum `Clone` (`#[derive(Clone, Copy)]`)"
+)]
 pub trait ReductionsZero0 {
     fn __stackgrad_zero_of(&self) -> Self;
 }
@@ -266,6 +270,10 @@ impl<const N: usize> ReductionsZero0 for [f64; N] {
     }
 }
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a caller passes `{Self}` on to `reductions`'s parameter `b`, and it has no zero derivative",
+    note = "a struct passed on needs `Default`, a fieldless enum `Clone` (`#[derive(Clone, Copy)]`)"
+)]
 pub trait ReductionsZero1 {
     fn __stackgrad_zero_of(&self) -> Self;
 }

@@ -203,6 +203,10 @@ pub fn rnn_adjoint_call<'__stackgrad>(
     rnn_adjoint(x, w, u, tape, d_out, __stackgrad_d0, __stackgrad_d1, __stackgrad_d2);
 }
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a caller passes `{Self}` on to `rnn`'s parameter `x`, and it has no zero derivative",
+    note = "a struct passed on needs `Default`, a fieldless enum `Clone` (`#[derive(Clone, Copy)]`)"
+)]
 pub trait RnnZero0 {
     fn __stackgrad_zero_of(&self) -> Self;
 }

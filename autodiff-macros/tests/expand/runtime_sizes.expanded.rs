@@ -324,6 +324,10 @@ pub fn spread_adjoint_call<'__stackgrad>(
     spread_adjoint(mu, scale, xs, tape, d_out, __stackgrad_d0, __stackgrad_d1);
 }
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a caller passes `{Self}` on to `spread`'s parameter `mu`, and it has no zero derivative",
+    note = "a struct passed on needs `Default`, a fieldless enum `Clone` (`#[derive(Clone, Copy)]`)"
+)]
 pub trait SpreadZero0 {
     fn __stackgrad_zero_of(&self) -> Self;
 }

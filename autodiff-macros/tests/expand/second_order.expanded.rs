@@ -329,6 +329,10 @@ pub fn energy_jvp_call<'__stackgrad>(
     energy_jvp(x, w, __stackgrad_t0, *__stackgrad_t1)
 }
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a caller passes `{Self}` on to `energy`'s parameter `x`, and it has no zero derivative",
+    note = "a struct passed on needs `Default`, a fieldless enum `Clone` (`#[derive(Clone, Copy)]`)"
+)]
 pub trait EnergyZero0 {
     fn __stackgrad_zero_of(&self) -> Self;
 }
@@ -633,6 +637,10 @@ pub fn energy_hvp_jvp_adjoint_call<'__stackgrad>(
     );
 }
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a caller passes `{Self}` on to `energy_hvp_jvp`'s parameter `x`, and it has no zero derivative",
+    note = "a struct passed on needs `Default`, a fieldless enum `Clone` (`#[derive(Clone, Copy)]`)"
+)]
 pub trait EnergyHvpJvpZero0 {
     fn __stackgrad_zero_of(&self) -> Self;
 }
@@ -643,6 +651,10 @@ impl EnergyHvpJvpZero0 for [f64; 4] {
     }
 }
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a caller passes `{Self}` on to `energy_hvp_jvp`'s parameter `t_x`, and it has no zero derivative",
+    note = "a struct passed on needs `Default`, a fieldless enum `Clone` (`#[derive(Clone, Copy)]`)"
+)]
 pub trait EnergyHvpJvpZero2 {
     fn __stackgrad_zero_of(&self) -> Self;
 }

@@ -348,6 +348,10 @@ pub fn split_jvp_call<'__stackgrad, const D: usize>(
     split_jvp::<D>(l, x, __stackgrad_t0, __stackgrad_t1)
 }
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a caller passes `{Self}` on to `split`'s parameter `l`, and it has no zero derivative",
+    note = "a struct passed on needs `Default`, a fieldless enum `Clone` (`#[derive(Clone, Copy)]`)"
+)]
 pub trait SplitZero0 {
     fn __stackgrad_zero_of(&self) -> Self;
 }
@@ -358,6 +362,10 @@ impl<const D: usize> SplitZero0 for [[f64; D]; D] {
     }
 }
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a caller passes `{Self}` on to `split`'s parameter `x`, and it has no zero derivative",
+    note = "a struct passed on needs `Default`, a fieldless enum `Clone` (`#[derive(Clone, Copy)]`)"
+)]
 pub trait SplitZero1 {
     fn __stackgrad_zero_of(&self) -> Self;
 }

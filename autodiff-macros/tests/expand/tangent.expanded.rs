@@ -359,6 +359,10 @@ pub fn tangent_jvp_call<'__stackgrad>(
     tangent_jvp(x, w, __stackgrad_t0, *__stackgrad_t1)
 }
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a caller passes `{Self}` on to `tangent`'s parameter `x`, and it has no zero derivative",
+    note = "a struct passed on needs `Default`, a fieldless enum `Clone` (`#[derive(Clone, Copy)]`)"
+)]
 pub trait TangentZero0 {
     fn __stackgrad_zero_of(&self) -> Self;
 }
