@@ -1,8 +1,11 @@
 //! ADBench's GMM and LSTM objectives (tests/models/gmm.rs, tests/models/lstm.rs) and their
 //! generated gradients, in one criterion group per instance, so `gradient / objective` comes from
-//! one run: `cargo bench --bench adbench` (`-- gmm` or `-- lstm` for one of them). The gradient
-//! case runs the forward sweep into a tape allocated once and the adjoint into zeroed buffers, as
-//! a training loop does. Each instance prints its tape size first.
+//! one run: `cargo bench --bench adbench` (`-- gmm`, `-- lstm`, `-- ba` or `-- ht` for one of
+//! them). The gradient case runs the forward sweep into a tape allocated once and the adjoint
+//! into zeroed buffers, as a training loop does. Each GMM and LSTM instance prints its tape size
+//! first. ADBench's two Jacobian problems, bundle adjustment and hand tracking, are GradBench's
+//! `ba` and `ht` evals of `gradbench-tool` (sizes read at run time), on ADBench's files in
+//! `data/adbench`: objective against Jacobian, the buffers kept from one run to the next.
 
 #![allow(clippy::needless_range_loop)] // index loops are how the objective is written
 
@@ -150,5 +153,72 @@ fn lstm(c: &mut Criterion) {
     lstm_instance::<2, 1024, 14>(c, "lstm_l2_c1024", "lstm_l2_c1024.txt");
 }
 
-criterion_group!(benches, gmm, lstm);
+/// ADBench's file `data/adbench/{path}`.
+fn data(path: &str) -> std::path::PathBuf {
+    std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/data/adbench")).join(path)
+}
+
+/// Bundle adjustment on ba1 and ba5: all reprojection and weight residuals, and their sparse
+/// Jacobian in ADBench's CSR layout.
+fn ba(c: &mut Criterion) {
+    use stackgrad_gradbench::evals::ba::{Csr, Problem};
+    for (name, file) in [
+        ("ba1", "ba/ba1_n49_m7776_p31843.txt"),
+        ("ba5", "ba/ba5_n257_m65132_p225911.txt"),
+    ] {
+        let input = stackgrad_gradbench::adbench::ba_input(&data(file)).expect("ADBench's file");
+        let pb = Problem::read(&input).expect("a valid workload");
+        let p = pb.obs.len();
+        let (mut reproj, mut w_err) = (vec![0.0; 2 * p], vec![0.0; p]);
+        let mut j = Csr::default();
+        let mut group = c.benchmark_group(name);
+        group.bench_function("objective", |b| {
+            b.iter(|| pb.objective(black_box(&mut reproj), black_box(&mut w_err)))
+        });
+        group.bench_function("jacobian", |b| b.iter(|| pb.jacobian(black_box(&mut j))));
+        group.finish();
+    }
+}
+
+/// Hand tracking on ADBench's first instance of each workload: the small model's simple
+/// variant (26 pose columns) and the big model's complicated one (2 more, the barycentric
+/// coordinates); residuals, and the dense Jacobian in 26- or 28-wide forward sweeps.
+fn ht(c: &mut Criterion) {
+    use stackgrad_gradbench::evals::ht::Problem;
+    for (name, model, hand, complicated) in [
+        (
+            "ht_small_simple_hand1",
+            "ht/model",
+            "ht/hand1_t26_c100.txt",
+            false,
+        ),
+        (
+            "ht_big_complicated_hand1",
+            "ht/big/model",
+            "ht/big/hand1_t26_c100.txt",
+            true,
+        ),
+    ] {
+        let input = stackgrad_gradbench::adbench::ht_input(&data(model), &data(hand), complicated)
+            .expect("ADBench's files");
+        let pb = Problem::read(&input).expect("a valid workload");
+        let (mut err, mut rows26, mut rows28) = (Vec::new(), Vec::new(), Vec::new());
+        let mut group = c.benchmark_group(name);
+        group.bench_function("objective", |b| {
+            b.iter(|| pb.objective_into(black_box(&mut err)))
+        });
+        group.bench_function("jacobian", |b| {
+            b.iter(|| {
+                if complicated {
+                    pb.jacobian_into::<28>(black_box(&mut rows28))
+                } else {
+                    pb.jacobian_into::<26>(black_box(&mut rows26))
+                }
+            })
+        });
+        group.finish();
+    }
+}
+
+criterion_group!(benches, gmm, lstm, ba, ht);
 criterion_main!(benches);

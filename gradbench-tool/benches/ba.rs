@@ -12,10 +12,9 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use serde_json::json;
 use stackgrad_gradbench::evals::ba::{Csr, Problem, reprojection_jacobian};
 
-/// ADBench's file: `n m p`, then one camera, one point, one weight and one feature.
+/// ADBench's file `data/adbench/ba/{name}_*.txt`, as GradBench builds the eval's input.
 fn read(name: &str) -> Problem {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/adbench/ba");
     let file = std::fs::read_dir(dir)
@@ -27,14 +26,7 @@ fn read(name: &str) -> Problem {
             stem.starts_with(&format!("{name}_"))
         })
         .unwrap_or_else(|| panic!("no workload {name} in {dir}"));
-    let text = std::fs::read_to_string(&file).expect("readable");
-    let nums: Vec<f64> = (text.split_whitespace())
-        .map(|t| t.parse().expect("a number"))
-        .collect();
-    let input = json!({
-        "n": nums[0] as u64, "m": nums[1] as u64, "p": nums[2] as u64,
-        "cam": &nums[3..14], "x": &nums[14..17], "w": nums[17], "feat": &nums[18..20],
-    });
+    let input = stackgrad_gradbench::adbench::ba_input(&file).expect("an ADBench file");
     Problem::read(&input).expect("a valid workload")
 }
 

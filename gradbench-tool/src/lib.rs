@@ -2,6 +2,7 @@
 //! (`protocol`); the binary (`main.rs`) reads the messages on stdin. A library so that the
 //! benches (`benches/nested.rs`) run the same functions.
 
+pub mod adbench;
 pub mod evals;
 pub mod protocol;
 

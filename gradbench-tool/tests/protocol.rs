@@ -356,84 +356,33 @@ fn ode_against_the_exact_solution_and_central_differences() {
 }
 
 /// ADBench's small hand model (`data/adbench/ht/model`) and its first simple instance, read as
-/// GradBench's `io.py` reads them, as the eval's JSON input. With `complicated`, each point is
-/// bound to a triangle instead, at seeded barycentric coordinates.
+/// GradBench's `io.py` reads them (`adbench::ht_input`), as the eval's JSON input. With
+/// `complicated`, each point is bound to a triangle instead, at seeded barycentric coordinates.
 fn hand_input(complicated: bool) -> Value {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/adbench/ht");
-    let read = |name: &str| std::fs::read_to_string(format!("{dir}/{name}")).unwrap();
-    let fields = |line: &str| -> Vec<String> { line.split(':').map(String::from).collect() };
-    let bones: Vec<Vec<String>> = read("model/bones.txt").lines().map(fields).collect();
-    let nb = bones.len();
-    let matrix = |b: &[String], at: usize| -> Vec<Vec<f64>> {
-        (0..4)
-            .map(|r| (0..4).map(|c| b[at + 4 * r + c].parse().unwrap()).collect())
-            .collect()
-    };
-    let (mut positions, mut weights) = (Vec::new(), Vec::new());
-    for line in read("model/vertices.txt").lines() {
-        let a = fields(line);
-        let p: Vec<f64> = a[..3].iter().map(|x| x.parse().unwrap()).collect();
-        positions.push(vec![p[0], p[1], p[2], 1.0]);
-        let mut w = vec![0.0; nb];
-        for i in 0..a[8].parse::<usize>().unwrap() {
-            let b: usize = a[9 + 2 * i].parse().unwrap();
-            w[b] = a[10 + 2 * i].parse().unwrap();
-        }
-        weights.push(w);
-    }
-    let triangles: Vec<Vec<usize>> = (read("model/triangles.txt").lines())
-        .map(|l| fields(l).iter().map(|x| x.parse().unwrap()).collect())
-        .collect();
-    let hand = read("hand1_t26_c100.txt");
-    let mut lines = hand.lines();
-    let n: usize = lines
-        .next()
-        .unwrap()
-        .split_whitespace()
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap();
-    let (mut corr, mut points) = (Vec::new(), Vec::new());
-    for _ in 0..n {
-        let a: Vec<f64> = (lines.next().unwrap().split_whitespace())
-            .map(|x| x.parse().unwrap())
-            .collect();
-        corr.push(a[0] as usize);
-        points.push(a[1..4].to_vec());
-    }
-    let theta: Vec<f64> = (0..26)
-        .map(|_| lines.next().unwrap().trim().parse().unwrap())
-        .collect();
-    let mut us = Vec::new();
+    let dir = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../data/adbench/ht"));
+    let mut input = stackgrad_gradbench::adbench::ht_input(
+        &dir.join("model"),
+        &dir.join("hand1_t26_c100.txt"),
+        false,
+    )
+    .unwrap();
     if complicated {
+        let triangles = input["data"]["model"]["triangles"]
+            .as_array()
+            .unwrap()
+            .len();
+        let n = input["data"]["points"].as_array().unwrap().len();
         let u = uniform(2 * n, 5);
-        for i in 0..n {
-            corr[i] = (i * 37) % triangles.len();
-            us.push(vec![0.5 * u[2 * i], 0.5 * u[2 * i + 1]]);
-        }
+        let corr: Vec<usize> = (0..n).map(|i| (i * 37) % triangles).collect();
+        let us: Vec<Vec<f64>> = (0..n)
+            .map(|i| vec![0.5 * u[2 * i], 0.5 * u[2 * i + 1]])
+            .collect();
+        input["data"]["correspondences"] = json!(corr);
+        input["us"] = json!(us);
     }
-    json!({
-        "theta": theta,
-        "us": us,
-        "data": {
-            "correspondences": corr,
-            "points": points,
-            "model": {
-                "bone_count": nb,
-                "bone_names": bones.iter().map(|b| b[0].clone()).collect::<Vec<_>>(),
-                "parents": bones.iter().map(|b| b[1].parse::<i64>().unwrap()).collect::<Vec<_>>(),
-                "base_relatives": bones.iter().map(|b| matrix(b, 2)).collect::<Vec<_>>(),
-                "inverse_base_absolutes": bones.iter().map(|b| matrix(b, 18)).collect::<Vec<_>>(),
-                "base_positions": positions,
-                "weights": weights,
-                "triangles": triangles,
-                "is_mirrored": false,
-            }
-        },
-        "min_runs": 1,
-        "min_seconds": 0,
-    })
+    input["min_runs"] = json!(1);
+    input["min_seconds"] = json!(0);
+    input
 }
 
 #[test]
