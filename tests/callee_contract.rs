@@ -974,3 +974,37 @@ fn an_array_alias_and_a_const_generic_enum() {
         }
     }
 }
+
+/// An enum passed on only to a call in a condition (whose value carries no derivative): data
+/// here, left out of the gradient, without `Default`.
+#[differentiable(hvp)]
+fn branch_on(x: f64, mode: &Mode) -> f64 {
+    if power_h(x, mode) > 1.0 {
+        x * x
+    } else {
+        x.sin()
+    }
+}
+
+#[differentiable(hvp)]
+fn calls_branch_on(x: f64, mode: &Mode) -> f64 {
+    branch_on(x, mode) * x
+}
+
+#[test]
+fn an_enum_passed_on_only_in_a_condition() {
+    for mode in [Mode::Square, Mode::Cube] {
+        for x in [0.6, 1.4] {
+            let fd = central(|q: &[f64; 1]| calls_branch_on(q[0], &mode), &[x]);
+            let (_, (d, _)) = calls_branch_on_grad(x, &mode);
+            close(d, fd[0], "d_x");
+            let (_, d) = branch_on_grad(x, &mode);
+            let fd = central(|q: &[f64; 1]| branch_on(q[0], &mode), &[x]);
+            close(d, fd[0], "d_x");
+            let h = 1e-5;
+            let grad = |x: f64| calls_branch_on_grad(x, &mode).1.0;
+            let (_, _, (hv, _)) = calls_branch_on_hvp(x, &mode, 0.5, &mode);
+            close(hv, 0.5 * (grad(x + h) - grad(x - h)) / (2.0 * h), "H v");
+        }
+    }
+}

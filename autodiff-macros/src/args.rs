@@ -34,6 +34,11 @@ pub struct Args {
     /// them: the tangents it takes and ignores for enums (`PairSlot::Own`). Not an attribute
     /// argument.
     pub enums: Vec<Ident>,
+    /// Parameters of the tangent program that are structs only passed on in the primal, and
+    /// the trait that gives their zero (`TyVal::PassedOn`): the primal parameter and its
+    /// tangent, whether or not the tangent program's own text passes them on. Not an
+    /// attribute argument.
+    pub passed_on: Vec<(Ident, TokenStream)>,
     /// The `alloc` feature is on: a run-time loop whose iterations carry state records into
     /// `Vec` fields of the tape (grown on first use, reused after). Not an attribute argument.
     pub alloc: bool,

@@ -43,6 +43,14 @@ pub fn tangent_program(func: &syn::ItemFn, f: &Func, an: &Analysed) -> syn::Resu
         return Err(e);
     }
     let pair_params = tan.pair_params();
+    // A struct only passed on keeps its zero in the tangent program, for its tangent too.
+    let mut passed_on = Vec::new();
+    for (&v, (t, _, _)) in f.params.iter().zip(&pair_params) {
+        if let crate::types::TyVal::PassedOn(_, zero, _) = f.types.get(f.vars[v].ty) {
+            passed_on.push((f.vars[v].emit.clone(), zero.clone()));
+            passed_on.push((t.clone(), zero.clone()));
+        }
+    }
     let t_names = pair_params.iter().map(|(n, _, _)| n);
     let t_tys = pair_params.iter().map(|(_, t, _)| t);
     let differentiated = (pair_params.iter()).filter(|p| p.2).map(|p| p.0.clone());
@@ -78,6 +86,7 @@ pub fn tangent_program(func: &syn::ItemFn, f: &Func, an: &Analysed) -> syn::Resu
             wrt: Some(wrt),
             tangent_program: true,
             enums: tan.own_params(),
+            passed_on,
             known: tangent_callees(&f.known),
             ..Args::default()
         },

@@ -228,6 +228,14 @@ impl Types {
         }
     }
 
+    /// Makes the struct type `a` a value without derivative, as an enum's (`Kind::Enum`).
+    pub fn as_data(&mut self, a: TyId) {
+        let r = self.root(a);
+        if let TyVal::Struct(p) = &self.val[r] {
+            self.val[r] = TyVal::Enum(p.clone());
+        }
+    }
+
     /// Whether `a` is what a call returns, only passed on whole ([`TyVal::Whole`]).
     pub fn is_whole(&self, a: TyId) -> bool {
         matches!(self.get(a), TyVal::Whole(_))

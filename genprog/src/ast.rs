@@ -99,8 +99,12 @@ pub enum Ty {
     Float,
     /// `usize`, never differentiated.
     Usize,
-    /// The program's fieldless enum `E { A, B, C }`, by value: never differentiated.
+    /// The program's fieldless enum `E { A, B, C }`, by value (`mode: E`) or, in a helper that
+    /// matches on it, by reference (`mode: &E`): never differentiated.
     Enum,
+    /// `&E` the function under test only passes on to helpers (`em`), never matching on it: the
+    /// macro takes it for a struct only passed on, differentiated by default, its zero a copy.
+    PassedEnum,
     /// `bool`, never differentiated.
     Bool,
     /// `[elem; len]`.
@@ -126,7 +130,7 @@ impl Ty {
         match self {
             Ty::Float => "$F".into(),
             Ty::Usize => "usize".into(),
-            Ty::Enum => "E".into(),
+            Ty::Enum | Ty::PassedEnum => "E".into(),
             Ty::Bool => "bool".into(),
             Ty::Array(elem, len) => format!("[{}; {}]", elem.text(), len.text()),
             Ty::Struct => "S".into(),
@@ -142,7 +146,7 @@ impl Ty {
     pub fn has_floats(&self) -> bool {
         match self {
             Ty::Float | Ty::Struct => true,
-            Ty::Usize | Ty::Enum | Ty::Bool | Ty::Slice(_) => false,
+            Ty::Usize | Ty::Enum | Ty::PassedEnum | Ty::Bool | Ty::Slice(_) => false,
             Ty::Array(elem, _) => elem.has_floats(),
             Ty::Tuple(items) => items.iter().any(Ty::has_floats),
         }
@@ -161,7 +165,10 @@ pub struct Param {
 
 impl Param {
     pub fn text(&self) -> String {
-        let by_ref = matches!(self.ty, Ty::Array(..) | Ty::Struct | Ty::Slice(_)) && !self.by_value;
+        let by_ref = matches!(
+            self.ty,
+            Ty::Array(..) | Ty::Struct | Ty::Slice(_) | Ty::Enum | Ty::PassedEnum
+        ) && !self.by_value;
         format!(
             "{}: {}{}",
             self.name,
@@ -172,7 +179,10 @@ impl Param {
 
     /// How the harness passes a value named `value`.
     pub fn arg(&self, value: &str) -> String {
-        let by_ref = matches!(self.ty, Ty::Array(..) | Ty::Struct | Ty::Slice(_)) && !self.by_value;
+        let by_ref = matches!(
+            self.ty,
+            Ty::Array(..) | Ty::Struct | Ty::Slice(_) | Ty::Enum | Ty::PassedEnum
+        ) && !self.by_value;
         format!("{}{value}", if by_ref { "&" } else { "" })
     }
 }
@@ -311,7 +321,10 @@ impl Func {
     pub fn differentiated(&self) -> Vec<&Param> {
         self.params
             .iter()
-            .filter(|p| p.ty.has_floats())
+            .filter(|p| {
+                // An enum only passed on is differentiated by default (its zero a copy).
+                p.ty.has_floats() || (p.ty == Ty::PassedEnum && self.wrt.is_none())
+            })
             .filter(|p| self.wrt.as_ref().is_none_or(|w| w.contains(&p.name)))
             .collect()
     }

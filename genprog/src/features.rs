@@ -96,6 +96,7 @@ features! {
     MethodCalls "method-calls" "with `impl-methods`, the helpers that take the struct also as methods of the same `impl S`, which the methods call as `self.g_m(..)` (one method calling another, through the known callees' plumbing)",
     ImplMethods "impl-methods" "the function under test also as a method of `S` (`#[differentiable(hvp)] impl S`), its gradient, tangent and `H v` equal bit for bit to the free function's",
     EnumParams "enum-params" "a fieldless enum parameter `mode: E` read by `match mode { E::A => .., _ => .. }`",
+    EnumCalls "enum-calls" "helpers matching on `mode: &E`, called with the function under test's `&mode` or with its `em: &E`, which it only passes on (the macro takes it for a struct only passed on: differentiated by default, its zero a copy from the helper's `GZero`)",
     Elementwise "elementwise" "local arrays filled element by element from parameters, `h[i] = a[i] - x` (the reverse sweep computes them again instead of recording them)",
     Destructure "destructure" "tuple `let (a, mut b) = (.., ..);` and simultaneous `(a, b) = (b * 0.5, a);`",
     Invariant "invariant" "GMM's shape: a nest inside a loop, `for i { for k { xc[d] = .. - p[k][d]; y[d] = q[k][d] * xc[d]; y[b] += p[k][b] * xc[a]; .. } }`, whose tangents are partly the same for every `i` (`f_jvp` computes that part once), with scalar accumulators, one that sums another, reads before an accumulator is complete, sometimes two nests in the loop",

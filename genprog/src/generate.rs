@@ -67,8 +67,10 @@ enum Kind {
     Struct,
     /// An index table: `len` entries, each below `bound`.
     Table { len: usize, bound: usize },
-    /// The fieldless enum parameter `mode: E`.
+    /// The fieldless enum parameter `mode: E` (in a helper, `mode: &E`).
     Enum,
+    /// The function under test's `em: &E`, only passed on to helpers.
+    PassedEnum,
     /// A `bool` local or the parameter `flag: bool`.
     Bool,
     /// A slice parameter of data, `len` values the harness fixes.
@@ -165,6 +167,8 @@ pub struct Gen<'a> {
     float_consts: Vec<(String, f64)>,
     /// The function under test takes `mode: E`.
     enum_param: bool,
+    /// Some function takes the enum (`E` is declared).
+    uses_enum: bool,
     /// `const` float arrays: name, dimensions, largest magnitude.
     const_arrays: Vec<(String, Vec<Len>, f64)>,
     fields: Vec<(String, Ty)>,
@@ -212,6 +216,7 @@ pub fn program(seed: u64, index: usize, on: &Features) -> (Program, Vec<Feature>
         float_consts: Vec::new(),
         const_arrays: Vec::new(),
         enum_param: false,
+        uses_enum: false,
         fields: Vec::new(),
         callees: Vec::new(),
         seen_args: false,
@@ -364,7 +369,7 @@ impl Gen<'_> {
             funcs,
             method,
             method_calls,
-            enum_param: self.enum_param,
+            enum_param: self.enum_param || self.uses_enum,
         }
     }
 
@@ -468,10 +473,51 @@ impl Gen<'_> {
         if self.p(Feature::Bools, 0.2) {
             params.push(self.flag_param());
         }
+        // Not in a helper that takes the struct: that one is also a method of `S` with
+        // `method-calls`, and a method's known callees keep a struct's type for what they pass
+        // on (the enum would need `Default` there).
+        let enum_ref = !generic
+            && !params.iter().any(|q| q.ty == Ty::Struct)
+            && self.p(Feature::EnumCalls, 0.3);
+        if enum_ref {
+            self.scope.push(Var {
+                name: "mode".into(),
+                kind: Kind::Enum,
+                mutable: false,
+                mag: 0.0,
+                depth: 0,
+            });
+            let value = self.rng.gen_range(0..3);
+            params.push(Param {
+                name: "mode".into(),
+                ty: Ty::Enum,
+                by_value: false,
+                fixed: Some(vec![value]),
+            });
+            self.uses_enum = true;
+        }
         self.called = false;
-        let (body, tail) = self.body();
+        let (mut body, tail) = self.body();
+        // The macro learns that `mode` is an enum from a `match` on it.
+        if enum_ref
+            && !body.iter().any(|s| s.mentions("match mode"))
+            && !tail.contains("match mode")
+        {
+            body.insert(
+                0,
+                Stmt::Let {
+                    name: "scale".into(),
+                    mutable: false,
+                    ty: Some("$F".into()),
+                    value: "match mode { E::A => 1.0, _ => 0.5 }".into(),
+                    recompute: false,
+                    record: false,
+                },
+            );
+        }
         // `nested` takes a float output and floats and arrays, all differentiated.
         let nested = ret == Ty::Float
+            && !enum_ref
             && !self.called
             && !params.iter().any(|q| q.ty == Ty::Struct)
             && params.iter().any(|q| q.ty == Ty::Float)
@@ -637,6 +683,27 @@ impl Gen<'_> {
             });
             self.enum_param = true;
         }
+        if self
+            .callees
+            .iter()
+            .any(|c| c.params.iter().any(|q| q.ty == Ty::Enum))
+            && self.p(Feature::EnumCalls, 0.6)
+        {
+            let value = self.rng.gen_range(0..3);
+            self.scope.push(Var {
+                name: "em".into(),
+                kind: Kind::PassedEnum,
+                mutable: false,
+                mag: 0.0,
+                depth: 0,
+            });
+            params.push(Param {
+                name: "em".into(),
+                ty: Ty::PassedEnum,
+                by_value: false,
+                fixed: Some(vec![value]),
+            });
+        }
         let floats: Vec<String> = params
             .iter()
             .filter(|p| p.ty.has_floats())
@@ -660,6 +727,11 @@ impl Gen<'_> {
         // The macro learns that `mode` is an enum from a `match` on it: make sure there is one
         // in the text (an expression that matched on it may have been generated and dropped).
         let matched = |needle| body.iter().any(|s| s.mentions(needle)) || tail.contains(needle);
+        // `em` without a call that passes it on would be a struct parameter never used: the
+        // macro would need `E: Default` for its gradient's zero.
+        if !matched("em)") && !matched("em,") {
+            params.retain(|q| q.ty != Ty::PassedEnum);
+        }
         if self.enum_param && !matched("match mode") {
             body.insert(
                 0,
@@ -1638,25 +1710,57 @@ impl Gen<'_> {
                         _ => ["true", "false"][self.rng.gen_range(0..2)].to_string(),
                     });
                 }
-                Ty::Usize | Ty::Enum | Ty::Tuple(_) => return None,
+                Ty::Enum => {
+                    // The caller's `em` (only passed on), its `mode` (by value in the function
+                    // under test, by reference in a helper), or no call.
+                    let enums: Vec<(String, bool)> = (self.visible().into_iter())
+                        .filter_map(|k| match self.scope[k].kind {
+                            // Not in a condition: an `em` only passed to calls there carries
+                            // no derivative, and the macro leaves it out of the gradient.
+                            Kind::PassedEnum if self.in_cond == 0 => {
+                                Some((self.scope[k].name.clone(), true))
+                            }
+                            Kind::Enum => Some((self.scope[k].name.clone(), !self.in_top)),
+                            _ => None,
+                        })
+                        .collect();
+                    let (name, by_ref) = enums.choose(&mut self.rng)?.clone();
+                    args.push(if by_ref { name } else { format!("&{name}") });
+                    self.used.push(Feature::EnumCalls);
+                }
+                Ty::Usize | Ty::PassedEnum | Ty::Tuple(_) => return None,
             }
         }
         self.used.push(Feature::Calls);
         // Floats never carry a constant; the arrays must be locals or parameters.
-        self.seen_args = (callee.params.iter().zip(&args))
-            .filter(|(p, _)| matches!(p.ty, Ty::Array(..)))
-            .all(|(_, a)| {
+        // A float argument that is a place in a `const` array or a struct field (`T0[3][1]`,
+        // `p.w[1]`) is one too: the macro reads it in place, without seeing its type.
+        let place = |a: &str| {
+            let root = a.split('[').next().unwrap_or(a);
+            root.chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
+                && (root.contains('.') || root.starts_with(|c: char| c.is_ascii_uppercase()))
+        };
+        self.seen_args = (callee.params.iter().zip(&args)).all(|(p, a)| match p.ty {
+            Ty::Array(..) => {
                 let a = a.trim_start_matches(['&', '*']);
                 !a.contains('.') && !a.starts_with(|c: char| c.is_ascii_uppercase())
-            });
+            }
+            Ty::Float => !place(a),
+            _ => true,
+        });
         // A `wrt(..)` callee is called through its contract only: no constants named, and
         // nothing passed whose type the macro cannot see (a struct field or a `const` array).
-        if callee.wrt.is_some() || untyped_by_value {
+        // An enum passed on reaches the helper through its contract too (a call by `g_adjoint`
+        // takes a buffer for every struct argument, `em` among them).
+        let enum_arg = callee.params.iter().any(|q| q.ty == Ty::Enum);
+        if callee.wrt.is_some() || untyped_by_value || enum_arg {
             let field = (args.iter()).any(|a| a.trim_start_matches(['&', '*']).starts_with("p."));
             // For an untyped result passed by value, also no method call or field anywhere (`.`
             // then a letter) and no `const` item passed whole: the macro's scan for values
             // passed on whole takes none of those calls for one through the contract.
-            let strict = untyped_by_value
+            // The same scan finds a parameter only passed on (`em`).
+            let strict = (untyped_by_value || enum_arg)
                 && (args.iter()).any(|a| {
                     let dotted = (a.as_bytes().windows(2))
                         .any(|w| w[0] == b'.' && (w[1].is_ascii_alphabetic() || w[1] == b'_'));

@@ -31,7 +31,7 @@ fn harness_ty(ty: &Ty, float: &str, module: &str) -> String {
     match ty {
         Ty::Float => float.into(),
         Ty::Usize => "usize".into(),
-        Ty::Enum => "E".into(),
+        Ty::Enum | Ty::PassedEnum => "E".into(),
         Ty::Bool => "bool".into(),
         Ty::Struct => format!("{module}::S"),
         Ty::Array(elem, len) => format!("[{}; {}]", harness_ty(elem, float, module), len.value()),
@@ -47,7 +47,7 @@ fn harness_ty(ty: &Ty, float: &str, module: &str) -> String {
 fn coordinates(name: &str, ty: &Ty, fields: &[(String, Ty)], out: &mut Vec<String>) {
     match ty {
         Ty::Float => out.push(name.into()),
-        Ty::Usize | Ty::Enum | Ty::Bool | Ty::Slice(_) => {}
+        Ty::Usize | Ty::Enum | Ty::PassedEnum | Ty::Bool | Ty::Slice(_) => {}
         Ty::Struct => {
             for (field, t) in fields {
                 coordinates(&format!("{name}.{field}"), t, fields, out);
@@ -88,7 +88,7 @@ pub fn program_file(p: &Program, seed: u64, used: &[Feature]) -> ProgramFile {
     out.push_str("#![allow(warnings, clippy::all)]\n");
     if p.enum_param {
         out.push_str(
-            "#[derive(Clone, Copy, Debug, PartialEq)]\npub enum E {\n    A,\n    B,\n    C,\n}\n",
+            "#[derive(Clone, Copy, Debug, PartialEq)]\npub enum E {\n    A,\n    B,\n    C,\n}\n// An enum only passed on has a place in the gradient (a copy) and no coordinates.\nimpl crate::Flat for E {\n    fn read(_: &mut &[f64]) -> Self { E::A }\n    fn write(&self, _: &mut Vec<f64>) {}\n}\n",
         );
     }
     out.push_str("pub mod t {\n");
@@ -253,7 +253,7 @@ fn check_fn(p: &Program, f: &Func, name: &str) -> String {
                 Ty::Usize => {
                     let _ = writeln!(s, "        let {}: usize = {};", q.name, fixed[0]);
                 }
-                Ty::Enum => {
+                Ty::Enum | Ty::PassedEnum => {
                     let v = ["A", "B", "C"][fixed[0]];
                     let _ = writeln!(s, "        let {}: E = E::{v};", q.name);
                 }

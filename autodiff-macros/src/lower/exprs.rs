@@ -302,9 +302,9 @@ impl Lower {
         }
         let args: Vec<Operand> = c.args.iter().map(|a| self.operand(a, out)).collect();
         let ty = self.f.types.fresh(TyVal::Unknown(Kind::Float));
+        self.pass_on(&p.path, &args);
         if !args.iter().any(|a| self.f.unseen_arg(a)) {
             let arg_tys = args.iter().map(|a| self.f.operand_ty(a)).collect();
-            self.pass_on(&p.path, &args);
             self.call_sigs.insert(ty, (p.path.clone(), arg_tys));
         }
         self.def_temp(
@@ -339,7 +339,8 @@ impl Lower {
         if !self.callee_path(p) {
             return (0..leaves).map(|_| self.dummy()).collect();
         }
-        let args = c.args.iter().map(|a| self.operand(a, out)).collect();
+        let args: Vec<Operand> = c.args.iter().map(|a| self.operand(a, out)).collect();
+        self.pass_on(&p.path, &args);
         // The whole tuple: never read, never printed with a type.
         let whole = self.f.types.fresh(TyVal::Unknown(Kind::Float));
         let call = Target::Temp(self.temp(whole));

@@ -130,12 +130,19 @@ pub fn lower(item: &syn::ItemFn, args: &Args) -> syn::Result<Func> {
     l.enum_params
         .extend(args.enums.iter().map(|e| e.to_string()));
     l.signature(&item.sig, args);
+    for (name, zero) in &args.passed_on {
+        if let Some(&v) = (l.f.params.iter()).find(|&&v| l.f.vars[v].name == *name) {
+            let (ty, emit) = (l.f.vars[v].ty, l.f.vars[v].emit.clone());
+            l.f.types.passed_on(ty, zero.clone(), emit);
+        }
+    }
     let mut block = (*item.block).clone();
     literals::desugar(&mut block);
     l.errors.extend(matches::desugar(&mut block));
     panics::desugar(&mut block);
     l.passed_on = l.only_passed_on(&block);
     let body = l.body(&block);
+    l.not_passed_on(args);
     let mut f = l.finish(body)?;
     // In the tangent program of `hvp`, a field's tangent cast (`t_p.k as f64`) would read an
     // integer field's slot of the direction: the field is taken for a float there, so that an

@@ -151,6 +151,22 @@ impl Lower {
             .collect()
     }
 
+    /// After the body: a struct parameter only ever passed to calls whose values carry no
+    /// derivative (in conditions) reached no callee that states its zero; it carries no
+    /// derivative here either. Unless `wrt(..)` names it, it is taken as data of its own type,
+    /// as an enum the function matches on is (out of the gradient; its zero, a copy, and its
+    /// tangent, any value of its type, are what its callers need of it).
+    pub(super) fn not_passed_on(&mut self, args: &crate::args::Args) {
+        let params = self.f.params.clone();
+        for v in std::mem::take(&mut self.passed_on) {
+            let listed = (args.wrt.iter().flatten()).any(|w| *w == self.f.vars[v].name);
+            if !listed && let Some(i) = params.iter().position(|&p| p == v) {
+                self.f.types.as_data(self.f.vars[v].ty);
+                self.f.wrt.retain(|&k| k != i);
+            }
+        }
+    }
+
     /// A call through its callee's contract that passes a struct parameter only passed on
     /// (`g(x, mode)`): the parameter's zero derivative becomes the one the callee states for
     /// that argument (`GZero{i}`), the first such call's.
