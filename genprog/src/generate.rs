@@ -498,22 +498,8 @@ impl Gen<'_> {
         }
         self.called = false;
         let (mut body, tail) = self.body();
-        // The macro learns that `mode` is an enum from a `match` on it.
-        if enum_ref
-            && !body.iter().any(|s| s.mentions("match mode"))
-            && !tail.contains("match mode")
-        {
-            body.insert(
-                0,
-                Stmt::Let {
-                    name: "scale".into(),
-                    mutable: false,
-                    ty: Some("$F".into()),
-                    value: "match mode { E::A => 1.0, _ => 0.5 }".into(),
-                    recompute: false,
-                    record: false,
-                },
-            );
+        if enum_ref {
+            ensure_match(&mut body, &tail);
         }
         // `nested` takes a float output and floats and arrays, all differentiated.
         let nested = ret == Ty::Float
@@ -724,26 +710,14 @@ impl Gen<'_> {
             None
         };
         let (mut body, tail) = self.body();
-        // The macro learns that `mode` is an enum from a `match` on it: make sure there is one
-        // in the text (an expression that matched on it may have been generated and dropped).
         let matched = |needle| body.iter().any(|s| s.mentions(needle)) || tail.contains(needle);
         // `em` without a call that passes it on would be a struct parameter never used: the
         // macro would need `E: Default` for its gradient's zero.
         if !matched("em)") && !matched("em,") {
             params.retain(|q| q.ty != Ty::PassedEnum);
         }
-        if self.enum_param && !matched("match mode") {
-            body.insert(
-                0,
-                Stmt::Let {
-                    name: "scale".into(),
-                    mutable: false,
-                    ty: Some("$F".into()),
-                    value: "match mode { E::A => 1.0, _ => 0.5 }".into(),
-                    recompute: false,
-                    record: false,
-                },
-            );
+        if self.enum_param {
+            ensure_match(&mut body, &tail);
         }
         Func {
             name: "f".into(),
@@ -3309,4 +3283,23 @@ fn keep_checkpoint_inputs_exact(body: &mut [Stmt]) {
     if has_checkpoint(body) {
         clear(body, false);
     }
+}
+
+/// The macro learns that `mode` is an enum from a `match` on it: make sure there is one in the
+/// text (an expression that matched on it may have been generated and dropped).
+fn ensure_match(body: &mut Vec<Stmt>, tail: &str) {
+    if body.iter().any(|s| s.mentions("match mode")) || tail.contains("match mode") {
+        return;
+    }
+    body.insert(
+        0,
+        Stmt::Let {
+            name: "scale".into(),
+            mutable: false,
+            ty: Some("$F".into()),
+            value: "match mode { E::A => 1.0, _ => 0.5 }".into(),
+            recompute: false,
+            record: false,
+        },
+    );
 }
