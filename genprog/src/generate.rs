@@ -428,6 +428,25 @@ impl Gen<'_> {
         }
     }
 
+    /// An enum parameter in scope, its value in the harness drawn here: `mode: E` (`by_value`)
+    /// or `mode: &E`, or the function under test's `em: &E`.
+    fn enum_param(&mut self, name: &str, kind: Kind, ty: Ty, by_value: bool) -> Param {
+        let value = self.rng.gen_range(0..3);
+        self.scope.push(Var {
+            name: name.into(),
+            kind,
+            mutable: false,
+            mag: 0.0,
+            depth: 0,
+        });
+        Param {
+            name: name.into(),
+            ty,
+            by_value,
+            fixed: Some(vec![value]),
+        }
+    }
+
     /// A helper: a few float and array parameters (maybe the struct), a float or an array result.
     fn helper(&mut self, k: usize) -> Func {
         let inner = self.p(Feature::PathCalls, 0.3);
@@ -480,20 +499,7 @@ impl Gen<'_> {
             && !params.iter().any(|q| q.ty == Ty::Struct)
             && self.p(Feature::EnumCalls, 0.3);
         if enum_ref {
-            self.scope.push(Var {
-                name: "mode".into(),
-                kind: Kind::Enum,
-                mutable: false,
-                mag: 0.0,
-                depth: 0,
-            });
-            let value = self.rng.gen_range(0..3);
-            params.push(Param {
-                name: "mode".into(),
-                ty: Ty::Enum,
-                by_value: false,
-                fixed: Some(vec![value]),
-            });
+            params.push(self.enum_param("mode", Kind::Enum, Ty::Enum, false));
             self.uses_enum = true;
         }
         self.called = false;
@@ -653,20 +659,7 @@ impl Gen<'_> {
             });
         }
         if self.p(Feature::EnumParams, 0.2) {
-            let value = self.rng.gen_range(0..3);
-            self.scope.push(Var {
-                name: "mode".into(),
-                kind: Kind::Enum,
-                mutable: false,
-                mag: 0.0,
-                depth: 0,
-            });
-            params.push(Param {
-                name: "mode".into(),
-                ty: Ty::Enum,
-                by_value: true,
-                fixed: Some(vec![value]),
-            });
+            params.push(self.enum_param("mode", Kind::Enum, Ty::Enum, true));
             self.enum_param = true;
         }
         if self
@@ -675,20 +668,7 @@ impl Gen<'_> {
             .any(|c| c.params.iter().any(|q| q.ty == Ty::Enum))
             && self.p(Feature::EnumCalls, 0.6)
         {
-            let value = self.rng.gen_range(0..3);
-            self.scope.push(Var {
-                name: "em".into(),
-                kind: Kind::PassedEnum,
-                mutable: false,
-                mag: 0.0,
-                depth: 0,
-            });
-            params.push(Param {
-                name: "em".into(),
-                ty: Ty::PassedEnum,
-                by_value: false,
-                fixed: Some(vec![value]),
-            });
+            params.push(self.enum_param("em", Kind::PassedEnum, Ty::PassedEnum, false));
         }
         let floats: Vec<String> = params
             .iter()
