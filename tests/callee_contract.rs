@@ -6,25 +6,8 @@
 
 use stackgrad::differentiable;
 
-/// Central differences of `f` at `x`, one coordinate at a time.
-fn central<const N: usize>(f: impl Fn(&[f64; N]) -> f64, x: &[f64; N]) -> [f64; N] {
-    let mut g = [0.0; N];
-    for i in 0..N {
-        let h = 1e-6 * x[i].abs().max(1.0);
-        let (mut a, mut b) = (*x, *x);
-        a[i] += h;
-        b[i] -= h;
-        g[i] = (f(&a) - f(&b)) / (2.0 * h);
-    }
-    g
-}
-
-fn close(a: f64, b: f64, what: &str) {
-    assert!(
-        (a - b).abs() <= 1e-6 * (1.0 + b.abs()),
-        "{what}: {a} against central differences {b}"
-    );
-}
+mod common;
+use common::{central, close};
 
 /// A damped oscillator's right-hand side, with a coupling `y0 * y1`.
 #[differentiable(jvp)]

@@ -1111,3 +1111,44 @@ fn a_sequential_loop_inside_independent_iterations() {
         );
     }
 }
+
+/// A const-generic callee that differentiates a slice of arrays (its slots in the contract name
+/// the slice's type, `[[f64; D]]`, through a trait parameter), called in reverse and forward
+/// mode by a caller that differentiates the slice too.
+#[differentiable(wrt(x, rows), jvp)]
+fn row_dot<const D: usize>(x: f64, rows: &[[f64; D]]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..rows.len() {
+        for j in 0..D {
+            s += rows[i][j] * rows[i][j] * x;
+        }
+    }
+    s
+}
+
+#[differentiable(wrt(x, rows), jvp)]
+fn row_dot_caller(x: f64, rows: &[[f64; 2]]) -> f64 {
+    row_dot(x, rows) * x
+}
+
+#[test]
+fn a_const_generic_callee_differentiating_a_slice_of_arrays() {
+    let rows = [[0.5, -1.0], [2.0, 0.25], [1.5, 1.0]];
+    let x = 0.7;
+    let q: f64 = rows.iter().flatten().map(|v| v * v).sum();
+    // f = q x², ∂f/∂x = 2 q x, ∂f/∂rows[i][j] = 2 rows[i][j] x².
+    let mut d_rows = [[0.0; 2]; 3];
+    let (value, d_x) = row_dot_caller_grad(x, &rows, &mut d_rows);
+    assert!((value - q * x * x).abs() <= 1e-12 * value.abs());
+    assert!((d_x - 2.0 * q * x).abs() <= 1e-12 * d_x.abs());
+    for i in 0..3 {
+        for j in 0..2 {
+            let want = 2.0 * rows[i][j] * x * x;
+            assert!((d_rows[i][j] - want).abs() <= 1e-12 * want.abs().max(1.0));
+        }
+    }
+    // Along t_x = 1 and t_rows = rows: 2 q x + 2 q x² (each row's part doubles).
+    let (_, tangent) = row_dot_caller_jvp(x, &rows, 1.0, &rows);
+    let want = 2.0 * q * x + 2.0 * q * x * x;
+    assert!((tangent - want).abs() <= 1e-12 * want.abs());
+}

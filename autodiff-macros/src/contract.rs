@@ -135,7 +135,7 @@ pub fn items(
     func: &syn::ItemFn,
     f: &crate::ir::Func,
     d_out_by_ref: bool,
-    jvp: bool,
+    (jvp, checked): (bool, bool),
 ) -> TokenStream {
     let contract = contract(func);
     if contract.is_empty() {
@@ -193,7 +193,7 @@ pub fn items(
             differentiated,
         });
     }
-    let call = adjoint_call(&func.vis, &func.sig, &slots, d_out_by_ref, jvp);
+    let call = adjoint_call(&func.vis, &func.sig, &slots, d_out_by_ref, (jvp, checked));
     let zeros = zero_traits(&func.vis, &func.sig, &slots);
     quote!(#contract #call #zeros)
 }
@@ -289,16 +289,22 @@ pub enum Zero {
 /// adjoint then); any other parameter's takes `()` only, and a derivative that reaches one is
 /// one error at the call naming the parameter (`#[diagnostic::on_unimplemented]`). With `jvp`,
 /// also `g_jvp_call`: `g_jvp` with one tangent slot per parameter (`&t` or `()` for a
-/// differentiated one, `()` for any other), which callers in forward mode call.
+/// differentiated one, anything for any other). That relies on one rule: every function with
+/// a forward mode or a tangent program also has a reverse sweep, type-checked, with the same
+/// activity (`Analysed::act`) and the same choice of calls through the contract, so a caller
+/// whose tangent reaches such a parameter passes a derivative to it in its reverse sweep too,
+/// where the error is, once; where it does not, the call's value carries no derivative and its
+/// tangent is unused. Unless `checked`, any other parameter's slot in `g_adjoint_call` takes
+/// anything too (a tangent program's, under the same rule).
 pub fn adjoint_call(
     vis: &syn::Visibility,
     sig: &syn::Signature,
     slots: &[Slot],
     d_out_by_ref: bool,
-    jvp: bool,
+    (jvp, checked): (bool, bool),
 ) -> TokenStream {
     let fw = Forwarder::new(vis, sig, slots);
-    let mut out = fw.no_derivative_traits();
+    let mut out = fw.no_derivative_traits(checked);
     out.extend(fw.adjoint(d_out_by_ref));
     if jvp {
         out.extend(fw.jvp());
@@ -363,7 +369,7 @@ impl<'a> Forwarder<'a> {
         format_ident!("{}NoDerivative{}", self.base, crate::names::camel(&param))
     }
 
-    fn no_derivative_traits(&self) -> TokenStream {
+    fn no_derivative_traits(&self, checked: bool) -> TokenStream {
         let (vis, bare) = (self.vis, crate::names::bare(self.name));
         let mut out = TokenStream::new();
         for s in self.slots.iter().filter(|s| s.differentiated.is_none()) {
@@ -378,6 +384,14 @@ impl<'a> Forwarder<'a> {
             // tangent of the enum's own type for it, which carry no derivative.
             let own = (s.enum_ty.as_ref())
                 .map(|t| quote!(impl #no for &mut #t {} impl #no for &#t {} impl #no for &&#t {}));
+            if !checked {
+                out.extend(quote! {
+                    #[doc(hidden)]
+                    #vis trait #no {}
+                    impl<T: ?::core::marker::Sized> #no for T {}
+                });
+                continue;
+            }
             out.extend(quote! {
                 #[doc(hidden)]
                 #[diagnostic::on_unimplemented(message = #message, label = "a derivative reaches it here", note = #note)]
@@ -387,6 +401,57 @@ impl<'a> Forwarder<'a> {
             });
         }
         out
+    }
+
+    /// For a slice parameter the function differentiates, the trait its slot takes (a
+    /// derivative buffer, `mutable`, or a tangent), over the slice's type `S` (which may name
+    /// the function's constants): a slice, or a reference to one, and nothing else. A zero one
+    /// of the slice's run-time length would need an allocation, so a caller passing none
+    /// (`()`) gets one error naming the parameter.
+    fn slice_trait(&self, param: &Ident, mutable: bool) -> (Ident, TokenStream) {
+        let (vis, lt, bare) = (self.vis, &self.lt, crate::names::bare(self.name));
+        let param = crate::names::bare(param);
+        let what = if mutable { "Buffer" } else { "Tangent" };
+        let name = format_ident!(
+            "{}Slice{}{}",
+            self.base,
+            what,
+            crate::names::camel(&format_ident!("{}", param))
+        );
+        let (message, note) = (
+            format!(
+                "`{bare}` differentiates its slice parameter `{param}`, and this call passes no {} for it",
+                if mutable {
+                    "derivative buffer"
+                } else {
+                    "tangent"
+                }
+            ),
+            format!(
+                "a zero one of the slice's run-time length would need an allocation: differentiate the argument in the caller too (its `wrt(..)`), or leave `{param}` out of `{bare}`'s `wrt(..)`"
+            ),
+        );
+        let m = mutable.then(|| quote!(mut));
+        let reborrow = if mutable {
+            quote!(&mut **self)
+        } else {
+            quote!(*self)
+        };
+        let s = quote!(S: ?::core::marker::Sized + #lt);
+        let decl = quote! {
+            #[doc(hidden)]
+            #[diagnostic::on_unimplemented(message = #message, label = "this call", note = #note)]
+            #vis trait #name<#lt, #s> {
+                fn slice(self) -> &#lt #m S;
+            }
+            impl<#lt, #s> #name<#lt, S> for &#lt #m S {
+                fn slice(self) -> &#lt #m S { self }
+            }
+            impl<#lt, '__stackgrad_b: #lt, #s> #name<#lt, S> for &#lt #m &'__stackgrad_b #m S {
+                fn slice(self) -> &#lt #m S { #reborrow }
+            }
+        };
+        (name, decl)
     }
 
     /// A slot trait `name<'a, T>`: `method(self)` gives `Some` of the reference passed (also
@@ -428,11 +493,17 @@ impl<'a> Forwarder<'a> {
         let Forwarder { vis, name, lt, .. } = self;
         let slot = format_ident!("{}Slot", self.base);
         let (mut params, mut lets, mut ds) = (Vec::new(), TokenStream::new(), Vec::new());
+        let mut decls = TokenStream::new();
         // Numbered, so that no slot is named like a parameter (the `nested` items have `t_x`).
         for (i, s) in self.slots.iter().enumerate() {
             let d = format_ident!("__stackgrad_d{i}", span = Span::mixed_site());
             match &s.differentiated {
-                Some((ty, None)) => params.push(quote!(#d: &mut #ty)),
+                Some((ty, None)) => {
+                    let (tr, decl) = self.slice_trait(&s.name, true);
+                    params.push(quote!(#d: impl #tr<#lt, #ty>));
+                    lets.extend(quote!(let #d: &mut #ty = #tr::slice(#d);));
+                    decls.extend(decl);
+                }
                 Some((ty, Some(zero))) => {
                     let scratch = format_ident!("{}_scratch", d);
                     params.push(quote!(#d: impl #slot<#lt, #ty>));
@@ -485,6 +556,7 @@ impl<'a> Forwarder<'a> {
         let traits = self.slot_trait(&slot, &format_ident!("slot"), quote!(&#lt mut T), false);
         quote! {
             #traits
+            #decls
             #[doc = #doc]
             #[inline]
             #[allow(unused_mut, unused_variables, clippy::too_many_arguments, clippy::needless_lifetimes)]
@@ -499,11 +571,11 @@ impl<'a> Forwarder<'a> {
         let Forwarder { vis, name, lt, .. } = self;
         let tan = format_ident!("{}Tangent", self.base);
         let (mut params, mut lets, mut ts) = (Vec::new(), TokenStream::new(), Vec::new());
+        let mut decls = TokenStream::new();
         for (i, s) in self.slots.iter().enumerate() {
             let t = format_ident!("__stackgrad_t{i}", span = Span::mixed_site());
             let Some((ty, zero)) = &s.differentiated else {
-                let no = self.no_derivative(&s.name);
-                params.push(quote!(#t: impl #no));
+                params.push(quote!(#t: impl ::core::marker::Sized));
                 continue;
             };
             match zero {
@@ -521,7 +593,12 @@ impl<'a> Forwarder<'a> {
                         };
                     });
                 }
-                None => params.push(quote!(#t: &#ty)),
+                None => {
+                    let (tr, decl) = self.slice_trait(&s.name, false);
+                    params.push(quote!(#t: impl #tr<#lt, #ty>));
+                    lets.extend(quote!(let #t: &#ty = #tr::slice(#t);));
+                    decls.extend(decl);
+                }
             }
             // `g_jvp` takes a float's tangent by value, an array's or a struct's by reference.
             let float = matches!(ty.to_string().as_str(), "f64" | "f32");
@@ -544,6 +621,7 @@ impl<'a> Forwarder<'a> {
         let traits = self.slot_trait(&tan, &format_ident!("tangent"), quote!(&#lt T), true);
         quote! {
             #traits
+            #decls
             #[doc = #doc]
             #[inline]
             #[allow(unused_mut, unused_variables, clippy::too_many_arguments, clippy::needless_lifetimes)]
@@ -601,7 +679,7 @@ pub fn by_signature(vis: &syn::Visibility, sig: &syn::Signature, jvp: bool) -> T
         syn::ReturnType::Type(_, t) => !float(t) && !matches!(&**t, syn::Type::Tuple(_)),
         syn::ReturnType::Default => false,
     };
-    let call = adjoint_call(vis, sig, &slots, by_ref, jvp);
+    let call = adjoint_call(vis, sig, &slots, by_ref, (jvp, true));
     let zeros = zero_traits(vis, sig, &slots);
     quote!(#contract #call #zeros)
 }

@@ -182,12 +182,13 @@ pub enum Rhs {
         /// defines; the call's own target then stands for the whole tuple and is never read.
         tuple: Option<Box<TupleShape>>,
     },
-    /// The element at `path` (`.1.0` is `[1, 0]`) of the tuple the call that defines `call`
-    /// returned: bound from the call's value (forward and tangent sweeps), its cotangent handed
-    /// to the call's adjoint in the tuple cotangent.
+    /// The element at `path` (`.1.0` is `[1, 0]`, `.a` a struct's field) of the tuple or
+    /// struct the call that defines `call` returned: bound from the call's value (forward and
+    /// tangent sweeps), its cotangent handed to the call's adjoint in the tuple's (the
+    /// struct's) cotangent.
     Elem {
         call: Target,
-        path: Vec<usize>,
+        path: Vec<syn::Member>,
     },
     /// An integer, bool or constant float expression: no derivative.
     Pure(Pure),
@@ -208,6 +209,10 @@ pub enum TupleShape {
     /// `t.j`, `t.k` of a tuple bound to one name (`let t = g(..);`), of arity unknown here:
     /// those elements, in increasing order, the others zero.
     Fields(Vec<(usize, TupleShape)>),
+    /// `s.a`, `s.b` of a struct a call returns (`let s = g(..);`, `g(..).a`), whose fields the
+    /// macro cannot see: those fields, in the order of their names; the struct's cotangent is
+    /// its `Default` with them set.
+    Struct(Vec<(syn::Ident, TupleShape)>),
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]

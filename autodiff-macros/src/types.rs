@@ -354,9 +354,7 @@ impl Types {
             }
             TyVal::Struct(p) | TyVal::Enum(p) | TyVal::PassedOn(p, ..) => p.clone(),
             TyVal::Out(_, c) | TyVal::Whole(c) => {
-                let contract = &c.contract;
-                let args = c.args.iter().map(|&t| self.contract_arg(t));
-                let mut t = quote::quote!(<() as #contract<#(#args),*>>::Out);
+                let mut t = self.contract_out(c);
                 for _ in 0..c.depth {
                     t = quote::quote!(<#t as ::core::ops::Index<usize>>::Output);
                 }
@@ -371,6 +369,14 @@ impl Types {
             // whole (lowering rejects both).
             TyVal::Unknown(_) | TyVal::Vec(..) => quote::quote!(_),
         }
+    }
+
+    /// What a call returns, as its callee's contract names it: `<() as GCall<A0, ..>>::Out`
+    /// (`c.depth` aside).
+    pub fn contract_out(&self, c: &CallOut) -> TokenStream {
+        let contract = &c.contract;
+        let args = c.args.iter().map(|&t| self.contract_arg(t));
+        quote::quote!(<() as #contract<#(#args),*>>::Out)
     }
 
     /// The zero value of a type, as a literal.

@@ -269,12 +269,16 @@ pub fn has_continue(b: &Block) -> bool {
 }
 
 /// The elements of a call's tuple a destructuring binds, in order, with their paths.
-pub fn tuple_targets(shape: &TupleShape) -> Vec<(Vec<usize>, Target)> {
-    fn walk(s: &TupleShape, path: &mut Vec<usize>, out: &mut Vec<(Vec<usize>, Target)>) {
+pub fn tuple_targets(shape: &TupleShape) -> Vec<(Vec<syn::Member>, Target)> {
+    fn walk(
+        s: &TupleShape,
+        path: &mut Vec<syn::Member>,
+        out: &mut Vec<(Vec<syn::Member>, Target)>,
+    ) {
         match s {
             TupleShape::Tuple(items) => {
                 for (k, item) in items.iter().enumerate() {
-                    path.push(k);
+                    path.push(syn::Member::from(k));
                     walk(item, path, out);
                     path.pop();
                 }
@@ -282,13 +286,20 @@ pub fn tuple_targets(shape: &TupleShape) -> Vec<(Vec<usize>, Target)> {
             TupleShape::Elem(t) => out.push((path.clone(), *t)),
             TupleShape::Skip(_) => {}
             TupleShape::Field(k, inner) => {
-                path.push(*k);
+                path.push(syn::Member::from(*k));
                 walk(inner, path, out);
                 path.pop();
             }
             TupleShape::Fields(items) => {
                 for (k, inner) in items {
-                    path.push(*k);
+                    path.push(syn::Member::from(*k));
+                    walk(inner, path, out);
+                    path.pop();
+                }
+            }
+            TupleShape::Struct(items) => {
+                for (name, inner) in items {
+                    path.push(syn::Member::Named(name.clone()));
                     walk(inner, path, out);
                     path.pop();
                 }
@@ -301,7 +312,6 @@ pub fn tuple_targets(shape: &TupleShape) -> Vec<(Vec<usize>, Target)> {
 }
 
 /// `.1.0` for the path `[1, 0]`.
-pub fn path_tokens(path: &[usize]) -> proc_macro2::TokenStream {
-    let idx = path.iter().map(|k| syn::Index::from(*k));
-    quote::quote!(#(.#idx)*)
+pub fn path_tokens(path: &[syn::Member]) -> proc_macro2::TokenStream {
+    quote::quote!(#(.#path)*)
 }

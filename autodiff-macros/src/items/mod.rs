@@ -342,7 +342,11 @@ pub fn items(func: &syn::ItemFn, f: &Func, an: &Analysed, args: &crate::args::Ar
     let grad = grad_fn(&sig, f, &s);
     let checks = checks(&sig, f);
     let has_jvp = (args.jvp || args.hvp) && !args.tangent_program;
-    let contract = crate::contract::items(func, f, s.d_out_by_ref, has_jvp);
+    // A tangent program's (`f_hvp_jvp`'s) parameters left out take anything: where a caller's
+    // tangent program passes a derivative to one, its primal passes one to `f` too, and the
+    // error is there, once, naming what the user wrote.
+    let checked = !args.tangent_program;
+    let contract = crate::contract::items(func, f, s.d_out_by_ref, (has_jvp, checked));
     quote! {
         #tapes
         #forward

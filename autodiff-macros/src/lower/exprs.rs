@@ -61,8 +61,8 @@ impl Lower {
             Expr::Path(p) => self.float_path(e, p),
             Expr::Index(_) | Expr::Field(_) => match self.place(e) {
                 Some((var, proj)) => self.var_operand(var, proj, false),
-                None if call_field(e).is_some() => {
-                    let (c, shape) = call_field(e).unwrap();
+                None if super::tuples::call_field(e).is_some() => {
+                    let (c, shape) = super::tuples::call_field(e).unwrap();
                     self.tuple_call(c, &shape, out)
                         .pop()
                         .unwrap_or_else(|| self.dummy())
@@ -341,6 +341,18 @@ impl Lower {
         }
         let args: Vec<Operand> = c.args.iter().map(|a| self.operand(a, out)).collect();
         self.pass_on(&p.path, &args);
+        // A struct's cotangent is named through the contract, from the argument types.
+        if matches!(shape, super::tuples::PatShape::Struct(_))
+            && let Some(a) = (c.args.iter().zip(&args)).find(|(_, a)| self.f.unseen_arg(a))
+        {
+            let callee = crate::names::user_text(&quote::ToTokens::to_token_stream(&p.path));
+            self.error(err(
+                a.0,
+                format!(
+                    "`{callee}` returns a struct, whose type the macro names from the types of the call's arguments, and this one is a `const` item or a struct field declared elsewhere: pass it through a local with its type, as in `let a: [f64; N] = ..;`"
+                ),
+            ));
+        }
         // The whole tuple: never read, never printed with a type.
         let whole = self.f.types.fresh(TyVal::Unknown(Kind::Float));
         let call = Target::Temp(self.temp(whole));
@@ -392,6 +404,11 @@ impl Lower {
             PatShape::Fields(items) => TupleShape::Fields(
                 (items.iter())
                     .map(|(k, s)| (*k, self.tuple_shape(s)))
+                    .collect(),
+            ),
+            PatShape::Struct(items) => TupleShape::Struct(
+                (items.iter())
+                    .map(|(k, s)| (k.clone(), self.tuple_shape(s)))
                     .collect(),
             ),
         }
@@ -737,39 +754,5 @@ impl Lower {
             },
             _ => None,
         }
-    }
-}
-
-/// `g(..).1` (or `g(..).1.0`): the call, and the element as a shape over its tuple.
-fn call_field(e: &syn::Expr) -> Option<(&syn::ExprCall, super::tuples::PatShape)> {
-    use super::tuples::PatShape;
-    let syn::Expr::Field(f) = e else {
-        return None;
-    };
-    let syn::Member::Unnamed(k) = &f.member else {
-        return None;
-    };
-    let k = k.index as usize;
-    let mut base = &*f.base;
-    while let syn::Expr::Paren(p) = base {
-        base = &p.expr;
-    }
-    match base {
-        syn::Expr::Call(c) if super::tuples::callee_name(base).is_some() => {
-            Some((c, PatShape::Field(k, Box::new(PatShape::Leaf))))
-        }
-        base => {
-            let (c, inner) = call_field(base)?;
-            Some((c, nest(inner, k)))
-        }
-    }
-}
-
-/// The shape `inner` with `.k` taken of its leaf.
-fn nest(inner: super::tuples::PatShape, k: usize) -> super::tuples::PatShape {
-    use super::tuples::PatShape;
-    match inner {
-        PatShape::Field(j, rest) => PatShape::Field(j, Box::new(nest(*rest, k))),
-        _ => PatShape::Field(k, Box::new(PatShape::Leaf)),
     }
 }

@@ -131,10 +131,12 @@ impl Lower {
                 Some((v, proj))
             }
             syn::Expr::Field(f) => {
-                // `t.k` of a tuple bound to one name: its own variable.
-                if let (syn::Member::Unnamed(k), syn::Expr::Path(p)) = (&f.member, &*f.base)
+                // `t.k` of a tuple bound to one name, `s.a` of a struct a call returns: its
+                // own variable.
+                if let syn::Expr::Path(p) = &*f.base
                     && let Some(t) = p.path.get_ident()
-                    && let Some(v) = self.lookup(&format!("{t}.{}", k.index))
+                    && let Some(v) =
+                        self.lookup(&format!("{t}.{}", super::tuples::member_text(&f.member)))
                 {
                     return Some((v, Vec::new()));
                 }
@@ -193,7 +195,17 @@ impl Lower {
             return true;
         }
         let name = &self.f.vars[v].name;
-        let msg = if let Some(read) = self.tuple_fields.get(&v) {
+        let field_of_struct = |read: &str| {
+            let (_, f) = read.split_once('.').unwrap_or_default();
+            f.parse::<usize>().is_err().then(|| f.to_string())
+        };
+        let msg = if let Some(read) = self.tuple_fields.get(&v)
+            && let Some(field) = field_of_struct(read)
+        {
+            format!(
+                "`{read}` is a field of the struct `{callee}` returns, {what} the macro cannot see from here: bind it with its type first, as in `let {field}: [f64; N] = {read};`"
+            )
+        } else if let Some(read) = self.tuple_fields.get(&v) {
             format!(
                 "`{read}` is an element of what `{callee}` returns, {what} the macro cannot see from here: bind the tuple's elements with its type, as in `let (a, b): (f64, [f64; N]) = {callee}(..);`"
             )
@@ -216,7 +228,7 @@ impl Lower {
             )
         } else if what == "a struct" {
             format!(
-                "`{name}` holds what `{callee}` returns, a struct the macro cannot see from here; a call's result can be a float or an array (annotated, as in `let {name}: [f64; N] = {callee}(..);`), not a struct"
+                "`{name}` holds what `{callee}` returns, a struct the macro cannot see from here, and reads it otherwise than by its fields: read each field by name where you need it, as in `{name}.a` (a struct field of it, or a method call on it, is not supported)"
             )
         } else if what == "a tuple" {
             format!(

@@ -435,6 +435,8 @@ pub(super) enum PatShape {
     Field(usize, Box<PatShape>),
     /// Several elements of a tuple of arity unknown here, in increasing order.
     Fields(Vec<(usize, PatShape)>),
+    /// Fields of a struct a call returns, by name.
+    Struct(Vec<(syn::Ident, PatShape)>),
 }
 
 impl PatShape {
@@ -446,6 +448,7 @@ impl PatShape {
             PatShape::Skip(_) => 0,
             PatShape::Field(_, inner) => inner.leaves(),
             PatShape::Fields(items) => items.iter().map(|(_, s)| s.leaves()).sum(),
+            PatShape::Struct(items) => items.iter().map(|(_, s)| s.leaves()).sum(),
         }
     }
 }
@@ -459,15 +462,16 @@ fn as_call(e: &syn::Expr) -> Option<&syn::ExprCall> {
     }
 }
 
-/// `let t = g(..);` that the statements after it (`rest`) read only as `t.k`: a tuple bound to
-/// one name. The name, the call and the elements read, in increasing order; `None` for any
-/// other `let`, or where `t` is used otherwise (passed whole, bound again, `t.k.j`), or named
-/// by what follows the block (`conts`).
+/// `let t = g(..);` that the statements after it (`rest`) read only as `t.k` (a tuple bound to
+/// one name), or only as `t.a` (a struct a call returns, read by field). The name, the call and
+/// the elements read, in increasing order (by name for fields); `None` for any other `let`, or
+/// where `t` is used otherwise (passed whole, bound again, `t.k.j`, `t.a.b`, `t.f(..)`, both
+/// `t.k` and `t.a`), or named by what follows the block (`conts`).
 pub(super) fn one_name_tuple<'s>(
     local: &'s syn::Local,
     rest: &[syn::Stmt],
     conts: &[&[syn::Stmt]],
-) -> Option<(&'s syn::Ident, &'s syn::ExprCall, Vec<usize>)> {
+) -> Option<(&'s syn::Ident, &'s syn::ExprCall, Vec<syn::Member>)> {
     use quote::ToTokens;
     let syn::Pat::Ident(pi) = &local.pat else {
         return None;
@@ -491,14 +495,37 @@ pub(super) fn one_name_tuple<'s>(
             return None;
         }
     }
-    fields.sort_unstable();
+    let named = |m: &syn::Member| matches!(m, syn::Member::Named(_));
+    if fields.iter().any(named) && !fields.iter().all(named) {
+        return None;
+    }
+    fields.sort_unstable_by_key(member_text);
     fields.dedup();
+    if !fields.iter().any(named) {
+        fields.sort_unstable_by_key(|m| match m {
+            syn::Member::Unnamed(k) => k.index,
+            syn::Member::Named(_) => 0,
+        });
+    }
     (!fields.is_empty()).then_some((&pi.ident, call, fields))
 }
 
-/// Collects `k` for each `name.k` in `tokens`; false where `name` stands otherwise (a field
-/// or path segment of that name, `x.name` or `a::name`, is another thing).
-fn field_reads(tokens: proc_macro2::TokenStream, name: &str, fields: &mut Vec<usize>) -> bool {
+/// A field as written: `a` or `1`.
+pub(super) fn member_text(m: &syn::Member) -> String {
+    match m {
+        syn::Member::Named(n) => syn::ext::IdentExt::unraw(n).to_string(),
+        syn::Member::Unnamed(k) => k.index.to_string(),
+    }
+}
+
+/// Collects `k` for each `name.k` (`a` for each `name.a`) in `tokens`; false where `name`
+/// stands otherwise (a field or path segment of that name, `x.name` or `a::name`, is another
+/// thing).
+fn field_reads(
+    tokens: proc_macro2::TokenStream,
+    name: &str,
+    fields: &mut Vec<syn::Member>,
+) -> bool {
     use super::whole::{not_the_local, punct};
     use proc_macro2::TokenTree;
     let tts: Vec<TokenTree> = tokens.into_iter().collect();
@@ -510,13 +537,27 @@ fn field_reads(tokens: proc_macro2::TokenStream, name: &str, fields: &mut Vec<us
                 if not_the_local(prev) {
                     continue;
                 }
-                // `t.k`, not `t.k.j` (an element that is a tuple in turn).
-                let nested = punct(tts.get(i + 3), '.')
-                    && matches!(tts.get(i + 4), Some(TokenTree::Literal(_)));
+                // `t.k`, not `t.k.j` (an element that is a tuple in turn); `t.a`, not `t.a.b`
+                // (a field of a field) or `t.f(..)` (a method of the struct).
+                let deeper = punct(tts.get(i + 3), '.')
+                    && match tts.get(i + 4) {
+                        Some(TokenTree::Literal(_)) => true,
+                        Some(TokenTree::Ident(_)) => !matches!(
+                            tts.get(i + 5),
+                            Some(TokenTree::Group(g)) if g.delimiter() == proc_macro2::Delimiter::Parenthesis
+                        ),
+                        _ => false,
+                    };
+                let called = matches!(
+                    tts.get(i + 3),
+                    Some(TokenTree::Group(g)) if g.delimiter() == proc_macro2::Delimiter::Parenthesis
+                ) || punct(tts.get(i + 3), ':');
                 let k = match tts.get(i + 2) {
-                    Some(TokenTree::Literal(l)) if punct(tts.get(i + 1), '.') && !nested => {
-                        l.to_string().parse::<usize>().ok()
+                    _ if !punct(tts.get(i + 1), '.') || deeper || called => None,
+                    Some(TokenTree::Literal(l)) => {
+                        l.to_string().parse::<usize>().ok().map(syn::Member::from)
                     }
+                    Some(TokenTree::Ident(f)) => Some(syn::Member::Named(f.clone())),
                     _ => None,
                 };
                 match k {
@@ -531,18 +572,37 @@ fn field_reads(tokens: proc_macro2::TokenStream, name: &str, fields: &mut Vec<us
 }
 
 impl Lower {
-    /// `let t = g(..);` read as `t.j`, `t.k` ([`one_name_tuple`]): the call, and one variable
-    /// per element read, found by the name `t.k` ([`Lower::place`]).
+    /// `let t = g(..);` read as `t.j`, `t.k` or as `t.a`, `t.b` ([`one_name_tuple`]): the call,
+    /// and one variable per element read, found by the name `t.k` ([`Lower::place`]).
     pub(super) fn one_name_let(
         &mut self,
-        (name, call, fields): (&syn::Ident, &syn::ExprCall, Vec<usize>),
+        (name, call, fields): (&syn::Ident, &syn::ExprCall, Vec<syn::Member>),
         out: &mut Block,
     ) {
-        let shape = PatShape::Fields(fields.iter().map(|&k| (k, PatShape::Leaf)).collect());
+        let leaf = || PatShape::Leaf;
+        let shape = match fields.first() {
+            Some(syn::Member::Named(_)) => PatShape::Struct(
+                (fields.iter())
+                    .filter_map(|m| match m {
+                        syn::Member::Named(n) => Some((n.clone(), leaf())),
+                        syn::Member::Unnamed(_) => None,
+                    })
+                    .collect(),
+            ),
+            _ => PatShape::Fields(
+                (fields.iter())
+                    .filter_map(|m| match m {
+                        syn::Member::Unnamed(k) => Some((k.index as usize, leaf())),
+                        syn::Member::Named(_) => None,
+                    })
+                    .collect(),
+            ),
+        };
         let ops = self.tuple_call(call, &shape, out);
         let callee = callee_name(&syn::Expr::Call(call.clone())).unwrap_or_default();
         let mut vars = Vec::new();
-        for (&k, op) in fields.iter().zip(&ops) {
+        for (m, op) in fields.iter().zip(&ops) {
+            let k = member_text(m);
             let ty = self.f.operand_ty(op);
             let emit = quote::format_ident!("{}_{}", name, k, span = name.span());
             // Declared as `t_k` (its emitted name), then found as `t.k` only: the user's
@@ -557,11 +617,55 @@ impl Lower {
             };
             scope.insert(format!("{name}.{k}"), super::Binding::Var(v));
             self.call_lets.insert(v, (callee.clone(), false));
-            self.tuple_lets.insert(v, (k, Vec::new()));
+            self.tuple_lets.insert(v, (0, Vec::new()));
             self.tuple_fields.insert(v, format!("{name}.{k}"));
             vars.push((v, Vec::new()));
         }
         self.bind_all(out, ops, vars, true);
+    }
+}
+
+/// `g(..).1` (or `g(..).1.0`): the call, and the element as a shape over its tuple; `g(..).a`:
+/// a field of the struct it returns.
+pub(super) fn call_field(e: &syn::Expr) -> Option<(&syn::ExprCall, PatShape)> {
+    let syn::Expr::Field(f) = e else {
+        return None;
+    };
+    let mut base = &*f.base;
+    while let syn::Expr::Paren(p) = base {
+        base = &p.expr;
+    }
+    let k = match &f.member {
+        syn::Member::Unnamed(k) => k.index as usize,
+        syn::Member::Named(n) => {
+            return match base {
+                syn::Expr::Call(c) if callee_name(base).is_some() => {
+                    Some((c, PatShape::Struct(vec![(n.clone(), PatShape::Leaf)])))
+                }
+                _ => None,
+            };
+        }
+    };
+    match base {
+        syn::Expr::Call(c) if callee_name(base).is_some() => {
+            Some((c, PatShape::Field(k, Box::new(PatShape::Leaf))))
+        }
+        base => {
+            let (c, inner) = call_field(base)?;
+            // A tuple element of a struct's field (`g(..).a.0`): not one of the shapes.
+            if matches!(inner, PatShape::Struct(_)) {
+                return None;
+            }
+            Some((c, nest(inner, k)))
+        }
+    }
+}
+
+/// The shape `inner` with `.k` taken of its leaf.
+fn nest(inner: PatShape, k: usize) -> PatShape {
+    match inner {
+        PatShape::Field(j, rest) => PatShape::Field(j, Box::new(nest(*rest, k))),
+        _ => PatShape::Field(k, Box::new(PatShape::Leaf)),
     }
 }
 
@@ -574,7 +678,34 @@ mod tests {
         let syn::Stmt::Local(local) = &block.stmts[0] else {
             panic!("a let first")
         };
-        one_name_tuple(local, &block.stmts[1..], &[]).map(|(_, _, f)| f)
+        one_name_tuple(local, &block.stmts[1..], &[]).map(|(_, _, f)| {
+            f.iter()
+                .map(|m| super::member_text(m).parse().unwrap())
+                .collect()
+        })
+    }
+
+    fn names(body: &str) -> Option<Vec<String>> {
+        let block: syn::Block = syn::parse_str(body).unwrap();
+        let syn::Stmt::Local(local) = &block.stmts[0] else {
+            panic!("a let first")
+        };
+        one_name_tuple(local, &block.stmts[1..], &[])
+            .map(|(_, _, f)| f.iter().map(super::member_text).collect())
+    }
+
+    /// A struct a call returns is read by named field only: not by a method, a field of a
+    /// field, or mixed with tuple elements.
+    #[test]
+    fn a_struct_result_is_read_by_field_only() {
+        assert_eq!(
+            names("{ let s = g(x); s.b * s.a.sin() + s.b }"),
+            Some(vec!["a".to_string(), "b".to_string()])
+        );
+        assert_eq!(names("{ let s = g(x); s.norm() }"), None);
+        assert_eq!(names("{ let s = g(x); s.a.b }"), None);
+        assert_eq!(names("{ let s = g(x); s.a + s.0 }"), None);
+        assert_eq!(names("{ let s = g(x); h(s) }"), None);
     }
 
     /// Only a `let` of a call whose name is read as `t.k` alone binds a tuple to one name.

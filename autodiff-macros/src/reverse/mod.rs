@@ -65,7 +65,7 @@ pub struct Rev<'a> {
     pub d_temps: Vec<Option<TokenStream>>,
     /// The cotangents of the elements of calls' tuples, by the call's definition and the
     /// element's position: taken before the call's adjoint, which takes them as one tuple.
-    elem_seeds: HashMap<(Target, Vec<usize>), TokenStream>,
+    elem_seeds: HashMap<(Target, Vec<syn::Member>), TokenStream>,
     /// The local helpers of tuple cotangents declared so far (see [`Self::tuple_seed`]).
     needs_zero: bool,
     set_helpers: HashSet<usize>,
@@ -454,9 +454,9 @@ impl<'a> Rev<'a> {
         }
     }
 
-    /// The adjoint of a call whose result is a tuple: its elements' cotangents (taken by their
-    /// [`Rhs::Elem`] definitions, which come after it; a zero for an element that carries none)
-    /// as one tuple, by value.
+    /// The adjoint of a call whose result is a tuple or a struct: its elements' cotangents
+    /// (taken by their [`Rhs::Elem`] definitions, which come after it; a zero for an element
+    /// that carries none) as one tuple, by value, or one struct, by reference.
     fn tuple_call(
         &mut self,
         def: usize,
@@ -467,7 +467,30 @@ impl<'a> Rev<'a> {
         if !self.act.target(target) {
             return TokenStream::new();
         }
-        let seed = self.tuple_seed(target, shape, &mut Vec::new());
+        let seed = match shape {
+            TupleShape::Struct(fields) => {
+                let tys = args.iter().map(|a| self.f.operand_ty(a)).collect();
+                let ty = self
+                    .f
+                    .types
+                    .contract_out(&crate::types::CallOut::of(path, tys));
+                let d = Ident::new("__stackgrad_d_struct", Span::mixed_site());
+                let mut sets = TokenStream::new();
+                // A field without a cotangent keeps the `Default`'s zero (of whatever type).
+                for (name, _) in fields {
+                    let at = vec![syn::Member::Named(name.clone())];
+                    if let Some(v) = self.elem_seeds.remove(&(target, at)) {
+                        sets.extend(quote!(#d.#name = #v;));
+                    }
+                }
+                quote!(&{
+                    let mut #d: #ty = ::core::default::Default::default();
+                    #sets
+                    #d
+                })
+            }
+            shape => self.tuple_seed(target, shape, &mut Vec::new()),
+        };
         self.call(def, path, args, span, &seed)
     }
 
@@ -476,12 +499,17 @@ impl<'a> Rev<'a> {
     /// tuple of unknown arity `__StackgradSet{k}::with(..)`, and `__StackgradSet{j}::set(..)`
     /// on it for each further element read (the tuple's type is the callee's parameter's,
     /// which rustc infers).
-    fn tuple_seed(&mut self, call: Target, shape: &TupleShape, at: &mut Vec<usize>) -> TokenStream {
+    fn tuple_seed(
+        &mut self,
+        call: Target,
+        shape: &TupleShape,
+        at: &mut Vec<syn::Member>,
+    ) -> TokenStream {
         match shape {
             TupleShape::Tuple(items) => {
                 let mut seeds = Vec::new();
                 for (k, s) in items.iter().enumerate() {
-                    at.push(k);
+                    at.push(syn::Member::from(k));
                     seeds.push(self.tuple_seed(call, s, at));
                     at.pop();
                 }
@@ -497,7 +525,7 @@ impl<'a> Rev<'a> {
             TupleShape::Skip(Some(ty)) => self.f.types.zero(*ty),
             TupleShape::Skip(None) => self.zero_helper(),
             TupleShape::Field(k, inner) => {
-                at.push(*k);
+                at.push(syn::Member::from(*k));
                 let inner = self.tuple_seed(call, inner, at);
                 at.pop();
                 let set = self.set_helper(*k);
@@ -507,7 +535,7 @@ impl<'a> Rev<'a> {
             TupleShape::Fields(items) => {
                 let mut seed = TokenStream::new();
                 for (n, (k, inner)) in items.iter().enumerate() {
-                    at.push(*k);
+                    at.push(syn::Member::from(*k));
                     let inner = self.tuple_seed(call, inner, at);
                     at.pop();
                     let set = self.set_helper(*k);
@@ -519,6 +547,8 @@ impl<'a> Rev<'a> {
                 }
                 seed
             }
+            // Only at the top of a call's shape (a struct result is not a tuple's element).
+            TupleShape::Struct(_) => unreachable!("a struct result is the call's whole value"),
         }
     }
 

@@ -133,22 +133,9 @@ impl Tan<'_> {
         path: &syn::Path,
         args: &[Operand],
         span: Span,
-        tuple: bool,
+        tuple: Option<&TupleShape>,
     ) -> TokenStream {
         let fwd = self.fwd;
-        if self.pair && tuple {
-            let callee = crate::names::user_text(&path.to_token_stream());
-            let e = syn::Error::new(
-                span,
-                format!(
-                    "`hvp` differentiates the tangent of this call, and `{callee}` returns a tuple, which has no `hvp` of its own: return an array from `{callee}` (and declare it `hvp`), or leave `hvp` off this function"
-                ),
-            );
-            match &mut self.unsupported {
-                Some(all) => all.combine(e),
-                None => self.unsupported = Some(e),
-            }
-        }
         let vals: Vec<_> = args.iter().map(|a| fwd.operand(a)).collect();
         let t_name = self
             .act
@@ -159,6 +146,11 @@ impl Tan<'_> {
             let value = quote!(#path(#(#vals),*));
             return Self::bind(fwd, target, place, is_let, value);
         };
+        if self.pair
+            && let Some(shape) = tuple
+        {
+            self.no_hvp_of_its_own(path, span, shape);
+        }
         if self.lanes {
             return self.lanes_call((target, place, is_let), (path, args, span), t_name);
         }
@@ -230,7 +222,7 @@ impl Tan<'_> {
         if is_let && place.is_empty() {
             let name = fwd.target(target);
             // A tuple's type is the callee's: its elements are typed where they are bound.
-            if tuple {
+            if tuple.is_some() {
                 return quote!(#pre let (#name, #t_name) = #call;);
             }
             let m = matches!(target, Target::Var(v) if self.f.vars[v].mutable).then(|| quote!(mut));
@@ -243,13 +235,33 @@ impl Tan<'_> {
         quote!((#p, #t_name) = #call;)
     }
 
+    /// Under `hvp`, the error for a call whose result is a tuple or a struct, which its callee
+    /// has no tangent program of (`g_hvp_jvp` returns `[value, tangent]`).
+    fn no_hvp_of_its_own(&mut self, path: &syn::Path, span: Span, shape: &TupleShape) {
+        let callee = crate::names::user_text(&path.to_token_stream());
+        let what = match shape {
+            TupleShape::Struct(_) => "a struct",
+            _ => "a tuple",
+        };
+        let e = syn::Error::new(
+            span,
+            format!(
+                "`hvp` differentiates the tangent of this call, and `{callee}` returns {what}, which has no `hvp` of its own: return an array from `{callee}` (and declare it `hvp`), or leave `hvp` off this function"
+            ),
+        );
+        match &mut self.unsupported {
+            Some(all) => all.combine(e),
+            None => self.unsupported = Some(e),
+        }
+    }
+
     /// Element `k` of a call's tuple and its tangent, the same element of the call's.
     pub(super) fn elem(
         &mut self,
         target: Target,
         (place, is_let): (&[Proj], bool),
         call: Target,
-        path: &[usize],
+        path: &[syn::Member],
     ) -> TokenStream {
         let fwd = self.fwd;
         let k = crate::walk::path_tokens(path);

@@ -562,7 +562,7 @@ impl<'a> Tan<'a> {
             tuple,
         } = rhs
         {
-            return self.call(target, (place, is_let), path, args, *span, tuple.is_some());
+            return self.call(target, (place, is_let), path, args, *span, tuple.as_deref());
         }
         if let Rhs::Elem { call, path, .. } = rhs {
             return self.elem(target, (place, is_let), *call, path);

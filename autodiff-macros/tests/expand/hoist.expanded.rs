@@ -460,7 +460,7 @@ pub fn hoist_jvp_call<'__stackgrad, const K: usize, const N: usize>(
     x: &[[f64; 3]; N],
     __stackgrad_t0: impl HoistTangent<'__stackgrad, [[f64; 6]; K]>,
     __stackgrad_t1: impl HoistTangent<'__stackgrad, [[f64; 3]; K]>,
-    __stackgrad_t2: impl HoistNoDerivativeX,
+    __stackgrad_t2: impl ::core::marker::Sized,
 ) -> (f64, f64) {
     let __stackgrad_t0_zero: [[f64; 6]; K];
     let __stackgrad_t0: &[[f64; 6]; K] = match HoistTangent::tangent(__stackgrad_t0) {

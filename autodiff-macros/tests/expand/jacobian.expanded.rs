@@ -323,7 +323,7 @@ fn observe_jvp_call<'__stackgrad>(
     p: &[f64; 3],
     l: &[f64; 2],
     __stackgrad_t0: impl ObserveTangent<'__stackgrad, [f64; 3]>,
-    __stackgrad_t1: impl ObserveNoDerivativeL,
+    __stackgrad_t1: impl ::core::marker::Sized,
 ) -> ([f64; 2], [f64; 2]) {
     let __stackgrad_t0_zero: [f64; 3];
     let __stackgrad_t0: &[f64; 3] = match ObserveTangent::tangent(__stackgrad_t0) {
