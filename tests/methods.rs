@@ -199,6 +199,26 @@ mod outputs {
         pub fn powers(&self) -> [f64; 3] {
             [self.r, self.r * self.r, self.r * self.r * self.r]
         }
+
+        /// A method calling a method that returns a tuple: destructured, bound to one name
+        /// and read by element, and read at once.
+        #[wrt(self, t)]
+        pub fn spread(&self, t: f64) -> f64 {
+            let (x, y) = self.point(t);
+            let q = self.point(2.0 * t);
+            x * y + q.0 * q.1.sin() + self.point(t).1
+        }
+    }
+
+    #[test]
+    fn a_method_reading_a_methods_tuple_against_central_differences() {
+        let f = |v: &[f64; 2]| Polar { r: v[0] }.spread(v[1]);
+        let v = [1.5, 0.7];
+        let fd = crate::common::central(f, &v);
+        let (value, (d_p, d_t)) = Polar { r: v[0] }.spread_grad(v[1]);
+        crate::common::close(value, f(&v), "value");
+        crate::common::close(d_p.r, fd[0], "d spread / d r");
+        crate::common::close(d_t, fd[1], "d spread / d t");
     }
 
     #[test]

@@ -1152,3 +1152,83 @@ fn a_const_generic_callee_differentiating_a_slice_of_arrays() {
     let want = 2.0 * q * x + 2.0 * q * x * x;
     assert!((tangent - want).abs() <= 1e-12 * want.abs());
 }
+
+/// Under `hvp`, a slice passed on as data to a callee that leaves it out (its tangent program
+/// takes the slice itself for the tangent it ignores), and a differentiated slice passed to a
+/// callee that differentiates it too.
+#[differentiable(wrt(x), hvp)]
+fn waves(x: f64, w: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for v in w.iter() {
+        s += (v * x).sin();
+    }
+    s
+}
+
+#[differentiable(wrt(x), hvp)]
+fn waves_caller(x: f64, w: &[f64]) -> f64 {
+    waves(x, w) * x.cos()
+}
+
+#[differentiable(wrt(x, w), hvp)]
+fn weighted_waves(x: f64, w: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for v in w.iter() {
+        s += v * v * (v * x).sin();
+    }
+    s
+}
+
+#[differentiable(wrt(x, w), hvp)]
+fn weighted_waves_caller(x: f64, w: &[f64]) -> f64 {
+    weighted_waves(x, w) * x
+}
+
+#[test]
+fn slices_passed_to_callees_under_hvp_against_differences_of_the_gradient() {
+    let w = data(31, 5, -1.0, 1.0);
+    let x = 0.6;
+    // d²/dx² of waves_caller, against central differences of its gradient.
+    let h = 1e-5;
+    let (value, g, hv) = waves_caller_hvp(x, &w, 1.0);
+    assert!((value - waves_caller(x, &w)).abs() <= 1e-12);
+    let fd_g = (waves_caller(x + h, &w) - waves_caller(x - h, &w)) / (2.0 * h);
+    assert!(
+        (g - fd_g).abs() <= 1e-6 * fd_g.abs().max(1.0),
+        "{g} against {fd_g}"
+    );
+    let fd_h = (waves_caller_grad(x + h, &w).1 - waves_caller_grad(x - h, &w).1) / (2.0 * h);
+    assert!(
+        (hv - fd_h).abs() <= 1e-6 * fd_h.abs().max(1.0),
+        "{hv} against {fd_h}"
+    );
+    // H v along (v_x, v_w) for the caller differentiating the slice: differences of the
+    // gradient along the same direction.
+    let v_w = data(32, 5, -1.0, 1.0);
+    let v_x = 0.3;
+    let (mut g_w, mut hv_w) = (vec![0.0; 5], vec![0.0; 5]);
+    let (_, g_x, hv_x) = weighted_waves_caller_hvp(x, &w, v_x, &v_w, &mut g_w, &mut hv_w);
+    let grad_at = |s: f64| {
+        let wp: Vec<f64> = (0..5).map(|i| w[i] + s * v_w[i]).collect();
+        let mut d_w = vec![0.0; 5];
+        let (_, d_x) = weighted_waves_caller_grad(x + s * v_x, &wp, &mut d_w);
+        (d_x, d_w)
+    };
+    let ((gx_p, gw_p), (gx_m, gw_m)) = (grad_at(h), grad_at(-h));
+    let g0 = grad_at(0.0);
+    assert!((g_x - g0.0).abs() <= 1e-12 * g0.0.abs().max(1.0));
+    let fd = (gx_p - gx_m) / (2.0 * h);
+    assert!(
+        (hv_x - fd).abs() <= 1e-6 * fd.abs().max(1.0),
+        "{hv_x} against {fd}"
+    );
+    for i in 0..5 {
+        assert!((g_w[i] - g0.1[i]).abs() <= 1e-12 * g0.1[i].abs().max(1.0));
+        let fd = (gw_p[i] - gw_m[i]) / (2.0 * h);
+        assert!(
+            (hv_w[i] - fd).abs() <= 1e-6 * fd.abs().max(1.0),
+            "{} against {fd}",
+            hv_w[i]
+        );
+    }
+}

@@ -303,8 +303,8 @@ pub fn adjoint_call(
     d_out_by_ref: bool,
     (jvp, checked): (bool, bool),
 ) -> TokenStream {
-    let fw = Forwarder::new(vis, sig, slots);
-    let mut out = fw.no_derivative_traits(checked);
+    let fw = Forwarder::new(vis, sig, slots, checked);
+    let mut out = fw.no_derivative_traits();
     out.extend(fw.adjoint(d_out_by_ref));
     if jvp {
         out.extend(fw.jvp());
@@ -329,10 +329,18 @@ struct Forwarder<'a> {
     params: Vec<TokenStream>,
     names: Vec<Ident>,
     out: TokenStream,
+    /// A derivative reaching a parameter it leaves out is an error here (not for a tangent
+    /// program's, see [`adjoint_call`]).
+    checked: bool,
 }
 
 impl<'a> Forwarder<'a> {
-    fn new(vis: &'a syn::Visibility, sig: &'a syn::Signature, slots: &'a [Slot]) -> Self {
+    fn new(
+        vis: &'a syn::Visibility,
+        sig: &'a syn::Signature,
+        slots: &'a [Slot],
+        checked: bool,
+    ) -> Self {
         let consts: Vec<&Ident> = (sig.generics.const_params()).map(|c| &c.ident).collect();
         Forwarder {
             vis,
@@ -359,6 +367,7 @@ impl<'a> Forwarder<'a> {
                 syn::ReturnType::Type(_, t) => t.to_token_stream(),
                 syn::ReturnType::Default => quote!(()),
             },
+            checked,
         }
     }
 
@@ -369,7 +378,7 @@ impl<'a> Forwarder<'a> {
         format_ident!("{}NoDerivative{}", self.base, crate::names::camel(&param))
     }
 
-    fn no_derivative_traits(&self, checked: bool) -> TokenStream {
+    fn no_derivative_traits(&self) -> TokenStream {
         let (vis, bare) = (self.vis, crate::names::bare(self.name));
         let mut out = TokenStream::new();
         for s in self.slots.iter().filter(|s| s.differentiated.is_none()) {
@@ -384,7 +393,7 @@ impl<'a> Forwarder<'a> {
             // tangent of the enum's own type for it, which carry no derivative.
             let own = (s.enum_ty.as_ref())
                 .map(|t| quote!(impl #no for &mut #t {} impl #no for &#t {} impl #no for &&#t {}));
-            if !checked {
+            if !self.checked {
                 out.extend(quote! {
                     #[doc(hidden)]
                     #vis trait #no {}
@@ -408,7 +417,7 @@ impl<'a> Forwarder<'a> {
     /// the function's constants): a slice, or a reference to one, and nothing else. A zero one
     /// of the slice's run-time length would need an allocation, so a caller passing none
     /// (`()`) gets one error naming the parameter.
-    fn slice_trait(&self, param: &Ident, mutable: bool) -> (Ident, TokenStream) {
+    fn slice_trait(&self, param: &Ident, mutable: bool, checked: bool) -> (Ident, TokenStream) {
         let (vis, lt, bare) = (self.vis, &self.lt, crate::names::bare(self.name));
         let param = crate::names::bare(param);
         let what = if mutable { "Buffer" } else { "Tangent" };
@@ -451,6 +460,18 @@ impl<'a> Forwarder<'a> {
                 fn slice(self) -> &#lt #m S { #reborrow }
             }
         };
+        // A tangent (and a tangent program's buffer, `checked` off): `()` too, an empty slice.
+        // Where a caller's forward mode or tangent program passes none to an active call, its
+        // reverse sweep passes `g` no buffer either, and the error is there, once; an inactive
+        // call is not differentiated (were it, the empty slice would panic, never go unnoticed).
+        let empty = (!checked || !mutable).then(|| {
+            quote! {
+                impl<#lt, T: #lt> #name<#lt, [T]> for () {
+                    fn slice(self) -> &#lt #m [T] { &#m [] }
+                }
+            }
+        });
+        let decl = quote!(#decl #empty);
         (name, decl)
     }
 
@@ -499,7 +520,7 @@ impl<'a> Forwarder<'a> {
             let d = format_ident!("__stackgrad_d{i}", span = Span::mixed_site());
             match &s.differentiated {
                 Some((ty, None)) => {
-                    let (tr, decl) = self.slice_trait(&s.name, true);
+                    let (tr, decl) = self.slice_trait(&s.name, true, self.checked);
                     params.push(quote!(#d: impl #tr<#lt, #ty>));
                     lets.extend(quote!(let #d: &mut #ty = #tr::slice(#d);));
                     decls.extend(decl);
@@ -594,7 +615,7 @@ impl<'a> Forwarder<'a> {
                     });
                 }
                 None => {
-                    let (tr, decl) = self.slice_trait(&s.name, false);
+                    let (tr, decl) = self.slice_trait(&s.name, false, self.checked);
                     params.push(quote!(#t: impl #tr<#lt, #ty>));
                     lets.extend(quote!(let #t: &#ty = #tr::slice(#t);));
                     decls.extend(decl);

@@ -478,8 +478,9 @@ pub enum PairSlot {
     /// A float it ignores: the parameter's type has no derivatives (an integer, a `bool`).
     Ignored,
     /// A value of the parameter's own type, taken as the parameter is, that it ignores: for a
-    /// fieldless enum. A caller passes the enum itself, or where it only passes a parameter of
-    /// its own on (`TyVal::PassedOn`, which may be an enum), that parameter's tangent.
+    /// fieldless enum, or a slice left out. A caller passes the enum (the slice) itself, or
+    /// where it only passes a parameter of its own on (`TyVal::PassedOn`, which may be an
+    /// enum), that parameter's tangent.
     Own,
 }
 
@@ -570,10 +571,10 @@ impl Func {
     /// What the tangent program takes for parameter `i` (`Tan::pair_params`).
     pub fn pair_slot(&self, i: usize) -> PairSlot {
         let ty = self.vars[self.params[i]].ty;
-        // A slice left out: a float, which a caller passes where its slice carries no
-        // derivative (it has no zero slice of that length at hand).
+        // A slice left out: a slice it ignores, which a caller passes its own slice for
+        // (data or a tangent alike; it has no zero slice of that length at hand).
         let slice = matches!(self.types.get(ty), TyVal::Slice(_));
-        if !self.wrt.contains(&i) && self.types.kind(ty) == Kind::Enum {
+        if !self.wrt.contains(&i) && (self.types.kind(ty) == Kind::Enum || slice) {
             return PairSlot::Own;
         }
         if self.takes_zero_struct(i) {

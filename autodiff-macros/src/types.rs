@@ -409,6 +409,10 @@ impl Types {
             TyVal::Out(..) | TyVal::Whole(_) => {
                 let ty = self.tokens(a);
                 quote::quote!({
+                    #[diagnostic::on_unimplemented(
+                        message = "`{Self}` is what a call returns, bound by a `let` and passed on whole to another call, which takes a float or an array of floats there",
+                        note = "a struct a call returns is read by field where it is needed (`s.a`), not passed on whole"
+                    )]
                     trait __StackgradZero: ::core::marker::Copy {
                         const ZERO: Self;
                     }

@@ -105,11 +105,12 @@ impl Tan<'_> {
         if let Some(out) = self.zero_field(a) {
             return quote!(&#out);
         }
-        // A slice without derivative: the float a tangent program takes for a slice it leaves
-        // out (`PairSlot::Ignored`; a callee that differentiates the slice takes a slice there,
-        // and this fails to compile: a zero slice of its length would need an allocation).
+        // A slice without derivative: the slice itself, which a tangent program that leaves
+        // the parameter out ignores (`PairSlot::Own`). A callee that differentiates it would
+        // read it as a tangent: the primal's reverse sweep passes it no derivative buffer
+        // there, one error (a zero slice of its length would need an allocation).
         if matches!(self.f.types.get(ty), TyVal::Slice(_)) {
-            return quote!(0.0);
+            return self.fwd.operand(a);
         }
         if kind == Kind::Array && self.f.types.known(ty) {
             let z = self.names.fresh("zero");

@@ -174,10 +174,11 @@ impl<'a> Tan<'a> {
         out
     }
 
-    /// The tangents of enums ([`PairSlot::Own`]), which the tangent program takes and ignores.
+    /// The tangents of enums ([`PairSlot::Own`], slices aside), which the tangent program
+    /// takes and ignores.
     pub fn own_params(&self) -> Vec<Ident> {
         (self.f.params.iter().enumerate())
-            .filter(|&(i, _)| self.f.pair_slot(i) == PairSlot::Own)
+            .filter(|&(i, &v)| self.f.pair_slot(i) == PairSlot::Own && !self.f.slices.contains(&v))
             .filter_map(|(_, &v)| self.ignored[v].clone())
             .collect()
     }
