@@ -1232,3 +1232,84 @@ fn slices_passed_to_callees_under_hvp_against_differences_of_the_gradient() {
         );
     }
 }
+
+/// GradBench's log-sum-exp (`stackgrad_gradbench::evals::lse`): its loop of `exp` is recorded
+/// into the tape's `Vec` (a costly function, read back in the reverse sweep instead of computed
+/// again), its running maximum run again.
+#[test]
+fn a_recorded_loop_of_exp_against_the_closed_form_on_a_reused_tape() {
+    use stackgrad_gradbench::evals::lse::{
+        LseTape, lse as logsumexp, lse_adjoint as logsumexp_adjoint,
+        lse_forward as logsumexp_forward, lse_grad as logsumexp_grad,
+    };
+    let mut tape = LseTape::new();
+    // Longer, shorter, longer again: the `Vec`s resized on the same tape.
+    for (seed, n) in [(33, 40), (34, 7), (35, 64)] {
+        let x = data(seed, n, -3.0, 3.0);
+        let value = logsumexp_forward(&x, &mut tape);
+        assert!(tape.bytes() >= n * 8, "the exponentials are recorded");
+        let mut d_x = vec![0.0; n];
+        logsumexp_adjoint(&x, &tape, 1.0, &mut d_x);
+        let m = x.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+        let z: f64 = x.iter().map(|v| (v - m).exp()).sum();
+        assert!((value - (m + z.ln())).abs() <= 1e-12 * value.abs().max(1.0));
+        assert_eq!(logsumexp(&x), value);
+        let (v2, ()) = logsumexp_grad(&x, &mut vec![0.0; n]);
+        assert_eq!(v2, value);
+        for i in 0..n {
+            // The softmax.
+            let want = (x[i] - m).exp() / z;
+            assert!((d_x[i] - want).abs() <= 1e-12, "{} against {want}", d_x[i]);
+        }
+    }
+}
+
+/// Two loops of independent iterations: the first reaches the value through `ln` (not fused),
+/// the second linearly (fused into `f_grad`'s forward sweep though it is not the first; its
+/// `sin` is not recorded then), reading a value the first one's result makes.
+#[differentiable(wrt(x, w))]
+fn two_loops(x: &[f64], w: f64) -> f64 {
+    let mut s = 0.0;
+    for v in x.iter() {
+        s += v * v;
+    }
+    let scale = (1.0 + s).ln() * w;
+    let mut t = 0.0;
+    for v in x.iter() {
+        t += (scale * v).sin();
+    }
+    t * 0.5 + scale
+}
+
+#[test]
+fn a_second_loop_fused_into_f_grad_against_central_differences() {
+    let x = data(36, 9, -1.0, 1.0);
+    let w = 0.7;
+    let mut d_x = vec![0.0; 9];
+    let (value, d_w) = two_loops_grad(&x, w, &mut d_x);
+    assert!((value - two_loops(&x, w)).abs() <= 1e-12);
+    let h = 1e-6;
+    let fd_w = (two_loops(&x, w + h) - two_loops(&x, w - h)) / (2.0 * h);
+    assert!(
+        (d_w - fd_w).abs() <= 1e-6 * fd_w.abs().max(1.0),
+        "{d_w} against {fd_w}"
+    );
+    // f_adjoint runs the second loop again (no fusion there): the same gradient.
+    let mut tape = TwoLoopsTape::new();
+    two_loops_forward(&x, w, &mut tape);
+    let (mut a_x, mut a_w) = (vec![0.0; 9], 0.0);
+    two_loops_adjoint(&x, w, &tape, 1.0, &mut a_x, &mut a_w);
+    assert!((a_w - d_w).abs() <= 1e-12 * d_w.abs().max(1.0));
+    for i in 0..9 {
+        let (mut p, mut m) = (x.clone(), x.clone());
+        p[i] += h;
+        m[i] -= h;
+        let fd = (two_loops(&p, w) - two_loops(&m, w)) / (2.0 * h);
+        assert!(
+            (d_x[i] - fd).abs() <= 1e-6 * fd.abs().max(1.0),
+            "{} against {fd}",
+            d_x[i]
+        );
+        assert!((a_x[i] - d_x[i]).abs() <= 1e-12 * fd.abs().max(1.0));
+    }
+}

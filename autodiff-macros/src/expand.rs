@@ -197,7 +197,8 @@ fn generate(args: &args::Args, func: &syn::ItemFn) -> syn::Result<TokenStream> {
     if let Some(custom) = &args.custom {
         return custom_contract(args, custom, func);
     }
-    let f = lower::lower(func, args)?;
+    let mut f = lower::lower(func, args)?;
+    crate::fused::record_costly(&mut f);
     let an = Analysed::new(&f);
     analysis::lost_derivatives(&f, &an.act)?;
     let mut extra = TokenStream::new();
@@ -216,12 +217,13 @@ fn generate(args: &args::Args, func: &syn::ItemFn) -> syn::Result<TokenStream> {
         let mut program = hvp::tangent_program(func, &f, &an)?;
         // Its tape may have `Vec` fields where the function's has (the same feature).
         program.args.alloc = args.alloc;
-        let g = lower::lower(&program.item, &program.args).map_err(|e| {
+        let mut g = lower::lower(&program.item, &program.args).map_err(|e| {
             syn::Error::new(
                 e.span(),
                 format!("`hvp`: the macro's tangent program is outside its own language here ({e}); this is a bug in stackgrad, please report it"),
             )
         })?;
+        crate::fused::record_costly(&mut g);
         out.extend(items(&program.item, &g, &Analysed::new(&g), &program.args));
         let mut item = program.item;
         StripBounds.visit_item_fn_mut(&mut item);

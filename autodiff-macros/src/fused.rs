@@ -38,7 +38,25 @@ pub struct Fusion {
     pub seeds: Vec<(VarId, Vec<Term>)>,
 }
 
-/// The first top-level run-time loop of independent iterations that can be fused: its
+/// Records the loops of independent iterations in [`Func::costly`] (each calls a costly function) into the tape's `Vec`s, as sequential loops are, but for the one
+/// `f_grad` fuses ([`find`]): that one runs each iteration's forward and reverse at once, with
+/// neither a second run nor a record.
+pub fn record_costly(f: &mut Func) {
+    if f.costly.is_empty() {
+        return;
+    }
+    let fused = find(f).map(|fu| fu.lp);
+    for id in std::mem::take(&mut f.costly) {
+        if Some(id) != fused {
+            let lp = &mut f.loops[id];
+            lp.checkpoint = None;
+            lp.carried.clear();
+        }
+    }
+}
+
+/// The first top-level run-time loop of independent iterations that can be fused (an earlier
+/// one that cannot stays as it is): its
 /// accumulators are floats, only read after it on linear paths to the function's value (`+`,
 /// `-`, times or over values at hand), and nothing it reads is assigned after it.
 pub fn find(f: &Func) -> Option<Fusion> {
@@ -46,18 +64,25 @@ pub fn find(f: &Func) -> Option<Fusion> {
         return None;
     }
     let stmts = &f.body.stmts;
-    let (s, lp, counter) = stmts.iter().enumerate().find_map(|(s, st)| match st {
-        Stmt::For { id, var, .. } => {
-            let l = &f.loops[*id];
-            (l.runtime
-                && !l.binomial
-                && !l.breaks
-                && l.checkpoint.is_some()
-                && l.extrema.is_empty())
-            .then_some((s, *id, *var))
-        }
-        _ => None,
-    })?;
+    (stmts.iter().enumerate())
+        .filter_map(|(s, st)| match st {
+            Stmt::For { id, var, .. } => {
+                let l = &f.loops[*id];
+                (l.runtime
+                    && !l.binomial
+                    && !l.breaks
+                    && l.checkpoint.is_some()
+                    && l.extrema.is_empty())
+                .then_some((s, *id, *var))
+            }
+            _ => None,
+        })
+        .find_map(|(s, lp, counter)| fusion(f, s, lp, counter))
+}
+
+/// Loop `lp`, statement `s` of the body with counter `counter`, if it can be fused.
+fn fusion(f: &Func, s: usize, lp: usize, counter: VarId) -> Option<Fusion> {
+    let stmts = &f.body.stmts;
     let Stmt::For { body, .. } = &stmts[s] else {
         return None;
     };

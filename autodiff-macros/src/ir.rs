@@ -429,6 +429,10 @@ pub struct Func {
     pub def_nest: Vec<Vec<usize>>,
     pub if_nest: Vec<Vec<usize>>,
     pub loops: Vec<Loop>,
+    /// Loops of independent iterations over a run-time length that call a costly function
+    /// (`Lower::record_if_costly`): recorded, but for one `f_grad` fuses (`fused::record_costly`,
+    /// which the pipeline runs right after lowering).
+    pub costly: Vec<usize>,
     /// The function's const generic parameters.
     pub generics: Vec<(Ident, syn::Type)>,
     /// Constant paths named in the body (checked to be `const` items).

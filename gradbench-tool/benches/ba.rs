@@ -10,9 +10,11 @@
 //! ```
 
 use std::hint::black_box;
-use std::time::Instant;
 
 use stackgrad_gradbench::evals::ba::{Csr, Problem, reprojection_jacobian};
+
+mod support;
+use support::median;
 
 /// ADBench's file `data/adbench/ba/{name}_*.txt`, as GradBench builds the eval's input.
 fn read(name: &str) -> Problem {
@@ -28,19 +30,6 @@ fn read(name: &str) -> Problem {
         .unwrap_or_else(|| panic!("no workload {name} in {dir}"));
     let input = stackgrad_gradbench::adbench::ba_input(&file).expect("an ADBench file");
     Problem::read(&input).expect("a valid workload")
-}
-
-/// Median seconds of `f` over `batches` runs.
-fn median(mut f: impl FnMut(), batches: usize) -> f64 {
-    let mut t: Vec<f64> = (0..batches)
-        .map(|_| {
-            let start = Instant::now();
-            f();
-            start.elapsed().as_secs_f64()
-        })
-        .collect();
-    t.sort_by(f64::total_cmp);
-    t[t.len() / 2]
 }
 
 fn main() {

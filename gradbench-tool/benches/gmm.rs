@@ -8,37 +8,11 @@
 //! ```
 
 use std::hint::black_box;
-use std::time::Instant;
 
 use stackgrad_gradbench::evals::gmm::{gmm, gmm_grad};
 
-/// `len` numbers in `[lo, hi)` from a seeded linear congruential generator.
-fn numbers(seed: u64, len: usize, lo: f64, hi: f64) -> Vec<f64> {
-    let mut s = seed
-        .wrapping_mul(6364136223846793005)
-        .wrapping_add(1442695040888963407);
-    (0..len)
-        .map(|_| {
-            s = s
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            lo + (hi - lo) * ((s >> 11) as f64 / (1u64 << 53) as f64)
-        })
-        .collect()
-}
-
-/// Median seconds of `f` over `batches` runs.
-fn median(mut f: impl FnMut(), batches: usize) -> f64 {
-    let mut t: Vec<f64> = (0..batches)
-        .map(|_| {
-            let start = Instant::now();
-            f();
-            start.elapsed().as_secs_f64()
-        })
-        .collect();
-    t.sort_by(f64::total_cmp);
-    t[t.len() / 2]
-}
+mod support;
+use support::{median, numbers};
 
 fn main() {
     println!("cpu: {}", stackgrad_gradbench::cpu_model());
@@ -86,21 +60,11 @@ fn main() {
                 },
                 batches,
             ));
+            let what = format!("d={d} k={k} n={n}");
             let (o, j) = (obj[round - 1], jac[round - 1]);
-            println!(
-                "d={d} k={k} n={n} round {round}: objective {:.3} ms, gradient {:.3} ms, ratio {:.2}",
-                o * 1e3,
-                j * 1e3,
-                j / o
-            );
+            support::round(&what, round, ("objective", o), ("gradient", j));
         }
-        obj.sort_by(f64::total_cmp);
-        jac.sort_by(f64::total_cmp);
-        println!(
-            "d={d} k={k} n={n} median: objective {:.3} ms, gradient {:.3} ms, ratio {:.2}",
-            obj[2] * 1e3,
-            jac[2] * 1e3,
-            jac[2] / obj[2]
-        );
+        let what = format!("d={d} k={k} n={n}");
+        support::medians(&what, ("objective", &mut obj), ("gradient", &mut jac));
     }
 }

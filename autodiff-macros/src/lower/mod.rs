@@ -109,6 +109,8 @@ pub struct Lower {
     alloc: bool,
     /// Variables reported as carried through a run-time loop (once each, at the innermost).
     reported_carried: HashSet<VarId>,
+    /// Loops of independent iterations that compute a costly function ([`Func::costly`]).
+    costly: Vec<usize>,
     /// The `call_lets` already reported: each gets one error.
     reported_lets: HashSet<VarId>,
     /// The parameters the body matches on by enum variant: fieldless enums.
@@ -143,7 +145,9 @@ pub fn lower(item: &syn::ItemFn, args: &Args) -> syn::Result<Func> {
     l.passed_on = l.only_passed_on(&block);
     let body = l.body(&block);
     l.not_passed_on(args);
+    let costly = std::mem::take(&mut l.costly);
     let mut f = l.finish(body)?;
+    f.costly = costly;
     // In the tangent program of `hvp`, a field's tangent cast (`t_p.k as f64`) would read an
     // integer field's slot of the direction: the field is taken for a float there, so that an
     // integer field fails to compile instead (README: bind it with its type first).
@@ -170,6 +174,7 @@ impl Lower {
                 def_nest: Vec::new(),
                 if_nest: Vec::new(),
                 loops: Vec::new(),
+                costly: Vec::new(),
                 generics: Vec::new(),
                 consts: Vec::new(),
                 n_defs: 0,
@@ -208,6 +213,7 @@ impl Lower {
             passed_on: HashSet::new(),
             alloc: args.alloc,
             reported_carried: HashSet::new(),
+            costly: Vec::new(),
             reported_lets: HashSet::new(),
             enum_params: HashSet::new(),
             range_counters: Vec::new(),

@@ -80,6 +80,7 @@ impl Lower {
             }
         }
         let Some(&v) = carried.first() else {
+            self.record_if_costly(id, body);
             return;
         };
         // (A run-time loop around it is still undecided: when it turns out to be of independent
@@ -111,6 +112,50 @@ impl Lower {
             ),
         ));
     }
+}
+
+impl Lower {
+    /// A loop of independent iterations whose body computes a costly function (`exp`, `ln`,
+    /// `sin`, ..), holds no loop of its own and no running extremum, outside any run-time loop,
+    /// with the `alloc` feature: a candidate for recording into `Vec` fields of the tape
+    /// instead of running again in the reverse sweep, which then reads the values (a load
+    /// where it would compute the function again; [`crate::fused::record_costly`] decides).
+    /// (A running extremum recorded so took longer: see BENCHMARKS, lse.)
+    fn record_if_costly(&mut self, id: usize, body: &Block) {
+        let lp = &self.f.loops[id];
+        let inside_runtime = (lp.nest.iter()).any(|&l| self.f.loops[l].runtime);
+        let (loops, costly) = scan(body);
+        if self.alloc && !inside_runtime && !loops && costly && lp.extrema.is_empty() {
+            self.costly.push(id);
+        }
+    }
+}
+
+/// Whether a block holds a loop, and whether it calls a costly float function.
+fn scan(b: &Block) -> (bool, bool) {
+    const COSTLY: [&str; 16] = [
+        "exp", "exp2", "exp_m1", "ln", "ln_1p", "log", "log2", "log10", "powf", "sin", "cos",
+        "tan", "tanh", "sinh", "cosh", "atan2",
+    ];
+    let (mut loops, mut costly) = (false, false);
+    for s in &b.stmts {
+        match s {
+            Stmt::For { .. } => loops = true,
+            Stmt::Def {
+                rhs: Rhs::Method { method, .. },
+                ..
+            } => costly |= COSTLY.contains(&method.name),
+            Stmt::If { then, els, .. } => {
+                for branch in [then, els] {
+                    let (l, c) = scan(branch);
+                    loops |= l;
+                    costly |= c;
+                }
+            }
+            _ => {}
+        }
+    }
+    (loops, costly)
 }
 
 /// Whether float `v` is written in `b` only as `v = v.max(e)` (or only as `v = v.min(e)`), at

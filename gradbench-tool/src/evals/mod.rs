@@ -9,7 +9,7 @@ mod hello;
 pub mod ht;
 mod kmeans;
 mod llsq;
-mod lse;
+pub mod lse;
 pub mod lstm;
 pub mod ode;
 pub mod particle;
