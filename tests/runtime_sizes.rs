@@ -1313,3 +1313,45 @@ fn a_second_loop_fused_into_f_grad_against_central_differences() {
         assert!((a_x[i] - d_x[i]).abs() <= 1e-12 * fd.abs().max(1.0));
     }
 }
+
+/// Recorded loops over ranges of run-time bounds: inclusive (`0..=last`: one more iteration
+/// than `last`), from a start other than 0, and over a signed bound that may be negative (no
+/// iteration). Each calls `exp`, so each is recorded into the tape's `Vec`s sized to the range.
+#[differentiable(wrt(x))]
+fn ranges(x: &[f64], last: usize, from: usize, signed: i32) -> f64 {
+    let mut s = 1.0;
+    for i in 0..=last {
+        s += (0.5 * x[i]).exp();
+    }
+    let mut t = 1.0;
+    for i in from..x.len() {
+        t += x[i].sin();
+    }
+    let mut u = 0.0;
+    for j in 0..signed {
+        u += (x[0] * j as f64).cos();
+    }
+    s.ln() * t.ln() + u
+}
+
+#[test]
+fn recorded_loops_over_inclusive_offset_and_signed_ranges_against_central_differences() {
+    let x = data(37, 6, -1.0, 1.0);
+    for (last, from, signed) in [(5, 2, 3), (0, 5, -1), (3, 0, 0)] {
+        let mut d_x = vec![0.0; 6];
+        let (value, ()) = ranges_grad(&x, last, from, signed, &mut d_x);
+        assert!((value - ranges(&x, last, from, signed)).abs() <= 1e-12 * value.abs().max(1.0));
+        for i in 0..6 {
+            let h = 1e-6;
+            let (mut p, mut m) = (x.clone(), x.clone());
+            p[i] += h;
+            m[i] -= h;
+            let fd = (ranges(&p, last, from, signed) - ranges(&m, last, from, signed)) / (2.0 * h);
+            assert!(
+                (d_x[i] - fd).abs() <= 1e-6 * fd.abs().max(1.0),
+                "{} against {fd}",
+                d_x[i]
+            );
+        }
+    }
+}

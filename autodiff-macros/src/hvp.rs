@@ -222,7 +222,8 @@ pub fn hvp_fn(func: &syn::ItemFn, f: &Func) -> TokenStream {
     let text = doc(format!(
         "The value of [`{name}`], its gradient with respect to {wrt_names} (as `{name}_grad` \
          returns it) and the Hessian-vector product `H v` along {v_list}, by reverse mode over \
-         forward mode, with a tape of fixed size on the stack."
+         forward mode (its tape on the stack, with `Vec` fields where a loop over a run-time \
+         length is recorded)."
     ));
     quote! {
         #text

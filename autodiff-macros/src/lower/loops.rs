@@ -164,7 +164,15 @@ impl Lower {
         // A bound known at run time only (`0..n`, `0..x.len()`): a run-time loop.
         let runtime = self.runtime_bound(end);
         let trips = if runtime {
-            (quote::quote!(((#end) as usize)), false)
+            // The range's length (what a recorded loop's `Vec`s hold): zero where it is empty
+            // (a negative end of a signed range), one more where it is inclusive; `step_by`
+            // only shortens it.
+            let count = if inclusive {
+                quote::quote!(if (#end) >= (#start) { ((#end) - (#start)) as usize + 1 } else { 0 })
+            } else {
+                quote::quote!(if (#end) > (#start) { ((#end) - (#start)) as usize } else { 0 })
+            };
+            (quote::quote!((#count)), false)
         } else {
             self.trip_bound(start, end, inclusive, step)?
         };

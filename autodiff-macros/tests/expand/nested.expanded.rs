@@ -1867,7 +1867,7 @@ fn cubic_hvp_jvp(x: &[f64; 2], w: f64, t_x: &[f64; 2], t_w: f64) -> [f64; 2] {
     let t_t4: f64 = t_t2 + t_t3;
     [t4, t_t4]
 }
-///The value of [`cubic`], its gradient with respect to `x`, `w` (as `cubic_grad` returns it) and the Hessian-vector product `H v` along `v_x`, `v_w`, by reverse mode over forward mode, with a tape of fixed size on the stack.
+///The value of [`cubic`], its gradient with respect to `x`, `w` (as `cubic_grad` returns it) and the Hessian-vector product `H v` along `v_x`, `v_w`, by reverse mode over forward mode (its tape on the stack, with `Vec` fields where a loop over a run-time length is recorded).
 #[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
 fn cubic_hvp(
     x: &[f64; 2],

@@ -62,7 +62,7 @@ extern crate alloc as __RnnTape_alloc;
 pub fn rnn_forward(w: f64, u: f64, x: &[f64], tape: &mut RnnTape) -> f64 {
     let mut h: f64 = 0.0;
     tape.h_2 = h;
-    tape.h_1.resize(((x.len()) as usize), 0.0);
+    tape.h_1.resize((if (x.len()) > (0) { ((x.len()) - (0)) as usize } else { 0 }), 0.0);
     for (k0, t) in (0..x.len()).enumerate() {
         let t0 = w * h;
         let t1 = u * x[t];
@@ -85,7 +85,8 @@ pub fn rnn_try_forward(
     ::core::result::Result::Ok({
         let mut h: f64 = 0.0;
         tape.h_2 = h;
-        tape.h_1.resize(((x.len()) as usize), 0.0);
+        tape.h_1
+            .resize((if (x.len()) > (0) { ((x.len()) - (0)) as usize } else { 0 }), 0.0);
         for (k0, t) in (0..x.len()).enumerate() {
             let t0 = w * h;
             let t1 = u * (*x.get(t).ok_or("an index is outside the slice `x`")?);

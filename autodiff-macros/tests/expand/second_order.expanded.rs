@@ -689,7 +689,7 @@ pub fn energy_hvp_jvp(x: &[f64; 4], w: f64, t_x: &[f64; 4], t_w: f64) -> [f64; 2
     };
     [t4, t_t4]
 }
-///The value of [`energy`], its gradient with respect to `x`, `w` (as `energy_grad` returns it) and the Hessian-vector product `H v` along `v_x`, `v_w`, by reverse mode over forward mode, with a tape of fixed size on the stack.
+///The value of [`energy`], its gradient with respect to `x`, `w` (as `energy_grad` returns it) and the Hessian-vector product `H v` along `v_x`, `v_w`, by reverse mode over forward mode (its tape on the stack, with `Vec` fields where a loop over a run-time length is recorded).
 #[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]
 pub fn energy_hvp(
     x: &[f64; 4],
