@@ -528,10 +528,25 @@ impl<'a> Fwd<'a> {
             self.tape
                 .resizes(*id, self.tape_ident, &self.f.loops, &lp.trips)
         });
+        // A running extremum's final value, which the reverse sweep starts from.
+        let mut finals = TokenStream::new();
+        if self.recording.get() {
+            for &v in &lp.extrema {
+                let key = Key::After(*id, v);
+                let Some(slot) = self.tape.access(key, self.tape_ident, &self.f.loops) else {
+                    continue;
+                };
+                self.written
+                    .borrow_mut()
+                    .push((self.tape.get(key).unwrap().clone(), None));
+                let emit = &self.f.vars[v].emit;
+                finals.extend(quote!(#slot = #emit;));
+            }
+        }
         if self.tape.uses_loop(*id) || !count.is_empty() || !snaps.is_empty() {
-            quote!(#pre #reset #grow for (#k, #i) in #iter.enumerate() { #count #snaps #body })
+            quote!(#pre #reset #grow for (#k, #i) in #iter.enumerate() { #count #snaps #body } #finals)
         } else {
-            quote!(#pre for #i in #iter { #body })
+            quote!(#pre for #i in #iter { #body } #finals)
         }
     }
 

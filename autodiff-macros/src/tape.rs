@@ -29,6 +29,8 @@ pub enum Key {
     Trips(usize),
     /// The state a checkpointed loop saves before an iteration: (loop, variable).
     Snap(usize, usize),
+    /// The final value of a loop's running extremum (`a = a.max(..)`): (loop, variable).
+    After(usize, usize),
     /// A mutable variable recorded whole after its last write (the plan's snapshot).
     Whole(VarId, At),
 }

@@ -264,7 +264,7 @@ impl<'a> Rev<'a> {
         }
         let step = crate::names::step_ident(id);
         let step_ty = self.step_ty(id);
-        let (marker, advance) = self.reruns.get(&id).cloned().unwrap_or_default();
+        let (marker, _) = self.reruns.get(&id).cloned().unwrap_or_default();
         let (once, each) = self.tape.step_lets(id, &step, &step_ty);
         if extrema.is_empty() {
             return quote!({
@@ -279,7 +279,7 @@ impl<'a> Rev<'a> {
         }
         // An extremum's cotangent after iteration `k` is its cotangent after the loop if its
         // value then is already the final one (no later iteration beats it), else zero: so the
-        // iterations run in their own order, after a first run for the final values.
+        // iterations run in their own order, from the final values the forward sweep kept.
         let (mut finals, mut seed, mut after) =
             (TokenStream::new(), TokenStream::new(), TokenStream::new());
         for &v in &extrema {
@@ -287,13 +287,13 @@ impl<'a> Rev<'a> {
             let tyt = self.ty(ty);
             let d = self.d_vars[v].clone().unwrap();
             let slot = self.snapshot_field(id, v, None, "before");
+            let kept = self.final_field(id, v);
             let (last, d_last) = (
                 self.names.fresh(&format!("{emit}_final")),
                 self.names.fresh(&format!("{d}_final")),
             );
             finals.extend(quote!(
-                let #last: #tyt = #emit;
-                #emit = #slot;
+                let #last: #tyt = #kept;
                 let #d_last: #tyt = #d;
             ));
             seed.extend(quote!(#d = if #emit == #last { #d_last } else { -0.0 };));
@@ -301,9 +301,6 @@ impl<'a> Rev<'a> {
         }
         quote!({
             #restore
-            for (#k, #i) in #iter.enumerate() #take {
-                #advance
-            }
             #finals
             #once
             for (#k, #i) in #iter.enumerate() #take {
@@ -314,6 +311,27 @@ impl<'a> Rev<'a> {
             }
             #after
         })
+    }
+
+    /// The tape field that keeps the final value of loop `l`'s running extremum `v`, which the
+    /// forward sweep stores right after the loop.
+    fn final_field(&mut self, l: usize, v: VarId) -> TokenStream {
+        let key = Key::After(l, v);
+        if self.tape.get(key).is_none() {
+            let var = &self.f.vars[v];
+            let spec = Spec {
+                base: &format!("{}_final", var.emit),
+                ty: self.ty(var.ty),
+                init: self.f.types.zero(var.ty),
+                init_is_call: false,
+                doc: format!("`{}` after loop #{l}", var.name),
+                nest: &self.f.loops[l].nest.clone(),
+            };
+            self.tape.field(key, spec, &self.f.loops);
+        }
+        self.tape
+            .access(key, &self.tape_ident, &self.f.loops)
+            .unwrap()
     }
 
     /// The tape field of checkpointed loop `l` that saves variable `v`: `count` states of it, or
