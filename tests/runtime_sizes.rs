@@ -1355,3 +1355,31 @@ fn recorded_loops_over_inclusive_offset_and_signed_ranges_against_central_differ
         }
     }
 }
+
+/// A running maximum from a finite start over a slice that may be empty or of one element: the
+/// cotangent of the start when no iteration beats it (or none runs), the elements' otherwise.
+#[differentiable(wrt(w, x))]
+fn peak(w: f64, x: &[f64]) -> f64 {
+    let mut m = w;
+    for v in x.iter() {
+        m = m.max(*v);
+    }
+    2.0 * m
+}
+
+#[test]
+fn a_running_maximum_over_empty_and_short_slices() {
+    for x in [vec![], vec![0.5], vec![1.5], vec![-1.0, 3.0, 0.0]] {
+        let w = 1.0;
+        let mut d_x = vec![0.0; x.len()];
+        let (value, d_w) = peak_grad(w, &x, &mut d_x);
+        assert_eq!(value, peak(w, &x));
+        let top = x.iter().cloned().fold(w, f64::max);
+        let from_w = top == w;
+        assert_eq!(d_w, if from_w { 2.0 } else { 0.0 }, "{x:?}");
+        for i in 0..x.len() {
+            let want = if !from_w && x[i] == top { 2.0 } else { 0.0 };
+            assert_eq!(d_x[i], want, "{x:?}");
+        }
+    }
+}

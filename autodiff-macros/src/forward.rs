@@ -528,8 +528,10 @@ impl<'a> Fwd<'a> {
             self.tape
                 .resizes(*id, self.tape_ident, &self.f.loops, &lp.trips)
         });
-        // A running extremum's final value, which the reverse sweep starts from.
-        let mut finals = TokenStream::new();
+        // A running extremum's final value, which the reverse sweep starts from, and its value
+        // before the loop stored before it too (the store in the first iteration does not run
+        // where there is none, and the reverse sweep compares the two).
+        let (mut befores, mut finals) = (TokenStream::new(), TokenStream::new());
         if self.recording.get() {
             for &v in &lp.extrema {
                 let key = Key::After(*id, v);
@@ -541,12 +543,18 @@ impl<'a> Fwd<'a> {
                     .push((self.tape.get(key).unwrap().clone(), None));
                 let emit = &self.f.vars[v].emit;
                 finals.extend(quote!(#slot = #emit;));
+                if let Some(before) =
+                    self.tape
+                        .access(Key::Snap(*id, v), self.tape_ident, &self.f.loops)
+                {
+                    befores.extend(quote!(#before = #emit;));
+                }
             }
         }
         if self.tape.uses_loop(*id) || !count.is_empty() || !snaps.is_empty() {
-            quote!(#pre #reset #grow for (#k, #i) in #iter.enumerate() { #count #snaps #body } #finals)
+            quote!(#pre #befores #reset #grow for (#k, #i) in #iter.enumerate() { #count #snaps #body } #finals)
         } else {
-            quote!(#pre for #i in #iter { #body } #finals)
+            quote!(#pre #befores for #i in #iter { #body } #finals)
         }
     }
 
