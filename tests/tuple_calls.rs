@@ -4,6 +4,9 @@
 
 use stackgrad::differentiable;
 
+mod common;
+use common::{central, close};
+
 #[differentiable(jvp)]
 fn polar(r: f64, t: f64) -> (f64, f64) {
     (r * t.cos(), r * t.sin())
@@ -51,23 +54,6 @@ fn assigned(r: f64, t: f64) -> (f64, f64) {
         (a, b) = polar(a, b);
     }
     polar(a * b, b)
-}
-
-fn central<const N: usize>(f: impl Fn(&[f64; N]) -> f64, x: &[f64; N]) -> [f64; N] {
-    let mut g = [0.0; N];
-    for i in 0..N {
-        let h = 1e-6 * x[i].abs().max(1.0);
-        let (mut p, mut m) = (*x, *x);
-        p[i] += h;
-        m[i] -= h;
-        g[i] = (f(&p) - f(&m)) / (2.0 * h);
-    }
-    g
-}
-
-fn close(got: f64, want: f64, what: &str) {
-    let tol = 1e-6 * (1.0 + want.abs());
-    assert!((got - want).abs() <= tol, "{what}: {got} against {want}");
 }
 
 #[test]

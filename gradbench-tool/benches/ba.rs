@@ -13,9 +13,7 @@ use std::hint::black_box;
 
 use stackgrad_gradbench::evals::ba::{Csr, Problem, reprojection_jacobian};
 
-mod support;
-use support::median;
-
+use stackgrad_gradbench::bench::median;
 /// ADBench's file `data/adbench/ba/{name}_*.txt`, as GradBench builds the eval's input.
 fn read(name: &str) -> Problem {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/adbench/ba");

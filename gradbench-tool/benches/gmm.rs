@@ -11,9 +11,7 @@ use std::hint::black_box;
 
 use stackgrad_gradbench::evals::gmm::{gmm, gmm_grad};
 
-mod support;
-use support::{median, numbers};
-
+use stackgrad_gradbench::bench::{self, median, numbers};
 fn main() {
     println!("cpu: {}", stackgrad_gradbench::cpu_model());
     for (d, k, n) in [
@@ -62,9 +60,9 @@ fn main() {
             ));
             let what = format!("d={d} k={k} n={n}");
             let (o, j) = (obj[round - 1], jac[round - 1]);
-            support::round(&what, round, ("objective", o), ("gradient", j));
+            bench::round(&what, round, ("objective", o), ("gradient", j));
         }
         let what = format!("d={d} k={k} n={n}");
-        support::medians(&what, ("objective", &mut obj), ("gradient", &mut jac));
+        bench::medians(&what, ("objective", &mut obj), ("gradient", &mut jac));
     }
 }

@@ -10,9 +10,7 @@ use std::hint::black_box;
 
 use stackgrad_gradbench::evals::lse::{lse, lse_grad};
 
-mod support;
-use support::{median, numbers};
-
+use stackgrad_gradbench::bench::{self, median, numbers};
 fn main() {
     println!("cpu: {}", stackgrad_gradbench::cpu_model());
     for n in [2_500, 20_000, 160_000, 1_280_000] {
@@ -34,9 +32,9 @@ fn main() {
                 batches,
             ));
             let (p, g) = (primal[round - 1], grad[round - 1]);
-            support::round(&format!("n={n}"), round, ("primal", p), ("gradient", g));
+            bench::round(&format!("n={n}"), round, ("primal", p), ("gradient", g));
         }
-        support::medians(
+        bench::medians(
             &format!("n={n}"),
             ("primal", &mut primal),
             ("gradient", &mut grad),

@@ -316,22 +316,13 @@ impl<'a> Rev<'a> {
     /// The tape field that keeps the final value of loop `l`'s running extremum `v`, which the
     /// forward sweep stores right after the loop.
     fn final_field(&mut self, l: usize, v: VarId) -> TokenStream {
-        let key = Key::After(l, v);
-        if self.tape.get(key).is_none() {
-            let var = &self.f.vars[v];
-            let spec = Spec {
-                base: &format!("{}_final", var.emit),
-                ty: self.ty(var.ty),
-                init: self.f.types.zero(var.ty),
-                init_is_call: false,
-                doc: format!("`{}` after loop #{l}", var.name),
-                nest: &self.f.loops[l].nest.clone(),
-            };
-            self.tape.field(key, spec, &self.f.loops);
-        }
-        self.tape
-            .access(key, &self.tape_ident, &self.f.loops)
-            .unwrap()
+        let var = &self.f.vars[v];
+        let (base, doc) = (
+            format!("{}_final", var.emit),
+            format!("`{}` after loop #{l}", var.name),
+        );
+        let (ty, init) = (self.ty(var.ty), self.f.types.zero(var.ty));
+        self.loop_field(Key::After(l, v), l, (&base, doc), (ty, init))
     }
 
     /// The tape field of checkpointed loop `l` that saves variable `v`: `count` states of it, or
@@ -343,20 +334,35 @@ impl<'a> Rev<'a> {
         count: Option<&TokenStream>,
         when: &str,
     ) -> TokenStream {
-        let key = Key::Snap(l, v);
+        let var = &self.f.vars[v];
+        let (base, doc) = (
+            format!("{}_checkpoints", var.emit),
+            format!("`{}` {when} checkpointed loop #{l}", var.name),
+        );
+        let (tyt, zero) = (self.ty(var.ty), self.f.types.zero(var.ty));
+        let (ty, init) = match count {
+            Some(n) => (quote!([#tyt; #n]), quote!([#zero; #n])),
+            None => (tyt, zero),
+        };
+        self.loop_field(Key::Snap(l, v), l, (&base, doc), (ty, init))
+    }
+
+    /// The tape field `key` of a variable's state around loop `l` (inside the loops around
+    /// it), made the first time: its place.
+    fn loop_field(
+        &mut self,
+        key: Key,
+        l: usize,
+        (base, doc): (&str, String),
+        (ty, init): (TokenStream, TokenStream),
+    ) -> TokenStream {
         if self.tape.get(key).is_none() {
-            let var = &self.f.vars[v];
-            let (tyt, zero) = (self.ty(var.ty), self.f.types.zero(var.ty));
-            let (ty, init) = match count {
-                Some(n) => (quote!([#tyt; #n]), quote!([#zero; #n])),
-                None => (tyt, zero),
-            };
             let spec = Spec {
-                base: &format!("{}_checkpoints", var.emit),
+                base,
                 ty,
                 init,
                 init_is_call: false,
-                doc: format!("`{}` {when} checkpointed loop #{l}", var.name),
+                doc,
                 nest: &self.f.loops[l].nest.clone(),
             };
             self.tape.field(key, spec, &self.f.loops);

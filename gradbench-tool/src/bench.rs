@@ -1,7 +1,5 @@
-//! What the benches share: seeded inputs and a median over batches.
-
-// Each bench uses a subset.
-#![allow(dead_code)]
+//! What the benches (`benches/`) share: seeded inputs, a median over batches, and the
+//! report of interleaved rounds.
 
 use std::time::Instant;
 
