@@ -192,6 +192,12 @@ pub struct Model {
     pub weights: Vec<Vec<f64>>,
     pub triangles: Vec<[usize; 3]>,
     pub mirrored: bool,
+    /// The pose columns each bone's transform depends on (bits of a `u32`): the Euler angles
+    /// of the bone and of its ancestors.
+    pub chain: Vec<u32>,
+    /// The pose columns each vertex depends on: the global rotation's and translation's six,
+    /// and its bones' chains.
+    pub columns: Vec<u32>,
 }
 
 /// One input: the model, the pose, the correspondences (a vertex each in the simple variant,
@@ -203,6 +209,10 @@ pub struct Problem {
     pub us: Vec<[f64; 2]>,
     pub correspondences: Vec<usize>,
     pub points: Vec<[f64; 3]>,
+    /// The pose columns' lanes in [`Problem::jacobian_into`]'s sweeps: over the rows of the
+    /// variant (vertices, or triangles), and over the bones (their own sweep).
+    pub compression: Compression,
+    pub bone_compression: Compression,
 }
 
 impl Problem {
@@ -268,36 +278,51 @@ impl Problem {
         }
     }
 
-    /// The Jacobian of the residuals, row by row (`3n` rows of `W` columns: in the complicated
+    /// The Jacobian of the residuals, row by row (`3n` rows of `C` columns: in the complicated
     /// variant each residual's two barycentric coordinates first, then the 26 pose
-    /// parameters, as ADBench lays it out), by forward sweeps of `W` directions through the
-    /// stages, into `rows`, whose capacity is reused.
-    pub fn jacobian_into<const W: usize>(&self, rows: &mut Vec<[f64; W]>) {
+    /// parameters, as ADBench lays it out), into `rows`, whose capacity is reused. Forward
+    /// sweeps of `W` directions through the bones and the vertices, compressed: the pose
+    /// columns of one color of [`Problem::compression`] share a lane (the vertex's pattern
+    /// has at most one of them), and each skinned vertex's tangents go back to their columns
+    /// for the residuals' `C`-wide sweep. `W` must hold the lanes (the colors, and two more
+    /// in the complicated variant, unused).
+    pub fn jacobian_into<const W: usize, const C: usize>(&self, rows: &mut Vec<[f64; C]>) {
         let m = &self.model;
-        // The pose parameters' columns come after the two barycentric ones, as in ADBench.
-        let offset = W - 26;
-        let mut t_theta = [[0.0; W]; 26];
-        for (i, t) in t_theta.iter_mut().enumerate() {
-            t[offset + i] = 1.0;
-        }
-        let (t, d_t) = bone_transforms_jvp_vec::<W>(
-            &self.theta,
-            m.parents.len(),
-            &m.parents,
-            &m.base_rel,
-            &m.inv_abs,
-            &t_theta,
+        let k = &self.compression;
+        // The barycentric coordinates' lanes (the complicated variant's) come first.
+        let offset = C - 26;
+        assert!(
+            offset + k.lanes <= W,
+            "ht: {W} lanes for {} colors",
+            k.lanes
         );
+        let mut t_theta = [[0.0; W]; 26];
+        for (c, t) in t_theta.iter_mut().enumerate() {
+            t[offset + usize::from(k.lane[c])] = 1.0;
+        }
+        let (t, d_t) = if self.bone_compression.lanes <= BONE_LANES {
+            self.bones_recompressed::<W>(offset)
+        } else {
+            bone_transforms_jvp_vec::<W>(
+                &self.theta,
+                m.parents.len(),
+                &m.parents,
+                &m.base_rel,
+                &m.inv_abs,
+                &t_theta,
+            )
+        };
         let (r, d_r) = global_rotation_jvp_vec::<W>(&self.theta, &t_theta);
-        // Each vertex a correspondence reads, skinned once with its tangents.
+        // Each vertex a correspondence reads, skinned once with its tangents, which then
+        // leave their lanes for their columns (those outside its pattern are zero).
         let mut slot = vec![usize::MAX; m.positions.len()];
-        let mut posed: Vec<([f64; 3], [[f64; W]; 3])> = Vec::new();
+        let mut posed: Vec<([f64; 3], [[f64; C]; 3])> = Vec::new();
         for i in 0..self.points.len() {
             for v in self.vertices_of(i) {
                 if slot[v] == usize::MAX {
                     slot[v] = posed.len();
                     let (p, (bones, weights)) = (&m.positions[v], (&m.bones[v], &m.weights[v]));
-                    posed.push(vertex_jvp_vec::<W>(
+                    let (x, d) = vertex_jvp_vec::<W>(
                         &t,
                         &r,
                         &self.theta,
@@ -308,35 +333,181 @@ impl Problem {
                         &d_t,
                         &d_r,
                         &t_theta,
-                    ));
+                    );
+                    let pattern = m.columns[v];
+                    let mut full = [[0.0; C]; 3];
+                    for (full, d) in full.iter_mut().zip(&d) {
+                        for (col, out) in full[offset..].iter_mut().enumerate() {
+                            if pattern >> col & 1 == 1 {
+                                *out = d[offset + usize::from(k.lane[col])];
+                            }
+                        }
+                    }
+                    posed.push((x, full));
                 }
             }
         }
-        let mut t_u = [[0.0; W]; 2];
-        if self.complicated() {
-            t_u[0][0] = 1.0;
-            t_u[1][1] = 1.0;
-        }
         rows.clear();
+        rows.reserve(3 * self.points.len());
+        if !self.complicated() {
+            for (&v, point) in self.correspondences.iter().zip(&self.points) {
+                let (x, d) = &posed[slot[v]];
+                rows.extend_from_slice(&simple_residual_jvp_vec::<C>(x, point, d).1);
+            }
+            return;
+        }
+        let mut t_u = [[0.0; C]; 2];
+        (t_u[0][0], t_u[1][1]) = (1.0, 1.0);
         for i in 0..self.points.len() {
             let [a, b, c] = self.vertices_of(i).map(|v| &posed[slot[v]]);
-            let (_, d) = if self.complicated() {
-                residual_jvp_vec::<W>(
-                    &a.0,
-                    &b.0,
-                    &c.0,
-                    &self.us[i],
-                    &self.points[i],
-                    &a.1,
-                    &b.1,
-                    &c.1,
-                    &t_u,
-                )
-            } else {
-                simple_residual_jvp_vec::<W>(&a.0, &self.points[i], &a.1)
-            };
+            let (_, d) = residual_jvp_vec::<C>(
+                &a.0,
+                &b.0,
+                &c.0,
+                &self.us[i],
+                &self.points[i],
+                &a.1,
+                &b.1,
+                &c.1,
+                &t_u,
+            );
             rows.extend_from_slice(&d);
         }
+    }
+}
+
+/// The lanes of the bones' own sweep when their compression fits ([`Problem::bones_recompressed`]):
+/// a bone reads the angles of its finger's joints only, four in ADBench's hands.
+const BONE_LANES: usize = 4;
+
+impl Problem {
+    /// The bones' transforms and their tangents in the vertices' lanes
+    /// ([`Problem::compression`], after `offset`), from a sweep of [`BONE_LANES`] lanes of
+    /// the bones' own compression ([`Problem::bone_compression`]): a bone's pattern has at
+    /// most one column of each of its colors, so each of its columns is one lane of the
+    /// sweep, copied to that column's lane in the vertices'.
+    fn bones_recompressed<const W: usize>(
+        &self,
+        offset: usize,
+    ) -> ([[f64; 12]; 32], [[[f64; W]; 12]; 32]) {
+        let (m, kb, k) = (&self.model, &self.bone_compression, &self.compression);
+        let mut seed = [[0.0; BONE_LANES]; 26];
+        for (c, s) in seed.iter_mut().enumerate() {
+            s[usize::from(kb.lane[c])] = 1.0;
+        }
+        let (t, d_b) = bone_transforms_jvp_vec::<BONE_LANES>(
+            &self.theta,
+            m.parents.len(),
+            &m.parents,
+            &m.base_rel,
+            &m.inv_abs,
+            &seed,
+        );
+        let mut d_t = [[[0.0; W]; 12]; 32];
+        for ((d_t, d_b), &chain) in d_t.iter_mut().zip(&d_b).zip(&m.chain) {
+            for c in (0..26).filter(|c| chain >> c & 1 == 1) {
+                let (from, to) = (usize::from(kb.lane[c]), offset + usize::from(k.lane[c]));
+                for (d_t, d_b) in d_t.iter_mut().zip(d_b) {
+                    d_t[to] = d_b[from];
+                }
+            }
+        }
+        (t, d_t)
+    }
+}
+
+/// A Jacobian's rows, kept from one evaluation to the next: the simple variant's 26 columns
+/// or the complicated variant's 28.
+#[derive(Debug, Default, Clone)]
+pub struct Rows {
+    pub simple: Vec<[f64; 26]>,
+    pub complicated: Vec<[f64; 28]>,
+}
+
+impl Problem {
+    /// The Jacobian into `rows` (the variant's), in as few lanes as its compression needs:
+    /// 12 or 26 (simple), 16 or 28 (complicated).
+    pub fn jacobian(&self, rows: &mut Rows) {
+        match (self.complicated(), self.compression.lanes) {
+            (false, ..=12) => self.jacobian_into::<12, 26>(&mut rows.simple),
+            (false, _) => self.jacobian_into::<26, 26>(&mut rows.simple),
+            (true, ..=14) => self.jacobian_into::<16, 28>(&mut rows.complicated),
+            (true, _) => self.jacobian_into::<28, 28>(&mut rows.complicated),
+        }
+    }
+}
+
+/// The pose columns (bits 0 to 25 of a `u32`) bone `b`'s own Euler angles read, as
+/// [`bone_transforms`] lays them out: a finger's first joint two, each other joint one, its
+/// tip none.
+fn own_columns(b: usize) -> u32 {
+    match b.checked_sub(2) {
+        Some(k) if k < 20 => {
+            let (f, j) = (k / 4, k % 4);
+            match j {
+                0 => 0b11 << (6 + 4 * f),
+                1 => 1 << (8 + 4 * f),
+                2 => 1 << (9 + 4 * f),
+                _ => 0,
+            }
+        }
+        _ => 0,
+    }
+}
+
+/// A compression of the 26 pose columns for a variant's rows: two columns may share a lane
+/// when no row depends on both (a distance-2 coloring of the rows' pattern, [`Coloring`]).
+/// A property of the model and the variant, computed when the input is read.
+///
+/// [`Coloring`]: stackgrad::runtime::sparse::Coloring
+#[derive(Debug, Clone)]
+pub struct Compression {
+    /// Each pose column's lane.
+    pub lane: [u8; 26],
+    /// The lanes used.
+    pub lanes: usize,
+}
+
+impl Compression {
+    /// The compressions of a model's variant: over its rows (the vertices, or the triangles
+    /// in the complicated variant) and over its bones.
+    pub fn of(model: &Model, complicated: bool) -> Result<(Compression, Compression), String> {
+        let rows = if complicated {
+            Compression::new(
+                (model.triangles.iter())
+                    .map(|t| t.iter().fold(0, |acc, &v| acc | model.columns[v])),
+            )?
+        } else {
+            Compression::new(model.columns.iter().copied())?
+        };
+        Ok((rows, Compression::new(model.chain.iter().copied())?))
+    }
+
+    /// No compression: a lane per column.
+    pub fn identity() -> Compression {
+        Compression {
+            lane: core::array::from_fn(|c| c as u8),
+            lanes: 26,
+        }
+    }
+
+    /// The coloring of these rows' patterns (bits of the 26 columns).
+    fn new(rows: impl IntoIterator<Item = u32>) -> Result<Compression, String> {
+        use stackgrad::runtime::sparse::{Coloring, Pattern};
+        let mut pattern = Pattern::new(26);
+        for row in rows {
+            (pattern.push_row((0..26).filter(|c| row >> c & 1 == 1)))
+                .map_err(|e| format!("ht: {e}"))?;
+        }
+        let coloring = Coloring::new(&pattern);
+        let mut lane = [0; 26];
+        for (c, l) in lane.iter_mut().enumerate() {
+            *l = coloring.color_of(c) as u8;
+        }
+        Ok(Compression {
+            lane,
+            lanes: coloring.colors(),
+        })
     }
 }
 
@@ -464,6 +635,15 @@ impl Model {
             .get("is_mirrored")
             .and_then(Value::as_bool)
             .unwrap_or(false);
+        // A bone's transform reads its own angles and, through its parent's, its ancestors'.
+        let mut chain = vec![0u32; nb];
+        for b in 0..nb {
+            let parent = usize::try_from(parents[b]).map_or(0, |p| chain[p]);
+            chain[b] = own_columns(b) | parent;
+        }
+        let columns = (bones.iter())
+            .map(|bs| bs.iter().fold(0b11_1111, |acc, &b| acc | chain[b]))
+            .collect();
         Ok(Model {
             parents,
             base_rel,
@@ -473,6 +653,8 @@ impl Model {
             weights,
             triangles,
             mirrored,
+            chain,
+            columns,
         })
     }
 }
@@ -516,12 +698,15 @@ impl Problem {
                 us.len()
             ));
         }
+        let (compression, bone_compression) = Compression::of(&model, !us.is_empty())?;
         Ok(Problem {
             model,
             theta,
             us,
             correspondences,
             points,
+            compression,
+            bone_compression,
         })
     }
 }
@@ -535,22 +720,74 @@ pub fn evaluate(function: &str, input: &Value) -> Result<(Value, Vec<Duration>),
             let (_, times) = runs.time(|| p.objective_into(&mut err));
             Ok((json!(err), times))
         }
-        "jacobian" if p.complicated() => {
-            let mut rows = Vec::new();
-            let (_, times) = runs.time(|| p.jacobian_into::<28>(&mut rows));
-            Ok((
-                json!(rows.iter().map(|r| r.to_vec()).collect::<Vec<_>>()),
-                times,
-            ))
-        }
         "jacobian" => {
-            let mut rows = Vec::new();
-            let (_, times) = runs.time(|| p.jacobian_into::<26>(&mut rows));
-            Ok((
-                json!(rows.iter().map(|r| r.to_vec()).collect::<Vec<_>>()),
-                times,
-            ))
+            let mut rows = Rows::default();
+            let (_, times) = runs.time(|| p.jacobian(&mut rows));
+            let out: Vec<Vec<f64>> = if p.complicated() {
+                rows.complicated.iter().map(|r| r.to_vec()).collect()
+            } else {
+                rows.simple.iter().map(|r| r.to_vec()).collect()
+            };
+            Ok((json!(out), times))
         }
         _ => Err(super::unknown("ht", function)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The first simple instance of ADBench's small hand model (the repo's copy), `complicated`
+    /// with each point bound to a triangle at seeded barycentric coordinates instead.
+    fn hand1(complicated: bool) -> Problem {
+        let dir = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../data/adbench/ht"));
+        let mut input =
+            crate::adbench::ht_input(&dir.join("model"), &dir.join("hand1_t26_c100.txt"), false)
+                .unwrap();
+        if complicated {
+            let n = input["data"]["points"].as_array().unwrap().len();
+            let corr: Vec<usize> = (0..n).map(|i| (i * 37) % 1084).collect();
+            let us: Vec<[f64; 2]> = (0..n)
+                .map(|i| [0.1 + 0.003 * i as f64, 0.4 - 0.002 * i as f64])
+                .collect();
+            input["data"]["correspondences"] = json!(corr);
+            input["us"] = json!(us);
+        }
+        Problem::read(&input).unwrap()
+    }
+
+    /// The compressed sweeps (the vertices' lanes, the bones' own four) give the Jacobian of
+    /// the sweeps of a lane per column, whose columns the protocol tests check against central
+    /// differences; and ADBench's hand needs 10 lanes (simple), 12 (complicated), 4 (bones).
+    #[test]
+    fn compressed_sweeps_match_a_lane_per_column() {
+        for complicated in [false, true] {
+            let mut p = hand1(complicated);
+            let want = if complicated { 12 } else { 10 };
+            assert_eq!((p.compression.lanes, p.bone_compression.lanes), (want, 4));
+            let mut rows = Rows::default();
+            p.jacobian(&mut rows);
+            (p.compression, p.bone_compression) =
+                (Compression::identity(), Compression::identity());
+            let mut dense = Rows::default();
+            if complicated {
+                p.jacobian_into::<28, 28>(&mut dense.complicated);
+                assert_eq!(rows.complicated.len(), 300);
+                for (a, b) in rows.complicated.iter().zip(&dense.complicated) {
+                    for (x, y) in a.iter().zip(b) {
+                        assert!((x - y).abs() <= 1e-12 * y.abs().max(1.0), "{a:?}\n{b:?}");
+                    }
+                }
+            } else {
+                p.jacobian_into::<26, 26>(&mut dense.simple);
+                assert_eq!(rows.simple.len(), 300);
+                for (a, b) in rows.simple.iter().zip(&dense.simple) {
+                    for (x, y) in a.iter().zip(b) {
+                        assert!((x - y).abs() <= 1e-12 * y.abs().max(1.0), "{a:?}\n{b:?}");
+                    }
+                }
+            }
+        }
     }
 }

@@ -7,7 +7,7 @@ pub mod det;
 pub mod gmm;
 mod hello;
 pub mod ht;
-mod kmeans;
+pub mod kmeans;
 mod llsq;
 pub mod lse;
 pub mod lstm;
