@@ -228,7 +228,7 @@ fn generate(args: &args::Args, func: &syn::ItemFn) -> syn::Result<TokenStream> {
         let mut item = program.item;
         StripBounds.visit_item_fn_mut(&mut item);
         out.extend(quote!(#item));
-        out.extend(hvp::hvp_fn(func, &f));
+        out.extend(hvp::hvp_fn(func, &f, crate::items::has_fused_program(&g)));
     }
     Ok(out)
 }

@@ -6,7 +6,9 @@
 //!
 //! The analysis ([`find`]) runs on the lowered function; [`crate::items`] emits the fused
 //! `f_grad` from its result, the forward sweep with the loop replaced and the reverse sweep
-//! without it.
+//! without it. The tangent program of `hvp` (`f_hvp_jvp`, whose output is `[value, tangent]`,
+//! an array literal of accumulators' values) is fused the same way, each element's cotangent
+//! `d_out[i]`: its forward and adjoint in one (`f_hvp_jvp_fused`), which `f_hvp` calls.
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -23,12 +25,15 @@ pub enum Early {
     Pure(Pure),
 }
 
-/// One path from an accumulator to the output: `±d_out · Π factors`.
+/// One path from an accumulator to the output: `±d_out · Π factors`, or `±d_out[i] · Π
+/// factors` to element `i` of an array output.
 #[derive(Clone)]
 pub struct Term {
     pub negative: bool,
     /// Each factor multiplies (`false`) or divides (`true`).
     pub factors: Vec<(bool, Early)>,
+    /// The element of the output the path reaches, for an array output.
+    pub elem: Option<usize>,
 }
 
 /// A loop to fuse and the cotangent of each accumulator at its end.
@@ -60,7 +65,12 @@ pub fn record_costly(f: &mut Func) {
 /// accumulators are floats, only read after it on linear paths to the function's value (`+`,
 /// `-`, times or over values at hand), and nothing it reads is assigned after it.
 pub fn find(f: &Func) -> Option<Fusion> {
-    if f.ret_tuple || f.ret.len() != 1 || f.types.kind(f.ret[0]) != Kind::Float {
+    if f.ret_tuple || f.ret.len() != 1 {
+        return None;
+    }
+    let float = |t: TyId| f.types.kind(t) == Kind::Float;
+    let array_of_floats = f.types.elem(f.ret[0]).is_some_and(float);
+    if !(float(f.ret[0]) || f.tangent_program && array_of_floats) {
         return None;
     }
     let stmts = &f.body.stmts;
@@ -137,6 +147,11 @@ impl Derived {
     ) -> Option<Derived> {
         let mut uses: Vec<(Target, Vec<(Target, Term)>)> =
             accs.iter().map(|&v| (Target::Var(v), Vec::new())).collect();
+        let tail = match f.body.tail.as_slice() {
+            [Operand::Temp(t)] => Some(Target::Temp(*t)),
+            [Operand::Var { var, proj, .. }] if proj.is_empty() => Some(Target::Var(*var)),
+            _ => None,
+        };
         let is_derived = |uses: &[(Target, Vec<(Target, Term)>)], o: &Operand| {
             let t = match o {
                 Operand::Var { var, proj, .. } if proj.is_empty() => Target::Var(*var),
@@ -209,25 +224,8 @@ impl Derived {
             if !plain {
                 return None;
             }
-            let term = |negative: bool, factors: Vec<(bool, Early)>| Term { negative, factors };
-            let contributions: Vec<(usize, Term)> = match (rhs, hits.as_slice()) {
-                (Rhs::Copy(_), [0]) => vec![(0, term(false, vec![]))],
-                (Rhs::Neg(_), [0]) => vec![(0, term(true, vec![]))],
-                (Rhs::Bin(BinOp::Add, ..), h) => {
-                    h.iter().map(|&i| (i, term(false, vec![]))).collect()
-                }
-                (Rhs::Bin(BinOp::Sub, ..), h) => {
-                    h.iter().map(|&i| (i, term(i == 1, vec![]))).collect()
-                }
-                (Rhs::Bin(BinOp::Mul, a, b), [i]) => {
-                    let other = if *i == 0 { b } else { a };
-                    vec![(*i, term(false, vec![(false, early(other)?)]))]
-                }
-                (Rhs::Bin(BinOp::Div, _, b), [0]) => {
-                    vec![(0, term(false, vec![(true, early(b)?)]))]
-                }
-                _ => return None,
-            };
+            let the_tail = Some(*target) == tail;
+            let contributions = contributions(rhs, &hits, the_tail, early)?;
             for (i, t) in contributions {
                 let from = match ops[i] {
                     Operand::Var { var, .. } => Target::Var(*var),
@@ -239,11 +237,16 @@ impl Derived {
             }
             uses.push((*target, Vec::new()));
         }
-        let tail = match f.body.tail.as_slice() {
-            [Operand::Temp(t)] => Target::Temp(*t),
-            [Operand::Var { var, proj, .. }] if proj.is_empty() => Target::Var(*var),
-            _ => return None,
-        };
+        let tail = tail?;
+        // An array output is reached through its elements only ([`Term::elem`]).
+        if f.types.kind(f.ret[0]) != Kind::Float
+            && !uses
+                .iter()
+                .flat_map(|(_, u)| u)
+                .any(|(_, t)| t.elem.is_some())
+        {
+            return None;
+        }
         uses.iter()
             .any(|(u, _)| *u == tail)
             .then_some(Derived { uses, tail })
@@ -255,6 +258,7 @@ impl Derived {
             return vec![Term {
                 negative: false,
                 factors: Vec::new(),
+                elem: None,
             }];
         }
         let Some((_, uses)) = self.uses.iter().find(|(u, _)| u == t) else {
@@ -265,11 +269,49 @@ impl Derived {
             for mut term in self.coef(to) {
                 term.negative ^= local.negative;
                 term.factors.extend(local.factors.iter().cloned());
+                term.elem = term.elem.or(local.elem);
                 out.push(term);
             }
         }
         out
     }
+}
+
+/// How a definition's operands `hits` (derived values) reach what it defines: one term each,
+/// or `None` where one is not linear in it. `tail`: the definition is of the value returned.
+fn contributions(
+    rhs: &Rhs,
+    hits: &[usize],
+    tail: bool,
+    early: &dyn Fn(&Operand) -> Option<Early>,
+) -> Option<Vec<(usize, Term)>> {
+    let term = |negative: bool, factors: Vec<(bool, Early)>| Term {
+        negative,
+        factors,
+        elem: None,
+    };
+    Some(match (rhs, hits) {
+        (Rhs::Copy(_), [0]) => vec![(0, term(false, vec![]))],
+        (Rhs::Neg(_), [0]) => vec![(0, term(true, vec![]))],
+        (Rhs::Bin(BinOp::Add, ..), h) => h.iter().map(|&i| (i, term(false, vec![]))).collect(),
+        (Rhs::Bin(BinOp::Sub, ..), h) => h.iter().map(|&i| (i, term(i == 1, vec![]))).collect(),
+        (Rhs::Bin(BinOp::Mul, a, b), [i]) => {
+            let other = if *i == 0 { b } else { a };
+            vec![(*i, term(false, vec![(false, early(other)?)]))]
+        }
+        (Rhs::Bin(BinOp::Div, _, b), [0]) => {
+            vec![(0, term(false, vec![(true, early(b)?)]))]
+        }
+        // The array the function returns: each element's cotangent is `d_out[i]`.
+        (Rhs::Array(_), h) if tail => (h.iter())
+            .map(|&i| {
+                let mut t = term(false, vec![]);
+                t.elem = Some(i);
+                (i, t)
+            })
+            .collect(),
+        _ => return None,
+    })
 }
 
 /// A factor of a coefficient: a value at hand where the loop starts, or `None`.
@@ -284,8 +326,28 @@ fn early(
     let var_early = |v: VarId| {
         f.vars[v].in_place() || (v < counter && !in_loop.contains(&v) && !after.contains(&v))
     };
+    // A pure expression of early values, defined after the loop by a `let` (the tangent
+    // program's `let t7 = n as f64;`).
+    let pure_let = |v: VarId| {
+        let def = rest.iter().find_map(|s| match s {
+            Stmt::Def {
+                target: Target::Var(d),
+                place,
+                rhs: Rhs::Pure(p),
+                is_let: true,
+                ..
+            } if *d == v && place.is_empty() && !f.vars[v].mutable => Some(p),
+            _ => None,
+        })?;
+        let mut reads = Vec::new();
+        crate::walk::pure_reads(def, &mut reads);
+        (reads.iter())
+            .all(|(v, ..)| var_early(*v))
+            .then(|| Early::Pure(def.clone()))
+    };
     match o {
         Operand::Const { .. } => Some(Early::Operand(o.clone())),
+        Operand::Var { var, proj, .. } if proj.is_empty() && after.contains(var) => pure_let(*var),
         Operand::Var { var, proj, .. } => {
             let mut reads = Vec::new();
             crate::walk::proj_reads(proj, &mut reads);
@@ -363,8 +425,8 @@ fn nested_vars(s: &Stmt, out: &mut std::collections::BTreeSet<VarId>) {
     }
 }
 
-/// The tokens of a cotangent: the sum of its terms, each `d_out` times its factors; `early`
-/// prints a factor where the loop starts.
+/// The tokens of a cotangent: the sum of its terms, each `d_out` (`(*d_out)[i]` for element
+/// `i` of an array output) times its factors; `early` prints a factor where the loop starts.
 pub fn coef_tokens(
     terms: &[Term],
     d_out: &TokenStream,
@@ -374,7 +436,10 @@ pub fn coef_tokens(
         return quote!(-0.0);
     }
     let terms = terms.iter().map(|t| {
-        let mut e = quote!(#d_out);
+        let mut e = match t.elem {
+            Some(i) => quote!((*#d_out)[#i]),
+            None => quote!(#d_out),
+        };
         for (div, factor) in &t.factors {
             let v = early(factor);
             e = if *div {

@@ -122,8 +122,10 @@ fn tangent_callees(known: &HashMap<String, Callee>) -> HashMap<String, Callee> {
         .collect()
 }
 
-/// `f_hvp(x.., v..) -> (value, gradient, H v)`, for a function with one float output.
-pub fn hvp_fn(func: &syn::ItemFn, f: &Func) -> TokenStream {
+/// `f_hvp(x.., v..) -> (value, gradient, H v)`, for a function with one float output: the
+/// tangent program's forward sweep, then its adjoint; or, where the program has a loop to fuse
+/// (`fused`), its `f_hvp_jvp_fused`, both in one.
+pub fn hvp_fn(func: &syn::ItemFn, f: &Func, fused: bool) -> TokenStream {
     if !has_grad(f) {
         return TokenStream::new();
     }
@@ -218,25 +220,41 @@ pub fn hvp_fn(func: &syn::ItemFn, f: &Func) -> TokenStream {
         ),
     };
     let hvp = format_ident!("{}_hvp", name);
-    let v_list = list(v_names.iter().map(|v| v.to_string()));
-    let text = doc(format!(
-        "The value of [`{name}`], its gradient with respect to {wrt_names} (as `{name}_grad` \
-         returns it) and the Hessian-vector product `H v` along {v_list}, by reverse mode over \
-         forward mode (its tape on the stack, with `Vec` fields where a loop over a run-time \
-         length is recorded)."
-    ));
+    let text = hvp_doc(name, wrt_names, &v_names);
+    let sweeps = if fused {
+        let inner_fused = crate::items::fused_name(&inner);
+        quote! {
+            #locals
+            let #value = #inner_fused(#(#args,)* #(#v_pass,)* &[0.0, 1.0], #(#h_pass,)* #(#t_adj),*);
+        }
+    } else {
+        quote! {
+            let mut #tape = <#inner_tape #guse>::new();
+            let #value = #inner_fwd(#(#args,)* #(#v_pass,)* &mut #tape);
+            #locals
+            #inner_adj(#(#args,)* #(#v_pass,)* &#tape, &[0.0, 1.0], #(#h_pass,)* #(#t_adj),*);
+        }
+    };
     quote! {
         #text
         #allow
         #vis fn #hvp #gdecl(#(#params,)* #(#v_names: #v_tys,)* #(#buffers),*) -> (#ret, #grad_ty, #grad_ty) {
             #checks
-            let mut #tape = <#inner_tape #guse>::new();
-            let #value = #inner_fwd(#(#args,)* #(#v_pass,)* &mut #tape);
-            #locals
-            #inner_adj(#(#args,)* #(#v_pass,)* &#tape, &[0.0, 1.0], #(#h_pass,)* #(#t_adj),*);
+            #sweeps
             (#value[0], #grads, #hs)
         }
     }
+}
+
+/// `f_hvp`'s documentation.
+fn hvp_doc(name: &Ident, wrt_names: &str, v_names: &[Ident]) -> TokenStream {
+    let v_list = list(v_names.iter().map(|v| v.to_string()));
+    doc(format!(
+        "The value of [`{name}`], its gradient with respect to {wrt_names} (as `{name}_grad` \
+         returns it) and the Hessian-vector product `H v` along {v_list}, by reverse mode over \
+         forward mode (its tape on the stack, with `Vec` fields where a loop over a run-time \
+         length is recorded)."
+    ))
 }
 
 /// What `f_hvp` returns and what it passes to the tangent program's adjoint, per differentiated

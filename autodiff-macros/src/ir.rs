@@ -450,6 +450,9 @@ pub struct Func {
     /// The reads of struct fields cast to a float (`p.k as f64`) whose type nothing in the
     /// function decides: see [`Func::unseen_field`].
     pub unseen_casts: std::collections::HashSet<ReadId>,
+    /// The tangent program of `hvp` (`f_hvp_jvp`), whose `[value, tangent]` output a fused loop
+    /// may reach ([`crate::fused::find`]).
+    pub tangent_program: bool,
     /// The slice parameters (`x: &[f64]`, `xs: &[[f64; D]]`): read in place, never
     /// differentiated; their type is an array whose length is `x.len()`.
     pub slices: Vec<VarId>,

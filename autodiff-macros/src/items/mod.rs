@@ -17,8 +17,10 @@ use crate::reverse::Rev;
 use crate::tape::Tape;
 
 mod jvp;
+mod seeded;
 use crate::walk::has_panic;
 use jvp::{jvp_fn, jvp_vec_fn};
+pub use seeded::fused_name;
 
 /// The code of both sweeps, generated against the final tape layout.
 struct Sweeps {
@@ -127,7 +129,7 @@ fn sweeps(func: &syn::ItemFn, f: &Func, an: &Analysed, args: &crate::args::Args)
     tape.sort(&written.into_iter().map(|(n, _)| n).collect::<Vec<_>>());
     tape.freeze();
     // `f_grad`'s own sweep, into zeroed buffers: first contributions assign.
-    let grad = has_grad(f).then(|| {
+    let grad = (has_grad(f) || has_fused_program(f)).then(|| {
         let fusion = crate::fused::find(f);
         let mut grad = rev(tape.clone());
         grad.reruns = reruns.clone();
@@ -239,6 +241,12 @@ fn fused_forward(
     Some(fwd.block(&f.body, false, BlockRef::Fn))
 }
 
+/// Whether `f` is the tangent program of `hvp` with a loop to fuse, which gets
+/// `f_hvp_jvp_fused` ([`seeded`]).
+pub fn has_fused_program(f: &Func) -> bool {
+    f.tangent_program && crate::fused::find(f).is_some()
+}
+
 /// Whether the function gets an `f_grad`: one float output.
 pub fn has_grad(f: &Func) -> bool {
     !f.ret_tuple
@@ -339,7 +347,11 @@ pub fn items(func: &syn::ItemFn, f: &Func, an: &Analysed, args: &crate::args::Ar
     let tapes = tape_types(&sig, f, &s.tape);
     let forward = forward_fns(&sig, &s);
     let adjoint = adjoint_fn(&sig, &s);
-    let grad = grad_fn(&sig, f, &s);
+    let grad = if has_grad(f) {
+        grad_fn(&sig, f, &s)
+    } else {
+        seeded::fused_adjoint_fn(&sig, &s)
+    };
     let checks = checks(&sig, f);
     let has_jvp = (args.jvp || args.hvp) && !args.tangent_program;
     // A tangent program's (`f_hvp_jvp`'s) parameters left out take anything: where a caller's

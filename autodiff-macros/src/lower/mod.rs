@@ -153,6 +153,7 @@ pub fn lower(item: &syn::ItemFn, args: &Args) -> syn::Result<Func> {
     // integer field fails to compile instead (README: bind it with its type first).
     if args.tangent_program {
         f.unseen_casts.clear();
+        f.tangent_program = true;
     }
     Ok(f)
 }
@@ -184,6 +185,7 @@ impl Lower {
                 field_tys: HashMap::new(),
                 known: args.known.clone(),
                 unseen_casts: HashSet::new(),
+                tangent_program: false,
                 slices: Vec::new(),
                 vec_lens: HashMap::new(),
             },
