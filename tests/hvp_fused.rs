@@ -130,3 +130,36 @@ fn hvp_over_a_differentiated_slice_with_a_search_and_a_branch() {
         }
     }
 }
+
+/// A constant that only the body names (no parameter's type carries it), an accumulator that
+/// starts from a differentiated parameter, and a differentiated factor after the loop:
+/// `w1 · (w0² + Σ_i (K w0 x_i)²)`.
+#[differentiable(hvp)]
+fn generic_sum<const K: usize>(w: &[f64; 2], xs: &[f64]) -> f64 {
+    let mut s = w[0] * w[0];
+    for i in 0..xs.len() {
+        let z = K as f64 * w[0] * xs[i];
+        s += z * z;
+    }
+    s * w[1]
+}
+
+#[test]
+fn hvp_with_a_constant_named_in_the_body_only() {
+    let xs = data(21, 30, -1.0, 1.0);
+    let (w, v) = ([0.7, -1.3], [0.4, 0.9]);
+    let (value, g, hv) = generic_sum_hvp::<3>(&w, &xs, &v);
+    // f = w1 (w0² (1 + 9 Σ x²)); with a = 1 + 9 Σ x²: ∇f = (2 w0 w1 a, w0² a),
+    // H = [[2 w1 a, 2 w0 a], [2 w0 a, 0]].
+    let a = 1.0 + 9.0 * xs.iter().map(|x| x * x).sum::<f64>();
+    close(value, w[1] * w[0] * w[0] * a, "value");
+    close(generic_sum::<3>(&w, &xs), value, "the primal");
+    close(g[0], 2.0 * w[0] * w[1] * a, "gradient 0");
+    close(g[1], w[0] * w[0] * a, "gradient 1");
+    close(
+        hv[0],
+        2.0 * w[1] * a * v[0] + 2.0 * w[0] * a * v[1],
+        "H v 0",
+    );
+    close(hv[1], 2.0 * w[0] * a * v[0], "H v 1");
+}

@@ -222,10 +222,10 @@ pub fn hvp_fn(func: &syn::ItemFn, f: &Func, fused: bool) -> TokenStream {
     let hvp = format_ident!("{}_hvp", name);
     let text = hvp_doc(name, wrt_names, &v_names);
     let sweeps = if fused {
-        let inner_fused = crate::items::fused_name(&inner);
+        let (inner_fused, turbofish) = (crate::items::fused_name(&inner), sig.turbofish()); // no tape names the constants
         quote! {
             #locals
-            let #value = #inner_fused(#(#args,)* #(#v_pass,)* &[0.0, 1.0], #(#h_pass,)* #(#t_adj),*);
+            let #value = #inner_fused #turbofish(#(#args,)* #(#v_pass,)* &[0.0, 1.0], #(#h_pass,)* #(#t_adj),*);
         }
     } else {
         quote! {

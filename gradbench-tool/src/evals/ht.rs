@@ -290,9 +290,14 @@ impl Problem {
         let m = &self.model;
         let k = &self.compression;
         // The barycentric coordinates' lanes (the complicated variant's) come first.
+        assert_eq!(
+            C,
+            if self.complicated() { 28 } else { 26 },
+            "ht: the variant's columns"
+        );
         let offset = C - 26;
         assert!(
-            offset + k.lanes <= W,
+            offset + k.lanes <= W && k.lane.iter().all(|&l| usize::from(l) < k.lanes),
             "ht: {W} lanes for {} colors",
             k.lanes
         );
