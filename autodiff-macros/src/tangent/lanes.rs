@@ -7,7 +7,7 @@
 //! The parameters and the result take and give each float's lanes as a `[F; W]`.
 //!
 //! Loop-invariant tangent terms are hoisted as in `f_jvp` (`hoist`, whose fixed part and slots
-//! hold lanes too); loop nests are not split (`split`). For the functions whose tangents are
+//! hold lanes too), and loop nests split as there (`split`). For the functions whose tangents are
 //! floats and arrays of floats: a struct or slice tangent leaves the function without
 //! `f_jvp_vec` ([`vector_mode`]). A call takes the value once and its tangent lane by lane,
 //! one `g_jvp_call` per lane ([`Tan::lanes_call`]): any `jvp` callee serves, whether it has a

@@ -526,10 +526,7 @@ impl<'a> Tan<'a> {
                 if let Some(hoisted) = self.hoist_loop(s) {
                     return hoisted;
                 }
-                // (Vector mode does not split a nest: its lanes are its parallelism.)
-                if !self.lanes
-                    && let Some(split) = self.split_loop(s)
-                {
+                if let Some(split) = self.split_loop(s) {
                     return split;
                 }
                 let i = &self.f.vars[*var].emit;

@@ -309,6 +309,11 @@ pub fn hoist_jvp_vec<const K: usize, const N: usize, const __W: usize>(
             for a in (0..3) {
                 for b in (a..3) {
                     let t0 = l[k][((a * 3) - ((a * (a + 1)) / 2)) + b] * xc[a];
+                    y[b] = y[b] + t0;
+                }
+            }
+            for a in (0..3) {
+                for b in (a..3) {
                     let t_t0: __Lanes<f64, __W> = __Lanes(
                         ::core::array::from_fn(|__l| {
                             t_l[k][((a * 3) - ((a * (a + 1)) / 2)) + b][__l] * xc[a]
@@ -317,7 +322,6 @@ pub fn hoist_jvp_vec<const K: usize, const N: usize, const __W: usize>(
                     t_y[b] = __Lanes(
                         ::core::array::from_fn(|__l| t_y[b].0[__l] + t_t0.0[__l]),
                     );
-                    y[b] = y[b] + t0;
                 }
             }
             for j in (0..3) {

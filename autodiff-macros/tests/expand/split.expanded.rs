@@ -200,13 +200,17 @@ pub fn split_jvp_vec<const D: usize, const __W: usize>(
     for a in (0..D) {
         for b in (a + 1..D) {
             let t0 = l[a][b] * x[a];
+            q[b] = q[b] + t0;
+        }
+    }
+    for a in (0..D) {
+        for b in (a + 1..D) {
             let t_t0: __Lanes<f64, __W> = __Lanes(
                 ::core::array::from_fn(|__l| {
                     t_l[a][b][__l] * x[a] + l[a][b] * t_x[a][__l]
                 }),
             );
             t_q[b] = __Lanes(::core::array::from_fn(|__l| t_q[b].0[__l] + t_t0.0[__l]));
-            q[b] = q[b] + t0;
         }
     }
     let mut s: f64 = 0.0;
