@@ -762,37 +762,47 @@ mod tests {
         Problem::read(&input).unwrap()
     }
 
+    /// The rows of two Jacobians of one variant, equal to rounding.
+    fn same(a: &Rows, b: &Rows) {
+        let rows = |r: &Rows| -> Vec<Vec<f64>> {
+            (r.simple.iter().map(|r| r.to_vec()))
+                .chain(r.complicated.iter().map(|r| r.to_vec()))
+                .collect()
+        };
+        let (a, b) = (rows(a), rows(b));
+        assert_eq!((a.len(), b.len()), (300, 300));
+        for (a, b) in a.iter().zip(&b) {
+            for (x, y) in a.iter().zip(b) {
+                assert!((x - y).abs() <= 1e-12 * y.abs().max(1.0), "{a:?}\n{b:?}");
+            }
+        }
+    }
+
     /// The compressed sweeps (the vertices' lanes, the bones' own four) give the Jacobian of
     /// the sweeps of a lane per column, whose columns the protocol tests check against central
-    /// differences; and ADBench's hand needs 10 lanes (simple), 12 (complicated), 4 (bones).
+    /// differences; so do the vertices' lanes with the bones swept in them (no recoloring), and
+    /// a mirrored model; ADBench's hand needs 10 lanes (simple), 12 (complicated), 4 (bones).
     #[test]
     fn compressed_sweeps_match_a_lane_per_column() {
-        for complicated in [false, true] {
+        for (complicated, mirrored) in [(false, false), (true, false), (false, true), (true, true)]
+        {
             let mut p = hand1(complicated);
+            p.model.mirrored = mirrored;
             let want = if complicated { 12 } else { 10 };
             assert_eq!((p.compression.lanes, p.bone_compression.lanes), (want, 4));
             let mut rows = Rows::default();
             p.jacobian(&mut rows);
-            (p.compression, p.bone_compression) =
-                (Compression::identity(), Compression::identity());
+            let bones = std::mem::replace(&mut p.bone_compression, Compression::identity());
+            let mut unrecolored = Rows::default();
+            p.jacobian(&mut unrecolored);
+            same(&unrecolored, &rows);
+            p.compression = Compression::identity();
             let mut dense = Rows::default();
-            if complicated {
-                p.jacobian_into::<28, 28>(&mut dense.complicated);
-                assert_eq!(rows.complicated.len(), 300);
-                for (a, b) in rows.complicated.iter().zip(&dense.complicated) {
-                    for (x, y) in a.iter().zip(b) {
-                        assert!((x - y).abs() <= 1e-12 * y.abs().max(1.0), "{a:?}\n{b:?}");
-                    }
-                }
-            } else {
-                p.jacobian_into::<26, 26>(&mut dense.simple);
-                assert_eq!(rows.simple.len(), 300);
-                for (a, b) in rows.simple.iter().zip(&dense.simple) {
-                    for (x, y) in a.iter().zip(b) {
-                        assert!((x - y).abs() <= 1e-12 * y.abs().max(1.0), "{a:?}\n{b:?}");
-                    }
-                }
-            }
+            p.jacobian(&mut dense);
+            same(&rows, &dense);
+            p.bone_compression = bones;
+            p.jacobian(&mut dense);
+            same(&rows, &dense);
         }
     }
 }
