@@ -9,7 +9,7 @@
 
 use std::hint::black_box;
 
-use stackgrad_gradbench::evals::gmm::{gmm, gmm_grad};
+use stackgrad_gradbench::evals::gmm::{gradient, objective};
 
 use stackgrad_gradbench::bench::{self, median, numbers};
 fn main() {
@@ -33,14 +33,7 @@ fn main() {
         for round in 1..=5 {
             obj.push(median(
                 || {
-                    black_box(gmm(black_box(&alpha), &mu, &q, &l, &x, d, m, gamma, 0.0));
-                },
-                batches,
-            ));
-            jac.push(median(
-                || {
-                    let [ga, gm, gq, gl] = &mut g;
-                    black_box(gmm_grad(
+                    black_box(objective(
                         black_box(&alpha),
                         &mu,
                         &q,
@@ -50,10 +43,20 @@ fn main() {
                         m,
                         gamma,
                         0.0,
-                        ga,
-                        gm,
-                        gq,
-                        gl,
+                    ));
+                },
+                batches,
+            ));
+            jac.push(median(
+                || {
+                    black_box(gradient(
+                        black_box(&alpha),
+                        &mu,
+                        &q,
+                        &l,
+                        &x,
+                        (d, m, gamma, 0.0),
+                        &mut g,
                     ));
                 },
                 batches,
