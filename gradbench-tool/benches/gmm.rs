@@ -1,7 +1,8 @@
 //! GradBench's `gmm` at five of its default sizes, from d = 2, k = 5 to its largest, d = 64,
 //! k = 100 (n = 1000): the objective against its gradient (`gmm_grad`), on seeded random inputs
-//! of the eval's shapes (the times do not depend on the values). Interleaved rounds, each a
-//! median over batches; every round is printed.
+//! drawn as the eval draws them (`x`, `alpha`, `q` and `l` standard normal, `mu` uniform in
+//! [0, 1): the times depend on the values, through the exponentials of the components' terms).
+//! Interleaved rounds, each a median over batches; every round is printed.
 //!
 //! ```sh
 //! cargo bench -p stackgrad-gradbench --bench gmm
@@ -11,7 +12,7 @@ use std::hint::black_box;
 
 use stackgrad_gradbench::evals::gmm::{gradient, objective};
 
-use stackgrad_gradbench::bench::{self, median, numbers};
+use stackgrad_gradbench::bench::{self, median, normals, numbers};
 fn main() {
     println!("cpu: {}", stackgrad_gradbench::cpu_model());
     for (d, k, n) in [
@@ -21,11 +22,11 @@ fn main() {
         (32, 50, 1000),
         (64, 100, 1000),
     ] {
-        let alpha = numbers(1, k, -1.0, 1.0);
-        let mu = numbers(2, k * d, -1.0, 1.0);
-        let q = numbers(3, k * d, -0.5, 0.5);
-        let l = numbers(4, k * (d * (d - 1) / 2), -0.1, 0.1);
-        let x = numbers(5, n * d, -1.0, 1.0);
+        let alpha = normals(1, k);
+        let mu = numbers(2, k * d, 0.0, 1.0);
+        let q = normals(3, k * d);
+        let l = normals(4, k * (d * (d - 1) / 2));
+        let x = normals(5, n * d);
         let (m, gamma) = (0.0, 1.0);
         let mut g = [alpha.len(), mu.len(), q.len(), l.len()].map(|len| vec![0.0; len]);
         let batches = 9;

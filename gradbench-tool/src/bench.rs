@@ -18,6 +18,15 @@ pub fn numbers(seed: u64, len: usize, lo: f64, hi: f64) -> Vec<f64> {
         .collect()
 }
 
+/// `len` standard normal numbers (Box-Muller over [`numbers`]), as GradBench's generators draw
+/// most of their inputs.
+pub fn normals(seed: u64, len: usize) -> Vec<f64> {
+    let u = numbers(seed, 2 * len, f64::MIN_POSITIVE, 1.0);
+    (0..len)
+        .map(|i| (-2.0 * u[2 * i].ln()).sqrt() * (std::f64::consts::TAU * u[2 * i + 1]).cos())
+        .collect()
+}
+
 /// Median seconds of `f` over `batches` runs.
 pub fn median(mut f: impl FnMut(), batches: usize) -> f64 {
     let mut t: Vec<f64> = (0..batches)
