@@ -124,7 +124,8 @@ fn tangent_callees(known: &HashMap<String, Callee>) -> HashMap<String, Callee> {
 
 /// `f_hvp(x.., v..) -> (value, gradient, H v)`, for a function with one float output: the
 /// tangent program's forward sweep, then its adjoint; or, where the program has a loop to fuse
-/// (`fused`), its `f_hvp_jvp_fused`, both in one.
+/// (`fused`), its `f_hvp_jvp_fused`, both in one (called with the constants named: no tape type
+/// names them there).
 pub fn hvp_fn(func: &syn::ItemFn, f: &Func, fused: bool) -> TokenStream {
     if !has_grad(f) {
         return TokenStream::new();
@@ -222,7 +223,7 @@ pub fn hvp_fn(func: &syn::ItemFn, f: &Func, fused: bool) -> TokenStream {
     let hvp = format_ident!("{}_hvp", name);
     let text = hvp_doc(name, wrt_names, &v_names);
     let sweeps = if fused {
-        let (inner_fused, turbofish) = (crate::items::fused_name(&inner), sig.turbofish()); // no tape names the constants
+        let (inner_fused, turbofish) = (crate::items::fused_name(&inner), sig.turbofish());
         quote! {
             #locals
             let #value = #inner_fused #turbofish(#(#args,)* #(#v_pass,)* &[0.0, 1.0], #(#h_pass,)* #(#t_adj),*);
