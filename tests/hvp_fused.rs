@@ -5,15 +5,12 @@
 
 #![allow(clippy::needless_range_loop)] // index loops are how these models are written
 
+mod common;
+
+use common::data;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use stackgrad::differentiable;
-
-/// `n` seeded values in `[lo, hi)`.
-fn data(seed: u64, n: usize, lo: f64, hi: f64) -> Vec<f64> {
-    let mut rng = SmallRng::seed_from_u64(seed);
-    (0..n).map(|_| rng.gen_range(lo..hi)).collect()
-}
 
 #[track_caller]
 fn close(got: f64, want: f64, what: &str) {

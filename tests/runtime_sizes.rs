@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{GradCheck, unflatten};
+use common::{GradCheck, data, unflatten};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use stackgrad::differentiable;
@@ -17,12 +17,6 @@ use stackgrad::differentiable;
 mod gmm;
 #[path = "models/gmm_points.rs"]
 mod gmm_points;
-
-/// `n` seeded values in `[lo, hi)`.
-fn data(seed: u64, n: usize, lo: f64, hi: f64) -> Vec<f64> {
-    let mut rng = SmallRng::seed_from_u64(seed);
-    (0..n).map(|_| rng.gen_range(lo..hi)).collect()
-}
 
 /// A least-squares fit of a line to points `(x[i], y[i])`: a sum over `0..x.len()`, divided by
 /// the length.

@@ -35,6 +35,12 @@ const ROUNDING_ULPS: f64 = 64.0;
 /// How many failing points a report lists before it summarises.
 const REPORTED_FAILURES: usize = 5;
 
+/// `n` seeded values in `[lo, hi)`.
+pub fn data(seed: u64, n: usize, lo: f64, hi: f64) -> Vec<f64> {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    (0..n).map(|_| rng.gen_range(lo..hi)).collect()
+}
+
 /// `count` points drawn by `draw` from a generator seeded with `seed`.
 pub fn sample<const N: usize>(
     seed: u64,

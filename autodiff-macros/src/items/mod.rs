@@ -21,6 +21,7 @@ mod seeded;
 use crate::walk::has_panic;
 use jvp::{jvp_fn, jvp_vec_fn};
 pub use seeded::fused_name;
+use seeded::fused_sweep;
 
 /// The code of both sweeps, generated against the final tape layout.
 struct Sweeps {
@@ -640,20 +641,12 @@ fn grad_fn(sig: &Sig, f: &Func, s: &Sweeps) -> TokenStream {
     if let Some(forward) = fused {
         // The forward sweep inline, the fused loop's iterations adding into the buffers and
         // the cotangents as they run; then the reverse sweep, without that loop.
+        let sweep = fused_sweep((&value, ret), tape_ident, sweep_start, forward, reverse);
         return quote! {
             #head {
                 #start
                 #locals
-                let #value: #ret;
-                {
-                    #sweep_start
-                    #value = {
-                        let #tape_ident = &mut #tape_ident;
-                        #forward
-                    };
-                    let #tape_ident = &#tape_ident;
-                    #reverse
-                }
+                #sweep
                 (#value, #grads)
             }
         };

@@ -1,4 +1,5 @@
-//! `f_hvp_jvp_fused`: the tangent program's forward sweep and adjoint in one call, for `f_hvp`.
+//! Fused sweeps: `f_hvp_jvp_fused`, the tangent program's forward sweep and adjoint in one call,
+//! for `f_hvp`, and the fused block it shares with `f_grad` ([`fused_sweep`]).
 //! Where the program's run-time loop of independent iterations is fused ([`crate::fused`]: its
 //! accumulators reach the `[value, tangent]` output linearly), each iteration runs forward and
 //! back at once, and the reverse sweep does not run it again (`kmeans`' closest-centroid search
@@ -48,19 +49,16 @@ pub(super) fn fused_adjoint_fn(sig: &Sig, s: &Sweeps) -> TokenStream {
          once. Returns the value."
     ));
     let sweep = match forward {
-        Some(forward) => quote! {
-            let #value: #ret;
-            {
-                #(#decls)*
-                #value = {
-                    let #tape_ident = &mut #tape_ident;
-                    #forward
-                };
-                let #tape_ident = &#tape_ident;
-                #reverse
-            }
-            #value
-        },
+        Some(forward) => {
+            let sweep = fused_sweep(
+                (&value, ret),
+                tape_ident,
+                quote!(#(#decls)*),
+                forward,
+                reverse,
+            );
+            quote!(#sweep #value)
+        }
         // The loop's reverse was left out of the sweep but its fused forward could not be
         // made: the plain sweeps, one after the other.
         None => quote! {
@@ -77,6 +75,30 @@ pub(super) fn fused_adjoint_fn(sig: &Sig, s: &Sweeps) -> TokenStream {
             #checks
             let mut #tape_ident = <#tape_ty #guse>::new();
             #sweep
+        }
+    }
+}
+
+/// `let value: ret;` set by the forward sweep whose fused loop runs each iteration's reverse at
+/// once (`forward`, [`crate::fused`]), then the reverse sweep without that loop: `f_grad`'s and
+/// `f_hvp_jvp_fused`'s sweeps. `pre` (the cotangents' declarations) opens their block.
+pub(super) fn fused_sweep(
+    (value, ret): (&Ident, &TokenStream),
+    tape: &Ident,
+    pre: TokenStream,
+    forward: &TokenStream,
+    reverse: &TokenStream,
+) -> TokenStream {
+    quote! {
+        let #value: #ret;
+        {
+            #pre
+            #value = {
+                let #tape = &mut #tape;
+                #forward
+            };
+            let #tape = &#tape;
+            #reverse
         }
     }
 }

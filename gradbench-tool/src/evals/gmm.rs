@@ -108,6 +108,22 @@ pub fn gmm<const CAP: usize>(
     constant + slse - (n as f64) * lse_alpha + prior
 }
 
+/// `$f::<CAP>($args)` at the capacity `CAP` of `d`: 8, 16, 32, 64 or 128 floats for each
+/// point's `Q_c (x_i - mu_c)`, of which the first `d` are used. Panics for `d` 0 or above
+/// [`MAX_D`].
+macro_rules! at_capacity {
+    ($d:expr, $f:ident($($arg:expr),* $(,)?)) => {
+        match $d {
+            1..=8 => $f::<8>($($arg),*),
+            9..=16 => $f::<16>($($arg),*),
+            17..=32 => $f::<32>($($arg),*),
+            33..=64 => $f::<64>($($arg),*),
+            65..=MAX_D => $f::<MAX_D>($($arg),*),
+            d => panic!("gmm: d = {d} is not in 1..={MAX_D}"),
+        }
+    };
+}
+
 /// `gmm` at the capacity of `d` (8, 16, 32, 64 or 128: each point's `Q_c (x_i - mu_c)` is an
 /// array of that many floats, of which the first `d` are used).
 ///
@@ -126,15 +142,7 @@ pub fn objective(
     gamma: f64,
     constant: f64,
 ) -> f64 {
-    let a = (alpha, mu, q, l, x);
-    match d {
-        1..=8 => gmm::<8>(a.0, a.1, a.2, a.3, a.4, d, m, gamma, constant),
-        9..=16 => gmm::<16>(a.0, a.1, a.2, a.3, a.4, d, m, gamma, constant),
-        17..=32 => gmm::<32>(a.0, a.1, a.2, a.3, a.4, d, m, gamma, constant),
-        33..=64 => gmm::<64>(a.0, a.1, a.2, a.3, a.4, d, m, gamma, constant),
-        65..=MAX_D => gmm::<MAX_D>(a.0, a.1, a.2, a.3, a.4, d, m, gamma, constant),
-        _ => panic!("gmm: d = {d} is not in 1..={MAX_D}"),
-    }
+    at_capacity!(d, gmm(alpha, mu, q, l, x, d, m, gamma, constant))
 }
 
 /// `gmm_grad` at the capacity of `d` ([`objective`]): the value, and the gradient into `g`
@@ -143,7 +151,6 @@ pub fn objective(
 /// # Panics
 ///
 /// If `d` is 0 or exceeds [`MAX_D`], or a buffer's length is not its parameter's.
-#[allow(clippy::too_many_arguments)] // gmm's
 pub fn gradient(
     alpha: &[f64],
     mu: &[f64],
@@ -153,26 +160,11 @@ pub fn gradient(
     (d, m, gamma, constant): (usize, f64, f64, f64),
     g: &mut [Vec<f64>; 4],
 ) -> f64 {
-    let a = (alpha, mu, q, l, x);
     let [ga, gm, gq, gl] = g;
-    let (value, ..) = match d {
-        1..=8 => gmm_grad::<8>(
-            a.0, a.1, a.2, a.3, a.4, d, m, gamma, constant, ga, gm, gq, gl,
-        ),
-        9..=16 => gmm_grad::<16>(
-            a.0, a.1, a.2, a.3, a.4, d, m, gamma, constant, ga, gm, gq, gl,
-        ),
-        17..=32 => gmm_grad::<32>(
-            a.0, a.1, a.2, a.3, a.4, d, m, gamma, constant, ga, gm, gq, gl,
-        ),
-        33..=64 => gmm_grad::<64>(
-            a.0, a.1, a.2, a.3, a.4, d, m, gamma, constant, ga, gm, gq, gl,
-        ),
-        65..=MAX_D => gmm_grad::<MAX_D>(
-            a.0, a.1, a.2, a.3, a.4, d, m, gamma, constant, ga, gm, gq, gl,
-        ),
-        _ => panic!("gmm: d = {d} is not in 1..={MAX_D}"),
-    };
+    let (value, ..) = at_capacity!(
+        d,
+        gmm_grad(alpha, mu, q, l, x, d, m, gamma, constant, ga, gm, gq, gl)
+    );
     value
 }
 
