@@ -726,6 +726,98 @@ fn running_maxima_and_minima() {
     assert_eq!(d_w, 2.0 * 3.0 * 3.0 + 1.5 * 4.0 * -2.0);
 }
 
+/// The largest `w x[i]`, or `c` where none is larger: a loop that computes one running
+/// maximum and nothing else, whose reverse sweep runs only the iteration that set it.
+#[differentiable(wrt(x, w, c))]
+fn scaled_max(x: &[f64], w: f64, c: f64) -> f64 {
+    let mut m = c;
+    for v in x.iter() {
+        m = m.max(w * v);
+    }
+    m * m
+}
+
+/// The smallest `x[i]^2 + i`, the same way.
+#[differentiable(wrt(x))]
+fn shifted_min(x: &[f64]) -> f64 {
+    let mut m = f64::INFINITY;
+    for i in 0..x.len() {
+        let t = x[i] * x[i];
+        m = m.min(t + i as f64);
+    }
+    3.0 * m
+}
+
+#[test]
+fn a_loop_of_one_running_extremum_passes_its_cotangent_to_one_iteration() {
+    // (x, w, c, the d_x, d_w, d_c of the closed form: 2 m at the first of the largest `w x[i]`
+    // and `x[i]` times that in `d_w`, or 2 m in `d_c` where `c` is not beaten.)
+    type Case = (Vec<f64>, f64, f64, Vec<f64>, f64, f64);
+    let cases: [Case; 6] = [
+        (
+            vec![1.0, 4.0, -2.0, 3.0],
+            1.5,
+            0.0,
+            vec![0.0, 18.0, 0.0, 0.0],
+            48.0,
+            0.0,
+        ),
+        // A negative scale: the smallest `x[i]` wins.
+        (
+            vec![1.0, 4.0, -2.0, 3.0],
+            -1.0,
+            0.0,
+            vec![0.0, 0.0, -4.0, 0.0],
+            -8.0,
+            0.0,
+        ),
+        // Ties: the first of them.
+        (
+            vec![2.0, 5.0, 5.0, 1.0, 5.0],
+            1.0,
+            0.0,
+            vec![0.0, 10.0, 0.0, 0.0, 0.0],
+            50.0,
+            0.0,
+        ),
+        // Not beaten, and tied with `c`: `c` keeps it.
+        (vec![1.0, 2.0], 1.0, 3.0, vec![0.0, 0.0], 0.0, 6.0),
+        (vec![1.0, 3.0], 1.0, 3.0, vec![0.0, 0.0], 0.0, 6.0),
+        // No iteration at all.
+        (vec![], 2.0, -1.5, vec![], 0.0, -3.0),
+    ];
+    let mut tape = ScaledMaxTape::new();
+    for (x, w, c, d_x_cf, d_w_cf, d_c_cf) in cases {
+        let mut d_x = vec![0.0; x.len()];
+        let (value, (d_w, d_c)) = scaled_max_grad(&x, w, c, &mut d_x);
+        assert_eq!(value, scaled_max(&x, w, c));
+        assert_eq!((d_x, d_w, d_c), (d_x_cf, d_w_cf, d_c_cf), "{x:?} {w} {c}");
+        // The same tape again, for other inputs (nothing of the last call kept).
+        let mut a_x = vec![0.0; x.len()];
+        scaled_max_forward(&x, w, c, &mut tape);
+        let (mut a_w, mut a_c) = (0.0, 0.0);
+        scaled_max_adjoint(&x, w, c, &tape, 0.5, &mut a_x, &mut a_w, &mut a_c);
+        assert_eq!((a_w, a_c), (0.5 * d_w_cf, 0.5 * d_c_cf));
+    }
+    // Against central differences on random inputs, away from ties.
+    GradCheck::new("scaled_max").run(
+        &common::cube::<7>(24, 20, -2.0, 2.0),
+        |p| scaled_max(&p[..5], p[5], p[6]),
+        |p| {
+            let mut d_x = [0.0; 5];
+            let (value, (d_w, d_c)) = scaled_max_grad(&p[..5], p[5], p[6], &mut d_x);
+            let mut g = [0.0; 7];
+            g[..5].copy_from_slice(&d_x);
+            (g[5], g[6]) = (d_w, d_c);
+            (value, g)
+        },
+    );
+    // The smallest of 4, 1 + 1, 1 + 2, 0.25 + 3: x[1], with `2 x[1]` times 3.
+    let mut d_x = [0.0; 4];
+    let (value, ()) = shifted_min_grad(&[2.0, -1.0, 1.0, 0.5], &mut d_x);
+    assert_eq!((value, d_x), (6.0, [0.0, -6.0, 0.0, 0.0]));
+}
+
 /// k-means' objective: each point's squared distance to its nearest centroid, the numbers of
 /// points and of centroids both known at run time only (a run-time loop inside another, a
 /// `min` accumulator, a differentiated slice of arrays).

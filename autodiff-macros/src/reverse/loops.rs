@@ -282,6 +282,7 @@ impl<'a> Rev<'a> {
         // iterations run in their own order, from the final values the forward sweep kept.
         let (mut finals, mut seed, mut after) =
             (TokenStream::new(), TokenStream::new(), TokenStream::new());
+        let mut lasts = Vec::new();
         for &v in &extrema {
             let (emit, ty) = (self.f.vars[v].emit.clone(), self.f.vars[v].ty);
             let tyt = self.ty(ty);
@@ -297,20 +298,83 @@ impl<'a> Rev<'a> {
                 let #d_last: #tyt = #d;
             ));
             seed.extend(quote!(#d = if #emit == #last { #d_last } else { -0.0 };));
+            lasts.push(last.clone());
             after.extend(quote!(#d = if #slot == #last { #d_last } else { -0.0 };));
+        }
+        // Only the iteration that set the final value passes a cotangent on, where the loop
+        // computes nothing else: found first, then swept back alone.
+        let enumerated = quote!(#iter.enumerate() #take);
+        let set = (self.set_by_one(id, &extrema, &written))
+            .then(|| self.set_search(extrema[0], &lasts[0], id, (k, i), &enumerated));
+        let (search, one) = match &set {
+            Some((search, at)) => (search.clone(), quote!(.skip(#at - 1).take(1))),
+            None => (TokenStream::new(), TokenStream::new()),
+        };
+        let mut sweep = quote!(for (#k, #i) in #iter.enumerate() #take #one {
+            #each
+            #marker
+            #seed
+            #body
+        });
+        if let Some((_, at)) = set {
+            sweep = quote!(if #at != 0 { #sweep });
         }
         quote!({
             #restore
             #finals
             #once
-            for (#k, #i) in #iter.enumerate() #take {
-                #each
-                #marker
-                #seed
-                #body
-            }
+            #search
+            #sweep
             #after
         })
+    }
+
+    /// The search for the iteration that set the final value `last` of running extremum `v`,
+    /// each iteration run from the value before the loop (where the final one is reached first,
+    /// with no running value to carry), and the local that holds one plus its index (0: none).
+    fn set_search(
+        &mut self,
+        v: VarId,
+        last: &Ident,
+        id: usize,
+        (k, i): (&Ident, &Ident),
+        iter: &TokenStream,
+    ) -> (TokenStream, Ident) {
+        let emit = self.f.vars[v].emit.clone();
+        let tyt = self.ty(self.f.vars[v].ty);
+        let uty = self.ty(self.f.usize_ty);
+        let (from, at) = (
+            self.names.fresh(&format!("{emit}_before")),
+            self.names.fresh(&format!("{emit}_set_at")),
+        );
+        let (_, advance) = self.reruns.get(&id).cloned().unwrap_or_default();
+        let search = quote!(
+            let #from: #tyt = #emit;
+            let mut #at: #uty = 0;
+            if #from != #last {
+                for (#k, #i) in #iter {
+                    #advance
+                    if #emit == #last {
+                        #at = #k + 1;
+                        break;
+                    }
+                    #emit = #from;
+                }
+            }
+            #emit = #from;
+        );
+        (search, at)
+    }
+
+    /// A loop of independent iterations that computes one running extremum and nothing else
+    /// (no accumulator, no early exit): the iterations before the one that set its final value
+    /// and those after it pass it no cotangent, so the reverse sweep runs that one alone.
+    fn set_by_one(&self, id: usize, extrema: &[VarId], written: &[VarId]) -> bool {
+        let lp = &self.f.loops[id];
+        let others = (lp.carried.iter()).any(|v| written.contains(v) && !lp.extrema.contains(v));
+        let exits = crate::walk::find_loop(&self.f.body, id)
+            .is_none_or(|b| b.stmts.iter().any(crate::walk::may_exit));
+        extrema.len() == 1 && !others && !lp.breaks && !exits
     }
 
     /// The tape field that keeps the final value of loop `l`'s running extremum `v`, which the
