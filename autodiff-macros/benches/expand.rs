@@ -14,7 +14,7 @@ mod args;
 mod contract;
 #[path = "../src/expand.rs"]
 mod expand;
-#[path = "../src/forward.rs"]
+#[path = "../src/forward/mod.rs"]
 mod forward;
 #[path = "../src/fused.rs"]
 mod fused;

@@ -119,7 +119,7 @@ fn sweeps(func: &syn::ItemFn, f: &Func, an: &Analysed, args: &crate::args::Args)
     });
     let reruns: HashMap<_, _> = (f.loops.iter().enumerate())
         .filter(|(_, lp)| lp.checkpoint.is_some())
-        .map(|(l, _)| (l, (fwd.rerun(l, true), fwd.rerun(l, false))))
+        .map(|(l, _)| (l, (fwd.sweep_rerun(l, true), fwd.sweep_rerun(l, false))))
         .collect();
     let written = fwd.written.into_inner();
     for (name, doc) in &written {

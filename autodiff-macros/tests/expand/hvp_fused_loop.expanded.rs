@@ -137,15 +137,6 @@ fn mean_cubes_adjoint(
         let mut b: f64 = 0.0;
         for (k0, i) in (0..xs.len()).enumerate().rev() {
             let mut step0 = <MeanCubesLoop0Tape>::new();
-            'rerun0: {
-                let t0 = w[0] * xs[i];
-                let z: f64 = t0 + w[1];
-                let t1 = z * z;
-                let t2 = t1 * z;
-                a = a + t2;
-                let t3 = z.sin();
-                b = b + t3;
-            }
             let d_t3: f64 = d_b;
             d_z += d_t3 * ((w[0] * xs[i]) + w[1]).cos();
             let d_t2: f64 = d_a;
@@ -708,25 +699,11 @@ fn mean_cubes_hvp_jvp_adjoint(
             let mut step0 = <MeanCubesHvpJvpLoop0Tape>::new();
             'rerun0: {
                 let t0: f64 = w[0] * xs[i];
-                let t_t0: f64 = t_w[0] * xs[i];
                 let z: f64 = t0 + w[1];
-                let t_z: f64 = t_t0 + t_w[1];
-                let t1: f64 = z * z;
-                let t9 = 2.0 * z;
-                let t_t1: f64 = t9 * t_z;
-                let t2: f64 = t1 * z;
-                let t10 = t_t1 * z;
-                let t11 = t1 * t_z;
-                let t_t2: f64 = t10 + t11;
-                t_a = t_a + t_t2;
-                a = a + t2;
                 let t3: f64 = z.sin();
                 step0.t3 = t3;
                 let t12 = z.cos();
                 step0.t12 = t12;
-                let t_t3: f64 = t_z * t12;
-                t_b = t_b + t_t3;
-                b = b + t3;
             }
             d_t3 += d_b;
             d_t_t3 += d_t_b;

@@ -156,9 +156,6 @@ pub fn spread_adjoint(
                 }
                 let t1 = sq / s2;
                 step0.t1 = t1;
-                let t2 = 1.0 + t1;
-                let t3 = t2.ln();
-                total = total + t3;
             }
             let d_t3: f64 = d_total;
             let d_t2: f64 = d_t3 / (1.0_f64 + step0.t1);

@@ -2,6 +2,8 @@
 //! (values at their definition, snapshots after a variable's last write, branches, trip counts,
 //! callees' tapes), and the iterations of checkpointed loops the reverse sweep runs again.
 
+mod rerun;
+
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
 
@@ -88,6 +90,10 @@ pub struct Fwd<'a> {
     pub in_tape: std::cell::RefCell<std::collections::HashSet<VarId>>,
     /// In `f_grad`, a run-time loop's code replaced by its fused form ([`crate::fused`]).
     pub fused: std::cell::RefCell<Option<(usize, TokenStream)>>,
+    /// In a trial emission ([`rerun`]), the tape stores of each statement.
+    pub probe: std::cell::RefCell<Option<rerun::Probe>>,
+    /// Statements a re-run iteration leaves out ([`rerun`]).
+    pub dead: std::cell::RefCell<std::collections::HashSet<StmtRef>>,
 }
 
 impl<'a> Fwd<'a> {
@@ -114,6 +120,8 @@ impl<'a> Fwd<'a> {
             into: Default::default(),
             in_tape: Default::default(),
             fused: Default::default(),
+            probe: Default::default(),
+            dead: Default::default(),
         }
     }
 
@@ -632,6 +640,9 @@ impl<'a> Fwd<'a> {
         let code = self.block(body, false, BlockRef::Body(l));
         self.recording.set(recording);
         self.rerun_exit.set(exit);
+        if code.is_empty() {
+            return code;
+        }
         let label = rerun_label(l, record);
         quote!(#label: { #code })
     }
@@ -689,12 +700,18 @@ impl<'a> Fwd<'a> {
         }
         // The statements print first: a local they bind to its tape slot is read through the
         // reference from then on (`bind_in_tape`), also in the value.
-        let start = self.snap_stores(At::Start(here));
+        let start = self.counted(None, At::Start(here), || self.snap_stores(At::Start(here)));
         let stmts: Vec<TokenStream> = (stmts.iter())
             .map(|s| {
-                let code = self.stmt(s);
-                let snaps = StmtRef::of(s)
-                    .map(|r| self.snap_stores(At::After(r)))
+                let r = StmtRef::of(s);
+                let dead = r.is_some_and(|r| self.dead.borrow().contains(&r));
+                let code = match r {
+                    _ if dead => TokenStream::new(),
+                    Some(r) => self.counted(Some(r), At::After(r), || self.stmt(s)),
+                    None => self.stmt(s),
+                };
+                let snaps = r
+                    .map(|r| self.counted(None, At::After(r), || self.snap_stores(At::After(r))))
                     .unwrap_or_default();
                 quote!(#code #snaps)
             })
@@ -731,6 +748,26 @@ impl<'a> Fwd<'a> {
             tail = quote!(*#out = #tail;);
         }
         quote!(#start #(#stmts)* #tail_pre #tail)
+    }
+
+    /// `emit()`, counting in a trial emission the tape stores it makes: those of statement
+    /// `stmt`, or else those of the snapshots at `at`.
+    fn counted(
+        &self,
+        stmt: Option<StmtRef>,
+        at: At,
+        emit: impl FnOnce() -> TokenStream,
+    ) -> TokenStream {
+        let before = self.written.borrow().len();
+        let code = emit();
+        let n = self.written.borrow().len() - before;
+        if let Some(probe) = &mut *self.probe.borrow_mut() {
+            match stmt {
+                Some(r) => *probe.stores.entry(r).or_default() += n,
+                None => *probe.snaps.entry(at).or_default() += n,
+            }
+        }
+        code
     }
 
     /// The snapshots the plan stores at a position (the tape has a field for those the
