@@ -1529,3 +1529,60 @@ fn locals_assigned_after_their_declaration_in_a_loop_of_independent_iterations()
         );
     }
 }
+
+/// Slices an innermost loop reaches at one index `base + i` in every iteration (the reverse
+/// sweep borrows their rows once per loop), beside reads it must not borrow so: in a branch
+/// only, where the row would run past the slice's end, or under `&&`; at two indices; over an
+/// inclusive, a reversed and an empty range.
+#[allow(clippy::needless_range_loop)] // indexed reads, as written
+#[differentiable(wrt(w, v))]
+fn rows(w: &[f64], v: &[f64], d: usize) -> f64 {
+    let mut total = 0.0;
+    for a in 0..d {
+        for b in a + 1..d {
+            total += w[a * d + b - a - 1] * v[b];
+        }
+        for b in (a..=d - 1).rev() {
+            total += w[a * d + b] * w[a * d + b] * v[a];
+        }
+        for b in 0..2 * d {
+            if b < d {
+                total += v[b] * w[a * d + b];
+            }
+        }
+        for b in 0..d {
+            if b + 1 < d && v[b + 1] > -10.0 {
+                total += v[b].sin();
+            }
+        }
+        for b in 1..d {
+            total += v[b] * v[b - 1] * w[b];
+        }
+    }
+    total
+}
+
+#[test]
+fn rows_of_slices_in_innermost_loops_against_central_differences() {
+    let d = 4;
+    let (w, v) = (data(51, d * d, -1.0, 1.0), data(52, d, -1.0, 1.0));
+    let (mut d_w, mut d_v) = (vec![0.0; d * d], vec![0.0; d]);
+    let (value, ()) = rows_grad(&w, &v, d, &mut d_w, &mut d_v);
+    assert_eq!(value, rows(&w, &v, d));
+    let h = 1e-6;
+    for (which, grad) in [(0, &d_w), (1, &d_v)] {
+        for j in 0..grad.len() {
+            let at = |delta: f64| {
+                let (mut w, mut v) = (w.clone(), v.clone());
+                [&mut w, &mut v][which][j] += delta;
+                rows(&w, &v, d)
+            };
+            let fd = (at(h) - at(-h)) / (2.0 * h);
+            assert!(
+                (grad[j] - fd).abs() < 1e-8 * (1.0 + fd.abs()),
+                "{which} {j}: {} against {fd}",
+                grad[j]
+            );
+        }
+    }
+}

@@ -59,6 +59,19 @@ pub fn pure_reads<'p>(p: &'p Pure, out: &mut Vec<(VarId, &'p [Proj], ReadId)>) {
     }
 }
 
+/// The expressions an expression is made of, in order.
+pub fn pure_children(p: &Pure) -> Vec<&Pure> {
+    match p {
+        Pure::Lit(_) | Pure::Var(..) => Vec::new(),
+        Pure::Unary(_, a) | Pure::Cast(a, _) | Pure::Ref(a) | Pure::Matches(a, _) => vec![a],
+        Pure::Vec { len, .. } => vec![len],
+        Pure::If(c, a, b) => vec![c, a, b],
+        Pure::Bin(_, a, b) => vec![a, b],
+        Pure::Method(r, _, args) => std::iter::once(&**r).chain(args).collect(),
+        Pure::Call(_, args) => args.iter().collect(),
+    }
+}
+
 /// Every read in a loop's range: its bounds and its `step_by`.
 pub fn range_reads<'p>(range: &'p Range, out: &mut Vec<(VarId, &'p [Proj], ReadId)>) {
     pure_reads(&range.start, out);

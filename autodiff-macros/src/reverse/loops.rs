@@ -25,7 +25,9 @@ impl<'a> Rev<'a> {
         let own_body = self.f.loops[*id].checkpoint.is_none().then_some(body);
         let held = self.hold(own_body);
         self.loop_stack.push((*var, own_body));
+        self.start_rows(*id, *var, range, body);
         let body = self.block(body, &[]);
+        let rows = self.end_rows(range);
         self.loop_stack.pop();
         let held = self.release(held);
         if body.is_empty() {
@@ -49,7 +51,11 @@ impl<'a> Rev<'a> {
             TokenStream::new()
         };
         if lp.checkpoint.is_none() {
-            let lp = quote!(for (#k, #i) in #iter.enumerate() #take .rev() { #body });
+            let lp = if rows.is_empty() {
+                quote!(for (#k, #i) in #iter.enumerate() #take .rev() { #body })
+            } else {
+                quote!({ #rows for (#k, #i) in #iter.enumerate() #take .rev() { #body } })
+            };
             if held.is_empty() {
                 return lp;
             }
@@ -66,6 +72,7 @@ impl<'a> Rev<'a> {
             }
             return quote!(#load #lp #store);
         }
+        self.row_borrows = rows;
         self.checkpointed(*id, (&k, &i), &iter, &take, &body)
     }
 
@@ -231,6 +238,7 @@ impl<'a> Rev<'a> {
         take: &TokenStream,
         body: &TokenStream,
     ) -> TokenStream {
+        let rows = std::mem::take(&mut self.row_borrows);
         if self.fused == Some(id) {
             self.fused_body = Some(body.clone());
             return TokenStream::new();
@@ -266,6 +274,7 @@ impl<'a> Rev<'a> {
         let step_ty = self.step_ty(id);
         let (marker, _) = self.reruns.get(&id).cloned().unwrap_or_default();
         let (once, each) = self.tape.step_lets(id, &step, &step_ty);
+        let once = quote!(#once #rows);
         if extrema.is_empty() {
             return quote!({
                 #restore

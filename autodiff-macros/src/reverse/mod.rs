@@ -10,6 +10,7 @@ mod loops;
 mod preacc;
 mod registers;
 mod rhs;
+mod rows;
 mod values;
 
 use std::collections::{HashMap, HashSet};
@@ -98,6 +99,10 @@ pub struct Rev<'a> {
     held: Vec<(String, Ident, bool)>,
     /// The variable and place of each entry of `held`.
     held_places: Vec<(VarId, Vec<Proj>)>,
+    /// The rows of slices the innermost loop being swept borrows (see [`rows`]).
+    rows: Option<rows::Rows>,
+    /// Their borrows, for the sweep of a loop of independent iterations to put before its loop.
+    row_borrows: TokenStream,
 }
 
 /// The right-hand side of each temporary, and of each variable defined by a single `let` (with
@@ -219,6 +224,8 @@ impl<'a> Rev<'a> {
             pre: TokenStream::new(),
             held: Vec::new(),
             held_places: Vec::new(),
+            rows: None,
+            row_borrows: TokenStream::new(),
         };
         rev.vec_decls();
         rev
@@ -272,6 +279,9 @@ impl<'a> Rev<'a> {
                 *used = true;
                 return quote!(#local);
             }
+        }
+        if let Some(row) = self.row_cotangent(var, proj) {
+            return row;
         }
         let d = self.d_vars[var].clone().unwrap();
         let v = &self.f.vars[var];

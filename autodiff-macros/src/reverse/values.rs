@@ -137,6 +137,9 @@ impl<'a> Rev<'a> {
     /// `if k > 0 { &prev } else { &first }`, a borrow of its tape field, not a copy of it.
     fn var_read(&mut self, var: VarId, proj: &[Proj], read: ReadId, borrow: bool) -> TokenStream {
         let and = if borrow { quote!(&) } else { quote!() };
+        if let Some(row) = self.row_read(var, proj) {
+            return quote!(#and #row);
+        }
         let v = &self.f.vars[var];
         if self.plan.elementwise.contains_key(&var)
             && let [Proj::Index(j)] = proj
