@@ -7,7 +7,8 @@
 //! back: 0.8 of its time with a checked index per element, BENCHMARKS).
 //!
 //! Only a slice every iteration reaches (not in a branch of an `if`, nor on the right of `&&`
-//! or `||`) gets a row, whose index's other variables are parameters, counters or constants:
+//! or `||`) gets a row, whose index's other variables are parameters, counters, constants or
+//! integer `let`s:
 //! the row spans exactly the indices the primal read, so it is in bounds, or nothing where the
 //! loop runs no iteration.
 
@@ -75,7 +76,11 @@ impl Rev<'_> {
             let Some(index) = index else { continue };
             let x = &self.f.vars[v];
             let slice = matches!(self.f.types.get(x.ty), TyVal::Slice(_));
+            // At the loop's variable itself (`x[i]`) the compiler relates the index to the
+            // range well enough: a row there took longer (log-sum-exp's sweep).
+            let bare = matches!(&index, Pure::Var(v, p, _) if *v == var && p.is_empty());
             if !slice
+                || bare
                 || x.param.is_none()
                 || assigned.contains(&v)
                 || coefficient(&index, var) != Some(1)
@@ -138,26 +143,15 @@ impl Rev<'_> {
             });
             let x = &self.f.vars[row.var].emit;
             let primal = &row.primal;
+            // One length for every row, whatever the branch: the compiler relates it to the
+            // loop's count.
+            out.extend(quote!(let #base: usize = if #len > 0 { #at } else { 0 };));
             if row.used.0 {
-                out.extend(quote!(
-                    let #primal = if #len > 0 {
-                        let #base: usize = #at;
-                        &#x[#base..#base + #len]
-                    } else {
-                        &#x[..0]
-                    };
-                ));
+                out.extend(quote!(let #primal = &#x[#base..#base + #len];));
             }
             if let (true, Some(d_row)) = (row.used.1, &row.cotangent) {
                 let d = self.d_vars[row.var].clone().unwrap();
-                out.extend(quote!(
-                    let #d_row = if #len > 0 {
-                        let #base: usize = #at;
-                        &mut #d[#base..#base + #len]
-                    } else {
-                        &mut #d[..0]
-                    };
-                ));
+                out.extend(quote!(let #d_row = &mut #d[#base..#base + #len];));
             }
         }
         out
@@ -294,12 +288,15 @@ fn mentions(e: &Pure, i: VarId) -> bool {
 }
 
 /// Whether every variable of `e` but `i` keeps its value through the loop and can be read
-/// before it: a parameter, a loop's counter or a constant the body does not assign.
+/// before it: a parameter, a loop's counter, a constant or an integer `let` (not `mut`) the
+/// body does not assign.
 fn invariant(f: &Func, e: &Pure, i: VarId, assigned: &[VarId]) -> bool {
     let mut reads = Vec::new();
     crate::walk::pure_reads(e, &mut reads);
     (reads.iter()).all(|(v, proj, _)| {
-        *v == i || (!assigned.contains(v) && f.vars[*v].in_place() && proj.is_empty())
+        let x = &f.vars[*v];
+        let fixed = x.in_place() || (!x.mutable && f.types.kind(x.ty) == crate::types::Kind::Int);
+        *v == i || (!assigned.contains(v) && fixed && proj.is_empty())
     })
 }
 

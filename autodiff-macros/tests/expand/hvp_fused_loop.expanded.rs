@@ -135,29 +135,18 @@ fn mean_cubes_adjoint(
     {
         let mut a: f64 = 0.0;
         let mut b: f64 = 0.0;
-        let row_start: usize = 0;
-        let row_len: usize = (xs.len()).saturating_sub(row_start);
-        let xs_row = if row_len > 0 {
-            let row_base: usize = row_start;
-            &xs[row_base..row_base + row_len]
-        } else {
-            &xs[..0]
-        };
         for (k0, i) in (0..xs.len()).enumerate().rev() {
             let mut step0 = <MeanCubesLoop0Tape>::new();
             let d_t3: f64 = d_b;
-            d_z += d_t3 * ((w[0] * xs_row[i - row_start]) + w[1]).cos();
+            d_z += d_t3 * ((w[0] * xs[i]) + w[1]).cos();
             let d_t2: f64 = d_a;
-            let d_t1: f64 = d_t2 * ((w[0] * xs_row[i - row_start]) + w[1]);
-            d_z
-                += d_t2
-                    * (((w[0] * xs_row[i - row_start]) + w[1])
-                        * ((w[0] * xs_row[i - row_start]) + w[1]));
-            d_z += d_t1 * 2.0 * ((w[0] * xs_row[i - row_start]) + w[1]);
+            let d_t1: f64 = d_t2 * ((w[0] * xs[i]) + w[1]);
+            d_z += d_t2 * (((w[0] * xs[i]) + w[1]) * ((w[0] * xs[i]) + w[1]));
+            d_z += d_t1 * 2.0 * ((w[0] * xs[i]) + w[1]);
             let d_z_1: f64 = d_z;
             d_z = -0.0;
             d_w[1] += d_z_1;
-            d_w[0] += d_z_1 * xs_row[i - row_start];
+            d_w[0] += d_z_1 * xs[i];
         }
     }
 }
@@ -706,14 +695,6 @@ fn mean_cubes_hvp_jvp_adjoint(
         let mut t_a: f64 = 0.0;
         let mut b: f64 = 0.0;
         let mut t_b: f64 = 0.0;
-        let row_start: usize = 0;
-        let row_len: usize = (xs.len()).saturating_sub(row_start);
-        let xs_row = if row_len > 0 {
-            let row_base: usize = row_start;
-            &xs[row_base..row_base + row_len]
-        } else {
-            &xs[..0]
-        };
         for (k0, i) in (0..xs.len()).enumerate().rev() {
             let mut step0 = <MeanCubesHvpJvpLoop0Tape>::new();
             'rerun0: {
@@ -729,7 +710,7 @@ fn mean_cubes_hvp_jvp_adjoint(
             let d_t_t3_1: f64 = d_t_t3;
             d_t_t3 = -0.0;
             d_t_z += d_t_t3_1 * step0.t12;
-            let d_t12: f64 = d_t_t3_1 * ((t_w[0] * xs_row[i - row_start]) + t_w[1]);
+            let d_t12: f64 = d_t_t3_1 * ((t_w[0] * xs[i]) + t_w[1]);
             d_z += -(d_t12 * step0.t3);
             let d_t3_1: f64 = d_t3;
             d_t3 = -0.0;
@@ -738,31 +719,25 @@ fn mean_cubes_hvp_jvp_adjoint(
             d_t_t2 += d_t_a;
             let d_t_t2_1: f64 = d_t_t2;
             d_t_t2 = -0.0;
-            d_t1 += d_t_t2_1 * ((t_w[0] * xs_row[i - row_start]) + t_w[1]);
-            d_t_z
-                += d_t_t2_1
-                    * (((w[0] * xs_row[i - row_start]) + w[1])
-                        * ((w[0] * xs_row[i - row_start]) + w[1]));
-            d_t_t1 += d_t_t2_1 * ((w[0] * xs_row[i - row_start]) + w[1]);
+            d_t1 += d_t_t2_1 * ((t_w[0] * xs[i]) + t_w[1]);
+            d_t_z += d_t_t2_1 * (((w[0] * xs[i]) + w[1]) * ((w[0] * xs[i]) + w[1]));
+            d_t_t1 += d_t_t2_1 * ((w[0] * xs[i]) + w[1]);
             d_z
                 += d_t_t2_1
-                    * ((2.0_f64 * ((w[0] * xs_row[i - row_start]) + w[1]))
-                        * ((t_w[0] * xs_row[i - row_start]) + t_w[1]));
+                    * ((2.0_f64 * ((w[0] * xs[i]) + w[1]))
+                        * ((t_w[0] * xs[i]) + t_w[1]));
             let d_t2_1: f64 = d_t2;
             d_t2 = -0.0;
-            d_t1 += d_t2_1 * ((w[0] * xs_row[i - row_start]) + w[1]);
-            d_z
-                += d_t2_1
-                    * (((w[0] * xs_row[i - row_start]) + w[1])
-                        * ((w[0] * xs_row[i - row_start]) + w[1]));
+            d_t1 += d_t2_1 * ((w[0] * xs[i]) + w[1]);
+            d_z += d_t2_1 * (((w[0] * xs[i]) + w[1]) * ((w[0] * xs[i]) + w[1]));
             let d_t_t1_1: f64 = d_t_t1;
             d_t_t1 = -0.0;
-            let d_t9: f64 = d_t_t1_1 * ((t_w[0] * xs_row[i - row_start]) + t_w[1]);
-            d_t_z += d_t_t1_1 * (2.0_f64 * ((w[0] * xs_row[i - row_start]) + w[1]));
+            let d_t9: f64 = d_t_t1_1 * ((t_w[0] * xs[i]) + t_w[1]);
+            d_t_z += d_t_t1_1 * (2.0_f64 * ((w[0] * xs[i]) + w[1]));
             d_z += d_t9 * 2.0_f64;
             let d_t1_1: f64 = d_t1;
             d_t1 = -0.0;
-            d_z += d_t1_1 * 2.0 * ((w[0] * xs_row[i - row_start]) + w[1]);
+            d_z += d_t1_1 * 2.0 * ((w[0] * xs[i]) + w[1]);
             let d_t_z_1: f64 = d_t_z;
             d_t_z = -0.0;
             d_t_t0 += d_t_z_1;
@@ -773,10 +748,10 @@ fn mean_cubes_hvp_jvp_adjoint(
             d_w[1] += d_z_1;
             let d_t_t0_1: f64 = d_t_t0;
             d_t_t0 = -0.0;
-            d_t_w[0] += d_t_t0_1 * xs_row[i - row_start];
+            d_t_w[0] += d_t_t0_1 * xs[i];
             let d_t0_1: f64 = d_t0;
             d_t0 = -0.0;
-            d_w[0] += d_t0_1 * xs_row[i - row_start];
+            d_w[0] += d_t0_1 * xs[i];
         }
     }
 }

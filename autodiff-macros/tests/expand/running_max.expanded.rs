@@ -144,20 +144,6 @@ fn scaled_max_adjoint(
         let mut m: f64 = tape.m_checkpoints;
         let m_final: f64 = tape.m_final;
         let d_m_final: f64 = d_m;
-        let row_start: usize = 0;
-        let row_len: usize = ((x).len()).saturating_sub(row_start);
-        let x_row = if row_len > 0 {
-            let row_base: usize = row_start;
-            &x[row_base..row_base + row_len]
-        } else {
-            &x[..0]
-        };
-        let d_x_row = if row_len > 0 {
-            let row_base: usize = row_start;
-            &mut d_x[row_base..row_base + row_len]
-        } else {
-            &mut d_x[..0]
-        };
         let m_before: f64 = m;
         let mut m_set_at: usize = 0;
         if m_before != m_final {
@@ -185,14 +171,10 @@ fn scaled_max_adjoint(
                 d_m = if m == m_final { d_m_final } else { -0.0 };
                 let d_m_1: f64 = d_m;
                 d_m = -0.0;
-                d_m += if step0.m_1 >= (w * x_row[i - row_start]) { d_m_1 } else { 0.0 };
-                let d_t0: f64 = if step0.m_1 >= (w * x_row[i - row_start]) {
-                    0.0
-                } else {
-                    d_m_1
-                };
-                *d_w += d_t0 * x_row[i - row_start];
-                d_x_row[i - row_start] += d_t0 * w;
+                d_m += if step0.m_1 >= (w * x[i]) { d_m_1 } else { 0.0 };
+                let d_t0: f64 = if step0.m_1 >= (w * x[i]) { 0.0 } else { d_m_1 };
+                *d_w += d_t0 * x[i];
+                d_x[i] += d_t0 * w;
             }
         }
         d_m = if tape.m_checkpoints == m_final { d_m_final } else { -0.0 };
@@ -223,20 +205,6 @@ fn scaled_max_grad(x: &[f64], w: f64, d_x: &mut [f64]) -> (f64, f64) {
             let mut m: f64 = tape.m_checkpoints;
             let m_final: f64 = tape.m_final;
             let d_m_final: f64 = d_m;
-            let row_start: usize = 0;
-            let row_len: usize = ((x).len()).saturating_sub(row_start);
-            let x_row = if row_len > 0 {
-                let row_base: usize = row_start;
-                &x[row_base..row_base + row_len]
-            } else {
-                &x[..0]
-            };
-            let d_x_row = if row_len > 0 {
-                let row_base: usize = row_start;
-                &mut d_x[row_base..row_base + row_len]
-            } else {
-                &mut d_x[..0]
-            };
             let m_before: f64 = m;
             let mut m_set_at: usize = 0;
             if m_before != m_final {
@@ -264,19 +232,10 @@ fn scaled_max_grad(x: &[f64], w: f64, d_x: &mut [f64]) -> (f64, f64) {
                     d_m = if m == m_final { d_m_final } else { -0.0 };
                     let d_m_1: f64 = d_m;
                     d_m = -0.0;
-                    d_m
-                        += if step0.m_1 >= (w * x_row[i - row_start]) {
-                            d_m_1
-                        } else {
-                            0.0
-                        };
-                    let d_t0: f64 = if step0.m_1 >= (w * x_row[i - row_start]) {
-                        0.0
-                    } else {
-                        d_m_1
-                    };
-                    *d_w += d_t0 * x_row[i - row_start];
-                    d_x_row[i - row_start] += d_t0 * w;
+                    d_m += if step0.m_1 >= (w * x[i]) { d_m_1 } else { 0.0 };
+                    let d_t0: f64 = if step0.m_1 >= (w * x[i]) { 0.0 } else { d_m_1 };
+                    *d_w += d_t0 * x[i];
+                    d_x[i] += d_t0 * w;
                 }
             }
             d_m = if tape.m_checkpoints == m_final { d_m_final } else { -0.0 };

@@ -114,23 +114,13 @@ pub fn rnn_adjoint(
 ) {
     let mut d_h: f64 = -0.0;
     d_h += d_out * 2.0 * tape.h;
-    {
-        let row_start: usize = 0;
-        let row_len: usize = (x.len()).saturating_sub(row_start);
-        let x_row = if row_len > 0 {
-            let row_base: usize = row_start;
-            &x[row_base..row_base + row_len]
-        } else {
-            &x[..0]
-        };
-        for (k0, t) in (0..x.len()).enumerate().rev() {
-            let d_h_1: f64 = d_h;
-            d_h = -0.0;
-            let d_t2: f64 = d_h_1 * (1.0 - tape.h_1[k0] * tape.h_1[k0]);
-            *d_u += d_t2 * x_row[t - row_start];
-            *d_w += d_t2 * (if k0 > 0 { tape.h_1[k0 - 1] } else { tape.h_2 });
-            d_h += d_t2 * w;
-        }
+    for (k0, t) in (0..x.len()).enumerate().rev() {
+        let d_h_1: f64 = d_h;
+        d_h = -0.0;
+        let d_t2: f64 = d_h_1 * (1.0 - tape.h_1[k0] * tape.h_1[k0]);
+        *d_u += d_t2 * x[t];
+        *d_w += d_t2 * (if k0 > 0 { tape.h_1[k0 - 1] } else { tape.h_2 });
+        d_h += d_t2 * w;
     }
 }
 ///The value of [`rnn`] and its gradient with respect to `w`, `u`, in parameter order.
@@ -147,23 +137,13 @@ pub fn rnn_grad(w: f64, u: f64, x: &[f64]) -> (f64, (f64, f64)) {
         let d_u = &mut d_u;
         let mut d_h: f64 = -0.0;
         d_h += d_out * 2.0 * tape.h;
-        {
-            let row_start: usize = 0;
-            let row_len: usize = (x.len()).saturating_sub(row_start);
-            let x_row = if row_len > 0 {
-                let row_base: usize = row_start;
-                &x[row_base..row_base + row_len]
-            } else {
-                &x[..0]
-            };
-            for (k0, t) in (0..x.len()).enumerate().rev() {
-                let d_h_1: f64 = d_h;
-                d_h = -0.0;
-                let d_t2: f64 = d_h_1 * (1.0 - tape.h_1[k0] * tape.h_1[k0]);
-                *d_u += d_t2 * x_row[t - row_start];
-                *d_w += d_t2 * (if k0 > 0 { tape.h_1[k0 - 1] } else { tape.h_2 });
-                d_h += d_t2 * w;
-            }
+        for (k0, t) in (0..x.len()).enumerate().rev() {
+            let d_h_1: f64 = d_h;
+            d_h = -0.0;
+            let d_t2: f64 = d_h_1 * (1.0 - tape.h_1[k0] * tape.h_1[k0]);
+            *d_u += d_t2 * x[t];
+            *d_w += d_t2 * (if k0 > 0 { tape.h_1[k0 - 1] } else { tape.h_2 });
+            d_h += d_t2 * w;
         }
     }
     (value, (d_w, d_u))
