@@ -1586,3 +1586,49 @@ fn rows_of_slices_in_innermost_loops_against_central_differences() {
         }
     }
 }
+
+/// Reads of a slice inside another read's index, on one branch of an `if` or on the right of
+/// `&&`: every iteration computes the index, but only some read `idx`, and a row of `idx` over
+/// the whole range would run past its end.
+#[differentiable(wrt(z))]
+fn gathered(z: &[f64], idx: &[usize]) -> f64 {
+    let n = idx.len();
+    let mut total = 0.0;
+    for i in 0..n + 1 {
+        total += z[if i + 1 < n { idx[i + 1] } else { 0 }] * z[i % 2];
+    }
+    for i in 0..n + 1 {
+        total += z[if i + 1 < n && idx[i + 1] > 0 { 1 } else { 0 }] * 0.5;
+    }
+    total
+}
+
+#[test]
+fn a_slice_read_in_a_branch_of_an_index_against_closed_forms() {
+    let z = [0.5, -1.25, 2.0, 0.75];
+    let idx = [3, 2, 0, 1];
+    let mut d_z = [0.0; 4];
+    let (value, ()) = gathered_grad(&z, &idx, &mut d_z);
+    // The closed forms, by hand: first loop i = 0..=4 reads z[idx[i + 1]] (z[2], z[0], z[1]),
+    // then z[0] twice, each times z[i % 2]; the second adds 0.5 z[1] where idx[i + 1] > 0 (i =
+    // 0, 2) and 0.5 z[0] otherwise (i = 1, 3, 4).
+    let (mut want, mut d_want) = (0.0, [0.0; 4]);
+    for i in 0..5 {
+        let j = if i + 1 < 4 { idx[i + 1] } else { 0 };
+        want += z[j] * z[i % 2];
+        d_want[j] += z[i % 2];
+        d_want[i % 2] += z[j];
+        let k = if i + 1 < 4 && idx[i + 1] > 0 { 1 } else { 0 };
+        want += 0.5 * z[k];
+        d_want[k] += 0.5;
+    }
+    assert!((value - want).abs() < 1e-12, "{value} {want}");
+    for j in 0..4 {
+        assert!(
+            (d_z[j] - d_want[j]).abs() < 1e-12,
+            "{j}: {} {}",
+            d_z[j],
+            d_want[j]
+        );
+    }
+}

@@ -1,10 +1,10 @@
 //! Rows of slices borrowed once before an innermost loop's sweep. Where a loop's body reaches a
 //! slice only at `base + i` (`l[col + b - a - 1]` in `for b in a + 1..d`), `i` the loop's
 //! variable counting by one and `base` the same in every iteration, the sweep borrows the row
-//! the loop covers, `&l[base(start)..][..len]`, and the row of its cotangent, `&mut d_l[..]`,
-//! and indexes both at `i - start`: one bounds check per loop instead of one per access and
-//! iteration (GMM's gradient at d = 64 takes 0.75-0.77 of its time with a checked index per
-//! element, BENCHMARKS). At `i` itself (`x[i]`) there is no row: the compiler relates such an
+//! the loop covers, `&l[base..base + len]` (`base` at the loop's first value), and the row of
+//! its cotangent, `&mut d_l[..]`, and indexes both at `i - start`: one bounds check per loop
+//! instead of one per access and iteration (GMM's gradient at d = 64 takes 0.75-0.77 of its
+//! time with a checked index per element, BENCHMARKS). At `i` itself (`x[i]`) there is no row: the compiler relates such an
 //! index to the range already, and a row made log-sum-exp's sweep slower.
 //!
 //! Only a slice every iteration reaches (not in a branch of an `if`, nor on the right of `&&`
@@ -43,8 +43,8 @@ impl Rev<'_> {
     /// slices its body reaches at one index `base + i` only.
     pub(super) fn start_rows(&mut self, id: usize, var: VarId, range: &Range, body: &Block) {
         let lp = &self.f.loops[id];
-        let plain = lp.checkpoint.is_none() || (lp.runtime && !lp.binomial);
-        if !plain
+        let swept_in_order = lp.checkpoint.is_none() || (lp.runtime && !lp.binomial);
+        if !swept_in_order
             || lp.breaks
             || self.fused == Some(id)
             || self.rows.is_some()
@@ -199,10 +199,16 @@ fn accesses<'b>(b: &'b Block, branch: bool, f: &mut impl FnMut(VarId, &'b [Proj]
             Stmt::Def {
                 target, place, rhs, ..
             } => {
+                let from = reads.len();
                 crate::walk::rhs_reads(rhs, place, &mut reads);
                 if let Rhs::Pure(p) = rhs {
                     conditional(p, &mut some);
                 }
+                // Indices with branches of their own (`z[if c { k[i] } else { 0 }]`).
+                for (_, proj, _) in &reads[from..] {
+                    indices_conditional(proj, &mut some);
+                }
+                indices_conditional(place, &mut some);
                 if let Target::Var(v) = target {
                     f(*v, &[], branch);
                 }
@@ -260,7 +266,17 @@ fn conditional(p: &Pure, out: &mut Vec<VarId>) {
             conditional(a, out);
             all(b, out);
         }
+        Pure::Var(_, proj, _) => indices_conditional(proj, out),
         p => (crate::walk::pure_children(p).into_iter()).for_each(|c| conditional(c, out)),
+    }
+}
+
+/// [`conditional`] over the indices of a place.
+fn indices_conditional(proj: &[Proj], out: &mut Vec<VarId>) {
+    for p in proj {
+        if let Proj::Index(i) = p {
+            conditional(i, out);
+        }
     }
 }
 
