@@ -309,6 +309,12 @@ impl Loop {
         self.runtime && self.checkpoint.is_none()
     }
 
+    /// A run-time loop of independent iterations: the reverse sweep runs each again into one
+    /// iteration's tape (not a binomial schedule).
+    pub fn independent(&self) -> bool {
+        self.runtime && !self.binomial && self.checkpoint.is_some()
+    }
+
     /// How many states a checkpointed loop saves, and every how many iterations (`None`: every
     /// one).
     pub fn checkpoint_layout(&self) -> (TokenStream, Option<TokenStream>) {

@@ -94,18 +94,23 @@ pub fn proj_reads<'p>(proj: &'p [Proj], out: &mut Vec<(VarId, &'p [Proj], ReadId
 /// Every read a definition makes, in its operands, their indices and its own place.
 pub fn rhs_reads<'p>(rhs: &'p Rhs, place: &'p [Proj], out: &mut Vec<(VarId, &'p [Proj], ReadId)>) {
     for o in operands(rhs) {
-        if let Operand::Var {
-            var, proj, read, ..
-        } = o
-        {
-            out.push((*var, proj, *read));
-            proj_reads(proj, out);
-        }
+        operand_reads(o, out);
     }
     if let Rhs::Pure(p) = rhs {
         pure_reads(p, out);
     }
     proj_reads(place, out);
+}
+
+/// The read an operand makes of a variable, with those of its indices.
+pub fn operand_reads<'p>(o: &'p Operand, out: &mut Vec<(VarId, &'p [Proj], ReadId)>) {
+    if let Operand::Var {
+        var, proj, read, ..
+    } = o
+    {
+        out.push((*var, proj, *read));
+        proj_reads(proj, out);
+    }
 }
 
 /// The body of loop `l`.
@@ -150,6 +155,20 @@ pub fn has_panic(b: &crate::ir::Block) -> bool {
         Stmt::For { body, .. } => has_panic(body),
         _ => false,
     })
+}
+
+/// The additive accumulators of loop `l`, one of independent iterations: the variables from
+/// before it that its body writes, other than its running extrema.
+pub fn accumulators(f: &Func, l: usize) -> Vec<VarId> {
+    let lp = &f.loops[l];
+    let mut written = Vec::new();
+    if let Some(b) = find_loop(&f.body, l) {
+        assigned(b, &mut written);
+    }
+    (lp.carried.iter())
+        .copied()
+        .filter(|v| written.contains(v) && !lp.extrema.contains(v))
+        .collect()
 }
 
 /// The variables a block assigns (wholly or in part), at any depth.

@@ -4,6 +4,8 @@
 
 mod rerun;
 
+use rerun::Counted;
+
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
 
@@ -700,18 +702,24 @@ impl<'a> Fwd<'a> {
         }
         // The statements print first: a local they bind to its tape slot is read through the
         // reference from then on (`bind_in_tape`), also in the value.
-        let start = self.counted(None, At::Start(here), || self.snap_stores(At::Start(here)));
+        let start = self.counted(Counted::Snaps(At::Start(here)), || {
+            self.snap_stores(At::Start(here))
+        });
         let stmts: Vec<TokenStream> = (stmts.iter())
             .map(|s| {
                 let r = StmtRef::of(s);
                 let dead = r.is_some_and(|r| self.dead.borrow().contains(&r));
                 let code = match r {
                     _ if dead => TokenStream::new(),
-                    Some(r) => self.counted(Some(r), At::After(r), || self.stmt(s)),
+                    Some(r) => self.counted(Counted::Stmt(r), || self.stmt(s)),
                     None => self.stmt(s),
                 };
                 let snaps = r
-                    .map(|r| self.counted(None, At::After(r), || self.snap_stores(At::After(r))))
+                    .map(|r| {
+                        self.counted(Counted::Snaps(At::After(r)), || {
+                            self.snap_stores(At::After(r))
+                        })
+                    })
                     .unwrap_or_default();
                 quote!(#code #snaps)
             })
@@ -750,22 +758,13 @@ impl<'a> Fwd<'a> {
         quote!(#start #(#stmts)* #tail_pre #tail)
     }
 
-    /// `emit()`, counting in a trial emission the tape stores it makes: those of statement
-    /// `stmt`, or else those of the snapshots at `at`.
-    fn counted(
-        &self,
-        stmt: Option<StmtRef>,
-        at: At,
-        emit: impl FnOnce() -> TokenStream,
-    ) -> TokenStream {
+    /// `emit()`, counting in a trial emission the tape stores it makes as `what`'s.
+    fn counted(&self, what: Counted, emit: impl FnOnce() -> TokenStream) -> TokenStream {
         let before = self.written.borrow().len();
         let code = emit();
         let n = self.written.borrow().len() - before;
         if let Some(probe) = &mut *self.probe.borrow_mut() {
-            match stmt {
-                Some(r) => *probe.stores.entry(r).or_default() += n,
-                None => *probe.snaps.entry(at).or_default() += n,
-            }
+            probe.add(what, n);
         }
         code
     }

@@ -24,8 +24,23 @@ use crate::walk::{find_loop, operands, range_reads, rhs_reads};
 /// included) and those of the snapshots at each position.
 #[derive(Default)]
 pub struct Probe {
-    pub stores: HashMap<StmtRef, usize>,
-    pub snaps: HashMap<At, usize>,
+    stores: HashMap<StmtRef, usize>,
+    snaps: HashMap<At, usize>,
+}
+
+/// What a trial emission counts tape stores for: a statement, or the snapshots at a position.
+pub enum Counted {
+    Stmt(StmtRef),
+    Snaps(At),
+}
+
+impl Probe {
+    pub fn add(&mut self, what: Counted, n: usize) {
+        match what {
+            Counted::Stmt(r) => *self.stores.entry(r).or_default() += n,
+            Counted::Snaps(at) => *self.snaps.entry(at).or_default() += n,
+        }
+    }
 }
 
 impl Fwd<'_> {
@@ -33,7 +48,7 @@ impl Fwd<'_> {
     /// without the statements it does not need.
     pub fn sweep_rerun(&self, l: usize, record: bool) -> TokenStream {
         let lp = &self.f.loops[l];
-        if !(lp.runtime && !lp.binomial && lp.checkpoint.is_some()) {
+        if !lp.independent() {
             return self.rerun(l, record);
         }
         let Some(body) = find_loop(&self.f.body, l) else {
@@ -54,12 +69,7 @@ impl Fwd<'_> {
 /// The statements of loop `l`'s body (at any depth) that its re-run leaves out.
 fn dead(fwd: &Fwd, l: usize, body: &Block, probe: &Probe) -> HashSet<StmtRef> {
     let lp = &fwd.f.loops[l];
-    let mut written = Vec::new();
-    crate::walk::assigned(body, &mut written);
-    let accumulators: HashSet<VarId> = (lp.carried.iter())
-        .copied()
-        .filter(|v| written.contains(v) && !lp.extrema.contains(v))
-        .collect();
+    let accumulators: HashSet<VarId> = crate::walk::accumulators(fwd.f, l).into_iter().collect();
     let mut live = Live {
         probe,
         loops: &fwd.f.loops,
@@ -193,15 +203,9 @@ impl Live<'_> {
                 }
                 if !results.is_empty() {
                     for o in then.tail.iter().chain(&els.tail) {
-                        match o {
-                            Operand::Temp(t) => temps.push(*t),
-                            Operand::Var {
-                                var, proj, read, ..
-                            } => {
-                                vars.push((*var, proj, *read));
-                                crate::walk::proj_reads(proj, &mut vars);
-                            }
-                            Operand::Const { .. } => {}
+                        crate::walk::operand_reads(o, &mut vars);
+                        if let Operand::Temp(t) = o {
+                            temps.push(*t);
                         }
                     }
                 }

@@ -72,8 +72,7 @@ impl<'a> Rev<'a> {
             }
             return quote!(#load #lp #store);
         }
-        self.row_borrows = rows;
-        self.checkpointed(*id, (&k, &i), &iter, &take, &body)
+        self.checkpointed(*id, (&k, &i), &iter, &take, (&body, rows))
     }
 
     /// Starts holding in locals the cotangents of the places of a plain loop's body that stay
@@ -127,13 +126,13 @@ impl<'a> Rev<'a> {
         (k, i): (&Ident, &Ident),
         iter: &TokenStream,
         take: &TokenStream,
-        body: &TokenStream,
+        (body, rows): (&TokenStream, TokenStream),
     ) -> TokenStream {
         let id = &id;
         let (iter, take, body) = (iter.clone(), take.clone(), body.clone());
         let lp = &self.f.loops[*id];
-        if lp.runtime && !lp.binomial {
-            return self.independent(*id, (k, i), &iter, &take, &body);
+        if lp.independent() {
+            return self.independent(*id, (k, i), &iter, &take, (&body, rows));
         }
         let (snapshots, stride) = lp.checkpoint_layout();
         // The segment buffer's length: the stride, or for a const generic trip count
@@ -236,9 +235,8 @@ impl<'a> Rev<'a> {
         (k, i): (&Ident, &Ident),
         iter: &TokenStream,
         take: &TokenStream,
-        body: &TokenStream,
+        (body, rows): (&TokenStream, TokenStream),
     ) -> TokenStream {
-        let rows = std::mem::take(&mut self.row_borrows);
         if self.fused == Some(id) {
             self.fused_body = Some(body.clone());
             return TokenStream::new();
@@ -313,7 +311,7 @@ impl<'a> Rev<'a> {
         // Only the iteration that set the final value passes a cotangent on, where the loop
         // computes nothing else: found first, then swept back alone.
         let enumerated = quote!(#iter.enumerate() #take);
-        let set = (self.set_by_one(id, &extrema, &written))
+        let set = (self.set_by_one(id, &extrema))
             .then(|| self.set_search(extrema[0], &lasts[0], id, (k, i), &enumerated));
         let (search, one) = match &set {
             Some((search, at)) => (search.clone(), quote!(.skip(#at - 1).take(1))),
@@ -378,9 +376,9 @@ impl<'a> Rev<'a> {
     /// A loop of independent iterations that computes one running extremum and nothing else
     /// (no accumulator, no early exit): the iterations before the one that set its final value
     /// and those after it pass it no cotangent, so the reverse sweep runs that one alone.
-    fn set_by_one(&self, id: usize, extrema: &[VarId], written: &[VarId]) -> bool {
+    fn set_by_one(&self, id: usize, extrema: &[VarId]) -> bool {
         let lp = &self.f.loops[id];
-        let others = (lp.carried.iter()).any(|v| written.contains(v) && !lp.extrema.contains(v));
+        let others = !crate::walk::accumulators(self.f, id).is_empty();
         let exits = crate::walk::find_loop(&self.f.body, id)
             .is_none_or(|b| b.stmts.iter().any(crate::walk::may_exit));
         extrema.len() == 1 && !others && !lp.breaks && !exits

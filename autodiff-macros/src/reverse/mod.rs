@@ -101,8 +101,6 @@ pub struct Rev<'a> {
     held_places: Vec<(VarId, Vec<Proj>)>,
     /// The rows of slices the innermost loop being swept borrows (see [`rows`]).
     rows: Option<rows::Rows>,
-    /// Their borrows, for the sweep of a loop of independent iterations to put before its loop.
-    row_borrows: TokenStream,
 }
 
 /// The right-hand side of each temporary, and of each variable defined by a single `let` (with
@@ -225,7 +223,6 @@ impl<'a> Rev<'a> {
             held: Vec::new(),
             held_places: Vec::new(),
             rows: None,
-            row_borrows: TokenStream::new(),
         };
         rev.vec_decls();
         rev

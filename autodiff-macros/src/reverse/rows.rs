@@ -43,7 +43,7 @@ impl Rev<'_> {
     /// slices its body reaches at one index `base + i` only.
     pub(super) fn start_rows(&mut self, id: usize, var: VarId, range: &Range, body: &Block) {
         let lp = &self.f.loops[id];
-        let swept_in_order = lp.checkpoint.is_none() || (lp.runtime && !lp.binomial);
+        let swept_in_order = lp.checkpoint.is_none() || lp.independent();
         if !swept_in_order
             || lp.breaks
             || self.fused == Some(id)
@@ -238,10 +238,7 @@ fn accesses<'b>(b: &'b Block, branch: bool, f: &mut impl FnMut(VarId, &'b [Proj]
         }
     }
     for o in &b.tail {
-        if let Operand::Var { var, proj, .. } = o {
-            reads.push((*var, proj, 0));
-            crate::walk::proj_reads(proj, &mut reads);
-        }
+        crate::walk::operand_reads(o, &mut reads);
     }
     for (v, proj, _) in reads {
         f(v, proj, branch || some.contains(&v));
