@@ -60,6 +60,45 @@ pub enum Proj {
     Field(Ident),
     /// `*x` for a parameter taken by reference.
     Deref,
+    /// `[a..b]` (`[a..]`, `[..b]`, `[a..=b]`) of a slice: a sub-slice, the place that
+    /// `let r = &x[a..b];` names. Its bounds read no variable that is assigned after they are
+    /// read (`Lower::sub_slice`), so every read of `r[i]` is `x[a..b][i]`, in every sweep.
+    Range {
+        start: Option<Pure>,
+        end: Option<Pure>,
+        inclusive: bool,
+    },
+}
+
+impl Proj {
+    /// The integer expressions the projection evaluates: an index, a sub-slice's bounds.
+    pub fn pures(&self) -> impl Iterator<Item = &Pure> {
+        let (a, b) = match self {
+            Proj::Index(i) => (Some(i), None),
+            Proj::Range { start, end, .. } => (start.as_ref(), end.as_ref()),
+            Proj::Field(_) | Proj::Deref => (None, None),
+        };
+        a.into_iter().chain(b)
+    }
+
+    /// A sub-slice's range, `a..b`, with the bounds as `pure` spells them.
+    pub fn range_tokens(&self, pure: &mut dyn FnMut(&Pure) -> TokenStream) -> TokenStream {
+        let Proj::Range {
+            start,
+            end,
+            inclusive,
+        } = self
+        else {
+            unreachable!("a sub-slice's projection")
+        };
+        let a = start.as_ref().map(&mut *pure);
+        let b = end.as_ref().map(&mut *pure);
+        if *inclusive {
+            quote::quote!(#a..=#b)
+        } else {
+            quote::quote!(#a..#b)
+        }
+    }
 }
 
 pub struct Temp {
@@ -507,7 +546,7 @@ pub fn place_path(proj: &[Proj]) -> String {
                 path.push('.');
                 path.push_str(&f.to_string());
             }
-            Proj::Deref => {}
+            Proj::Deref | Proj::Range { .. } => {}
         }
     }
     path
@@ -636,6 +675,8 @@ impl Func {
         for p in place {
             ty = match (p, self.types.elem(ty)) {
                 (Proj::Index(_), Some(e)) => e,
+                // A sub-slice has its slice's type.
+                (Proj::Range { .. }, _) => ty,
                 _ => return self.field_ty(v, place).unwrap_or(ty),
             };
         }

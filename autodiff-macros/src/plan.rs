@@ -112,10 +112,10 @@ impl Plan {
         if v.record.is_some() {
             return false;
         }
-        let indices = proj.iter().all(|p| match p {
-            Proj::Index(i) => self.available_pure(f, i),
-            _ => true,
-        });
+        let indices = proj
+            .iter()
+            .flat_map(Proj::pures)
+            .all(|i| self.available_pure(f, i));
         if !indices {
             return false;
         }
@@ -397,13 +397,10 @@ fn in_place_rhs(f: &Func, rhs: &Rhs) -> bool {
         Operand::Temp(_) => false,
         Operand::Var { var, proj, .. } => {
             f.vars[*var].in_place()
-                && proj.iter().all(|p| match p {
-                    Proj::Index(i) => {
-                        let mut reads = Vec::new();
-                        pure_reads(i, &mut reads);
-                        !has_call(i) && reads.iter().all(|(v, _, _)| f.vars[*v].in_place())
-                    }
-                    _ => true,
+                && proj.iter().flat_map(Proj::pures).all(|i| {
+                    let mut reads = Vec::new();
+                    pure_reads(i, &mut reads);
+                    !has_call(i) && reads.iter().all(|(v, _, _)| f.vars[*v].in_place())
                 })
         }
     };

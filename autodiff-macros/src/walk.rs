@@ -84,10 +84,8 @@ pub fn range_reads<'p>(range: &'p Range, out: &mut Vec<(VarId, &'p [Proj], ReadI
 }
 
 pub fn proj_reads<'p>(proj: &'p [Proj], out: &mut Vec<(VarId, &'p [Proj], ReadId)>) {
-    for p in proj {
-        if let Proj::Index(i) = p {
-            pure_reads(i, out);
-        }
+    for i in proj.iter().flat_map(Proj::pures) {
+        pure_reads(i, out);
     }
 }
 
@@ -230,10 +228,8 @@ pub fn referenced(b: &Block, out: &mut std::collections::BTreeSet<VarId>) {
         }
     }
     fn projs(proj: &[Proj], out: &mut std::collections::BTreeSet<VarId>) {
-        for p in proj {
-            if let Proj::Index(i) = p {
-                pure(i, out);
-            }
+        for i in proj.iter().flat_map(Proj::pures) {
+            pure(i, out);
         }
     }
     fn operand(o: &Operand, out: &mut std::collections::BTreeSet<VarId>) {

@@ -154,19 +154,35 @@ impl<'a> Fwd<'a> {
             out = quote!((*#out));
         }
         for (n, p) in proj.iter().enumerate() {
+            // In `f_try_forward`, an index or a sub-slice outside a slice is an `Err`, not a
+            // panic.
+            let fallible = self.fallible.get()
+                && self.f.slices.contains(&var)
+                && proj[..n].iter().all(|p| matches!(p, Proj::Range { .. }));
+            let outside = || {
+                format!(
+                    "an index is outside the slice `{}`",
+                    crate::names::bare(&self.f.vars[var].name)
+                )
+            };
             out = match p {
-                // In `f_try_forward`, an index outside a slice is an `Err`, not a panic.
-                Proj::Index(i) if n == 0 && self.fallible.get() && self.f.slices.contains(&var) => {
+                Proj::Index(i) if fallible => {
                     let i = self.pure(i);
-                    let msg = format!(
-                        "an index is outside the slice `{}`",
-                        crate::names::bare(&self.f.vars[var].name)
-                    );
+                    let msg = outside();
                     quote!((*#out.get(#i).ok_or(#msg)?))
+                }
+                Proj::Range { .. } if fallible => {
+                    let r = p.range_tokens(&mut |i| self.pure(i));
+                    let msg = format!("a sub-slice {}", outside().trim_start_matches("an index "));
+                    quote!((#out.get(#r).ok_or(#msg)?))
                 }
                 Proj::Index(i) => {
                     let i = self.pure(i);
                     quote!(#out[#i])
+                }
+                Proj::Range { .. } => {
+                    let r = p.range_tokens(&mut |i| self.pure(i));
+                    quote!(#out[#r])
                 }
                 Proj::Field(f) => quote!(#out.#f),
                 Proj::Deref => quote!((*#out)),

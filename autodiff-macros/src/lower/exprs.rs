@@ -301,6 +301,7 @@ impl Lower {
             return self.dummy();
         }
         let args: Vec<Operand> = c.args.iter().map(|a| self.operand(a, out)).collect();
+        self.slice_passed_twice(c, &args);
         let ty = self.f.types.fresh(TyVal::Unknown(Kind::Float));
         self.pass_on(&p.path, &args);
         if !args.iter().any(|a| self.f.unseen_arg(a)) {
@@ -340,6 +341,7 @@ impl Lower {
             return (0..leaves).map(|_| self.dummy()).collect();
         }
         let args: Vec<Operand> = c.args.iter().map(|a| self.operand(a, out)).collect();
+        self.slice_passed_twice(c, &args);
         self.pass_on(&p.path, &args);
         // A struct's cotangent is named through the contract, from the argument types.
         if matches!(shape, super::tuples::PatShape::Struct(_))

@@ -250,13 +250,22 @@ impl Lower {
         // A slice's length is known at run time only: a run-time loop, over the shorter of a
         // `zip`'s operands.
         let runtime = places.iter().any(|(v, _)| self.f.slices.contains(v));
+        // Over a sub-slice, the length is its place's, `x[a..b].len()`, as every sweep spells
+        // it (the user's `row` is a name no sweep has).
+        let sub_slice =
+            (places.iter().flat_map(|(_, p)| p)).any(|p| matches!(p, Proj::Range { .. }));
+        let (steps, end) = if sub_slice {
+            let end = self.iter_len(&places);
+            (self.pure_text(&end), end)
+        } else {
+            (steps.clone(), Pure::Lit(steps))
+        };
         let len = if runtime { steps.clone() } else { len };
         let names = self.iter_names(&fl.pat, enumerate, places.len())?;
         let counter = names[0].clone();
         let zero: syn::Expr = syn::parse_quote!(0);
         let (s, st) = self.pure(&zero);
         self.f.types.unify(st, usize_ty);
-        let end = Pure::Lit(steps);
         let aliases = names[1..]
             .iter()
             .zip(places)

@@ -20,6 +20,7 @@ mod reductions;
 mod runtime;
 mod signature;
 mod stmts;
+mod subslices;
 mod tuples;
 mod vecs;
 mod whole;
@@ -121,6 +122,10 @@ pub struct Lower {
     cast_fields: Vec<(ReadId, TyId)>,
     /// The integer types of subtractions and negations: where a value may go below 0.
     signed: Vec<TyId>,
+    /// The sub-slices bound to names (`let row = &x[a..b];`): each name, the depth of the
+    /// scope that binds it, and the `mut` variables its bounds read, which may not be assigned
+    /// while it is in scope ([`subslices`]).
+    sub_slices: Vec<(String, usize, Vec<VarId>)>,
 }
 
 /// The statement that marks where a bounded loop checks its bound.
@@ -221,6 +226,7 @@ impl Lower {
             range_counters: Vec::new(),
             cast_fields: Vec::new(),
             signed: Vec::new(),
+            sub_slices: Vec::new(),
         };
         l.f.flag_ty = l.f.types.fresh(TyVal::Bool);
         l.f.usize_ty =

@@ -9,6 +9,8 @@ use crate::ir::*;
 impl Lower {
     /// A read of `var` (or of a place in it) as an operand.
     pub(super) fn var_operand(&mut self, var: VarId, proj: Vec<Proj>, borrow: bool) -> Operand {
+        // A sub-slice read whole (`g(row)` of `let row = &x[a..b];`) is the borrow `&x[a..b]`.
+        let borrow = borrow || matches!(proj.last(), Some(Proj::Range { .. }));
         let ty = self.place_ty(var, &proj);
         let read = self.read(var);
         self.f.read_tys.insert(read, ty);
@@ -51,7 +53,7 @@ impl Lower {
         let mut ty = self.f.vars[var].ty;
         for (n, p) in proj.iter().enumerate() {
             ty = match (p, self.f.types.elem(ty)) {
-                (Proj::Deref, _) => ty,
+                (Proj::Deref | Proj::Range { .. }, _) => ty,
                 (Proj::Index(_), Some(e)) => e,
                 _ => {
                     let key = (var, place_path(&proj[..=n]));
@@ -103,6 +105,14 @@ impl Lower {
                 let (v, mut proj) = self.place_or_const(&ix.expr)?;
                 self.untyped_call_result(v, &proj, "an array");
                 let base_ty = self.place_ty(v, &proj);
+                if let syn::Expr::Range(r) = &*ix.index {
+                    if !matches!(self.f.types.get(base_ty), TyVal::Slice(_)) {
+                        self.not_a_slice(ix);
+                        return None;
+                    }
+                    proj.push(self.range_proj(ix, r)?);
+                    return Some((v, proj));
+                }
                 if !matches!(self.f.types.kind(base_ty), Kind::Array)
                     && !matches!(self.f.types.get(base_ty), TyVal::Unknown(_))
                 {
@@ -257,7 +267,11 @@ impl Lower {
 
     /// The place an assignment writes: a local, not a parameter.
     pub(super) fn assigned_place(&mut self, left: &syn::Expr) -> Option<(VarId, Vec<Proj>)> {
-        match self.place(left) {
+        let place = self.place(left);
+        if let Some((v, _)) = &place {
+            self.assigned_under_sub_slice(left, *v);
+        }
+        match place {
             Some((v, _)) if self.f.vars[v].constant => {
                 let name = &self.f.vars[v].name;
                 self.error(err(

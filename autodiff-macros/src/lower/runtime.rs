@@ -373,6 +373,24 @@ fn same_place(a: &[Proj], b: &[Proj]) -> bool {
     a.len() == b.len()
         && a.iter().zip(b).all(|(x, y)| match (x, y) {
             (Proj::Index(p), Proj::Index(q)) => same_pure(p, q),
+            (
+                Proj::Range {
+                    start: s,
+                    end: e,
+                    inclusive: i,
+                },
+                Proj::Range {
+                    start: t,
+                    end: u,
+                    inclusive: j,
+                },
+            ) => {
+                let same = |p: &Option<Pure>, q: &Option<Pure>| match (p, q) {
+                    (Some(p), Some(q)) => same_pure(p, q),
+                    (p, q) => p.is_none() && q.is_none(),
+                };
+                i == j && same(s, t) && same(e, u)
+            }
             (Proj::Field(f), Proj::Field(g)) => f == g,
             (Proj::Deref, Proj::Deref) => true,
             _ => false,

@@ -406,6 +406,9 @@ impl Lower {
             self.error(err(d, "`let .. else` is not supported"));
             return;
         }
+        if let Some(ix) = super::subslices::sub_slice(&init.expr) {
+            return self.sub_slice_let(local, pi, ann, ix);
+        }
         if super::vecs::vec_macro(&init.expr).is_some() {
             return self.vec_local(pi, ann, &init.expr, out);
         }

@@ -42,6 +42,9 @@ impl Root {
 
 /// The position of `counter` as an index in `proj` (projections after `*`).
 fn counter_position(proj: &[Proj], counter: VarId) -> Option<usize> {
+    if proj.iter().any(|p| matches!(p, Proj::Range { .. })) {
+        return None;
+    }
     proj.iter().filter(|p| !matches!(p, Proj::Deref)).position(
         |p| matches!(p, Proj::Index(Pure::Var(v, vp, _)) if *v == counter && vp.is_empty()),
     )

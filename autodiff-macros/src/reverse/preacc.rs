@@ -57,6 +57,15 @@ pub(super) fn place_key(var: VarId, proj: &[Proj]) -> String {
                 });
                 key.push_str(&format!("[{t}]"));
             }
+            Proj::Range { .. } => {
+                let t = p.range_tokens(&mut |i| {
+                    pure_tokens(i, &mut |v, proj, _| {
+                        let k = place_key(v, proj);
+                        quote!(#k)
+                    })
+                });
+                key.push_str(&format!("[{t}]"));
+            }
         }
     }
     key

@@ -119,10 +119,10 @@ fn access(v: VarId, proj: &[Proj], outer: &[VarId], top: bool, seen: &mut Vec<(V
         .cloned()
         .collect();
     let fixed = proj.iter().any(|p| matches!(p, Proj::Index(_)))
-        && proj.iter().all(|p| match p {
-            Proj::Index(i) => invariant(i, outer),
-            _ => true,
-        });
+        && proj
+            .iter()
+            .flat_map(Proj::pures)
+            .all(|i| invariant(i, outer));
     if !fixed {
         return set(v, Seen::Other, seen);
     }
@@ -183,7 +183,7 @@ mod tests {
                     .iter()
                     .map(|p| match p {
                         Proj::Index(Pure::Var(w, _, _)) => format!("[{}]", f.vars[*w].name),
-                        Proj::Index(_) => "[..]".to_string(),
+                        Proj::Index(_) | Proj::Range { .. } => "[..]".to_string(),
                         Proj::Field(n) => format!(".{n}"),
                         Proj::Deref => String::new(),
                     })

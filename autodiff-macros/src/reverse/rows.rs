@@ -270,10 +270,8 @@ fn conditional(p: &Pure, out: &mut Vec<VarId>) {
 
 /// [`conditional`] over the indices of a place.
 fn indices_conditional(proj: &[Proj], out: &mut Vec<VarId>) {
-    for p in proj {
-        if let Proj::Index(i) = p {
-            conditional(i, out);
-        }
+    for i in proj.iter().flat_map(Proj::pures) {
+        conditional(i, out);
     }
 }
 

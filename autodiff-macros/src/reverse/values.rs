@@ -106,6 +106,10 @@ impl<'a> Rev<'a> {
                     let i = self.pure_val(i);
                     out.extend(quote!([#i]));
                 }
+                Proj::Range { .. } => {
+                    let r = p.range_tokens(&mut |i| self.pure_val(i));
+                    out.extend(quote!([#r]));
+                }
                 Proj::Field(f) => out.extend(quote!(.#f)),
                 Proj::Deref => {}
             }
@@ -260,6 +264,7 @@ impl<'a> Rev<'a> {
         let name = &self.f.vars[var].name;
         let parts = proj.iter().map(|p| match p {
             Proj::Index(_) => quote!([..]),
+            Proj::Range { .. } => quote!([..]),
             Proj::Field(f) => quote!(.#f),
             Proj::Deref => quote!(),
         });

@@ -249,6 +249,10 @@ impl<'a> Tan<'a> {
                     let i = self.fwd.pure(i);
                     quote!(#out[#i])
                 }
+                Proj::Range { .. } => {
+                    let r = p.range_tokens(&mut |i| self.fwd.pure(i));
+                    quote!(#out[#r])
+                }
                 Proj::Field(f) => quote!(#out.#f),
                 Proj::Deref => quote!((*#out)),
             };

@@ -17,14 +17,16 @@ pub fn cost(c: &[f64], p: &[f64], d: usize) -> f64 {
     let n = p.len() / d;
     let mut total = 0.0;
     for i in 0..n {
+        let point = &p[i * d..i * d + d];
         // The closest centroid (its distance only compared: no derivative flows through it),
         // then the distance to it, min_j |C_j - P_i|².
         let mut best = f64::INFINITY;
         let mut arg = 0;
         for j in 0..k {
+            let centroid = &c[j * d..j * d + d];
             let mut dist = 0.0;
-            for t in 0..d {
-                let e = c[j * d + t] - p[i * d + t];
+            for (a, b) in centroid.iter().zip(point) {
+                let e = a - b;
                 dist += e * e;
             }
             if dist < best {
@@ -32,9 +34,10 @@ pub fn cost(c: &[f64], p: &[f64], d: usize) -> f64 {
                 arg = j;
             }
         }
+        let closest = &c[arg * d..arg * d + d];
         let mut dist = 0.0;
-        for t in 0..d {
-            let e = c[arg * d + t] - p[i * d + t];
+        for (a, b) in closest.iter().zip(point) {
+            let e = a - b;
             dist += e * e;
         }
         total += dist;

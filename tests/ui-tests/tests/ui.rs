@@ -15,5 +15,6 @@ fn ui() {
     t.compile_fail("ui/nested/*.rs");
     t.compile_fail("ui/jacobian/*.rs");
     t.compile_fail("ui/vecs/*.rs");
+    t.compile_fail("ui/slices/*.rs");
     t.compile_fail("ui/derive/*.rs");
 }

@@ -199,10 +199,9 @@ impl Hoist {
     }
 
     fn proj_fixed(&self, proj: &[Proj]) -> bool {
-        proj.iter().all(|p| match p {
-            Proj::Index(i) => self.pure_fixed(i),
-            Proj::Field(_) | Proj::Deref => true,
-        })
+        proj.iter()
+            .flat_map(Proj::pures)
+            .all(|i| self.pure_fixed(i))
     }
 
     fn pure_fixed(&self, p: &Pure) -> bool {

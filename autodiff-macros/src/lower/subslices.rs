@@ -1,0 +1,213 @@
+//! Sub-slices of slices: `x[a..b]` (`a..`, `..b`, `a..=b`) read as a place, and
+//! `let row = &x[a..b];`, a name for one. A sub-slice is a projection of its slice
+//! ([`Proj::Range`]): `row[i]` is the place `x[a..b][i]`, `row.len()` is `x[a..b].len()`,
+//! `row.iter()` iterates it, and every sweep spells it so (`d_x[a..b][i]` in the adjoint,
+//! `t_x[a..b][i]` in a tangent). The compiler checks a sub-slice's bounds once where a loop
+//! runs over it and an index against its length, which is why `&x[j * d..j * d + d]` read by
+//! `.zip(..)` runs faster than `x[j * d + t]`.
+
+use super::{Binding, Lower, err};
+use crate::ir::*;
+
+/// `&x[a..b]`: the place a `let` binds to a name, if its value is a sub-slice.
+pub(super) fn sub_slice(e: &syn::Expr) -> Option<&syn::ExprIndex> {
+    let syn::Expr::Reference(r) = e else {
+        return None;
+    };
+    match &*r.expr {
+        syn::Expr::Index(ix) if matches!(&*ix.index, syn::Expr::Range(_)) => Some(ix),
+        _ => None,
+    }
+}
+
+impl Lower {
+    /// `[a..b]` of a place of type `base_ty`: the projection, or an error where the place is
+    /// not a slice.
+    pub(super) fn range_proj(&mut self, ix: &syn::ExprIndex, r: &syn::ExprRange) -> Option<Proj> {
+        let inclusive = matches!(r.limits, syn::RangeLimits::Closed(_));
+        let mut bound = |e: &Option<Box<syn::Expr>>| {
+            e.as_ref().map(|e| {
+                let (p, ty) = self.pure(e);
+                let usize_ty = self.f.usize_ty;
+                self.f.types.unify(ty, usize_ty);
+                p
+            })
+        };
+        let (start, end) = (bound(&r.start), bound(&r.end));
+        if inclusive && end.is_none() {
+            self.error(err(
+                ix,
+                "an inclusive range needs its end, as in `x[a..=b]`",
+            ));
+            return None;
+        }
+        Some(Proj::Range {
+            start,
+            end,
+            inclusive,
+        })
+    }
+
+    /// The error for `x[a..b]` of something that is not a slice.
+    pub(super) fn not_a_slice(&mut self, ix: &syn::ExprIndex) {
+        self.error(err(
+            ix,
+            "a sub-slice `x[a..b]` is taken of a slice parameter (`x: &[f64]`) or of a sub-slice of one; of an array, read its elements by index (`x[i]`)",
+        ));
+    }
+
+    /// `let row = &x[a..b];`: `row` names the place `x[a..b]` (see the module's doc).
+    pub(super) fn sub_slice_let(
+        &mut self,
+        local: &syn::Local,
+        pi: &syn::PatIdent,
+        ann: Option<&syn::Type>,
+        ix: &syn::ExprIndex,
+    ) {
+        let pat = syn::Pat::Ident(pi.clone());
+        // Each error below reports, then binds the name all the same: its uses report nothing.
+        if let Some(m) = &pi.mutability {
+            self.error(err(m, "a sub-slice is bound with `let`, not `let mut`"));
+        } else if let Some(t) = ann
+            && !matches!(t, syn::Type::Reference(r) if r.mutability.is_none() && matches!(&*r.elem, syn::Type::Slice(_)))
+        {
+            self.error(err(
+                t,
+                "a sub-slice is a `&[T]`: write `&[f64]`, or no type",
+            ));
+        } else if let Some(a) = local.attrs.first() {
+            self.error(err(
+                a,
+                "a sub-slice names a place in its slice, which the tape never holds: remove this attribute",
+            ));
+        }
+        let before = self.errors.len();
+        let Some((v, proj)) = self.place(&syn::Expr::Index(ix.clone())) else {
+            if self.errors.len() == before {
+                self.not_a_slice(ix);
+            }
+            return self.poison(&pat);
+        };
+        if !matches!(proj.last(), Some(Proj::Range { .. })) {
+            return self.poison(&pat);
+        }
+        // Every read of `row` evaluates the bounds again: the `mut` variables they read may
+        // not change while `row` is in scope (`assigned_under_sub_slice`).
+        let mut reads = Vec::new();
+        crate::walk::proj_reads(&proj, &mut reads);
+        let mutable = (reads.iter().map(|(w, ..)| *w))
+            .filter(|&w| self.f.vars[w].mutable)
+            .collect();
+        let depth = self.scopes.len();
+        self.sub_slices.push((pi.ident.to_string(), depth, mutable));
+        let ty = self.place_ty(v, &proj);
+        self.scopes
+            .last_mut()
+            .unwrap()
+            .insert(pi.ident.to_string(), Binding::Alias(v, proj, ty));
+    }
+}
+
+impl Lower {
+    /// The length a loop over the places of a `zip` runs: the shorter, each a slice's (or a
+    /// sub-slice's) `.len()` or an array's length.
+    pub(super) fn iter_len(&mut self, places: &[(VarId, Vec<Proj>)]) -> Pure {
+        let mut lens = Vec::new();
+        for (v, proj) in places {
+            let ty = self.place_ty(*v, proj);
+            let len = match self.f.types.array(ty) {
+                Some((_, n)) => Pure::Lit(n),
+                None => {
+                    let read = self.read(*v);
+                    self.f.read_tys.insert(read, ty);
+                    let len = proc_macro2::Ident::new("len", proc_macro2::Span::call_site());
+                    Pure::Method(Box::new(Pure::Var(*v, proj.clone(), read)), len, Vec::new())
+                }
+            };
+            lens.push(len);
+        }
+        let min = proc_macro2::Ident::new("min", proc_macro2::Span::call_site());
+        let mut lens = lens.into_iter();
+        let first = lens.next().expect("a loop over one place at least");
+        lens.fold(first, |a, b| {
+            Pure::Method(Box::new(a), min.clone(), vec![b])
+        })
+    }
+
+    /// A length as the forward sweep spells it where a loop begins (a recorded loop sizes its
+    /// tape's `Vec`s by it): each variable by its emitted name.
+    pub(super) fn pure_text(&self, p: &Pure) -> proc_macro2::TokenStream {
+        fn leaf(f: &Func, v: VarId, proj: &[Proj]) -> proc_macro2::TokenStream {
+            let mut out = quote::ToTokens::to_token_stream(&f.vars[v].emit);
+            for p in proj {
+                let mut pure =
+                    |i: &Pure| crate::print::pure_tokens(i, &mut |v, proj, _| leaf(f, v, proj));
+                out = match p {
+                    Proj::Index(i) => {
+                        let i = pure(i);
+                        quote::quote!(#out[#i])
+                    }
+                    Proj::Range { .. } => {
+                        let r = p.range_tokens(&mut pure);
+                        quote::quote!(#out[#r])
+                    }
+                    Proj::Field(f) => quote::quote!(#out.#f),
+                    Proj::Deref => quote::quote!((*#out)),
+                };
+            }
+            out
+        }
+        crate::print::pure_tokens(p, &mut |v, proj, _| leaf(&self.f, v, proj))
+    }
+}
+
+impl Lower {
+    /// An assignment to `v`, written `left`: an error where a sub-slice in scope reads `v` in
+    /// its bounds. The user's `row` keeps the bounds it was made with; every sweep reads
+    /// `x[a..b]` again at each read of `row`, and would see the new value.
+    pub(super) fn assigned_under_sub_slice(&mut self, left: &syn::Expr, v: VarId) {
+        let live = self.sub_slices.iter().find(|(name, depth, reads)| {
+            reads.contains(&v)
+                && (self.scopes.get(depth - 1))
+                    .is_some_and(|s| matches!(s.get(name), Some(Binding::Alias(..))))
+        });
+        if let Some((name, ..)) = live {
+            let msg = format!(
+                "`{}` is assigned while the sub-slice `{name}`, whose bounds read it, is in scope; take the sub-slice after the last assignment, or slice with a copy made before it (`let at = {0};`, `&x[at..]`)",
+                crate::names::bare(&self.f.vars[v].name)
+            );
+            self.error(err(left, msg));
+        }
+    }
+}
+
+impl Lower {
+    /// An error where one call is passed a differentiated slice twice, whole or in parts
+    /// (`dot(x, x)`, `dot(&x[..n], &x[n..])`): the callee's adjoint would take two buffers in
+    /// `d_x`, which cannot be borrowed twice, and a buffer of a length known at run time only
+    /// is not made on the side.
+    pub(super) fn slice_passed_twice(&mut self, c: &syn::ExprCall, args: &[Operand]) {
+        let mut seen = Vec::new();
+        for (a, o) in c.args.iter().zip(args) {
+            let Operand::Var { var, .. } = o else {
+                continue;
+            };
+            let differentiated = (self.f.vars[*var].param)
+                .is_some_and(|i| self.f.wrt.contains(&i) && self.f.slices.contains(var));
+            if !differentiated {
+                continue;
+            }
+            if seen.contains(var) {
+                let name = crate::names::bare(&self.f.vars[*var].name);
+                self.error(err(
+                    a,
+                    format!(
+                        "`{name}` is passed to this call twice (whole or as sub-slices), and it is differentiated: the callee's adjoint would take two buffers in `d_{name}`, which cannot be borrowed twice; pass `{name}` once and the bounds with it, and slice in the callee"
+                    ),
+                ));
+                return;
+            }
+            seen.push(*var);
+        }
+    }
+}

@@ -1,0 +1,233 @@
+//! Sub-slices of slice parameters: `&x[a..b]` (`a..`, `..b`, `a..=b`, and a sub-slice of a
+//! sub-slice) bound to a name or read in place, indexed, measured (`.len()`) and iterated
+//! (`.iter()`, `.zip(..)`, `.enumerate()`, `0..row.len()`), in loops of independent iterations,
+//! in a recorded loop and in a sequential loop under binomial checkpoints; the gradient against
+//! central differences in f64, `f_jvp` and `f_hvp` against the gradient and its central
+//! differences, `f_try_forward`'s error for a sub-slice past the end.
+
+mod common;
+
+use common::data;
+use stackgrad::differentiable;
+
+/// Central differences of `f` at `x`, element by element.
+fn central(f: impl Fn(&[f64]) -> f64, x: &[f64]) -> Vec<f64> {
+    let mut y = x.to_vec();
+    (0..x.len())
+        .map(|i| {
+            let h = 1e-6 * x[i].abs().max(1.0);
+            y[i] = x[i] + h;
+            let plus = f(&y);
+            y[i] = x[i] - h;
+            let minus = f(&y);
+            y[i] = x[i];
+            (plus - minus) / (2.0 * h)
+        })
+        .collect()
+}
+
+fn close(a: &[f64], b: &[f64], tol: f64, what: &str) {
+    assert_eq!(a.len(), b.len(), "{what}");
+    for (i, (a, b)) in a.iter().zip(b).enumerate() {
+        assert!(
+            (a - b).abs() <= tol * b.abs().max(1.0),
+            "{what}[{i}]: {a} against {b}"
+        );
+    }
+}
+
+/// k-means' cost, each row a sub-slice: the closest centroid found by comparing distances
+/// (`arg` is `mut`, assigned before the sub-slice that reads it), then the distance to it.
+#[differentiable(wrt(c), hvp)]
+fn nearest(c: &[f64], p: &[f64], d: usize) -> f64 {
+    let k = c.len() / d;
+    let mut total = 0.0;
+    for i in 0..p.len() / d {
+        let point = &p[i * d..i * d + d];
+        let mut best = f64::INFINITY;
+        let mut arg = 0;
+        for j in 0..k {
+            let centroid = &c[j * d..(j + 1) * d];
+            let mut dist = 0.0;
+            for (a, b) in centroid.iter().zip(point) {
+                dist += (a - b) * (a - b);
+            }
+            if dist < best {
+                best = dist;
+                arg = j;
+            }
+        }
+        let closest = &c[arg * d..arg * d + d];
+        for t in 0..closest.len() {
+            let e = closest[t] - point[t];
+            total += e * e * (1.0 + 0.1 * closest[t]);
+        }
+    }
+    total
+}
+
+#[test]
+fn rows_of_a_flat_slice_against_central_differences() {
+    let d = 3;
+    let p = data(1, 40 * d, -1.0, 1.0);
+    let c = data(2, 5 * d, -1.0, 1.0);
+    let mut g = vec![9.0; c.len()];
+    let (value, ()) = nearest_grad(&c, &p, d, &mut g);
+    assert_eq!(value, nearest(&c, &p, d));
+    close(&g, &central(|c| nearest(c, &p, d), &c), 1e-6, "gradient");
+    // H v against central differences of the gradient along v; the gradient it returns is
+    // the same.
+    let v = data(3, c.len(), -1.0, 1.0);
+    let (mut g_h, mut hv) = (vec![0.0; c.len()], vec![0.0; c.len()]);
+    nearest_hvp(&c, &p, d, &v, &mut g_h, &mut hv);
+    close(&g_h, &g, 1e-12, "f_hvp's gradient");
+    let h = 1e-5;
+    let along = |s: f64| {
+        let x: Vec<f64> = c.iter().zip(&v).map(|(c, v)| c + s * v).collect();
+        let mut g = vec![0.0; c.len()];
+        nearest_grad(&x, &p, d, &mut g);
+        g
+    };
+    let (gp, gm) = (along(h), along(-h));
+    let fd: Vec<f64> = gp
+        .iter()
+        .zip(&gm)
+        .map(|(a, b)| (a - b) / (2.0 * h))
+        .collect();
+    close(&hv, &fd, 1e-6, "H v");
+}
+
+/// Every form of range, a sub-slice of a sub-slice, `.len()`, `.enumerate()`, a `zip` of a
+/// sub-slice with an array (it stops at the shorter), a sub-slice read in place
+/// (`x[1..][i]`, `x[..k].iter()`), and one inside a loop of independent iterations.
+#[differentiable(wrt(x, w), jvp)]
+fn windows(x: &[f64], w: &[f64; 3], k: usize) -> f64 {
+    let head = &x[..k];
+    let tail: &[f64] = &x[k..];
+    let mid = &x[1..=k];
+    let inner = &tail[1..tail.len() - 1];
+    let mut s = 0.0;
+    for (i, v) in head.iter().enumerate() {
+        s += (i as f64 + 1.0) * v * v;
+    }
+    for v in inner {
+        s += w[0] * v.sin();
+    }
+    for (a, b) in w.iter().zip(mid) {
+        s += a * b * b;
+    }
+    for i in 0..mid.len() {
+        s += 0.5 * mid[i] * x[1..][i] * w[2];
+    }
+    for v in x[..k].iter() {
+        s -= 0.25 * v * w[1];
+    }
+    for i in 0..x.len() - 2 {
+        let pair = &x[i..i + 2];
+        s += w[1] * pair[0] * pair[1];
+    }
+    s + tail[0] * inner.len() as f64
+}
+
+#[test]
+fn every_range_against_central_differences() {
+    let x = data(4, 11, -1.0, 1.0);
+    let w = [0.3, -0.7, 1.1];
+    for k in [1, 4, 8] {
+        let mut d_x = vec![5.0; x.len()];
+        let (value, d_w) = windows_grad(&x, &w, k, &mut d_x);
+        assert_eq!(value, windows(&x, &w, k));
+        close(&d_x, &central(|x| windows(x, &w, k), &x), 1e-6, "d_x");
+        let d_w_fd = central(|w| windows(&x, &[w[0], w[1], w[2]], k), &w);
+        close(&d_w, &d_w_fd, 1e-6, "d_w");
+        // The tangent along (t_x, t_w) is the gradient's dot product with it.
+        let t_x = data(5, x.len(), -1.0, 1.0);
+        let t_w = [0.2, 0.4, -0.6];
+        let (value_t, dv) = windows_jvp(&x, &w, k, &t_x, &t_w);
+        let along: f64 = (d_x.iter().zip(&t_x).map(|(g, t)| g * t)).sum::<f64>()
+            + (0..3).map(|i| d_w[i] * t_w[i]).sum::<f64>();
+        assert_eq!(value_t, value);
+        assert!(
+            (dv - along).abs() <= 1e-12 * along.abs().max(1.0),
+            "{dv} {along}"
+        );
+    }
+}
+
+/// A sub-slice read in a loop that calls a costly function (recorded with `alloc`, its length
+/// the sub-slice's), and in a sequential loop under binomial checkpoints.
+#[differentiable(wrt(x, a))]
+fn smooth(x: &[f64], a: f64, n: usize) -> f64 {
+    let body = &x[1..n + 1];
+    let mut s = 0.0;
+    for v in body.iter() {
+        s += (a * v).exp();
+    }
+    let mut h = 0.0;
+    #[checkpoint(snapshots = 3, binomial)]
+    for v in body {
+        h = (h * a + v).tanh();
+    }
+    s + h
+}
+
+#[test]
+fn recorded_and_sequential_loops_over_a_sub_slice() {
+    let x = data(6, 20, -1.0, 1.0);
+    for n in [0, 1, 7, 19] {
+        let mut d_x = vec![0.0; x.len()];
+        let (value, d_a) = smooth_grad(&x, 0.6, n, &mut d_x);
+        assert_eq!(value, smooth(&x, 0.6, n));
+        close(&d_x, &central(|x| smooth(x, 0.6, n), &x), 1e-6, "d_x");
+        let d_a_fd = central(|a| smooth(&x, a[0], n), &[0.6]);
+        close(&[d_a], &d_a_fd, 1e-6, "d_a");
+        // `f_forward` records the loop that calls `exp` (its `Vec` sized by the sub-slice's
+        // length), `f_adjoint` reads it back: the same gradient.
+        let mut tape = SmoothTape::new();
+        assert_eq!(smooth_forward(&x, 0.6, n, &mut tape), value);
+        let (mut a_x, mut a_a) = (vec![0.0; x.len()], 0.0);
+        smooth_adjoint(&x, 0.6, n, &tape, 1.0, &mut a_x, &mut a_a);
+        close(&a_x, &d_x, 1e-12, "f_adjoint's d_x");
+        close(&[a_a], &[d_a], 1e-12, "f_adjoint's d_a");
+    }
+}
+
+#[test]
+fn try_forward_returns_an_error_for_a_sub_slice_past_the_end() {
+    let x = data(7, 5, -1.0, 1.0);
+    let mut tape = SmoothTape::new();
+    assert_eq!(
+        smooth_try_forward(&x, 0.6, 5, &mut tape),
+        Err("a sub-slice is outside the slice `x`")
+    );
+    assert!(smooth_try_forward(&x, 0.6, 4, &mut tape).is_ok());
+}
+
+#[differentiable(wrt(a, b))]
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for (x, y) in a.iter().zip(b) {
+        s += x * y;
+    }
+    s
+}
+
+/// Sub-slices passed to a differentiable callee, bound to a name and written in place, and a
+/// whole slice with them.
+#[differentiable(wrt(x, w))]
+fn halves(x: &[f64], w: &[f64]) -> f64 {
+    let n = x.len() / 2;
+    let front = &x[..n];
+    dot(front, &w[n..]) + dot(&x[n..], w) * dot(&w[1..], &x[..x.len() - 1])
+}
+
+#[test]
+fn sub_slices_passed_to_a_callee() {
+    let x = data(8, 9, -1.0, 1.0);
+    let w = data(9, 7, -1.0, 1.0);
+    let (mut d_x, mut d_w) = (vec![0.0; x.len()], vec![0.0; w.len()]);
+    let (value, ()) = halves_grad(&x, &w, &mut d_x, &mut d_w);
+    assert_eq!(value, halves(&x, &w));
+    close(&d_x, &central(|x| halves(x, &w), &x), 1e-6, "d_x");
+    close(&d_w, &central(|w| halves(&x, w), &w), 1e-6, "d_w");
+}
