@@ -4,7 +4,9 @@
 //! product along the all-ones vector is its diagonal, and `f_hvp` returns the gradient `J` with
 //! it. The points are a loop of independent iterations; for each, a sequential loop over the
 //! centroids finds the closest (its distances only compared: no derivative flows through it),
-//! then the distance to that one is added, `min_j |C_j - P_i|²`.
+//! then the distance to that one is added, `min_j |C_j - P_i|²`. Each row is a sub-slice of its
+//! flat slice, zipped with the other: the compiler checks a row's bounds once, where indexing
+//! `c[j * d + t]` checked each element (the objective took 1.39x as long, BENCHMARKS).
 
 use std::time::Duration;
 
