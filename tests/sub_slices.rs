@@ -5,6 +5,8 @@
 //! central differences in f64, `f_jvp` and `f_hvp` against the gradient and its central
 //! differences, `f_try_forward`'s error for a sub-slice past the end.
 
+#![allow(clippy::needless_range_loop)] // index loops over `0..row.len()` are what is tested
+
 mod common;
 
 use common::data;
@@ -230,4 +232,88 @@ fn sub_slices_passed_to_a_callee() {
     assert_eq!(value, halves(&x, &w));
     close(&d_x, &central(|x| halves(x, &w), &x), 1e-6, "d_x");
     close(&d_w, &central(|w| halves(&x, w), &w), 1e-6, "d_w");
+}
+
+#[differentiable]
+fn mul(a: f64, b: f64) -> f64 {
+    a * b
+}
+
+/// A sub-slice bound again to another name (`let r2 = row;`), one whose bounds read a `mut`
+/// array's element (read again at every use, inside a loop), the same name bound to two
+/// sub-slices in sibling loops with a `mut` bound assigned between them, and two elements
+/// of a differentiated slice passed to one call.
+#[differentiable(wrt(x))]
+fn bounds(x: &[f64], n: usize) -> f64 {
+    let mut at = [0usize; 2];
+    at[1] = n;
+    let row = &x[at[0]..at[1]];
+    let again = row;
+    let mut s = mul(x[0], x[1]);
+    for i in 0..again.len() {
+        s += row[i] * again[i] * (i as f64 + 1.0);
+    }
+    let mut k = 1;
+    for i in 0..2 {
+        let part = &x[k..];
+        s += part[i].sin();
+    }
+    k += 1;
+    for i in 0..2 {
+        let part = &x[k..];
+        s += part[i].cos();
+    }
+    s
+}
+
+#[test]
+fn bounds_read_at_each_use_against_central_differences() {
+    let x = data(10, 8, -1.0, 1.0);
+    for n in [2, 5, 8] {
+        let mut d_x = vec![0.0; x.len()];
+        let (value, ()) = bounds_grad(&x, n, &mut d_x);
+        assert_eq!(value, bounds(&x, n));
+        close(&d_x, &central(|x| bounds(x, n), &x), 1e-6, "d_x");
+    }
+}
+
+/// A sequential loop over `0..row.len()`, recorded into the tape's `Vec` (sized by the
+/// sub-slice's length) and read back by the adjoint.
+#[differentiable(wrt(x, a))]
+fn recurrence(x: &[f64], a: f64, n: usize) -> f64 {
+    let row = &x[1..n];
+    let mut h = 0.0;
+    for i in 0..row.len() {
+        h = (h * a + row[i]).tanh();
+    }
+    h
+}
+
+#[test]
+fn a_recorded_loop_over_a_sub_slice_length() {
+    let x = data(11, 12, -1.0, 1.0);
+    for n in [1, 2, 9, 12] {
+        let mut d_x = vec![0.0; x.len()];
+        let (value, d_a) = recurrence_grad(&x, 0.8, n, &mut d_x);
+        assert_eq!(value, recurrence(&x, 0.8, n));
+        close(&d_x, &central(|x| recurrence(x, 0.8, n), &x), 1e-6, "d_x");
+        close(
+            &[d_a],
+            &central(|a| recurrence(&x, a[0], n), &[0.8]),
+            1e-6,
+            "d_a",
+        );
+        let mut tape = RecurrenceTape::new();
+        assert_eq!(recurrence_forward(&x, 0.8, n, &mut tape), value);
+        let (mut a_x, mut a_a) = (vec![0.0; x.len()], 0.0);
+        recurrence_adjoint(&x, 0.8, n, &tape, 1.0, &mut a_x, &mut a_a);
+        close(&a_x, &d_x, 1e-12, "f_adjoint's d_x");
+        close(&[a_a], &[d_a], 1e-12, "f_adjoint's d_a");
+    }
+    // Past the end: `f_try_forward` returns the error, where the tape's `Vec` is sized first.
+    let mut tape = RecurrenceTape::new();
+    assert_eq!(
+        recurrence_try_forward(&x, 0.8, 13, &mut tape),
+        Err("a sub-slice is outside the slice `x`")
+    );
 }

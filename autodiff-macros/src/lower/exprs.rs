@@ -60,6 +60,7 @@ impl Lower {
             Expr::Lit(l) => self.float_lit(l),
             Expr::Path(p) => self.float_path(e, p),
             Expr::Index(_) | Expr::Field(_) => match self.place(e) {
+                Some((_, proj)) if self.sub_slice_value(e, &proj) => self.dummy(),
                 Some((var, proj)) => self.var_operand(var, proj, false),
                 None if super::tuples::call_field(e).is_some() => {
                     let (c, shape) = super::tuples::call_field(e).unwrap();
@@ -141,6 +142,9 @@ impl Lower {
         if let Some(id) = p.path.get_ident()
             && let Some((var, proj)) = self.place(e)
         {
+            if self.sub_slice_value(e, &proj) {
+                return self.dummy();
+            }
             let op = self.var_operand(var, proj, false);
             if matches!(
                 self.f.types.kind(self.f.operand_ty(&op)),

@@ -135,6 +135,7 @@ impl Lower {
         let body = self.scoped(&fl.body.stmts, Mode::Loop, fl.body.span());
         self.nest.pop();
         self.scopes.pop();
+        self.end_sub_slices();
         if self.f.loops[id].checkpoint.is_some() {
             self.carried(fl, id, first_var, &body);
             self.check_independent(fl, id, &body);
@@ -163,10 +164,19 @@ impl Lower {
         let inclusive = matches!(r.limits, syn::RangeLimits::Closed(_));
         // A bound known at run time only (`0..n`, `0..x.len()`): a run-time loop.
         let runtime = self.runtime_bound(end);
+        let (s, st) = self.pure(start);
+        let (e, et) = self.pure(end);
         let trips = if runtime {
             // The range's length (what a recorded loop's `Vec`s hold): zero where it is empty
             // (a negative end of a signed range), one more where it is inclusive; `step_by`
-            // only shortens it.
+            // only shortens it. A bound that reads a sub-slice (`0..row.len()`) as every sweep
+            // spells it: `row` is the user's name only.
+            let (start, end) =
+                if super::subslices::reads_sub_slice(&s) || super::subslices::reads_sub_slice(&e) {
+                    (self.pure_text(&s), self.pure_text(&e))
+                } else {
+                    (start.to_token_stream(), end.to_token_stream())
+                };
             let count = if inclusive {
                 quote::quote!(if (#end) >= (#start) { ((#end) - (#start)) as usize + 1 } else { 0 })
             } else {
@@ -176,8 +186,6 @@ impl Lower {
         } else {
             self.trip_bound(start, end, inclusive, step)?
         };
-        let (s, st) = self.pure(start);
-        let (e, et) = self.pure(end);
         self.f.types.unify(st, et);
         self.f.types.unify(st, counter_ty);
         let counter = match &*fl.pat {
@@ -254,6 +262,10 @@ impl Lower {
         // it (the user's `row` is a name no sweep has).
         let sub_slice =
             (places.iter().flat_map(|(_, p)| p)).any(|p| matches!(p, Proj::Range { .. }));
+        for ((_, proj), arr) in places.iter().zip(&iters) {
+            let key = crate::names::user_text(&arr.to_token_stream());
+            self.watch_bounds(proj, None, key);
+        }
         let (steps, end) = if sub_slice {
             let end = self.iter_len(&places);
             (self.pure_text(&end), end)

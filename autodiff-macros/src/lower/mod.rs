@@ -122,10 +122,9 @@ pub struct Lower {
     cast_fields: Vec<(ReadId, TyId)>,
     /// The integer types of subtractions and negations: where a value may go below 0.
     signed: Vec<TyId>,
-    /// The sub-slices bound to names (`let row = &x[a..b];`): each name, the depth of the
-    /// scope that binds it, and the `mut` variables its bounds read, which may not be assigned
-    /// while it is in scope ([`subslices`]).
-    sub_slices: Vec<(String, usize, Vec<VarId>)>,
+    /// The sub-slices in scope whose bounds read `mut` variables, which may not be assigned
+    /// while they are ([`subslices`]).
+    sub_slices: Vec<subslices::Live>,
 }
 
 /// The statement that marks where a bounded loop checks its bound.

@@ -87,7 +87,12 @@ impl Lower {
                 let id = p.path.get_ident()?;
                 match self.binding(&id.to_string())? {
                     Binding::Var(v) => Some((v, Vec::new())),
-                    Binding::Alias(v, proj, _) => Some((v, proj)),
+                    Binding::Alias(v, mut proj, _) => {
+                        if proj.iter().any(|p| matches!(p, Proj::Range { .. })) {
+                            self.fresh_reads(&mut proj);
+                        }
+                        Some((v, proj))
+                    }
                 }
             }
             syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => {
@@ -106,9 +111,12 @@ impl Lower {
                 self.untyped_call_result(v, &proj, "an array");
                 let base_ty = self.place_ty(v, &proj);
                 if let syn::Expr::Range(r) = &*ix.index {
-                    if !matches!(self.f.types.get(base_ty), TyVal::Slice(_)) {
+                    // Reported once; the place stands, so that nothing else reports.
+                    if !matches!(
+                        self.f.types.get(base_ty),
+                        TyVal::Slice(_) | TyVal::Unknown(_)
+                    ) {
                         self.not_a_slice(ix);
-                        return None;
                     }
                     proj.push(self.range_proj(ix, r)?);
                     return Some((v, proj));

@@ -406,8 +406,8 @@ impl Lower {
             self.error(err(d, "`let .. else` is not supported"));
             return;
         }
-        if let Some(ix) = super::subslices::sub_slice(&init.expr) {
-            return self.sub_slice_let(local, pi, ann, ix);
+        if let Some(place) = self.sub_slice(&init.expr) {
+            return self.sub_slice_let(local, pi, ann, place);
         }
         if super::vecs::vec_macro(&init.expr).is_some() {
             return self.vec_local(pi, ann, &init.expr, out);

@@ -9,18 +9,40 @@
 use super::{Binding, Lower, err};
 use crate::ir::*;
 
-/// `&x[a..b]`: the place a `let` binds to a name, if its value is a sub-slice.
-pub(super) fn sub_slice(e: &syn::Expr) -> Option<&syn::ExprIndex> {
-    let syn::Expr::Reference(r) = e else {
-        return None;
-    };
-    match &*r.expr {
-        syn::Expr::Index(ix) if matches!(&*ix.index, syn::Expr::Range(_)) => Some(ix),
-        _ => None,
-    }
+/// Whether `p` reads a place through a sub-slice (`row.len()`, `x[a..][i]`).
+pub(super) fn reads_sub_slice(p: &Pure) -> bool {
+    let mut reads = Vec::new();
+    crate::walk::pure_reads(p, &mut reads);
+    (reads.iter().flat_map(|(_, proj, _)| proj.iter())).any(|p| matches!(p, Proj::Range { .. }))
 }
 
 impl Lower {
+    /// The place a `let` binds to a name, if its value is a sub-slice: `&x[a..b]`, or `row`
+    /// (`&row`) of another such name.
+    pub(super) fn sub_slice<'e>(&self, e: &'e syn::Expr) -> Option<&'e syn::Expr> {
+        let inner = match e {
+            syn::Expr::Reference(r) if r.mutability.is_none() => &*r.expr,
+            e => e,
+        };
+        match inner {
+            syn::Expr::Index(ix) if matches!(&*ix.index, syn::Expr::Range(_)) => {
+                matches!(e, syn::Expr::Reference(_)).then_some(inner)
+            }
+            syn::Expr::Path(p) => {
+                let id = p.path.get_ident()?;
+                match self.binding(&id.to_string())? {
+                    Binding::Alias(_, proj, _)
+                        if matches!(proj.last(), Some(Proj::Range { .. })) =>
+                    {
+                        Some(inner)
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
     /// `[a..b]` of a place of type `base_ty`: the projection, or an error where the place is
     /// not a slice.
     pub(super) fn range_proj(&mut self, ix: &syn::ExprIndex, r: &syn::ExprRange) -> Option<Proj> {
@@ -48,6 +70,19 @@ impl Lower {
         })
     }
 
+    /// An error where a sub-slice is a value (`let r2 = row;` is bound as `row` is, before
+    /// this): copied, chosen by a branch, returned. The sweeps read it in place only.
+    pub(super) fn sub_slice_value(&mut self, e: &syn::Expr, proj: &[Proj]) -> bool {
+        if !matches!(proj.last(), Some(Proj::Range { .. })) {
+            return false;
+        }
+        self.error(err(
+            e,
+            "a sub-slice is read in place: by element (`row[i]`), measured, iterated, or passed to a call; bind one with `let row = &x[a..b];` where it is used, not as the value of a branch or a block",
+        ));
+        true
+    }
+
     /// The error for `x[a..b]` of something that is not a slice.
     pub(super) fn not_a_slice(&mut self, ix: &syn::ExprIndex) {
         self.error(err(
@@ -62,7 +97,7 @@ impl Lower {
         local: &syn::Local,
         pi: &syn::PatIdent,
         ann: Option<&syn::Type>,
-        ix: &syn::ExprIndex,
+        place: &syn::Expr,
     ) {
         let pat = syn::Pat::Ident(pi.clone());
         // Each error below reports, then binds the name all the same: its uses report nothing.
@@ -82,9 +117,12 @@ impl Lower {
             ));
         }
         let before = self.errors.len();
-        let Some((v, proj)) = self.place(&syn::Expr::Index(ix.clone())) else {
+        let Some((v, proj)) = self.place(place) else {
             if self.errors.len() == before {
-                self.not_a_slice(ix);
+                self.error(err(
+                    place,
+                    "take a sub-slice of a slice parameter or of another sub-slice, as in `&x[a..b]`",
+                ));
             }
             return self.poison(&pat);
         };
@@ -93,13 +131,8 @@ impl Lower {
         }
         // Every read of `row` evaluates the bounds again: the `mut` variables they read may
         // not change while `row` is in scope (`assigned_under_sub_slice`).
-        let mut reads = Vec::new();
-        crate::walk::proj_reads(&proj, &mut reads);
-        let mutable = (reads.iter().map(|(w, ..)| *w))
-            .filter(|&w| self.f.vars[w].mutable)
-            .collect();
-        let depth = self.scopes.len();
-        self.sub_slices.push((pi.ident.to_string(), depth, mutable));
+        let key = self.place_text(v, &proj);
+        self.watch_bounds(&proj, Some(pi.ident.to_string()), key);
         let ty = self.place_ty(v, &proj);
         self.scopes
             .last_mut()
@@ -135,7 +168,9 @@ impl Lower {
     }
 
     /// A length as the forward sweep spells it where a loop begins (a recorded loop sizes its
-    /// tape's `Vec`s by it): each variable by its emitted name.
+    /// tape's `Vec`s by it): each variable by its emitted name, a sub-slice past its slice's
+    /// end empty (`x.get(a..b).unwrap_or(&[])`: the loop itself then panics, or in
+    /// `f_try_forward` returns its `Err`).
     pub(super) fn pure_text(&self, p: &Pure) -> proc_macro2::TokenStream {
         fn leaf(f: &Func, v: VarId, proj: &[Proj]) -> proc_macro2::TokenStream {
             let mut out = quote::ToTokens::to_token_stream(&f.vars[v].emit);
@@ -149,7 +184,7 @@ impl Lower {
                     }
                     Proj::Range { .. } => {
                         let r = p.range_tokens(&mut pure);
-                        quote::quote!(#out[#r])
+                        quote::quote!(#out.get(#r).unwrap_or(&[]))
                     }
                     Proj::Field(f) => quote::quote!(#out.#f),
                     Proj::Deref => quote::quote!((*#out)),
@@ -162,38 +197,142 @@ impl Lower {
 }
 
 impl Lower {
+    /// Keeps the `mut` variables the bounds in `proj` read while the sub-slice is in scope:
+    /// one bound to `name` (with its place's text, `key`) or, without a name, the one a loop
+    /// about to begin iterates (`for v in x[k..].iter()`: Rust slices once, every sweep reads
+    /// `x[k..][i]` at each step).
+    pub(super) fn watch_bounds(&mut self, proj: &[Proj], name: Option<String>, key: String) {
+        let mut reads = Vec::new();
+        crate::walk::proj_reads(proj, &mut reads);
+        let mutable: Vec<VarId> = (reads.iter().map(|(w, ..)| *w))
+            .filter(|&w| self.f.vars[w].mutable)
+            .collect();
+        if mutable.is_empty() {
+            return;
+        }
+        let depth = self.scopes.len() + usize::from(name.is_none());
+        self.sub_slices.push(Live {
+            name,
+            depth,
+            key,
+            reads: mutable,
+        });
+    }
+
+    /// Forgets the sub-slices of scopes deeper than the current one (a loop's, when it ends).
+    pub(super) fn end_sub_slices(&mut self) {
+        let depth = self.scopes.len();
+        self.sub_slices.retain(|l| l.depth <= depth);
+    }
+
     /// An assignment to `v`, written `left`: an error where a sub-slice in scope reads `v` in
     /// its bounds. The user's `row` keeps the bounds it was made with; every sweep reads
     /// `x[a..b]` again at each read of `row`, and would see the new value.
     pub(super) fn assigned_under_sub_slice(&mut self, left: &syn::Expr, v: VarId) {
-        let live = self.sub_slices.iter().find(|(name, depth, reads)| {
-            reads.contains(&v)
-                && (self.scopes.get(depth - 1))
-                    .is_some_and(|s| matches!(s.get(name), Some(Binding::Alias(..))))
+        let live = self.sub_slices.iter().find(|l| {
+            l.reads.contains(&v)
+                && match &l.name {
+                    None => self.scopes.len() >= l.depth,
+                    // Still the binding it was made for: the name bound to the same place.
+                    Some(name) => (self.scopes.get(l.depth - 1)).is_some_and(|s| {
+                        matches!(s.get(name), Some(Binding::Alias(w, proj, _)) if self.place_text(*w, proj) == l.key)
+                    }),
+                }
         });
-        if let Some((name, ..)) = live {
+        if let Some(l) = live {
+            let what = match &l.name {
+                Some(name) => format!("the sub-slice `{name}`, whose bounds read it, is in scope"),
+                None => format!("a loop runs over `{}`, whose bounds read it", l.key),
+            };
             let msg = format!(
-                "`{}` is assigned while the sub-slice `{name}`, whose bounds read it, is in scope; take the sub-slice after the last assignment, or slice with a copy made before it (`let at = {0};`, `&x[at..]`)",
+                "`{}` is assigned while {what}; take the sub-slice after the last assignment, or slice with a copy made before it (`let at = {0};`, `&x[at..]`)",
                 crate::names::bare(&self.f.vars[v].name)
             );
             self.error(err(left, msg));
         }
     }
+
+    /// A place as the user's names spell it, to tell sub-slices apart.
+    fn place_text(&self, v: VarId, proj: &[Proj]) -> String {
+        self.pure_text(&Pure::Var(v, proj.to_vec(), 0)).to_string()
+    }
+
+    /// `proj` with a read of its own for every variable its bounds read: a sub-slice bound to
+    /// a name reads them again wherever the name is read (the plan records a read per site).
+    pub(super) fn fresh_reads(&mut self, proj: &mut [Proj]) {
+        fn pure(l: &mut Lower, p: &mut Pure) {
+            match p {
+                Pure::Var(v, proj, read) => {
+                    let new = l.read(*v);
+                    if let Some(&ty) = l.f.read_tys.get(read) {
+                        l.f.read_tys.insert(new, ty);
+                    }
+                    *read = new;
+                    l.fresh_reads(proj);
+                }
+                Pure::Lit(_) => {}
+                Pure::Unary(_, a) | Pure::Cast(a, _) | Pure::Ref(a) | Pure::Matches(a, _) => {
+                    pure(l, a)
+                }
+                Pure::Bin(_, a, b) => {
+                    pure(l, a);
+                    pure(l, b);
+                }
+                Pure::Method(a, _, args) => {
+                    pure(l, a);
+                    args.iter_mut().for_each(|a| pure(l, a));
+                }
+                Pure::Call(_, args) => args.iter_mut().for_each(|a| pure(l, a)),
+                Pure::If(c, a, b) => {
+                    pure(l, c);
+                    pure(l, a);
+                    pure(l, b);
+                }
+                Pure::Vec { len, .. } => pure(l, len),
+            }
+        }
+        for p in proj.iter_mut() {
+            match p {
+                Proj::Index(i) => pure(self, i),
+                Proj::Range { start, end, .. } => {
+                    start
+                        .iter_mut()
+                        .chain(end.iter_mut())
+                        .for_each(|i| pure(self, i));
+                }
+                Proj::Field(_) | Proj::Deref => {}
+            }
+        }
+    }
+}
+
+/// A sub-slice in scope whose bounds read `mut` variables.
+pub(super) struct Live {
+    /// The name it is bound to; `None` for one a loop iterates in place.
+    name: Option<String>,
+    /// The depth of the scope it lives in.
+    depth: usize,
+    /// Its place as the user's names spell it.
+    key: String,
+    /// The `mut` variables its bounds read.
+    reads: Vec<VarId>,
 }
 
 impl Lower {
     /// An error where one call is passed a differentiated slice twice, whole or in parts
     /// (`dot(x, x)`, `dot(&x[..n], &x[n..])`): the callee's adjoint would take two buffers in
     /// `d_x`, which cannot be borrowed twice, and a buffer of a length known at run time only
-    /// is not made on the side.
+    /// is not made on the side. (Two elements, `g(x[0], x[1])`, go through a buffer of their
+    /// own.)
     pub(super) fn slice_passed_twice(&mut self, c: &syn::ExprCall, args: &[Operand]) {
         let mut seen = Vec::new();
         for (a, o) in c.args.iter().zip(args) {
-            let Operand::Var { var, .. } = o else {
+            let Operand::Var { var, ty, .. } = o else {
                 continue;
             };
             let differentiated = (self.f.vars[*var].param)
-                .is_some_and(|i| self.f.wrt.contains(&i) && self.f.slices.contains(var));
+                .is_some_and(|i| self.f.wrt.contains(&i) && self.f.slices.contains(var))
+                && matches!(self.f.types.get(*ty), TyVal::Slice(_));
             if !differentiated {
                 continue;
             }
