@@ -72,6 +72,19 @@ pub fn pure_children(p: &Pure) -> Vec<&Pure> {
     }
 }
 
+/// [`pure_children`], to change them.
+pub fn pure_children_mut(p: &mut Pure) -> Vec<&mut Pure> {
+    match p {
+        Pure::Lit(_) | Pure::Var(..) => Vec::new(),
+        Pure::Unary(_, a) | Pure::Cast(a, _) | Pure::Ref(a) | Pure::Matches(a, _) => vec![a],
+        Pure::Vec { len, .. } => vec![len],
+        Pure::If(c, a, b) => vec![c, a, b],
+        Pure::Bin(_, a, b) => vec![a, b],
+        Pure::Method(r, _, args) => std::iter::once(&mut **r).chain(args).collect(),
+        Pure::Call(_, args) => args.iter_mut().collect(),
+    }
+}
+
 /// Every read in a loop's range: its bounds and its `step_by`.
 pub fn range_reads<'p>(range: &'p Range, out: &mut Vec<(VarId, &'p [Proj], ReadId)>) {
     pure_reads(&range.start, out);

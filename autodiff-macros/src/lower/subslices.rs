@@ -261,34 +261,16 @@ impl Lower {
     /// a name reads them again wherever the name is read (the plan records a read per site).
     pub(super) fn fresh_reads(&mut self, proj: &mut [Proj]) {
         fn pure(l: &mut Lower, p: &mut Pure) {
-            match p {
-                Pure::Var(v, proj, read) => {
-                    let new = l.read(*v);
-                    if let Some(&ty) = l.f.read_tys.get(read) {
-                        l.f.read_tys.insert(new, ty);
-                    }
-                    *read = new;
-                    l.fresh_reads(proj);
+            if let Pure::Var(v, proj, read) = p {
+                let new = l.read(*v);
+                if let Some(&ty) = l.f.read_tys.get(read) {
+                    l.f.read_tys.insert(new, ty);
                 }
-                Pure::Lit(_) => {}
-                Pure::Unary(_, a) | Pure::Cast(a, _) | Pure::Ref(a) | Pure::Matches(a, _) => {
-                    pure(l, a)
-                }
-                Pure::Bin(_, a, b) => {
-                    pure(l, a);
-                    pure(l, b);
-                }
-                Pure::Method(a, _, args) => {
-                    pure(l, a);
-                    args.iter_mut().for_each(|a| pure(l, a));
-                }
-                Pure::Call(_, args) => args.iter_mut().for_each(|a| pure(l, a)),
-                Pure::If(c, a, b) => {
-                    pure(l, c);
-                    pure(l, a);
-                    pure(l, b);
-                }
-                Pure::Vec { len, .. } => pure(l, len),
+                *read = new;
+                l.fresh_reads(proj);
+            }
+            for c in crate::walk::pure_children_mut(p) {
+                pure(l, c);
             }
         }
         for p in proj.iter_mut() {
