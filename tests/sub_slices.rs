@@ -317,3 +317,42 @@ fn a_recorded_loop_over_a_sub_slice_length() {
         Err("a sub-slice is outside the slice `x`")
     );
 }
+
+#[differentiable(wrt(a, b))]
+fn scaled_sum(a: f64, b: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for v in b {
+        s += a * v;
+    }
+    s
+}
+
+/// `*v` over a sub-slice whose bounds read a `mut` array's elements, in a loop of independent
+/// iterations over rows (each iteration run again by the reverse sweep), and an element and a
+/// sub-slice of one differentiated slice passed to one call, in either order.
+#[differentiable(wrt(x))]
+fn deref_rows(x: &[f64], d: usize) -> f64 {
+    let mut at = [0usize; 2];
+    at[1] = d;
+    let mut total = scaled_sum(x[0], &x[1..]) + scaled_sum(x[1], &x[..2]);
+    for i in 0..x.len() / d {
+        let row = &x[i * d + at[0]..i * d + at[1]];
+        let mut s = 0.0;
+        for v in row.iter() {
+            s += *v * *v;
+        }
+        total += s.sqrt();
+    }
+    total
+}
+
+#[test]
+fn deref_and_an_element_beside_a_sub_slice_against_central_differences() {
+    let x = data(12, 12, 0.5, 1.5);
+    for d in [2, 3, 4] {
+        let mut d_x = vec![0.0; x.len()];
+        let (value, ()) = deref_rows_grad(&x, d, &mut d_x);
+        assert_eq!(value, deref_rows(&x, d));
+        close(&d_x, &central(|x| deref_rows(x, d), &x), 1e-6, "d_x");
+    }
+}

@@ -262,10 +262,6 @@ impl Lower {
         // it (the user's `row` is a name no sweep has).
         let sub_slice =
             (places.iter().flat_map(|(_, p)| p)).any(|p| matches!(p, Proj::Range { .. }));
-        for ((_, proj), arr) in places.iter().zip(&iters) {
-            let key = crate::names::user_text(&arr.to_token_stream());
-            self.watch_bounds(proj, None, key);
-        }
         let (steps, end) = if sub_slice {
             let end = self.iter_len(&places);
             (self.pure_text(&end), end)
@@ -274,6 +270,10 @@ impl Lower {
         };
         let len = if runtime { steps.clone() } else { len };
         let names = self.iter_names(&fl.pat, enumerate, places.len())?;
+        for ((_, proj), arr) in places.iter().zip(&iters) {
+            let key = crate::names::user_text(&arr.to_token_stream());
+            self.watch_bounds(proj, None, key);
+        }
         let counter = names[0].clone();
         let zero: syn::Expr = syn::parse_quote!(0);
         let (s, st) = self.pure(&zero);

@@ -101,7 +101,12 @@ impl Lower {
                 };
                 let id = p.path.get_ident()?;
                 match self.binding(&id.to_string())? {
-                    Binding::Alias(v, proj, _) => Some((v, proj)),
+                    Binding::Alias(v, mut proj, _) => {
+                        if proj.iter().any(|p| matches!(p, Proj::Range { .. })) {
+                            self.fresh_reads(&mut proj);
+                        }
+                        Some((v, proj))
+                    }
                     Binding::Var(v) if self.f.vars[v].by_ref => Some((v, vec![Proj::Deref])),
                     Binding::Var(_) => None,
                 }

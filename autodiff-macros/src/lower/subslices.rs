@@ -85,10 +85,11 @@ impl Lower {
 
     /// The error for `x[a..b]` of something that is not a slice.
     pub(super) fn not_a_slice(&mut self, ix: &syn::ExprIndex) {
-        self.error(err(
-            ix,
-            "a sub-slice `x[a..b]` is taken of a slice parameter (`x: &[f64]`) or of a sub-slice of one; of an array, read its elements by index (`x[i]`)",
-        ));
+        let msg = "a sub-slice `x[a..b]` is taken of a slice parameter (`x: &[f64]`) or of a sub-slice of one; of an array, read its elements by index (`x[i]`)";
+        // Once: an integer context reads the place twice (its kind, then its value).
+        if !self.errors.iter().any(|e| e.to_string() == msg) {
+            self.error(err(ix, msg));
+        }
     }
 
     /// `let row = &x[a..b];`: `row` names the place `x[a..b]` (see the module's doc).

@@ -336,7 +336,10 @@ impl<'a> Rev<'a> {
     /// others go through scratch buffers, since one buffer cannot be borrowed twice.
     pub(super) fn direct_adjoints(&self, args: &[Operand]) -> Vec<bool> {
         let depth = |a: &Operand| match a {
-            Operand::Var { proj, .. } => proj.iter().filter(|p| !matches!(p, Proj::Deref)).count(),
+            // A sub-slice is as wide as its slice here: taken before an element of it.
+            Operand::Var { proj, .. } => (proj.iter())
+                .filter(|p| !matches!(p, Proj::Deref | Proj::Range { .. }))
+                .count(),
             _ => 0,
         };
         let mut order: Vec<usize> = (0..args.len()).collect();
