@@ -356,3 +356,34 @@ fn deref_and_an_element_beside_a_sub_slice_against_central_differences() {
         close(&d_x, &central(|x| deref_rows(x, d), &x), 1e-6, "d_x");
     }
 }
+
+const WEIGHTS: [f64; 4] = [0.5, 1.0, 1.5, 2.0];
+
+/// A sub-slice of a `const` array zipped with a sub-slice of a differentiated slice.
+#[differentiable(wrt(x))]
+fn weighted_tail(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for (a, w) in x[1..].iter().zip(WEIGHTS[1..].iter()) {
+        s += a * a * w;
+    }
+    s
+}
+
+#[test]
+fn a_sub_slice_of_a_const_array() {
+    let x = data(13, 6, -1.0, 1.0);
+    let mut d_x = vec![0.0; x.len()];
+    let (value, ()) = weighted_tail_grad(&x, &mut d_x);
+    assert_eq!(value, weighted_tail(&x));
+    // d/dx_i = 2 x_i W[i] for i = 1..=3 (zip stops at the shorter), 0 elsewhere.
+    let want: Vec<f64> = (0..6)
+        .map(|i| {
+            if (1..4).contains(&i) {
+                2.0 * x[i] * WEIGHTS[i]
+            } else {
+                0.0
+            }
+        })
+        .collect();
+    close(&d_x, &want, 1e-12, "d_x");
+}
