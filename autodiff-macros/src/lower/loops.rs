@@ -271,7 +271,7 @@ impl Lower {
         let len = if runtime { steps.clone() } else { len };
         let names = self.iter_names(&fl.pat, enumerate, places.len())?;
         for ((_, proj), arr) in places.iter().zip(&iters) {
-            let key = crate::names::user_text(&arr.to_token_stream());
+            let key = crate::names::user_text(&arr.to_token_stream()).replace(" ..", "..");
             self.watch_bounds(proj, None, key);
         }
         let counter = names[0].clone();
