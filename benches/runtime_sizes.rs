@@ -9,6 +9,9 @@
 //! - A mini-batch loss over a run-time number of rows against the same code with the rows a
 //!   compile-time constant: the gradient's time per row.
 //! - An RNN over 1000 steps read at run time, `#[checkpoint(binomial(10))]`, against a full tape.
+//! - Rows of a flat matrix read as sub-slices (`let row = &a[i * d..i * d + d];` zipped with
+//!   `w`) against the same rows indexed (`a[i * d + j]`): the objective's time and the
+//!   gradient's, `d` known at run time only.
 
 #![allow(clippy::needless_range_loop)] // index loops are how the models are written
 
@@ -253,7 +256,75 @@ fn rnn() {
     );
 }
 
+/// Least squares over the rows of a flat row-major matrix of `w.len()` columns, each row indexed.
+#[differentiable(wrt(w))]
+fn rows_indexed(a: &[f64], w: &[f64], y: &[f64]) -> f64 {
+    let d = w.len();
+    let mut s = 0.0;
+    for i in 0..y.len() {
+        let mut r = -y[i];
+        for j in 0..d {
+            r += a[i * d + j] * w[j];
+        }
+        s += r * r;
+    }
+    s
+}
+
+/// [`rows_indexed`] with each row a sub-slice, zipped with `w`.
+#[differentiable(wrt(w))]
+fn rows_sliced(a: &[f64], w: &[f64], y: &[f64]) -> f64 {
+    let d = w.len();
+    let mut s = 0.0;
+    for i in 0..y.len() {
+        let row = &a[i * d..i * d + d];
+        let mut r = -y[i];
+        for (aij, wj) in row.iter().zip(w) {
+            r += aij * wj;
+        }
+        s += r * r;
+    }
+    s
+}
+
+fn sub_slices() {
+    let (n, d) = (2000, 16);
+    let a: Vec<f64> = (0..n * d).map(|k| (k as f64 * 0.37).sin()).collect();
+    let w: Vec<f64> = (0..d).map(|j| (j as f64 * 0.11).cos() * 0.3).collect();
+    let y: Vec<f64> = (0..n).map(|i| (i as f64 * 0.05).cos()).collect();
+    let (mut g1, mut g2) = (vec![0.0; d], vec![0.0; d]);
+    let (v1, ()) = rows_sliced_grad(&a, &w, &y, &mut g1);
+    let (v2, ()) = rows_indexed_grad(&a, &w, &y, &mut g2);
+    assert!(
+        (v1 - v2).abs() <= 1e-12 * v2.abs()
+            && g1
+                .iter()
+                .zip(&g2)
+                .all(|(p, q)| (p - q).abs() <= 1e-10 * q.abs().max(1.0))
+    );
+    interleaved::ratio(
+        "rows_2000x16 objective",
+        200,
+        ("sub-slices", || {
+            rows_sliced(black_box(&a), black_box(&w), &y)
+        }),
+        ("indexed", || rows_indexed(black_box(&a), black_box(&w), &y)),
+    );
+    let grads = RefCell::new((vec![0.0; d], vec![0.0; d]));
+    interleaved::ratio(
+        "rows_2000x16 gradient",
+        200,
+        ("sub-slices", || {
+            rows_sliced_grad(black_box(&a), black_box(&w), &y, &mut grads.borrow_mut().0)
+        }),
+        ("indexed", || {
+            rows_indexed_grad(black_box(&a), black_box(&w), &y, &mut grads.borrow_mut().1)
+        }),
+    );
+}
+
 fn main() {
+    sub_slices();
     gmm_1k();
     gmm_2_5m();
     mini_batch();
