@@ -98,6 +98,19 @@ impl Lower {
                 ));
                 self.dummy()
             }
+            // `&x[a..b]` as a value (a branch's, a block's): the sub-slice's own error, once.
+            Expr::Reference(r) if matches!(&*r.expr, Expr::Index(ix) if matches!(&*ix.index, Expr::Range(_))) =>
+            {
+                self.sub_slice_value(
+                    e,
+                    &[Proj::Range {
+                        start: None,
+                        end: None,
+                        inclusive: false,
+                    }],
+                );
+                self.dummy()
+            }
             _ => {
                 self.error(err(e, unsupported(e)));
                 self.dummy()

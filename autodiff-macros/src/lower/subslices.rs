@@ -76,10 +76,11 @@ impl Lower {
         if !matches!(proj.last(), Some(Proj::Range { .. })) {
             return false;
         }
-        self.error(err(
-            e,
-            "a sub-slice is read in place: by element (`row[i]`), measured, iterated, or passed to a call; bind one with `let row = &x[a..b];` where it is used, not as the value of a branch or a block",
-        ));
+        let msg = "a sub-slice is read in place: by element (`row[i]`), measured, iterated, or passed to a call; bind one with `let row = &x[a..b];` where it is used, not as the value of a branch or a block";
+        // Once: each branch of an `if` would say the same.
+        if !self.errors.iter().any(|e| e.to_string() == msg) {
+            self.error(err(e, msg));
+        }
         true
     }
 
