@@ -81,6 +81,22 @@ impl Proj {
         a.into_iter().chain(b)
     }
 
+    /// An index or a sub-slice as written after its place, `[i]` or `[a..b]`, with the
+    /// integers as `pure` spells them.
+    pub fn bracket(&self, pure: &mut dyn FnMut(&Pure) -> TokenStream) -> TokenStream {
+        match self {
+            Proj::Index(i) => {
+                let i = pure(i);
+                quote::quote!([#i])
+            }
+            Proj::Range { .. } => {
+                let r = self.range_tokens(pure);
+                quote::quote!([#r])
+            }
+            Proj::Field(_) | Proj::Deref => unreachable!("an index or a sub-slice"),
+        }
+    }
+
     /// A sub-slice's range, `a..b`, with the bounds as `pure` spells them.
     pub fn range_tokens(&self, pure: &mut dyn FnMut(&Pure) -> TokenStream) -> TokenStream {
         let Proj::Range {

@@ -176,13 +176,9 @@ impl<'a> Fwd<'a> {
                     let msg = format!("a sub-slice {}", outside().trim_start_matches("an index "));
                     quote!((#out.get(#r).ok_or(#msg)?))
                 }
-                Proj::Index(i) => {
-                    let i = self.pure(i);
-                    quote!(#out[#i])
-                }
-                Proj::Range { .. } => {
-                    let r = p.range_tokens(&mut |i| self.pure(i));
-                    quote!(#out[#r])
+                Proj::Index(_) | Proj::Range { .. } => {
+                    let b = p.bracket(&mut |i| self.pure(i));
+                    quote!(#out #b)
                 }
                 Proj::Field(f) => quote!(#out.#f),
                 Proj::Deref => quote!((*#out)),

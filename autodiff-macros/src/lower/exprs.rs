@@ -101,14 +101,9 @@ impl Lower {
             // `&x[a..b]` as a value (a branch's, a block's): the sub-slice's own error, once.
             Expr::Reference(r) if matches!(&*r.expr, Expr::Index(ix) if matches!(&*ix.index, Expr::Range(_))) =>
             {
-                self.sub_slice_value(
-                    e,
-                    &[Proj::Range {
-                        start: None,
-                        end: None,
-                        inclusive: false,
-                    }],
-                );
+                if let Some((_, proj)) = self.place(&r.expr) {
+                    self.sub_slice_value(e, &proj);
+                }
                 self.dummy()
             }
             _ => {

@@ -462,6 +462,13 @@ impl Lower {
         self.errors.push(e);
     }
 
+    /// `msg` on `at`, unless an error already says it (each place of one mistake would).
+    fn error_once(&mut self, at: impl ToTokens, msg: &str) {
+        if !self.errors.iter().any(|e| e.to_string() == msg) {
+            self.error(err(at, msg));
+        }
+    }
+
     fn if_id(&mut self) -> usize {
         self.f.if_nest.push(self.nest.clone());
         self.n_ifs += 1;

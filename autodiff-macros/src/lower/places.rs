@@ -87,12 +87,7 @@ impl Lower {
                 let id = p.path.get_ident()?;
                 match self.binding(&id.to_string())? {
                     Binding::Var(v) => Some((v, Vec::new())),
-                    Binding::Alias(v, mut proj, _) => {
-                        if proj.iter().any(|p| matches!(p, Proj::Range { .. })) {
-                            self.fresh_reads(&mut proj);
-                        }
-                        Some((v, proj))
-                    }
+                    Binding::Alias(v, proj, _) => Some(self.alias_place(v, proj)),
                 }
             }
             syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => {
@@ -101,12 +96,7 @@ impl Lower {
                 };
                 let id = p.path.get_ident()?;
                 match self.binding(&id.to_string())? {
-                    Binding::Alias(v, mut proj, _) => {
-                        if proj.iter().any(|p| matches!(p, Proj::Range { .. })) {
-                            self.fresh_reads(&mut proj);
-                        }
-                        Some((v, proj))
-                    }
+                    Binding::Alias(v, proj, _) => Some(self.alias_place(v, proj)),
                     Binding::Var(v) if self.f.vars[v].by_ref => Some((v, vec![Proj::Deref])),
                     Binding::Var(_) => None,
                 }
@@ -140,9 +130,7 @@ impl Lower {
                         _ => "this is not an array; index only arrays (`[f64; N]`), and annotate a `let` that holds one, as in `let y: [f64; N] = ..`".to_string(),
                     };
                     // Once per message: every later `x[i]` of the same `x` says the same.
-                    if !self.errors.iter().any(|e| e.to_string() == msg) {
-                        self.error(err(&ix.expr, msg));
-                    }
+                    self.error_once(&ix.expr, &msg);
                 }
                 let (i, ity) = self.pure(&ix.index);
                 let usize_ty = self

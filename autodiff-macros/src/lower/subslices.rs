@@ -78,9 +78,7 @@ impl Lower {
         }
         let msg = "a sub-slice is read in place: by element (`row[i]`), measured, iterated, or passed to a call; bind one with `let row = &x[a..b];` where it is used, not as the value of a branch or a block";
         // Once: each branch of an `if` would say the same.
-        if !self.errors.iter().any(|e| e.to_string() == msg) {
-            self.error(err(e, msg));
-        }
+        self.error_once(e, msg);
         true
     }
 
@@ -88,9 +86,7 @@ impl Lower {
     pub(super) fn not_a_slice(&mut self, ix: &syn::ExprIndex) {
         let msg = "a sub-slice `x[a..b]` is taken of a slice parameter (`x: &[f64]`) or of a sub-slice of one; of an array, read its elements by index (`x[i]`)";
         // Once: an integer context reads the place twice (its kind, then its value).
-        if !self.errors.iter().any(|e| e.to_string() == msg) {
-            self.error(err(ix, msg));
-        }
+        self.error_once(ix, msg);
     }
 
     /// `let row = &x[a..b];`: `row` names the place `x[a..b]` (see the module's doc).
@@ -180,9 +176,9 @@ impl Lower {
                 let mut pure =
                     |i: &Pure| crate::print::pure_tokens(i, &mut |v, proj, _| leaf(f, v, proj));
                 out = match p {
-                    Proj::Index(i) => {
-                        let i = pure(i);
-                        quote::quote!(#out[#i])
+                    Proj::Index(_) => {
+                        let b = p.bracket(&mut pure);
+                        quote::quote!(#out #b)
                     }
                     Proj::Range { .. } => {
                         let r = p.range_tokens(&mut pure);
@@ -259,9 +255,18 @@ impl Lower {
         self.pure_text(&Pure::Var(v, proj.to_vec(), 0)).to_string()
     }
 
+    /// The place a name bound to a place stands for, at this use: a sub-slice's with reads of
+    /// its own ([`Lower::fresh_reads`]).
+    pub(super) fn alias_place(&mut self, v: VarId, mut proj: Vec<Proj>) -> (VarId, Vec<Proj>) {
+        if proj.iter().any(|p| matches!(p, Proj::Range { .. })) {
+            self.fresh_reads(&mut proj);
+        }
+        (v, proj)
+    }
+
     /// `proj` with a read of its own for every variable its bounds read: a sub-slice bound to
     /// a name reads them again wherever the name is read (the plan records a read per site).
-    pub(super) fn fresh_reads(&mut self, proj: &mut [Proj]) {
+    fn fresh_reads(&mut self, proj: &mut [Proj]) {
         fn pure(l: &mut Lower, p: &mut Pure) {
             if let Pure::Var(v, proj, read) = p {
                 let new = l.read(*v);

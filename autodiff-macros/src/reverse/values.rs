@@ -102,13 +102,8 @@ impl<'a> Rev<'a> {
         let mut out = TokenStream::new();
         for p in proj {
             match p {
-                Proj::Index(i) => {
-                    let i = self.pure_val(i);
-                    out.extend(quote!([#i]));
-                }
-                Proj::Range { .. } => {
-                    let r = p.range_tokens(&mut |i| self.pure_val(i));
-                    out.extend(quote!([#r]));
+                Proj::Index(_) | Proj::Range { .. } => {
+                    out.extend(p.bracket(&mut |i| self.pure_val(i)));
                 }
                 Proj::Field(f) => out.extend(quote!(.#f)),
                 Proj::Deref => {}

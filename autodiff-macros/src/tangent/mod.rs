@@ -245,13 +245,9 @@ impl<'a> Tan<'a> {
         let mut out = base;
         for p in proj {
             out = match p {
-                Proj::Index(i) => {
-                    let i = self.fwd.pure(i);
-                    quote!(#out[#i])
-                }
-                Proj::Range { .. } => {
-                    let r = p.range_tokens(&mut |i| self.fwd.pure(i));
-                    quote!(#out[#r])
+                Proj::Index(_) | Proj::Range { .. } => {
+                    let b = p.bracket(&mut |i| self.fwd.pure(i));
+                    quote!(#out #b)
                 }
                 Proj::Field(f) => quote!(#out.#f),
                 Proj::Deref => quote!((*#out)),
