@@ -2028,3 +2028,47 @@ mod structs_without_derivative {
         );
     }
 }
+
+/// A slice read at `b + k` in a loop whose end is a literal failed to compile: the reverse
+/// sweep's row took the length `(3).saturating_sub(start)`, an integer of no type. Found
+/// while writing the flat rows of vector mode (`tangent/flat.rs`), which print the same count.
+mod row_of_a_literal_range {
+    use stackgrad::differentiable;
+
+    #[differentiable(wrt(x))]
+    pub fn window(x: &[f64], k: usize) -> f64 {
+        let mut s = 0.0;
+        for b in 0..3 {
+            s += x[b + k] * x[b + k];
+        }
+        for b in (1..=2).rev() {
+            s += 0.5 * x[b + k + 1];
+        }
+        s
+    }
+
+    /// `window = sum_{b<3} x[b+k]^2 + 0.5 (x[k+2] + x[k+3])`: the gradient in closed form.
+    #[test]
+    fn gradient_in_closed_form() {
+        let x = [0.5, -1.5, 2.0, 0.25, 3.0, -0.75];
+        let k = 1;
+        let mut d = [0.0; 6];
+        let (v, ()) = window_grad(&x, k, &mut d);
+        let want: f64 = (k..k + 3).map(|j| x[j] * x[j]).sum::<f64>() + 0.5 * (x[k + 2] + x[k + 3]);
+        assert!((v - want).abs() < 1e-14, "{v} vs {want}");
+        let mut closed = [0.0; 6];
+        for j in k..k + 3 {
+            closed[j] += 2.0 * x[j];
+        }
+        closed[k + 2] += 0.5;
+        closed[k + 3] += 0.5;
+        for j in 0..6 {
+            assert!(
+                (d[j] - closed[j]).abs() < 1e-14,
+                "d[{j}] = {} vs {}",
+                d[j],
+                closed[j]
+            );
+        }
+    }
+}

@@ -92,6 +92,65 @@ fn with_calls(x: &[f64; 4], a: f64) -> [f64; 2] {
     out
 }
 
+/// Innermost loops of a split nest's tangents as flat rows of lanes (a triangle reading rows of
+/// `l` at `a * (7 - a) / 2 + b - a - 1`, a backward inclusive range with rows at offsets and a
+/// row of `m`'s row), beside inner loops that stay lane by lane (an index of stride 2, a tangent
+/// the same in every iteration, two indices of one array, a rule with a branch); `x` is data.
+#[differentiable(jvp, wrt(l, m))]
+fn lane_rows(l: &[f64; 10], m: &[[f64; 3]; 2], x: &[f64; 4]) -> [f64; 2] {
+    // A triangle: the lanes of `l` from `a * (7 - a) / 2` and of `q` from `a + 1`, one flat
+    // loop per `a`.
+    let mut q = [0.0; 4];
+    for a in 0..4 {
+        for b in a + 1..4 {
+            q[b] += l[a * (7 - a) / 2 + b - a - 1] * x[a];
+        }
+    }
+    // An inclusive range run backwards; rows at offsets, and of a row of `m`.
+    let mut r = [0.0; 5];
+    for k in 0..2 {
+        for j in (0..=2).rev() {
+            r[j + 1] += m[k][j] * x[k] - 0.5 * l[j + 4];
+        }
+    }
+    // Lane by lane: an index of stride 2, a tangent the same in every iteration, two indices
+    // of one array, a rule with a branch.
+    for k in 0..2 {
+        for j in 0..2 {
+            r[j] += l[2 * j] * x[k];
+        }
+        for j in 0..3 {
+            r[j + 2] -= q[k] * x[j];
+        }
+        for j in 0..3 {
+            q[j] = q[j] * x[k] + l[j + 1] * l[j];
+        }
+        for j in 0..3 {
+            q[j + 1] += m[k][j].max(x[k]);
+        }
+    }
+    let mut s = 0.0;
+    for d in 0..4 {
+        s += q[d] * q[d];
+    }
+    [s + r[0], r[1] * r[2] + r[3] - r[4].sin()]
+}
+
+/// Calls in vector mode over `f32`: each lane through the callee's `f32` tangent.
+#[differentiable(jvp)]
+fn square32(x: f32) -> f32 {
+    x * x
+}
+
+#[differentiable(jvp)]
+fn scaled32(v: &[f32; 3], a: f32) -> f32 {
+    let mut s = 0.0;
+    for i in 0..3 {
+        s += square32(v[i] * a);
+    }
+    s
+}
+
 /// The value and each lane's derivative: `f_jvp_vec` against `f_jvp` per direction, and
 /// central differences of `f` along it (`h` = 1e-6, relative tolerance 1e-6).
 fn check<const N: usize, const M: usize, const W: usize>(
@@ -221,6 +280,74 @@ fn with_calls_all<const W: usize>(seed: u64) {
             with_calls_jvp_vec::<W>(&x, a, &tx, t[4])
         },
     );
+}
+
+fn lane_rows_all<const W: usize>(seed: u64) {
+    let x = [0.3, -0.6, 0.9, 0.45];
+    let split = |p: &[f64; 16]| -> ([f64; 10], [[f64; 3]; 2]) {
+        (
+            core::array::from_fn(|i| p[i]),
+            core::array::from_fn(|k| core::array::from_fn(|j| p[10 + 3 * k + j])),
+        )
+    };
+    check::<16, 2, W>(
+        "lane_rows",
+        &points(seed, 20, -1.0, 1.0),
+        seed,
+        |p| {
+            let (l, m) = split(p);
+            lane_rows(&l, &m, &x)
+        },
+        |p, t| {
+            let ((l, m), (tl, tm)) = (split(p), split(t));
+            lane_rows_jvp(&l, &m, &x, &tl, &tm)
+        },
+        |p, t| {
+            let (l, m) = split(p);
+            let tl: [[f64; W]; 10] = core::array::from_fn(|i| t[i]);
+            let tm: [[[f64; W]; 3]; 2] =
+                core::array::from_fn(|k| core::array::from_fn(|j| t[10 + 3 * k + j]));
+            lane_rows_jvp_vec::<W>(&l, &m, &x, &tl, &tm)
+        },
+    );
+}
+
+#[test]
+fn innermost_loops_over_flat_rows_of_lanes() {
+    lane_rows_all::<1>(13);
+    lane_rows_all::<3>(14);
+    lane_rows_all::<4>(15);
+    lane_rows_all::<8>(16);
+}
+
+/// `f32` lanes through a call: each lane against `f_jvp` and the closed form
+/// `d/dt sum (v_i a)^2 = sum 2 (v_i a) (t_v_i a + v_i t_a)`.
+#[test]
+fn f32_lanes_through_a_call() {
+    let (v, a) = ([0.5f32, -1.25, 2.0], 0.75f32);
+    let tv: [[f32; 4]; 3] = [
+        [1.0, 0.0, 0.5, -1.0],
+        [0.0, 1.0, 0.25, 2.0],
+        [0.0, 0.0, -1.5, 0.5],
+    ];
+    let ta = [0.0f32, 0.0, 1.0, -0.5];
+    let (value, lanes) = scaled32_jvp_vec::<4>(&v, a, &tv, ta);
+    assert_eq!(value, scaled32(&v, a));
+    for l in 0..4 {
+        let dir: [f32; 3] = core::array::from_fn(|i| tv[i][l]);
+        let (_, one) = scaled32_jvp(&v, a, &dir, ta[l]);
+        let closed: f32 = (0..3)
+            .map(|i| 2.0 * v[i] * a * (dir[i] * a + v[i] * ta[l]))
+            .sum();
+        assert!(
+            (lanes[l] - one).abs() <= 1e-6 * one.abs().max(1.0),
+            "lane {l}"
+        );
+        assert!(
+            (lanes[l] - closed).abs() <= 1e-5 * closed.abs().max(1.0),
+            "lane {l}: {closed}"
+        );
+    }
 }
 
 #[test]

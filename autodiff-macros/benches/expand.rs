@@ -6,6 +6,8 @@
 // but a `harness = false` target never runs them: their imports and helpers look unused there.
 #![cfg_attr(test, allow(unused_imports, dead_code))]
 
+#[path = "../src/affine.rs"]
+mod affine;
 #[path = "../src/analysis.rs"]
 mod analysis;
 #[path = "../src/args.rs"]

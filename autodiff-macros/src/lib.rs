@@ -29,8 +29,9 @@ mod plan;
 mod reverse;
 mod tangent;
 
-// Shared leaves: the IR, its walks, names of generated items, printing, derivative rules, the
-// tape layout.
+// Shared leaves: the IR, its walks, indices as functions of a loop's variable, names of
+// generated items, printing, derivative rules, the tape layout.
+mod affine;
 mod ir;
 mod names;
 mod print;

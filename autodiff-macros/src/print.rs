@@ -397,6 +397,17 @@ pub fn set_helper(k: usize) -> TokenStream {
     }
 }
 
+/// The iterations of `start..to` (`start..=to` where `inclusive`) from a bound `start`, zero
+/// where the range is empty; `to` typed `usize` first (a literal end alone has no type).
+pub fn count_from(start: &Ident, to: TokenStream, inclusive: bool) -> TokenStream {
+    let end = Ident::new("__end", Span::mixed_site());
+    if inclusive {
+        quote!({ let #end: usize = #to; if #end >= #start { #end - #start + 1 } else { 0 } })
+    } else {
+        quote!({ let #end: usize = #to; #end.saturating_sub(#start) })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -24,9 +24,9 @@ const PASSES: &[&str] = &[
     "jacobian_tuple",
     "expand",
 ];
-/// Shared leaves: data types, walks, names, printing, rules, the tape layout.
+/// Shared leaves: data types, walks, index analysis, names, printing, rules, the tape layout.
 const LEAVES: &[&str] = &[
-    "ir", "walk", "names", "print", "rules", "tape", "types", "contract",
+    "ir", "walk", "affine", "names", "print", "rules", "tape", "types", "contract",
 ];
 const MAX_FILE_LINES: usize = 800;
 const MAX_FN_LINES: usize = 120;

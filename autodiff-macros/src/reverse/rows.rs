@@ -16,6 +16,7 @@ use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 
 use super::Rev;
+use crate::affine::{coefficient, invariant, same};
 use crate::ir::*;
 use crate::types::TyVal;
 
@@ -118,11 +119,7 @@ impl Rev<'_> {
         let start = &set.start;
         let len = Ident::new("row_len", Span::mixed_site());
         let (from, to) = (self.pure_val(&range.start), self.pure_val(&range.end));
-        let count = if range.inclusive {
-            quote!(if #to >= #start { #to - #start + 1 } else { 0 })
-        } else {
-            quote!((#to).saturating_sub(#start))
-        };
+        let count = crate::print::count_from(start, to, range.inclusive);
         let mut out = quote!(
             let #start: usize = #from;
             let #len: usize = #count;
@@ -272,56 +269,6 @@ fn conditional(p: &Pure, out: &mut Vec<VarId>) {
 fn indices_conditional(proj: &[Proj], out: &mut Vec<VarId>) {
     for i in proj.iter().flat_map(Proj::pures) {
         conditional(i, out);
-    }
-}
-
-/// How many times `e` adds the variable `i` (`b - a - 1`: 1), where it is a sum of terms;
-/// `None` where `i` is inside anything else.
-fn coefficient(e: &Pure, i: VarId) -> Option<i64> {
-    if !mentions(e, i) {
-        return Some(0);
-    }
-    match e {
-        Pure::Var(v, proj, _) if *v == i => proj.is_empty().then_some(1),
-        Pure::Bin(op, a, b) => match op.to_string().as_str() {
-            "+" => Some(coefficient(a, i)? + coefficient(b, i)?),
-            "-" => Some(coefficient(a, i)? - coefficient(b, i)?),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
-fn mentions(e: &Pure, i: VarId) -> bool {
-    let mut reads = Vec::new();
-    crate::walk::pure_reads(e, &mut reads);
-    reads.iter().any(|(v, ..)| *v == i)
-}
-
-/// Whether every variable of `e` but `i` keeps its value through the loop and can be read
-/// before it: a parameter, a loop's counter, a constant or an integer `let` (not `mut`) the
-/// body does not assign.
-fn invariant(f: &Func, e: &Pure, i: VarId, assigned: &[VarId]) -> bool {
-    let mut reads = Vec::new();
-    crate::walk::pure_reads(e, &mut reads);
-    (reads.iter()).all(|(v, proj, _)| {
-        let x = &f.vars[*v];
-        let fixed = x.in_place() || (!x.mutable && f.types.kind(x.ty) == crate::types::Kind::Int);
-        *v == i || (!assigned.contains(v) && fixed && proj.is_empty())
-    })
-}
-
-/// Whether two index expressions are the same expression of the same variables.
-fn same(a: &Pure, b: &Pure) -> bool {
-    match (a, b) {
-        (Pure::Lit(x), Pure::Lit(y)) => x.to_string() == y.to_string(),
-        (Pure::Var(v, p, _), Pure::Var(w, q, _)) => v == w && p.is_empty() && q.is_empty(),
-        (Pure::Bin(o, a1, b1), Pure::Bin(p, a2, b2)) => {
-            o.to_string() == p.to_string() && same(a1, a2) && same(b1, b2)
-        }
-        (Pure::Unary(o, a1), Pure::Unary(p, a2)) => o.to_string() == p.to_string() && same(a1, a2),
-        (Pure::Cast(a1, t), Pure::Cast(a2, u)) => t.to_string() == u.to_string() && same(a1, a2),
-        _ => false,
     }
 }
 

@@ -1,10 +1,11 @@
 //! Vector forward mode, `f_jvp_vec::<W>`: the tangent sweep carrying `W` directions at once, so
-//! the primal runs once for all of them. Each float tangent is a `__Lanes<F, W>` (a `[F; W]`
-//! in a type declared inside the function), arrays of them for arrays. A float definition's
-//! tangent is its scalar rule evaluated for each lane, `__Lanes(from_fn(|__l| rule))`, the
-//! tangents it reads taken at lane `__l` (`t_x.0[__l]`): every rule of the scalar sweep serves
+//! the primal runs once for all of them. Each float tangent is a `[F; W]`, arrays of them for
+//! arrays (`[[F; W]; N]`, as the parameters and the result take and give them). A float
+//! definition's tangent is its scalar rule evaluated for each lane, `from_fn(|__l| rule)`, the
+//! tangents it reads taken at lane `__l` (`t_x[__l]`): every rule of the scalar sweep serves
 //! unchanged, and the lanes of one definition are contiguous for the compiler to vectorize.
-//! The parameters and the result take and give each float's lanes as a `[F; W]`.
+//! The lanes of an array are one flat row of floats, which an innermost loop of lane updates
+//! runs over at once ([`flat`](super::flat)).
 //!
 //! Loop-invariant tangent terms are hoisted as in `f_jvp` (`hoist`, whose fixed part and slots
 //! hold lanes too), and loop nests split as there (`split`). For the functions whose tangents are
@@ -28,7 +29,7 @@ pub fn width() -> Ident {
 /// The zero of one float tangent's lanes.
 pub(super) fn zero() -> TokenStream {
     let w = width();
-    quote!(__Lanes([0.0; #w]))
+    quote!([0.0; #w])
 }
 
 /// Whether `f` gets `f_jvp_vec`: its differentiated parameters and results are floats and
@@ -86,17 +87,13 @@ impl Tan<'_> {
 
     /// A tangent read at lane `__l` while a float tangent is printed lane by lane.
     pub(super) fn in_lane(&self, t: TokenStream) -> TokenStream {
-        if self.lane.get() {
-            quote!(#t.0[__l])
-        } else {
-            t
-        }
+        if self.lane.get() { quote!(#t[__l]) } else { t }
     }
 
     /// The type of a tangent of a value of type `ty`.
     pub(super) fn t_ty(&self, ty: TyId) -> TokenStream {
         if self.lanes {
-            self.lanes_ty(ty, false)
+            self.lanes_ty(ty)
         } else {
             self.f.types.tokens_infer(ty)
         }
@@ -105,7 +102,7 @@ impl Tan<'_> {
     /// `t_ty`, or `_` where the value's type is not known.
     pub(super) fn t_ty_or_infer(&self, ty: TyId) -> TokenStream {
         if self.lanes && self.f.types.known(ty) {
-            self.lanes_ty(ty, false)
+            self.lanes_ty(ty)
         } else {
             self.f.types.tokens_or_infer(ty)
         }
@@ -113,49 +110,41 @@ impl Tan<'_> {
 
     /// `: T` for a tangent's `let`, where the value's is written.
     pub(super) fn t_ann(&self, ty: TyId) -> TokenStream {
-        if !self.lanes {
+        if !self.lanes || self.flat_on() {
             return self.f.types.annotation(ty);
         }
         if self.f.types.known(ty) {
-            let t = self.lanes_ty(ty, false);
+            let t = self.lanes_ty(ty);
             return quote!(: #t);
         }
         TokenStream::new()
     }
 
-    /// `ty` with each float `F` as `__Lanes<F, W>` (inside) or `[F; W]` (`public`: the
-    /// parameters and the result).
-    fn lanes_ty(&self, ty: TyId, public: bool) -> TokenStream {
+    /// `ty` with each float `F` as `[F; W]`.
+    fn lanes_ty(&self, ty: TyId) -> TokenStream {
         let w = width();
         match self.f.types.get(ty) {
             TyVal::Array(e, n) => {
-                let e = self.lanes_ty(*e, public);
+                let e = self.lanes_ty(*e);
                 quote!([#e; #n])
             }
             // Its length can be named in a type only through its primal type: left to rustc.
             TyVal::Out(..) => quote!(_),
             _ if self.f.types.kind(ty) == Kind::Float => {
                 let f = self.f.types.tokens(ty);
-                if public {
-                    quote!([#f; #w])
-                } else {
-                    quote!(__Lanes<#f, #w>)
-                }
+                quote!([#f; #w])
             }
             _ => self.f.types.tokens_infer(ty),
         }
     }
 
-    /// The tangent of `place` in an array parameter read in place ([`Tan::raw`]): its lane
-    /// `__l`, a float's lanes wrapped, or an array's converted.
-    pub(super) fn raw_lanes(&self, place: TokenStream, var: VarId, proj: &[Proj]) -> TokenStream {
-        let ty = self.f.place_ty(var, proj);
-        if self.lane.get() {
-            quote!(#place[__l])
-        } else if self.f.types.kind(ty) == Kind::Float {
-            quote!(__Lanes(#place))
-        } else {
-            wrap(self.depth(ty), quote!((&#place)), true)
+    /// The tangent of `place` in an array parameter read in place through its reference
+    /// ([`Tan::raw`]): its lane `__l`, or all its lanes (the whole parameter's dereferenced).
+    pub(super) fn raw_lanes(&self, place: TokenStream, whole: bool) -> TokenStream {
+        match (self.lane.get(), whole) {
+            (true, _) => quote!(#place[__l]),
+            (false, true) => quote!((*#place)),
+            (false, false) => place,
         }
     }
 
@@ -166,7 +155,7 @@ impl Tan<'_> {
             .map(|&i| {
                 let v = self.f.params[i];
                 let ty = self.f.vars[v].ty;
-                let t = self.lanes_ty(ty, true);
+                let t = self.lanes_ty(ty);
                 let t = match self.f.types.kind(ty) {
                     Kind::Float => t,
                     _ => quote!(&#t),
@@ -178,7 +167,7 @@ impl Tan<'_> {
 
     /// The result type of `f_jvp_vec`: the value's, and the tangent's with `W` lanes a float.
     pub fn lanes_ret(&self) -> TokenStream {
-        let tys: Vec<_> = self.f.ret.iter().map(|&t| self.lanes_ty(t, true)).collect();
+        let tys: Vec<_> = self.f.ret.iter().map(|&t| self.lanes_ty(t)).collect();
         match (self.f.ret_tuple, &tys[..]) {
             (false, [t]) => t.clone(),
             _ => quote!((#(#tys),*)),
@@ -230,43 +219,28 @@ impl Tan<'_> {
         quote!(let #new = #tangent; #prim #t_name = #new;)
     }
 
-    /// The body of `f_jvp_vec`: the lanes' type, the parameters' lanes wrapped, the sweep, the
-    /// result's lanes unwrapped.
+    /// The body of `f_jvp_vec`: the parameters' lanes bound (an array's read in place, unless
+    /// the function assigns it), the sweep, the result's lanes.
     pub fn lanes_body(&mut self) -> TokenStream {
-        let mut pre = quote! {
-            #[derive(::core::clone::Clone, ::core::marker::Copy)]
-            struct __Lanes<F, const W: usize>([F; W]);
-            // The sum of two tangents, lane by lane: a hoisted loop's fixed part merged in.
-            impl<F: ::core::marker::Copy + ::core::ops::Add<Output = F>, const W: usize>
-                ::core::ops::Add for __Lanes<F, W>
-            {
-                type Output = Self;
-                #[inline(always)]
-                fn add(self, o: Self) -> Self {
-                    __Lanes(::core::array::from_fn(|l| self.0[l] + o.0[l]))
-                }
-            }
-        };
+        let mut pre = TokenStream::new();
         for &i in &self.f.wrt {
             let v = self.f.params[i];
             let t = self.t_vars[v].clone().unwrap();
             let ty = self.f.vars[v].ty;
-            if self.f.types.kind(ty) == Kind::Array && !self.f.vars[v].mutable {
+            let (array, mutable) = (self.f.types.kind(ty) == Kind::Array, self.f.vars[v].mutable);
+            if array && !mutable {
                 self.raw[v] = true;
-                continue;
+            } else if array {
+                let inner = self.lanes_ty(ty);
+                pre.extend(quote!(let mut #t: #inner = *#t;));
+            } else if mutable {
+                pre.extend(quote!(let mut #t = #t;));
             }
-            let wrapped = wrap(self.depth(ty), quote!(#t), true);
-            let inner = self.lanes_ty(ty, false);
-            let m = self.f.vars[v].mutable.then(|| quote!(mut));
-            pre.extend(quote!(let #m #t: #inner = #wrapped;));
         }
         let (stmts, value, tangent) = self.block(&self.f.body, &self.f.ret);
         if self.needs_lane_of {
             pre.extend(lane_of());
         }
-        let tangent: Vec<_> = (tangent.into_iter().zip(&self.f.ret))
-            .map(|(t, &ty)| wrap(self.depth(ty), quote!((#t)), false))
-            .collect();
         match (self.f.ret_tuple, &value[..]) {
             (false, [v]) => {
                 let t = &tangent[0];
@@ -276,15 +250,40 @@ impl Tan<'_> {
         }
     }
 
-    /// How many arrays deep `ty`'s floats are.
-    fn depth(&self, ty: TyId) -> usize {
-        match self.f.types.elem(ty) {
-            Some(e) => 1 + self.depth(e),
-            None => 0,
+    /// `t += u;` for two float tangents (in vector mode, lane by lane), as the sweep writes a
+    /// sum: `t = t + u;`.
+    pub(super) fn add_into(&self, t: TokenStream, u: TokenStream) -> TokenStream {
+        if self.lanes {
+            quote!(#t = ::core::array::from_fn(|__l| #t[__l] + #u[__l]);)
+        } else {
+            quote!(#t = #t + #u;)
         }
     }
 
-    /// A float definition's tangent, lane by lane: `__Lanes(from_fn(|__l| rule))`, the rule
+    /// `t += u;` for two arrays of `n` float tangents, element by element (in vector mode,
+    /// one loop over their lanes as flat rows).
+    pub(super) fn add_rows(
+        &mut self,
+        t: TokenStream,
+        u: TokenStream,
+        n: TokenStream,
+    ) -> TokenStream {
+        if self.lanes {
+            let (a, b) = (
+                Ident::new("__a", Span::mixed_site()),
+                Ident::new("__b", Span::mixed_site()),
+            );
+            return quote! {
+                for (#a, #b) in #t.as_flattened_mut().iter_mut().zip(#u.as_flattened()) {
+                    *#a = *#a + *#b;
+                }
+            };
+        }
+        let j = self.names.fresh("j");
+        quote!(for #j in (0..#n) { #t[#j] = #t[#j] + #u[#j]; })
+    }
+
+    /// A float definition's tangent, lane by lane: `from_fn(|__l| rule)`, the rule
     /// reading each tangent at lane `__l`; the lanes' zero where the rule gives none. The
     /// scalar sweep binds it as it binds a scalar tangent.
     pub(super) fn lanes_rhs(
@@ -298,33 +297,45 @@ impl Tan<'_> {
         self.lane.set(true);
         let t = self.t_rhs(target, rhs, ty, out, reads_out);
         self.lane.set(false);
+        // In a flat loop, one element of a row.
+        if self.flat_on() {
+            return t.unwrap_or_else(|| self.f.types.zero(ty));
+        }
         match t {
-            Some(t) => quote!(__Lanes(::core::array::from_fn(|__l| #t))),
+            Some(t) => quote!(::core::array::from_fn(|__l| #t)),
             None => zero(),
         }
     }
 }
 
 /// `__LaneOf`: one lane of a tangent (a float's lanes, or arrays of them) as the scalar sweep
-/// holds it, and that lane written back.
+/// holds it, and that lane written back. A float's lanes are an array of floats, and an array
+/// of floats is never a tangent's lanes in vector mode, so the impls do not overlap.
 fn lane_of() -> TokenStream {
+    let float = |f: TokenStream| {
+        quote! {
+            impl<const W: usize> __LaneOf<W> for [#f; W] {
+                type One = #f;
+                #[inline(always)]
+                fn lane(&self, l: usize) -> #f {
+                    self[l]
+                }
+                #[inline(always)]
+                fn set_lane(&mut self, l: usize, v: #f) {
+                    self[l] = v;
+                }
+            }
+        }
+    };
+    let (f32s, f64s) = (float(quote!(f32)), float(quote!(f64)));
     quote! {
         trait __LaneOf<const W: usize> {
             type One;
             fn lane(&self, l: usize) -> Self::One;
             fn set_lane(&mut self, l: usize, v: Self::One);
         }
-        impl<F: ::core::marker::Copy, const W: usize> __LaneOf<W> for __Lanes<F, W> {
-            type One = F;
-            #[inline(always)]
-            fn lane(&self, l: usize) -> F {
-                self.0[l]
-            }
-            #[inline(always)]
-            fn set_lane(&mut self, l: usize, v: F) {
-                self.0[l] = v;
-            }
-        }
+        #f32s
+        #f64s
         impl<T: __LaneOf<W>, const N: usize, const W: usize> __LaneOf<W> for [T; N] {
             type One = [T::One; N];
             #[inline(always)]
@@ -338,31 +349,5 @@ fn lane_of() -> TokenStream {
                 }
             }
         }
-    }
-}
-
-/// `t` (`depth` arrays deep) with each float's lanes wrapped in `__Lanes` (`into`) or
-/// unwrapped to a `[F; W]`.
-fn wrap(depth: usize, t: TokenStream, into: bool) -> TokenStream {
-    let leaf = if into {
-        quote!(__Lanes)
-    } else {
-        quote!(|e| e.0)
-    };
-    if depth == 0 {
-        return if into {
-            quote!(__Lanes(#t))
-        } else {
-            quote!(#t.0)
-        };
-    }
-    let mut f = leaf;
-    for _ in 1..depth {
-        f = quote!(|e| e.map(#f));
-    }
-    if into {
-        quote!((*#t).map(#f))
-    } else {
-        quote!(#t.map(#f))
     }
 }

@@ -15,7 +15,9 @@ use crate::names::{Names, bare};
 use crate::print::typed_literal;
 use crate::rules::{self, Which};
 
+mod branch;
 mod calls;
+mod flat;
 mod helper;
 mod hoist;
 mod lanes;
@@ -74,6 +76,9 @@ pub struct Tan<'a> {
     raw: Vec<bool>,
     /// In vector mode, a call takes its arguments' tangents lane by lane (`__LaneOf`).
     needs_lane_of: bool,
+    /// In vector mode, while an innermost loop is printed as one loop over rows of lanes
+    /// ([`flat`]): the rows and what else its tangents may reach.
+    flat: std::cell::RefCell<Option<flat::Flat>>,
 }
 
 impl<'a> Tan<'a> {
@@ -116,6 +121,7 @@ impl<'a> Tan<'a> {
             lane: std::cell::Cell::new(false),
             raw: vec![false; f.vars.len()],
             needs_lane_of: false,
+            flat: std::cell::RefCell::new(None),
         }
     }
 
@@ -231,8 +237,17 @@ impl<'a> Tan<'a> {
     /// The tangent of a place in an active variable: `t_x[i].w`, or `None` for an inactive one.
     fn t_place(&self, var: VarId, proj: &[Proj]) -> Option<TokenStream> {
         let t = self.t_vars[var].as_ref().filter(|_| self.act.vars[var])?;
+        if self.flat_on() {
+            let slot = self.hoist.as_ref().and_then(|h| h.slot(var));
+            let array = match slot {
+                Some(slot) if !self.raw[var] => slot.clone(),
+                _ => t.to_token_stream(),
+            };
+            return Some(self.flat_place(var, array, self.raw[var], proj));
+        }
         if self.raw[var] {
-            return Some(self.raw_lanes(self.projected(t.to_token_stream(), proj), var, proj));
+            let place = self.projected(t.to_token_stream(), proj);
+            return Some(self.raw_lanes(place, proj.is_empty()));
         }
         if let Some(slot) = self.hoist.as_ref().and_then(|h| h.slot(var)) {
             return Some(self.in_lane(self.projected(slot.clone(), proj)));
@@ -264,7 +279,10 @@ impl<'a> Tan<'a> {
                 .as_ref()
                 .filter(|_| self.act.temps[*t])
                 .filter(|_| !self.hoist.as_ref().is_some_and(|h| h.is_absent(*t)))
-                .map(|t| self.in_lane(t.to_token_stream())),
+                .map(|n| match self.flat_on() {
+                    true => self.flat_temp(*t, n.to_token_stream()),
+                    false => self.in_lane(n.to_token_stream()),
+                }),
             Operand::Const { .. } => None,
         }
     }
@@ -529,6 +547,9 @@ impl<'a> Tan<'a> {
                 if let Some(split) = self.split_loop(s) {
                     return split;
                 }
+                if let Some(flat) = self.flat_loop(s) {
+                    return flat;
+                }
                 let i = &self.f.vars[*var].emit;
                 let iter = self.fwd.range(range);
                 let (body, _, _) = self.block(body, &[]);
@@ -678,68 +699,6 @@ impl<'a> Tan<'a> {
             (Some(None), _) => quote!(#[checkpoint]),
             (Some(Some(s)), false) => quote!(#[checkpoint(snapshots = #s)]),
             (Some(Some(s)), true) => quote!(#[checkpoint(snapshots = #s, binomial)]),
-        }
-    }
-
-    /// `if`: with results, each branch yields their values and tangents.
-    fn if_stmt(&mut self, s: &Stmt) -> TokenStream {
-        let Stmt::If {
-            cond,
-            then,
-            els,
-            results,
-            is_let,
-            ..
-        } = s
-        else {
-            unreachable!()
-        };
-        let cond = self.fwd.pure(cond);
-        let tys: Vec<TyId> = results.iter().map(|r| self.f.target_ty(*r)).collect();
-        let (t_stmts, t_vals, t_tans) = self.block(then, &tys);
-        let (e_stmts, e_vals, e_tans) = self.block(els, &tys);
-        if results.is_empty() {
-            let e = if e_stmts.is_empty() {
-                quote!()
-            } else {
-                quote!(else { #e_stmts })
-            };
-            return quote!(if #cond { #t_stmts } #e);
-        }
-        // Only active results carry a tangent.
-        let keep: Vec<bool> = results.iter().map(|r| self.act.target(*r)).collect();
-        let pick = |tans: &[TokenStream]| -> Vec<TokenStream> {
-            tans.iter()
-                .zip(&keep)
-                .filter(|(_, k)| **k)
-                .map(|(t, _)| t.clone())
-                .collect()
-        };
-        let (t_tans, e_tans) = (pick(&t_tans), pick(&e_tans));
-        let mut names: Vec<TokenStream> = Vec::new();
-        let mut ts: Vec<TokenStream> = Vec::new();
-        // The types, as the primal's `let` has them: a branch of literals alone leaves rustc a
-        // `{float}` it cannot call methods on (`let t: f32 = if c { 0.6 } else { -0.9 }`).
-        let (mut name_tys, mut t_tys) = (Vec::new(), Vec::new());
-        for ((r, k), &ty) in results.iter().zip(&keep).zip(&tys) {
-            let m = matches!(r, Target::Var(v) if *is_let && self.f.vars[*v].mutable)
-                .then(|| quote!(mut));
-            let n = self.fwd.target(*r);
-            names.push(quote!(#m #n));
-            if *k {
-                let t = self.t_target(*r, &[]).unwrap();
-                ts.push(quote!(#m #t));
-                t_tys.push(self.t_ty_or_infer(ty));
-            }
-            name_tys.push(self.f.types.tokens_or_infer(ty));
-        }
-        let value = quote! {
-            if #cond { #t_stmts (#(#t_vals,)* #(#t_tans,)*) } else { #e_stmts (#(#e_vals,)* #(#e_tans,)*) }
-        };
-        if *is_let {
-            quote!(let (#(#names,)* #(#ts,)*): (#(#name_tys,)* #(#t_tys,)*) = #value;)
-        } else {
-            quote!((#(#names,)* #(#ts,)*) = #value;)
         }
     }
 

@@ -263,37 +263,21 @@ pub fn hoist_jvp_vec<const K: usize, const N: usize, const __W: usize>(
     t_mu: &[[[f64; __W]; 3]; K],
 ) -> (f64, [f64; __W]) {
     let _ = hoist::<K, N>;
-    #[derive(::core::clone::Clone, ::core::marker::Copy)]
-    struct __Lanes<F, const W: usize>([F; W]);
-    impl<
-        F: ::core::marker::Copy + ::core::ops::Add<Output = F>,
-        const W: usize,
-    > ::core::ops::Add for __Lanes<F, W> {
-        type Output = Self;
-        #[inline(always)]
-        fn add(self, o: Self) -> Self {
-            __Lanes(::core::array::from_fn(|l| self.0[l] + o.0[l]))
-        }
-    }
     let mut s: f64 = 0.0;
-    let mut t_s: __Lanes<f64, __W> = __Lanes([0.0; __W]);
-    let mut w_y: [[__Lanes<f64, __W>; 3]; K] = [[__Lanes([0.0; __W]); 3]; K];
+    let mut t_s: [f64; __W] = [0.0; __W];
+    let mut w_y: [[[f64; __W]; 3]; K] = [[[0.0; __W]; 3]; K];
     if 0 < N {
         for k in (0..K) {
-            let mut t_xc: [__Lanes<f64, __W>; 3] = [__Lanes([0.0; __W]); 3];
+            let mut t_xc: [[f64; __W]; 3] = [[0.0; __W]; 3];
             for d in (0..3) {
-                t_xc[d] = __Lanes(::core::array::from_fn(|__l| -t_mu[k][d][__l]));
+                t_xc[d] = ::core::array::from_fn(|__l| -t_mu[k][d][__l]);
             }
             for a in (0..3) {
                 for b in (a..3) {
-                    let t_t0: __Lanes<f64, __W> = __Lanes(
-                        ::core::array::from_fn(|__l| {
-                            l[k][((a * 3) - ((a * (a + 1)) / 2)) + b] * t_xc[a].0[__l]
-                        }),
-                    );
-                    w_y[k][b] = __Lanes(
-                        ::core::array::from_fn(|__l| w_y[k][b].0[__l] + t_t0.0[__l]),
-                    );
+                    let t_t0: [f64; __W] = ::core::array::from_fn(|__l| {
+                        l[k][((a * 3) - ((a * (a + 1)) / 2)) + b] * t_xc[a][__l]
+                    });
+                    w_y[k][b] = ::core::array::from_fn(|__l| w_y[k][b][__l] + t_t0[__l]);
                 }
             }
         }
@@ -305,7 +289,7 @@ pub fn hoist_jvp_vec<const K: usize, const N: usize, const __W: usize>(
                 xc[d] = x[i][d] - mu[k][d];
             }
             let mut y: [f64; 3] = [0.0; 3];
-            let mut t_y: [__Lanes<f64, __W>; 3] = [__Lanes([0.0; __W]); 3];
+            let mut t_y: [[f64; __W]; 3] = [[0.0; __W]; 3];
             for a in (0..3) {
                 for b in (a..3) {
                     let t0 = l[k][((a * 3) - ((a * (a + 1)) / 2)) + b] * xc[a];
@@ -313,31 +297,46 @@ pub fn hoist_jvp_vec<const K: usize, const N: usize, const __W: usize>(
                 }
             }
             for a in (0..3) {
-                for b in (a..3) {
-                    let t_t0: __Lanes<f64, __W> = __Lanes(
-                        ::core::array::from_fn(|__l| {
-                            t_l[k][((a * 3) - ((a * (a + 1)) / 2)) + b][__l] * xc[a]
-                        }),
-                    );
-                    t_y[b] = __Lanes(
-                        ::core::array::from_fn(|__l| t_y[b].0[__l] + t_t0.0[__l]),
-                    );
+                {
+                    let __flat_start: usize = a;
+                    let __flat_len: usize = {
+                        let __end: usize = 3;
+                        __end.saturating_sub(__flat_start)
+                    };
+                    if __flat_len > 0 {
+                        let __flat_base0: usize = ((a * 3) - ((a * (a + 1)) / 2))
+                            + __flat_start;
+                        let __row0 = &t_l[k]
+                            .as_flattened()[__flat_base0 * __W..][..__flat_len * __W];
+                        let __flat_base1: usize = __flat_start;
+                        let __row1 = &mut t_y
+                            .as_flattened_mut()[__flat_base1
+                            * __W..][..__flat_len * __W];
+                        for __e in 0..__flat_len * __W {
+                            let t_t0: f64 = __row0[__e] * xc[a];
+                            __row1[__e] = __row1[__e] + t_t0;
+                        }
+                    }
                 }
             }
-            for j in (0..3) {
-                t_y[j] = t_y[j] + w_y[k][j];
+            for (__a, __b) in t_y
+                .as_flattened_mut()
+                .iter_mut()
+                .zip(w_y[k].as_flattened())
+            {
+                *__a = *__a + *__b;
             }
             for d_1 in (0..3) {
                 let t1 = y[d_1] * y[d_1];
-                let t_t1: __Lanes<f64, __W> = __Lanes(
-                    ::core::array::from_fn(|__l| 2.0 * y[d_1] * t_y[d_1].0[__l]),
-                );
-                t_s = __Lanes(::core::array::from_fn(|__l| t_s.0[__l] + t_t1.0[__l]));
+                let t_t1: [f64; __W] = ::core::array::from_fn(|__l| {
+                    2.0 * y[d_1] * t_y[d_1][__l]
+                });
+                t_s = ::core::array::from_fn(|__l| t_s[__l] + t_t1[__l]);
                 s = s + t1;
             }
         }
     }
-    (s, (t_s).0)
+    (s, t_s)
 }
 ///The call contract of [`hoist`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `hoist`'s constants.
 #[diagnostic::on_unimplemented(

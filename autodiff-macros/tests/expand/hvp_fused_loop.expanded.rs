@@ -251,66 +251,38 @@ fn mean_cubes_jvp_vec<const __W: usize>(
     scale: f64,
     t_w: &[[f64; __W]; 2],
 ) -> (f64, [f64; __W]) {
-    #[derive(::core::clone::Clone, ::core::marker::Copy)]
-    struct __Lanes<F, const W: usize>([F; W]);
-    impl<
-        F: ::core::marker::Copy + ::core::ops::Add<Output = F>,
-        const W: usize,
-    > ::core::ops::Add for __Lanes<F, W> {
-        type Output = Self;
-        #[inline(always)]
-        fn add(self, o: Self) -> Self {
-            __Lanes(::core::array::from_fn(|l| self.0[l] + o.0[l]))
-        }
-    }
     let mut a: f64 = 0.0;
-    let mut t_a: __Lanes<f64, __W> = __Lanes([0.0; __W]);
+    let mut t_a: [f64; __W] = [0.0; __W];
     let mut b: f64 = 0.0;
-    let mut t_b: __Lanes<f64, __W> = __Lanes([0.0; __W]);
+    let mut t_b: [f64; __W] = [0.0; __W];
     for i in (0..xs.len()) {
         let t0 = w[0] * xs[i];
-        let t_t0: __Lanes<f64, __W> = __Lanes(
-            ::core::array::from_fn(|__l| t_w[0][__l] * xs[i]),
-        );
+        let t_t0: [f64; __W] = ::core::array::from_fn(|__l| t_w[0][__l] * xs[i]);
         let z: f64 = t0 + w[1];
-        let t_z: __Lanes<f64, __W> = __Lanes(
-            ::core::array::from_fn(|__l| t_t0.0[__l] + t_w[1][__l]),
-        );
+        let t_z: [f64; __W] = ::core::array::from_fn(|__l| t_t0[__l] + t_w[1][__l]);
         let t1 = z * z;
-        let t_t1: __Lanes<f64, __W> = __Lanes(
-            ::core::array::from_fn(|__l| 2.0 * z * t_z.0[__l]),
-        );
+        let t_t1: [f64; __W] = ::core::array::from_fn(|__l| 2.0 * z * t_z[__l]);
         let t2 = t1 * z;
-        let t_t2: __Lanes<f64, __W> = __Lanes(
-            ::core::array::from_fn(|__l| t_t1.0[__l] * z + t1 * t_z.0[__l]),
-        );
-        t_a = __Lanes(::core::array::from_fn(|__l| t_a.0[__l] + t_t2.0[__l]));
+        let t_t2: [f64; __W] = ::core::array::from_fn(|__l| {
+            t_t1[__l] * z + t1 * t_z[__l]
+        });
+        t_a = ::core::array::from_fn(|__l| t_a[__l] + t_t2[__l]);
         a = a + t2;
         let t3 = z.sin();
-        let t_t3: __Lanes<f64, __W> = __Lanes(
-            ::core::array::from_fn(|__l| t_z.0[__l] * z.cos()),
-        );
-        t_b = __Lanes(::core::array::from_fn(|__l| t_b.0[__l] + t_t3.0[__l]));
+        let t_t3: [f64; __W] = ::core::array::from_fn(|__l| t_z[__l] * z.cos());
+        t_b = ::core::array::from_fn(|__l| t_b[__l] + t_t3[__l]);
         b = b + t3;
     }
     let t4 = 2.0 * b;
-    let t_t4: __Lanes<f64, __W> = __Lanes(
-        ::core::array::from_fn(|__l| 2.0_f64 * t_b.0[__l]),
-    );
+    let t_t4: [f64; __W] = ::core::array::from_fn(|__l| 2.0_f64 * t_b[__l]);
     let t5 = a - t4;
-    let t_t5: __Lanes<f64, __W> = __Lanes(
-        ::core::array::from_fn(|__l| t_a.0[__l] - t_t4.0[__l]),
-    );
+    let t_t5: [f64; __W] = ::core::array::from_fn(|__l| t_a[__l] - t_t4[__l]);
     let t6 = t5 * scale;
-    let t_t6: __Lanes<f64, __W> = __Lanes(
-        ::core::array::from_fn(|__l| t_t5.0[__l] * scale),
-    );
+    let t_t6: [f64; __W] = ::core::array::from_fn(|__l| t_t5[__l] * scale);
     let t7 = xs.len() as f64;
     let t8 = t6 / t7;
-    let t_t8: __Lanes<f64, __W> = __Lanes(
-        ::core::array::from_fn(|__l| t_t6.0[__l] / t7),
-    );
-    (t8, (t_t8).0)
+    let t_t8: [f64; __W] = ::core::array::from_fn(|__l| t_t6[__l] / t7);
+    (t8, t_t8)
 }
 const _: fn(&[f64; 2], &[f64], f64) -> f64 = mean_cubes;
 ///The call contract of [`mean_cubes`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `mean_cubes`'s constants.

@@ -156,64 +156,40 @@ fn observe_jvp_vec<const __W: usize>(
     l: &[f64; 2],
     t_p: &[[f64; __W]; 3],
 ) -> ([f64; 2], [[f64; __W]; 2]) {
-    #[derive(::core::clone::Clone, ::core::marker::Copy)]
-    struct __Lanes<F, const W: usize>([F; W]);
-    impl<
-        F: ::core::marker::Copy + ::core::ops::Add<Output = F>,
-        const W: usize,
-    > ::core::ops::Add for __Lanes<F, W> {
-        type Output = Self;
-        #[inline(always)]
-        fn add(self, o: Self) -> Self {
-            __Lanes(::core::array::from_fn(|l| self.0[l] + o.0[l]))
-        }
-    }
     let t0 = l[0] - p[0];
-    let t_t0: __Lanes<f64, __W> = __Lanes(::core::array::from_fn(|__l| -t_p[0][__l]));
+    let t_t0: [f64; __W] = ::core::array::from_fn(|__l| -t_p[0][__l]);
     let t1 = l[1] - p[1];
-    let t_t1: __Lanes<f64, __W> = __Lanes(::core::array::from_fn(|__l| -t_p[1][__l]));
+    let t_t1: [f64; __W] = ::core::array::from_fn(|__l| -t_p[1][__l]);
     let dx: f64 = t0;
-    let t_dx: __Lanes<f64, __W> = __Lanes(::core::array::from_fn(|__l| t_t0.0[__l]));
+    let t_dx: [f64; __W] = ::core::array::from_fn(|__l| t_t0[__l]);
     let dy: f64 = t1;
-    let t_dy: __Lanes<f64, __W> = __Lanes(::core::array::from_fn(|__l| t_t1.0[__l]));
+    let t_dy: [f64; __W] = ::core::array::from_fn(|__l| t_t1[__l]);
     let t2 = dx * dx;
-    let t_t2: __Lanes<f64, __W> = __Lanes(
-        ::core::array::from_fn(|__l| 2.0 * dx * t_dx.0[__l]),
-    );
+    let t_t2: [f64; __W] = ::core::array::from_fn(|__l| 2.0 * dx * t_dx[__l]);
     let t3 = dy * dy;
-    let t_t3: __Lanes<f64, __W> = __Lanes(
-        ::core::array::from_fn(|__l| 2.0 * dy * t_dy.0[__l]),
-    );
+    let t_t3: [f64; __W] = ::core::array::from_fn(|__l| 2.0 * dy * t_dy[__l]);
     let t4 = t2 + t3;
-    let t_t4: __Lanes<f64, __W> = __Lanes(
-        ::core::array::from_fn(|__l| t_t2.0[__l] + t_t3.0[__l]),
-    );
+    let t_t4: [f64; __W] = ::core::array::from_fn(|__l| t_t2[__l] + t_t3[__l]);
     let t5 = t4.sqrt();
-    let t_t5: __Lanes<f64, __W> = __Lanes(
-        ::core::array::from_fn(|__l| t_t4.0[__l] * 0.5 / t5),
-    );
+    let t_t5: [f64; __W] = ::core::array::from_fn(|__l| t_t4[__l] * 0.5 / t5);
     let t6 = dy.atan2(dx);
-    let t_t6: __Lanes<f64, __W> = __Lanes(
-        ::core::array::from_fn(|__l| {
-            (if dx * dx + dy * dy > 0.0 {
-                t_dy.0[__l] * dx / (dx * dx + dy * dy)
+    let t_t6: [f64; __W] = ::core::array::from_fn(|__l| {
+        (if dx * dx + dy * dy > 0.0 {
+            t_dy[__l] * dx / (dx * dx + dy * dy)
+        } else {
+            0.0
+        })
+            + (if dx * dx + dy * dy > 0.0 {
+                -(t_dx[__l] * dy / (dx * dx + dy * dy))
             } else {
                 0.0
             })
-                + (if dx * dx + dy * dy > 0.0 {
-                    -(t_dx.0[__l] * dy / (dx * dx + dy * dy))
-                } else {
-                    0.0
-                })
-        }),
-    );
+    });
     let t7 = t6 - p[2];
-    let t_t7: __Lanes<f64, __W> = __Lanes(
-        ::core::array::from_fn(|__l| t_t6.0[__l] - t_p[2][__l]),
-    );
+    let t_t7: [f64; __W] = ::core::array::from_fn(|__l| t_t6[__l] - t_p[2][__l]);
     let t8 = [t5, t7];
-    let t_t8: [__Lanes<f64, __W>; 2] = [t_t5, t_t7];
-    (t8, (t_t8).map(|e| e.0))
+    let t_t8: [[f64; __W]; 2] = [t_t5, t_t7];
+    (t8, t_t8)
 }
 const _: fn(&[f64; 3], &[f64; 2]) -> [f64; 2] = observe;
 ///The call contract of [`observe`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `observe`'s constants.

@@ -107,40 +107,23 @@ fn cubic_jvp_vec<const __W: usize>(
     t_x: &[[f64; __W]; 2],
     t_w: [f64; __W],
 ) -> (f64, [f64; __W]) {
-    #[derive(::core::clone::Clone, ::core::marker::Copy)]
-    struct __Lanes<F, const W: usize>([F; W]);
-    impl<
-        F: ::core::marker::Copy + ::core::ops::Add<Output = F>,
-        const W: usize,
-    > ::core::ops::Add for __Lanes<F, W> {
-        type Output = Self;
-        #[inline(always)]
-        fn add(self, o: Self) -> Self {
-            __Lanes(::core::array::from_fn(|l| self.0[l] + o.0[l]))
-        }
-    }
-    let t_w: __Lanes<f64, __W> = __Lanes(t_w);
     let t0 = w * x[0];
-    let t_t0: __Lanes<f64, __W> = __Lanes(
-        ::core::array::from_fn(|__l| t_w.0[__l] * x[0] + w * t_x[0][__l]),
-    );
+    let t_t0: [f64; __W] = ::core::array::from_fn(|__l| {
+        t_w[__l] * x[0] + w * t_x[0][__l]
+    });
     let t1 = t0 * x[0];
-    let t_t1: __Lanes<f64, __W> = __Lanes(
-        ::core::array::from_fn(|__l| t_t0.0[__l] * x[0] + t0 * t_x[0][__l]),
-    );
+    let t_t1: [f64; __W] = ::core::array::from_fn(|__l| {
+        t_t0[__l] * x[0] + t0 * t_x[0][__l]
+    });
     let t2 = t1 * x[1];
-    let t_t2: __Lanes<f64, __W> = __Lanes(
-        ::core::array::from_fn(|__l| t_t1.0[__l] * x[1] + t1 * t_x[1][__l]),
-    );
+    let t_t2: [f64; __W] = ::core::array::from_fn(|__l| {
+        t_t1[__l] * x[1] + t1 * t_x[1][__l]
+    });
     let t3 = w.sin();
-    let t_t3: __Lanes<f64, __W> = __Lanes(
-        ::core::array::from_fn(|__l| t_w.0[__l] * w.cos()),
-    );
+    let t_t3: [f64; __W] = ::core::array::from_fn(|__l| t_w[__l] * w.cos());
     let t4 = t2 + t3;
-    let t_t4: __Lanes<f64, __W> = __Lanes(
-        ::core::array::from_fn(|__l| t_t2.0[__l] + t_t3.0[__l]),
-    );
-    (t4, (t_t4).0)
+    let t_t4: [f64; __W] = ::core::array::from_fn(|__l| t_t2[__l] + t_t3[__l]);
+    (t4, t_t4)
 }
 const _: fn(&[f64; 2], f64) -> f64 = cubic;
 ///The call contract of [`cubic`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `cubic`'s constants.

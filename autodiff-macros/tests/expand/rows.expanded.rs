@@ -156,7 +156,10 @@ fn triangle_adjoint(
                 let mut total: f64 = 0.0;
                 let col: usize = ((a * (((2 * (x.len())) - a) - 1)) / 2);
                 let row_start: usize = a + 1;
-                let row_len: usize = ((x.len())).saturating_sub(row_start);
+                let row_len: usize = {
+                    let __end: usize = (x.len());
+                    __end.saturating_sub(row_start)
+                };
                 let row_base: usize = if row_len > 0 {
                     ((((a * (((2 * (x.len())) - a) - 1)) / 2) + row_start) - a) - 1
                 } else {
@@ -221,7 +224,10 @@ fn triangle_grad(l: &[f64], x: &[f64], d_l: &mut [f64], d_x: &mut [f64]) -> (f64
                     let mut total: f64 = 0.0;
                     let col: usize = ((a * (((2 * (x.len())) - a) - 1)) / 2);
                     let row_start: usize = a + 1;
-                    let row_len: usize = ((x.len())).saturating_sub(row_start);
+                    let row_len: usize = {
+                        let __end: usize = (x.len());
+                        __end.saturating_sub(row_start)
+                    };
                     let row_base: usize = if row_len > 0 {
                         ((((a * (((2 * (x.len())) - a) - 1)) / 2) + row_start) - a) - 1
                     } else {

@@ -183,20 +183,8 @@ pub fn split_jvp_vec<const D: usize, const __W: usize>(
     t_x: &[[f64; __W]; D],
 ) -> (f64, [f64; __W]) {
     let _ = split::<D>;
-    #[derive(::core::clone::Clone, ::core::marker::Copy)]
-    struct __Lanes<F, const W: usize>([F; W]);
-    impl<
-        F: ::core::marker::Copy + ::core::ops::Add<Output = F>,
-        const W: usize,
-    > ::core::ops::Add for __Lanes<F, W> {
-        type Output = Self;
-        #[inline(always)]
-        fn add(self, o: Self) -> Self {
-            __Lanes(::core::array::from_fn(|l| self.0[l] + o.0[l]))
-        }
-    }
     let mut q: [f64; D] = [0.0; D];
-    let mut t_q: [__Lanes<f64, __W>; D] = [__Lanes([0.0; __W]); D];
+    let mut t_q: [[f64; __W]; D] = [[0.0; __W]; D];
     for a in (0..D) {
         for b in (a + 1..D) {
             let t0 = l[a][b] * x[a];
@@ -205,25 +193,21 @@ pub fn split_jvp_vec<const D: usize, const __W: usize>(
     }
     for a in (0..D) {
         for b in (a + 1..D) {
-            let t_t0: __Lanes<f64, __W> = __Lanes(
-                ::core::array::from_fn(|__l| {
-                    t_l[a][b][__l] * x[a] + l[a][b] * t_x[a][__l]
-                }),
-            );
-            t_q[b] = __Lanes(::core::array::from_fn(|__l| t_q[b].0[__l] + t_t0.0[__l]));
+            let t_t0: [f64; __W] = ::core::array::from_fn(|__l| {
+                t_l[a][b][__l] * x[a] + l[a][b] * t_x[a][__l]
+            });
+            t_q[b] = ::core::array::from_fn(|__l| t_q[b][__l] + t_t0[__l]);
         }
     }
     let mut s: f64 = 0.0;
-    let mut t_s: __Lanes<f64, __W> = __Lanes([0.0; __W]);
+    let mut t_s: [f64; __W] = [0.0; __W];
     for d in (0..D) {
         let t1 = q[d] * q[d];
-        let t_t1: __Lanes<f64, __W> = __Lanes(
-            ::core::array::from_fn(|__l| 2.0 * q[d] * t_q[d].0[__l]),
-        );
-        t_s = __Lanes(::core::array::from_fn(|__l| t_s.0[__l] + t_t1.0[__l]));
+        let t_t1: [f64; __W] = ::core::array::from_fn(|__l| 2.0 * q[d] * t_q[d][__l]);
+        t_s = ::core::array::from_fn(|__l| t_s[__l] + t_t1[__l]);
         s = s + t1;
     }
-    (s, (t_s).0)
+    (s, t_s)
 }
 ///The call contract of [`split`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `split`'s constants.
 #[diagnostic::on_unimplemented(

@@ -184,51 +184,32 @@ pub fn tangent_jvp_vec<const __W: usize>(
     t_x: &[[f64; __W]; 8],
     t_w: [f64; __W],
 ) -> (f64, [f64; __W]) {
-    #[derive(::core::clone::Clone, ::core::marker::Copy)]
-    struct __Lanes<F, const W: usize>([F; W]);
-    impl<
-        F: ::core::marker::Copy + ::core::ops::Add<Output = F>,
-        const W: usize,
-    > ::core::ops::Add for __Lanes<F, W> {
-        type Output = Self;
-        #[inline(always)]
-        fn add(self, o: Self) -> Self {
-            __Lanes(::core::array::from_fn(|l| self.0[l] + o.0[l]))
-        }
-    }
-    let t_w: __Lanes<f64, __W> = __Lanes(t_w);
     let mut s: f64 = 0.0;
-    let mut t_s: __Lanes<f64, __W> = __Lanes([0.0; __W]);
+    let mut t_s: [f64; __W] = [0.0; __W];
     for i in (0..8) {
         let t0 = w * x[i];
-        let t_t0: __Lanes<f64, __W> = __Lanes(
-            ::core::array::from_fn(|__l| t_w.0[__l] * x[i] + w * t_x[i][__l]),
-        );
+        let t_t0: [f64; __W] = ::core::array::from_fn(|__l| {
+            t_w[__l] * x[i] + w * t_x[i][__l]
+        });
         let a: f64 = t0.tanh();
-        let t_a: __Lanes<f64, __W> = __Lanes(
-            ::core::array::from_fn(|__l| t_t0.0[__l] * (1.0 - a * a)),
-        );
+        let t_a: [f64; __W] = ::core::array::from_fn(|__l| t_t0[__l] * (1.0 - a * a));
         let t1 = a * a;
-        let t_t1: __Lanes<f64, __W> = __Lanes(
-            ::core::array::from_fn(|__l| 2.0 * a * t_a.0[__l]),
-        );
-        t_s = __Lanes(::core::array::from_fn(|__l| t_s.0[__l] + t_t1.0[__l]));
+        let t_t1: [f64; __W] = ::core::array::from_fn(|__l| 2.0 * a * t_a[__l]);
+        t_s = ::core::array::from_fn(|__l| t_s[__l] + t_t1[__l]);
         s = s + t1;
     }
-    let (r, t_r): (f64, __Lanes<f64, __W>) = if s > 1.0 {
+    let (r, t_r): (f64, [f64; __W]) = if s > 1.0 {
         let t2 = s.sqrt();
-        let t_t2: __Lanes<f64, __W> = __Lanes(
-            ::core::array::from_fn(|__l| t_s.0[__l] * 0.5 / t2),
-        );
+        let t_t2: [f64; __W] = ::core::array::from_fn(|__l| t_s[__l] * 0.5 / t2);
         (t2, t_t2)
     } else {
         (s, t_s)
     };
     let t3 = r / w;
-    let t_t3: __Lanes<f64, __W> = __Lanes(
-        ::core::array::from_fn(|__l| t_r.0[__l] / w - t3 * (t_w.0[__l] / w)),
-    );
-    (t3, (t_t3).0)
+    let t_t3: [f64; __W] = ::core::array::from_fn(|__l| {
+        t_r[__l] / w - t3 * (t_w[__l] / w)
+    });
+    (t3, t_t3)
 }
 const _: fn(&[f64; 8], f64) -> f64 = tangent;
 ///The call contract of [`tangent`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `tangent`'s constants.

@@ -329,11 +329,8 @@ impl Tan<'_> {
             let (ty, zero) = (self.t_ty(var.ty), self.zero(var.ty));
             slots.extend(quote!(let mut #w: [#ty; #len] = [#zero; #len];));
             let merge = match self.f.types.array(var.ty) {
-                Some((_, n)) => {
-                    let j = self.names.fresh("j");
-                    quote!(for #j in (0..#n) { #t[#j] = #t[#j] + #w[#k][#j]; })
-                }
-                _ => quote!(#t = #t + #w[#k];),
+                Some((_, n)) => self.add_rows(quote!(#t), quote!(#w[#k]), n),
+                _ => self.add_into(quote!(#t), quote!(#w[#k])),
             };
             let last = self.merge_point(h, b, v).unwrap();
             merges.push((StmtRef::of(&b.stmts[last]).unwrap(), merge));

@@ -1,0 +1,242 @@
+//! Innermost loops of lane updates as one flat loop, in vector mode. The lanes of an array of
+//! floats are a `[[F; W]; N]`, and where an innermost loop's tangents reach each array only at
+//! `base + i` (`t_qx[b] += t_l[k][col + b - a - 1] * xc[a]` in `for b in a + 1..d`), `i`
+//! the loop's variable, the lanes the loop covers are one contiguous row of floats in each
+//! array. The loop then runs over the elements of those rows at once (`__e` counting `W` per
+//! iteration), each element computing what its lane computed: the same operations on the same
+//! values, in the same order for each element, so every lane's result is the same to the bit.
+//!
+//! Run lane by lane, each iteration is a `W`-wide update with its own bounds checks, and a short
+//! loop (GMM's triangle: 1 to `d - 1` iterations) cannot vectorize across iterations; as one
+//! row of `len x W` floats it is a single loop the compiler vectorizes at the machine's width
+//! (BENCHMARKS, vector forward mode).
+//!
+//! Only the tangent half of a split loop ([`split`](super::split)) is flattened: it writes
+//! tangents only. Each tangent its body reaches is a row (an array's, at one index `base + i`
+//! whose other variables keep their values through the loop, as [`crate::affine`] tells) or a
+//! float its body defines; each primal value a rule reads is the same in every iteration (the
+//! printed body does not name the loop's variable). Anything else prints the loop lane by lane.
+
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::{ToTokens, quote};
+
+use super::Tan;
+use super::lanes::width;
+use super::split::Part;
+use crate::affine::{coefficient, invariant, same};
+use crate::ir::*;
+use crate::types::{Kind, TyVal};
+
+/// The loop being flattened: its variable, the floats its body defines, and the rows its
+/// tangents reach.
+pub(super) struct Flat {
+    var: VarId,
+    /// What the body assigns: an index reading any of them is not the same in every iteration.
+    assigned: Vec<VarId>,
+    /// The float variables (`let x`) and temporaries the body defines: one float per element.
+    vars: Vec<VarId>,
+    temps: Vec<usize>,
+    rows: Vec<Row>,
+}
+
+struct Row {
+    var: VarId,
+    /// The array of lanes the row is in (`t_l[k]`).
+    array: TokenStream,
+    /// The index every access uses.
+    index: Pure,
+    name: Ident,
+}
+
+/// What a tangent that is neither in a row nor defined by the body prints as in a flat loop's
+/// body: where the printed body names it, the loop stays lane by lane. (The sweep prints some
+/// tangents it then leaves out, as a hoisted loop's fixed terms.)
+fn unflat() -> Ident {
+    Ident::new("__not_flat", Span::mixed_site())
+}
+
+/// The element of every row an iteration of the flat loop computes.
+fn elem() -> Ident {
+    Ident::new("__e", Span::mixed_site())
+}
+
+impl Tan<'_> {
+    /// The tangent half of an innermost loop as one loop over the rows its tangents reach, or
+    /// `None` where it cannot be.
+    pub(super) fn flat_loop(&mut self, s: &Stmt) -> Option<TokenStream> {
+        let Stmt::For {
+            var, range, body, ..
+        } = s
+        else {
+            return None;
+        };
+        let stepped = (range.adapters.iter()).any(|a| matches!(a, Adapter::StepBy(_)));
+        if !self.lanes || self.part != Part::Tangent || stepped || !body.tail.is_empty() {
+            return None;
+        }
+        let (mut vars, mut temps) = (Vec::new(), Vec::new());
+        for st in &body.stmts {
+            let Stmt::Def {
+                target,
+                place,
+                rhs,
+                is_let,
+                ..
+            } = st
+            else {
+                return None;
+            };
+            let float = self.f.types.kind(self.def_ty(*target, place)) == Kind::Float;
+            if matches!(rhs, Rhs::Call { .. } | Rhs::Elem { .. })
+                || (self.act.target(*target) && !float)
+            {
+                return None;
+            }
+            match target {
+                Target::Temp(t) => temps.push(*t),
+                Target::Var(v) if *is_let && place.is_empty() => vars.push(*v),
+                Target::Var(_) => {}
+            }
+        }
+        let mut assigned = Vec::new();
+        crate::walk::assigned(body, &mut assigned);
+        *self.flat.borrow_mut() = Some(Flat {
+            var: *var,
+            assigned,
+            vars,
+            temps,
+            rows: Vec::new(),
+        });
+        let (printed, _, _) = self.block(body, &[]);
+        let flat = self.flat.take()?;
+        let names = crate::names::occurrences(&printed);
+        let i = self.f.vars[*var].emit.to_string();
+        let failed = names.contains_key(&unflat().to_string());
+        // A row is borrowed whole before the loop: every element of it must be read in every
+        // iteration, as the primal read it, or the borrow could reach past the end where the
+        // loop itself does not.
+        let text = printed.to_string();
+        let branches = ["if", "match"].iter().any(|k| names.contains_key(*k))
+            || text.contains("&&")
+            || text.contains("||");
+        if failed
+            || branches
+            || printed.is_empty()
+            || flat.rows.is_empty()
+            || names.contains_key(&i)
+        {
+            return None;
+        }
+        Some(self.flat_rows(&flat, range, printed))
+    }
+
+    /// The rows borrowed at the loop's first value, and the loop over their elements.
+    fn flat_rows(&self, flat: &Flat, range: &Range, printed: TokenStream) -> TokenStream {
+        let (w, e) = (width(), elem());
+        let start = Ident::new("__flat_start", Span::mixed_site());
+        let len = Ident::new("__flat_len", Span::mixed_site());
+        let (from, to) = (self.fwd.pure(&range.start), self.fwd.pure(&range.end));
+        let count = crate::print::count_from(&start, to, range.inclusive);
+        let names = crate::names::occurrences(&printed);
+        let mut rows = TokenStream::new();
+        for (n, row) in flat.rows.iter().enumerate() {
+            if !names.contains_key(&row.name.to_string()) {
+                continue;
+            }
+            // The index at the loop's first value, where the loop runs: the primal computed it
+            // there, so the row is in bounds.
+            let at = crate::print::pure_tokens(&row.index, &mut |v, proj, _| {
+                if v == flat.var {
+                    start.to_token_stream()
+                } else {
+                    self.fwd.place(v, proj)
+                }
+            });
+            let base = Ident::new(&format!("__flat_base{n}"), Span::mixed_site());
+            let (name, array) = (&row.name, &row.array);
+            let borrow = if flat.assigned.contains(&row.var) {
+                quote!(&mut #array.as_flattened_mut())
+            } else {
+                quote!(&#array.as_flattened())
+            };
+            rows.extend(quote!(
+                let #base: usize = #at;
+                let #name = #borrow[#base * #w..][..#len * #w];
+            ));
+        }
+        quote!({
+            let #start: usize = #from;
+            let #len: usize = #count;
+            if #len > 0 {
+                #rows
+                for #e in 0..#len * #w { #printed }
+            }
+        })
+    }
+
+    /// Whether a flat loop's body is being printed.
+    pub(super) fn flat_on(&self) -> bool {
+        self.flat.borrow().is_some()
+    }
+
+    /// A tangent place in a flat loop's body: its row's element, or a float the body defines.
+    /// `array` is the variable's tangent (its slot, where hoisted), `raw` a parameter's read
+    /// through its reference.
+    pub(super) fn flat_place(
+        &self,
+        var: VarId,
+        array: TokenStream,
+        raw: bool,
+        proj: &[Proj],
+    ) -> TokenStream {
+        let mut guard = self.flat.borrow_mut();
+        let flat = guard.as_mut().unwrap();
+        let Some((Proj::Index(index), prefix)) = proj.split_last() else {
+            if proj.is_empty() && flat.vars.contains(&var) {
+                return array;
+            }
+            return unflat().to_token_stream();
+        };
+        let fixed = |p: &Pure, k: i64| {
+            coefficient(p, flat.var) == Some(k) && invariant(self.f, p, flat.var, &flat.assigned)
+        };
+        let lanes = matches!(self.f.types.get(self.f.place_ty(var, prefix)),
+            TyVal::Array(e, _) if self.f.types.kind(*e) == Kind::Float);
+        let prefix_fixed = (prefix.iter()).all(|p| matches!(p, Proj::Index(q) if fixed(q, 0)));
+        if !lanes || !prefix_fixed || !fixed(index, 1) {
+            return unflat().to_token_stream();
+        }
+        let array = if raw && prefix.is_empty() {
+            quote!((*#array))
+        } else {
+            self.projected(array, prefix)
+        };
+        let e = elem();
+        // One row per variable: two of one array could overlap, one of them written.
+        if let Some(row) = flat.rows.iter().find(|r| r.var == var) {
+            let same_row = row.array.to_string() == array.to_string() && same(&row.index, index);
+            if !same_row {
+                return unflat().to_token_stream();
+            }
+            let name = &row.name;
+            return quote!(#name[#e]);
+        }
+        let name = Ident::new(&format!("__row{}", flat.rows.len()), Span::mixed_site());
+        flat.rows.push(Row {
+            var,
+            array,
+            index: index.clone(),
+            name: name.clone(),
+        });
+        quote!(#name[#e])
+    }
+
+    /// A temporary's tangent in a flat loop's body: the float the body defines.
+    pub(super) fn flat_temp(&self, t: usize, name: TokenStream) -> TokenStream {
+        let guard = self.flat.borrow();
+        match guard.as_ref().unwrap().temps.contains(&t) {
+            true => name,
+            false => unflat().to_token_stream(),
+        }
+    }
+}
