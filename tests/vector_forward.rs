@@ -136,6 +136,25 @@ fn lane_rows(l: &[f64; 10], m: &[[f64; 3]; 2], x: &[f64; 4]) -> [f64; 2] {
     [s + r[0], r[1] * r[2] + r[3] - r[4].sin()]
 }
 
+/// Values carried from one iteration of a split nest's inner loop to the next (a factor halved
+/// and an index counted in the loop), which the tangent half computes again: its inner loop
+/// stays lane by lane, each lane reading them as its iteration does.
+#[differentiable(jvp, wrt(l))]
+#[allow(clippy::explicit_counter_loop)]
+fn counters(l: &[f64; 3], x: &[f64; 6]) -> f64 {
+    let mut q = [0.0; 3];
+    for a in 0..2 {
+        let mut c = 1.0;
+        let mut j = 3 * a;
+        for b in 0..3 {
+            q[b] += l[b] * c * x[j];
+            c *= 0.5;
+            j += 1;
+        }
+    }
+    q[0] * q[1] + q[2]
+}
+
 /// Calls in vector mode over `f32`: each lane through the callee's `f32` tangent.
 #[differentiable(jvp)]
 fn square32(x: f32) -> f32 {
@@ -312,12 +331,34 @@ fn lane_rows_all<const W: usize>(seed: u64) {
     );
 }
 
+fn counters_all<const W: usize>(seed: u64) {
+    let x = [0.7, -1.1, 0.4, 1.3, -0.2, 0.9];
+    check::<3, 1, W>(
+        "counters",
+        &points(seed, 20, -1.0, 1.0),
+        seed,
+        |l| [counters(l, &x)],
+        |l, t| {
+            let (v, d) = counters_jvp(l, &x, t);
+            ([v], [d])
+        },
+        |l, t| {
+            let (v, d) = counters_jvp_vec::<W>(l, &x, t);
+            ([v], [d])
+        },
+    );
+}
+
 #[test]
 fn innermost_loops_over_flat_rows_of_lanes() {
     lane_rows_all::<1>(13);
     lane_rows_all::<3>(14);
     lane_rows_all::<4>(15);
     lane_rows_all::<8>(16);
+    counters_all::<1>(17);
+    counters_all::<3>(18);
+    counters_all::<4>(19);
+    counters_all::<8>(20);
 }
 
 /// `f32` lanes through a call: each lane against `f_jvp` and the closed form

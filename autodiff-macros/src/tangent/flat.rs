@@ -11,11 +11,13 @@
 //! row of `len x W` floats it is a single loop the compiler vectorizes at the machine's width
 //! (BENCHMARKS, vector forward mode).
 //!
-//! Only the tangent half of a split loop ([`split`](super::split)) is flattened: it writes
-//! tangents only. Each tangent its body reaches is a row (an array's, at one index `base + i`
-//! whose other variables keep their values through the loop, as [`crate::affine`] tells) or a
-//! float its body defines; each primal value a rule reads is the same in every iteration (the
-//! printed body does not name the loop's variable). Anything else prints the loop lane by lane.
+//! Only the tangent half of a split loop ([`split`](super::split)) is flattened, whose body
+//! writes tangents and computes again the values it binds with `let`. Each tangent its body
+//! reaches is a row (an array's, at one index `base + i` whose other variables keep their
+//! values through the loop, as [`crate::affine`] tells) or a float its body defines; no value
+//! is carried from one iteration to the next (a counter `j += 1`), and the printed body does
+//! not name the loop's variable, so each primal value a rule reads is the same in every
+//! iteration. Anything else prints the loop lane by lane.
 
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{ToTokens, quote};
@@ -86,10 +88,15 @@ impl Tan<'_> {
             else {
                 return None;
             };
-            let float = self.f.types.kind(self.def_ty(*target, place)) == Kind::Float;
-            if matches!(rhs, Rhs::Call { .. } | Rhs::Elem { .. })
-                || (self.act.target(*target) && !float)
-            {
+            let (active, float) = (
+                self.act.target(*target),
+                self.f.types.kind(self.def_ty(*target, place)) == Kind::Float,
+            );
+            // A value carried from one iteration to the next (a counter `j += 1` that the
+            // tangent half computes again) would change from element to element.
+            let carried =
+                !active && matches!(target, Target::Var(_)) && !(*is_let && place.is_empty());
+            if matches!(rhs, Rhs::Call { .. } | Rhs::Elem { .. }) || (active && !float) || carried {
                 return None;
             }
             match target {
@@ -112,9 +119,8 @@ impl Tan<'_> {
         let names = crate::names::occurrences(&printed);
         let i = self.f.vars[*var].emit.to_string();
         let failed = names.contains_key(&unflat().to_string());
-        // A row is borrowed whole before the loop: every element of it must be read in every
-        // iteration, as the primal read it, or the borrow could reach past the end where the
-        // loop itself does not.
+        // A rule's own branch (`max`, `abs`) reads a tangent in some iterations only: kept
+        // lane by lane, so that a row holds only what every iteration reads.
         let text = printed.to_string();
         let branches = ["if", "match"].iter().any(|k| names.contains_key(*k))
             || text.contains("&&")
@@ -180,8 +186,7 @@ impl Tan<'_> {
     }
 
     /// A tangent place in a flat loop's body: its row's element, or a float the body defines.
-    /// `array` is the variable's tangent (its slot, where hoisted), `raw` a parameter's read
-    /// through its reference.
+    /// `array` is the variable's tangent, `raw` a parameter's read through its reference.
     pub(super) fn flat_place(
         &self,
         var: VarId,

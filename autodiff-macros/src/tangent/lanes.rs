@@ -309,8 +309,9 @@ impl Tan<'_> {
 }
 
 /// `__LaneOf`: one lane of a tangent (a float's lanes, or arrays of them) as the scalar sweep
-/// holds it, and that lane written back. A float's lanes are an array of floats, and an array
-/// of floats is never a tangent's lanes in vector mode, so the impls do not overlap.
+/// holds it, and that lane written back. The impl for arrays would overlap the one for a
+/// float's lanes only for an element type `f32` or `f64` implementing the trait, which none
+/// does: the trait is declared here, so rustc knows all its impls.
 fn lane_of() -> TokenStream {
     let float = |f: TokenStream| {
         quote! {

@@ -70,9 +70,9 @@ pub struct Tan<'a> {
     /// In vector mode, while a float tangent is printed lane by lane: a tangent read is its
     /// lane `__l`.
     lane: std::cell::Cell<bool>,
-    /// In vector mode, the array parameters whose tangents are read in place, each float's
-    /// lanes a `[F; W]` wrapped where it is read (never converted whole: a large array's
-    /// tangent would be copied on every call).
+    /// In vector mode, the array parameters whose tangents are read in place through their
+    /// references (never copied whole: a large array's tangent would be copied on every
+    /// call).
     raw: Vec<bool>,
     /// In vector mode, a call takes its arguments' tangents lane by lane (`__LaneOf`).
     needs_lane_of: bool,
@@ -237,13 +237,9 @@ impl<'a> Tan<'a> {
     /// The tangent of a place in an active variable: `t_x[i].w`, or `None` for an inactive one.
     fn t_place(&self, var: VarId, proj: &[Proj]) -> Option<TokenStream> {
         let t = self.t_vars[var].as_ref().filter(|_| self.act.vars[var])?;
+        // (A hoisted loop's slots are printed by its fixed part, never in a flat loop.)
         if self.flat_on() {
-            let slot = self.hoist.as_ref().and_then(|h| h.slot(var));
-            let array = match slot {
-                Some(slot) if !self.raw[var] => slot.clone(),
-                _ => t.to_token_stream(),
-            };
-            return Some(self.flat_place(var, array, self.raw[var], proj));
+            return Some(self.flat_place(var, t.to_token_stream(), self.raw[var], proj));
         }
         if self.raw[var] {
             let place = self.projected(t.to_token_stream(), proj);
