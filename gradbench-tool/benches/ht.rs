@@ -1,5 +1,6 @@
 //! GradBench's `ht` on ADBench's files (`data/adbench/ht`): the small model's simple variant on
-//! hand1, hand8 and hand12, and the big model's complicated variant on hand1: the objective
+//! hand1, hand8 and hand12 (and hand6 and hand7, the middle of its twelve), and the big model's
+//! complicated variant on hand1: the objective
 //! against the dense Jacobian. Interleaved rounds, each a median over batches; every round is
 //! printed, then the time to write a Jacobian of that size (the floor of any dense Jacobian)
 //! and the compressions' (computed when the input is read).
@@ -16,15 +17,22 @@ use stackgrad_gradbench::evals::ht::{Compression, Problem};
 
 /// The workloads: (name, model directory, hand file, complicated). Under `$ADBENCH_DATA` (a
 /// full copy of ADBench's data laid out as ADBench has it, e.g. `../shared/data/adbench`)
-/// hand1, hand8 and the largest of each variant; else the repo's `data/adbench` copy, hand1 of
-/// each.
+/// hand1, hand8 and the largest of each variant, and the simple variant's hand6 and hand7
+/// (GradBench's median of its twelve lies between them); else the repo's `data/adbench` copy,
+/// hand1 of each.
 fn workloads() -> Vec<(String, PathBuf, PathBuf, bool)> {
     let (root, small, big, small_hands, big_hands) = match std::env::var_os("ADBENCH_DATA") {
         Some(dir) => (
             PathBuf::from(dir).join("ht"),
             "simple_small",
             "complicated_big",
-            &["hand1_t26_c100", "hand8_t26_c6400", "hand12_t26_c100000"][..],
+            &[
+                "hand1_t26_c100",
+                "hand6_t26_c1600",
+                "hand7_t26_c3200",
+                "hand8_t26_c6400",
+                "hand12_t26_c100000",
+            ][..],
             &["hand1_t26_c100", "hand8_t26_c6400", "hand11_t26_c51200"][..],
         ),
         None => (
