@@ -345,6 +345,18 @@ fn check_fn(p: &Program, f: &Func, name: &str) -> String {
         s,
         "        let dir = ctx.seed(once.len());\n        let tan: {d_tys} = crate::unflat(&dir);\n        let (jv, jt) = t::{path}_jvp{turbofish}({args}{t_args});\n        ctx.same(\"jvp value == primal\", &crate::flat(&jv), &crate::flat(&primal));\n        ctx.tangent(&crate::flat(&jt), &w, &once, &dir, {narrowed});"
     );
+    // Vector forward mode, where the macro generates it: three directions in one sweep, each
+    // lane against `f_jvp` along that direction alone.
+    if vector_mode(p, f) {
+        let tys = (float, d_tys.as_str());
+        s.push_str(&lanes_check(
+            f,
+            &differentiated,
+            (&args, &turbofish),
+            tys,
+            narrowed,
+        ));
+    }
     // The same function as a method of `S`: the same generated code, so the same bits.
     if p.method && std::ptr::eq(f, p.funcs.last().expect("the function under test")) {
         s.push_str(&method_checks(f, &differentiated, &turbofish));
@@ -392,6 +404,92 @@ fn check_fn(p: &Program, f: &Func, name: &str) -> String {
         "        let value = crate::dot(&crate::flat(&primal), &w);\n        ctx.gradient(&pt, WRT, &once, &|q: &[f64]| reference(q, &w), value, {single}, NAMES);"
     );
     s.push_str("    }\n}\n");
+    s
+}
+
+/// The lanes of vector forward mode in a check.
+const LANES: usize = 3;
+
+/// Whether `#[differentiable(jvp)]` gives `f` an `f_jvp_vec` (`tangent::lanes::vector_mode`):
+/// floats and arrays of them (slices of data beside), no struct or enum, no call.
+fn vector_mode(p: &Program, f: &Func) -> bool {
+    fn plain(ty: &Ty) -> bool {
+        match ty {
+            Ty::Float => true,
+            Ty::Array(elem, _) => plain(elem),
+            Ty::Tuple(items) => items.iter().all(plain),
+            _ => false,
+        }
+    }
+    let params = (f.params.iter()).all(|q| {
+        plain(&q.ty) || matches!(q.ty, Ty::Usize | Ty::Bool | Ty::Slice(_)) || q.fixed.is_some()
+    });
+    let calls = (p.funcs.iter()).filter(|g| g.name != f.name).any(|g| {
+        let (call, generic) = (format!("{}(", g.name), format!("{}::<", g.name));
+        let named = |t: &str| t.contains(&call) || t.contains(&generic);
+        f.body
+            .iter()
+            .any(|s| s.mentions(&call) || s.mentions(&generic))
+            || named(&f.tail)
+    });
+    params && plain(&f.ret) && !calls && !f.calls_nested
+}
+
+/// The type of `ty`'s lanes: each float a `[F; LANES]`.
+fn lanes_ty(ty: &Ty, float: &str) -> String {
+    match ty {
+        Ty::Array(elem, len) => format!("[{}; {}]", lanes_ty(elem, float), len.value()),
+        Ty::Tuple(items) => {
+            let items: Vec<_> = items.iter().map(|t| lanes_ty(t, float)).collect();
+            format!("({},)", items.join(", "))
+        }
+        _ => format!("[{float}; {LANES}]"),
+    }
+}
+
+/// `f_jvp_vec::<.., 3>` along three seeded directions: the value against the primal, each
+/// lane against `f_jvp` along its direction (`jt` and `tan` in scope from the `f_jvp` check).
+fn lanes_check(
+    f: &Func,
+    differentiated: &[&crate::ast::Param],
+    (args, turbofish): (&str, &str),
+    (float, d_tys): (&str, &str),
+    narrowed: bool,
+) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "        let lanes_dirs: Vec<Vec<f64>> = (0..{LANES}).map(|_| ctx.seed(crate::flat(&tan).len())).collect();\n        let mut lanes_at = 0;"
+    );
+    let mut t_args = String::new();
+    for (k, q) in differentiated.iter().enumerate() {
+        let ty = lanes_ty(&q.ty, float);
+        let _ = writeln!(
+            s,
+            "        let lanes_n = crate::flat(&tan.{k}).len();\n        let lanes{k}: {ty} = crate::unflat(&(0..lanes_n).flat_map(|lanes_i| (0..{LANES}).map(|lanes_l| lanes_dirs[lanes_l][lanes_at + lanes_i]).collect::<Vec<f64>>()).collect::<Vec<f64>>());\n        lanes_at += lanes_n;"
+        );
+        let _ = match q.ty {
+            Ty::Float => write!(t_args, ", lanes{k}"),
+            _ => write!(t_args, ", &lanes{k}"),
+        };
+    }
+    let turbofish = match turbofish.strip_suffix('>') {
+        Some(t) => format!("{t}, {LANES}>"),
+        None => format!("::<{LANES}>"),
+    };
+    let path = f.path();
+    let one: String = (differentiated.iter().enumerate())
+        .map(|(k, q)| match q.ty {
+            Ty::Float => format!(", lanes_one.{k}"),
+            _ => format!(", &lanes_one.{k}"),
+        })
+        .collect();
+    let _ = writeln!(
+        s,
+        "        let (lanes_v, lanes_t) = t::{path}_jvp_vec{turbofish}({args}{t_args});\n        ctx.same(\"jvp_vec value == primal\", &crate::flat(&lanes_v), &crate::flat(&primal));\n        let lanes_t = crate::flat(&lanes_t);\n        for lanes_l in 0..{LANES} {{\n            let lanes_one: {d} = crate::unflat(&lanes_dirs[lanes_l]);\n            let (_, lanes_jl) = t::{path}_jvp{plain}({args}{one});\n            let lanes_got: Vec<f64> = lanes_t.iter().skip(lanes_l).step_by({LANES}).copied().collect();\n            ctx.close(\"jvp_vec lane == jvp\", &lanes_got, &crate::flat(&lanes_jl), {narrowed});\n        }}",
+        d = d_tys,
+        plain = f.turbofish(),
+    );
     s
 }
 
