@@ -24,7 +24,7 @@ pub fn coefficient(e: &Pure, i: VarId) -> Option<i64> {
 }
 
 /// Whether `e` reads the variable `i`.
-fn mentions(e: &Pure, i: VarId) -> bool {
+pub fn mentions(e: &Pure, i: VarId) -> bool {
     let mut reads = Vec::new();
     crate::walk::pure_reads(e, &mut reads);
     reads.iter().any(|(v, ..)| *v == i)

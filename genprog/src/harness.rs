@@ -411,7 +411,9 @@ fn check_fn(p: &Program, f: &Func, name: &str) -> String {
 const LANES: usize = 3;
 
 /// Whether `#[differentiable(jvp)]` gives `f` an `f_jvp_vec` (`tangent::lanes::vector_mode`):
-/// floats and arrays of them (slices of data beside), no struct or enum, no call.
+/// parameters of floats and arrays of them, beside `usize`s, `bool`s, index tables, slices of
+/// data and matched enums (`TyVal::Enum`, not a struct); no struct, no enum only passed on (the
+/// macro takes it for a struct), no call.
 fn vector_mode(p: &Program, f: &Func) -> bool {
     fn plain(ty: &Ty) -> bool {
         match ty {
@@ -422,7 +424,8 @@ fn vector_mode(p: &Program, f: &Func) -> bool {
         }
     }
     let params = (f.params.iter()).all(|q| {
-        plain(&q.ty) || matches!(q.ty, Ty::Usize | Ty::Bool | Ty::Slice(_)) || q.fixed.is_some()
+        let data = matches!(q.ty, Ty::Usize | Ty::Bool | Ty::Slice(_)) || q.fixed.is_some();
+        plain(&q.ty) || (data && !matches!(q.ty, Ty::Struct | Ty::PassedEnum))
     });
     let calls = (p.funcs.iter()).filter(|g| g.name != f.name).any(|g| {
         let (call, generic) = (format!("{}(", g.name), format!("{}::<", g.name));
@@ -448,7 +451,7 @@ fn lanes_ty(ty: &Ty, float: &str) -> String {
 }
 
 /// `f_jvp_vec::<.., 3>` along three seeded directions: the value against the primal, each
-/// lane against `f_jvp` along its direction (`jt` and `tan` in scope from the `f_jvp` check).
+/// lane against `f_jvp` along its direction (`tan` in scope from the `f_jvp` check).
 fn lanes_check(
     f: &Func,
     differentiated: &[&crate::ast::Param],

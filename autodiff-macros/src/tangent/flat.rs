@@ -25,7 +25,7 @@ use quote::{ToTokens, quote};
 use super::Tan;
 use super::lanes::width;
 use super::split::Part;
-use crate::affine::{coefficient, invariant, same};
+use crate::affine::{coefficient, invariant, mentions, same};
 use crate::ir::*;
 use crate::types::{Kind, TyVal};
 
@@ -207,7 +207,9 @@ impl Tan<'_> {
         };
         let lanes = matches!(self.f.types.get(self.f.place_ty(var, prefix)),
             TyVal::Array(e, _) if self.f.types.kind(*e) == Kind::Float);
-        let prefix_fixed = (prefix.iter()).all(|p| matches!(p, Proj::Index(q) if fixed(q, 0)));
+        // The prefix is printed before the loop, where its variable is not in scope.
+        let prefix_fixed = (prefix.iter())
+            .all(|p| matches!(p, Proj::Index(q) if fixed(q, 0) && !mentions(q, flat.var)));
         if !lanes || !prefix_fixed || !fixed(index, 1) {
             return unflat().to_token_stream();
         }

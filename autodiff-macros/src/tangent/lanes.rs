@@ -33,8 +33,9 @@ pub(super) fn zero() -> TokenStream {
 }
 
 /// Whether `f` gets `f_jvp_vec`: its differentiated parameters and results are floats and
-/// arrays of floats, no active value is a struct, and every call goes through its callee's
-/// contract (`g_jvp_call`) and returns a float or an array of a type written here.
+/// arrays of floats, no value is a struct (a struct parameter left out of `wrt` neither), and
+/// every call goes through its callee's contract (`g_jvp_call`) and returns a float or an array
+/// of a type written here.
 pub fn vector_mode(f: &Func) -> bool {
     let plain = |ty: TyId| {
         let leaf = f.types.leaf(ty);
