@@ -133,17 +133,23 @@ impl Tan<'_> {
         {
             return None;
         }
-        Some(self.flat_rows(&flat, range, printed))
+        Some(self.flat_rows(&flat, range, (printed, &names)))
     }
 
     /// The rows borrowed at the loop's first value, and the loop over their elements.
-    fn flat_rows(&self, flat: &Flat, range: &Range, printed: TokenStream) -> TokenStream {
+    /// `names`: how often the printed body names each identifier (a row it never names is not
+    /// borrowed).
+    fn flat_rows(
+        &self,
+        flat: &Flat,
+        range: &Range,
+        (printed, names): (TokenStream, &std::collections::HashMap<String, usize>),
+    ) -> TokenStream {
         let (w, e) = (width(), elem());
         let start = Ident::new("__flat_start", Span::mixed_site());
         let len = Ident::new("__flat_len", Span::mixed_site());
         let (from, to) = (self.fwd.pure(&range.start), self.fwd.pure(&range.end));
         let count = crate::print::count_from(&start, to, range.inclusive);
-        let names = crate::names::occurrences(&printed);
         let mut rows = TokenStream::new();
         for (n, row) in flat.rows.iter().enumerate() {
             if !names.contains_key(&row.name.to_string()) {
