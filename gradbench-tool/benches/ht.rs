@@ -71,7 +71,7 @@ fn main() {
             .expect("ADBench's files");
         let pb = Problem::read(&input).expect("a valid workload");
         let batches = if pb.points.len() > 10_000 { 51 } else { 501 };
-        // The compressions are computed when the input is read (untimed by GradBench, as
+        // The compression is computed when the input is read (untimed by GradBench, as
         // reading the model is): their cost, for the record.
         let colour = median(
             || {
@@ -80,16 +80,14 @@ fn main() {
             batches,
         );
         println!(
-            "{name}: {} lanes, bones {} lanes; compressions computed in {:.3} ms",
+            "{name}: finger columns in {} lanes; compression computed in {:.3} ms",
             pb.compression.lanes,
-            pb.bone_compression.lanes,
             colour * 1e3
         );
         let (mut err, mut rows) = (Vec::new(), Default::default());
         // The same sweeps with a lane per column (no compression), for comparison.
         let mut dense = pb.clone();
-        (dense.compression, dense.bone_compression) =
-            (Compression::identity(), Compression::identity());
+        dense.compression = Compression::identity();
         let mut dense_rows = Default::default();
         let (mut obj, mut jac, mut jac_dense) = (Vec::new(), Vec::new(), Vec::new());
         for round in 1..=5 {

@@ -27,6 +27,7 @@ pub(super) fn jvp_vec_fn(sig: &Sig, f: &Func, an: &Analysed) -> TokenStream {
         gnames,
         allow,
         wrt_names,
+        inline,
         ..
     } = sig;
     let w = crate::tangent::lanes_width();
@@ -46,7 +47,7 @@ pub(super) fn jvp_vec_fn(sig: &Sig, f: &Func, an: &Analysed) -> TokenStream {
     };
     quote! {
         #doc
-        #[inline]
+        #inline
         #allow
         #vis fn #jvp_vec #gdecl(#(#params,)* #(#t_names: #t_tys),*) -> (#ret, #t_ret) {
             #use_generic_primal
@@ -75,6 +76,7 @@ pub(super) fn jvp_fn(sig: &Sig, f: &Func, an: &Analysed) -> TokenStream {
         gdecl,
         allow,
         wrt_names,
+        inline,
         ..
     } = sig;
     let jvp = format_ident!("{}_jvp", name);
@@ -91,7 +93,7 @@ pub(super) fn jvp_fn(sig: &Sig, f: &Func, an: &Analysed) -> TokenStream {
     let checks = length_checks(name, f, &t_names, "tangent");
     quote! {
         #jvp_doc
-        #[inline]
+        #inline
         #allow
         #vis fn #jvp #gdecl(#(#params,)* #(#t_names: #t_tys),*) -> (#ret, #ret) {
             #checks
