@@ -72,7 +72,7 @@ def main() -> int:
             valid = message.get("valid")
             invalid += not valid
             validated += 1
-            median = f"{statistics.median(times) / 1e6:.3f} ms" if times else "-"
+            median = f"{statistics.median(times) / 1e6:.4f} ms" if times else "-"
             print(
                 f"{message_of['function']:<10} {message_of.get('description', ''):<22} "
                 f"{str(valid):<6} {len(times):>5} {median:>16}"
