@@ -2072,3 +2072,104 @@ mod row_of_a_literal_range {
         }
     }
 }
+
+/// Found by `genprog` (seed 21): in `f32` code, an element of the tuple a call returns, read
+/// without a type and only widened (`let w = g(y, x).0; let v = w as f64;`), was typed `f64`
+/// where the callee returns `f32` (the generated code did not compile). The element is now
+/// named through the callee's contract (`<() as GCall<..>>::Elem0`). Each form of reading an
+/// element, against the closed form of its derivative.
+mod f32_tuple_elements {
+    use stackgrad::differentiable;
+
+    #[differentiable(jvp)]
+    pub fn polar32(r: f32, a: f32) -> (f32, f32) {
+        (r * a.cos(), r * a.sin())
+    }
+
+    /// `(r cos a)²`, the element read at once.
+    #[differentiable(jvp)]
+    pub fn widened(r: f32, a: f32) -> f64 {
+        let w = polar32(r, a).0;
+        let v = w as f64;
+        v * v
+    }
+
+    /// `2 r cos a + (r sin a)² + cos²(r sin a / 2)`, both elements destructured; a value of
+    /// the element's type recorded as `f32` and read back into its own type.
+    #[differentiable(jvp)]
+    pub fn destructured(r: f32, a: f32) -> f64 {
+        let (p, q) = polar32(r, a);
+        #[record(f32)]
+        let c = (q * 0.5).cos();
+        (p as f64) * 2.0 + (q as f64) * (q as f64) + (c * c) as f64
+    }
+
+    /// `(r sin a)³`, the tuple bound to one name; times a literal in the element's type
+    /// (`0.5 * 2.0`, which the adjoint writes with its type).
+    #[differentiable(jvp)]
+    pub fn one_name(r: f32, a: f32) -> f64 {
+        let t = polar32(r, a);
+        let s = (t.1 * 0.5) as f64 * 2.0;
+        s * s * s
+    }
+
+    #[test]
+    fn against_closed_forms() {
+        type Case = (
+            &'static str,
+            fn(f32, f32) -> (f64, (f32, f32)),
+            fn(f32, f32, f32, f32) -> (f64, f64),
+            fn(f64, f64) -> (f64, [f64; 2]),
+        );
+        let cases: [Case; 3] = [
+            ("widened", widened_grad, widened_jvp, |r, a| {
+                let c = a.cos();
+                (
+                    (r * c).powi(2),
+                    [2.0 * r * c * c, -2.0 * r * r * c * a.sin()],
+                )
+            }),
+            (
+                "destructured",
+                destructured_grad,
+                destructured_jvp,
+                |r, a| {
+                    let (c, s) = (a.cos(), a.sin());
+                    let (h, k) = ((r * s / 2.0).cos(), (r * s / 2.0).sin());
+                    (
+                        2.0 * r * c + (r * s).powi(2) + h * h,
+                        [
+                            2.0 * c + 2.0 * r * s * s - h * k * s,
+                            -2.0 * r * s + 2.0 * r * r * s * c - h * k * r * c,
+                        ],
+                    )
+                },
+            ),
+            ("one_name", one_name_grad, one_name_jvp, |r, a| {
+                let s = a.sin();
+                (
+                    (r * s).powi(3),
+                    [3.0 * r * r * s.powi(3), 3.0 * r.powi(3) * s * s * a.cos()],
+                )
+            }),
+        ];
+        for (name, grad, jvp, exact) in cases {
+            for (r, a) in [(1.3f32, 0.4f32), (-0.7, 2.1), (2.5, -1.2)] {
+                let (value, (d_r, d_a)) = grad(r, a);
+                let (want, [w_r, w_a]) = exact(f64::from(r), f64::from(a));
+                let close = |got: f64, want: f64, what: &str| {
+                    assert!(
+                        (got - want).abs() <= 1e-5 * want.abs().max(1.0),
+                        "{name} at ({r}, {a}): {what} {got} against {want}"
+                    );
+                };
+                close(value, want, "value");
+                close(f64::from(d_r), w_r, "d/dr");
+                close(f64::from(d_a), w_a, "d/da");
+                let (v, t) = jvp(r, a, 0.25, -1.5);
+                close(v, want, "jvp's value");
+                close(t, 0.25 * w_r - 1.5 * w_a, "jvp");
+            }
+        }
+    }
+}

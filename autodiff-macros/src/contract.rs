@@ -95,6 +95,16 @@ pub fn contract_of(vis: &syn::Visibility, sig: &syn::Signature) -> TokenStream {
     let note = format!(
         "name them at the call, as in `{bare}::<N>(..)`, or pass a `const` item or a struct field through a typed local first (`let w: [f64; 3] = W;`)"
     );
+    // A tuple's elements, each its own type: a caller names an element it reads without
+    // saying what it is (`let w = g(x).0;`).
+    let elems: Vec<&syn::Type> = match &sig.output {
+        syn::ReturnType::Type(_, t) => match &**t {
+            syn::Type::Tuple(t) => t.elems.iter().collect(),
+            _ => Vec::new(),
+        },
+        syn::ReturnType::Default => Vec::new(),
+    };
+    let elem_names: Vec<Ident> = (0..elems.len()).map(|k| format_ident!("Elem{k}")).collect();
     quote! {
         #[doc = #doc]
         #[diagnostic::on_unimplemented(message = #message, label = "this call", note = #note)]
@@ -103,10 +113,15 @@ pub fn contract_of(vis: &syn::Visibility, sig: &syn::Signature) -> TokenStream {
             type Out;
             /// The tape its forward sweep records.
             type Tape;
+            #(
+                /// An element of the tuple the function returns.
+                type #elem_names;
+            )*
         }
         impl<#(#gdecl)* #(#free: ?::core::marker::Sized),*> #trait_name<#(#fixed),*> for () {
             type Out = #out;
             type Tape = #tape #guse;
+            #(type #elem_names = #elems;)*
         }
     }
 }
@@ -193,6 +208,7 @@ pub fn items(
             differentiated,
         });
     }
+    let jvp = jvp.then(|| inline_attr(&func.attrs));
     let call = adjoint_call(&func.vis, &func.sig, &slots, d_out_by_ref, (jvp, checked));
     let zeros = zero_traits(&func.vis, &func.sig, &slots);
     quote!(#contract #call #zeros)
@@ -301,15 +317,28 @@ pub fn adjoint_call(
     sig: &syn::Signature,
     slots: &[Slot],
     d_out_by_ref: bool,
-    (jvp, checked): (bool, bool),
+    (jvp, checked): (Option<TokenStream>, bool),
 ) -> TokenStream {
     let fw = Forwarder::new(vis, sig, slots, checked);
     let mut out = fw.no_derivative_traits();
     out.extend(fw.adjoint(d_out_by_ref));
-    if jvp {
-        out.extend(fw.jvp());
+    if let Some(inline) = jvp {
+        out.extend(fw.jvp(&inline));
     }
     out
+}
+
+/// The forward-mode items' inline attribute: the user's `#[inline(..)]` on the function
+/// (`always` to inline its sweeps into every caller, `never`), written as an outer attribute
+/// (an inner `#![inline]` in the body is one too), else `#[inline]`.
+pub fn inline_attr(attrs: &[syn::Attribute]) -> TokenStream {
+    match attrs.iter().find(|a| a.path().is_ident("inline")) {
+        Some(a) => {
+            let meta = &a.meta;
+            quote!(#[#meta])
+        }
+        None => quote!(#[inline]),
+    }
 }
 
 /// What both forwarders repeat: the function's name, generics, parameters and slots.
@@ -588,7 +617,7 @@ impl<'a> Forwarder<'a> {
         }
     }
 
-    fn jvp(&self) -> TokenStream {
+    fn jvp(&self, inline: &TokenStream) -> TokenStream {
         let Forwarder { vis, name, lt, .. } = self;
         let tan = format_ident!("{}Tangent", self.base);
         let (mut params, mut lets, mut ts) = (Vec::new(), TokenStream::new(), Vec::new());
@@ -644,7 +673,7 @@ impl<'a> Forwarder<'a> {
             #traits
             #decls
             #[doc = #doc]
-            #[inline]
+            #inline
             #[allow(unused_mut, unused_variables, clippy::too_many_arguments, clippy::needless_lifetimes)]
             #vis fn #call<#lt #(#gdecl)*>(#(#args,)* #(#params),*) -> (#out, #out) {
                 #lets
@@ -700,7 +729,13 @@ pub fn by_signature(vis: &syn::Visibility, sig: &syn::Signature, jvp: bool) -> T
         syn::ReturnType::Type(_, t) => !float(t) && !matches!(&**t, syn::Type::Tuple(_)),
         syn::ReturnType::Default => false,
     };
-    let call = adjoint_call(vis, sig, &slots, by_ref, (jvp, true));
+    let call = adjoint_call(
+        vis,
+        sig,
+        &slots,
+        by_ref,
+        (jvp.then(|| quote!(#[inline])), true),
+    );
     let zeros = zero_traits(vis, sig, &slots);
     quote!(#contract #call #zeros)
 }

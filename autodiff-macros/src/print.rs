@@ -102,6 +102,10 @@ pub fn typed_literal(types: &Types, tokens: &TokenStream, ty: TyId) -> TokenStre
             return None;
         }
         let t = types.tokens(ty);
+        // A type named through a callee's contract (`TyVal::Elem`) is no suffix: a cast.
+        if matches!(types.get(ty), crate::types::TyVal::Elem(..)) {
+            return Some(quote!((#lit as #t)));
+        }
         // `2.` has no digit after the point, and `2._f64` is not a literal.
         let digits = lit.base10_digits();
         let zero = if digits.ends_with('.') { "0" } else { "" };
@@ -195,6 +199,16 @@ pub fn narrow_into(
 
 /// One float of type `ty`'s leaf widened from `x`, a value of its [`narrow_ty`].
 fn widen_one(types: &Types, ty: TyId, narrow: Narrow, x: &TokenStream) -> TokenStream {
+    // A float named through a callee's contract, `f32` or `f64` (`TyVal::Elem`): from `f32`.
+    let leaf = types.leaf(ty);
+    if let TyVal::Elem(..) = types.get(leaf) {
+        let t = types.tokens(leaf);
+        let x32 = match narrow {
+            Narrow::F32 => quote!(#x),
+            Narrow::Bf16 => quote!(f32::from_bits(u32::from(#x) << 16)),
+        };
+        return quote!(<#t as ::core::convert::From<f32>>::from(#x32));
+    }
     match narrow {
         Narrow::F32 => quote!(f64::from(#x)),
         Narrow::Bf16 if leaf_is_f32(types, ty) => quote!(f32::from_bits(u32::from(#x) << 16)),

@@ -57,6 +57,10 @@ pub enum TyVal {
     /// code that handles it names its type only (its zero from a block-local trait, its
     /// cotangent handed to the callee by `__StackgradDOut`).
     Whole(std::rc::Rc<CallOut>),
+    /// An element of the tuple a call returns (`let w = g(x).0;`) that nothing else types: a
+    /// float, named through the callee's contract (`<() as GCall<..>>::Elem0`), as the callee
+    /// declares it (an `f32` where the caller's floats would default to `f64`).
+    Elem(std::rc::Rc<CallOut>, usize),
 }
 
 /// The type of what a call returns, as its callee's contract names it: `<() as
@@ -86,7 +90,7 @@ impl TyVal {
     pub fn kind(&self) -> Kind {
         match self {
             TyVal::Unknown(k) => *k,
-            TyVal::F32 | TyVal::F64 => Kind::Float,
+            TyVal::F32 | TyVal::F64 | TyVal::Elem(..) => Kind::Float,
             TyVal::Bool => Kind::Bool,
             TyVal::Int(_) => Kind::Int,
             TyVal::Array(..)
@@ -210,6 +214,15 @@ impl Types {
         self.below.push((elem, below));
         let out = self.fresh(TyVal::Out(elem, std::rc::Rc::new(call)));
         self.unify(a, out);
+    }
+
+    /// Makes `a`, an element of the tuple `call` returns, element `k` as the callee's contract
+    /// names it ([`TyVal::Elem`]), if nothing else has typed it.
+    pub fn tuple_elem(&mut self, a: TyId, call: CallOut, k: usize) {
+        let r = self.root(a);
+        if matches!(self.val[r], TyVal::Unknown(Kind::Float)) {
+            self.val[r] = TyVal::Elem(std::rc::Rc::new(call), k);
+        }
     }
 
     /// Makes `a` what `call` returns, a float or an array only passed on whole
@@ -353,6 +366,12 @@ impl Types {
                 quote::quote!([#e])
             }
             TyVal::Struct(p) | TyVal::Enum(p) | TyVal::PassedOn(p, ..) => p.clone(),
+            TyVal::Elem(c, k) => {
+                let contract = &c.contract;
+                let args = c.args.iter().map(|&t| self.contract_arg(t));
+                let elem = quote::format_ident!("Elem{k}");
+                quote::quote!(<() as #contract<#(#args),*>>::#elem)
+            }
             TyVal::Out(_, c) | TyVal::Whole(c) => {
                 let mut t = self.contract_out(c);
                 for _ in 0..c.depth {

@@ -72,7 +72,7 @@ fn main() {
         let pb = Problem::read(&input).expect("a valid workload");
         let batches = if pb.points.len() > 10_000 { 51 } else { 501 };
         // The compression is computed when the input is read (untimed by GradBench, as
-        // reading the model is): their cost, for the record.
+        // reading the model is): its cost, for the record.
         let colour = median(
             || {
                 black_box(Compression::of(black_box(&pb.model), complicated).unwrap());

@@ -276,8 +276,7 @@ pub struct Sig<'a> {
     pub wrt_names: String,
     pub allow: TokenStream,
     pub tape_ident: Ident,
-    /// The forward-mode companions' inline attribute: the user's `#[inline(..)]` on the
-    /// function (`always` to inline its sweeps into every caller, `never`), else `#[inline]`.
+    /// The forward-mode companions' inline attribute ([`crate::contract::inline_attr`]).
     pub inline: TokenStream,
 }
 
@@ -324,10 +323,7 @@ impl<'a> Sig<'a> {
             wrt_names: list(f.wrt.iter().map(|&i| f.vars[f.params[i]].name.to_string())),
             allow: quote!(#[allow(unused_variables, unused_mut, unused_parens, unused_assignments, clippy::all)]),
             tape_ident: Ident::new("tape", Span::mixed_site()),
-            inline: match func.attrs.iter().find(|a| a.path().is_ident("inline")) {
-                Some(a) => quote!(#a),
-                None => quote!(#[inline]),
-            },
+            inline: crate::contract::inline_attr(&func.attrs),
         }
     }
 }

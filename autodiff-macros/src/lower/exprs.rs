@@ -373,6 +373,25 @@ impl Lower {
         let id = self.def_id();
         let tuple = self.tuple_shape(shape);
         let elems = crate::walk::tuple_targets(&tuple);
+        // The tuple's own elements, named through the callee's contract if nothing else types
+        // them: not for a call that names its constants (`g::<N>(..)`) or passes an array or a
+        // struct whose type the macro cannot see (a float read from a struct's field takes any
+        // type in the contract).
+        let named = (p.path.segments.last()).is_some_and(|s| !s.arguments.is_empty());
+        let unseen = |a: &Operand| {
+            self.f.unseen_arg(a) && self.f.types.kind(self.f.operand_ty(a)) != Kind::Float
+        };
+        if !named && !args.iter().any(unseen) {
+            let arg_tys: Vec<TyId> = args.iter().map(|a| self.f.operand_ty(a)).collect();
+            for (at, t) in &elems {
+                if let ([syn::Member::Unnamed(k)], Target::Temp(t)) = (&at[..], t) {
+                    let ty = self.f.temps[*t].ty;
+                    let k = k.index as usize;
+                    self.tuple_elems
+                        .push((ty, p.path.clone(), arg_tys.clone(), k));
+                }
+            }
+        }
         out.stmts.push(Stmt::Def {
             id,
             target: call,

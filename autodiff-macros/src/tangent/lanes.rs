@@ -49,7 +49,7 @@ pub fn vector_mode(f: &Func) -> bool {
 /// Whether the type is written in the function (not named through a callee's contract).
 fn written(f: &Func, ty: TyId) -> bool {
     match f.types.get(ty) {
-        TyVal::Out(..) | TyVal::Whole(_) => false,
+        TyVal::Out(..) | TyVal::Whole(_) | TyVal::Elem(..) => false,
         TyVal::Array(e, _) => written(f, *e),
         _ => f.types.known(ty),
     }

@@ -238,7 +238,7 @@ impl<
     }
 }
 ///[`rotate_jvp`] with one tangent slot per parameter, called by `#[differentiable]` callers in forward mode: `&t` or `()` (a zero tangent) for a differentiated parameter, `()` for any other.
-#[inline]
+#[inline(always)]
 #[allow(
     unused_mut,
     unused_variables,

@@ -1,5 +1,5 @@
-// The user's `#[inline(..)]` on a function carries to its forward-mode companions, `f_jvp` and
-// `f_jvp_vec` (which otherwise get `#[inline]`): a small stage marked `#[inline(always)]` is
+// The user's `#[inline(..)]` on a function carries to its forward-mode companions, `f_jvp`,
+// `f_jvp_vec` and `f_jvp_call` (which otherwise get `#[inline]`): a small stage marked `#[inline(always)]` is
 // inlined into every caller's sweep, as the primal is (GradBench `ht`'s `skin` and `place`,
 // called from two paths of its Jacobian).
 #[differentiable(jvp, wrt(r, v))]

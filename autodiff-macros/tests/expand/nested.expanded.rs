@@ -1061,6 +1061,10 @@ trait CubicJvpCall<
     type Out;
     /// The tape its forward sweep records.
     type Tape;
+    /// An element of the tuple the function returns.
+    type Elem0;
+    /// An element of the tuple the function returns.
+    type Elem1;
 }
 impl<
     __A0: ?::core::marker::Sized,
@@ -1070,6 +1074,8 @@ impl<
 > CubicJvpCall<__A0, __A1, __A2, __A3> for () {
     type Out = (f64, f64);
     type Tape = CubicJvpTape;
+    type Elem0 = f64;
+    type Elem1 = f64;
 }
 #[doc(hidden)]
 trait CubicJvpSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {
@@ -1373,6 +1379,10 @@ trait CubicGradCall<A0: ?::core::marker::Sized, A1: ?::core::marker::Sized> {
     type Out;
     /// The tape its forward sweep records.
     type Tape;
+    /// An element of the tuple the function returns.
+    type Elem0;
+    /// An element of the tuple the function returns.
+    type Elem1;
 }
 impl<
     __A0: ?::core::marker::Sized,
@@ -1380,6 +1390,8 @@ impl<
 > CubicGradCall<__A0, __A1> for () {
     type Out = (f64, ([f64; 2], f64));
     type Tape = CubicGradTape;
+    type Elem0 = f64;
+    type Elem1 = ([f64; 2], f64);
 }
 #[doc(hidden)]
 trait CubicGradSlot<'__stackgrad, T: ?::core::marker::Sized + '__stackgrad> {

@@ -125,6 +125,10 @@ pub trait PolarCall<
     type Out;
     /// The tape its forward sweep records.
     type Tape;
+    /// An element of the tuple the function returns.
+    type Elem0;
+    /// An element of the tuple the function returns.
+    type Elem1;
 }
 impl<
     __A0: ?::core::marker::Sized,
@@ -134,6 +138,8 @@ impl<
 > PolarCall<__A0, __A1, __A2, __A3> for () {
     type Out = (f64, f64);
     type Tape = PolarTape;
+    type Elem0 = f64;
+    type Elem1 = f64;
 }
 #[doc(hidden)]
 #[diagnostic::on_unimplemented(

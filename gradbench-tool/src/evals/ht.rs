@@ -7,8 +7,8 @@
 //! mirrored if the model is) and posed ([`place`]: rotated and translated); and one
 //! correspondence's residual ([`residual`], [`simple_residual`]).
 //!
-//! The Jacobian is forward mode, `W` directions per sweep (`f_jvp_vec::<W>`): the 26 pose
-//! parameters, and in the complicated variant two more before them, one per barycentric
+//! The Jacobian is forward mode, many directions per sweep (`f_jvp_vec::<W>`, `W` lanes): the
+//! 26 pose parameters, and in the complicated variant two more before them, one per barycentric
 //! coordinate of every correspondence at once (each residual depends on its own two only: the
 //! two columns ADBench's layout stores). The finger columns are compressed (a coloring of the
 //! rows' patterns) and the six global ones have a lane each; each stage's sweep carries the
@@ -835,9 +835,9 @@ mod tests {
     }
 
     /// The compressed sweeps (the finger columns in 4 lanes for the vertices, 6 for the
-    /// triangles, on ADBench's hand) give the Jacobian of the sweeps of a lane per column,
-    /// whose columns the protocol tests check against central differences; so does a mirrored
-    /// model. The simple variant's rows in order (past [`BY_VERTEX`] bytes of rows: the points
+    /// triangles, on ADBench's hand) give the Jacobian of the sweeps of a lane per finger
+    /// column, so does a mirrored model (both sweeps share the global columns' lanes and the
+    /// scatter to columns, which the protocol tests check against central differences). The simple variant's rows in order (past [`BY_VERTEX`] bytes of rows: the points
     /// twenty times over) are its rows vertex by vertex. The rows are overwritten in place: a
     /// Jacobian into the rows of a larger one is the same as into new rows.
     #[test]
@@ -871,9 +871,12 @@ mod tests {
                 assert_eq!(row, &rows.complicated[k % 300], "row {k}");
             }
             assert_eq!(many.simple.len() + many.complicated.len(), 6000);
-            // Into the rows of a Jacobian of more points, and of other values.
+            // Into the rows of a Jacobian of more points, of other values, every entry NaN:
+            // each is written again.
             larger.theta[7] += 0.5;
             larger.jacobian(&mut dense);
+            dense.simple.iter_mut().for_each(|r| r.fill(f64::NAN));
+            dense.complicated.iter_mut().for_each(|r| r.fill(f64::NAN));
             p.jacobian(&mut dense);
             same(&rows, &dense);
         }
