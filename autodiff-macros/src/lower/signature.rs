@@ -279,7 +279,8 @@ impl Lower {
     /// Parses a type the macro knows: scalars, arrays of any depth, and user structs.
     /// A type named through a callee's contract, as the macro prints it (`hvp`'s tangent
     /// program is lowered again): `<() as GCall<A0, ..>>::Out`, or an element of one,
-    /// `<T as ::core::ops::Index<usize>>::Output`, or of a tuple, `<() as GCall<..>>::Elem0`.
+    /// `<T as ::core::ops::Index<usize>>::Output`. (Never a tuple's element, `::Elem0`:
+    /// `hvp` takes no callee that returns a tuple.)
     fn contract_ty(&mut self, p: &syn::TypePath) -> Option<TyId> {
         let q = p.qself.as_ref()?;
         let segs: Vec<&syn::PathSegment> = p.path.segments.iter().collect();
@@ -308,10 +309,7 @@ impl Lower {
             return Some(elem);
         }
         let unit = matches!(&*q.ty, syn::Type::Tuple(t) if t.elems.is_empty());
-        // `::Out`, or `::Elem{k}`, an element of the tuple the call returns.
-        let elem: Option<usize> =
-            (assoc.ident.to_string().strip_prefix("Elem")).and_then(|k| k.parse().ok());
-        if (assoc.ident != "Out" && elem.is_none()) || !unit {
+        if assoc.ident != "Out" || !unit {
             return None;
         }
         let syn::PathArguments::AngleBracketed(a) = &trait_seg.arguments else {
@@ -336,15 +334,12 @@ impl Lower {
             last.arguments = syn::PathArguments::None;
         }
         let contract = path.to_token_stream();
+        let ty = self.f.types.fresh(TyVal::Unknown(Kind::Float));
         let call = crate::types::CallOut {
             contract,
             args,
             depth: 0,
         };
-        if let Some(k) = elem {
-            return Some(self.f.types.fresh(TyVal::Elem(std::rc::Rc::new(call), k)));
-        }
-        let ty = self.f.types.fresh(TyVal::Unknown(Kind::Float));
         self.f.types.call_out(ty, call);
         Some(ty)
     }
