@@ -2113,6 +2113,71 @@ mod f32_tuple_elements {
         s * s * s
     }
 
+    /// `2^(r cos a)`: a derivative rule's constant (`LN_2`) in the element's type.
+    #[differentiable(jvp)]
+    pub fn power_of_two(r: f32, a: f32) -> f64 {
+        let w = polar32(r, a).0;
+        w.exp2() as f64
+    }
+
+    /// A plain helper, without derivative or contract, returning a tuple.
+    fn limits() -> (f32, f32) {
+        (-0.5, 0.75)
+    }
+
+    /// `0.75 r a + 0.5`: the elements of a call without derivative keep the types rustc gives
+    /// them (its callee has no contract to name them by).
+    #[differentiable(jvp)]
+    pub fn limited(r: f32, a: f32) -> f64 {
+        let (lo, hi) = limits();
+        (r * a) as f64 * hi as f64 - lo as f64
+    }
+
+    #[differentiable(jvp)]
+    pub fn rot(v: &[f64; 2]) -> (f64, f64) {
+        (v[0] * 0.8 - v[1] * 0.6, v[0] * 0.6 + v[1] * 0.8)
+    }
+
+    /// The elements of `rot`'s tuple have the type of its argument's elements: named through
+    /// the contract, they would name themselves (the macro overflowed its stack); they keep
+    /// the type they had.
+    #[differentiable(jvp)]
+    pub fn rotated(x: f64, y: f32) -> f64 {
+        let mut v = [1.0, 1.0];
+        for _ in 0..3 {
+            let (c, d) = rot(&v);
+            v = [c * x, d];
+        }
+        v[0] + v[1] + y as f64
+    }
+
+    #[test]
+    fn helpers_constants_and_self_named_elements() {
+        let ln2 = core::f64::consts::LN_2;
+        for (r, a) in [(1.3f32, 0.4f32), (-0.7, 2.1)] {
+            let (rr, aa) = (f64::from(r), f64::from(a));
+            let e = (rr * aa.cos()).exp2();
+            let (v, (d_r, d_a)) = power_of_two_grad(r, a);
+            assert!((v - e).abs() <= 1e-5 * e);
+            assert!((f64::from(d_r) - e * ln2 * aa.cos()).abs() <= 1e-5 * e);
+            assert!((f64::from(d_a) + e * ln2 * rr * aa.sin()).abs() <= 1e-5 * e.max(1.0));
+            let (v, (d_r, d_a)) = limited_grad(r, a);
+            assert!((v - (0.75 * rr * aa + 0.5)).abs() <= 1e-6);
+            assert_eq!((d_r, d_a), (0.75 * a, 0.75 * r));
+        }
+        // `rotated` against central differences in x; its derivative in y is 1.
+        let (x, h) = (0.9, 1e-6);
+        let fd = (rotated(x + h, 0.5) - rotated(x - h, 0.5)) / (2.0 * h);
+        let (_, (d_x, d_y)) = rotated_grad(x, 0.5);
+        assert!(
+            (d_x - fd).abs() <= 1e-7 * fd.abs().max(1.0),
+            "{d_x} against {fd}"
+        );
+        assert_eq!(d_y, 1.0);
+        let (_, t) = rotated_jvp(x, 0.5, 1.0, 0.0);
+        assert!((t - fd).abs() <= 1e-7 * fd.abs().max(1.0));
+    }
+
     #[test]
     fn against_closed_forms() {
         type Case = (

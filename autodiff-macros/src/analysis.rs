@@ -342,3 +342,22 @@ pub fn reaching_defs(f: &Func) -> Vec<Reach> {
     );
     out
 }
+
+/// Names each element of a tuple an active call returns that nothing else typed (`let w =
+/// g(y, x).0; w as f64`) through the callee's contract (`TyVal::Elem`): the callee's own type,
+/// not a guessed `f64`. Not for a call without derivative (printed as a plain call, its callee
+/// may have no contract), nor where an array argument's type is not known or is named by the
+/// element itself (its contract could not be written).
+pub fn name_tuple_elems(f: &mut Func) {
+    let act = activity(f);
+    for (ty, call, path, args, k) in std::mem::take(&mut f.tuple_elems) {
+        let unnamed = args.iter().any(|&a| {
+            matches!(f.types.kind(a), Kind::Array)
+                && (!f.types.known(a) || f.types.same(f.types.leaf(a), ty))
+        });
+        if act.temps[call] && !unnamed {
+            let call = crate::types::CallOut::of(&path, args);
+            f.types.tuple_elem(ty, call, k);
+        }
+    }
+}

@@ -199,6 +199,7 @@ fn generate(args: &args::Args, func: &syn::ItemFn) -> syn::Result<TokenStream> {
     }
     let mut f = lower::lower(func, args)?;
     crate::fused::record_costly(&mut f);
+    analysis::name_tuple_elems(&mut f);
     let an = Analysed::new(&f);
     analysis::lost_derivatives(&f, &an.act)?;
     let mut extra = TokenStream::new();

@@ -494,6 +494,11 @@ pub struct Func {
     /// (`Lower::record_if_costly`): recorded, but for one `f_grad` fuses (`fused::record_costly`,
     /// which the pipeline runs right after lowering).
     pub costly: Vec<usize>,
+    /// The elements of the tuples calls return (`let (a, b) = g(..)`, `g(..).0`): each
+    /// element's type, the call's temporary, the callee's path, the arguments' types and the
+    /// element's position. One nothing else types, of an active call, is named through the
+    /// callee's contract (`analysis::name_tuple_elems`).
+    pub tuple_elems: Vec<(TyId, usize, syn::Path, Vec<TyId>, usize)>,
     /// The function's const generic parameters.
     pub generics: Vec<(Ident, syn::Type)>,
     /// Constant paths named in the body (checked to be `const` items).

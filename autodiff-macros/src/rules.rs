@@ -110,7 +110,7 @@ fn exp_log_pow(
     v: &mut dyn FnMut(Which) -> TokenStream,
 ) -> Option<TokenStream> {
     use Which::{Arg, Out, Recv};
-    let consts = quote!(::core::#f::consts);
+    let consts = |name: &str| float_const(f, name);
     let t = match (name, wrt) {
         // r = x.exp()          =>  d_x += s * r
         ("exp", Recv) => {
@@ -120,7 +120,8 @@ fn exp_log_pow(
         // r = x.exp2()         =>  d_x += s * r * LN_2
         ("exp2", Recv) => {
             let r = v(Out);
-            quote!(#s * #r * #consts::LN_2)
+            let c = consts("LN_2");
+            quote!(#s * #r * #c)
         }
         // r = x.exp_m1()       =>  d_x += s * (r + 1)
         ("exp_m1", Recv) => {
@@ -149,12 +150,14 @@ fn exp_log_pow(
         // r = x.log2()         =>  d_x += s / (x * LN_2)
         ("log2", Recv) => {
             let x = v(Recv);
-            quote!(#s / (#x * #consts::LN_2))
+            let c = consts("LN_2");
+            quote!(#s / (#x * #c))
         }
         // r = x.log10()        =>  d_x += s / (x * LN_10)
         ("log10", Recv) => {
             let x = v(Recv);
-            quote!(#s / (#x * #consts::LN_10))
+            let c = consts("LN_10");
+            quote!(#s / (#x * #c))
         }
         // r = x.sqrt()         =>  d_x += s * 0.5 / r
         ("sqrt", Recv) => {
@@ -299,7 +302,7 @@ fn piecewise(
     v: &mut dyn FnMut(Which) -> TokenStream,
 ) -> Option<TokenStream> {
     use Which::{Arg, Out, Recv};
-    let consts = quote!(::core::#f::consts);
+    let consts = |name: &str| float_const(f, name);
     let t = match (name, wrt) {
         // r = x.abs()          =>  d_x += s, -s or 0 for x > 0, x < 0, x == 0
         ("abs", Recv) => {
@@ -362,12 +365,30 @@ fn piecewise(
         }
         ("mul_add", Arg(1)) => quote!(#s),
         // r = x.to_degrees()   =>  d_x += s * (180 / PI)
-        ("to_degrees", Recv) => quote!(#s * (180.0 / #consts::PI)),
+        ("to_degrees", Recv) => {
+            let c = consts("PI");
+            quote!(#s * (180.0 / #c))
+        }
         // r = x.to_radians()   =>  d_x += s * (PI / 180)
-        ("to_radians", Recv) => quote!(#s * (#consts::PI / 180.0)),
+        ("to_radians", Recv) => {
+            let c = consts("PI");
+            quote!(#s * (#c / 180.0))
+        }
         _ => return None,
     };
     Some(t)
+}
+
+/// The constant `name` of `core`'s float type `f` (`::core::f64::consts::LN_2`); for a float
+/// named through a callee's contract (`TyVal::Elem`, `f32` or `f64`), `f64`'s cast to it.
+fn float_const(f: &TokenStream, name: &str) -> TokenStream {
+    let c = proc_macro2::Ident::new(name, proc_macro2::Span::call_site());
+    let plain = syn::parse2::<syn::Ident>(f.clone()).is_ok_and(|i| i == "f32" || i == "f64");
+    if plain {
+        quote!(::core::#f::consts::#c)
+    } else {
+        quote!((::core::f64::consts::#c as #f))
+    }
 }
 
 #[cfg(test)]

@@ -373,10 +373,10 @@ impl Lower {
         let id = self.def_id();
         let tuple = self.tuple_shape(shape);
         let elems = crate::walk::tuple_targets(&tuple);
-        // The tuple's own elements, named through the callee's contract if nothing else types
-        // them: not for a call that names its constants (`g::<N>(..)`) or passes an array or a
-        // struct whose type the macro cannot see (a float read from a struct's field takes any
-        // type in the contract).
+        // The tuple's own elements, which `analysis::name_tuple_elems` may name through the
+        // callee's contract: not for a call that names its constants (`g::<N>(..)`) or passes an
+        // array or a struct whose type the macro cannot see (a float read from a struct's field
+        // takes any type in the contract).
         let named = (p.path.segments.last()).is_some_and(|s| !s.arguments.is_empty());
         let unseen = |a: &Operand| {
             self.f.unseen_arg(a) && self.f.types.kind(self.f.operand_ty(a)) != Kind::Float
@@ -384,11 +384,12 @@ impl Lower {
         if !named && !args.iter().any(unseen) {
             let arg_tys: Vec<TyId> = args.iter().map(|a| self.f.operand_ty(a)).collect();
             for (at, t) in &elems {
-                if let ([syn::Member::Unnamed(k)], Target::Temp(t)) = (&at[..], t) {
+                if let ([syn::Member::Unnamed(k)], Target::Temp(t), Target::Temp(c)) =
+                    (&at[..], t, call)
+                {
                     let ty = self.f.temps[*t].ty;
                     let k = k.index as usize;
-                    self.tuple_elems
-                        .push((ty, p.path.clone(), arg_tys.clone(), k));
+                    (self.f.tuple_elems).push((ty, c, p.path.clone(), arg_tys.clone(), k));
                 }
             }
         }

@@ -100,10 +100,6 @@ pub struct Lower {
     /// Of those, the elements of a tuple bound to one name (`let t = g(..);` read as `t.k`),
     /// as the user reads them (`t.k`).
     tuple_fields: HashMap<VarId, String>,
-    /// The elements of the tuples calls return, each with the callee's path, the arguments'
-    /// types and its position: one nothing else types is named through the callee's contract
-    /// ([`crate::types::TyVal::Elem`]).
-    tuple_elems: Vec<(TyId, syn::Path, Vec<TyId>, usize)>,
     /// A call's value only passed on whole may take its contract's type ([`whole`]): not in
     /// `hvp`'s tangent program, which reads the type back from its text.
     whole_ok: bool,
@@ -184,6 +180,7 @@ impl Lower {
                 if_nest: Vec::new(),
                 loops: Vec::new(),
                 costly: Vec::new(),
+                tuple_elems: Vec::new(),
                 generics: Vec::new(),
                 consts: Vec::new(),
                 n_defs: 0,
@@ -219,7 +216,6 @@ impl Lower {
             named: Default::default(),
             tuple_lets: HashMap::new(),
             tuple_fields: HashMap::new(),
-            tuple_elems: Vec::new(),
             whole_ok: !args.tangent_program,
             passed_on: HashSet::new(),
             alloc: args.alloc,
@@ -290,10 +286,6 @@ impl Lower {
             .map(|(v, _)| self.f.vars[*v].ty)
             .collect();
         defaults::default_call_types(&mut self.f, &unused);
-        for (ty, path, args, k) in std::mem::take(&mut self.tuple_elems) {
-            let call = crate::types::CallOut::of(&path, args);
-            self.f.types.tuple_elem(ty, call, k);
-        }
         self.undecided_floats();
         self.narrow_records();
         self.reversible_counters();
