@@ -208,8 +208,14 @@ pub fn items(
             differentiated,
         });
     }
-    let jvp = jvp.then(|| inline_attr(&func.attrs));
-    let call = adjoint_call(&func.vis, &func.sig, &slots, d_out_by_ref, (jvp, checked));
+    let jvp_inline = jvp.then(|| inline_attr(&func.attrs));
+    let call = adjoint_call(
+        &func.vis,
+        &func.sig,
+        &slots,
+        d_out_by_ref,
+        (jvp_inline, checked),
+    );
     let zeros = zero_traits(&func.vis, &func.sig, &slots);
     quote!(#contract #call #zeros)
 }
@@ -303,8 +309,9 @@ pub enum Zero {
 /// names `g`'s tape through its contract calls. A differentiated parameter's slot takes the
 /// caller's adjoint (`&mut d`) or `()` where the argument carries no derivative (a scratch
 /// adjoint then); any other parameter's takes `()` only, and a derivative that reaches one is
-/// one error at the call naming the parameter (`#[diagnostic::on_unimplemented]`). With `jvp`,
-/// also `g_jvp_call`: `g_jvp` with one tangent slot per parameter (`&t` or `()` for a
+/// one error at the call naming the parameter (`#[diagnostic::on_unimplemented]`). With
+/// `jvp_inline` (its inline attribute, [`inline_attr`]), also `g_jvp_call`: `g_jvp` with one
+/// tangent slot per parameter (`&t` or `()` for a
 /// differentiated one, anything for any other). That relies on one rule: every function with
 /// a forward mode or a tangent program also has a reverse sweep, type-checked, with the same
 /// activity (`Analysed::act`) and the same choice of calls through the contract, so a caller
@@ -317,20 +324,21 @@ pub fn adjoint_call(
     sig: &syn::Signature,
     slots: &[Slot],
     d_out_by_ref: bool,
-    (jvp, checked): (Option<TokenStream>, bool),
+    (jvp_inline, checked): (Option<TokenStream>, bool),
 ) -> TokenStream {
     let fw = Forwarder::new(vis, sig, slots, checked);
     let mut out = fw.no_derivative_traits();
     out.extend(fw.adjoint(d_out_by_ref));
-    if let Some(inline) = jvp {
+    if let Some(inline) = jvp_inline {
         out.extend(fw.jvp(&inline));
     }
     out
 }
 
 /// The forward-mode items' inline attribute: the user's `#[inline(..)]` on the function
-/// (`always` to inline its sweeps into every caller, `never`), written as an outer attribute
-/// (an inner `#![inline]` in the body is one too), else `#[inline]`.
+/// (`always` to inline their sweeps into every caller, `never`), re-emitted as an outer
+/// attribute (syn also lists an inner `#![inline(..)]` from the body here; copied as written
+/// it would not compile before `fn f_jvp`), else `#[inline]`.
 pub fn inline_attr(attrs: &[syn::Attribute]) -> TokenStream {
     match attrs.iter().find(|a| a.path().is_ident("inline")) {
         Some(a) => {

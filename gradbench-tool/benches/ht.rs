@@ -3,7 +3,7 @@
 //! complicated variant on hand1: the objective
 //! against the dense Jacobian. Interleaved rounds, each a median over batches; every round is
 //! printed, then the time to write a Jacobian of that size (the floor of any dense Jacobian)
-//! and the compressions' (computed when the input is read).
+//! and the compression's (computed when the input is read).
 //!
 //! ```sh
 //! cargo bench -p stackgrad-gradbench --bench ht

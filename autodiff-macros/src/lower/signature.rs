@@ -279,8 +279,9 @@ impl Lower {
     /// Parses a type the macro knows: scalars, arrays of any depth, and user structs.
     /// A type named through a callee's contract, as the macro prints it (`hvp`'s tangent
     /// program is lowered again): `<() as GCall<A0, ..>>::Out`, or an element of one,
-    /// `<T as ::core::ops::Index<usize>>::Output`. (Never a tuple's element, `::Elem0`:
-    /// `hvp` takes no callee that returns a tuple.)
+    /// `<T as ::core::ops::Index<usize>>::Output`. (Never a tuple's element, `::Elem0`: only
+    /// a call with a derivative has its elements named so, and an `hvp` function's
+    /// differentiated callees are `hvp` themselves, which return no tuple.)
     fn contract_ty(&mut self, p: &syn::TypePath) -> Option<TyId> {
         let q = p.qself.as_ref()?;
         let segs: Vec<&syn::PathSegment> = p.path.segments.iter().collect();

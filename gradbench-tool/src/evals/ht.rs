@@ -837,8 +837,9 @@ mod tests {
     /// The compressed sweeps (the finger columns in 4 lanes for the vertices, 6 for the
     /// triangles, on ADBench's hand) give the Jacobian of the sweeps of a lane per finger
     /// column, so does a mirrored model (both sweeps share the global columns' lanes and the
-    /// scatter to columns, which the protocol tests check against central differences). The simple variant's rows in order (past [`BY_VERTEX`] bytes of rows: the points
-    /// twenty times over) are its rows vertex by vertex. The rows are overwritten in place: a
+    /// scatter to columns, which the protocol tests check against central differences). The
+    /// simple variant's rows in order (past [`BY_VERTEX`] bytes of rows: the points twenty
+    /// times over) are its rows vertex by vertex. The rows are overwritten in place: a
     /// Jacobian into the rows of a larger one is the same as into new rows.
     #[test]
     fn compressed_sweeps_match_a_lane_per_column() {
