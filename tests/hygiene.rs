@@ -126,3 +126,49 @@ fn a_user_name_equal_to_a_temporary_is_another_value() {
         );
     }
 }
+
+/// A user's trait with a `min` on `usize`, in scope where generated code takes the length of a
+/// loop over a sub-slice zipped with a slice (the shorter one's): a method call `.min(..)`
+/// there would be ambiguous with `Ord::min`.
+mod own_min {
+    use stackgrad::differentiable;
+
+    pub trait Smaller {
+        fn min(self, other: Self) -> Self;
+    }
+
+    impl Smaller for usize {
+        fn min(self, other: usize) -> usize {
+            if self < other { self } else { other }
+        }
+    }
+
+    #[differentiable(wrt(a, b), jvp)]
+    pub fn zipped(a: &[f64], b: &[f64]) -> f64 {
+        let mut s = 0.0;
+        for (x, y) in a[1..a.len()].iter().zip(b) {
+            s += x.sin() * y;
+        }
+        s
+    }
+}
+
+#[test]
+fn a_users_min_does_not_clash() {
+    let (a, b) = ([5.0, 0.3, -1.1, 0.8], [2.0, 0.5, -0.7, 9.0]);
+    let (mut ga, mut gb) = ([7.0; 4], [7.0; 4]);
+    let (v, ()) = own_min::zipped_grad(&a, &b, &mut ga, &mut gb);
+    // Closed form over the three pairs (a[i + 1], b[i]): d/da_{i+1} = cos(a_{i+1}) b_i,
+    // d/db_i = sin(a_{i+1}); a[0] and b[3] unread.
+    let want_v: f64 = (0..3).map(|i| a[i + 1].sin() * b[i]).sum();
+    assert!((v - want_v).abs() <= 1e-14, "{v} vs {want_v}");
+    for i in 0..3 {
+        assert!((ga[i + 1] - a[i + 1].cos() * b[i]).abs() <= 1e-14, "{ga:?}");
+        assert!((gb[i] - a[i + 1].sin()).abs() <= 1e-14, "{gb:?}");
+    }
+    assert_eq!((ga[0], gb[3]), (0.0, 0.0));
+    let (ta, tb) = ([3.0, 1.0, -0.5, 0.25], [0.0, 2.0, 1.0, 3.0]);
+    let (_, t) = own_min::zipped_jvp(&a, &b, &ta, &tb);
+    let want: f64 = (0..4).map(|i| ga[i] * ta[i] + gb[i] * tb[i]).sum();
+    assert!((t - want).abs() <= 1e-14, "{t} vs {want}");
+}

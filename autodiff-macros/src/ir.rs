@@ -418,6 +418,12 @@ pub enum Pure {
     },
 }
 
+/// `::core::cmp::min`, the shorter length of a loop over zipped slices: a [`Pure::Call`] that
+/// runs no primal (the plan looks through it).
+pub fn core_min() -> syn::Path {
+    syn::parse_quote!(::core::cmp::min)
+}
+
 impl Pure {
     /// The same `vec![..; len]` with every element `elem` (an adjoint's or a tangent's zero).
     pub fn vec_filled(&self, elem: TokenStream) -> Option<Pure> {

@@ -413,6 +413,7 @@ fn in_place_rhs(f: &Func, rhs: &Rhs) -> bool {
 
 fn has_call(p: &Pure) -> bool {
     match p {
+        Pure::Call(path, args) if *path == core_min() => args.iter().any(has_call),
         Pure::Call(..) => true,
         Pure::Lit(_) | Pure::Var(..) => false,
         Pure::Unary(_, a) | Pure::Cast(a, _) | Pure::Ref(a) | Pure::Matches(a, _) => has_call(a),

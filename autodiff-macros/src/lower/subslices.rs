@@ -157,12 +157,11 @@ impl Lower {
             };
             lens.push(len);
         }
-        let min = proc_macro2::Ident::new("min", proc_macro2::Span::call_site());
+        // `::core::cmp::min`, not `.min(..)`: a user's trait with a `min` on `usize` in scope
+        // would make the method call ambiguous.
         let mut lens = lens.into_iter();
         let first = lens.next().expect("a loop over one place at least");
-        lens.fold(first, |a, b| {
-            Pure::Method(Box::new(a), min.clone(), vec![b])
-        })
+        lens.fold(first, |a, b| Pure::Call(core_min(), vec![a, b]))
     }
 
     /// A length as the forward sweep spells it where a loop begins (a recorded loop sizes its

@@ -149,8 +149,10 @@ fn nearest_forward(c: &[f64], p: &[f64], d: usize, tape: &mut NearestTape) -> f6
         let mut best: f64 = f64::INFINITY;
         for j in (0..c.len() / d) {
             let mut dist: f64 = 0.0;
-            for i_1 in (0..c[j * d..(j + 1) * d].len().min(p[i * d..(i * d) + d].len()))
-            {
+            for i_1 in (0..::core::cmp::min(
+                c[j * d..(j + 1) * d].len(),
+                p[i * d..(i * d) + d].len(),
+            )) {
                 let t0 = c[j * d..(j + 1) * d][i_1] - p[i * d..(i * d) + d][i_1];
                 let t1 = c[j * d..(j + 1) * d][i_1] - p[i * d..(i * d) + d][i_1];
                 let t2 = t0 * t1;
@@ -177,17 +179,16 @@ fn nearest_try_forward(
             let mut best: f64 = f64::INFINITY;
             for j in (0..c.len() / d) {
                 let mut dist: f64 = 0.0;
-                for i_1 in (0..(c
-                    .get(j * d..(j + 1) * d)
-                    .ok_or("a sub-slice is outside the slice `c`")?)
-                    .len()
-                    .min(
-                        (p
-                            .get(i * d..(i * d) + d)
-                            .ok_or("a sub-slice is outside the slice `p`")?)
-                            .len(),
-                    ))
-                {
+                for i_1 in (0..::core::cmp::min(
+                    (c
+                        .get(j * d..(j + 1) * d)
+                        .ok_or("a sub-slice is outside the slice `c`")?)
+                        .len(),
+                    (p
+                        .get(i * d..(i * d) + d)
+                        .ok_or("a sub-slice is outside the slice `p`")?)
+                        .len(),
+                )) {
                     let t0 = (*(c
                         .get(j * d..(j + 1) * d)
                         .ok_or("a sub-slice is outside the slice `c`")?)
@@ -253,10 +254,10 @@ fn nearest_adjoint(
                         step0.best_checkpoints = best;
                     }
                     let mut dist: f64 = 0.0;
-                    for i_1 in (0..c[j * d..(j + 1) * d]
-                        .len()
-                        .min(p[i * d..(i * d) + d].len()))
-                    {
+                    for i_1 in (0..::core::cmp::min(
+                        c[j * d..(j + 1) * d].len(),
+                        p[i * d..(i * d) + d].len(),
+                    )) {
                         let t0 = c[j * d..(j + 1) * d][i_1] - p[i * d..(i * d) + d][i_1];
                         let t1 = c[j * d..(j + 1) * d][i_1] - p[i * d..(i * d) + d][i_1];
                         let t2 = t0 * t1;
@@ -277,10 +278,10 @@ fn nearest_adjoint(
                     for (k1, j) in (0..c.len() / d).enumerate() {
                         'advance1: {
                             let mut dist: f64 = 0.0;
-                            for i_1 in (0..c[j * d..(j + 1) * d]
-                                .len()
-                                .min(p[i * d..(i * d) + d].len()))
-                            {
+                            for i_1 in (0..::core::cmp::min(
+                                c[j * d..(j + 1) * d].len(),
+                                p[i * d..(i * d) + d].len(),
+                            )) {
                                 let t0 = c[j * d..(j + 1) * d][i_1]
                                     - p[i * d..(i * d) + d][i_1];
                                 let t1 = c[j * d..(j + 1) * d][i_1]
@@ -308,10 +309,10 @@ fn nearest_adjoint(
                         'rerun1: {
                             step1.best = best;
                             let mut dist: f64 = 0.0;
-                            for i_1 in (0..c[j * d..(j + 1) * d]
-                                .len()
-                                .min(p[i * d..(i * d) + d].len()))
-                            {
+                            for i_1 in (0..::core::cmp::min(
+                                c[j * d..(j + 1) * d].len(),
+                                p[i * d..(i * d) + d].len(),
+                            )) {
                                 let t0 = c[j * d..(j + 1) * d][i_1]
                                     - p[i * d..(i * d) + d][i_1];
                                 let t1 = c[j * d..(j + 1) * d][i_1]
@@ -329,9 +330,10 @@ fn nearest_adjoint(
                         d_dist += if step1.best <= step1.dist { 0.0 } else { d_best_1 };
                         {
                             let mut dist: f64 = 0.0;
-                            for (k2, i_1) in (0..c[j * d..(j + 1) * d]
-                                .len()
-                                .min(p[i * d..(i * d) + d].len()))
+                            for (k2, i_1) in (0..::core::cmp::min(
+                                c[j * d..(j + 1) * d].len(),
+                                p[i * d..(i * d) + d].len(),
+                            ))
                                 .enumerate()
                                 .rev()
                             {
@@ -393,10 +395,10 @@ fn nearest_grad(c: &[f64], p: &[f64], d: usize, d_c: &mut [f64]) -> (f64, ()) {
                             step0.best_checkpoints = best;
                         }
                         let mut dist: f64 = 0.0;
-                        for i_1 in (0..c[j * d..(j + 1) * d]
-                            .len()
-                            .min(p[i * d..(i * d) + d].len()))
-                        {
+                        for i_1 in (0..::core::cmp::min(
+                            c[j * d..(j + 1) * d].len(),
+                            p[i * d..(i * d) + d].len(),
+                        )) {
                             let t0 = c[j * d..(j + 1) * d][i_1]
                                 - p[i * d..(i * d) + d][i_1];
                             let t1 = c[j * d..(j + 1) * d][i_1]
@@ -420,10 +422,10 @@ fn nearest_grad(c: &[f64], p: &[f64], d: usize, d_c: &mut [f64]) -> (f64, ()) {
                         for (k1, j) in (0..c.len() / d).enumerate() {
                             'advance1: {
                                 let mut dist: f64 = 0.0;
-                                for i_1 in (0..c[j * d..(j + 1) * d]
-                                    .len()
-                                    .min(p[i * d..(i * d) + d].len()))
-                                {
+                                for i_1 in (0..::core::cmp::min(
+                                    c[j * d..(j + 1) * d].len(),
+                                    p[i * d..(i * d) + d].len(),
+                                )) {
                                     let t0 = c[j * d..(j + 1) * d][i_1]
                                         - p[i * d..(i * d) + d][i_1];
                                     let t1 = c[j * d..(j + 1) * d][i_1]
@@ -451,10 +453,10 @@ fn nearest_grad(c: &[f64], p: &[f64], d: usize, d_c: &mut [f64]) -> (f64, ()) {
                             'rerun1: {
                                 step1.best = best;
                                 let mut dist: f64 = 0.0;
-                                for i_1 in (0..c[j * d..(j + 1) * d]
-                                    .len()
-                                    .min(p[i * d..(i * d) + d].len()))
-                                {
+                                for i_1 in (0..::core::cmp::min(
+                                    c[j * d..(j + 1) * d].len(),
+                                    p[i * d..(i * d) + d].len(),
+                                )) {
                                     let t0 = c[j * d..(j + 1) * d][i_1]
                                         - p[i * d..(i * d) + d][i_1];
                                     let t1 = c[j * d..(j + 1) * d][i_1]
@@ -478,9 +480,10 @@ fn nearest_grad(c: &[f64], p: &[f64], d: usize, d_c: &mut [f64]) -> (f64, ()) {
                                 += if step1.best <= step1.dist { 0.0 } else { d_best_1 };
                             {
                                 let mut dist: f64 = 0.0;
-                                for (k2, i_1) in (0..c[j * d..(j + 1) * d]
-                                    .len()
-                                    .min(p[i * d..(i * d) + d].len()))
+                                for (k2, i_1) in (0..::core::cmp::min(
+                                    c[j * d..(j + 1) * d].len(),
+                                    p[i * d..(i * d) + d].len(),
+                                ))
                                     .enumerate()
                                     .rev()
                                 {
@@ -533,8 +536,10 @@ fn nearest_jvp(c: &[f64], p: &[f64], d: usize, t_c: &[f64]) -> (f64, f64) {
         for j in (0..c.len() / d) {
             let mut dist: f64 = 0.0;
             let mut t_dist: f64 = 0.0;
-            for i_1 in (0..c[j * d..(j + 1) * d].len().min(p[i * d..(i * d) + d].len()))
-            {
+            for i_1 in (0..::core::cmp::min(
+                c[j * d..(j + 1) * d].len(),
+                p[i * d..(i * d) + d].len(),
+            )) {
                 let t0 = c[j * d..(j + 1) * d][i_1] - p[i * d..(i * d) + d][i_1];
                 let t_t0: f64 = t_c[j * d..(j + 1) * d][i_1];
                 let t1 = c[j * d..(j + 1) * d][i_1] - p[i * d..(i * d) + d][i_1];
