@@ -1,5 +1,6 @@
 //! GradBench's `ht` on ADBench's files (`data/adbench/ht`): the small model's simple variant on
-//! hand1, hand8 and hand12 (and hand6 and hand7, the middle of its twelve), and the big model's
+//! hand1, hand8 and hand12 (and hand6 and hand7, the middle of its twelve, and hand9 and hand10,
+//! either side of the rows by blocks), and the big model's
 //! complicated variant on hand1: the objective
 //! against the dense Jacobian. Interleaved rounds, each a median over batches; every round is
 //! printed, then the time to write a Jacobian of that size (the floor of any dense Jacobian)
@@ -18,7 +19,7 @@ use stackgrad_gradbench::evals::ht::{Compression, Problem};
 /// The workloads: (name, model directory, hand file, complicated). Under `$ADBENCH_DATA` (a
 /// full copy of ADBench's data laid out as ADBench has it, e.g. `../shared/data/adbench`)
 /// hand1, hand8 and the largest of each variant, and the simple variant's hand6 and hand7
-/// (GradBench's median of its twelve lies between them); else the repo's `data/adbench` copy,
+/// (GradBench's median of its twelve lies between them) and hand9 and hand10; else the repo's `data/adbench` copy,
 /// hand1 of each.
 fn workloads() -> Vec<(String, PathBuf, PathBuf, bool)> {
     let (root, small, big, small_hands, big_hands) = match std::env::var_os("ADBENCH_DATA") {
@@ -31,6 +32,8 @@ fn workloads() -> Vec<(String, PathBuf, PathBuf, bool)> {
                 "hand6_t26_c1600",
                 "hand7_t26_c3200",
                 "hand8_t26_c6400",
+                "hand9_t26_c12800",
+                "hand10_t26_c25600",
                 "hand12_t26_c100000",
             ][..],
             &["hand1_t26_c100", "hand8_t26_c6400", "hand11_t26_c51200"][..],

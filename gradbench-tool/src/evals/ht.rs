@@ -295,8 +295,10 @@ impl Problem {
     /// pattern's finger columns from their colors' lanes, the others zero). Each vertex the
     /// correspondences read is skinned and posed once: while the simple variant's rows fit in
     /// cache (1 MiB), its rows are written vertex by vertex, those of each point bound to the
-    /// vertex just posed, in no order; else the posed vertices are kept (in the model's order)
-    /// and the rows written in order. `P` must be `C - 20 + F`, and `F` hold the colors.
+    /// vertex just posed, in no order; past that, with 32 points a vertex or more, each
+    /// vertex's rows are made once and copied to its points' rows in order; else the posed
+    /// vertices are kept (in the model's order) and the rows written in order.
+    /// `P` must be `C - 20 + F`, and `F` hold the colors.
     pub fn jacobian_into<const F: usize, const P: usize, const C: usize>(
         &self,
         rows: &mut Vec<[f64; C]>,
@@ -319,6 +321,9 @@ impl Problem {
         rows.resize(3 * self.points.len(), [0.0; C]);
         if !self.complicated() && size_of_val(rows.as_slice()) <= BY_VERTEX {
             return self.by_vertex(&sweeps, rows);
+        }
+        if !self.complicated() && self.points.len() >= BY_BLOCKS * m.positions.len() {
+            return self.by_blocks(&sweeps, rows);
         }
         // Each vertex a correspondence reads skinned and posed once, in the model's order.
         let mut slot = vec![usize::MAX; m.positions.len()];
@@ -384,6 +389,33 @@ impl Problem {
                 let d = simple_residual_jvp_vec::<P>(&x, &self.points[i], &d).1;
                 self.to_columns(&d, self.model.columns[v], &mut rows[3 * i..3 * i + 3]);
             }
+        }
+    }
+
+    /// The simple variant's rows in order, when most vertices have many points: each vertex's
+    /// residual's three rows (the same for every point bound to the vertex: the residual is
+    /// the point minus the vertex) put in their columns once, as a block, at its first point,
+    /// then copied to the rows of each point.
+    fn by_blocks<const F: usize, const P: usize, const C: usize>(
+        &self,
+        sweeps: &Sweeps<F, P>,
+        rows: &mut [[f64; C]],
+    ) {
+        let (corr, columns) = (&self.correspondences, &self.model.columns);
+        // Vertex `v`'s block: `blocks[at[v]]`.
+        let mut at = vec![usize::MAX; columns.len()];
+        let mut blocks: Vec<[[f64; C]; 3]> = Vec::new();
+        for (i, &v) in corr.iter().enumerate() {
+            if at[v] == usize::MAX {
+                at[v] = blocks.len();
+                let (x, d) = sweeps.posed(self, v);
+                let d = simple_residual_jvp_vec::<P>(&x, &self.points[i], &d).1;
+                blocks.push([[0.0; C]; 3]);
+                self.to_columns(&d, columns[v], blocks.last_mut().expect("just pushed"));
+            }
+        }
+        for (out, &v) in rows.as_chunks_mut::<3>().0.iter_mut().zip(corr) {
+            *out = blocks[at[v]];
         }
     }
 
@@ -473,6 +505,10 @@ impl<const F: usize, const P: usize> Sweeps<F, P> {
 /// The most bytes of rows [`Problem::by_vertex`] writes in no order: half the L2 cache of a
 /// core of the Xeons we measure on (2 MiB), all of a Zen 4's.
 const BY_VERTEX: usize = 1 << 20;
+
+/// The fewest points per vertex of the model (on average) for which [`Problem::by_blocks`]
+/// writes the simple variant's rows in order.
+const BY_BLOCKS: usize = 32;
 
 /// The pose columns every vertex depends on, first in the pose: the global rotation's three
 /// and the translation's three. The rest are the fingers'.
@@ -818,6 +854,11 @@ mod tests {
         Problem::read(&input).unwrap()
     }
 
+    /// The columns of a variant's rows.
+    fn width(complicated: bool) -> usize {
+        if complicated { 28 } else { 26 }
+    }
+
     /// The rows of two Jacobians of one variant, equal to rounding.
     fn same(a: &Rows, b: &Rows) {
         let rows = |r: &Rows| -> Vec<Vec<f64>> {
@@ -839,7 +880,8 @@ mod tests {
     /// column, so does a mirrored model (both sweeps share the global columns' lanes and the
     /// scatter to columns, which the protocol tests check against central differences). The
     /// simple variant's rows in order (past [`BY_VERTEX`] bytes of rows: the points twenty
-    /// times over) are its rows vertex by vertex. The rows are overwritten in place: a
+    /// times over) and by blocks (175 times: past [`BY_BLOCKS`] points a vertex) are its
+    /// rows vertex by vertex. The rows are overwritten in place: a
     /// Jacobian into the rows of a larger one is the same as into new rows.
     #[test]
     fn compressed_sweeps_match_a_lane_per_column() {
@@ -855,23 +897,28 @@ mod tests {
             p.jacobian(&mut dense);
             same(&rows, &dense);
             p.compression = compressed;
+            // Twenty times the points: past BY_VERTEX; 175 times: past BY_BLOCKS points a vertex.
+            let nv = p.model.positions.len();
             let mut larger = p.clone();
-            for _ in 1..20 {
-                larger.points.extend_from_slice(&p.points);
-                larger.correspondences.extend_from_slice(&p.correspondences);
-                larger.us.extend_from_slice(&p.us);
+            for copies in [20, 175] {
+                larger = p.clone();
+                for _ in 1..copies {
+                    larger.points.extend_from_slice(&p.points);
+                    larger.correspondences.extend_from_slice(&p.correspondences);
+                    larger.us.extend_from_slice(&p.us);
+                }
+                assert!(300 * copies * width(complicated) * 8 > BY_VERTEX);
+                assert_eq!(100 * copies >= BY_BLOCKS * nv, copies == 175);
+                let mut many = Rows::default();
+                larger.jacobian(&mut many);
+                for (k, row) in many.simple.iter().enumerate() {
+                    assert_eq!(row, &rows.simple[k % 300], "row {k}");
+                }
+                for (k, row) in many.complicated.iter().enumerate() {
+                    assert_eq!(row, &rows.complicated[k % 300], "row {k}");
+                }
+                assert_eq!(many.simple.len() + many.complicated.len(), 300 * copies);
             }
-            let mut many = Rows::default();
-            larger.jacobian(&mut many);
-            let width = if complicated { 28 } else { 26 };
-            assert!(6000 * width * 8 > BY_VERTEX);
-            for (k, row) in many.simple.iter().enumerate() {
-                assert_eq!(row, &rows.simple[k % 300], "row {k}");
-            }
-            for (k, row) in many.complicated.iter().enumerate() {
-                assert_eq!(row, &rows.complicated[k % 300], "row {k}");
-            }
-            assert_eq!(many.simple.len() + many.complicated.len(), 6000);
             // Into the rows of a Jacobian of more points, of other values, every entry NaN:
             // each is written again.
             larger.theta[7] += 0.5;
