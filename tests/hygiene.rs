@@ -128,8 +128,9 @@ fn a_user_name_equal_to_a_temporary_is_another_value() {
 }
 
 /// A user's trait with a `min` on `usize`, in scope where generated code takes the length of a
-/// loop over a sub-slice zipped with a slice (the shorter one's): a method call `.min(..)`
-/// there would be ambiguous with `Ord::min`.
+/// loop over a sub-slice zipped with a slice (the shorter one's) and where a binomial
+/// checkpoint schedule splits a loop: a method call `.min(..)` there would be ambiguous with
+/// `Ord::min`.
 mod own_min {
     use stackgrad::differentiable;
 
@@ -141,6 +142,17 @@ mod own_min {
         fn min(self, other: usize) -> usize {
             if self < other { self } else { other }
         }
+    }
+
+    #[allow(clippy::needless_range_loop)]
+    #[differentiable]
+    pub fn chain(x: &[f64; 12]) -> f64 {
+        let mut s = 0.5;
+        #[checkpoint(snapshots = 3, binomial)]
+        for t in 0..12 {
+            s = (s * 0.9 + x[t]).sin();
+        }
+        s
     }
 
     #[differentiable(wrt(a, b), jvp)]
@@ -171,4 +183,19 @@ fn a_users_min_does_not_clash() {
     let (_, t) = own_min::zipped_jvp(&a, &b, &ta, &tb);
     let want: f64 = (0..4).map(|i| ga[i] * ta[i] + gb[i] * tb[i]).sum();
     assert!((t - want).abs() <= 1e-14, "{t} vs {want}");
+}
+
+#[test]
+fn a_users_min_does_not_clash_with_a_binomial_schedule() {
+    let x: [f64; 12] = ::core::array::from_fn(|i| 0.1 * i as f64 - 0.4);
+    let (v, g) = own_min::chain_grad(&x);
+    assert_eq!(v, own_min::chain(&x));
+    for i in 0..12 {
+        let h = 1e-6;
+        let (mut up, mut down) = (x, x);
+        up[i] += h;
+        down[i] -= h;
+        let want = (own_min::chain(&up) - own_min::chain(&down)) / (2.0 * h);
+        assert!((g[i] - want).abs() <= 1e-8, "{i}: {} vs {want}", g[i]);
+    }
 }

@@ -1,8 +1,7 @@
 //! GradBench's `ht` on ADBench's files (`data/adbench/ht`): the small model's simple variant on
 //! hand1, hand8 and hand12 (and hand6 and hand7, the middle of its twelve, and hand9 and hand10,
-//! either side of the rows by blocks), and the big model's
-//! complicated variant on hand1: the objective
-//! against the dense Jacobian. Interleaved rounds, each a median over batches; every round is
+//! either side of the rows by blocks), and the big model's complicated variant on hand1: the
+//! objective against the dense Jacobian. Interleaved rounds, each a median over batches; every round is
 //! printed, then the time to write a Jacobian of that size (the floor of any dense Jacobian)
 //! and the compression's (computed when the input is read).
 //!
@@ -19,8 +18,8 @@ use stackgrad_gradbench::evals::ht::{Compression, Problem};
 /// The workloads: (name, model directory, hand file, complicated). Under `$ADBENCH_DATA` (a
 /// full copy of ADBench's data laid out as ADBench has it, e.g. `../shared/data/adbench`)
 /// hand1, hand8 and the largest of each variant, and the simple variant's hand6 and hand7
-/// (GradBench's median of its twelve lies between them) and hand9 and hand10; else the repo's `data/adbench` copy,
-/// hand1 of each.
+/// (GradBench's median of its twelve lies between them) and hand9 and hand10; else the repo's
+/// `data/adbench` copy, hand1 of each.
 fn workloads() -> Vec<(String, PathBuf, PathBuf, bool)> {
     let (root, small, big, small_hands, big_hands) = match std::env::var_os("ADBENCH_DATA") {
         Some(dir) => (

@@ -525,7 +525,7 @@ impl<'a> Rev<'a> {
                 while #binom(#s + 1 + #t, #s + 1, #r) < #r {
                     #t += 1;
                 }
-                #r - #binom(#s + #t, #s, #r).min(#r - 1)
+                #r - ::core::cmp::min(#binom(#s + #t, #s, #r), #r - 1)
             }
             let #n: usize = #count;
             #slots_decl
