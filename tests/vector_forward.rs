@@ -103,7 +103,11 @@ fn lane_rows(l: &[f64; 10], m: &[[f64; 3]; 2], x: &[f64; 4]) -> [f64; 2] {
     let mut q = [0.0; 4];
     for a in 0..4 {
         for b in a + 1..4 {
-            q[b] += l[a * (7 - a) / 2 + b - a - 1] * x[a];
+            // Values the tangent half computes again, the same for every `b`: computed once
+            // before the flat loop.
+            let c = (0.5 * x[a]).exp();
+            let e = c * x[a];
+            q[b] += l[a * (7 - a) / 2 + b - a - 1] * e;
         }
     }
     // An inclusive range run backwards; rows at offsets, and of a row of `m`.

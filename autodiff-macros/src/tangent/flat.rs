@@ -17,7 +17,8 @@
 //! values through the loop, as [`crate::affine`] tells) or a float its body defines; no value
 //! is carried from one iteration to the next (a counter `j += 1`), and the printed body does
 //! not name the loop's variable, so each primal value a rule reads is the same in every
-//! iteration. Anything else prints the loop lane by lane.
+//! iteration: the `let`s of those values are computed once, before the loop. Anything else
+//! prints the loop lane by lane.
 
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{ToTokens, quote};
@@ -60,6 +61,56 @@ fn unflat() -> Ident {
 /// The element of every row an iteration of the flat loop computes.
 fn elem() -> Ident {
     Ident::new("__e", Span::mixed_site())
+}
+
+/// A flat loop's body split in two: the `let`s that read no element (the values the tangent
+/// half computes again, the same in every iteration since the body does not name the loop's
+/// variable, and what they read), computed once before the loop, and the rest, per element. A
+/// `let mut` stays in the loop (an element may update it), and so does every `let` that reads
+/// an element, a row, or a name such a `let` binds, or binds such a name again.
+fn invariant_lets(printed: TokenStream, rows: Vec<String>) -> (TokenStream, TokenStream) {
+    let Ok(body) = syn::parse2::<syn::Block>(quote!({ #printed })) else {
+        return (TokenStream::new(), printed);
+    };
+    let mut per_element: std::collections::HashSet<String> = rows.into_iter().collect();
+    per_element.insert(elem().to_string());
+    let (mut once, mut each) = (TokenStream::new(), TokenStream::new());
+    for st in body.stmts {
+        let tokens = st.to_token_stream();
+        let names = crate::names::occurrences(&tokens);
+        let syn::Stmt::Local(local) = &st else {
+            each.extend(tokens);
+            continue;
+        };
+        let mut bound = Vec::new();
+        let plain = bindings(&local.pat, &mut bound);
+        // A name an element's `let` bound before is that one's in the loop: its `let` again
+        // stays there, so as not to be shadowed.
+        let reads = names.keys().chain(&bound).any(|n| per_element.contains(n));
+        if reads || !plain {
+            per_element.extend(bound);
+            each.extend(tokens);
+        } else {
+            once.extend(tokens);
+        }
+    }
+    (once, each)
+}
+
+/// The names a `let`'s pattern binds, into `out`; whether each is a plain binding (no `mut`, no
+/// `ref`, no pattern but a name, typed or not).
+fn bindings(pat: &syn::Pat, out: &mut Vec<String>) -> bool {
+    match pat {
+        syn::Pat::Type(t) => bindings(&t.pat, out),
+        syn::Pat::Ident(i) => {
+            out.push(i.ident.to_string());
+            i.mutability.is_none() && i.by_ref.is_none() && i.subpat.is_none()
+        }
+        _ => {
+            out.extend(crate::names::occurrences(&pat.to_token_stream()).into_keys());
+            false
+        }
+    }
 }
 
 impl Tan<'_> {
@@ -176,12 +227,15 @@ impl Tan<'_> {
                 let #name = #borrow[#base * #w..][..#len * #w];
             ));
         }
+        let row_names = flat.rows.iter().map(|r| r.name.to_string());
+        let (once, each) = invariant_lets(printed, row_names.collect());
         quote!({
             let #start: usize = #from;
             let #len: usize = #count;
             if #len > 0 {
                 #rows
-                for #e in 0..#len * #w { #printed }
+                #once
+                for #e in 0..#len * #w { #each }
             }
         })
     }

@@ -2,7 +2,9 @@ fn lane_rows(l: &[f64; 10], m: &[[f64; 3]; 2], x: &[f64; 4]) -> [f64; 2] {
     let mut q = [0.0; 4];
     for a in 0..4 {
         for b in a + 1..4 {
-            q[b] += l[a * (7 - a) / 2 + b - a - 1] * x[a];
+            let c = (0.5 * x[a]).exp();
+            let e = c * x[a];
+            q[b] += l[a * (7 - a) / 2 + b - a - 1] * e;
         }
     }
     let mut r = [0.0; 5];
@@ -34,6 +36,8 @@ fn lane_rows(l: &[f64; 10], m: &[[f64; 3]; 2], x: &[f64; 4]) -> [f64; 2] {
 ///The tape of [`lane_rows`]: what [`lane_rows_adjoint`] reads, recorded by [`lane_rows_forward`] in fixed-size fields.
 #[derive(::core::clone::Clone, ::core::fmt::Debug)]
 struct LaneRowsTape {
+    ///`e` (line 14)
+    e: [[f64; 3]; 4],
     ///`q` (line 8) after its last write
     q: [f64; 4],
     ///`r[..]` where it is read
@@ -51,6 +55,7 @@ impl LaneRowsTape {
     /// it records, its type and its size in bytes. The sizes add up to
     /// [`Self::BYTES`] up to alignment padding.
     pub const FIELDS: &'static [(&'static str, &'static str, &'static str, usize)] = &[
+        ("e", "e (line 14)", "[[f64 ; 3] ; 4]", ::core::mem::size_of::<[[f64; 3]; 4]>()),
         (
             "q",
             "q (line 8) after its last write",
@@ -64,6 +69,7 @@ impl LaneRowsTape {
     /// A zeroed tape.
     pub const fn new() -> Self {
         Self {
+            e: [[0.0; 3]; 4],
             q: [0.0; 4],
             r_2: 0.0,
             r_1: 0.0,
@@ -93,55 +99,59 @@ fn lane_rows_forward(
     tape: &mut LaneRowsTape,
 ) -> [f64; 2] {
     let mut q: [f64; 4] = [0.0; 4];
-    for a in (0..4) {
-        for b in (a + 1..4) {
-            let t0 = l[((((a * (7 - a)) / 2) + b) - a) - 1] * x[a];
-            q[b] = q[b] + t0;
+    for (k0, a) in (0..4).enumerate() {
+        for (k1, b) in (a + 1..4).enumerate() {
+            let t0 = 0.5 * x[a];
+            let c: f64 = t0.exp();
+            let e: f64 = c * x[a];
+            tape.e[k0][k1] = e;
+            let t1 = l[((((a * (7 - a)) / 2) + b) - a) - 1] * e;
+            q[b] = q[b] + t1;
         }
     }
     let mut r: [f64; 5] = [0.0; 5];
     for k in (0..2) {
         for j in (0..=2).rev() {
-            let t1 = m[k][j] * x[k];
-            let t2 = 0.5 * l[j + 4];
-            let t3 = t1 - t2;
-            r[j + 1] = r[j + 1] + t3;
+            let t2 = m[k][j] * x[k];
+            let t3 = 0.5 * l[j + 4];
+            let t4 = t2 - t3;
+            r[j + 1] = r[j + 1] + t4;
         }
     }
     for k_1 in (0..2) {
         for j_1 in (0..2) {
-            let t4 = l[2 * j_1] * x[k_1];
-            r[j_1] = r[j_1] + t4;
+            let t5 = l[2 * j_1] * x[k_1];
+            r[j_1] = r[j_1] + t5;
         }
         for j_2 in (0..3) {
-            let t5 = q[k_1] * x[j_2];
-            r[j_2 + 2] = r[j_2 + 2] - t5;
+            let t6 = q[k_1] * x[j_2];
+            r[j_2 + 2] = r[j_2 + 2] - t6;
         }
         for j_3 in (0..3) {
-            let t6 = q[j_3] * x[k_1];
-            let t7 = l[j_3 + 1] * l[j_3];
-            q[j_3] = t6 + t7;
+            let t7 = q[j_3] * x[k_1];
+            let t8 = l[j_3 + 1] * l[j_3];
+            q[j_3] = t7 + t8;
         }
         for j_4 in (0..3) {
-            let t8 = m[k_1][j_4].max(x[k_1]);
-            q[j_4 + 1] = q[j_4 + 1] + t8;
+            let t9 = m[k_1][j_4].max(x[k_1]);
+            q[j_4 + 1] = q[j_4 + 1] + t9;
         }
     }
     tape.q = q;
     let mut s: f64 = 0.0;
     for d in (0..4) {
-        let t9 = q[d] * q[d];
-        s = s + t9;
+        let t10 = q[d] * q[d];
+        s = s + t10;
     }
-    let t10 = s + r[0];
+    let t11 = s + r[0];
     tape.r_2 = r[1];
     tape.r_1 = r[2];
-    let t11 = r[1] * r[2];
-    let t12 = t11 + r[3];
+    let t12 = r[1] * r[2];
+    let t13 = t12 + r[3];
     tape.r = r[4];
-    let t13 = r[4].sin();
-    let t14 = t12 - t13;
-    [t10, t14]
+    let t14 = r[4].sin();
+    let t15 = t13 - t14;
+    [t11, t15]
 }
 ///[`lane_rows_forward`], writing the value into `out` (all of it): the forward sweep of a caller whose tape keeps the value calls this with the value's place in its tape.
 #[inline]
@@ -154,55 +164,59 @@ fn lane_rows_forward_into(
     out: &mut [f64; 2],
 ) {
     let mut q: [f64; 4] = [0.0; 4];
-    for a in (0..4) {
-        for b in (a + 1..4) {
-            let t0 = l[((((a * (7 - a)) / 2) + b) - a) - 1] * x[a];
-            q[b] = q[b] + t0;
+    for (k0, a) in (0..4).enumerate() {
+        for (k1, b) in (a + 1..4).enumerate() {
+            let t0 = 0.5 * x[a];
+            let c: f64 = t0.exp();
+            let e: f64 = c * x[a];
+            tape.e[k0][k1] = e;
+            let t1 = l[((((a * (7 - a)) / 2) + b) - a) - 1] * e;
+            q[b] = q[b] + t1;
         }
     }
     let mut r: [f64; 5] = [0.0; 5];
     for k in (0..2) {
         for j in (0..=2).rev() {
-            let t1 = m[k][j] * x[k];
-            let t2 = 0.5 * l[j + 4];
-            let t3 = t1 - t2;
-            r[j + 1] = r[j + 1] + t3;
+            let t2 = m[k][j] * x[k];
+            let t3 = 0.5 * l[j + 4];
+            let t4 = t2 - t3;
+            r[j + 1] = r[j + 1] + t4;
         }
     }
     for k_1 in (0..2) {
         for j_1 in (0..2) {
-            let t4 = l[2 * j_1] * x[k_1];
-            r[j_1] = r[j_1] + t4;
+            let t5 = l[2 * j_1] * x[k_1];
+            r[j_1] = r[j_1] + t5;
         }
         for j_2 in (0..3) {
-            let t5 = q[k_1] * x[j_2];
-            r[j_2 + 2] = r[j_2 + 2] - t5;
+            let t6 = q[k_1] * x[j_2];
+            r[j_2 + 2] = r[j_2 + 2] - t6;
         }
         for j_3 in (0..3) {
-            let t6 = q[j_3] * x[k_1];
-            let t7 = l[j_3 + 1] * l[j_3];
-            q[j_3] = t6 + t7;
+            let t7 = q[j_3] * x[k_1];
+            let t8 = l[j_3 + 1] * l[j_3];
+            q[j_3] = t7 + t8;
         }
         for j_4 in (0..3) {
-            let t8 = m[k_1][j_4].max(x[k_1]);
-            q[j_4 + 1] = q[j_4 + 1] + t8;
+            let t9 = m[k_1][j_4].max(x[k_1]);
+            q[j_4 + 1] = q[j_4 + 1] + t9;
         }
     }
     tape.q = q;
     let mut s: f64 = 0.0;
     for d in (0..4) {
-        let t9 = q[d] * q[d];
-        s = s + t9;
+        let t10 = q[d] * q[d];
+        s = s + t10;
     }
-    let t10 = s + r[0];
+    let t11 = s + r[0];
     tape.r_2 = r[1];
     tape.r_1 = r[2];
-    let t11 = r[1] * r[2];
-    let t12 = t11 + r[3];
+    let t12 = r[1] * r[2];
+    let t13 = t12 + r[3];
     tape.r = r[4];
-    let t13 = r[4].sin();
-    let t14 = t12 - t13;
-    *out = [t10, t14];
+    let t14 = r[4].sin();
+    let t15 = t13 - t14;
+    *out = [t11, t15];
 }
 /**The reverse sweep of [`lane_rows`]: adds `d_out` times the derivative of `lane_rows` with respect to `l`, `m` into `d_l`, `d_m`.
 
@@ -221,22 +235,22 @@ fn lane_rows_adjoint(
     let mut d_q: [f64; 4] = [0.0; 4];
     let mut d_r: [f64; 5] = [0.0; 5];
     let mut d_s: f64 = -0.0;
-    let d_t10: f64 = (*d_out)[0];
-    let d_t14: f64 = (*d_out)[1];
-    let d_t13: f64 = -d_t14;
-    d_r[4] += d_t13 * tape.r.cos();
-    d_r[3] += d_t14;
-    d_r[1] += d_t14 * tape.r_1;
-    d_r[2] += d_t14 * tape.r_2;
-    d_s += d_t10;
-    d_r[0] += d_t10;
+    let d_t11: f64 = (*d_out)[0];
+    let d_t15: f64 = (*d_out)[1];
+    let d_t14: f64 = -d_t15;
+    d_r[4] += d_t14 * tape.r.cos();
+    d_r[3] += d_t15;
+    d_r[1] += d_t15 * tape.r_1;
+    d_r[2] += d_t15 * tape.r_2;
+    d_s += d_t11;
+    d_r[0] += d_t11;
     for (k9, d) in (0..4).enumerate().rev() {
         d_q[d] += d_s * 2.0 * tape.q[d];
     }
     for (k4, k_1) in (0..2).enumerate().rev() {
         for (k8, j_4) in (0..3).enumerate().rev() {
-            let d_t8: f64 = d_q[j_4 + 1];
-            d_m[k_1][j_4] += if m[k_1][j_4] >= x[k_1] { d_t8 } else { 0.0 };
+            let d_t9: f64 = d_q[j_4 + 1];
+            d_m[k_1][j_4] += if m[k_1][j_4] >= x[k_1] { d_t9 } else { 0.0 };
         }
         for (k7, j_3) in (0..3).enumerate().rev() {
             let d_q_1: f64 = d_q[j_3];
@@ -246,25 +260,25 @@ fn lane_rows_adjoint(
             d_q[j_3] += d_q_1 * x[k_1];
         }
         for (k6, j_2) in (0..3).enumerate().rev() {
-            let d_t5: f64 = -d_r[j_2 + 2];
-            d_q[k_1] += d_t5 * x[j_2];
+            let d_t6: f64 = -d_r[j_2 + 2];
+            d_q[k_1] += d_t6 * x[j_2];
         }
         for (k5, j_1) in (0..2).enumerate().rev() {
-            let d_t4: f64 = d_r[j_1];
-            d_l[2 * j_1] += d_t4 * x[k_1];
+            let d_t5: f64 = d_r[j_1];
+            d_l[2 * j_1] += d_t5 * x[k_1];
         }
     }
     for (k2, k) in (0..2).enumerate().rev() {
         for (k3, j) in (0..2 + 1).rev().enumerate().rev() {
-            let d_t1: f64 = d_r[j + 1];
+            let d_t2: f64 = d_r[j + 1];
             d_l[j + 4] += -(d_r[j + 1] * 0.5);
-            d_m[k][j] += d_t1 * x[k];
+            d_m[k][j] += d_t2 * x[k];
         }
     }
     for (k0, a) in (0..4).enumerate().rev() {
         for (k1, b) in (a + 1..4).enumerate().rev() {
-            let d_t0: f64 = d_q[b];
-            d_l[((((a * (7 - a)) / 2) + b) - a) - 1] += d_t0 * x[a];
+            let d_t1: f64 = d_q[b];
+            d_l[((((a * (7 - a)) / 2) + b) - a) - 1] += d_t1 * tape.e[k0][k1];
         }
     }
 }
@@ -282,93 +296,99 @@ fn lane_rows_jvp(
     let mut t_q: [f64; 4] = [0.0; 4];
     for a in (0..4) {
         for b in (a + 1..4) {
-            let t0 = l[((((a * (7 - a)) / 2) + b) - a) - 1] * x[a];
-            q[b] = q[b] + t0;
+            let t0 = 0.5 * x[a];
+            let c: f64 = t0.exp();
+            let e: f64 = c * x[a];
+            let t1 = l[((((a * (7 - a)) / 2) + b) - a) - 1] * e;
+            q[b] = q[b] + t1;
         }
     }
     for a in (0..4) {
         for b in (a + 1..4) {
-            let t_t0: f64 = t_l[((((a * (7 - a)) / 2) + b) - a) - 1] * x[a];
-            t_q[b] = t_q[b] + t_t0;
+            let t0 = 0.5 * x[a];
+            let c: f64 = t0.exp();
+            let e: f64 = c * x[a];
+            let t_t1: f64 = t_l[((((a * (7 - a)) / 2) + b) - a) - 1] * e;
+            t_q[b] = t_q[b] + t_t1;
         }
     }
     let mut r: [f64; 5] = [0.0; 5];
     let mut t_r: [f64; 5] = [0.0; 5];
     for k in (0..2) {
         for j in (0..=2).rev() {
-            let t1 = m[k][j] * x[k];
-            let t2 = 0.5 * l[j + 4];
-            let t3 = t1 - t2;
-            r[j + 1] = r[j + 1] + t3;
+            let t2 = m[k][j] * x[k];
+            let t3 = 0.5 * l[j + 4];
+            let t4 = t2 - t3;
+            r[j + 1] = r[j + 1] + t4;
         }
     }
     for k in (0..2) {
         for j in (0..=2).rev() {
-            let t_t1: f64 = t_m[k][j] * x[k];
-            let t_t2: f64 = 0.5_f64 * t_l[j + 4];
-            let t_t3: f64 = t_t1 - t_t2;
-            t_r[j + 1] = t_r[j + 1] + t_t3;
+            let t_t2: f64 = t_m[k][j] * x[k];
+            let t_t3: f64 = 0.5_f64 * t_l[j + 4];
+            let t_t4: f64 = t_t2 - t_t3;
+            t_r[j + 1] = t_r[j + 1] + t_t4;
         }
     }
     for k_1 in (0..2) {
         for j_1 in (0..2) {
-            let t4 = l[2 * j_1] * x[k_1];
-            r[j_1] = r[j_1] + t4;
+            let t5 = l[2 * j_1] * x[k_1];
+            r[j_1] = r[j_1] + t5;
         }
         for j_2 in (0..3) {
-            let t5 = q[k_1] * x[j_2];
-            r[j_2 + 2] = r[j_2 + 2] - t5;
+            let t6 = q[k_1] * x[j_2];
+            r[j_2 + 2] = r[j_2 + 2] - t6;
         }
         for j_3 in (0..3) {
-            let t6 = q[j_3] * x[k_1];
-            let t7 = l[j_3 + 1] * l[j_3];
-            q[j_3] = t6 + t7;
+            let t7 = q[j_3] * x[k_1];
+            let t8 = l[j_3 + 1] * l[j_3];
+            q[j_3] = t7 + t8;
         }
         for j_4 in (0..3) {
-            let t8 = m[k_1][j_4].max(x[k_1]);
-            q[j_4 + 1] = q[j_4 + 1] + t8;
+            let t9 = m[k_1][j_4].max(x[k_1]);
+            q[j_4 + 1] = q[j_4 + 1] + t9;
         }
     }
     for k_1 in (0..2) {
         for j_1 in (0..2) {
-            let t_t4: f64 = t_l[2 * j_1] * x[k_1];
-            t_r[j_1] = t_r[j_1] + t_t4;
+            let t_t5: f64 = t_l[2 * j_1] * x[k_1];
+            t_r[j_1] = t_r[j_1] + t_t5;
         }
         for j_2 in (0..3) {
-            let t_t5: f64 = t_q[k_1] * x[j_2];
-            t_r[j_2 + 2] = t_r[j_2 + 2] - t_t5;
+            let t_t6: f64 = t_q[k_1] * x[j_2];
+            t_r[j_2 + 2] = t_r[j_2 + 2] - t_t6;
         }
         for j_3 in (0..3) {
-            let t_t6: f64 = t_q[j_3] * x[k_1];
-            let t_t7: f64 = t_l[j_3 + 1] * l[j_3] + l[j_3 + 1] * t_l[j_3];
-            t_q[j_3] = t_t6 + t_t7;
+            let t_t7: f64 = t_q[j_3] * x[k_1];
+            let t_t8: f64 = t_l[j_3 + 1] * l[j_3] + l[j_3 + 1] * t_l[j_3];
+            t_q[j_3] = t_t7 + t_t8;
         }
         for j_4 in (0..3) {
-            let t_t8: f64 = if m[k_1][j_4] >= x[k_1] { t_m[k_1][j_4] } else { 0.0 };
-            t_q[j_4 + 1] = t_q[j_4 + 1] + t_t8;
+            let t_t9: f64 = if m[k_1][j_4] >= x[k_1] { t_m[k_1][j_4] } else { 0.0 };
+            t_q[j_4 + 1] = t_q[j_4 + 1] + t_t9;
         }
     }
     let mut s: f64 = 0.0;
     let mut t_s: f64 = 0.0;
     for d in (0..4) {
-        let t9 = q[d] * q[d];
-        let t_t9: f64 = 2.0 * q[d] * t_q[d];
-        t_s = t_s + t_t9;
-        s = s + t9;
+        let t10 = q[d] * q[d];
+        let t_t10: f64 = 2.0 * q[d] * t_q[d];
+        t_s = t_s + t_t10;
+        s = s + t10;
     }
-    let t10 = s + r[0];
-    let t_t10: f64 = t_s + t_r[0];
-    let t11 = r[1] * r[2];
-    let t_t11: f64 = t_r[1] * r[2] + r[1] * t_r[2];
-    let t12 = t11 + r[3];
-    let t_t12: f64 = t_t11 + t_r[3];
-    let t13 = r[4].sin();
-    let t_t13: f64 = t_r[4] * r[4].cos();
-    let t14 = t12 - t13;
-    let t_t14: f64 = t_t12 - t_t13;
-    let t15 = [t10, t14];
-    let t_t15: [f64; 2] = [t_t10, t_t14];
-    (t15, t_t15)
+    let t11 = s + r[0];
+    let t_t11: f64 = t_s + t_r[0];
+    let t12 = r[1] * r[2];
+    let t_t12: f64 = t_r[1] * r[2] + r[1] * t_r[2];
+    let t13 = t12 + r[3];
+    let t_t13: f64 = t_t12 + t_r[3];
+    let t14 = r[4].sin();
+    let t_t14: f64 = t_r[4] * r[4].cos();
+    let t15 = t13 - t14;
+    let t_t15: f64 = t_t13 - t_t14;
+    let t16 = [t11, t15];
+    let t_t16: [f64; 2] = [t_t11, t_t15];
+    (t16, t_t16)
 }
 ///[`lane_rows_jvp`] along `W` directions at once (vector forward mode): the value of [`lane_rows`] and its derivatives with respect to `l`, `m` along each; every float's tangent is a `[_; W]`, lane `l` of each the `l`-th direction. One sweep: the primal runs once.
 #[inline]
@@ -384,8 +404,11 @@ fn lane_rows_jvp_vec<const __W: usize>(
     let mut t_q: [[f64; __W]; 4] = [[0.0; __W]; 4];
     for a in (0..4) {
         for b in (a + 1..4) {
-            let t0 = l[((((a * (7 - a)) / 2) + b) - a) - 1] * x[a];
-            q[b] = q[b] + t0;
+            let t0 = 0.5 * x[a];
+            let c: f64 = t0.exp();
+            let e: f64 = c * x[a];
+            let t1 = l[((((a * (7 - a)) / 2) + b) - a) - 1] * e;
+            q[b] = q[b] + t1;
         }
     }
     for a in (0..4) {
@@ -402,9 +425,12 @@ fn lane_rows_jvp_vec<const __W: usize>(
                 let __flat_base1: usize = __flat_start;
                 let __row1 = &mut t_q
                     .as_flattened_mut()[__flat_base1 * __W..][..__flat_len * __W];
+                let t0 = 0.5 * x[a];
+                let c: f64 = t0.exp();
+                let e: f64 = c * x[a];
                 for __e in 0..__flat_len * __W {
-                    let t_t0: f64 = __row0[__e] * x[a];
-                    __row1[__e] = __row1[__e] + t_t0;
+                    let t_t1: f64 = __row0[__e] * e;
+                    __row1[__e] = __row1[__e] + t_t1;
                 }
             }
         }
@@ -413,10 +439,10 @@ fn lane_rows_jvp_vec<const __W: usize>(
     let mut t_r: [[f64; __W]; 5] = [[0.0; __W]; 5];
     for k in (0..2) {
         for j in (0..=2).rev() {
-            let t1 = m[k][j] * x[k];
-            let t2 = 0.5 * l[j + 4];
-            let t3 = t1 - t2;
-            r[j + 1] = r[j + 1] + t3;
+            let t2 = m[k][j] * x[k];
+            let t3 = 0.5 * l[j + 4];
+            let t4 = t2 - t3;
+            r[j + 1] = r[j + 1] + t4;
         }
     }
     for k in (0..2) {
@@ -437,81 +463,81 @@ fn lane_rows_jvp_vec<const __W: usize>(
                 let __row2 = &mut t_r
                     .as_flattened_mut()[__flat_base2 * __W..][..__flat_len * __W];
                 for __e in 0..__flat_len * __W {
-                    let t_t1: f64 = __row0[__e] * x[k];
-                    let t_t2: f64 = 0.5_f64 * __row1[__e];
-                    let t_t3: f64 = t_t1 - t_t2;
-                    __row2[__e] = __row2[__e] + t_t3;
+                    let t_t2: f64 = __row0[__e] * x[k];
+                    let t_t3: f64 = 0.5_f64 * __row1[__e];
+                    let t_t4: f64 = t_t2 - t_t3;
+                    __row2[__e] = __row2[__e] + t_t4;
                 }
             }
         }
     }
     for k_1 in (0..2) {
         for j_1 in (0..2) {
-            let t4 = l[2 * j_1] * x[k_1];
-            r[j_1] = r[j_1] + t4;
+            let t5 = l[2 * j_1] * x[k_1];
+            r[j_1] = r[j_1] + t5;
         }
         for j_2 in (0..3) {
-            let t5 = q[k_1] * x[j_2];
-            r[j_2 + 2] = r[j_2 + 2] - t5;
+            let t6 = q[k_1] * x[j_2];
+            r[j_2 + 2] = r[j_2 + 2] - t6;
         }
         for j_3 in (0..3) {
-            let t6 = q[j_3] * x[k_1];
-            let t7 = l[j_3 + 1] * l[j_3];
-            q[j_3] = t6 + t7;
+            let t7 = q[j_3] * x[k_1];
+            let t8 = l[j_3 + 1] * l[j_3];
+            q[j_3] = t7 + t8;
         }
         for j_4 in (0..3) {
-            let t8 = m[k_1][j_4].max(x[k_1]);
-            q[j_4 + 1] = q[j_4 + 1] + t8;
+            let t9 = m[k_1][j_4].max(x[k_1]);
+            q[j_4 + 1] = q[j_4 + 1] + t9;
         }
     }
     for k_1 in (0..2) {
         for j_1 in (0..2) {
-            let t_t4: [f64; __W] = ::core::array::from_fn(|__l| {
+            let t_t5: [f64; __W] = ::core::array::from_fn(|__l| {
                 t_l[2 * j_1][__l] * x[k_1]
             });
-            t_r[j_1] = ::core::array::from_fn(|__l| t_r[j_1][__l] + t_t4[__l]);
+            t_r[j_1] = ::core::array::from_fn(|__l| t_r[j_1][__l] + t_t5[__l]);
         }
         for j_2 in (0..3) {
-            let t_t5: [f64; __W] = ::core::array::from_fn(|__l| t_q[k_1][__l] * x[j_2]);
-            t_r[j_2 + 2] = ::core::array::from_fn(|__l| t_r[j_2 + 2][__l] - t_t5[__l]);
+            let t_t6: [f64; __W] = ::core::array::from_fn(|__l| t_q[k_1][__l] * x[j_2]);
+            t_r[j_2 + 2] = ::core::array::from_fn(|__l| t_r[j_2 + 2][__l] - t_t6[__l]);
         }
         for j_3 in (0..3) {
-            let t_t6: [f64; __W] = ::core::array::from_fn(|__l| t_q[j_3][__l] * x[k_1]);
-            let t_t7: [f64; __W] = ::core::array::from_fn(|__l| {
+            let t_t7: [f64; __W] = ::core::array::from_fn(|__l| t_q[j_3][__l] * x[k_1]);
+            let t_t8: [f64; __W] = ::core::array::from_fn(|__l| {
                 t_l[j_3 + 1][__l] * l[j_3] + l[j_3 + 1] * t_l[j_3][__l]
             });
-            t_q[j_3] = ::core::array::from_fn(|__l| t_t6[__l] + t_t7[__l]);
+            t_q[j_3] = ::core::array::from_fn(|__l| t_t7[__l] + t_t8[__l]);
         }
         for j_4 in (0..3) {
-            let t_t8: [f64; __W] = ::core::array::from_fn(|__l| {
+            let t_t9: [f64; __W] = ::core::array::from_fn(|__l| {
                 if m[k_1][j_4] >= x[k_1] { t_m[k_1][j_4][__l] } else { 0.0 }
             });
-            t_q[j_4 + 1] = ::core::array::from_fn(|__l| t_q[j_4 + 1][__l] + t_t8[__l]);
+            t_q[j_4 + 1] = ::core::array::from_fn(|__l| t_q[j_4 + 1][__l] + t_t9[__l]);
         }
     }
     let mut s: f64 = 0.0;
     let mut t_s: [f64; __W] = [0.0; __W];
     for d in (0..4) {
-        let t9 = q[d] * q[d];
-        let t_t9: [f64; __W] = ::core::array::from_fn(|__l| 2.0 * q[d] * t_q[d][__l]);
-        t_s = ::core::array::from_fn(|__l| t_s[__l] + t_t9[__l]);
-        s = s + t9;
+        let t10 = q[d] * q[d];
+        let t_t10: [f64; __W] = ::core::array::from_fn(|__l| 2.0 * q[d] * t_q[d][__l]);
+        t_s = ::core::array::from_fn(|__l| t_s[__l] + t_t10[__l]);
+        s = s + t10;
     }
-    let t10 = s + r[0];
-    let t_t10: [f64; __W] = ::core::array::from_fn(|__l| t_s[__l] + t_r[0][__l]);
-    let t11 = r[1] * r[2];
-    let t_t11: [f64; __W] = ::core::array::from_fn(|__l| {
+    let t11 = s + r[0];
+    let t_t11: [f64; __W] = ::core::array::from_fn(|__l| t_s[__l] + t_r[0][__l]);
+    let t12 = r[1] * r[2];
+    let t_t12: [f64; __W] = ::core::array::from_fn(|__l| {
         t_r[1][__l] * r[2] + r[1] * t_r[2][__l]
     });
-    let t12 = t11 + r[3];
-    let t_t12: [f64; __W] = ::core::array::from_fn(|__l| t_t11[__l] + t_r[3][__l]);
-    let t13 = r[4].sin();
-    let t_t13: [f64; __W] = ::core::array::from_fn(|__l| t_r[4][__l] * r[4].cos());
-    let t14 = t12 - t13;
-    let t_t14: [f64; __W] = ::core::array::from_fn(|__l| t_t12[__l] - t_t13[__l]);
-    let t15 = [t10, t14];
-    let t_t15: [[f64; __W]; 2] = [t_t10, t_t14];
-    (t15, t_t15)
+    let t13 = t12 + r[3];
+    let t_t13: [f64; __W] = ::core::array::from_fn(|__l| t_t12[__l] + t_r[3][__l]);
+    let t14 = r[4].sin();
+    let t_t14: [f64; __W] = ::core::array::from_fn(|__l| t_r[4][__l] * r[4].cos());
+    let t15 = t13 - t14;
+    let t_t15: [f64; __W] = ::core::array::from_fn(|__l| t_t13[__l] - t_t14[__l]);
+    let t16 = [t11, t15];
+    let t_t16: [[f64; __W]; 2] = [t_t11, t_t15];
+    (t16, t_t16)
 }
 const _: fn(&[f64; 10], &[[f64; 3]; 2], &[f64; 4]) -> [f64; 2] = lane_rows;
 ///The call contract of [`lane_rows`]: for the types of its arguments (each without its reference), what it returns and its tape, which a `#[differentiable]` caller names without spelling `lane_rows`'s constants.
