@@ -67,31 +67,40 @@ fn elem() -> Ident {
 /// half computes again, the same in every iteration since the body does not name the loop's
 /// variable, and what they read), computed once before the loop, and the rest, per element. A
 /// `let mut` stays in the loop (an element may update it), and so does every `let` that reads
-/// an element, a row, or a name such a `let` binds, or binds such a name again.
+/// an element, a row, or a name such a `let` binds, or binds a name a statement before it in
+/// the loop reads or binds.
 fn invariant_lets(printed: TokenStream, rows: Vec<String>) -> (TokenStream, TokenStream) {
     let Ok(body) = syn::parse2::<syn::Block>(quote!({ #printed })) else {
         return (TokenStream::new(), printed);
     };
     let mut per_element: std::collections::HashSet<String> = rows.into_iter().collect();
     per_element.insert(elem().to_string());
+    // Every name the statements kept in the loop so far read or bind: a `let` moved before
+    // them must not bind one of those (they would read it instead of theirs).
+    let mut in_loop = std::collections::HashSet::new();
     let (mut once, mut each) = (TokenStream::new(), TokenStream::new());
     for st in body.stmts {
         let tokens = st.to_token_stream();
         let names = crate::names::occurrences(&tokens);
-        let syn::Stmt::Local(local) = &st else {
-            each.extend(tokens);
-            continue;
+        let hoist = match &st {
+            syn::Stmt::Local(local) => {
+                let mut bound = Vec::new();
+                let plain = bindings(&local.pat, &mut bound)
+                    && local.init.as_ref().is_some_and(|i| i.diverge.is_none());
+                let reads = names.keys().any(|n| per_element.contains(n));
+                let moved = plain && !reads && !bound.iter().any(|n| in_loop.contains(n));
+                if !moved {
+                    per_element.extend(bound);
+                }
+                moved
+            }
+            _ => false,
         };
-        let mut bound = Vec::new();
-        let plain = bindings(&local.pat, &mut bound);
-        // A name an element's `let` bound before is that one's in the loop: its `let` again
-        // stays there, so as not to be shadowed.
-        let reads = names.keys().chain(&bound).any(|n| per_element.contains(n));
-        if reads || !plain {
-            per_element.extend(bound);
-            each.extend(tokens);
-        } else {
+        if hoist {
             once.extend(tokens);
+        } else {
+            in_loop.extend(names.into_keys());
+            each.extend(tokens);
         }
     }
     (once, each)
@@ -305,5 +314,58 @@ impl Tan<'_> {
             true => name,
             false => unflat().to_token_stream(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The statements of each half, as text.
+    fn split(body: TokenStream) -> (String, String) {
+        let (once, each) = invariant_lets(body, vec!["__row0".into(), "__row1".into()]);
+        (once.to_string(), each.to_string())
+    }
+
+    #[test]
+    fn lets_that_read_no_element_move_before_the_loop() {
+        let (once, each) = split(quote!(
+            let c: f64 = x[a].exp();
+            let t_t0: f64 = __row0[__e] * c;
+            let t_t1: f64 = t_t0 * 2.0;
+            __row1[__e] = __row1[__e] + t_t1;
+            let d = c * 3.0;
+            let mut m = 0.0;
+            let u;
+            let (p, q) = (c, d);
+        ));
+        assert_eq!(
+            once,
+            quote!(let c: f64 = x[a].exp(); let d = c * 3.0;).to_string()
+        );
+        let kept = quote!(
+            let t_t0: f64 = __row0[__e] * c;
+            let t_t1: f64 = t_t0 * 2.0;
+            __row1[__e] = __row1[__e] + t_t1;
+            let mut m = 0.0;
+            let u;
+            let (p, q) = (c, d);
+        );
+        assert_eq!(each, kept.to_string());
+    }
+
+    /// A name a statement kept in the loop reads or binds is not bound before the loop again.
+    #[test]
+    fn a_let_stays_where_moving_it_would_shadow() {
+        let (once, each) = split(quote!(
+            let c = 1.0;
+            let t = __row0[__e] * c;
+            let c = 2.0;
+            let t = t + c;
+            __row1[__e] = t;
+        ));
+        assert_eq!(once, quote!(let c = 1.0;).to_string());
+        let kept = quote!(let t = __row0[__e] * c; let c = 2.0; let t = t + c; __row1[__e] = t;);
+        assert_eq!(each, kept.to_string());
     }
 }
