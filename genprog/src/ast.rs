@@ -326,7 +326,42 @@ impl Func {
                 p.ty.has_floats() || (p.ty == Ty::PassedEnum && self.wrt.is_none())
             })
             .filter(|p| self.wrt.as_ref().is_none_or(|w| w.contains(&p.name)))
+            .filter(|p| !(p.ty == Ty::Struct && self.wrt.is_none() && self.in_conditions_only(p)))
             .collect()
+    }
+
+    /// A struct parameter named only in conditions (`if g(x, p) > 0.5`, `while ..`), never
+    /// by a field (`p.w[0]`): no derivative reaches it through a value, and without
+    /// `wrt(..)` the macro takes it as data (`lower/whole.rs`, `not_passed_on`), with no
+    /// gradient. (Text by text: a condition inside a value, `let v = if g(p) > 0.5 { .. }`,
+    /// counts as a value here.)
+    fn in_conditions_only(&self, p: &Param) -> bool {
+        let (mut conditions, mut values) = (Vec::new(), vec![self.tail.as_str()]);
+        fn walk<'a>(stmts: &'a [Stmt], conditions: &mut Vec<&'a str>, values: &mut Vec<&'a str>) {
+            for s in stmts {
+                match s {
+                    Stmt::If { arms, .. } => {
+                        conditions.extend(arms.iter().map(|(c, _)| c.as_str()))
+                    }
+                    Stmt::While { cond, .. } => conditions.push(cond),
+                    Stmt::For { iter, .. } => values.push(iter),
+                    Stmt::Loop { .. } | Stmt::Break | Stmt::Continue => {}
+                    _ => {
+                        let mut own = Vec::new();
+                        s.texts(&mut own);
+                        values.extend(own);
+                        continue;
+                    }
+                }
+                for b in s.blocks() {
+                    walk(b, conditions, values);
+                }
+            }
+        }
+        walk(&self.body, &mut conditions, &mut values);
+        let named = |t: &&str| word_at(t, &p.name).next().is_some();
+        let field = |t: &&str| word_at(t, &p.name).any(|end| t[end..].starts_with('.'));
+        conditions.iter().any(named) && !values.iter().any(named) && !conditions.iter().any(field)
     }
 
     /// `<const N: usize, ..>` as declared, empty without generics.
@@ -795,4 +830,18 @@ fn print_stmt(out: &mut String, s: &Stmt, mode: Mode, depth: usize) {
         Stmt::Continue => line(out, depth, "continue;"),
         Stmt::Return(value) => line(out, depth, &mode.subst(&format!("return {value};"))),
     }
+}
+
+/// Where `name` ends in `text` as a whole word (not a part of another name, a field or a path
+/// segment of that name: `x.name`, `a::name`).
+fn word_at<'a>(text: &'a str, name: &'a str) -> impl Iterator<Item = usize> + 'a {
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    text.match_indices(name).filter_map(move |(at, _)| {
+        let end = at + name.len();
+        let before = text[..at].chars().next_back();
+        let after = text[end..].chars().next();
+        let whole =
+            !before.is_some_and(|c| word(c) || c == '.' || c == ':') && !after.is_some_and(word);
+        whole.then_some(end)
+    })
 }
