@@ -295,9 +295,10 @@ impl Problem {
     /// pattern's finger columns from their colors' lanes, the others zero). Each vertex the
     /// correspondences read is skinned and posed once: while the simple variant's rows fit in
     /// cache (1 MiB), its rows are written vertex by vertex, those of each point bound to the
-    /// vertex just posed, in no order; past that, with 32 points a vertex or more, each
-    /// vertex's rows are made once and copied to its points' rows in order; else the posed
-    /// vertices are kept (in the model's order) and the rows written in order.
+    /// vertex just posed, in no order; past that, each vertex's residual's tangents are made
+    /// once and the rows written from them in order (with 32 points a vertex or more, copied
+    /// from a block of the vertex's rows, made once). The complicated variant keeps the posed
+    /// vertices (in the model's order) and writes the rows in order.
     /// `P` must be `C - 20 + F`, and `F` hold the colors.
     pub fn jacobian_into<const F: usize, const P: usize, const C: usize>(
         &self,
@@ -322,10 +323,12 @@ impl Problem {
         if !self.complicated() && size_of_val(rows.as_slice()) <= BY_VERTEX {
             return self.by_vertex(&sweeps, rows);
         }
-        if !self.complicated() && self.points.len() >= BY_BLOCKS * m.positions.len() {
-            return self.by_blocks(&sweeps, rows);
+        if !self.complicated() {
+            let blocks = self.points.len() >= BY_BLOCKS * m.positions.len();
+            return self.in_order(&sweeps, rows, blocks);
         }
-        // Each vertex a correspondence reads skinned and posed once, in the model's order.
+        // The complicated variant: each vertex a triangle reads skinned and posed once, in the
+        // model's order.
         let mut slot = vec![usize::MAX; m.positions.len()];
         let mut used = 0;
         for i in 0..self.points.len() {
@@ -347,12 +350,8 @@ impl Problem {
         for (i, out) in rows.chunks_exact_mut(3).enumerate() {
             let vs = self.vertices_of(i);
             let [a, b, c] = vs.map(|v| &posed[slot[v]]);
-            let d = if self.complicated() {
-                let (u, point) = (&self.us[i], &self.points[i]);
-                residual_jvp_vec::<P>(&a.0, &b.0, &c.0, u, point, &a.1, &b.1, &c.1, &t_u).1
-            } else {
-                simple_residual_jvp_vec::<P>(&a.0, &self.points[i], &a.1).1
-            };
+            let (u, point) = (&self.us[i], &self.points[i]);
+            let d = residual_jvp_vec::<P>(&a.0, &b.0, &c.0, u, point, &a.1, &b.1, &c.1, &t_u).1;
             let pattern = vs.iter().fold(0, |acc, &v| acc | m.columns[v]);
             self.to_columns(&d, pattern, out);
         }
@@ -392,30 +391,41 @@ impl Problem {
         }
     }
 
-    /// The simple variant's rows in order, when vertices have many points on average: each vertex's
-    /// residual's three rows (the same for every point bound to the vertex: the residual is
-    /// the point minus the vertex) put in their columns once, as a block, at its first point,
-    /// then copied to the rows of each point.
-    fn by_blocks<const F: usize, const P: usize, const C: usize>(
+    /// The simple variant's rows in order. A vertex's residual has the same tangents at every
+    /// point bound to it (the residual is the point minus the vertex): each vertex's are made
+    /// once, at its first point, in the lanes. Each point's rows are then written from its
+    /// vertex's tangents ([`Problem::to_columns`]) or, with `blocks` (many points a vertex:
+    /// [`BY_BLOCKS`]), copied from a block of its vertex's three rows, made once.
+    fn in_order<const F: usize, const P: usize, const C: usize>(
         &self,
         sweeps: &Sweeps<F, P>,
         rows: &mut [[f64; C]],
+        blocks: bool,
     ) {
         let (corr, columns) = (&self.correspondences, &self.model.columns);
-        // Vertex `v`'s block: `blocks[at[v]]`.
+        // Vertex `v`'s tangents: `tangents[at[v]]`.
         let mut at = vec![usize::MAX; columns.len()];
-        let mut blocks: Vec<[[f64; C]; 3]> = Vec::new();
+        let mut tangents: Vec<[[f64; P]; 3]> = Vec::with_capacity(columns.len());
         for (i, &v) in corr.iter().enumerate() {
             if at[v] == usize::MAX {
-                at[v] = blocks.len();
+                at[v] = tangents.len();
                 let (x, d) = sweeps.posed(self, v);
-                let d = simple_residual_jvp_vec::<P>(&x, &self.points[i], &d).1;
-                blocks.push([[0.0; C]; 3]);
-                self.to_columns(&d, columns[v], blocks.last_mut().expect("just pushed"));
+                tangents.push(simple_residual_jvp_vec::<P>(&x, &self.points[i], &d).1);
             }
         }
-        for (out, &v) in rows.as_chunks_mut::<3>().0.iter_mut().zip(corr) {
-            *out = blocks[at[v]];
+        let rows = rows.as_chunks_mut::<3>().0;
+        if !blocks {
+            for (out, &v) in rows.iter_mut().zip(corr) {
+                self.to_columns(&tangents[at[v]], columns[v], out);
+            }
+            return;
+        }
+        let mut made = vec![[[0.0; C]; 3]; tangents.len()];
+        for (v, &a) in at.iter().enumerate().filter(|(_, a)| **a != usize::MAX) {
+            self.to_columns(&tangents[a], columns[v], &mut made[a]);
+        }
+        for (out, &v) in rows.iter_mut().zip(corr) {
+            *out = made[at[v]];
         }
     }
 
