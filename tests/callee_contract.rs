@@ -991,3 +991,60 @@ fn an_enum_passed_on_only_in_a_condition() {
         }
     }
 }
+
+/// A `wrt(..)` callee of two floats.
+#[differentiable(jvp, wrt(x))]
+fn gain(x: f64, y: f64) -> f64 {
+    x * x * y.sin()
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Rig {
+    pub w: [f64; 2],
+    pub a: f64,
+}
+
+const OFFSET: f64 = 0.25;
+
+/// Arguments whose types the macro cannot see (a struct's fields, a `const` item), so not
+/// through the callee's contract: the fields of the differentiated `p` carry derivatives into
+/// `x`, the undifferentiated `q`'s and the `const` none into `y`.
+#[differentiable(jvp, wrt(x, p))]
+fn passes_fields(x: f64, p: &Rig, q: &Rig) -> f64 {
+    gain(p.w[0], q.a) * x + gain(x * p.a, q.w[1]) + gain(p.w[1], OFFSET)
+}
+
+#[test]
+fn a_wrt_callee_passed_struct_fields_and_a_const_against_central_differences() {
+    let (p, q) = (
+        Rig {
+            w: [0.3, -0.8],
+            a: 1.1,
+        },
+        Rig {
+            w: [0.6, 0.7],
+            a: -0.4,
+        },
+    );
+    let at = [0.5, p.w[0], p.w[1], p.a];
+    let of = |v: &[f64; 4]| {
+        let p = Rig {
+            w: [v[1], v[2]],
+            a: v[3],
+        };
+        passes_fields(v[0], &p, &q)
+    };
+    let fd = central(of, &at);
+    let (_, (dx, dp)) = passes_fields_grad(at[0], &p, &q);
+    close(dx, fd[0], "d_x");
+    close(dp.w[0], fd[1], "d_p.w[0]");
+    close(dp.w[1], fd[2], "d_p.w[1]");
+    close(dp.a, fd[3], "d_p.a");
+    let t = Rig {
+        w: [0.2, -0.5],
+        a: 0.9,
+    };
+    let (_, dv) = passes_fields_jvp(at[0], &p, &q, 1.5, &t);
+    let along = 1.5 * fd[0] + 0.2 * fd[1] - 0.5 * fd[2] + 0.9 * fd[3];
+    close(dv, along, "jvp");
+}

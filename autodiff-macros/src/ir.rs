@@ -637,8 +637,18 @@ impl Func {
     /// `g::<N>(..)`, whose tape is `GTape::<N>` and adjoint `g_adjoint`, as for a hand-written
     /// callee without contract) and passes nothing whose type the macro cannot see.
     pub fn through_contract(&self, path: &syn::Path, args: &[Operand]) -> bool {
-        let named = (path.segments.last()).is_some_and(|s| !s.arguments.is_empty());
-        !named && !args.iter().any(|a| self.unseen_arg(a))
+        !names_constants(path) && !args.iter().any(|a| self.unseen_arg(a))
+    }
+
+    /// Whether a call's adjoint and tangent go through the callee's slot forwarders
+    /// (`g_adjoint_call`, `g_jvp_call`: one slot per argument, `()` where no derivative flows,
+    /// so that the callee may leave parameters out of its `wrt(..)`): every call that names no
+    /// constants, also one passing a `const` item or a struct's field (which names `GTape`
+    /// itself, [`Func::through_contract`]), except to another method of the block whose
+    /// contract cannot be named (the macro knows what it differentiates).
+    pub fn through_slots(&self, path: &syn::Path, args: &[Operand]) -> bool {
+        self.through_contract(path, args)
+            || (!names_constants(path) && self.known_callee(path).is_none())
     }
 
     /// Under `hvp`, whether the tangent program takes a zero struct for parameter `i`: a struct
@@ -716,4 +726,9 @@ impl Func {
             Target::Temp(t) => self.temps[t].ty,
         }
     }
+}
+
+/// Whether a call names its callee's constants (`g::<N>(..)`).
+fn names_constants(path: &syn::Path) -> bool {
+    (path.segments.last()).is_some_and(|s| !s.arguments.is_empty())
 }

@@ -208,9 +208,10 @@ impl<'a> Rev<'a> {
         let mut d_args = Vec::new();
         let direct = self.direct_adjoints(args);
         let mut helper = false;
-        // Through the callee's contract: one slot per argument, `()` where no derivative
-        // flows (`g_adjoint_call`).
-        let uniform = self.f.through_contract(path, args);
+        // Through the callee's slot forwarder (`g_adjoint_call`, `Func::through_slots`): one
+        // slot per argument, `()` where no derivative flows, so the callee may leave parameters
+        // out of its `wrt(..)`, also where its contract cannot name its tape.
+        let uniform = self.f.through_slots(path, args);
         for (i, (a, direct)) in args.iter().zip(direct).enumerate() {
             vals.push(self.val(a));
             let ty = self.f.operand_ty(a);

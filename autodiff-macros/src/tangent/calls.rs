@@ -157,9 +157,9 @@ impl Tan<'_> {
         }
         let mut t_args = Vec::new();
         let mut pre = TokenStream::new();
-        // Through the callee's contract: one tangent slot per argument, `&t` or `()` where
-        // the argument carries none (`g_jvp_call`).
-        let uniform = !self.pair && self.f.through_contract(path, args);
+        // Through the callee's slot forwarder (`g_jvp_call`): one tangent slot per argument,
+        // `&t` or `()` where the argument carries none, as in the reverse sweep (`Rev::call`).
+        let uniform = !self.pair && self.f.through_slots(path, args);
         for (i, a) in args.iter().enumerate() {
             let ty = self.f.operand_ty(a);
             if uniform {

@@ -34,8 +34,8 @@ pub(super) fn zero() -> TokenStream {
 
 /// Whether `f` gets `f_jvp_vec`: its differentiated parameters and results are floats and
 /// arrays of floats, no value is a struct (a struct parameter left out of `wrt` neither), and
-/// every call goes through its callee's contract (`g_jvp_call`) and returns a float or an array
-/// of a type written here.
+/// every call goes through its callee's slot forwarder (`g_jvp_call`, `Func::through_slots`)
+/// and returns a float or an array of a type written here.
 pub fn vector_mode(f: &Func) -> bool {
     let plain = |ty: TyId| {
         let leaf = f.types.leaf(ty);
@@ -70,7 +70,7 @@ fn calls_fit(f: &Func, b: &Block) -> bool {
                 Target::Var(v) => f.place_ty(*v, place),
                 t => f.target_ty(*t),
             };
-            tuple.is_none() && f.through_contract(path, args) && written(f, ty)
+            tuple.is_none() && f.through_slots(path, args) && written(f, ty)
         }
         Stmt::Def { rhs, .. } => !matches!(rhs, Rhs::Elem { .. }),
         Stmt::If { then, els, .. } => calls_fit(f, then) && calls_fit(f, els),

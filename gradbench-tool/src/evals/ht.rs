@@ -516,8 +516,8 @@ impl<const F: usize, const P: usize> Sweeps<F, P> {
 /// core of the Xeons we measure on (2 MiB), all of a Zen 4's.
 const BY_VERTEX: usize = 1 << 20;
 
-/// The fewest points per vertex of the model (on average) for which [`Problem::by_blocks`]
-/// writes the simple variant's rows in order.
+/// The fewest points per vertex of the model (on average) for which [`Problem::in_order`]
+/// copies each point's rows from a block of its vertex's rows.
 const BY_BLOCKS: usize = 32;
 
 /// The pose columns every vertex depends on, first in the pose: the global rotation's three
