@@ -1048,3 +1048,46 @@ fn a_wrt_callee_passed_struct_fields_and_a_const_against_central_differences() {
     let along = 1.5 * fd[0] + 0.2 * fd[1] - 0.5 * fd[2] + 0.9 * fd[3];
     close(dv, along, "jvp");
 }
+
+/// Five features of a const-generic input.
+#[differentiable(jvp)]
+fn features<const N: usize>(a: &[f64; N], x: f64) -> [f64; 5] {
+    let mut o = [0.0; 5];
+    for i in 0..5 {
+        o[i] = (a[i % N] * x + i as f64).sin();
+    }
+    o
+}
+
+/// A generic function iterating an untyped `let` of a call's result, alone and zipped with a
+/// `[f64; N]`, carrying state: the result's length is computed from `N` (through the contract),
+/// which rustc takes as no array length in a generic tape, so the loop alone is run-time (its
+/// steps in `Vec`s); zipped, the tape's bound is `N`.
+#[differentiable(jvp)]
+fn iterates_a_generic_result<const N: usize>(x: f64, a: [f64; N]) -> f64 {
+    let y = features::<N>(&a, x);
+    let mut s = x;
+    for e in y.iter() {
+        s = (s * e).tanh() + 0.5 * e;
+    }
+    for (e, w) in y.iter().zip(a.iter()) {
+        s = (s + e * w).sin();
+    }
+    s * y[3]
+}
+
+#[test]
+fn an_untyped_generic_result_iterated_against_central_differences() {
+    let p = [0.4, -0.7, 1.2, 0.3];
+    let fd = central(
+        |q: &[f64; 4]| iterates_a_generic_result(q[0], [q[1], q[2], q[3]]),
+        &p,
+    );
+    let (_, (dx, da)) = iterates_a_generic_result_grad(p[0], [p[1], p[2], p[3]]);
+    close(dx, fd[0], "d_x");
+    for i in 0..3 {
+        close(da[i], fd[i + 1], "d_a");
+    }
+    let (_, dv) = iterates_a_generic_result_jvp(p[0], [p[1], p[2], p[3]], 1.0, &[0.5, 0.0, -1.0]);
+    close(dv, fd[0] + 0.5 * fd[1] - fd[3], "jvp");
+}

@@ -256,8 +256,11 @@ impl Lower {
         let (iters, enumerate) = self.iter_chain(fl, base, chain)?;
         let (steps, len, places) = self.iter_places(&iters)?;
         // A slice's length is known at run time only: a run-time loop, over the shorter of a
-        // `zip`'s operands.
-        let runtime = places.iter().any(|(v, _)| self.f.slices.contains(v));
+        // `zip`'s operands. So is, in effect, a length computed from a const generic parameter
+        // (the size of what a call returns for `[f64; N]` arguments, an untyped `let`): rustc
+        // takes no such expression as an array length in a generic tape (it takes `N` alone).
+        let computed = self.names_generics(&len) && !self.generic_alone(&len);
+        let runtime = computed || places.iter().any(|(v, _)| self.f.slices.contains(v));
         // Over a sub-slice, the length is its place's, `x[a..b].len()`, as every sweep spells
         // it (the user's `row` is a name no sweep has).
         let sub_slice =
@@ -283,8 +286,7 @@ impl Lower {
             .zip(places)
             .map(|(name, (v, proj))| (name.clone(), v, proj))
             .collect();
-        let len_generic = syn::parse2::<Ident>(len.clone())
-            .is_ok_and(|id| self.f.generics.iter().any(|(g, _)| *g == id));
+        let len_generic = self.generic_alone(&len);
         // The index of `.enumerate()` bounds inner loops like a range's variable.
         let bounds = syn::parse2::<syn::Expr>(len.clone())
             .ok()
@@ -424,17 +426,15 @@ impl Lower {
                     let l = proc_macro2::Literal::usize_unsuffixed(m.min(n)).into_token_stream();
                     (l.clone(), l)
                 }
-                // The bound: one that is not a const generic parameter, if there is one.
+                // The bound: one that names no const generic parameter, if there is one, else
+                // one that is such a parameter alone (an array length in a generic tape).
                 _ => {
-                    let generic = |t: &TokenStream| {
-                        syn::parse2::<Ident>(t.clone())
-                            .is_ok_and(|id| self.f.generics.iter().any(|(g, _)| *g == id))
-                    };
-                    let bound = if generic(a) && !generic(b) {
-                        b.clone()
-                    } else {
-                        first
-                    };
+                    let bound = [a, b]
+                        .into_iter()
+                        .find(|t| !self.names_generics(t))
+                        .or_else(|| [a, b].into_iter().find(|t| self.generic_alone(t)))
+                        .unwrap_or(&first)
+                        .clone();
                     (quote::quote!(::core::cmp::min(#a, #b)), bound)
                 }
             },
@@ -445,6 +445,27 @@ impl Lower {
             None => steps,
         };
         Some((steps, bound, places))
+    }
+
+    /// Whether a length is one of the function's const generic parameters alone (`N`).
+    fn generic_alone(&self, len: &TokenStream) -> bool {
+        syn::parse2::<Ident>(len.clone())
+            .is_ok_and(|id| self.f.generics.iter().any(|(g, _)| *g == id))
+    }
+
+    /// Whether a length names one of the function's const generic parameters anywhere (`N`,
+    /// `N - 1`, the size of a callee's result for `[f64; N]` arguments).
+    fn names_generics(&self, len: &TokenStream) -> bool {
+        fn any(t: TokenStream, hit: &dyn Fn(&Ident) -> bool) -> bool {
+            t.into_iter().any(|tt| match tt {
+                proc_macro2::TokenTree::Ident(id) => hit(&id),
+                proc_macro2::TokenTree::Group(g) => any(g.stream(), hit),
+                _ => false,
+            })
+        }
+        any(len.clone(), &|id| {
+            self.f.generics.iter().any(|(g, _)| g == id)
+        })
     }
 
     /// The names the pattern binds: the counter (`i` of `.enumerate()`, or a hidden one), then
