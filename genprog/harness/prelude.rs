@@ -448,6 +448,19 @@ pub type Checks = &'static [(&'static str, fn(&mut Ctx))];
 
 /// Runs every check and prints the records.
 pub fn run(seed: u64, points: usize, programs: &[(&str, Checks)]) {
+    // On a thread of 1 GiB of stack (reserved, not touched): `f_grad` keeps a function's tape
+    // on the stack, and this unoptimized build copies it more than once (seed 10's p059, a
+    // tape of 1.9 MB, overflowed the main thread's 8 MiB).
+    std::thread::scope(|scope| {
+        let checks = std::thread::Builder::new()
+            .stack_size(1 << 30)
+            .spawn_scoped(scope, || run_here(seed, points, programs))
+            .expect("a thread for the checks");
+        checks.join().expect("the checks catch their panics");
+    });
+}
+
+fn run_here(seed: u64, points: usize, programs: &[(&str, Checks)]) {
     panic::set_hook(Box::new(|info| {
         let location = info
             .location()
