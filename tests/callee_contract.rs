@@ -1091,3 +1091,46 @@ fn an_untyped_generic_result_iterated_against_central_differences() {
     let (_, dv) = iterates_a_generic_result_jvp(p[0], [p[1], p[2], p[3]], 1.0, &[0.5, 0.0, -1.0]);
     close(dv, fd[0] + 0.5 * fd[1] - fd[3], "jvp");
 }
+
+/// `gain` with a Hessian.
+#[differentiable(hvp, wrt(x))]
+fn gain2(x: f64, y: f64) -> f64 {
+    x * x * y.sin()
+}
+
+const WEIGHTS: [f64; 2] = [0.8, -0.3];
+
+/// A `const` item's element passed as a place (`WEIGHTS[1]`), under `jvp`: vector mode too.
+#[differentiable(jvp)]
+fn const_place(x: f64) -> f64 {
+    gain(x, WEIGHTS[1]) * x + gain(x * x, WEIGHTS[0])
+}
+
+/// A struct's field passed as a place under `hvp`.
+#[differentiable(hvp, wrt(x))]
+fn field_under_hvp(x: f64, q: &Rig) -> f64 {
+    gain2(x, q.a) * x + gain2(x.sin(), q.w[1])
+}
+
+#[test]
+fn a_wrt_callee_passed_a_const_place_in_vector_mode_and_a_field_under_hvp() {
+    let x = 0.7;
+    let fd = central(|v: &[f64; 1]| const_place(v[0]), &[x]);
+    close(const_place_grad(x).1, fd[0], "d_x");
+    close(const_place_jvp(x, 1.0).1, fd[0], "jvp");
+    let (_, lanes) = const_place_jvp_vec::<2>(x, [1.0, -2.0]);
+    close(lanes[0], fd[0], "jvp_vec lane 0");
+    close(lanes[1], -2.0 * fd[0], "jvp_vec lane 1");
+    let q = Rig {
+        w: [0.6, 0.7],
+        a: -0.4,
+    };
+    let fd = central(|v: &[f64; 1]| field_under_hvp(v[0], &q), &[x]);
+    let (_, d) = field_under_hvp_grad(x, &q);
+    close(d, fd[0], "d_x");
+    let h = 1e-5;
+    let grad = |x: f64| field_under_hvp_grad(x, &q).1;
+    let (_, g, hv) = field_under_hvp_hvp(x, &q, 1.5);
+    close(g, fd[0], "hvp's gradient");
+    close(hv, 1.5 * (grad(x + h) - grad(x - h)) / (2.0 * h), "H v");
+}

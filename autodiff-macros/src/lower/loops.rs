@@ -27,6 +27,9 @@ struct Head {
     aliases: Vec<(Ident, VarId, Vec<Proj>)>,
     /// The trip count is known at run time only (`trips` is then the count's expression).
     runtime: bool,
+    /// Run-time only because the arrays' length is computed from a const generic parameter
+    /// (an untyped `let` of a call's result, in a generic function).
+    computed: bool,
 }
 
 /// Peels the adapters: `(a..b).step_by(2).rev()` -> base `a..b`, [step_by(2), rev].
@@ -98,10 +101,14 @@ impl Lower {
             bounds,
             aliases,
             runtime,
+            computed,
         }) = head
         else {
             return;
         };
+        if computed {
+            self.computed_lengths.insert(id);
+        }
         let (mut checkpoint, binomial) = self.checkpoint_attr(&fl.attrs);
         if runtime {
             checkpoint = self.runtime_checkpoint(fl, checkpoint, binomial);
@@ -212,6 +219,7 @@ impl Lower {
             bounds: Some(((**start).clone(), (**end).clone(), inclusive)),
             aliases: Vec::new(),
             runtime,
+            computed: false,
         })
     }
 
@@ -304,6 +312,7 @@ impl Lower {
             bounds: if runtime { None } else { bounds },
             aliases,
             runtime,
+            computed,
         })
     }
 
@@ -533,6 +542,11 @@ impl Lower {
             self.error(err(
                 fl,
                 "a checkpointed loop inside another is not supported; checkpoint the outer one",
+            ));
+        } else if outer.iter().any(|l| !l.runtime) && self.computed_lengths.contains(&id) {
+            self.error(err(
+                &fl.expr,
+                "this loop's array has a length computed from a const generic parameter (what a call returns, bound by a `let` without a type): rustc takes no such length for an array in a generic tape, so the loop runs over a run-time length, which a checkpointed loop cannot hold; give the `let` its type, as in `let y: [f64; 5] = g(..);`",
             ));
         } else if outer.iter().any(|l| !l.runtime) {
             self.error(err(

@@ -110,6 +110,9 @@ pub struct Lower {
     alloc: bool,
     /// Variables reported as carried through a run-time loop (once each, at the innermost).
     reported_carried: HashSet<VarId>,
+    /// Loops run-time only because their arrays' length is computed from a const generic
+    /// parameter (`Head::computed`): their errors say how to give it a length.
+    computed_lengths: HashSet<usize>,
     /// Loops of independent iterations that compute a costly function ([`Func::costly`]).
     costly: Vec<usize>,
     /// The `call_lets` already reported: each gets one error.
@@ -220,6 +223,7 @@ impl Lower {
             passed_on: HashSet::new(),
             alloc: args.alloc,
             reported_carried: HashSet::new(),
+            computed_lengths: HashSet::new(),
             costly: Vec::new(),
             reported_lets: HashSet::new(),
             enum_params: HashSet::new(),

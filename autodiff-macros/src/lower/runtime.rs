@@ -100,6 +100,25 @@ impl Lower {
             return;
         }
         let name = self.f.vars[v].name.clone();
+        if self.computed_lengths.contains(&id) {
+            // Inside a checkpointed loop of constant bounds: reported by `Lower::carried`.
+            let reported = (self.nest.iter())
+                .any(|&l| self.f.loops[l].checkpoint.is_some() && !self.f.loops[l].runtime);
+            if reported {
+                return;
+            }
+            let how = if self.alloc {
+                "a loop inside a checkpointed loop cannot be one"
+            } else {
+                "without the `alloc` feature (of `stackgrad` or `autodiff-macros`) its tape cannot grow"
+            };
+            return self.error(err(
+                &fl.expr,
+                format!(
+                    "`{name}` is carried from one iteration of this loop to the next, over an array whose length is computed from a const generic parameter (what a call returns, bound by a `let` without a type): rustc takes no such length for an array in a generic tape, so the loop is recorded as one of run-time length, and {how}; give the `let` its type, as in `let y: [f64; 5] = g(..);`"
+                ),
+            ));
+        }
         let options = if self.alloc {
             "it is inside a checkpointed loop, whose iterations run again, so its tape cannot grow: write `#[checkpoint(binomial(S))]` on it"
         } else {
