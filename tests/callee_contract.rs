@@ -1134,3 +1134,28 @@ fn a_wrt_callee_passed_a_const_place_in_vector_mode_and_a_field_under_hvp() {
     close(g, fd[0], "hvp's gradient");
     close(hv, 1.5 * (grad(x + h) - grad(x - h)) / (2.0 * h), "H v");
 }
+
+const SHIFT: [f64; 2] = [0.3, -0.2];
+
+/// The enum passed on to `power_j` in an argument of a call that is not through its contract
+/// (`gain` is passed `SHIFT[1]`, a `const` item's element): `mode` is still only passed on, its
+/// zero `power_j`'s (a copy), so `Mode` needs no `Default`. (Before, the outer call's `const`
+/// made `mode` a struct parameter, whose zero is its `Default`: E0277.)
+#[differentiable(jvp)]
+fn enum_in_a_nested_call(x: f64, mode: &Mode) -> f64 {
+    gain(power_j(x, mode), SHIFT[1]) + x
+}
+
+#[test]
+fn an_enum_passed_on_in_a_nested_call_against_central_differences() {
+    for mode in [Mode::Square, Mode::Cube] {
+        let fd = central(|v: &[f64; 1]| enum_in_a_nested_call(v[0], &mode), &[0.9]);
+        let (_, (d, _)) = enum_in_a_nested_call_grad(0.9, &mode);
+        close(d, fd[0], "d_x");
+        close(
+            enum_in_a_nested_call_jvp(0.9, &mode, 1.0, &mode).1,
+            fd[0],
+            "jvp",
+        );
+    }
+}

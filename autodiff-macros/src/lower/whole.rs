@@ -70,7 +70,15 @@ impl Scan<'_> {
     /// Counts the uses of `name` in `tokens` (`args`: the tokens are a call's arguments); false
     /// where one is not a whole argument of a call.
     fn whole_args(&self, tokens: TokenStream, args: bool, uses: &mut usize) -> bool {
+        self.whole_args_here(tokens, args, uses).is_some()
+    }
+
+    /// [`Scan::whole_args`], `Some` of the uses that are `tokens`' own (not inside a group of
+    /// them): a call's contract matters for the arguments it is passed itself, not for those of
+    /// a call in one of its arguments (`g2(W[1], g0(x, mode))` passes `mode` to `g0`).
+    fn whole_args_here(&self, tokens: TokenStream, args: bool, uses: &mut usize) -> Option<usize> {
         let name = self.name;
+        let mut here = 0;
         let tts: Vec<TokenTree> = tokens.into_iter().collect();
         for (i, tt) in tts.iter().enumerate() {
             let prev = i.checked_sub(1).and_then(|j| tts.get(j));
@@ -85,12 +93,9 @@ impl Scan<'_> {
                         && matches!(prev, Some(TokenTree::Ident(id)) if !NOT_CALLS.contains(&id.to_string().as_str()))
                         && !punct(back(2), '.')
                         && !float_fn;
-                    let before = *uses;
-                    if !self.whole_args(g.stream(), call, uses) {
-                        return false;
-                    }
-                    if call && *uses > before && !through_contract(g.stream()) {
-                        return false;
+                    let own = self.whole_args_here(g.stream(), call, uses)?;
+                    if call && own > 0 && !through_contract(g.stream()) {
+                        return None;
                     }
                 }
                 TokenTree::Ident(id) if *id == name => {
@@ -106,14 +111,15 @@ impl Scan<'_> {
                         && (prev.is_none() || punct(prev, ','))
                         && (tts.get(i + 1).is_none() || punct(tts.get(i + 1), ','));
                     if !alone {
-                        return false;
+                        return None;
                     }
                     *uses += 1;
+                    here += 1;
                 }
                 _ => {}
             }
         }
-        true
+        Some(here)
     }
 }
 
