@@ -364,3 +364,43 @@ fn a_mutable_element_assigned_again() {
     let (_, dt) = mutable_element_jvp(r, t, 0.0, 1.0);
     close(dt, fd[1], "jvp");
 }
+
+/// A tuple of `f32`s from a const-generic callee.
+#[differentiable(jvp)]
+fn moments32<const N: usize>(a: &[f32; N], b: &[f32; N]) -> (f32, f32) {
+    let mut s = 0.0;
+    let mut q = 0.0;
+    for i in 0..N {
+        s += a[i] * b[i];
+        q += (a[i] - b[i]).sin();
+    }
+    (s, q)
+}
+
+/// An element of a call that names its constants (`g::<4>(..)`, so no contract types it), read
+/// only through casts: it takes the function's own float type, `f32` here. (Before, a guessed
+/// `f64`: "`(f32, f32): __StackgradSet1<f64>` is not satisfied"; genprog seed 23, p176.)
+#[differentiable(jvp)]
+fn casts_an_element32(x: f32, w: [f32; 4]) -> f32 {
+    let b = [x, x * x, 0.5, -x];
+    (moments32::<4>(&w, &b).1 * 0.33) as f64 as f32 + x * moments32::<4>(&b, &b).0
+}
+
+#[test]
+fn an_element_of_a_call_naming_its_constants_only_cast_in_f32_code() {
+    let (x, w) = (0.6f32, [0.3f32, -0.8, 1.1, 0.4]);
+    // Central differences of the f32 function, in f64 around it (step 1e-3: f32's precision).
+    let h = 1e-3f32;
+    let fd = (casts_an_element32(x + h, w) as f64 - casts_an_element32(x - h, w) as f64)
+        / (2.0 * h as f64);
+    let (_, (dx, _)) = casts_an_element32_grad(x, w);
+    assert!(
+        (dx as f64 - fd).abs() <= 1e-3 * (1.0 + fd.abs()),
+        "d_x {dx} against central differences {fd}"
+    );
+    let (_, dv) = casts_an_element32_jvp(x, w, 1.0, &[0.0; 4]);
+    assert!(
+        (dv as f64 - fd).abs() <= 1e-3 * (1.0 + fd.abs()),
+        "jvp {dv} against {fd}"
+    );
+}

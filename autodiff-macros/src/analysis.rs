@@ -345,7 +345,7 @@ pub fn reaching_defs(f: &Func) -> Vec<Reach> {
 
 /// Names each element of a tuple an active call returns that nothing else typed (`let w =
 /// g(y, x).0; w as f64`) through the callee's contract (`TyVal::Elem`): the callee's own type,
-/// not a guessed `f64`. Not for a call without derivative (printed as a plain call, its callee
+/// not a guessed `f64`; one no contract names, the function's own float type. Not for a call without derivative (printed as a plain call, its callee
 /// may have no contract), nor where an array argument's type is not known or is named by the
 /// element itself (its contract could not be written).
 pub fn name_tuple_elems(f: &mut Func) {
@@ -358,6 +358,19 @@ pub fn name_tuple_elems(f: &mut Func) {
         if act.temps[call] && !unnamed {
             let call = crate::types::CallOut::of(&path, args);
             f.types.tuple_elem(ty, call, k);
+        }
+    }
+    // An element no contract names and nothing else types (`g::<N>(..).1 as f64`): the
+    // function's own float type (its first float parameter's), not a guessed `f64` in `f32`
+    // code.
+    let own = (f.params.iter())
+        .map(|&p| f.types.leaf(f.vars[p].ty))
+        .find(|&t| matches!(f.types.get(t), TyVal::F32 | TyVal::F64));
+    for ty in std::mem::take(&mut f.blind_elems) {
+        if let Some(own) = own
+            && matches!(f.types.get(ty), TyVal::Unknown(Kind::Float))
+        {
+            f.types.unify(ty, own);
         }
     }
 }

@@ -505,6 +505,10 @@ pub struct Func {
     /// element's position. One nothing else types, of an active call, is named through the
     /// callee's contract (`analysis::name_tuple_elems`).
     pub tuple_elems: Vec<(TyId, usize, syn::Path, Vec<TyId>, usize)>,
+    /// The elements of the tuples calls return that no contract can name (the call names its
+    /// constants, or passes an array or a struct whose type the macro cannot see): one nothing
+    /// else types takes the function's own float type (`analysis::name_tuple_elems`).
+    pub blind_elems: Vec<TyId>,
     /// The function's const generic parameters.
     pub generics: Vec<(Ident, syn::Type)>,
     /// Constant paths named in the body (checked to be `const` items).

@@ -392,6 +392,12 @@ impl Lower {
                     (self.f.tuple_elems).push((ty, c, p.path.clone(), arg_tys.clone(), k));
                 }
             }
+        } else {
+            for (_, t) in &elems {
+                if let Target::Temp(t) = t {
+                    self.f.blind_elems.push(self.f.temps[*t].ty);
+                }
+            }
         }
         out.stmts.push(Stmt::Def {
             id,

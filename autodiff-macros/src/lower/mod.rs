@@ -184,6 +184,7 @@ impl Lower {
                 loops: Vec::new(),
                 costly: Vec::new(),
                 tuple_elems: Vec::new(),
+                blind_elems: Vec::new(),
                 generics: Vec::new(),
                 consts: Vec::new(),
                 n_defs: 0,
