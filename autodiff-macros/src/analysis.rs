@@ -345,9 +345,10 @@ pub fn reaching_defs(f: &Func) -> Vec<Reach> {
 
 /// Names each element of a tuple an active call returns that nothing else typed (`let w =
 /// g(y, x).0; w as f64`) through the callee's contract (`TyVal::Elem`): the callee's own type,
-/// not a guessed `f64`; one no contract names, the function's own float type. Not for a call without derivative (printed as a plain call, its callee
+/// not a guessed `f64`. Not for a call without derivative (printed as a plain call, its callee
 /// may have no contract), nor where an array argument's type is not known or is named by the
-/// element itself (its contract could not be written).
+/// element itself (its contract could not be written). An element no contract names takes the
+/// function's own float type.
 pub fn name_tuple_elems(f: &mut Func) {
     let act = activity(f);
     for (ty, call, path, args, k) in std::mem::take(&mut f.tuple_elems) {

@@ -456,6 +456,13 @@ impl Lower {
         Some((steps, bound, places))
     }
 
+    /// Whether a loop around the current one is checkpointed with constant bounds (its
+    /// iterations run again from snapshots of fixed size).
+    pub(super) fn in_constant_checkpoint(&self) -> bool {
+        (self.nest.iter())
+            .any(|&l| self.f.loops[l].checkpoint.is_some() && !self.f.loops[l].runtime)
+    }
+
     /// Whether a length is one of the function's const generic parameters alone (`N`).
     fn generic_alone(&self, len: &TokenStream) -> bool {
         syn::parse2::<Ident>(len.clone())
@@ -465,16 +472,7 @@ impl Lower {
     /// Whether a length names one of the function's const generic parameters anywhere (`N`,
     /// `N - 1`, the size of a callee's result for `[f64; N]` arguments).
     fn names_generics(&self, len: &TokenStream) -> bool {
-        fn any(t: TokenStream, hit: &dyn Fn(&Ident) -> bool) -> bool {
-            t.into_iter().any(|tt| match tt {
-                proc_macro2::TokenTree::Ident(id) => hit(&id),
-                proc_macro2::TokenTree::Group(g) => any(g.stream(), hit),
-                _ => false,
-            })
-        }
-        any(len.clone(), &|id| {
-            self.f.generics.iter().any(|(g, _)| g == id)
-        })
+        (crate::names::occurrences(len).keys()).any(|n| self.f.generics.iter().any(|(g, _)| g == n))
     }
 
     /// The names the pattern binds: the counter (`i` of `.enumerate()`, or a hidden one), then
@@ -534,21 +532,18 @@ impl Lower {
         // A run-time loop (of independent iterations, or binomial) may be inside other run-time
         // loops: its iterations run again inside each run of theirs. Other checkpointed loops
         // may not nest.
-        let outer: Vec<&Loop> = (self.nest.iter())
-            .map(|&l| &self.f.loops[l])
-            .filter(|l| l.checkpoint.is_some())
-            .collect();
-        if !outer.is_empty() && !self.f.loops[id].runtime {
+        let outer = (self.nest.iter()).any(|&l| self.f.loops[l].checkpoint.is_some());
+        if outer && !self.f.loops[id].runtime {
             self.error(err(
                 fl,
                 "a checkpointed loop inside another is not supported; checkpoint the outer one",
             ));
-        } else if outer.iter().any(|l| !l.runtime) && self.computed_lengths.contains(&id) {
+        } else if self.in_constant_checkpoint() && self.computed_lengths.contains(&id) {
             self.error(err(
                 &fl.expr,
                 "this loop's array has a length computed from a const generic parameter (what a call returns, bound by a `let` without a type): rustc takes no such length for an array in a generic tape, so the loop runs over a run-time length, which a checkpointed loop cannot hold; give the `let` its type, as in `let y: [f64; 5] = g(..);`",
             ));
-        } else if outer.iter().any(|l| !l.runtime) {
+        } else if self.in_constant_checkpoint() {
             self.error(err(
                 &fl.expr,
                 "a loop over a run-time length inside a checkpointed loop is not supported; it may be inside loops of constant bounds or other loops over run-time lengths",

@@ -102,9 +102,7 @@ impl Lower {
         let name = self.f.vars[v].name.clone();
         if self.computed_lengths.contains(&id) {
             // Inside a checkpointed loop of constant bounds: reported by `Lower::carried`.
-            let reported = (self.nest.iter())
-                .any(|&l| self.f.loops[l].checkpoint.is_some() && !self.f.loops[l].runtime);
-            if reported {
+            if self.in_constant_checkpoint() {
                 return;
             }
             let how = if self.alloc {
