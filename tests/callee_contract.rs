@@ -1159,3 +1159,30 @@ fn an_enum_passed_on_in_a_nested_call_against_central_differences() {
         );
     }
 }
+
+/// A generic function whose array's length is written in braces (`[f64; { N }]`): the constant
+/// `N` itself, so its loop keeps a tape of fixed size, and may sit in a checkpointed loop. (rustc
+/// lints the braces, which code generated from a macro's `{ $n }` still writes.)
+#[differentiable]
+#[allow(unused_braces)]
+fn braced_length<const N: usize>(x: f64, a: &[f64; { N }]) -> f64 {
+    let mut s = x;
+    #[checkpoint]
+    for _t in 0..3 {
+        for v in a.iter() {
+            s = (s * v).sin() + 0.5 * s;
+        }
+    }
+    s
+}
+
+#[test]
+fn a_braced_generic_length_in_a_checkpointed_loop() {
+    let p = [0.4, -0.7, 1.2, 0.3];
+    let fd = central(|q: &[f64; 4]| braced_length(q[0], &[q[1], q[2], q[3]]), &p);
+    let (_, (dx, da)) = braced_length_grad(p[0], &[p[1], p[2], p[3]]);
+    close(dx, fd[0], "d_x");
+    for i in 0..3 {
+        close(da[i], fd[i + 1], "d_a");
+    }
+}

@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use crate::items::{Analysed, items};
-use crate::{analysis, args, hvp, jacobian, jacobian_tuple, lower, methods, nested};
+use crate::{analysis, args, hvp, jacobian, jacobian_tuple, lower, methods, names, nested};
 use syn::visit_mut::VisitMut;
 
 pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
@@ -29,11 +29,28 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     let mut func = func;
     StripBounds.visit_item_fn_mut(&mut func);
     match generated {
-        Ok(items) => quote!(#func #items),
+        Ok(items) => {
+            let items = with_allows(&names::allows(&func.attrs), items);
+            quote!(#func #items)
+        }
         Err(e) => {
             let e = e.to_compile_error();
             quote!(#func #e)
         }
+    }
+}
+
+/// `allows` put on each of the generated `items`, when there are any.
+fn with_allows(allows: &[syn::Attribute], items: TokenStream) -> TokenStream {
+    if allows.is_empty() {
+        return items;
+    }
+    match syn::parse2::<syn::File>(items.clone()) {
+        Ok(mut file) => {
+            names::add_allows(allows, &mut file);
+            quote!(#file)
+        }
+        Err(_) => items,
     }
 }
 
@@ -149,15 +166,19 @@ fn expand_impl(attr: TokenStream, block: syn::ItemImpl) -> TokenStream {
         for method in &split.methods {
             match generate(&method.args, &method.hidden) {
                 Ok(items) => {
-                    let (calls, items) = methods::finish(&split, method, items)?;
+                    let mut allowed = names::allows(&block.attrs);
+                    allowed.extend(names::allows(&method.hidden.attrs));
+                    let (calls, items) = methods::finish(&split, method, items, &allowed)?;
                     delegates.extend(calls);
                     // The method's copy as a private function, with the generated functions'
                     // allowances (see `methods::finish`): the user's lints see the method.
                     let mut hidden = method.hidden.clone();
                     hidden.vis = syn::Visibility::Inherited;
                     StripBounds.visit_item_fn_mut(&mut hidden);
+                    let block_allows = names::allows(&block.attrs);
                     out.extend(quote! {
                         #[allow(dead_code, clippy::all)]
+                        #(#block_allows)*
                         #hidden
                         #items
                     });

@@ -372,8 +372,12 @@ pub fn finish(
     block: &Block,
     method: &Method,
     items: TokenStream,
+    allows: &[syn::Attribute],
 ) -> syn::Result<(Vec<syn::ImplItemFn>, TokenStream)> {
     let mut file: syn::File = syn::parse2(items)?;
+    // The user's `#[allow(..)]`s of the method and the block (`crate::names::allows`), which
+    // the methods calling the items copy from them.
+    crate::names::add_allows(allows, &mut file);
     let hidden = method.hidden.sig.ident.to_string();
     let mut methods = Vec::new();
     for item in &mut file.items {
@@ -583,7 +587,7 @@ mod tests {
             pub fn __net_loss_hvp_jvp(self_: &Net, x: f64) -> [f64; 2] { [0.0, 0.0] }
             pub struct NetLossTape {}
         };
-        let (methods, module) = finish(&split, &split.methods[0], items).unwrap();
+        let (methods, module) = finish(&split, &split.methods[0], items, &[]).unwrap();
         let methods: Vec<String> = methods
             .iter()
             .map(|m| m.to_token_stream().to_string())

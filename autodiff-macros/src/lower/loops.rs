@@ -463,10 +463,28 @@ impl Lower {
             .any(|&l| self.f.loops[l].checkpoint.is_some() && !self.f.loops[l].runtime)
     }
 
-    /// Whether a length is one of the function's const generic parameters alone (`N`).
+    /// Whether a length is one of the function's const generic parameters alone: `N`, or `N`
+    /// in braces or parentheses (`[f64; { N }]`).
     fn generic_alone(&self, len: &TokenStream) -> bool {
-        syn::parse2::<Ident>(len.clone())
-            .is_ok_and(|id| self.f.generics.iter().any(|(g, _)| *g == id))
+        let Ok(mut e) = syn::parse2::<syn::Expr>(len.clone()) else {
+            return false;
+        };
+        loop {
+            e = match e {
+                syn::Expr::Paren(p) => *p.expr,
+                syn::Expr::Block(b) if b.block.stmts.len() == 1 => match &b.block.stmts[0] {
+                    syn::Stmt::Expr(inner, None) => inner.clone(),
+                    _ => return false,
+                },
+                syn::Expr::Path(p) => {
+                    return p.qself.is_none()
+                        && p.path
+                            .get_ident()
+                            .is_some_and(|id| self.f.generics.iter().any(|(g, _)| g == id));
+                }
+                _ => return false,
+            };
+        }
     }
 
     /// Whether a length names one of the function's const generic parameters anywhere (`N`,
