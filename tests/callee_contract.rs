@@ -1160,6 +1160,69 @@ fn an_enum_passed_on_in_a_nested_call_against_central_differences() {
     }
 }
 
+/// `power_j` with a weight, and under `hvp`; `moded_wrt_x` leaves the weight out.
+#[differentiable(hvp)]
+fn moded(x: f64, w: f64, mode: &Mode) -> f64 {
+    match mode {
+        Mode::Square => x * x * w,
+        _ => x * x * x * w,
+    }
+}
+
+#[differentiable(hvp, wrt(x))]
+fn moded_wrt_x(x: f64, w: f64, mode: &Mode) -> f64 {
+    match mode {
+        Mode::Square => x.sin() * w,
+        _ => x * x * w,
+    }
+}
+
+/// The enum passed on in the same call as a struct's field or a `const` item's element (calls
+/// through the callee's slot forwarders, not its contract), beside calls through the contract:
+/// `mode` is still only passed on, its zero the callee's (a copy), so `Mode` needs no
+/// `Default`. (Before, such a call made `mode` a struct parameter: E0277 `Mode: Default`.)
+#[differentiable(hvp)]
+fn enum_beside_a_field(x: f64, q: &Rig, mode: &Mode) -> f64 {
+    moded(x, q.a, mode) + x * moded_wrt_x(x, SHIFT[0], mode) + moded(x * x, x, mode)
+}
+
+#[differentiable(hvp)]
+fn enum_beside_a_const(x: f64, mode: &Mode) -> f64 {
+    moded(x, SHIFT[1], mode) * x + moded_wrt_x(x, OFFSET, mode)
+}
+
+#[test]
+fn an_enum_passed_on_beside_a_field_or_a_const_against_central_differences() {
+    let q = Rig {
+        w: [0.6, 0.7],
+        a: -0.4,
+    };
+    let h = 1e-5;
+    for mode in [Mode::Square, Mode::Cube] {
+        let p = [0.9, q.a];
+        let at = |v: &[f64; 2]| Rig { a: v[1], ..q };
+        let fd = central(|v: &[f64; 2]| enum_beside_a_field(v[0], &at(v), &mode), &p);
+        let (_, (d_x, d_q, _)) = enum_beside_a_field_grad(p[0], &q, &mode);
+        close(d_x, fd[0], "d_x");
+        close(d_q.a, fd[1], "d_q.a");
+        close(d_q.w[0], 0.0, "d_q.w");
+        let zero = Rig {
+            w: [0.0; 2],
+            a: 0.0,
+        };
+        let t_q = Rig { a: -2.0, ..zero };
+        let (_, dv) = enum_beside_a_field_jvp(p[0], &q, &mode, 0.5, &t_q, &mode);
+        close(dv, 0.5 * fd[0] - 2.0 * fd[1], "jvp");
+        let fd = central(|v: &[f64; 1]| enum_beside_a_const(v[0], &mode), &[0.9]);
+        let (_, (d, _)) = enum_beside_a_const_grad(0.9, &mode);
+        close(d, fd[0], "d_x (const)");
+        let grad = |x: f64| enum_beside_a_const_grad(x, &mode).1.0;
+        let (_, (g, _), (hv, _)) = enum_beside_a_const_hvp(0.9, &mode, 1.5, &mode);
+        close(g, fd[0], "hvp's gradient");
+        close(hv, 1.5 * (grad(0.9 + h) - grad(0.9 - h)) / (2.0 * h), "H v");
+    }
+}
+
 /// A generic function whose array's length is written in braces (`[f64; { N }]`): the constant
 /// `N` itself, so its loop keeps a tape of fixed size, and may sit in a checkpointed loop. (rustc
 /// lints the braces, which code generated from a macro's `{ $n }` still writes.)

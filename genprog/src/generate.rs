@@ -1703,28 +1703,28 @@ impl Gen<'_> {
             Ty::Float => !place(a),
             _ => true,
         });
-        // A `wrt(..)` callee is called through its contract only: no constants named, and
-        // nothing passed whose type the macro cannot see (a struct field or a `const` array).
-        // An enum passed on reaches the helper through its contract too (a call by `g_adjoint`
-        // takes a buffer for every struct argument, `em` among them).
+        // A `wrt(..)` callee, or one passed an enum, is called without its constants named
+        // (its adjoint and tangent through its slot forwarders, `g_adjoint_call`, also where
+        // an argument is a struct's field or a `const` item's element; an enum passed on
+        // reaches the helper's zero through them too).
         let enum_arg = callee.params.iter().any(|q| q.ty == Ty::Enum);
-        if callee.wrt.is_some() || untyped_by_value || enum_arg {
+        if untyped_by_value {
+            // An untyped result passed by value goes through the callee's contract only: no
+            // field, method call (`.` then a letter) or `const` item in any argument, which
+            // the macro's scan for values passed on whole does not take for one.
             let field = (args.iter()).any(|a| a.trim_start_matches(['&', '*']).starts_with("p."));
-            // For an untyped result passed by value, also no method call or field anywhere (`.`
-            // then a letter) and no `const` item passed whole: the macro's scan for values
-            // passed on whole takes none of those calls for one through the contract.
-            // The same scan finds a parameter only passed on (`em`).
-            let strict = (untyped_by_value || enum_arg)
-                && (args.iter()).any(|a| {
-                    let dotted = (a.as_bytes().windows(2))
-                        .any(|w| w[0] == b'.' && (w[1].is_ascii_alphabetic() || w[1] == b'_'));
-                    dotted
-                        || a.trim_start_matches(['&', '*'])
-                            .starts_with(char::is_uppercase)
-                });
+            let strict = (args.iter()).any(|a| {
+                let dotted = (a.as_bytes().windows(2))
+                    .any(|w| w[0] == b'.' && (w[1].is_ascii_alphabetic() || w[1] == b'_'));
+                dotted
+                    || a.trim_start_matches(['&', '*'])
+                        .starts_with(char::is_uppercase)
+            });
             if !self.seen_args || field || strict {
                 return None;
             }
+        }
+        if callee.wrt.is_some() || untyped_by_value || enum_arg {
             turbofish.clear();
         }
         if callee.generic {

@@ -25,6 +25,7 @@ pub(super) fn only_passed_whole(name: &str, rest: &[syn::Stmt], conts: &[&[syn::
     let scan = Scan {
         name,
         borrow: false,
+        slots: false,
     };
     for s in rest {
         if !scan.whole_args(s.to_token_stream(), false, &mut uses) {
@@ -42,17 +43,25 @@ pub(super) fn only_passed_whole(name: &str, rest: &[syn::Stmt], conts: &[&[syn::
 
 /// Whether `stmts` use the reference parameter `name` at least once and only as a whole
 /// argument of calls, as above, also borrowed again (`g(&p)`, as `hvp`'s tangent program
-/// passes a struct's tangent).
+/// passes a struct's tangent), and also beside a struct's field or a `const` item (the call
+/// goes through the callee's slot forwarders, [`crate::ir::Func::through_slots`], and the
+/// callee states the parameter's zero as for any call through its contract).
 fn param_only_passed_whole(name: &str, stmts: &[syn::Stmt]) -> bool {
     let mut uses = 0;
-    let scan = Scan { name, borrow: true };
+    let scan = Scan {
+        name,
+        borrow: true,
+        slots: true,
+    };
     (stmts.iter()).all(|s| scan.whole_args(s.to_token_stream(), false, &mut uses)) && uses > 0
 }
 
-/// A scan for `name` as a whole argument; `borrow`: `&name` counts as one.
+/// A scan for `name` as a whole argument; `borrow`: `&name` counts as one; `slots`: also in a
+/// call not through its callee's contract (that passes a field or a `const` item).
 struct Scan<'a> {
     name: &'a str,
     borrow: bool,
+    slots: bool,
 }
 
 /// Whether `t` is the punctuation `c` (the token scans over what follows a `let`).
@@ -94,7 +103,7 @@ impl Scan<'_> {
                         && !punct(back(2), '.')
                         && !float_fn;
                     let own = self.whole_args_here(g.stream(), call, uses)?;
-                    if call && own > 0 && !through_contract(g.stream()) {
+                    if call && own > 0 && !self.slots && !through_contract(g.stream()) {
                         return None;
                     }
                 }
@@ -173,7 +182,7 @@ impl Lower {
         }
     }
 
-    /// A call through its callee's contract that passes a struct parameter only passed on
+    /// A call through its callee's slot forwarders that passes a struct parameter only passed on
     /// (`g(x, mode)`): the parameter's zero derivative becomes the one the callee states for
     /// that argument (`GZero{i}`), the first such call's.
     pub(super) fn pass_on(&mut self, path: &syn::Path, args: &[Operand]) {
@@ -182,7 +191,7 @@ impl Lower {
         }
         // Another method of the `impl` block: the caller knows what it differentiates, and
         // the parameter keeps the struct's type (an enum among them is matched in a method).
-        if self.f.known_callee(path).is_some() || !self.f.through_contract(path, args) {
+        if self.f.known_callee(path).is_some() || !self.f.through_slots(path, args) {
             for a in args {
                 if let Operand::Var { var, .. } = a {
                     self.passed_on.remove(var);
