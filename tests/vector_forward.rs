@@ -92,6 +92,32 @@ fn with_calls(x: &[f64; 4], a: f64) -> [f64; 2] {
     out
 }
 
+/// A const-generic callee, called with its constants named.
+#[differentiable(jvp)]
+fn weigh<const N: usize>(v: &[f64; N], w: &[f64; N], s: f64) -> [f64; 2] {
+    let mut d = 0.0;
+    for i in 0..N {
+        d += v[i] * w[i];
+    }
+    [d * s, (d + s).sin()]
+}
+
+const WEIGHTS: [f64; 3] = [0.5, -1.25, 2.0];
+const SCALE: f64 = 0.75;
+
+/// Calls that name their callee's constants (`weigh::<3>(..)`) in vector mode: each lane one
+/// `weigh_jvp::<3>` call, as `f_jvp` calls it, with a `const` item (no tangent) in either
+/// array's place or the float's, and a literal.
+#[differentiable(jvp)]
+fn named_calls(x: &[f64; 3], a: f64) -> [f64; 2] {
+    let r: [f64; 2] = weigh::<3>(x, &WEIGHTS, a);
+    let m = [a, 1.0];
+    let q: [f64; 2] = weigh::<2>(&r, &m, 0.5);
+    let z: [f64; 2] = weigh::<3>(&WEIGHTS, x, q[1]);
+    let y: [f64; 2] = weigh::<2>(&m, &z, SCALE);
+    [q[0] + z[1] * y[0], q[1] * r[0] + z[0] - y[1]]
+}
+
 /// Innermost loops of a split nest's tangents as flat rows of lanes (a triangle reading rows of
 /// `l` at `a * (7 - a) / 2 + b - a - 1`, a backward inclusive range with rows at offsets and a
 /// row of `m`'s row), beside inner loops that stay lane by lane (an index of stride 2, a tangent
@@ -305,6 +331,28 @@ fn with_calls_all<const W: usize>(seed: u64) {
     );
 }
 
+fn named_calls_all<const W: usize>(seed: u64) {
+    let split = |p: &[f64; 4]| -> ([f64; 3], f64) { (core::array::from_fn(|i| p[i]), p[3]) };
+    check::<4, 2, W>(
+        "named_calls",
+        &points(seed, 20, -1.0, 1.0),
+        seed,
+        |p| {
+            let (x, a) = split(p);
+            named_calls(&x, a)
+        },
+        |p, t| {
+            let ((x, a), (tx, ta)) = (split(p), split(t));
+            named_calls_jvp(&x, a, &tx, ta)
+        },
+        |p, t| {
+            let (x, a) = split(p);
+            let tx: [[f64; W]; 3] = core::array::from_fn(|i| t[i]);
+            named_calls_jvp_vec::<W>(&x, a, &tx, t[3])
+        },
+    );
+}
+
 fn lane_rows_all<const W: usize>(seed: u64) {
     let x = [0.3, -0.6, 0.9, 0.45];
     let split = |p: &[f64; 16]| -> ([f64; 10], [[f64; 3]; 2]) {
@@ -400,6 +448,13 @@ fn calls_each_lane_through_the_callee() {
     with_calls_all::<1>(10);
     with_calls_all::<4>(11);
     with_calls_all::<8>(12);
+}
+
+#[test]
+fn calls_naming_their_constants_each_lane_through_g_jvp() {
+    named_calls_all::<1>(13);
+    named_calls_all::<4>(14);
+    named_calls_all::<8>(15);
 }
 
 #[test]

@@ -733,6 +733,6 @@ impl Func {
 }
 
 /// Whether a call names its callee's constants (`g::<N>(..)`).
-fn names_constants(path: &syn::Path) -> bool {
+pub fn names_constants(path: &syn::Path) -> bool {
     (path.segments.last()).is_some_and(|s| !s.arguments.is_empty())
 }

@@ -1725,6 +1725,11 @@ impl Gen<'_> {
             }
         }
         if callee.wrt.is_some() || untyped_by_value || enum_arg {
+            // Not a const-generic callee passed a field or a `const` item: without its
+            // constants named, the macro cannot name its tape (the docs' "missing generics").
+            if callee.generic && !self.seen_args {
+                return None;
+            }
             turbofish.clear();
         }
         if callee.generic {

@@ -11,11 +11,12 @@
 //! hold lanes too), and loop nests split as there (`split`). For the functions whose tangents are
 //! floats and arrays of floats: a struct or slice tangent leaves the function without
 //! `f_jvp_vec` ([`vector_mode`]). A call takes the value once and its tangent lane by lane,
-//! one `g_jvp_call` per lane ([`Tan::lanes_call`]): any `jvp` callee serves, whether it has a
+//! one `g_jvp_call` per lane ([`Tan::lanes_call`]; a call that names its constants one
+//! `g_jvp::<N>` per lane, as `f_jvp` calls it): any `jvp` callee serves, whether it has a
 //! vector form or not.
 
 use proc_macro2::{Ident, Span, TokenStream};
-use quote::quote;
+use quote::{ToTokens, quote};
 
 use super::Tan;
 use crate::ir::*;
@@ -35,7 +36,8 @@ pub(super) fn zero() -> TokenStream {
 /// Whether `f` gets `f_jvp_vec`: its differentiated parameters and results are floats and
 /// arrays of floats, no value is a struct (a struct parameter left out of `wrt` neither), and
 /// every call goes through its callee's slot forwarder (`g_jvp_call`, `Func::through_slots`)
-/// and returns a float or an array of a type written here.
+/// or names its constants (`g::<N>(..)`, not another method of the block), and returns a float
+/// or an array of a type written here.
 pub fn vector_mode(f: &Func) -> bool {
     let plain = |ty: TyId| {
         let leaf = f.types.leaf(ty);
@@ -70,7 +72,10 @@ fn calls_fit(f: &Func, b: &Block) -> bool {
                 Target::Var(v) => f.place_ty(*v, place),
                 t => f.target_ty(*t),
             };
-            tuple.is_none() && f.through_slots(path, args) && written(f, ty)
+            // Through the slot forwarders, or naming the callee's constants (`g_jvp`, lane by
+            // lane, as `f_jvp` calls it).
+            let named = names_constants(path) && f.known_callee(path).is_none();
+            tuple.is_none() && (f.through_slots(path, args) || named) && written(f, ty)
         }
         Stmt::Def { rhs, .. } => !matches!(rhs, Rhs::Elem { .. }),
         Stmt::If { then, els, .. } => calls_fit(f, then) && calls_fit(f, els),
@@ -177,7 +182,8 @@ impl Tan<'_> {
 
     /// A call in vector mode, `let y = g(args..);`: its tangent lane by lane, each lane one
     /// `g_jvp_call` with every argument's tangent at that lane (`__LaneOf::lane`, `()` where
-    /// it carries none), written into the lanes of `t_y`; then the value, once.
+    /// it carries none; for `g::<N>(..)`, one `g_jvp::<N>` with the tangents `f_jvp` passes,
+    /// [`Tan::lane_arg`]), written into the lanes of `t_y`; then the value, once.
     pub(super) fn lanes_call(
         &mut self,
         (target, place, is_let): (Target, &[Proj], bool),
@@ -187,8 +193,17 @@ impl Tan<'_> {
         let fwd = self.fwd;
         let vals: Vec<_> = args.iter().map(|a| fwd.operand(a)).collect();
         let mut slots = Vec::new();
+        // A call that names its constants calls `g_jvp` as `f_jvp` does (a tangent per
+        // argument the callee differentiates, a float by value), each at the lane.
+        let uniform = self.f.through_slots(path, args);
         for a in args {
             let ty = self.f.operand_ty(a);
+            if !uniform {
+                if self.f.types.differentiable(ty) {
+                    slots.push(self.lane_arg(a, ty));
+                }
+                continue;
+            }
             let t = self.f.types.differentiable(ty).then(|| self.t_operand(a));
             slots.push(match t.flatten() {
                 Some(t) => quote!(&__LaneOf::lane(&(#t), __l)),
@@ -196,8 +211,9 @@ impl Tan<'_> {
             });
         }
         self.needs_lane_of = true;
+        let suffix = if uniform { "jvp_call" } else { "jvp" };
         let jvp = crate::names::companion(path, |i| {
-            quote::format_ident!("{}_jvp_call", i, span = span)
+            quote::format_ident!("{}_{}", i, suffix, span = span)
         });
         let ty = self.def_ty(target, place);
         let (tt, zero, w) = (self.t_ty(ty), self.zero(ty), width());
@@ -241,6 +257,9 @@ impl Tan<'_> {
         let (stmts, value, tangent) = self.block(&self.f.body, &self.f.ret);
         if self.needs_lane_of {
             pre.extend(lane_of());
+        }
+        if self.needs_zero_helper {
+            crate::tangent::ZERO_HELPER.to_tokens(&mut pre);
         }
         match (self.f.ret_tuple, &value[..]) {
             (false, [v]) => {
