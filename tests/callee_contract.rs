@@ -1249,3 +1249,56 @@ fn a_braced_generic_length_in_a_checkpointed_loop() {
         close(da[i], fd[i + 1], "d_a");
     }
 }
+
+/// An array result bound without a type (named through `spread`'s contract), iterated inside a
+/// checkpointed loop, under `hvp`: the tangent program prints that loop's bound as the size of
+/// the contract's type over its element's, a constant, where it took it for a run-time length
+/// and stopped ("the macro's tangent program is outside its own language").
+#[differentiable(hvp)]
+fn spread(x: f64, a: [f64; 4]) -> [f64; 4] {
+    let mut o = a;
+    for i in 0..4 {
+        o[i] = (o[i] + x).sin();
+    }
+    o
+}
+
+#[differentiable(hvp)]
+fn untyped_result_in_a_checkpoint(z: f64, a: &[f64; 4]) -> f64 {
+    let y = spread(a[2] * z, *a);
+    let mut d = z;
+    #[checkpoint(snapshots = 1, binomial)]
+    for _i in 0..=3 {
+        for (k, e) in y.iter().enumerate() {
+            d = (d * e).sin() + 0.5 * d + 0.01 * k as f64;
+        }
+    }
+    d
+}
+
+#[test]
+fn an_untyped_result_iterated_in_a_checkpoint_under_hvp() {
+    let p = [0.7, 0.3, -0.5, 0.9, 0.2];
+    let (z, a) = (p[0], [p[1], p[2], p[3], p[4]]);
+    let f = |q: &[f64; 5]| untyped_result_in_a_checkpoint(q[0], &[q[1], q[2], q[3], q[4]]);
+    let fd = central(f, &p);
+    let (_, (d_z, d_a)) = untyped_result_in_a_checkpoint_grad(z, &a);
+    close(d_z, fd[0], "d_z");
+    for i in 0..4 {
+        close(d_a[i], fd[i + 1], "d_a");
+    }
+    // H v against central differences of the gradient along v.
+    let (vz, va) = (0.5, [1.0, -0.5, 0.25, 2.0]);
+    let (_, (g_z, _), (hv_z, hv_a)) = untyped_result_in_a_checkpoint_hvp(z, &a, vz, &va);
+    close(g_z, fd[0], "hvp's gradient");
+    let h = 1e-5;
+    let grad_at = |s: f64| {
+        let a2: [f64; 4] = core::array::from_fn(|i| a[i] + s * va[i]);
+        untyped_result_in_a_checkpoint_grad(z + s * vz, &a2).1
+    };
+    let (plus, minus) = (grad_at(h), grad_at(-h));
+    close(hv_z, (plus.0 - minus.0) / (2.0 * h), "H v (z)");
+    for i in 0..4 {
+        close(hv_a[i], (plus.1[i] - minus.1[i]) / (2.0 * h), "H v (a)");
+    }
+}

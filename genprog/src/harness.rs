@@ -413,7 +413,9 @@ const LANES: usize = 3;
 /// Whether `#[differentiable(jvp)]` gives `f` an `f_jvp_vec` (`tangent::lanes::vector_mode`):
 /// parameters of floats and arrays of them, beside `usize`s, `bool`s, index tables, slices of
 /// data and matched enums (`TyVal::Enum`, not a struct); no struct, no enum only passed on (the
-/// macro takes it for a struct), no call.
+/// macro takes it for a struct); no call of a nested gradient or of a helper returning a tuple
+/// (`calls_nested`), and no call's result bound by a `let` without a type (its type is named
+/// through the callee's contract).
 fn vector_mode(p: &Program, f: &Func) -> bool {
     fn plain(ty: &Ty) -> bool {
         match ty {
@@ -427,15 +429,25 @@ fn vector_mode(p: &Program, f: &Func) -> bool {
         let data = matches!(q.ty, Ty::Usize | Ty::Bool | Ty::Slice(_)) || q.fixed.is_some();
         plain(&q.ty) || (data && !matches!(q.ty, Ty::Struct | Ty::PassedEnum))
     });
-    let calls = (p.funcs.iter()).filter(|g| g.name != f.name).any(|g| {
-        let (call, generic) = (format!("{}(", g.name), format!("{}::<", g.name));
-        let named = |t: &str| t.contains(&call) || t.contains(&generic);
-        f.body
-            .iter()
-            .any(|s| s.mentions(&call) || s.mentions(&generic))
-            || named(&f.tail)
-    });
-    params && plain(&f.ret) && !calls && !f.calls_nested
+    let helpers: Vec<&Func> = (p.funcs.iter()).filter(|g| g.name != f.name).collect();
+    let untyped_call = |s: &Stmt| {
+        let Stmt::Let {
+            ty: None, value, ..
+        } = s
+        else {
+            return false;
+        };
+        let v = value.trim_start_matches('(');
+        let v = (v
+            .strip_prefix("inner::")
+            .or_else(|| v.strip_prefix("super::")))
+        .unwrap_or(v);
+        (helpers.iter()).any(|g| {
+            v.starts_with(&format!("{}(", g.name)) || v.starts_with(&format!("{}::<", g.name))
+        })
+    };
+    let untyped = f.body.iter().any(|s| s.any(&untyped_call));
+    params && plain(&f.ret) && !untyped && !f.calls_nested
 }
 
 /// The type of `ty`'s lanes: each float a `[F; LANES]`.

@@ -469,6 +469,16 @@ impl Lower {
             syn::Expr::Call(c) if c.args.len() == 2 && is_min(&c.func) => {
                 self.smaller(&c.args[0], &c.args[1])
             }
+            // `::core::mem::size_of::<T>()` of a type that names no const generic parameter: a
+            // constant (the tangent program of `hvp` prints a loop over an array typed through
+            // a callee's contract as `0..(size_of::<Out>() / size_of::<Elem>())`, as the
+            // primal's tape has its length).
+            syn::Expr::Call(c) if c.args.is_empty() && is_size_of(&c.func) => {
+                let tokens = c.to_token_stream();
+                let names = crate::names::occurrences(&tokens);
+                let generic = (names.keys()).any(|n| self.f.generics.iter().any(|(g, _)| g == n));
+                (!generic).then(|| Bound::sym(tokens, false))
+            }
             syn::Expr::MethodCall(m) if m.method == "min" && m.args.len() == 1 => {
                 self.smaller(&m.receiver, &m.args[0])
             }
@@ -621,6 +631,16 @@ fn is_min(f: &syn::Expr) -> bool {
     names.ends_with(&["cmp".to_string(), "min".to_string()]) || names == ["usize", "min"]
 }
 
+/// `size_of::<T>` (`::core::mem::size_of::<T>`, `mem::size_of::<T>`).
+fn is_size_of(f: &syn::Expr) -> bool {
+    let syn::Expr::Path(p) = f else {
+        return false;
+    };
+    (p.path.segments.last()).is_some_and(|s| {
+        s.ident == "size_of" && matches!(s.arguments, syn::PathArguments::AngleBracketed(_))
+    })
+}
+
 /// `usize`, the type a tape length is cast to.
 fn is_usize(ty: &syn::Type) -> bool {
     matches!(ty, syn::Type::Path(p) if p.qself.is_none() && p.path.is_ident("usize"))
@@ -634,6 +654,7 @@ fn exact(e: &syn::Expr) -> bool {
         syn::Expr::Group(g) => exact(&g.expr),
         syn::Expr::Lit(_) | syn::Expr::Path(_) => true,
         syn::Expr::Cast(c) if is_usize(&c.ty) => exact(&c.expr),
+        syn::Expr::Call(c) => c.args.is_empty() && is_size_of(&c.func),
         syn::Expr::Binary(b) => match b.op {
             syn::BinOp::Sub(_) => {
                 exact(&b.left)
