@@ -1213,6 +1213,21 @@ fn an_enum_passed_on_beside_a_field_or_a_const_against_central_differences() {
         let t_q = Rig { a: -2.0, ..zero };
         let (_, dv) = enum_beside_a_field_jvp(p[0], &q, &mode, 0.5, &t_q, &mode);
         close(dv, 0.5 * fd[0] - 2.0 * fd[1], "jvp");
+        // H v along (0.5, q.a: -2.0) against central differences of the gradient.
+        let (_, (g_x, _, _), (hv_x, hv_q, _)) =
+            enum_beside_a_field_hvp(p[0], &q, &mode, 0.5, &t_q, &mode);
+        close(g_x, fd[0], "hvp's gradient");
+        let grad_at = |s: f64| {
+            let q2 = Rig {
+                a: q.a - 2.0 * s,
+                ..q
+            };
+            let (_, (d_x, d_q, _)) = enum_beside_a_field_grad(p[0] + 0.5 * s, &q2, &mode);
+            (d_x, d_q.a)
+        };
+        let (plus, minus) = (grad_at(h), grad_at(-h));
+        close(hv_x, (plus.0 - minus.0) / (2.0 * h), "H v (x)");
+        close(hv_q.a, (plus.1 - minus.1) / (2.0 * h), "H v (q.a)");
         let fd = central(|v: &[f64; 1]| enum_beside_a_const(v[0], &mode), &[0.9]);
         let (_, (d, _)) = enum_beside_a_const_grad(0.9, &mode);
         close(d, fd[0], "d_x (const)");
@@ -1224,7 +1239,8 @@ fn an_enum_passed_on_beside_a_field_or_a_const_against_central_differences() {
 }
 
 /// A generic function whose array's length is written in braces (`[f64; { N }]`): the constant
-/// `N` itself, so its loop keeps a tape of fixed size, and may sit in a checkpointed loop. (rustc
+/// `N` itself, so its loops (`a.iter()`, `0..a.len()`) keep a tape of fixed size, and may sit in
+/// a checkpointed loop. (rustc
 /// lints the braces, which code generated from a macro's `{ $n }` still writes.)
 #[differentiable]
 #[allow(unused_braces)]
@@ -1234,6 +1250,9 @@ fn braced_length<const N: usize>(x: f64, a: &[f64; { N }]) -> f64 {
     for _t in 0..3 {
         for v in a.iter() {
             s = (s * v).sin() + 0.5 * s;
+        }
+        for i in 0..a.len() {
+            s += 0.1 * a[i] * s.cos();
         }
     }
     s

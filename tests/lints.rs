@@ -56,6 +56,28 @@ impl Lens {
     }
 }
 
+/// The allowance inside the body (`#![allow(..)]`).
+#[differentiable(jvp)]
+fn inner_allowance(V: &[f64; 2]) -> f64 {
+    #![allow(non_snake_case)]
+    V[0].sin() * V[1]
+}
+
+#[derive(Default, Debug)]
+struct Prism {
+    n: f64,
+}
+
+/// The allowance inside the block (`#![allow(..)]`).
+#[differentiable(jvp)]
+impl Prism {
+    #![allow(non_snake_case)]
+    #[wrt(self, X)]
+    fn cost(&self, X: &[f64; 2]) -> f64 {
+        self.n * X[0] * X[0] + X[1]
+    }
+}
+
 /// A length in braces, which rustc lints (and code generated from a macro's `{ $n }` writes).
 #[differentiable(jvp)]
 #[allow(unused_braces)]
@@ -110,6 +132,17 @@ fn allowed_capital_names_in_methods() {
     close(d_lens.k, 0.3_f64.sin() * 2.0, "d_k");
     close(d_x[0], 0.6 * 0.3_f64.cos() * 2.0, "d_X[0]");
     close(d_x[1], 0.6 * 0.3_f64.sin(), "d_X[1]");
+}
+
+#[test]
+fn allowed_inside_the_body_or_the_block() {
+    let (_, d_v) = inner_allowance_grad(&[0.4, -1.5]);
+    close(d_v[0], 0.4_f64.cos() * -1.5, "d_V[0]");
+    close(d_v[1], 0.4_f64.sin(), "d_V[1]");
+    let (_, (d_prism, d_x)) = Prism { n: 1.5 }.cost_grad(&[0.8, 2.0]);
+    close(d_prism.n, 0.64, "d_n");
+    close(d_x[0], 2.0 * 1.5 * 0.8, "d_X[0]");
+    close(d_x[1], 1.0, "d_X[1]");
 }
 
 #[test]

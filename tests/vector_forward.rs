@@ -191,6 +191,23 @@ fn square32(x: f32) -> f32 {
     x * x
 }
 
+/// A const-generic `f32` callee, called with its constants named and an array that carries no
+/// tangent (its zero tangent an `f32` array, as the callee takes it).
+#[differentiable(jvp)]
+fn dot32<const N: usize>(v: &[f32; N], w: &[f32; N]) -> f32 {
+    let mut s = 0.0;
+    for i in 0..N {
+        s += v[i] * w[i];
+    }
+    s
+}
+
+#[differentiable(jvp)]
+fn named32(v: &[f32; 3], a: f32) -> f32 {
+    let c: [f32; 3] = [1.0, -2.0, 0.5];
+    dot32::<3>(v, &c) * a + dot32::<3>(&c, &c)
+}
+
 #[differentiable(jvp)]
 fn scaled32(v: &[f32; 3], a: f32) -> f32 {
     let mut s = 0.0;
@@ -439,6 +456,27 @@ fn f32_lanes_through_a_call() {
         assert!(
             (lanes[l] - closed).abs() <= 1e-5 * closed.abs().max(1.0),
             "lane {l}: {closed}"
+        );
+    }
+}
+
+#[test]
+fn f32_lanes_through_a_call_naming_its_constants() {
+    let (v, a) = ([0.5f32, -1.25, 2.0], 0.75f32);
+    let tv: [[f32; 2]; 3] = [[1.0, 0.5], [0.0, 0.25], [-1.0, -1.5]];
+    let ta = [0.5f32, -2.0];
+    let (value, lanes) = named32_jvp_vec::<2>(&v, a, &tv, ta);
+    assert_eq!(value, named32(&v, a));
+    let c = [1.0f32, -2.0, 0.5];
+    for l in 0..2 {
+        // Closed form: d/dv = a c, d/da = v . c.
+        let closed: f32 = (0..3)
+            .map(|i| a * c[i] * tv[i][l] + v[i] * c[i] * ta[l])
+            .sum();
+        assert!(
+            (lanes[l] - closed).abs() <= 1e-5 * closed.abs().max(1.0),
+            "lane {l}: {} against {closed}",
+            lanes[l]
         );
     }
 }

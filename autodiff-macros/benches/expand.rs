@@ -12,6 +12,8 @@ mod affine;
 mod analysis;
 #[path = "../src/args.rs"]
 mod args;
+#[path = "../src/attrs.rs"]
+mod attrs;
 #[path = "../src/contract.rs"]
 mod contract;
 #[path = "../src/expand.rs"]

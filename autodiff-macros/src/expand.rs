@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use crate::items::{Analysed, items};
-use crate::{analysis, args, hvp, jacobian, jacobian_tuple, lower, methods, names, nested};
+use crate::{analysis, args, attrs, hvp, jacobian, jacobian_tuple, lower, methods, nested};
 use syn::visit_mut::VisitMut;
 
 pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
@@ -23,16 +23,14 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             return quote!(#item #e);
         }
     };
-    let generated = args::parse(attr).and_then(|args| generate(&args, &func));
+    let generated = (args::parse(attr).and_then(|args| generate(&args, &func)))
+        .and_then(|items| with_allows(&attrs::allows(&func.attrs), items));
     // The primal is the user's function as written, less the `#[max_iters(K)]`,
     // `#[checkpoint]`, `#[recompute]` and `#[record(..)]` attributes, which only this macro reads.
     let mut func = func;
     StripBounds.visit_item_fn_mut(&mut func);
     match generated {
-        Ok(items) => {
-            let items = with_allows(&names::allows(&func.attrs), items);
-            quote!(#func #items)
-        }
+        Ok(items) => quote!(#func #items),
         Err(e) => {
             let e = e.to_compile_error();
             quote!(#func #e)
@@ -41,17 +39,13 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
 }
 
 /// `allows` put on each of the generated `items`, when there are any.
-fn with_allows(allows: &[syn::Attribute], items: TokenStream) -> TokenStream {
+fn with_allows(allows: &[syn::Attribute], items: TokenStream) -> syn::Result<TokenStream> {
     if allows.is_empty() {
-        return items;
+        return Ok(items);
     }
-    match syn::parse2::<syn::File>(items.clone()) {
-        Ok(mut file) => {
-            names::add_allows(allows, &mut file);
-            quote!(#file)
-        }
-        Err(_) => items,
-    }
+    let mut file: syn::File = syn::parse2(items)?;
+    attrs::add_allows(allows, &mut file);
+    Ok(quote!(#file))
 }
 
 struct StripBounds;
@@ -163,11 +157,12 @@ fn expand_impl(attr: TokenStream, block: syn::ItemImpl) -> TokenStream {
         let mut out = TokenStream::new();
         let mut delegates = Vec::new();
         let mut errors: Option<syn::Error> = None;
+        let block_allows = attrs::allows(&block.attrs);
         for method in &split.methods {
             match generate(&method.args, &method.hidden) {
                 Ok(items) => {
-                    let mut allowed = names::allows(&block.attrs);
-                    allowed.extend(names::allows(&method.hidden.attrs));
+                    let mut allowed = block_allows.clone();
+                    allowed.extend(attrs::allows(&method.hidden.attrs));
                     let (calls, items) = methods::finish(&split, method, items, &allowed)?;
                     delegates.extend(calls);
                     // The method's copy as a private function, with the generated functions'
@@ -175,7 +170,6 @@ fn expand_impl(attr: TokenStream, block: syn::ItemImpl) -> TokenStream {
                     let mut hidden = method.hidden.clone();
                     hidden.vis = syn::Visibility::Inherited;
                     StripBounds.visit_item_fn_mut(&mut hidden);
-                    let block_allows = names::allows(&block.attrs);
                     out.extend(quote! {
                         #[allow(dead_code, clippy::all)]
                         #(#block_allows)*

@@ -30,8 +30,9 @@ mod reverse;
 mod tangent;
 
 // Shared leaves: the IR, its walks, indices as functions of a loop's variable, names of
-// generated items, printing, derivative rules, the tape layout.
+// generated items, the user's lint allowances, printing, derivative rules, the tape layout.
 mod affine;
+mod attrs;
 mod ir;
 mod names;
 mod print;

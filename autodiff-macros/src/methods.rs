@@ -375,9 +375,9 @@ pub fn finish(
     allows: &[syn::Attribute],
 ) -> syn::Result<(Vec<syn::ImplItemFn>, TokenStream)> {
     let mut file: syn::File = syn::parse2(items)?;
-    // The user's `#[allow(..)]`s of the method and the block (`crate::names::allows`), which
+    // The user's `#[allow(..)]`s of the method and the block (`crate::attrs::allows`), which
     // the methods calling the items copy from them.
-    crate::names::add_allows(allows, &mut file);
+    crate::attrs::add_allows(allows, &mut file);
     let hidden = method.hidden.sig.ident.to_string();
     let mut methods = Vec::new();
     for item in &mut file.items {

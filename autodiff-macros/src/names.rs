@@ -303,38 +303,6 @@ fn uncontract(t: &TokenStream) -> TokenStream {
     out.into_iter().collect()
 }
 
-/// The user's `#[allow(..)]` attributes among `attrs` (a function's, a method's or its `impl`
-/// block's). The generated items get them too: they repeat the function's names and
-/// expressions, so a lint the user allowed on the function (`non_snake_case` for a matrix
-/// `R`, `unused_braces` for `[f64; { N }]`) would fire on them otherwise.
-pub fn allows(attrs: &[syn::Attribute]) -> Vec<syn::Attribute> {
-    (attrs.iter())
-        .filter(|a| a.path().is_ident("allow"))
-        .cloned()
-        .collect()
-}
-
-/// `allows` put on each item of `file`.
-pub fn add_allows(allows: &[syn::Attribute], file: &mut syn::File) {
-    for item in &mut file.items {
-        let attrs = match item {
-            syn::Item::Fn(i) => &mut i.attrs,
-            syn::Item::Struct(i) => &mut i.attrs,
-            syn::Item::Enum(i) => &mut i.attrs,
-            syn::Item::Impl(i) => &mut i.attrs,
-            syn::Item::Trait(i) => &mut i.attrs,
-            syn::Item::Const(i) => &mut i.attrs,
-            syn::Item::Static(i) => &mut i.attrs,
-            syn::Item::Type(i) => &mut i.attrs,
-            syn::Item::Mod(i) => &mut i.attrs,
-            syn::Item::Macro(i) => &mut i.attrs,
-            syn::Item::Use(i) => &mut i.attrs,
-            _ => continue,
-        };
-        attrs.extend(allows.iter().cloned());
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use quote::quote;

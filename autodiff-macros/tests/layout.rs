@@ -26,7 +26,7 @@ const PASSES: &[&str] = &[
 ];
 /// Shared leaves: data types, walks, index analysis, names, printing, rules, the tape layout.
 const LEAVES: &[&str] = &[
-    "ir", "walk", "affine", "names", "print", "rules", "tape", "types", "contract",
+    "ir", "walk", "affine", "names", "attrs", "print", "rules", "tape", "types", "contract",
 ];
 const MAX_FILE_LINES: usize = 800;
 const MAX_FN_LINES: usize = 120;

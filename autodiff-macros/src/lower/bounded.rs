@@ -436,6 +436,8 @@ impl Lower {
         match e {
             syn::Expr::Paren(p) => self.max_of(&p.expr),
             syn::Expr::Group(g) => self.max_of(&g.expr),
+            // `{ N }`, as a length may be written (`[f64; { N }]`).
+            syn::Expr::Block(b) => self.max_of(block_expr(b)?),
             // `K as usize`, as `hvp`'s tangent program prints a bounded loop's trip bound (the
             // path is cast where it is read).
             syn::Expr::Cast(c) if is_usize(&c.ty) => self.max_of(&c.expr),
@@ -631,14 +633,29 @@ fn is_min(f: &syn::Expr) -> bool {
     names.ends_with(&["cmp".to_string(), "min".to_string()]) || names == ["usize", "min"]
 }
 
-/// `size_of::<T>` (`::core::mem::size_of::<T>`, `mem::size_of::<T>`).
+/// The expression a block of nothing else holds (`{ N }`).
+fn block_expr(b: &syn::ExprBlock) -> Option<&syn::Expr> {
+    match &b.block.stmts[..] {
+        [syn::Stmt::Expr(e, None)] if b.label.is_none() => Some(e),
+        _ => None,
+    }
+}
+
+/// `::core::mem::size_of::<T>`, as the tangent program of `hvp` prints it (not a user's
+/// `size_of`, which may be any function).
 fn is_size_of(f: &syn::Expr) -> bool {
     let syn::Expr::Path(p) = f else {
         return false;
     };
-    (p.path.segments.last()).is_some_and(|s| {
-        s.ident == "size_of" && matches!(s.arguments, syn::PathArguments::AngleBracketed(_))
-    })
+    let names: Vec<String> = (p.path.segments.iter())
+        .map(|s| s.ident.to_string())
+        .collect();
+    let turbofish = (p.path.segments.last())
+        .is_some_and(|s| matches!(s.arguments, syn::PathArguments::AngleBracketed(_)));
+    p.qself.is_none()
+        && p.path.leading_colon.is_some()
+        && names == ["core", "mem", "size_of"]
+        && turbofish
 }
 
 /// `usize`, the type a tape length is cast to.
@@ -652,6 +669,7 @@ fn exact(e: &syn::Expr) -> bool {
     match e {
         syn::Expr::Paren(p) => exact(&p.expr),
         syn::Expr::Group(g) => exact(&g.expr),
+        syn::Expr::Block(b) => block_expr(b).is_some_and(exact),
         syn::Expr::Lit(_) | syn::Expr::Path(_) => true,
         syn::Expr::Cast(c) if is_usize(&c.ty) => exact(&c.expr),
         syn::Expr::Call(c) => c.args.is_empty() && is_size_of(&c.func),

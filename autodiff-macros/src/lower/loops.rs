@@ -472,6 +472,7 @@ impl Lower {
         loop {
             e = match e {
                 syn::Expr::Paren(p) => *p.expr,
+                syn::Expr::Group(g) => *g.expr,
                 syn::Expr::Block(b) if b.block.stmts.len() == 1 => match &b.block.stmts[0] {
                     syn::Stmt::Expr(inner, None) => inner.clone(),
                     _ => return false,

@@ -282,47 +282,9 @@ impl Tan<'_> {
         }
     }
 
-    /// The tangent of one argument, as the callee takes it.
-    /// In vector mode, an argument's tangent at lane `__l` as `g_jvp` takes it (a call that
-    /// names its constants, [`Tan::lanes_call`]): as [`Tan::arg_tangent`] takes it in `f_jvp`,
-    /// read from its lanes (`__LaneOf::lane`).
-    pub(super) fn lane_arg(&mut self, a: &Operand, ty: TyId) -> TokenStream {
-        let borrowed = matches!(a, Operand::Var { borrow: true, .. });
-        let float = !borrowed && self.f.types.kind(ty) == Kind::Float;
-        let unseen = !borrowed && self.unseen(a);
-        match self.t_operand(a) {
-            Some(t) => {
-                let lane = quote!(__LaneOf::lane(&(#t), __l));
-                if unseen {
-                    self.needs_zero_helper = true;
-                    quote!(__StackgradZero::as_arg(&#lane))
-                } else if float {
-                    lane
-                } else {
-                    quote!(&#lane)
-                }
-            }
-            None if unseen => {
-                self.needs_zero_helper = true;
-                let v = self.fwd.operand(a);
-                quote!(__StackgradZero::as_arg(&__StackgradZero::zeroed(&#v)))
-            }
-            None if float => quote!(0.0),
-            None if self.f.types.known(ty) && self.f.types.kind(ty) != Kind::Float => {
-                let z = self.zero(ty);
-                quote!(&__LaneOf::lane(&#z, __l))
-            }
-            None => {
-                // A `const` item or a struct field: a zero shaped like the value.
-                self.needs_zero_helper = true;
-                let v = self.fwd.operand(a);
-                let v = if borrowed { v } else { quote!(&#v) };
-                quote!(&(&#v).__stackgrad_zero())
-            }
-        }
-    }
-
-    fn arg_tangent(
+    /// The tangent of one argument, as the callee takes it; in vector mode (a call that names
+    /// its constants, [`Tan::lanes_call`]) its lane `__l` (`__LaneOf::lane`).
+    pub(super) fn arg_tangent(
         &mut self,
         a: &Operand,
         ty: TyId,
@@ -345,7 +307,11 @@ impl Tan<'_> {
         // see: a float's tangent goes by value, an array's by reference, as `g_jvp` takes
         // them; a helper trait tells which.
         let unseen = !self.pair && !borrowed && self.unseen(a);
-        match self.t_operand(a) {
+        let t = (self.t_operand(a)).map(|t| match self.lanes {
+            true => quote!(__LaneOf::lane(&(#t), __l)),
+            false => t,
+        });
+        match t {
             Some(t) if unseen => {
                 self.needs_zero_helper = true;
                 quote!(__StackgradZero::as_arg(&#t))
@@ -367,7 +333,8 @@ impl Tan<'_> {
                 if by_value { quote!(*#z) } else { z }
             }
             None if self.f.types.known(ty) && self.f.types.kind(ty) != Kind::Float => {
-                let z = self.zero(ty);
+                // One direction's zero (in vector mode too: the call takes a lane).
+                let z = self.f.types.zero(ty);
                 quote!(&#z)
             }
             None => {

@@ -183,7 +183,7 @@ impl Tan<'_> {
     /// A call in vector mode, `let y = g(args..);`: its tangent lane by lane, each lane one
     /// `g_jvp_call` with every argument's tangent at that lane (`__LaneOf::lane`, `()` where
     /// it carries none; for `g::<N>(..)`, one `g_jvp::<N>` with the tangents `f_jvp` passes,
-    /// [`Tan::lane_arg`]), written into the lanes of `t_y`; then the value, once.
+    /// [`Tan::arg_tangent`]), written into the lanes of `t_y`; then the value, once.
     pub(super) fn lanes_call(
         &mut self,
         (target, place, is_let): (Target, &[Proj], bool),
@@ -192,7 +192,7 @@ impl Tan<'_> {
     ) -> TokenStream {
         let fwd = self.fwd;
         let vals: Vec<_> = args.iter().map(|a| fwd.operand(a)).collect();
-        let mut slots = Vec::new();
+        let (mut slots, mut pre) = (Vec::new(), TokenStream::new());
         // A call that names its constants calls `g_jvp` as `f_jvp` does (a tangent per
         // argument the callee differentiates, a float by value), each at the lane.
         let uniform = self.f.through_slots(path, args);
@@ -200,7 +200,7 @@ impl Tan<'_> {
             let ty = self.f.operand_ty(a);
             if !uniform {
                 if self.f.types.differentiable(ty) {
-                    slots.push(self.lane_arg(a, ty));
+                    slots.push(self.arg_tangent(a, ty, span, &mut pre));
                 }
                 continue;
             }
@@ -218,6 +218,7 @@ impl Tan<'_> {
         let ty = self.def_ty(target, place);
         let (tt, zero, w) = (self.t_ty(ty), self.zero(ty), width());
         let tangent = quote!({
+            #pre
             let mut __t: #tt = #zero;
             for __l in 0..#w {
                 let (_, __lane) = #jvp(#(#vals,)* #(#slots),*);
