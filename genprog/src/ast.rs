@@ -343,6 +343,12 @@ impl Func {
                     Stmt::If { arms, .. } => {
                         conditions.extend(arms.iter().map(|(c, _)| c.as_str()))
                     }
+                    // A `bool` local's value (`let b6 = g(x, p) <= z;`, feature `bools`)
+                    // carries no derivative, as a condition does.
+                    Stmt::Let { name, value, .. }
+                    | Stmt::Assign {
+                        place: name, value, ..
+                    } if is_bool_name(name) => conditions.push(value),
                     Stmt::While { cond, .. } => conditions.push(cond),
                     Stmt::For { iter, .. } => values.push(iter),
                     Stmt::Loop { .. } | Stmt::Break | Stmt::Continue => {}
@@ -844,4 +850,10 @@ fn word_at<'a>(text: &'a str, name: &'a str) -> impl Iterator<Item = usize> + 'a
             !before.is_some_and(|c| word(c) || c == '.' || c == ':') && !after.is_some_and(word);
         whole.then_some(end)
     })
+}
+
+/// Whether `name` is a `bool` local's (`b6`: the generator's `b` and a number).
+fn is_bool_name(name: &str) -> bool {
+    name.strip_prefix('b')
+        .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
 }
