@@ -433,11 +433,8 @@ impl Lower {
 
     /// An upper bound on an integer expression, known at compile time.
     pub(super) fn max_of(&self, e: &syn::Expr) -> Option<Bound> {
-        match e {
-            syn::Expr::Paren(p) => self.max_of(&p.expr),
-            syn::Expr::Group(g) => self.max_of(&g.expr),
-            // `{ N }`, as a length may be written (`[f64; { N }]`).
-            syn::Expr::Block(b) => self.max_of(block_expr(b)?),
+        // `(N)`, `{ N }` (as a length may be written: `[f64; { N }]`).
+        match peeled(e) {
             // `K as usize`, as `hvp`'s tangent program prints a bounded loop's trip bound (the
             // path is cast where it is read).
             syn::Expr::Cast(c) if is_usize(&c.ty) => self.max_of(&c.expr),
@@ -477,9 +474,7 @@ impl Lower {
             // primal's tape has its length).
             syn::Expr::Call(c) if c.args.is_empty() && is_size_of(&c.func) => {
                 let tokens = c.to_token_stream();
-                let names = crate::names::occurrences(&tokens);
-                let generic = (names.keys()).any(|n| self.f.generics.iter().any(|(g, _)| g == n));
-                (!generic).then(|| Bound::sym(tokens, false))
+                (!self.names_generics(&tokens)).then(|| Bound::sym(tokens, false))
             }
             syn::Expr::MethodCall(m) if m.method == "min" && m.args.len() == 1 => {
                 self.smaller(&m.receiver, &m.args[0])
@@ -641,6 +636,22 @@ fn block_expr(b: &syn::ExprBlock) -> Option<&syn::Expr> {
     }
 }
 
+/// `e` without the parentheses, invisible groups and blocks of nothing else around it
+/// (`({ N })` -> `N`).
+pub(super) fn peeled(mut e: &syn::Expr) -> &syn::Expr {
+    loop {
+        e = match e {
+            syn::Expr::Paren(p) => &p.expr,
+            syn::Expr::Group(g) => &g.expr,
+            syn::Expr::Block(b) => match block_expr(b) {
+                Some(inner) => inner,
+                None => return e,
+            },
+            _ => return e,
+        };
+    }
+}
+
 /// `::core::mem::size_of::<T>`, as the tangent program of `hvp` prints it (not a user's
 /// `size_of`, which may be any function).
 fn is_size_of(f: &syn::Expr) -> bool {
@@ -666,10 +677,7 @@ fn is_usize(ty: &syn::Type) -> bool {
 /// Does `max_of` give `e`'s exact value, not only a bound (no `min`, no `a - b` with `b` not a
 /// literal)? A step or a divisor needs the exact value.
 fn exact(e: &syn::Expr) -> bool {
-    match e {
-        syn::Expr::Paren(p) => exact(&p.expr),
-        syn::Expr::Group(g) => exact(&g.expr),
-        syn::Expr::Block(b) => block_expr(b).is_some_and(exact),
+    match peeled(e) {
         syn::Expr::Lit(_) | syn::Expr::Path(_) => true,
         syn::Expr::Cast(c) if is_usize(&c.ty) => exact(&c.expr),
         syn::Expr::Call(c) => c.args.is_empty() && is_size_of(&c.func),

@@ -6,7 +6,7 @@ use proc_macro2::{Ident, Span, TokenStream};
 use quote::{ToTokens, format_ident};
 use syn::spanned::Spanned;
 
-use super::{Binding, Lower, Mode, err};
+use super::{Binding, COMPUTED, GIVE_TYPE, Lower, Mode, err};
 use crate::ir::*;
 
 /// A variable and a path in it: `a`, `p.w`.
@@ -466,31 +466,16 @@ impl Lower {
     /// Whether a length is one of the function's const generic parameters alone: `N`, or `N`
     /// in braces or parentheses (`[f64; { N }]`).
     fn generic_alone(&self, len: &TokenStream) -> bool {
-        let Ok(mut e) = syn::parse2::<syn::Expr>(len.clone()) else {
+        let Ok(e) = syn::parse2::<syn::Expr>(len.clone()) else {
             return false;
         };
-        loop {
-            e = match e {
-                syn::Expr::Paren(p) => *p.expr,
-                syn::Expr::Group(g) => *g.expr,
-                syn::Expr::Block(b) if b.block.stmts.len() == 1 => match &b.block.stmts[0] {
-                    syn::Stmt::Expr(inner, None) => inner.clone(),
-                    _ => return false,
-                },
-                syn::Expr::Path(p) => {
-                    return p.qself.is_none()
-                        && p.path
-                            .get_ident()
-                            .is_some_and(|id| self.f.generics.iter().any(|(g, _)| g == id));
-                }
-                _ => return false,
-            };
-        }
+        matches!(super::bounded::peeled(&e), syn::Expr::Path(p) if p.qself.is_none()
+            && p.path.get_ident().is_some_and(|id| self.f.generics.iter().any(|(g, _)| g == id)))
     }
 
     /// Whether a length names one of the function's const generic parameters anywhere (`N`,
     /// `N - 1`, the size of a callee's result for `[f64; N]` arguments).
-    fn names_generics(&self, len: &TokenStream) -> bool {
+    pub(super) fn names_generics(&self, len: &TokenStream) -> bool {
         (crate::names::occurrences(len).keys()).any(|n| self.f.generics.iter().any(|(g, _)| g == n))
     }
 
@@ -560,7 +545,7 @@ impl Lower {
         } else if self.in_constant_checkpoint() && self.computed_lengths.contains(&id) {
             self.error(err(
                 &fl.expr,
-                "this loop's array has a length computed from a const generic parameter (what a call returns, bound by a `let` without a type): rustc takes no such length for an array in a generic tape, so the loop runs over a run-time length, which a checkpointed loop cannot hold; give the `let` its type, as in `let y: [f64; 5] = g(..);`",
+                format!("this loop's array has a length {COMPUTED}, so the loop runs over a run-time length, which a checkpointed loop cannot hold; {GIVE_TYPE}"),
             ));
         } else if self.in_constant_checkpoint() {
             self.error(err(

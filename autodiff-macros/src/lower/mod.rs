@@ -57,6 +57,11 @@ pub(super) enum Binding {
     Alias(VarId, Vec<Proj>, TyId),
 }
 
+/// Why a loop over a length computed from a const generic parameter runs over a run-time
+/// length (`Lower::computed_lengths`), and what to write instead: the two errors' shared words.
+const COMPUTED: &str = "computed from a const generic parameter (what a call returns, bound by a `let` without a type): rustc takes no such length for an array in a generic tape";
+const GIVE_TYPE: &str = "give the `let` its type, as in `let y: [f64; 5] = g(..);`";
+
 pub struct Lower {
     f: Func,
     scopes: Vec<HashMap<String, Binding>>,

@@ -8,7 +8,7 @@
 use proc_macro2::TokenStream;
 use quote::ToTokens;
 
-use super::{Lower, err};
+use super::{COMPUTED, GIVE_TYPE, Lower, err};
 use crate::ir::*;
 
 impl Lower {
@@ -113,7 +113,7 @@ impl Lower {
             return self.error(err(
                 &fl.expr,
                 format!(
-                    "`{name}` is carried from one iteration of this loop to the next, over an array whose length is computed from a const generic parameter (what a call returns, bound by a `let` without a type): rustc takes no such length for an array in a generic tape, so the loop is recorded as one of run-time length, and {how}; give the `let` its type, as in `let y: [f64; 5] = g(..);`"
+                    "`{name}` is carried from one iteration of this loop to the next, over an array whose length is {COMPUTED}, so the loop is recorded as one of run-time length, and {how}; {GIVE_TYPE}"
                 ),
             ));
         }

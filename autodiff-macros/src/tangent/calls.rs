@@ -155,43 +155,8 @@ impl Tan<'_> {
         if self.lanes {
             return self.lanes_call((target, place, is_let), (path, args, span), t_name);
         }
-        let mut t_args = Vec::new();
         let mut pre = TokenStream::new();
-        // Through the callee's slot forwarder (`g_jvp_call`): one tangent slot per argument,
-        // `&t` or `()` where the argument carries none, as in the reverse sweep (`Rev::call`).
-        let uniform = !self.pair && self.f.through_slots(path, args);
-        for (i, a) in args.iter().enumerate() {
-            let ty = self.f.operand_ty(a);
-            if uniform {
-                let t = self.f.types.differentiable(ty).then(|| self.t_operand(a));
-                t_args.push(match t.flatten() {
-                    Some(t) => quote!(&(#t)),
-                    None => quote!(()),
-                });
-                continue;
-            }
-            if self.pair {
-                // One tangent per argument, in the callee's order (`Tan::pair_params`).
-                let t = self.pair_arg(path, (i, a), ty, span, &mut pre);
-                t_args.push(t);
-                continue;
-            }
-            if !self.f.types.differentiable(ty)
-                || self.f.callee_differentiates(path, i) == Some(false)
-            {
-                continue;
-            }
-            let t = self.arg_tangent(a, ty, span, &mut pre);
-            t_args.push(t);
-        }
-        let suffix = if self.pair {
-            "hvp_jvp"
-        } else if uniform {
-            "jvp_call"
-        } else {
-            "jvp"
-        };
-        let jvp = companion(path, |i| format_ident!("{}_{}", i, suffix, span = span));
+        let (jvp, t_args) = self.callee_tangents(path, args, span, &mut pre);
         let call = quote!(#jvp(#(#vals,)* #(#t_args),*));
         let ty = self.def_ty(target, place);
         let tty = self.ty(ty);
@@ -282,9 +247,59 @@ impl Tan<'_> {
         }
     }
 
+    /// The companion a call calls and the tangents it passes: through the callee's slot
+    /// forwarder (`g_jvp_call`), one slot per argument, `&t` or `()` where the argument carries
+    /// none, as in the reverse sweep (`Rev::call`); in a tangent program one tangent per
+    /// argument, in the callee's order (`g_hvp_jvp`, [`Tan::pair_params`]); else (`g::<N>(..)`)
+    /// one per argument the callee differentiates (`g_jvp`, [`Tan::arg_tangent`]). In vector
+    /// mode each is read at lane `__l`.
+    pub(super) fn callee_tangents(
+        &mut self,
+        path: &syn::Path,
+        args: &[Operand],
+        span: Span,
+        pre: &mut TokenStream,
+    ) -> (TokenStream, Vec<TokenStream>) {
+        let mut t_args = Vec::new();
+        let uniform = !self.pair && self.f.through_slots(path, args);
+        for (i, a) in args.iter().enumerate() {
+            let ty = self.f.operand_ty(a);
+            if uniform {
+                let t = self.f.types.differentiable(ty).then(|| self.t_operand(a));
+                t_args.push(match t.flatten() {
+                    Some(t) if self.lanes => quote!(&__LaneOf::lane(&(#t), __l)),
+                    Some(t) => quote!(&(#t)),
+                    None => quote!(()),
+                });
+                continue;
+            }
+            if self.pair {
+                let t = self.pair_arg(path, (i, a), ty, span, pre);
+                t_args.push(t);
+                continue;
+            }
+            if !self.f.types.differentiable(ty)
+                || self.f.callee_differentiates(path, i) == Some(false)
+            {
+                continue;
+            }
+            let t = self.arg_tangent(a, ty, span, pre);
+            t_args.push(t);
+        }
+        let suffix = if self.pair {
+            "hvp_jvp"
+        } else if uniform {
+            "jvp_call"
+        } else {
+            "jvp"
+        };
+        let jvp = companion(path, |i| format_ident!("{}_{}", i, suffix, span = span));
+        (jvp, t_args)
+    }
+
     /// The tangent of one argument, as the callee takes it; in vector mode (a call that names
     /// its constants, [`Tan::lanes_call`]) its lane `__l` (`__LaneOf::lane`).
-    pub(super) fn arg_tangent(
+    fn arg_tangent(
         &mut self,
         a: &Operand,
         ty: TyId,

@@ -192,29 +192,9 @@ impl Tan<'_> {
     ) -> TokenStream {
         let fwd = self.fwd;
         let vals: Vec<_> = args.iter().map(|a| fwd.operand(a)).collect();
-        let (mut slots, mut pre) = (Vec::new(), TokenStream::new());
-        // A call that names its constants calls `g_jvp` as `f_jvp` does (a tangent per
-        // argument the callee differentiates, a float by value), each at the lane.
-        let uniform = self.f.through_slots(path, args);
-        for a in args {
-            let ty = self.f.operand_ty(a);
-            if !uniform {
-                if self.f.types.differentiable(ty) {
-                    slots.push(self.arg_tangent(a, ty, span, &mut pre));
-                }
-                continue;
-            }
-            let t = self.f.types.differentiable(ty).then(|| self.t_operand(a));
-            slots.push(match t.flatten() {
-                Some(t) => quote!(&__LaneOf::lane(&(#t), __l)),
-                None => quote!(()),
-            });
-        }
+        let mut pre = TokenStream::new();
+        let (jvp, slots) = self.callee_tangents(path, args, span, &mut pre);
         self.needs_lane_of = true;
-        let suffix = if uniform { "jvp_call" } else { "jvp" };
-        let jvp = crate::names::companion(path, |i| {
-            quote::format_ident!("{}_{}", i, suffix, span = span)
-        });
         let ty = self.def_ty(target, place);
         let (tt, zero, w) = (self.t_ty(ty), self.zero(ty), width());
         let tangent = quote!({
