@@ -704,6 +704,212 @@ mod panic_as_a_value {
     }
 }
 
+/// `.rev()` last on an `iter()` loop: Horner's rule over the coefficients, highest first, over
+/// an array and over a slice; `enumerate().rev()` pairs each element with its own index; a
+/// `zip(..).rev()` of two lengths pairs the elements the shorter has, last first, as `zip`
+/// does. Against closed forms and central differences.
+mod reversed_iterators {
+    use crate::common::{GradCheck, assert_close, check_jvp, cube};
+    use stackgrad::differentiable;
+
+    #[differentiable(hvp)]
+    pub fn horner(c: &[f64; 4], x: f64) -> f64 {
+        let mut acc = 0.0;
+        for ci in c.iter().rev() {
+            acc = acc * x + ci;
+        }
+        acc
+    }
+
+    #[differentiable(wrt(c, x))]
+    pub fn horner_slice(c: &[f64], x: f64) -> f64 {
+        let mut acc = 0.0;
+        for ci in c.iter().rev() {
+            acc = acc * x + ci;
+        }
+        acc
+    }
+
+    #[differentiable(jvp)]
+    pub fn weighted(a: &[f64; 4], b: &[f64; 3]) -> f64 {
+        let (mut s, mut last) = (0.0, 0.0);
+        for (i, e) in a.iter().enumerate().rev() {
+            s += (i as f64 + 1.0) * e.sin() + last * 0.5;
+            last = *e;
+        }
+        for (u, v) in a.iter().zip(b.iter()).rev() {
+            s = s * 0.9 + u * v;
+        }
+        s
+    }
+
+    #[test]
+    fn horner_against_the_polynomial() {
+        for q in cube::<7>(1361, 20, -1.5, 1.5) {
+            let (c, x) = ([q[0], q[1], q[2], q[3]], q[4]);
+            let (value, (d_c, d_x)) = horner_grad(&c, x);
+            let p = c[0] + c[1] * x + c[2] * x * x + c[3] * x * x * x;
+            assert_close("horner", value, p, 1e-14);
+            for k in 0..4 {
+                assert_close("d/dc_k = x^k", d_c[k], x.powi(k as i32), 1e-14);
+            }
+            let dp = c[1] + 2.0 * c[2] * x + 3.0 * c[3] * x * x;
+            assert_close("d/dx", d_x, dp, 1e-13);
+            // H v along (0, 0, 0, 0, v_x) and (v_c, 0): d2/dx2 = 2 c2 + 6 c3 x, d2/dc_k dx =
+            // k x^(k-1).
+            let (v_c, v_x) = ([q[5], 0.0, -q[6], q[5]], q[6]);
+            let (_, _, (h_c, h_x)) = horner_hvp(&c, x, &v_c, v_x);
+            let mut want_x = (2.0 * c[2] + 6.0 * c[3] * x) * v_x;
+            for k in 1..4 {
+                let mixed = k as f64 * x.powi(k as i32 - 1);
+                want_x += mixed * v_c[k];
+                assert_close("d2/dc_k dx", h_c[k], mixed * v_x, 1e-13);
+            }
+            assert_close("h_c[0]", h_c[0], 0.0, 1e-15);
+            assert_close("d2/dx2", h_x, want_x, 1e-13);
+            // Over a slice of six coefficients.
+            let cs = [q[0], q[1], q[2], q[3], q[5], q[6]];
+            let mut d_cs = [0.0; 6];
+            let (value, d_x) = horner_slice_grad(&cs, x, &mut d_cs);
+            let p: f64 = (0..6).map(|k| cs[k] * x.powi(k as i32)).sum();
+            let dp: f64 = (1..6)
+                .map(|k| k as f64 * cs[k] * x.powi(k as i32 - 1))
+                .sum();
+            assert_close("horner over a slice", value, p, 1e-13);
+            assert_close("d/dx over a slice", d_x, dp, 1e-12);
+            for k in 0..6 {
+                assert_close("d/dc_k over a slice", d_cs[k], x.powi(k as i32), 1e-14);
+            }
+        }
+    }
+
+    #[test]
+    fn enumerate_and_zip_reversed() {
+        let split = |q: [f64; 7]| ([q[0], q[1], q[2], q[3]], [q[4], q[5], q[6]]);
+        let grad = |q: [f64; 7]| {
+            let (a, b) = split(q);
+            let (value, (d_a, d_b)) = weighted_grad(&a, &b);
+            let mut g = [0.0; 7];
+            g[..4].copy_from_slice(&d_a);
+            g[4..].copy_from_slice(&d_b);
+            (value, g)
+        };
+        let points = cube::<7>(1362, 30, -1.5, 1.5);
+        GradCheck::new("enumerate().rev(), zip(..).rev()").run(
+            &points,
+            |q| {
+                let (a, b) = split(q);
+                weighted(&a, &b)
+            },
+            grad,
+        );
+        check_jvp(
+            "enumerate().rev(), zip(..).rev()",
+            &points,
+            |_| f64::INFINITY,
+            |q| {
+                let (a, b) = split(q);
+                weighted(&a, &b)
+            },
+            grad,
+            |q, t| {
+                let ((a, b), (t_a, t_b)) = (split(q), split(t));
+                weighted_jvp(&a, &b, &t_a, &t_b)
+            },
+        );
+    }
+}
+
+/// Two `let` forms of plain Rust the macro rewrites before lowering: `let (s, c) =
+/// x.sin_cos();` (also `f64::sin_cos(x)`, of an expression, with a type, bound to one name
+/// and read as `t.0`, or `x.sin_cos().1` in an expression) as `(x.sin(), x.cos())`, and array
+/// patterns, `let [a, b, c] = *v;`, nested, with `_` and `mut`, of a
+/// call's result and of an array literal with its type. Checked against central differences
+/// of the function itself (compiled as written), and `f_hvp` against differences of the
+/// gradient.
+mod sin_cos_and_array_patterns {
+    use crate::common::{GradCheck, cube};
+    use stackgrad::differentiable;
+
+    #[differentiable(hvp)]
+    pub fn turn(theta: f64, w: f64, p: &[f64; 2]) -> f64 {
+        let (s, c) = theta.sin_cos();
+        let (s2, c2): (f64, f64) = (theta * w).sin_cos();
+        let (sw, cw) = f64::sin_cos(w);
+        let x = c * p[0] - s * p[1];
+        let y = s * p[0] + c * p[1];
+        let t = (w - theta).sin_cos();
+        x * s2 + y * c2 + sw * cw * theta + t.0 * t.1 * p[0] + (p[1] * w).sin_cos().1
+    }
+
+    #[differentiable]
+    pub fn scaled(v: &[f64; 2]) -> [f64; 2] {
+        [v[0] * 2.0, v[1].sin()]
+    }
+
+    #[differentiable]
+    pub fn unpacked(v: &[f64; 3], m: &[[f64; 2]; 2]) -> f64 {
+        let [a, b, c] = *v;
+        let [[m00, _], [m10, mut m11]] = *m;
+        m11 *= 2.0;
+        let [d, e]: [f64; 2] = [a * b, c];
+        let ac = [a, c];
+        let [g0, g1] = scaled(&ac);
+        a * b + c + m00 * m10 * m11 + d * e + g0 * g1
+    }
+
+    #[test]
+    fn gradients_against_central_differences() {
+        GradCheck::new("let (s, c) = x.sin_cos(), f64::sin_cos(w), (x * w).sin_cos()").run(
+            &cube::<4>(1351, 30, -1.5, 1.5),
+            |q| turn(q[0], q[1], &[q[2], q[3]]),
+            |q| {
+                let (value, (d_theta, d_w, d_p)) = turn_grad(q[0], q[1], &[q[2], q[3]]);
+                (value, [d_theta, d_w, d_p[0], d_p[1]])
+            },
+        );
+        GradCheck::new("let [a, b, c] = *v, nested, `_`, `mut`, a call's result").run(
+            &cube::<7>(1352, 30, -1.5, 1.5),
+            |q| unpacked(&[q[0], q[1], q[2]], &[[q[3], q[4]], [q[5], q[6]]]),
+            |q| {
+                let (value, (d_v, d_m)) =
+                    unpacked_grad(&[q[0], q[1], q[2]], &[[q[3], q[4]], [q[5], q[6]]]);
+                (
+                    value,
+                    [
+                        d_v[0], d_v[1], d_v[2], d_m[0][0], d_m[0][1], d_m[1][0], d_m[1][1],
+                    ],
+                )
+            },
+        );
+    }
+
+    #[test]
+    fn hessian_vector_products_against_differences_of_the_gradient() {
+        for q in cube::<6>(1353, 20, -1.5, 1.5) {
+            let (theta, w, p, t) = (q[0], q[1], [q[2], q[3]], [q[4], q[5]]);
+            let (value, (g_theta, g_w, _), hv) = turn_hvp(theta, w, &p, t[0], t[1], &[0.0; 2]);
+            assert_eq!(value, turn(theta, w, &p));
+            let h = 1e-5;
+            let plus = turn_grad(theta + h * t[0], w + h * t[1], &p).1;
+            let minus = turn_grad(theta - h * t[0], w - h * t[1], &p).1;
+            let fd = [
+                (plus.0 - minus.0) / (2.0 * h),
+                (plus.1 - minus.1) / (2.0 * h),
+            ];
+            let (_, (d_theta, d_w, _)) = turn_grad(theta, w, &p);
+            assert!((g_theta - d_theta).abs() <= 1e-12 * d_theta.abs().max(1.0));
+            assert!((g_w - d_w).abs() <= 1e-12 * d_w.abs().max(1.0));
+            for (got, want) in [hv.0, hv.1].into_iter().zip(fd) {
+                assert!(
+                    (got - want).abs() <= 1e-6 * want.abs().max(1.0),
+                    "{got} {want}"
+                );
+            }
+        }
+    }
+}
+
 /// Destructuring `let` and assignment of tuples written out and of `if`s ending in tuples, and
 /// `panic!` with a message (the forward sweep panics as the function does).
 mod destructuring {

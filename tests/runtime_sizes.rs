@@ -1400,6 +1400,60 @@ fn a_second_loop_fused_into_f_grad_against_central_differences() {
     }
 }
 
+/// An array each of whose elements one statement defines before a loop that `f_grad` fuses
+/// into its forward sweep (and `f_hvp` its tangent program's), read by element in that loop:
+/// the reverse sweep recomputes such an array once, where its block begins, but the fused
+/// iteration's reverse code runs inside the forward sweep, before that, and reads the forward's
+/// own array. Found by genprog (seed 63, p085): "cannot find value `w_1`" in `f_grad`.
+#[differentiable(hvp)]
+fn shifted(p: &[f64; 2], xs: &[f64]) -> f64 {
+    let mut w = [0.0; 2];
+    for i in 0..2 {
+        w[i] = 0.75 - p[i];
+    }
+    let mut acc = 0.0;
+    for v in xs.iter() {
+        acc += v / (w[1] * w[1] + 1.0) + w[0] * (v * w[1]).sin();
+    }
+    acc * 0.5
+}
+
+#[test]
+fn an_array_recomputed_by_element_read_in_a_fused_loop() {
+    let xs = data(37, 11, -1.0, 1.0);
+    GradCheck::new("shifted").run(
+        &common::cube::<2>(38, 20, -1.0, 1.0),
+        |p| shifted(&p, &xs),
+        |p| shifted_grad(&p, &xs),
+    );
+    let mut rng = SmallRng::seed_from_u64(39);
+    for _ in 0..10 {
+        let p: [f64; 2] = core::array::from_fn(|_| rng.gen_range(-1.0..1.0));
+        let v: [f64; 2] = core::array::from_fn(|_| rng.gen_range(-1.0..1.0));
+        let (value, g) = shifted_grad(&p, &xs);
+        // f_adjoint runs the loop again (no fusion there): the same gradient.
+        let mut tape = ShiftedTape::new();
+        assert_eq!(shifted_forward(&p, &xs, &mut tape), value);
+        let mut a = [0.0; 2];
+        shifted_adjoint(&p, &xs, &tape, 1.0, &mut a);
+        let (_, g_h, hv) = shifted_hvp(&p, &xs, &v);
+        let h = 1e-5;
+        let plus: [f64; 2] = core::array::from_fn(|i| p[i] + h * v[i]);
+        let minus: [f64; 2] = core::array::from_fn(|i| p[i] - h * v[i]);
+        let (g_p, g_m) = (shifted_grad(&plus, &xs).1, shifted_grad(&minus, &xs).1);
+        for i in 0..2 {
+            assert!((a[i] - g[i]).abs() <= 1e-12 * g[i].abs().max(1.0));
+            assert!((g_h[i] - g[i]).abs() <= 1e-12 * g[i].abs().max(1.0));
+            let fd = (g_p[i] - g_m[i]) / (2.0 * h);
+            assert!(
+                (hv[i] - fd).abs() <= 1e-6 * fd.abs().max(1.0),
+                "{i}: {} {fd}",
+                hv[i]
+            );
+        }
+    }
+}
+
 /// Recorded loops over ranges of run-time bounds: inclusive (`0..=last`: one more iteration
 /// than `last`), from a start other than 0, and over a signed bound that may be negative (no
 /// iteration). Each calls `exp`, so each is recorded into the tape's `Vec`s sized to the range.

@@ -263,6 +263,15 @@ impl Gen<'_> {
         }
     }
 
+    /// Now and then `.rev()`, the last adapter of an `iter()` loop: the same elements, backwards.
+    fn rev(&mut self) -> &'static str {
+        if self.side.gen_bool(0.25) {
+            ".rev()"
+        } else {
+            ""
+        }
+    }
+
     fn coin(&mut self, p: f64) -> bool {
         self.rng.gen_bool(p)
     }
@@ -1972,6 +1981,17 @@ impl Gen<'_> {
             out.push(stmt);
             return;
         }
+        if self.on.has(Feature::Patterns) && self.side.gen_bool(0.5) {
+            self.used.push(Feature::Patterns);
+            if self.side.gen_bool(0.5) {
+                out.push(self.sin_cos_let());
+                return;
+            }
+            if let Some(stmt) = self.array_pattern_let() {
+                out.push(stmt);
+                return;
+            }
+        }
         let slots = self.assignable(false);
         if slots.len() >= 2 && self.coin(0.5) {
             let mut pick = slots.clone();
@@ -2003,6 +2023,94 @@ impl Gen<'_> {
         });
         self.declare(&a, Kind::Float, false, e1.mag);
         self.declare(&b, Kind::Float, mutable, e2.mag);
+    }
+
+    /// `let (s, mut c) = (e).sin_cos();` (sometimes with its type), or `let t = (e).sin_cos();`
+    /// read as `t.0` and `t.1`.
+    fn sin_cos_let(&mut self) -> Stmt {
+        let e = tame(self.expr(2));
+        let value = format!("({}).sin_cos()", typed(&e));
+        if self.side.gen_bool(0.3) {
+            let t = self.fresh("u");
+            for k in 0..2 {
+                self.declare(&format!("{t}.{k}"), Kind::Float, false, 1.0);
+            }
+            return Stmt::Let {
+                name: t,
+                mutable: false,
+                ty: None,
+                value,
+                recompute: false,
+                record: false,
+            };
+        }
+        let (s, c) = (self.fresh("u"), self.fresh("u"));
+        let mutable = self.side.gen_bool(0.5);
+        let m = if mutable { "mut " } else { "" };
+        let ty = self.side.gen_bool(0.3).then(|| "($F, $F)".to_string());
+        self.declare(&s, Kind::Float, false, 1.0);
+        self.declare(&c, Kind::Float, mutable, 1.0);
+        Stmt::Let {
+            name: format!("({s}, {m}{c})"),
+            mutable: false,
+            ty,
+            value,
+            recompute: false,
+            record: false,
+        }
+    }
+
+    /// `let [a, _, mut b] = *v;` of an array in scope of at most two dimensions of at most four
+    /// (not of a const generic length, which no pattern can name), nested for two: each name
+    /// bound to its element.
+    fn array_pattern_let(&mut self) -> Option<Stmt> {
+        let arrays: Vec<ArraySrc> = (self.arrays().into_iter())
+            .filter(|a| {
+                (1..=2).contains(&a.dims.len())
+                    && a.dims
+                        .iter()
+                        .all(|d| d.value() <= 4 && !matches!(d, Len::Named(n, _) if n == "N"))
+            })
+            .collect();
+        let src = arrays.choose(&mut self.side)?.clone();
+        // A parameter is a reference: `*a`; a local array, a field or a `const` by value.
+        let value = if src.arg == src.text {
+            format!("*{}", src.text)
+        } else {
+            src.text.clone()
+        };
+        let mut names = Vec::new();
+        let pattern = self.array_pattern(&src.dims, &mut names);
+        if names.is_empty() {
+            return None;
+        }
+        for (name, mutable) in names {
+            self.declare(&name, Kind::Float, mutable, src.mag);
+        }
+        Some(Stmt::Let {
+            name: pattern,
+            mutable: false,
+            ty: None,
+            value,
+            recompute: false,
+            record: false,
+        })
+    }
+
+    /// The pattern of an array of `dims`: a fresh name (sometimes `mut`) or `_` per element.
+    fn array_pattern(&mut self, dims: &[Len], names: &mut Vec<(String, bool)>) -> String {
+        let Some((len, rest)) = dims.split_first() else {
+            if self.side.gen_bool(0.25) {
+                return "_".into();
+            }
+            let (name, mutable) = (self.fresh("u"), self.side.gen_bool(0.3));
+            names.push((name.clone(), mutable));
+            return if mutable { format!("mut {name}") } else { name };
+        };
+        let elems: Vec<String> = (0..len.value())
+            .map(|_| self.array_pattern(rest, names))
+            .collect();
+        format!("[{}]", elems.join(", "))
     }
 
     /// In the function under test, `let (a, mut b) = g(..);` (or `let (_, b) = ..`, or
@@ -2577,7 +2685,10 @@ impl Gen<'_> {
                     false,
                     0.25 * len as f64,
                 );
-                (format!("({i}, {e})"), format!("{xs}.iter().enumerate()"))
+                (
+                    format!("({i}, {e})"),
+                    format!("{xs}.iter().enumerate(){}", self.rev()),
+                )
             }
             _ => {
                 let ys = slices.choose(&mut self.rng).expect("a slice").0.clone();
@@ -2586,7 +2697,7 @@ impl Gen<'_> {
                 self.declare(&v, Kind::Elem, false, PARAM_MAG);
                 (
                     format!("({u}, {v})"),
-                    format!("{xs}.iter().zip({ys}.iter())"),
+                    format!("{xs}.iter().zip({ys}.iter()){}", self.rev()),
                 )
             }
         };
@@ -2979,14 +3090,14 @@ impl Gen<'_> {
                 if form == Feature::Iter {
                     self.enter_loop("", 0, len as f64);
                     self.declare(&v, Kind::Elem, false, src.mag);
-                    (v, format!("{}.iter()", src.text), len)
+                    (v, format!("{}.iter(){}", src.text, self.rev()), len)
                 } else {
                     let i = self.fresh("i");
                     self.enter_loop(&i, len - 1, len as f64);
                     self.declare(&v, Kind::Elem, false, src.mag);
                     (
                         format!("({i}, {v})"),
-                        format!("{}.iter().enumerate()", src.text),
+                        format!("{}.iter().enumerate(){}", src.text, self.rev()),
                         len,
                     )
                 }
@@ -3016,7 +3127,7 @@ impl Gen<'_> {
                 self.declare(&v, Kind::Elem, false, b.mag);
                 (
                     format!("({u}, {v})"),
-                    format!("{}.iter().zip({}.iter())", a.text, b.text),
+                    format!("{}.iter().zip({}.iter()){}", a.text, b.text, self.rev()),
                     len,
                 )
             }

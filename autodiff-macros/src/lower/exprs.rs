@@ -68,10 +68,7 @@ impl Lower {
                         .pop()
                         .unwrap_or_else(|| self.dummy())
                 }
-                None => {
-                    self.error(err(e, "index or field of something that is not a local, a parameter or a loop element"));
-                    self.dummy()
-                }
+                None => self.not_a_place(e, out),
             },
             Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) && self.place(e).is_some() => {
                 let (var, proj) = self.place(e).unwrap();
@@ -616,6 +613,10 @@ impl Lower {
             return self.dummy();
         }
         let Some(spec) = rules::lookup(&name) else {
+            if name == "sin_cos" {
+                self.error(err(&m.method, super::patterns::SIN_COS));
+                return self.dummy();
+            }
             self.error(err(
                 &m.method,
                 format!(

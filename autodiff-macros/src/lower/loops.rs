@@ -261,7 +261,7 @@ impl Lower {
         chain: &[&syn::ExprMethodCall],
         usize_ty: TyId,
     ) -> Option<Head> {
-        let (iters, enumerate) = self.iter_chain(fl, base, chain)?;
+        let (iters, enumerate, rev) = self.iter_chain(fl, base, chain)?;
         let (steps, len, places) = self.iter_places(&iters)?;
         // A slice's length is known at run time only: a run-time loop, over the shorter of a
         // `zip`'s operands. So is, in effect, a length computed from a const generic parameter
@@ -304,7 +304,7 @@ impl Lower {
                 start: s,
                 end,
                 inclusive: false,
-                adapters: Vec::new(),
+                adapters: if rev { vec![Adapter::Rev] } else { Vec::new() },
             },
             trips: (len, len_generic && !runtime),
             counter,
@@ -323,18 +323,21 @@ impl Lower {
         fl: &syn::ExprForLoop,
         base: &'a syn::Expr,
         chain: &[&'a syn::ExprMethodCall],
-    ) -> Option<(Vec<&'a syn::Expr>, bool)> {
+    ) -> Option<(Vec<&'a syn::Expr>, bool, bool)> {
         let mut iters = Vec::new();
-        let mut enumerate = false;
+        let (mut enumerate, mut rev) = (false, false);
         let mut first = true;
         // `for x in a` and `for x in &a`: as `a.iter()`.
         if chain.is_empty() && !matches!(base, syn::Expr::Range(_)) {
             iters.push(unref(base));
         }
-        for m in chain {
+        for (k, m) in chain.iter().enumerate() {
             let name = m.method.to_string();
             match name.as_str() {
                 "iter" | "iter_mut" if first => iters.push(base),
+                // Last: the same counter, run backwards (`a.iter().enumerate().rev()` pairs
+                // each element with its own index, as the counter reads it).
+                "rev" if !first && k + 1 == chain.len() && m.args.is_empty() => rev = true,
                 "enumerate" if !first && !enumerate && iters.len() == 1 => enumerate = true,
                 "zip" if !first && !enumerate && iters.len() == 1 && m.args.len() == 1 => {
                     match &m.args[0] {
@@ -357,7 +360,7 @@ impl Lower {
                 _ => {
                     self.error(err(
                         &m.method,
-                        "supported loops: `for i in a..b` (with `.rev()`, `.step_by(k)`), `for x in a.iter()`, `a.iter().enumerate()`, `a.iter().zip(b.iter())` and `iter_mut()` on local arrays",
+                        "supported loops: `for i in a..b` (with `.rev()`, `.step_by(k)`), `for x in a.iter()`, `a.iter().enumerate()`, `a.iter().zip(b.iter())` and `iter_mut()` on local arrays, each with `.rev()` last",
                     ));
                     return None;
                 }
@@ -371,7 +374,7 @@ impl Lower {
             ));
             return None;
         }
-        Some((iters, enumerate))
+        Some((iters, enumerate, rev))
     }
 
     /// The places of the iterated arrays, the number of steps (the length they share; for a

@@ -14,6 +14,7 @@ mod literals;
 mod loops;
 mod matches;
 mod panics;
+mod patterns;
 mod places;
 mod pure;
 mod reductions;

@@ -362,6 +362,9 @@ impl Lower {
             syn::Pat::Type(pt) => (&*pt.pat, Some(&*pt.ty)),
             p => (p, None),
         };
+        if self.rewritten(local, out) {
+            return;
+        }
         // `let (a, b): (f32, _) = ..`: a tuple type of the same length, or none.
         let Ok(elem_tys) = self.tuple_type(pat, ann) else {
             return;

@@ -26,7 +26,10 @@ impl<'a> Rev<'a> {
         let held = self.hold(own_body);
         self.loop_stack.push((*var, own_body));
         self.start_rows(*id, *var, range, body);
+        let outer_fused = self.in_fused;
+        self.in_fused |= self.fused == Some(*id);
         let body = self.block(body, &[]);
+        self.in_fused = outer_fused;
         let rows = self.end_rows(range);
         self.loop_stack.pop();
         let held = self.release(held);

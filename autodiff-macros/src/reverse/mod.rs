@@ -53,6 +53,9 @@ pub struct Rev<'a> {
     /// leaves it out and keeps its iteration's reverse code in `fused_body`.
     pub fused: Option<usize>,
     pub fused_body: Option<TokenStream>,
+    /// Set while the fused loop's iteration is generated: its reverse code runs inside the
+    /// forward sweep, where the forward's own variables are in scope.
+    in_fused: bool,
     /// The counter and body of each enclosing loop (no body for a checkpointed one).
     loop_stack: Vec<(VarId, Option<&'a Block>)>,
     pub tape: Tape,
@@ -196,6 +199,7 @@ impl<'a> Rev<'a> {
             touched: Vec::new(),
             fused: None,
             fused_body: None,
+            in_fused: false,
             loop_stack: Vec::new(),
             tape,
             names,

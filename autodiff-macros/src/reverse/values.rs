@@ -122,6 +122,29 @@ impl<'a> Rev<'a> {
         quote!(#base #suffix)
     }
 
+    /// `a[j]` of an array whose every element `a[d] = e` defines: an element of the array
+    /// computed again once, at the head of the reversed block that declares it. In the loop
+    /// `f_grad` fuses into its forward sweep, an array declared before the loop is instead the
+    /// forward's own, in scope there and holding that value (nothing writes it after its
+    /// defining loop).
+    fn elementwise_read(&mut self, var: VarId, j: &Pure) -> TokenStream {
+        let v = &self.f.vars[var];
+        let def = self.plan.elementwise[&var].def;
+        let before_fused = self
+            .fused
+            .is_some_and(|lp| !self.f.def_nest[def].contains(&lp));
+        let name = if self.in_fused && before_fused {
+            v.emit.clone()
+        } else {
+            let names = &mut self.names;
+            (self.elem_locals.entry(var))
+                .or_insert_with(|| names.fresh(&v.name.to_string()))
+                .clone()
+        };
+        let j = self.pure_val(j);
+        quote!(#name[#j])
+    }
+
     /// An integer or bool expression (an index, a loop bound) evaluated in the adjoint.
     pub(super) fn pure_val(&mut self, p: &Pure) -> TokenStream {
         crate::print::pure_tokens(p, &mut |v, proj, read| self.var_val(v, proj, read))
@@ -143,14 +166,8 @@ impl<'a> Rev<'a> {
         if self.plan.elementwise.contains_key(&var)
             && let [Proj::Index(j)] = proj
         {
-            // `a[j]` of an array whose every element `a[d] = e` defines: an element of the
-            // array computed again once, at the head of the reversed block that declares it.
-            let names = &mut self.names;
-            let local = (self.elem_locals.entry(var))
-                .or_insert_with(|| names.fresh(&v.name.to_string()))
-                .clone();
-            let j = self.pure_val(j);
-            return quote!(#and #local[#j]);
+            let element = self.elementwise_read(var, j);
+            return quote!(#and #element);
         }
         if v.in_place() {
             let name = v.emit.to_token_stream();

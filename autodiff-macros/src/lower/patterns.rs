@@ -1,0 +1,288 @@
+//! Two `let` forms of plain Rust rewritten into `let`s the lowering takes, before it lowers
+//! them:
+//! - `let (s, c) = x.sin_cos();` (or `f64::sin_cos(x)`) is `let (s, c) = (x.sin(), x.cos());`,
+//!   which is how `core` computes it: the same values, bit for bit (and `x.sin_cos().0` is
+//!   `x.sin()`, `.1` is `x.cos()`);
+//! - `let [a, b, c] = v;` binds each element, `let a = v[0];`, and nested arrays element by
+//!   element (`let [[a, b], [c, d]] = m;`); `_` binds nothing.
+//!
+//! A receiver or array that is not a place (`(x * y).sin_cos()`, `let [a, b] = g(x);`) is bound
+//! first, once, to a local of the macro's (`__stackgrad_angle`, `__stackgrad_elems`), which the
+//! next such `let` shadows. The user's function is compiled as written, so rustc still checks
+//! the pattern against the value (an array of another length is its error, on the user's `f`).
+
+use quote::quote_spanned;
+use syn::spanned::Spanned;
+
+use crate::ir::{Block, Operand};
+
+/// What to write instead of an array pattern with a rest (`..`) in it.
+const REST: &str = "`..` in an array pattern is not supported; bind every element, as in `let [a, b, c] = v;`, or index the array (`v[0]`)";
+
+/// What a `let` of this module's forms stands for: the `let`s, then the tuple fields a name
+/// reads (`t.0` of `let t = x.sin_cos();`) and the local of each, which the lowering binds to
+/// `t.0` and takes out of reach of the user's names.
+pub(super) struct Rewrite {
+    pub lets: Vec<syn::Local>,
+    pub fields: Vec<(String, String)>,
+}
+
+/// The `let`s that stand for `local`, if it is one of this module's forms; an error on the
+/// user's span for an array pattern this module cannot bind.
+pub(super) fn rewrite(local: &syn::Local) -> Option<syn::Result<Rewrite>> {
+    let (pat, ann) = match &local.pat {
+        syn::Pat::Type(pt) => (&*pt.pat, Some(&*pt.ty)),
+        p => (p, None),
+    };
+    let init = local.init.as_ref().filter(|i| i.diverge.is_none())?;
+    let lets = |lets| Rewrite {
+        lets,
+        fields: Vec::new(),
+    };
+    match pat {
+        syn::Pat::Tuple(t) if t.elems.len() == 2 => {
+            let x = sin_cos_receiver(&init.expr)?;
+            Some(sin_cos(local, x).map(lets))
+        }
+        syn::Pat::Ident(pi) if pi.subpat.is_none() && pi.by_ref.is_none() => {
+            let x = sin_cos_receiver(&init.expr)?;
+            Some(sin_cos_named(local, pi, x))
+        }
+        syn::Pat::Slice(s) => Some(elements(local, s, ann, &init.expr).map(lets)),
+        _ => None,
+    }
+}
+
+/// `let t = x.sin_cos();` read as `t.0` and `t.1`: `let __stackgrad_sin = (x).sin();` and
+/// `let __stackgrad_cos = (x).cos();`, which `t.0` and `t.1` then name.
+fn sin_cos_named(local: &syn::Local, pi: &syn::PatIdent, x: &syn::Expr) -> syn::Result<Rewrite> {
+    if let Some(a) = local.attrs.first() {
+        return Err(syn::Error::new_spanned(
+            a,
+            "this attribute applies to a `let` of one value; bind the two with `let (s, c) = x.sin_cos();` and each with its own `let` to put it on the one it is for",
+        ));
+    }
+    let span = x.span();
+    let mut lets = Vec::new();
+    let x = bound_once(x, "__stackgrad_angle", None, &mut lets)?;
+    let m = &pi.mutability;
+    lets.push(parse_local(
+        quote_spanned!(span=> let #m __stackgrad_sin = (#x).sin();),
+    )?);
+    lets.push(parse_local(
+        quote_spanned!(span=> let #m __stackgrad_cos = (#x).cos();),
+    )?);
+    let t = &pi.ident;
+    let fields = vec![
+        (format!("{t}.0"), "__stackgrad_sin".to_string()),
+        (format!("{t}.1"), "__stackgrad_cos".to_string()),
+    ];
+    Ok(Rewrite { lets, fields })
+}
+
+/// `x` itself if it is a place (read where it is), else our local `temp` bound to it first
+/// (with the user's type, if any).
+fn bound_once(
+    x: &syn::Expr,
+    temp: &str,
+    ann: Option<&syn::Type>,
+    lets: &mut Vec<syn::Local>,
+) -> syn::Result<syn::Expr> {
+    if ann.is_none() && is_place(x) {
+        // `v[0]` for `let [a, b] = *v;`: indexing reads through the reference.
+        return Ok(underef(x).clone());
+    }
+    let span = x.span();
+    let name = syn::Ident::new(temp, span);
+    let ann = ann.map(|t| quote_spanned!(span=> : #t));
+    lets.push(parse_local(quote_spanned!(span=> let #name #ann = #x;))?);
+    Ok(syn::parse_quote_spanned!(span=> #name))
+}
+
+/// `x.sin()` for `x.sin_cos().0`, `x.cos()` for `.1`.
+fn sin_cos_element(e: &syn::Expr) -> Option<syn::Expr> {
+    let syn::Expr::Field(f) = e else {
+        return None;
+    };
+    let x = sin_cos_receiver(&f.base)?;
+    let span = e.span();
+    match &f.member {
+        syn::Member::Unnamed(i) if i.index == 0 => {
+            Some(syn::parse_quote_spanned!(span=> (#x).sin()))
+        }
+        syn::Member::Unnamed(i) if i.index == 1 => {
+            Some(syn::parse_quote_spanned!(span=> (#x).cos()))
+        }
+        _ => None,
+    }
+}
+
+/// What to write for `sin_cos` where its tuple is neither destructured nor read by element.
+pub(super) const SIN_COS: &str = "`sin_cos` returns a tuple: bind its two values where it is called, as in `let (s, c) = x.sin_cos();`, or take one, `x.sin_cos().0`";
+
+/// `x` of `x.sin_cos()` or `f64::sin_cos(x)` (`f32` too).
+fn sin_cos_receiver(e: &syn::Expr) -> Option<&syn::Expr> {
+    match e {
+        syn::Expr::MethodCall(m)
+            if m.method == "sin_cos" && m.args.is_empty() && m.turbofish.is_none() =>
+        {
+            Some(&m.receiver)
+        }
+        syn::Expr::Call(c) if c.args.len() == 1 => {
+            let syn::Expr::Path(p) = &*c.func else {
+                return None;
+            };
+            let names: Vec<String> = (p.path.segments.iter())
+                .map(|s| s.ident.to_string())
+                .collect();
+            matches!(
+                names.iter().map(String::as_str).collect::<Vec<_>>()[..],
+                ["f64" | "f32", "sin_cos"]
+            )
+            .then(|| &c.args[0])
+        }
+        syn::Expr::Paren(p) => sin_cos_receiver(&p.expr),
+        _ => None,
+    }
+}
+
+/// `let (s, c) = (x.sin(), x.cos());`, after `let __stackgrad_angle = x;` where `x` is not a
+/// place.
+fn sin_cos(local: &syn::Local, x: &syn::Expr) -> syn::Result<Vec<syn::Local>> {
+    let span = x.span();
+    let mut out = Vec::new();
+    let x = bound_once(x, "__stackgrad_angle", None, &mut out)?;
+    // The pattern as written, with its type if it has one.
+    let (attrs, pat) = (&local.attrs, &local.pat);
+    out.push(parse_local(quote_spanned!(span=>
+        #(#attrs)* let #pat = ((#x).sin(), (#x).cos());
+    ))?);
+    Ok(out)
+}
+
+/// `let a = v[0]; let b = v[1];` for `let [a, b] = v;`, nested patterns element by element.
+fn elements(
+    local: &syn::Local,
+    s: &syn::PatSlice,
+    ann: Option<&syn::Type>,
+    value: &syn::Expr,
+) -> syn::Result<Vec<syn::Local>> {
+    if let Some(a) = local.attrs.first() {
+        return Err(syn::Error::new_spanned(
+            a,
+            "this attribute applies to a `let` of one name; bind each element with its own `let` (`let a = v[0];`) and put it on the one it is for",
+        ));
+    }
+    let mut out = Vec::new();
+    let base = bound_once(value, "__stackgrad_elems", ann, &mut out)?;
+    bind_elements(s, &base, &mut out)?;
+    Ok(out)
+}
+
+fn bind_elements(
+    s: &syn::PatSlice,
+    base: &syn::Expr,
+    out: &mut Vec<syn::Local>,
+) -> syn::Result<()> {
+    for (k, p) in s.elems.iter().enumerate() {
+        let span = p.span();
+        let elem: syn::Expr = syn::parse_quote_spanned!(span=> #base[#k]);
+        match p {
+            syn::Pat::Wild(_) => {}
+            syn::Pat::Rest(_) => return Err(syn::Error::new_spanned(p, REST)),
+            syn::Pat::Ident(pi)
+                if pi
+                    .subpat
+                    .as_ref()
+                    .is_some_and(|(_, sp)| matches!(&**sp, syn::Pat::Rest(_))) =>
+            {
+                return Err(syn::Error::new_spanned(p, REST));
+            }
+            syn::Pat::Slice(inner) => bind_elements(inner, &elem, out)?,
+            p => out.push(parse_local(quote_spanned!(span=> let #p = #elem;))?),
+        }
+    }
+    Ok(())
+}
+
+/// A place read where it is: a name, a field, an element or a dereference of one, in
+/// parentheses or not. Anything else is bound to a local first.
+fn is_place(e: &syn::Expr) -> bool {
+    match e {
+        syn::Expr::Path(p) => p.qself.is_none(),
+        syn::Expr::Field(f) => is_place(&f.base),
+        syn::Expr::Index(i) => {
+            is_place(&i.expr) && matches!(&*i.index, syn::Expr::Lit(_) | syn::Expr::Path(_))
+        }
+        syn::Expr::Paren(p) => is_place(&p.expr),
+        syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => is_place(&u.expr),
+        _ => false,
+    }
+}
+
+/// A place without its dereferences and parentheses.
+fn underef(e: &syn::Expr) -> &syn::Expr {
+    match e {
+        syn::Expr::Paren(p) => underef(&p.expr),
+        syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => underef(&u.expr),
+        e => e,
+    }
+}
+
+/// One `let` statement from its tokens (the user's pattern and value in a `let` of ours).
+fn parse_local(tokens: proc_macro2::TokenStream) -> syn::Result<syn::Local> {
+    let span = tokens.span();
+    match syn::parse2::<syn::Stmt>(tokens)? {
+        syn::Stmt::Local(l) => Ok(l),
+        _ => Err(syn::Error::new(
+            span,
+            "this `let` is not supported; bind a name, as in `let y = ..;`",
+        )),
+    }
+}
+
+impl super::Lower {
+    /// Lowers `local` as the `let`s it stands for if it is one of this module's forms (`let (s,
+    /// c) = x.sin_cos();`, `let [a, b] = v;`), or reports why it cannot be; whether it was.
+    pub(super) fn rewritten(&mut self, local: &syn::Local, out: &mut Block) -> bool {
+        match rewrite(local) {
+            Some(Ok(r)) => {
+                r.lets.iter().for_each(|l| self.local(l, out));
+                self.bind_fields(&r.fields);
+            }
+            Some(Err(e)) => {
+                self.error(e);
+                self.poison(&local.pat);
+            }
+            None => return false,
+        }
+        true
+    }
+
+    /// A field or index of something that is not a place: `x.sin_cos().0` is `x.sin()`, `.1`
+    /// is `x.cos()`; anything else is an error.
+    pub(super) fn not_a_place(&mut self, e: &syn::Expr, out: &mut Block) -> Operand {
+        if let Some(element) = sin_cos_element(e) {
+            return self.float(&element, out);
+        }
+        self.error(syn::Error::new_spanned(
+            e,
+            "index or field of something that is not a local, a parameter or a loop element",
+        ));
+        self.dummy()
+    }
+
+    /// Binds each tuple field of a [`Rewrite`] (`t.0`) to the local of ours that holds it, which
+    /// its own name then no longer finds.
+    pub(super) fn bind_fields(&mut self, fields: &[(String, String)]) {
+        for (field, local) in fields {
+            let Some(v) = self.lookup(local) else {
+                continue;
+            };
+            let scope = self.scopes.last_mut().unwrap();
+            scope.remove(local);
+            scope.insert(field.clone(), super::Binding::Var(v));
+            self.tuple_fields.insert(v, field.clone());
+        }
+    }
+}
