@@ -743,6 +743,77 @@ mod reversed_iterators {
         s
     }
 
+    /// Over slices: `zip(..).rev()` of two run-time lengths (the shorter's pairs, last first),
+    /// a loop of independent iterations reversed (which `f_grad` fuses into its forward sweep),
+    /// `iter_mut().rev()` on a local array, and a reversed loop under binomial checkpoints.
+    #[differentiable(wrt(x, y, w))]
+    pub fn backwards(x: &[f64], y: &[f64], w: f64) -> f64 {
+        let mut s = 0.0;
+        for (u, v) in x.iter().zip(y.iter()).rev() {
+            s = s * w + u * v;
+        }
+        let mut acc = 0.0;
+        for u in x.iter().rev() {
+            acc += (u * w).sin();
+        }
+        let mut h = [w, 2.0 * w, 3.0 * w];
+        for e in h.iter_mut().rev() {
+            *e = e.sin() + acc;
+        }
+        let mut r = 0.5;
+        #[checkpoint(binomial(2))]
+        for u in y.iter().rev() {
+            r = (r * u + w).tanh();
+        }
+        s + acc * 0.5 + h[0] * h[2] + r
+    }
+
+    /// `backwards` by index, forwards where the order does not matter.
+    fn backwards_plain(x: &[f64], y: &[f64], w: f64) -> f64 {
+        let n = x.len().min(y.len());
+        let mut s = 0.0;
+        for i in (0..n).rev() {
+            s = s * w + x[i] * y[i];
+        }
+        let acc: f64 = x.iter().map(|u| (u * w).sin()).sum();
+        let h = [w.sin() + acc, (2.0 * w).sin() + acc, (3.0 * w).sin() + acc];
+        let mut r = 0.5;
+        for i in (0..y.len()).rev() {
+            r = (r * y[i] + w).tanh();
+        }
+        s + acc * 0.5 + h[0] * h[2] + r
+    }
+
+    #[test]
+    fn over_slices_against_central_differences() {
+        // x of 5 elements, y of 4: the zip stops at 4.
+        let split = |q: [f64; 10]| (q[..5].to_vec(), q[5..9].to_vec(), q[9]);
+        GradCheck::new("zip(..).rev() of slices, a fused rev loop, iter_mut().rev(), binomial")
+            .run(
+                &cube::<10>(1363, 30, -1.2, 1.2),
+                |q| {
+                    let (x, y, w) = split(q);
+                    assert_close(
+                        "backwards",
+                        backwards(&x, &y, w),
+                        backwards_plain(&x, &y, w),
+                        1e-13,
+                    );
+                    backwards(&x, &y, w)
+                },
+                |q| {
+                    let (x, y, w) = split(q);
+                    let (mut d_x, mut d_y) = (vec![0.0; 5], vec![0.0; 4]);
+                    let (value, d_w) = backwards_grad(&x, &y, w, &mut d_x, &mut d_y);
+                    let mut g = [0.0; 10];
+                    g[..5].copy_from_slice(&d_x);
+                    g[5..9].copy_from_slice(&d_y);
+                    g[9] = d_w;
+                    (value, g)
+                },
+            );
+    }
+
     #[test]
     fn horner_against_the_polynomial() {
         for q in cube::<7>(1361, 20, -1.5, 1.5) {
@@ -828,7 +899,7 @@ mod reversed_iterators {
 /// of the function itself (compiled as written), and `f_hvp` against differences of the
 /// gradient.
 mod sin_cos_and_array_patterns {
-    use crate::common::{GradCheck, cube};
+    use crate::common::{GradCheck, assert_close, cube};
     use stackgrad::differentiable;
 
     #[differentiable(hvp)]
@@ -838,16 +909,33 @@ mod sin_cos_and_array_patterns {
         let (sw, cw) = f64::sin_cos(w);
         let x = c * p[0] - s * p[1];
         let y = s * p[0] + c * p[1];
-        let t = (w - theta).sin_cos();
-        x * s2 + y * c2 + sw * cw * theta + t.0 * t.1 * p[0] + (p[1] * w).sin_cos().1
+        let mut t = (w - theta).sin_cos();
+        t.1 *= 2.0;
+        let bent = if (theta * p[1]).sin_cos().0 > 0.25 {
+            t.0
+        } else {
+            t.1
+        };
+        x * s2 + y * c2 + sw * cw * theta + t.0 * t.1 * p[0] + (p[1] * w).sin_cos().1 + bent
+            - (p[0] * theta).sin_cos().0
     }
 
     #[differentiable]
+    pub fn turn32(theta: f32, p: &[f32; 2]) -> f32 {
+        let (s, c) = theta.sin_cos();
+        let [a, b] = *p;
+        c * a - s * b + f32::sin_cos(a * b).1
+    }
+
+    #[differentiable(hvp)]
     pub fn scaled(v: &[f64; 2]) -> [f64; 2] {
         [v[0] * 2.0, v[1].sin()]
     }
 
-    #[differentiable]
+    /// Also a swap (`let [b, a] = [a, b];`), names a pattern binds read by its own value (`let
+    /// [e2, f2] = m[e2];`, `let [m, n] = *m;`), which Rust reads before it binds them, and a
+    /// borrowed array (`&ac`).
+    #[differentiable(hvp)]
     pub fn unpacked(v: &[f64; 3], m: &[[f64; 2]; 2]) -> f64 {
         let [a, b, c] = *v;
         let [[m00, _], [m10, mut m11]] = *m;
@@ -855,7 +943,49 @@ mod sin_cos_and_array_patterns {
         let [d, e]: [f64; 2] = [a * b, c];
         let ac = [a, c];
         let [g0, g1] = scaled(&ac);
-        a * b + c + m00 * m10 * m11 + d * e + g0 * g1
+        let [b, a] = [a, b];
+        let [r0, r1] = &ac;
+        let e2 = 1;
+        let [e2, f2] = m[e2];
+        let [m, n] = *m;
+        a * b + c + m00 * m10 * m11 + d * e + g0 * g1 + r0 * a - r1 + e2 * f2 + m[1] * n[0]
+    }
+
+    /// Borrowed array patterns: each name refers to its element (`&v`, a reference parameter
+    /// `q` itself, `&mut h` written through), and `let c = q;` of a reference parameter, a
+    /// copy of its array.
+    #[differentiable(hvp)]
+    pub fn borrowed(v: &[f64; 2], q: &[[f64; 2]; 3], w: f64) -> f64 {
+        let [a, b] = &v;
+        let mut h = [w, 2.0 * w];
+        let [c, d] = &mut h;
+        *c += *a * w;
+        *d = d.sin() + b;
+        let i = 2;
+        let [i, j] = &q[i];
+        let [e, f] = &h;
+        let [_, r, _] = q;
+        let all = q;
+        a * *b + e * f + i * j + h[0] + r[0] * all[0][1]
+    }
+
+    fn borrowed_plain(v: &[f64; 2], q: &[[f64; 2]; 3], w: f64) -> f64 {
+        let (a, b) = (v[0], v[1]);
+        let h = [w + a * w, (2.0 * w).sin() + b];
+        a * b + h[0] * h[1] + q[2][0] * q[2][1] + h[0] + q[1][0] * q[0][1]
+    }
+
+    /// `unpacked` without the forms the macro rewrites.
+    fn unpacked_plain(v: &[f64; 3], m: &[[f64; 2]; 2]) -> f64 {
+        let (a, b, c) = (v[0], v[1], v[2]);
+        let (m00, m10, m11) = (m[0][0], m[1][0], 2.0 * m[1][1]);
+        let (d, e) = (a * b, c);
+        let (g0, g1) = (a * 2.0, c.sin());
+        let (r0, r1) = (a, c);
+        let (a, b) = (b, a);
+        a * b + c + m00 * m10 * m11 + d * e + g0 * g1 + r0 * a - r1
+            + m[1][0] * m[1][1]
+            + m[0][1] * m[1][0]
     }
 
     #[test]
@@ -885,26 +1015,130 @@ mod sin_cos_and_array_patterns {
     }
 
     #[test]
+    fn the_forms_read_as_plain_rust_reads_them() {
+        for q in cube::<7>(1354, 20, -1.5, 1.5) {
+            let (v, m) = ([q[0], q[1], q[2]], [[q[3], q[4]], [q[5], q[6]]]);
+            assert_close("unpacked", unpacked(&v, &m), unpacked_plain(&v, &m), 1e-14);
+            assert_close(
+                "its f_grad",
+                unpacked_grad(&v, &m).0,
+                unpacked(&v, &m),
+                1e-15,
+            );
+        }
+        let split = |x: [f64; 9]| {
+            (
+                [x[0], x[1]],
+                [[x[2], x[3]], [x[4], x[5]], [x[6], x[7]]],
+                x[8],
+            )
+        };
+        GradCheck::new("let [a, b] = &v, &mut h, of a reference parameter; let c = q").run(
+            &cube::<9>(1357, 20, -1.5, 1.5),
+            |x| {
+                let (v, q, w) = split(x);
+                assert_close(
+                    "borrowed",
+                    borrowed(&v, &q, w),
+                    borrowed_plain(&v, &q, w),
+                    1e-14,
+                );
+                borrowed(&v, &q, w)
+            },
+            |x| {
+                let (v, q, w) = split(x);
+                let (value, (d_v, d_q, d_w)) = borrowed_grad(&v, &q, w);
+                let mut g = [0.0; 9];
+                g[..2].copy_from_slice(&d_v);
+                g[2..8].copy_from_slice(d_q.as_flattened());
+                g[8] = d_w;
+                (value, g)
+            },
+        );
+        for x in cube::<18>(1358, 10, -1.5, 1.5) {
+            let (v, q, w) = split(x[..9].try_into().unwrap());
+            let (t_v, t_q, t_w) = split(x[9..].try_into().unwrap());
+            let (_, _, (h_v, h_q, h_w)) = borrowed_hvp(&v, &q, w, &t_v, &t_q, t_w);
+            let h = 1e-5;
+            let at = |s: f64| {
+                let v = [v[0] + s * t_v[0], v[1] + s * t_v[1]];
+                let q: [[f64; 2]; 3] =
+                    core::array::from_fn(|i| core::array::from_fn(|j| q[i][j] + s * t_q[i][j]));
+                let (_, (d_v, d_q, d_w)) = borrowed_grad(&v, &q, w + s * t_w);
+                let mut g = [0.0; 9];
+                g[..2].copy_from_slice(&d_v);
+                g[2..8].copy_from_slice(d_q.as_flattened());
+                g[8] = d_w;
+                g
+            };
+            let (plus, minus) = (at(h), at(-h));
+            let mut got = [0.0; 9];
+            got[..2].copy_from_slice(&h_v);
+            got[2..8].copy_from_slice(h_q.as_flattened());
+            got[8] = h_w;
+            for k in 0..9 {
+                let fd = (plus[k] - minus[k]) / (2.0 * h);
+                assert_close("borrowed patterns: H v", got[k], fd, 1e-6);
+            }
+        }
+        GradCheck::new("f32: let (s, c) = theta.sin_cos(), let [a, b] = *p")
+            .f32()
+            .run(
+                &cube::<3>(1355, 20, -1.5, 1.5),
+                // The same function in f64: its central differences are the reference.
+                |q| q[0].cos() * q[1] - q[0].sin() * q[2] + (q[1] * q[2]).cos(),
+                |q| {
+                    let (value, (d_theta, d_p)) =
+                        turn32_grad(q[0] as f32, &[q[1] as f32, q[2] as f32]);
+                    (f64::from(value), [d_theta, d_p[0], d_p[1]].map(f64::from))
+                },
+            );
+    }
+
+    #[test]
     fn hessian_vector_products_against_differences_of_the_gradient() {
-        for q in cube::<6>(1353, 20, -1.5, 1.5) {
-            let (theta, w, p, t) = (q[0], q[1], [q[2], q[3]], [q[4], q[5]]);
-            let (value, (g_theta, g_w, _), hv) = turn_hvp(theta, w, &p, t[0], t[1], &[0.0; 2]);
+        for q in cube::<8>(1353, 20, -1.5, 1.5) {
+            let (theta, w, p) = (q[0], q[1], [q[2], q[3]]);
+            let (t, t_p) = ([q[4], q[5]], [q[6], q[7]]);
+            let (value, (g_theta, g_w, g_p), hv) = turn_hvp(theta, w, &p, t[0], t[1], &t_p);
             assert_eq!(value, turn(theta, w, &p));
             let h = 1e-5;
-            let plus = turn_grad(theta + h * t[0], w + h * t[1], &p).1;
-            let minus = turn_grad(theta - h * t[0], w - h * t[1], &p).1;
-            let fd = [
-                (plus.0 - minus.0) / (2.0 * h),
-                (plus.1 - minus.1) / (2.0 * h),
+            let at = |s: f64| {
+                let p = [p[0] + s * t_p[0], p[1] + s * t_p[1]];
+                let (_, (a, b, c)) = turn_grad(theta + s * t[0], w + s * t[1], &p);
+                [a, b, c[0], c[1]]
+            };
+            let (plus, minus) = (at(h), at(-h));
+            let (_, (d_theta, d_w, d_p)) = turn_grad(theta, w, &p);
+            let got = [g_theta, g_w, g_p[0], g_p[1]];
+            for (got, want) in got.into_iter().zip([d_theta, d_w, d_p[0], d_p[1]]) {
+                assert_close("f_hvp's gradient", got, want, 1e-12);
+            }
+            for (k, got) in [hv.0, hv.1, hv.2[0], hv.2[1]].into_iter().enumerate() {
+                assert_close("H v", got, (plus[k] - minus[k]) / (2.0 * h), 1e-6);
+            }
+        }
+        for q in cube::<14>(1356, 20, -1.5, 1.5) {
+            let (v, m) = ([q[0], q[1], q[2]], [[q[3], q[4]], [q[5], q[6]]]);
+            let (t_v, t_m) = ([q[7], q[8], q[9]], [[q[10], q[11]], [q[12], q[13]]]);
+            let (_, _, (h_v, h_m)) = unpacked_hvp(&v, &m, &t_v, &t_m);
+            let h = 1e-5;
+            let at = |s: f64| {
+                let v: [f64; 3] = core::array::from_fn(|i| v[i] + s * t_v[i]);
+                let m: [[f64; 2]; 2] =
+                    core::array::from_fn(|i| core::array::from_fn(|j| m[i][j] + s * t_m[i][j]));
+                let (_, (g_v, g_m)) = unpacked_grad(&v, &m);
+                [
+                    g_v[0], g_v[1], g_v[2], g_m[0][0], g_m[0][1], g_m[1][0], g_m[1][1],
+                ]
+            };
+            let (plus, minus) = (at(h), at(-h));
+            let got = [
+                h_v[0], h_v[1], h_v[2], h_m[0][0], h_m[0][1], h_m[1][0], h_m[1][1],
             ];
-            let (_, (d_theta, d_w, _)) = turn_grad(theta, w, &p);
-            assert!((g_theta - d_theta).abs() <= 1e-12 * d_theta.abs().max(1.0));
-            assert!((g_w - d_w).abs() <= 1e-12 * d_w.abs().max(1.0));
-            for (got, want) in [hv.0, hv.1].into_iter().zip(fd) {
-                assert!(
-                    (got - want).abs() <= 1e-6 * want.abs().max(1.0),
-                    "{got} {want}"
-                );
+            for k in 0..7 {
+                let fd = (plus[k] - minus[k]) / (2.0 * h);
+                assert_close("array patterns: H v", got[k], fd, 1e-6);
             }
         }
     }

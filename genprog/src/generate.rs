@@ -1862,7 +1862,7 @@ impl Gen<'_> {
 
     /// A block of one to `max` statements in a new scope.
     fn block(&mut self, max: usize) -> Vec<Stmt> {
-        let mark = self.scope.len();
+        let (mark, frozen) = (self.scope.len(), self.frozen.len());
         self.nesting += 1;
         let mut out = Vec::new();
         let n = self.rng.gen_range(1..=max);
@@ -1875,6 +1875,8 @@ impl Gen<'_> {
         }
         self.nesting -= 1;
         self.scope.truncate(mark);
+        // Arrays a pattern borrowed in the block (`let [a, b] = &h;`) may be written again.
+        self.frozen.truncate(frozen);
         out
     }
 
@@ -2060,7 +2062,8 @@ impl Gen<'_> {
         }
     }
 
-    /// `let [a, _, mut b] = *v;` of an array in scope of at most two dimensions of at most four
+    /// `let [a, _, mut b] = *v;` (or borrowed, `let [a, b] = v;`, `let [a, b] = &p.w;`, whose
+    /// names are references) of an array in scope of at most two dimensions of at most four
     /// (not of a const generic length, which no pattern can name), nested for two: each name
     /// bound to its element.
     fn array_pattern_let(&mut self) -> Option<Stmt> {
@@ -2074,18 +2077,35 @@ impl Gen<'_> {
             .collect();
         let src = arrays.choose(&mut self.side)?.clone();
         // A parameter is a reference: `*a`; a local array, a field or a `const` by value.
+        // Borrowed, Rust's default binding modes bind the elements as references (`&$F`, read
+        // as `(*a)`), which may not be `mut`.
+        // Only arrays nothing writes (a mutable local may be written by a loop the generator
+        // does not check against borrows).
+        let borrowed = src.slot.is_none() && self.side.gen_bool(0.3);
         let value = if src.arg == src.text {
-            format!("*{}", src.text)
+            // A parameter, a reference already: `*a` copies, `a` borrows.
+            if borrowed {
+                src.text.clone()
+            } else {
+                format!("*{}", src.text)
+            }
+        } else if borrowed {
+            format!("&{}", src.text)
         } else {
             src.text.clone()
         };
         let mut names = Vec::new();
-        let pattern = self.array_pattern(&src.dims, &mut names);
+        let pattern = self.array_pattern(&src.dims, !borrowed, &mut names);
         if names.is_empty() {
             return None;
         }
+        if borrowed {
+            // Not written while the references live: to the end of the block.
+            self.frozen.push(src.text.clone());
+        }
         for (name, mutable) in names {
-            self.declare(&name, Kind::Float, mutable, src.mag);
+            let kind = if borrowed { Kind::Elem } else { Kind::Float };
+            self.declare(&name, kind, mutable, src.mag);
         }
         Some(Stmt::Let {
             name: pattern,
@@ -2097,18 +2117,24 @@ impl Gen<'_> {
         })
     }
 
-    /// The pattern of an array of `dims`: a fresh name (sometimes `mut`) or `_` per element.
-    fn array_pattern(&mut self, dims: &[Len], names: &mut Vec<(String, bool)>) -> String {
+    /// The pattern of an array of `dims`: a fresh name (sometimes `mut`, if `may_mut`) or `_`
+    /// per element.
+    fn array_pattern(
+        &mut self,
+        dims: &[Len],
+        may_mut: bool,
+        names: &mut Vec<(String, bool)>,
+    ) -> String {
         let Some((len, rest)) = dims.split_first() else {
             if self.side.gen_bool(0.25) {
                 return "_".into();
             }
-            let (name, mutable) = (self.fresh("u"), self.side.gen_bool(0.3));
+            let (name, mutable) = (self.fresh("u"), may_mut && self.side.gen_bool(0.3));
             names.push((name.clone(), mutable));
             return if mutable { format!("mut {name}") } else { name };
         };
         let elems: Vec<String> = (0..len.value())
-            .map(|_| self.array_pattern(rest, names))
+            .map(|_| self.array_pattern(rest, may_mut, names))
             .collect();
         format!("[{}]", elems.join(", "))
     }

@@ -14,17 +14,20 @@
 use quote::quote_spanned;
 use syn::spanned::Spanned;
 
-use crate::ir::{Block, Operand};
+use crate::ir::{Block, Kind, Operand};
 
 /// What to write instead of an array pattern with a rest (`..`) in it.
 const REST: &str = "`..` in an array pattern is not supported; bind every element, as in `let [a, b, c] = v;`, or index the array (`v[0]`)";
 
 /// What a `let` of this module's forms stands for: the `let`s, then the tuple fields a name
 /// reads (`t.0` of `let t = x.sin_cos();`) and the local of each, which the lowering binds to
-/// `t.0` and takes out of reach of the user's names.
+/// `t.0` and takes out of reach of the user's names. `errors`: a `#[recompute]` or
+/// `#[record(..)]` on it, which applies to a `let` of one value (the `let`s are still lowered,
+/// so that nothing else reports).
 pub(super) struct Rewrite {
     pub lets: Vec<syn::Local>,
     pub fields: Vec<(String, String)>,
+    pub errors: Vec<syn::Error>,
 }
 
 /// The `let`s that stand for `local`, if it is one of this module's forms; an error on the
@@ -38,6 +41,7 @@ pub(super) fn rewrite(local: &syn::Local) -> Option<syn::Result<Rewrite>> {
     let lets = |lets| Rewrite {
         lets,
         fields: Vec::new(),
+        errors: Vec::new(),
     };
     match pat {
         syn::Pat::Tuple(t) if t.elems.len() == 2 => {
@@ -48,36 +52,50 @@ pub(super) fn rewrite(local: &syn::Local) -> Option<syn::Result<Rewrite>> {
             let x = sin_cos_receiver(&init.expr)?;
             Some(sin_cos_named(local, pi, x))
         }
-        syn::Pat::Slice(s) => Some(elements(local, s, ann, &init.expr).map(lets)),
+        syn::Pat::Slice(s) => Some(elements(local, s, ann, &init.expr)),
         _ => None,
     }
+}
+
+/// The attributes of a `let` this module splits into several: the others, for each `let`, and
+/// an error for each of `#[recompute]` and `#[record(..)]`, which apply to one value.
+fn split_attrs(local: &syn::Local, errors: &mut Vec<syn::Error>) -> Vec<syn::Attribute> {
+    let (memory, others): (Vec<_>, Vec<_>) = (local.attrs.iter().cloned())
+        .partition(|a| a.path().is_ident("recompute") || a.path().is_ident("record"));
+    errors.extend(memory.iter().map(|a| {
+        syn::Error::new_spanned(
+            a,
+            "this attribute applies to a `let` of one value; bind the value it is for with its own `let` (`let s = x.sin();`, `let a = v[0];`) and put it there",
+        )
+    }));
+    others
 }
 
 /// `let t = x.sin_cos();` read as `t.0` and `t.1`: `let __stackgrad_sin = (x).sin();` and
 /// `let __stackgrad_cos = (x).cos();`, which `t.0` and `t.1` then name.
 fn sin_cos_named(local: &syn::Local, pi: &syn::PatIdent, x: &syn::Expr) -> syn::Result<Rewrite> {
-    if let Some(a) = local.attrs.first() {
-        return Err(syn::Error::new_spanned(
-            a,
-            "this attribute applies to a `let` of one value; bind the two with `let (s, c) = x.sin_cos();` and each with its own `let` to put it on the one it is for",
-        ));
-    }
+    let mut errors = Vec::new();
+    let attrs = split_attrs(local, &mut errors);
     let span = x.span();
     let mut lets = Vec::new();
     let x = bound_once(x, "__stackgrad_angle", None, &mut lets)?;
     let m = &pi.mutability;
     lets.push(parse_local(
-        quote_spanned!(span=> let #m __stackgrad_sin = (#x).sin();),
+        quote_spanned!(span=> #(#attrs)* let #m __stackgrad_sin = (#x).sin();),
     )?);
     lets.push(parse_local(
-        quote_spanned!(span=> let #m __stackgrad_cos = (#x).cos();),
+        quote_spanned!(span=> #(#attrs)* let #m __stackgrad_cos = (#x).cos();),
     )?);
     let t = &pi.ident;
     let fields = vec![
         (format!("{t}.0"), "__stackgrad_sin".to_string()),
         (format!("{t}.1"), "__stackgrad_cos".to_string()),
     ];
-    Ok(Rewrite { lets, fields })
+    Ok(Rewrite {
+        lets,
+        fields,
+        errors,
+    })
 }
 
 /// `x` itself if it is a place (read where it is), else our local `temp` bound to it first
@@ -89,7 +107,7 @@ fn bound_once(
     lets: &mut Vec<syn::Local>,
 ) -> syn::Result<syn::Expr> {
     if ann.is_none() && is_place(x) {
-        // `v[0]` for `let [a, b] = *v;`: indexing reads through the reference.
+        // `v[0]` for `let [a, b] = *v;` (or `&v`): indexing reads through the reference.
         return Ok(underef(x).clone());
     }
     let span = x.span();
@@ -100,7 +118,7 @@ fn bound_once(
 }
 
 /// `x.sin()` for `x.sin_cos().0`, `x.cos()` for `.1`.
-fn sin_cos_element(e: &syn::Expr) -> Option<syn::Expr> {
+pub(super) fn sin_cos_element(e: &syn::Expr) -> Option<syn::Expr> {
     let syn::Expr::Field(f) = e else {
         return None;
     };
@@ -161,52 +179,98 @@ fn sin_cos(local: &syn::Local, x: &syn::Expr) -> syn::Result<Vec<syn::Local>> {
 }
 
 /// `let a = v[0]; let b = v[1];` for `let [a, b] = v;`, nested patterns element by element.
+/// Where the value names one of the pattern's names (`let [i, j] = pairs[i];`, `let [v, w] =
+/// *v;`), every element is read into a local of ours before any name is bound.
 fn elements(
     local: &syn::Local,
     s: &syn::PatSlice,
     ann: Option<&syn::Type>,
     value: &syn::Expr,
-) -> syn::Result<Vec<syn::Local>> {
-    if let Some(a) = local.attrs.first() {
-        return Err(syn::Error::new_spanned(
-            a,
-            "this attribute applies to a `let` of one name; bind each element with its own `let` (`let a = v[0];`) and put it on the one it is for",
-        ));
+) -> syn::Result<Rewrite> {
+    let mut errors = Vec::new();
+    let attrs = split_attrs(local, &mut errors);
+    let mut lets = Vec::new();
+    let base = bound_once(value, "__stackgrad_elems", ann, &mut lets)?;
+    let mut leaves = Vec::new();
+    leaves_of(s, &base, &mut leaves)?;
+    let mut names = Vec::new();
+    bound_names(&syn::Pat::Slice(s.clone()), &mut names);
+    if mentions(&base, &names) {
+        // Every element read before any name is bound: `let [i, j] = pairs[i];`.
+        for (k, (_, elem)) in leaves.iter_mut().enumerate() {
+            let span = elem.span();
+            let temp = quote::format_ident!("__stackgrad_e{}", k, span = span);
+            lets.push(parse_local(quote_spanned!(span=> let #temp = #elem;))?);
+            *elem = syn::parse_quote_spanned!(span=> #temp);
+        }
     }
-    let mut out = Vec::new();
-    let base = bound_once(value, "__stackgrad_elems", ann, &mut out)?;
-    bind_elements(s, &base, &mut out)?;
-    Ok(out)
+    for (p, elem) in leaves {
+        let span = p.span();
+        lets.push(parse_local(
+            quote_spanned!(span=> #(#attrs)* let #p = #elem;),
+        )?);
+    }
+    Ok(Rewrite {
+        lets,
+        fields: Vec::new(),
+        errors,
+    })
 }
 
-fn bind_elements(
+/// The names a pattern binds.
+fn bound_names(p: &syn::Pat, out: &mut Vec<String>) {
+    match p {
+        syn::Pat::Ident(pi) => out.push(pi.ident.to_string()),
+        syn::Pat::Slice(s) => s.elems.iter().for_each(|p| bound_names(p, out)),
+        syn::Pat::Tuple(t) => t.elems.iter().for_each(|p| bound_names(p, out)),
+        syn::Pat::Type(t) => bound_names(&t.pat, out),
+        syn::Pat::Reference(r) => bound_names(&r.pat, out),
+        _ => {}
+    }
+}
+
+/// Whether `e`'s text has one of `names` as an identifier.
+fn mentions(e: &syn::Expr, names: &[String]) -> bool {
+    fn walk(ts: proc_macro2::TokenStream, names: &[String]) -> bool {
+        ts.into_iter().any(|t| match t {
+            proc_macro2::TokenTree::Ident(i) => names.iter().any(|n| i == n),
+            proc_macro2::TokenTree::Group(g) => walk(g.stream(), names),
+            _ => false,
+        })
+    }
+    walk(quote::ToTokens::to_token_stream(e), names)
+}
+
+/// Each element the pattern binds, with the element it reads: `(a, base[0])`; `_` binds
+/// nothing, and a rest (`..`) is an error.
+fn leaves_of(
     s: &syn::PatSlice,
     base: &syn::Expr,
-    out: &mut Vec<syn::Local>,
+    out: &mut Vec<(syn::Pat, syn::Expr)>,
 ) -> syn::Result<()> {
     for (k, p) in s.elems.iter().enumerate() {
         let span = p.span();
         let elem: syn::Expr = syn::parse_quote_spanned!(span=> #base[#k]);
+        let rest = |p: &syn::Pat| match p {
+            syn::Pat::Rest(_) => true,
+            syn::Pat::Ident(pi) => pi
+                .subpat
+                .as_ref()
+                .is_some_and(|(_, sp)| matches!(&**sp, syn::Pat::Rest(_))),
+            _ => false,
+        };
         match p {
             syn::Pat::Wild(_) => {}
-            syn::Pat::Rest(_) => return Err(syn::Error::new_spanned(p, REST)),
-            syn::Pat::Ident(pi)
-                if pi
-                    .subpat
-                    .as_ref()
-                    .is_some_and(|(_, sp)| matches!(&**sp, syn::Pat::Rest(_))) =>
-            {
-                return Err(syn::Error::new_spanned(p, REST));
-            }
-            syn::Pat::Slice(inner) => bind_elements(inner, &elem, out)?,
-            p => out.push(parse_local(quote_spanned!(span=> let #p = #elem;))?),
+            p if rest(p) => return Err(syn::Error::new_spanned(p, REST)),
+            syn::Pat::Slice(inner) => leaves_of(inner, &elem, out)?,
+            p => out.push((p.clone(), elem)),
         }
     }
     Ok(())
 }
 
-/// A place read where it is: a name, a field, an element or a dereference of one, in
-/// parentheses or not. Anything else is bound to a local first.
+/// A place read where it is: a name, a field, an element, or a dereference or borrow of one,
+/// in parentheses or not. Anything else is bound to a local first.
 fn is_place(e: &syn::Expr) -> bool {
     match e {
         syn::Expr::Path(p) => p.qself.is_none(),
@@ -216,15 +280,17 @@ fn is_place(e: &syn::Expr) -> bool {
         }
         syn::Expr::Paren(p) => is_place(&p.expr),
         syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => is_place(&u.expr),
+        syn::Expr::Reference(r) if r.mutability.is_none() => is_place(&r.expr),
         _ => false,
     }
 }
 
-/// A place without its dereferences and parentheses.
+/// A place without its dereferences, borrows and parentheses.
 fn underef(e: &syn::Expr) -> &syn::Expr {
     match e {
         syn::Expr::Paren(p) => underef(&p.expr),
         syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => underef(&u.expr),
+        syn::Expr::Reference(r) if r.mutability.is_none() => underef(&r.expr),
         e => e,
     }
 }
@@ -241,12 +307,52 @@ fn parse_local(tokens: proc_macro2::TokenStream) -> syn::Result<syn::Local> {
     }
 }
 
+/// What to write for `let t = x.sin_cos();` where `t` is used otherwise than as `t.0`, `t.1`.
+const SIN_COS_WHOLE: &str = "a `let` of one name holds the tuple `sin_cos` returns only to read `t.0` and `t.1`; to use the tuple otherwise, bind its two values, as in `let (s, c) = x.sin_cos();`, and write `(s, c)` where it is used";
+
 impl super::Lower {
+    /// A `let` that is not a tuple call's (`let t = g(..);` read by field): lowered as
+    /// [`Self::local`] does, then a name only passed whole to calls is noted. `rest` follows
+    /// it in its block, `conts` after the block.
+    pub(super) fn let_stmt(
+        &mut self,
+        local: &syn::Local,
+        rest: &[syn::Stmt],
+        conts: &[&[syn::Stmt]],
+        out: &mut Block,
+    ) {
+        let syn::Pat::Ident(pi) = &local.pat else {
+            return self.local(local, out);
+        };
+        let sin_cos = local
+            .init
+            .as_ref()
+            .is_some_and(|i| sin_cos_receiver(&i.expr).is_some());
+        if sin_cos && !super::tuples::read_by_field_only(&pi.ident.to_string(), rest) {
+            // `t.0` and `t.1` still bound, and `t` a float: nothing else reports.
+            self.error(syn::Error::new_spanned(pi, SIN_COS_WHOLE));
+            self.local(local, out);
+            return self.poison(&local.pat);
+        }
+        self.local(local, out);
+        if super::whole::only_passed_whole(&pi.ident.to_string(), rest, conts) {
+            self.passed_whole(local);
+        }
+    }
+
     /// Lowers `local` as the `let`s it stands for if it is one of this module's forms (`let (s,
     /// c) = x.sin_cos();`, `let [a, b] = v;`), or reports why it cannot be; whether it was.
     pub(super) fn rewritten(&mut self, local: &syn::Local, out: &mut Block) -> bool {
+        if let Some(copy) = self.reference_copied(local) {
+            self.local(&copy, out);
+            return true;
+        }
+        if self.borrowed_elements(local) {
+            return true;
+        }
         match rewrite(local) {
             Some(Ok(r)) => {
+                r.errors.into_iter().for_each(|e| self.error(e));
                 r.lets.iter().for_each(|l| self.local(l, out));
                 self.bind_fields(&r.fields);
             }
@@ -256,6 +362,80 @@ impl super::Lower {
             }
             None => return false,
         }
+        true
+    }
+
+    /// `let a = v;` of an array parameter taken by reference (`v: &[f64; N]`): `a` is read as
+    /// the array (`a[i]` reads through the reference), so the `let` copies it, `let a = *v;`.
+    fn reference_copied(&mut self, local: &syn::Local) -> Option<syn::Local> {
+        let name = match &local.pat {
+            syn::Pat::Type(pt) => &*pt.pat,
+            p => p,
+        };
+        if !matches!(name, syn::Pat::Ident(_)) {
+            return None;
+        }
+        let init = local.init.as_ref().filter(|i| i.diverge.is_none())?;
+        let syn::Expr::Path(p) = &*init.expr else {
+            return None;
+        };
+        let var = self.lookup(&p.path.get_ident()?.to_string())?;
+        let v = &self.f.vars[var];
+        if !v.by_ref || self.f.types.kind(v.ty) != Kind::Array {
+            return None;
+        }
+        let mut copy = local.clone();
+        let span = init.expr.span();
+        let value = &init.expr;
+        *copy.init.as_mut()?.expr = syn::parse_quote_spanned!(span=> *#value);
+        Some(copy)
+    }
+
+    /// `let [a, b] = &v;` (or `&mut v`) of a place, or `let [a, b] = v;` of an array parameter
+    /// taken by reference: Rust binds each name to a reference to its element, so each is an
+    /// alias of the element's place (`v[0]`), read as `a` or `*a` (and written as `*a = ..`
+    /// through `&mut`), as a loop's `for a in v.iter()` is.
+    fn borrowed_elements(&mut self, local: &syn::Local) -> bool {
+        let (syn::Pat::Slice(s), Some(init)) = (&local.pat, &local.init) else {
+            return false;
+        };
+        let array = match &*init.expr {
+            syn::Expr::Reference(r) => &*r.expr,
+            e @ syn::Expr::Path(_) => e,
+            _ => return false,
+        };
+        let borrowed = match self.place(array) {
+            Some((v, proj)) => {
+                matches!(&*init.expr, syn::Expr::Reference(_))
+                    || (proj.is_empty() && self.f.vars[v].by_ref)
+            }
+            None => false,
+        };
+        if init.diverge.is_some() || !local.attrs.is_empty() || !borrowed {
+            return false;
+        }
+        let mut leaves = Vec::new();
+        if let Err(e) = leaves_of(s, array, &mut leaves) {
+            self.error(e);
+            self.poison(&local.pat);
+            return true;
+        }
+        let mut aliases = Vec::new();
+        for (p, elem) in leaves {
+            let (syn::Pat::Ident(pi), Some((v, proj))) = (&p, self.place(&elem)) else {
+                self.error(syn::Error::new_spanned(
+                    &p,
+                    "bind a plain name to each element, as in `let [a, b] = &v;`",
+                ));
+                self.poison(&local.pat);
+                return true;
+            };
+            let ty = self.place_ty(v, &proj);
+            aliases.push((pi.ident.to_string(), super::Binding::Alias(v, proj, ty)));
+        }
+        // All read before any is bound: `let [i, j] = &pairs[i];`.
+        let scope = self.scopes.last_mut().unwrap();
+        scope.extend(aliases);
         true
     }
 

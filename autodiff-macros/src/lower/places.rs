@@ -246,8 +246,18 @@ impl Lower {
                 "`{name}` holds what `{callee}` returns, a tuple, which a `let` of one name cannot hold: bind its elements, as in `let (a, b) = {callee}(..);` (with the tuple's type where an element is an array: `let (a, b): (f64, [f64; N]) = ..`)"
             )
         } else {
+            // `let [a, b] = g(..);` binds what `g` returns to our local first: the user
+            // annotates the pattern.
+            let (holds, annotated) = if *name == "__stackgrad_elems" {
+                (
+                    "the array the pattern takes apart is".to_string(),
+                    "[a, b]".to_string(),
+                )
+            } else {
+                (format!("`{name}` holds"), name.to_string())
+            };
             format!(
-                "`{name}` holds what `{callee}` returns, {what} whose type the macro names from the types of the call's arguments, and one of them is a `const` item or a struct field declared elsewhere: annotate its type, as in `let {name}: [f64; N] = {callee}(..);`, or pass that argument through a typed local"
+                "{holds} what `{callee}` returns, {what} whose type the macro names from the types of the call's arguments, and one of them is a `const` item or a struct field declared elsewhere: annotate its type, as in `let {annotated}: [f64; N] = {callee}(..);`, or pass that argument through a typed local"
             )
         };
         self.error(err(name, msg));

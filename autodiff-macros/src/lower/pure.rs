@@ -127,6 +127,10 @@ impl Lower {
                 (Pure::Var(var, proj, read), ty)
             }
             Expr::Path(p) => self.pure_const(p),
+            // `x.sin_cos().0` in a condition: `x.sin()`.
+            Expr::Field(_) if super::patterns::sin_cos_element(e).is_some() => {
+                self.pure(&super::patterns::sin_cos_element(e).unwrap())
+            }
             Expr::Unary(u) => {
                 let (a, ty) = self.pure(&u.expr);
                 if matches!(u.op, syn::UnOp::Neg(_)) {

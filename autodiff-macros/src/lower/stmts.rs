@@ -105,19 +105,7 @@ impl Lower {
                 syn::Stmt::Local(local) => {
                     match super::tuples::one_name_tuple(local, &stmts[i + 1..], conts) {
                         Some(tuple) => self.one_name_let(tuple, out),
-                        None => {
-                            self.local(local, out);
-                            let whole = |name: &syn::Ident| {
-                                super::whole::only_passed_whole(
-                                    &name.to_string(),
-                                    &stmts[i + 1..],
-                                    conts,
-                                )
-                            };
-                            if matches!(&local.pat, syn::Pat::Ident(pi) if whole(&pi.ident)) {
-                                self.passed_whole(local);
-                            }
-                        }
+                        None => self.let_stmt(local, &stmts[i + 1..], conts, out),
                     }
                 }
                 syn::Stmt::Item(item) => self.error(err(

@@ -518,6 +518,13 @@ pub(super) fn member_text(m: &syn::Member) -> String {
     }
 }
 
+/// Whether `rest` reads `name` only by field (`name.0`, `name.a`), if at all.
+pub(super) fn read_by_field_only(name: &str, rest: &[syn::Stmt]) -> bool {
+    use quote::ToTokens;
+    let mut fields = Vec::new();
+    (rest.iter()).all(|s| field_reads(s.to_token_stream(), name, &mut fields))
+}
+
 /// Collects `k` for each `name.k` (`a` for each `name.a`) in `tokens`; false where `name`
 /// stands otherwise (a field or path segment of that name, `x.name` or `a::name`, is another
 /// thing).

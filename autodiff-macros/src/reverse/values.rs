@@ -134,6 +134,14 @@ impl<'a> Rev<'a> {
             .fused
             .is_some_and(|lp| !self.f.def_nest[def].contains(&lp));
         let name = if self.in_fused && before_fused {
+            // What makes the forward's array the right one (crate::fused, crate::plan): the
+            // fused loop is a statement of the body, and the array's only element definition
+            // is in a loop there too, before it.
+            debug_assert_eq!(
+                self.f.def_nest[def].len(),
+                1,
+                "an array declared in the body"
+            );
             v.emit.clone()
         } else {
             let names = &mut self.names;
