@@ -757,8 +757,10 @@ mod reversed_iterators {
             acc += (u * w).sin();
         }
         let mut h = [w, 2.0 * w, 3.0 * w];
+        let mut carry = acc;
         for e in h.iter_mut().rev() {
-            *e = e.sin() + acc;
+            carry = carry * 0.5 + e.sin();
+            *e = carry;
         }
         let mut r = 0.5;
         #[checkpoint(binomial(2))]
@@ -776,7 +778,10 @@ mod reversed_iterators {
             s = s * w + x[i] * y[i];
         }
         let acc: f64 = x.iter().map(|u| (u * w).sin()).sum();
-        let h = [w.sin() + acc, (2.0 * w).sin() + acc, (3.0 * w).sin() + acc];
+        // Last first: h[2] carries acc, h[1] carries h[2], h[0] carries h[1].
+        let h2 = acc * 0.5 + (3.0 * w).sin();
+        let h1 = h2 * 0.5 + (2.0 * w).sin();
+        let h = [h1 * 0.5 + w.sin(), h1, h2];
         let mut r = 0.5;
         for i in (0..y.len()).rev() {
             r = (r * y[i] + w).tanh();
@@ -966,13 +971,35 @@ mod sin_cos_and_array_patterns {
         let [e, f] = &h;
         let [_, r, _] = q;
         let all = q;
-        a * *b + e * f + i * j + h[0] + r[0] * all[0][1]
+        // Taken at `k = 0`, read after `k` moved on: still `q[0][0]`.
+        let mut k = 0;
+        let [g, _] = &q[k];
+        k += 1;
+        // Aliases read inside a loop.
+        let mut z = 0.0;
+        for t in 0..2 {
+            z += *a * q[t][1] + e;
+        }
+        // A `const` item borrowed (genprog, seed 1: `*t0` was an error).
+        let [[t0, _], [_, t1]] = &TABLE;
+        a * *b + e * f + i * j + h[0] + r[0] * all[0][1] + g * q[k][1] + z + *t0 * w + t1 * a
     }
+
+    const TABLE: [[f64; 2]; 2] = [[0.5, -1.25], [2.0, 0.75]];
 
     fn borrowed_plain(v: &[f64; 2], q: &[[f64; 2]; 3], w: f64) -> f64 {
         let (a, b) = (v[0], v[1]);
         let h = [w + a * w, (2.0 * w).sin() + b];
-        a * b + h[0] * h[1] + q[2][0] * q[2][1] + h[0] + q[1][0] * q[0][1]
+        let z = a * q[0][1] + h[0] + a * q[1][1] + h[0];
+        a * b
+            + h[0] * h[1]
+            + q[2][0] * q[2][1]
+            + h[0]
+            + q[1][0] * q[0][1]
+            + q[0][0] * q[1][1]
+            + z
+            + 0.5 * w
+            + 0.75 * a
     }
 
     /// `unpacked` without the forms the macro rewrites.

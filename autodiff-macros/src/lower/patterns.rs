@@ -1,20 +1,26 @@
-//! Two `let` forms of plain Rust rewritten into `let`s the lowering takes, before it lowers
-//! them:
+//! `let` forms of plain Rust the lowering takes by rewriting them first, and the names they bind:
 //! - `let (s, c) = x.sin_cos();` (or `f64::sin_cos(x)`) is `let (s, c) = (x.sin(), x.cos());`,
-//!   which is how `core` computes it: the same values, bit for bit (and `x.sin_cos().0` is
-//!   `x.sin()`, `.1` is `x.cos()`);
-//! - `let [a, b, c] = v;` binds each element, `let a = v[0];`, and nested arrays element by
-//!   element (`let [[a, b], [c, d]] = m;`); `_` binds nothing.
+//!   which is how `core` computes it: the same values, bit for bit; `let t = x.sin_cos();` binds
+//!   `t.0` and `t.1` to two locals of ours (and is an error where `t` is used otherwise), and
+//!   `x.sin_cos().0` is `x.sin()`, `.1` is `x.cos()`;
+//! - `let [a, b, c] = v;` binds each element, `let a = v[0];`, nested arrays element by element
+//!   (`let [[a, b], [c, d]] = m;`), `_` nothing; where the value names one of the pattern's
+//!   names (`let [i, j] = pairs[i];`), every element is read into a local of ours first;
+//! - borrowed, `let [a, b] = &v;` (`&mut v`, or `v` a parameter taken by reference) binds each
+//!   name to an alias of its element's place, as Rust binds references, where the place's
+//!   indices cannot change (else copies, with which `*a` is an error, never a wrong value);
+//! - `let a = v;` of an array parameter taken by reference copies the array, `let a = *v;`.
 //!
 //! A receiver or array that is not a place (`(x * y).sin_cos()`, `let [a, b] = g(x);`) is bound
-//! first, once, to a local of the macro's (`__stackgrad_angle`, `__stackgrad_elems`), which the
-//! next such `let` shadows. The user's function is compiled as written, so rustc still checks
-//! the pattern against the value (an array of another length is its error, on the user's `f`).
+//! first, once, to a local of ours (`__stackgrad_angle`, `__stackgrad_elems`, at
+//! `Span::mixed_site()`), which the next such `let` shadows. The user's function is compiled as
+//! written, so rustc still checks the pattern against the value (an array of another length is
+//! its error, on the user's `f`).
 
 use quote::quote_spanned;
 use syn::spanned::Spanned;
 
-use crate::ir::{Block, Kind, Operand};
+use crate::ir::{Block, Kind, Operand, Proj};
 
 /// What to write instead of an array pattern with a rest (`..`) in it.
 const REST: &str = "`..` in an array pattern is not supported; bind every element, as in `let [a, b, c] = v;`, or index the array (`v[0]`)";
@@ -80,11 +86,12 @@ fn sin_cos_named(local: &syn::Local, pi: &syn::PatIdent, x: &syn::Expr) -> syn::
     let mut lets = Vec::new();
     let x = bound_once(x, "__stackgrad_angle", None, &mut lets)?;
     let m = &pi.mutability;
+    let (sin, cos) = (ours("__stackgrad_sin", span), ours("__stackgrad_cos", span));
     lets.push(parse_local(
-        quote_spanned!(span=> #(#attrs)* let #m __stackgrad_sin = (#x).sin();),
+        quote_spanned!(span=> #(#attrs)* let #m #sin = (#x).sin();),
     )?);
     lets.push(parse_local(
-        quote_spanned!(span=> #(#attrs)* let #m __stackgrad_cos = (#x).cos();),
+        quote_spanned!(span=> #(#attrs)* let #m #cos = (#x).cos();),
     )?);
     let t = &pi.ident;
     let fields = vec![
@@ -111,7 +118,7 @@ fn bound_once(
         return Ok(underef(x).clone());
     }
     let span = x.span();
-    let name = syn::Ident::new(temp, span);
+    let name = ours(temp, span);
     let ann = ann.map(|t| quote_spanned!(span=> : #t));
     lets.push(parse_local(quote_spanned!(span=> let #name #ann = #x;))?);
     Ok(syn::parse_quote_spanned!(span=> #name))
@@ -199,7 +206,7 @@ fn elements(
         // Every element read before any name is bound: `let [i, j] = pairs[i];`.
         for (k, (_, elem)) in leaves.iter_mut().enumerate() {
             let span = elem.span();
-            let temp = quote::format_ident!("__stackgrad_e{}", k, span = span);
+            let temp = ours(&format!("__stackgrad_e{k}"), span);
             lets.push(parse_local(quote_spanned!(span=> let #temp = #elem;))?);
             *elem = syn::parse_quote_spanned!(span=> #temp);
         }
@@ -285,6 +292,11 @@ fn is_place(e: &syn::Expr) -> bool {
     }
 }
 
+/// A local of ours: hygienic (`Span::mixed_site()`), its errors at the user's `span`.
+fn ours(name: &str, span: proc_macro2::Span) -> syn::Ident {
+    syn::Ident::new(name, proc_macro2::Span::mixed_site().located_at(span))
+}
+
 /// A place without its dereferences, borrows and parentheses.
 fn underef(e: &syn::Expr) -> &syn::Expr {
     match e {
@@ -321,7 +333,11 @@ impl super::Lower {
         conts: &[&[syn::Stmt]],
         out: &mut Block,
     ) {
-        let syn::Pat::Ident(pi) = &local.pat else {
+        let pat = match &local.pat {
+            syn::Pat::Type(pt) => &*pt.pat,
+            p => p,
+        };
+        let syn::Pat::Ident(pi) = pat else {
             return self.local(local, out);
         };
         let sin_cos = local
@@ -329,13 +345,15 @@ impl super::Lower {
             .as_ref()
             .is_some_and(|i| sin_cos_receiver(&i.expr).is_some());
         if sin_cos && !super::tuples::read_by_field_only(&pi.ident.to_string(), rest) {
-            // `t.0` and `t.1` still bound, and `t` a float: nothing else reports.
+            // `t.0` and `t.1` still bound, and `t` a float: its reads by field report nothing
+            // more (a use of the tuple the macro's language has no form for still does).
             self.error(syn::Error::new_spanned(pi, SIN_COS_WHOLE));
             self.local(local, out);
-            return self.poison(&local.pat);
+            return self.poison(pat);
         }
         self.local(local, out);
-        if super::whole::only_passed_whole(&pi.ident.to_string(), rest, conts) {
+        let whole = super::whole::only_passed_whole(&pi.ident.to_string(), rest, conts);
+        if matches!(&local.pat, syn::Pat::Ident(_)) && whole {
             self.passed_whole(local);
         }
     }
@@ -368,11 +386,9 @@ impl super::Lower {
     /// `let a = v;` of an array parameter taken by reference (`v: &[f64; N]`): `a` is read as
     /// the array (`a[i]` reads through the reference), so the `let` copies it, `let a = *v;`.
     fn reference_copied(&mut self, local: &syn::Local) -> Option<syn::Local> {
-        let name = match &local.pat {
-            syn::Pat::Type(pt) => &*pt.pat,
-            p => p,
-        };
-        if !matches!(name, syn::Pat::Ident(_)) {
+        // `let a = v;` only: `let a: &[f64; 2] = v;` names the reference's type, and a `mut` one
+        // may later point elsewhere (`a = w;`), which a copy cannot follow.
+        if !matches!(&local.pat, syn::Pat::Ident(pi) if pi.mutability.is_none()) {
             return None;
         }
         let init = local.init.as_ref().filter(|i| i.diverge.is_none())?;
@@ -404,31 +420,38 @@ impl super::Lower {
             e @ syn::Expr::Path(_) => e,
             _ => return false,
         };
-        let borrowed = match self.place(array) {
+        // Names only: `mut a` binds a copy (edition 2021; 2024 refuses it) and `ref a` a
+        // reference again; such patterns bind copies, as `let [a, b] = v;` does. So does a
+        // rest, whose error the copies report.
+        let mut leaves = Vec::new();
+        let plain = |p: &syn::Pat| {
+            matches!(p, syn::Pat::Ident(pi)
+                if pi.mutability.is_none() && pi.by_ref.is_none() && pi.subpat.is_none())
+        };
+        if init.diverge.is_some()
+            || !local.attrs.is_empty()
+            || leaves_of(s, array, &mut leaves).is_err()
+            || !leaves.iter().all(|(p, _)| plain(p))
+        {
+            return false;
+        }
+        let borrowed = match self.place_or_const(array) {
+            // An alias reads its place again at each use, where Rust took the reference once:
+            // only over indices that cannot change (`&m[k]`, then `k += 1`, binds copies).
             Some((v, proj)) => {
-                matches!(&*init.expr, syn::Expr::Reference(_))
-                    || (proj.is_empty() && self.f.vars[v].by_ref)
+                (matches!(&*init.expr, syn::Expr::Reference(_))
+                    || (proj.is_empty() && self.f.vars[v].by_ref))
+                    && self.fixed_indices(&proj)
             }
             None => false,
         };
-        if init.diverge.is_some() || !local.attrs.is_empty() || !borrowed {
+        if !borrowed {
             return false;
-        }
-        let mut leaves = Vec::new();
-        if let Err(e) = leaves_of(s, array, &mut leaves) {
-            self.error(e);
-            self.poison(&local.pat);
-            return true;
         }
         let mut aliases = Vec::new();
         for (p, elem) in leaves {
             let (syn::Pat::Ident(pi), Some((v, proj))) = (&p, self.place(&elem)) else {
-                self.error(syn::Error::new_spanned(
-                    &p,
-                    "bind a plain name to each element, as in `let [a, b] = &v;`",
-                ));
-                self.poison(&local.pat);
-                return true;
+                return false;
             };
             let ty = self.place_ty(v, &proj);
             aliases.push((pi.ident.to_string(), super::Binding::Alias(v, proj, ty)));
@@ -437,6 +460,16 @@ impl super::Lower {
         let scope = self.scopes.last_mut().unwrap();
         scope.extend(aliases);
         true
+    }
+
+    /// Whether `proj`'s indices read only values read in place and never assigned: literals,
+    /// loop counters, parameters, constants.
+    fn fixed_indices(&self, proj: &[Proj]) -> bool {
+        let mut reads = Vec::new();
+        for i in proj.iter().flat_map(Proj::pures) {
+            crate::walk::pure_reads(i, &mut reads);
+        }
+        (reads.iter()).all(|(v, ..)| self.f.vars[*v].in_place() && !self.f.vars[*v].mutable)
     }
 
     /// A field or index of something that is not a place: `x.sin_cos().0` is `x.sin()`, `.1`
