@@ -925,11 +925,15 @@ mod sin_cos_and_array_patterns {
             - (p[0] * theta).sin_cos().0
     }
 
+    /// Also `sc` bound again after its last read by field: the new `sc` is another value.
     #[differentiable]
     pub fn turn32(theta: f32, p: &[f32; 2]) -> f32 {
         let (s, c) = theta.sin_cos();
         let [a, b] = *p;
-        c * a - s * b + f32::sin_cos(a * b).1
+        let sc = (a * b).sin_cos();
+        let cos_ab = sc.1;
+        let sc = cos_ab * 2.0;
+        c * a - s * b + sc * 0.5
     }
 
     #[differentiable(hvp)]

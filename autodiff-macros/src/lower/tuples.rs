@@ -518,11 +518,31 @@ pub(super) fn member_text(m: &syn::Member) -> String {
     }
 }
 
-/// Whether `rest` reads `name` only by field (`name.0`, `name.a`), if at all.
+/// Whether `rest` reads `name` only by field (`name.0`, `name.a`), if at all, up to a `let`
+/// that binds `name` again (whose value may still read the old one).
 pub(super) fn read_by_field_only(name: &str, rest: &[syn::Stmt]) -> bool {
     use quote::ToTokens;
+    struct Binds<'n>(&'n str, bool);
+    impl<'a> syn::visit::Visit<'a> for Binds<'_> {
+        fn visit_pat_ident(&mut self, p: &'a syn::PatIdent) {
+            self.1 |= p.ident == self.0;
+        }
+    }
     let mut fields = Vec::new();
-    (rest.iter()).all(|s| field_reads(s.to_token_stream(), name, &mut fields))
+    for s in rest {
+        if let syn::Stmt::Local(l) = s {
+            let mut binds = Binds(name, false);
+            syn::visit::Visit::visit_pat(&mut binds, &l.pat);
+            if binds.1 {
+                let init = l.init.as_ref().map(|i| i.expr.to_token_stream());
+                return init.is_none_or(|t| field_reads(t, name, &mut fields));
+            }
+        }
+        if !field_reads(s.to_token_stream(), name, &mut fields) {
+            return false;
+        }
+    }
+    true
 }
 
 /// Collects `k` for each `name.k` (`a` for each `name.a`) in `tokens`; false where `name`
