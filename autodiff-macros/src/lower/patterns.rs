@@ -66,8 +66,8 @@ pub(super) fn rewrite(local: &syn::Local) -> Option<syn::Result<Rewrite>> {
 /// The attributes of a `let` this module splits into several: the others, for each `let`, and
 /// an error for each of `#[recompute]` and `#[record(..)]`, which apply to one value.
 fn split_attrs(local: &syn::Local, errors: &mut Vec<syn::Error>) -> Vec<syn::Attribute> {
-    let (memory, others): (Vec<_>, Vec<_>) = (local.attrs.iter().cloned())
-        .partition(|a| a.path().is_ident("recompute") || a.path().is_ident("record"));
+    let (memory, others): (Vec<_>, Vec<_>) =
+        (local.attrs.iter().cloned()).partition(super::stmts::is_memory_attr);
     errors.extend(memory.iter().map(|a| {
         syn::Error::new_spanned(
             a,
@@ -157,14 +157,9 @@ fn sin_cos_receiver(e: &syn::Expr) -> Option<&syn::Expr> {
             let syn::Expr::Path(p) = &*c.func else {
                 return None;
             };
-            let names: Vec<String> = (p.path.segments.iter())
-                .map(|s| s.ident.to_string())
-                .collect();
-            matches!(
-                names.iter().map(String::as_str).collect::<Vec<_>>()[..],
-                ["f64" | "f32", "sin_cos"]
-            )
-            .then(|| &c.args[0])
+            let s = &p.path.segments;
+            let float = s.len() == 2 && (s[0].ident == "f64" || s[0].ident == "f32");
+            (float && s[1].ident == "sin_cos").then(|| &c.args[0])
         }
         syn::Expr::Paren(p) => sin_cos_receiver(&p.expr),
         _ => None,

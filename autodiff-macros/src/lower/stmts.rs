@@ -776,6 +776,6 @@ impl Lower {
 }
 
 /// `#[recompute]` or `#[record(..)]`: the attributes on a `let` that only this macro reads.
-fn is_memory_attr(a: &syn::Attribute) -> bool {
+pub(super) fn is_memory_attr(a: &syn::Attribute) -> bool {
     a.path().is_ident("recompute") || a.path().is_ident("record")
 }
