@@ -676,6 +676,31 @@ fn tuples_bound_to_one_name_against_central_differences() {
     }
 }
 
+/// A tuple bound to one name, read by element, then the name bound again to a float (which
+/// reads the old one's elements): it was refused as a tuple used whole.
+#[differentiable(jvp)]
+fn rebound(r: f64, a: f64) -> f64 {
+    let t = polar(r, a);
+    let s = t.0 * t.1;
+    let t = s * 2.0 + t.1;
+    t * t
+}
+
+#[test]
+fn a_tuple_name_bound_again_against_central_differences() {
+    let p = [1.3, 0.4];
+    let f = |p: &[f64; 2]| rebound(p[0], p[1]);
+    let fd = central(f, &p);
+    let (v, (d_r, d_a)) = rebound_grad(p[0], p[1]);
+    let (x, y) = (p[0] * p[1].cos(), p[0] * p[1].sin());
+    let by_hand = (x * y * 2.0 + y) * (x * y * 2.0 + y);
+    close(v, by_hand, "value");
+    close(d_r, fd[0], "d_r");
+    close(d_a, fd[1], "d_a");
+    close(rebound_jvp(p[0], p[1], 1.0, 0.0).1, fd[0], "jvp along r");
+    close(rebound_jvp(p[0], p[1], 0.0, 1.0).1, fd[1], "jvp along a");
+}
+
 /// `y + y²` by element, and a weighted sum scaled by `s`, taking the array by value.
 #[differentiable(hvp)]
 fn plus_square(x: &[f64; 3]) -> [f64; 3] {

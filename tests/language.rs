@@ -1262,3 +1262,255 @@ mod destructuring {
         assert!(through.is_err());
     }
 }
+
+/// `.skip(k)` and `.take(n)` right after `.iter()` (also on a `zip`'s operand and on
+/// `iter_mut()`), with `enumerate`, `zip` and `rev` after them, on arrays, slices and const
+/// generic lengths; `k` and `n` integer literals or `const`s, past the end as Rust's iterators
+/// stop there. Each against the same function by index.
+mod skipped_and_taken {
+    use crate::common::{GradCheck, assert_close, check_hvp, check_jvp, cube};
+    use stackgrad::differentiable;
+
+    const LAG: usize = 2;
+    const FAR: usize = 9;
+
+    /// Differences of neighbours and of elements `LAG` apart, a window in the middle
+    /// enumerated backwards, and skips past the end (nothing to run).
+    #[differentiable(jvp, hvp)]
+    pub fn smooth(x: &[f64; 6], w: f64) -> f64 {
+        let mut s = 0.0;
+        for (a, b) in x.iter().zip(x.iter().skip(1)) {
+            s += (b - a) * (b - a) * w;
+        }
+        for (a, b) in x.iter().take(3).zip(x.iter().skip(LAG)) {
+            s += (a * b).sin();
+        }
+        for (i, v) in x.iter().skip(1).take(LAG + 1).enumerate().rev() {
+            s = s * 0.5 + (i as f64 + 1.0) * v * w;
+        }
+        for v in x.iter().skip(FAR) {
+            s += v * 100.0;
+        }
+        for v in x.iter().take(0) {
+            s += v * 100.0;
+        }
+        s
+    }
+
+    fn smooth_plain(x: &[f64; 6], w: f64) -> f64 {
+        let mut s = 0.0;
+        for i in 0..5 {
+            s += (x[i + 1] - x[i]) * (x[i + 1] - x[i]) * w;
+        }
+        for i in 0..3 {
+            s += (x[i] * x[i + 2]).sin();
+        }
+        for i in (0..3).rev() {
+            s = s * 0.5 + (i as f64 + 1.0) * x[i + 1] * w;
+        }
+        s
+    }
+
+    /// A local array written through `iter_mut().skip(1)` from a `take` of a const generic
+    /// length, then read with `skip`.
+    #[differentiable]
+    pub fn shifted<const N: usize>(x: &[f64; N]) -> f64 {
+        let mut h = [0.0; N];
+        for (hi, v) in h.iter_mut().skip(1).zip(x.iter().take(N)) {
+            *hi = v * v;
+        }
+        let mut s = 0.0;
+        for v in h.iter().skip(LAG) {
+            s = s * 0.5 + v * v;
+        }
+        s + h[0]
+    }
+
+    fn shifted_plain<const N: usize>(x: &[f64; N]) -> f64 {
+        let mut h = [0.0; N];
+        for i in 1..N {
+            h[i] = x[i - 1] * x[i - 1];
+        }
+        let mut s = 0.0;
+        for i in LAG..N {
+            s = s * 0.5 + h[i] * h[i];
+        }
+        s + h[0]
+    }
+
+    const N: usize = 5;
+
+    /// Checkpointed loops over windows of an array of `const` length (their trip counts then
+    /// a `saturating_sub` of it, which `hvp`'s tangent program reads again as a constant
+    /// bound; genprog seed 82, p117), one of them past the end.
+    #[differentiable(hvp)]
+    pub fn checkpointed(y: f64, a: &[f64; N]) -> f64 {
+        let mut s = 0.0;
+        #[checkpoint(snapshots = 2)]
+        for (i, e) in a.iter().skip(LAG).enumerate().rev() {
+            s = s * 0.5 + (i as f64 + 1.0) * (e * y).sin();
+        }
+        #[checkpoint]
+        for (e, b) in a.iter().skip(N + 1).zip(a.iter().take(N + 2)) {
+            s = s * 0.5 + b * e * y;
+        }
+        s
+    }
+
+    fn checkpointed_plain(y: f64, a: &[f64; N]) -> f64 {
+        let mut s = 0.0;
+        for i in (0..N - LAG).rev() {
+            s = s * 0.5 + (i as f64 + 1.0) * (a[i + LAG] * y).sin();
+        }
+        s
+    }
+
+    /// Over slices of run-time lengths: neighbours of one, the other from its third element.
+    #[differentiable(wrt(x, y, w))]
+    pub fn lagged(x: &[f64], y: &[f64], w: f64) -> f64 {
+        let mut s = 0.0;
+        for (a, b) in x.iter().zip(x.iter().skip(1)) {
+            s = s * w + (a - b).tanh();
+        }
+        for (a, b) in x.iter().skip(1).zip(y.iter().skip(LAG).take(3)).rev() {
+            s += a * b;
+        }
+        s
+    }
+
+    fn lagged_plain(x: &[f64], y: &[f64], w: f64) -> f64 {
+        let mut s = 0.0;
+        for i in 0..x.len() - 1 {
+            s = s * w + (x[i] - x[i + 1]).tanh();
+        }
+        let n = (x.len() - 1).min(y.len().saturating_sub(LAG).min(3));
+        for i in (0..n).rev() {
+            s += x[i + 1] * y[i + LAG];
+        }
+        s
+    }
+
+    #[test]
+    fn arrays_against_central_differences() {
+        let points = cube::<7>(1371, 30, -1.2, 1.2);
+        let split = |q: [f64; 7]| ([q[0], q[1], q[2], q[3], q[4], q[5]], q[6]);
+        let grad = |q: [f64; 7]| {
+            let (x, w) = split(q);
+            let (value, (d_x, d_w)) = smooth_grad(&x, w);
+            let mut g = [0.0; 7];
+            g[..6].copy_from_slice(&d_x);
+            g[6] = d_w;
+            (value, g)
+        };
+        GradCheck::new("skip, take, zip, enumerate, rev on arrays").run(
+            &points,
+            |q| {
+                let (x, w) = split(q);
+                assert_close("smooth", smooth(&x, w), smooth_plain(&x, w), 1e-13);
+                smooth(&x, w)
+            },
+            grad,
+        );
+        check_jvp(
+            "smooth_jvp",
+            &points,
+            |_| 1.0,
+            |q| smooth(&split(q).0, split(q).1),
+            grad,
+            |q, t| {
+                let ((x, w), (t_x, t_w)) = (split(q), split(t));
+                smooth_jvp(&x, w, &t_x, t_w)
+            },
+        );
+        check_hvp(
+            "smooth_hvp",
+            &points,
+            |_| 1.0,
+            1e-6,
+            grad,
+            |q, v| {
+                let ((x, w), (v_x, v_w)) = (split(q), split(v));
+                let (value, (g_x, g_w), (h_x, h_w)) = smooth_hvp(&x, w, &v_x, v_w);
+                let (mut g, mut h) = ([0.0; 7], [0.0; 7]);
+                g[..6].copy_from_slice(&g_x);
+                h[..6].copy_from_slice(&h_x);
+                (g[6], h[6]) = (g_w, h_w);
+                (value, g, h)
+            },
+        );
+        GradCheck::new("iter_mut().skip(1), take(N), skip(LAG) with N = 5").run(
+            &cube::<5>(1372, 30, -1.2, 1.2),
+            |x| {
+                assert_close("shifted", shifted(&x), shifted_plain(&x), 1e-13);
+                shifted(&x)
+            },
+            |x| shifted_grad(&x),
+        );
+    }
+
+    #[test]
+    fn checkpointed_windows_against_central_differences() {
+        let points = cube::<6>(1374, 30, -1.2, 1.2);
+        let split = |q: [f64; 6]| (q[0], [q[1], q[2], q[3], q[4], q[5]]);
+        let grad = |q: [f64; 6]| {
+            let (y, a) = split(q);
+            let (value, (d_y, d_a)) = checkpointed_grad(y, &a);
+            let mut g = [d_y; 6];
+            g[1..].copy_from_slice(&d_a);
+            (value, g)
+        };
+        GradCheck::new("checkpointed skip loops of a const length").run(
+            &points,
+            |q| {
+                let (y, a) = split(q);
+                let plain = checkpointed_plain(y, &a);
+                assert_close("checkpointed", checkpointed(y, &a), plain, 1e-13);
+                checkpointed(y, &a)
+            },
+            grad,
+        );
+        check_hvp(
+            "checkpointed_hvp",
+            &points,
+            |_| 1.0,
+            1e-6,
+            grad,
+            |q, v| {
+                let ((y, a), (v_y, v_a)) = (split(q), split(v));
+                let (value, (g_y, g_a), (h_y, h_a)) = checkpointed_hvp(y, &a, v_y, &v_a);
+                let (mut g, mut h) = ([g_y; 6], [h_y; 6]);
+                g[1..].copy_from_slice(&g_a);
+                h[1..].copy_from_slice(&h_a);
+                (value, g, h)
+            },
+        );
+    }
+
+    #[test]
+    fn slices_against_central_differences() {
+        // x of 5 elements, y of 4: the second loop's pairs stop at y's end (2 of them).
+        let split = |q: [f64; 10]| (q[..5].to_vec(), q[5..9].to_vec(), q[9]);
+        GradCheck::new("skip and take on slices, zip(..).rev()").run(
+            &cube::<10>(1373, 30, -1.2, 1.2),
+            |q| {
+                let (x, y, w) = split(q);
+                assert_close("lagged", lagged(&x, &y, w), lagged_plain(&x, &y, w), 1e-13);
+                lagged(&x, &y, w)
+            },
+            |q| {
+                let (x, y, w) = split(q);
+                let (mut d_x, mut d_y) = (vec![0.0; 5], vec![0.0; 4]);
+                let (value, d_w) = lagged_grad(&x, &y, w, &mut d_x, &mut d_y);
+                let mut g = [0.0; 10];
+                g[..5].copy_from_slice(&d_x);
+                g[5..9].copy_from_slice(&d_y);
+                g[9] = d_w;
+                (value, g)
+            },
+        );
+        // Shorter slices than the windows: one element of x, none of y past LAG.
+        let (mut d_x, mut d_y) = ([0.0; 1], [0.0; 2]);
+        let (value, d_w) = lagged_grad(&[0.3], &[1.0, 2.0], 0.7, &mut d_x, &mut d_y);
+        assert_eq!((value, d_w, d_x, d_y), (0.0, 0.0, [0.0], [0.0; 2]));
+    }
+}

@@ -272,6 +272,21 @@ impl Gen<'_> {
         }
     }
 
+    /// Now and then `.skip(k)`, `.take(n)` or both, right after `iter()` over `len` elements
+    /// (`k` and `n` literals, at times past the end): fewer of them, from further on. The
+    /// loop's bounds stay those of all `len` (an upper bound).
+    fn window(&mut self, len: usize) -> String {
+        match self.side.gen_range(0..10) {
+            0 => format!(".skip({})", self.side.gen_range(0..=len + 1)),
+            1 => format!(".take({})", self.side.gen_range(0..=len + 1)),
+            2 => {
+                let k = self.side.gen_range(0..=len);
+                format!(".skip({k}).take({})", self.side.gen_range(0..=len))
+            }
+            _ => String::new(),
+        }
+    }
+
     fn coin(&mut self, p: f64) -> bool {
         self.rng.gen_bool(p)
     }
@@ -2695,7 +2710,7 @@ impl Gen<'_> {
             0 => {
                 let e = self.fresh("e");
                 self.declare(&e, Kind::Elem, false, PARAM_MAG);
-                (e, format!("{xs}.iter()"))
+                (e, format!("{xs}.iter(){}", self.window(3)))
             }
             1 => {
                 let i = self.fresh("i");
@@ -2713,7 +2728,7 @@ impl Gen<'_> {
                 );
                 (
                     format!("({i}, {e})"),
-                    format!("{xs}.iter().enumerate(){}", self.rev()),
+                    format!("{xs}.iter(){}.enumerate(){}", self.window(3), self.rev()),
                 )
             }
             _ => {
@@ -2723,7 +2738,12 @@ impl Gen<'_> {
                 self.declare(&v, Kind::Elem, false, PARAM_MAG);
                 (
                     format!("({u}, {v})"),
-                    format!("{xs}.iter().zip({ys}.iter()){}", self.rev()),
+                    format!(
+                        "{xs}.iter(){}.zip({ys}.iter(){}){}",
+                        self.window(3),
+                        self.window(3),
+                        self.rev()
+                    ),
                 )
             }
         };
@@ -3116,14 +3136,20 @@ impl Gen<'_> {
                 if form == Feature::Iter {
                     self.enter_loop("", 0, len as f64);
                     self.declare(&v, Kind::Elem, false, src.mag);
-                    (v, format!("{}.iter(){}", src.text, self.rev()), len)
+                    let window = self.window(len);
+                    (v, format!("{}.iter(){window}{}", src.text, self.rev()), len)
                 } else {
                     let i = self.fresh("i");
                     self.enter_loop(&i, len - 1, len as f64);
                     self.declare(&v, Kind::Elem, false, src.mag);
                     (
                         format!("({i}, {v})"),
-                        format!("{}.iter().enumerate(){}", src.text, self.rev()),
+                        format!(
+                            "{}.iter(){}.enumerate(){}",
+                            src.text,
+                            self.window(len),
+                            self.rev()
+                        ),
                         len,
                     )
                 }
@@ -3153,7 +3179,14 @@ impl Gen<'_> {
                 self.declare(&v, Kind::Elem, false, b.mag);
                 (
                     format!("({u}, {v})"),
-                    format!("{}.iter().zip({}.iter()){}", a.text, b.text, self.rev()),
+                    format!(
+                        "{}.iter(){}.zip({}.iter(){}){}",
+                        a.text,
+                        self.window(len),
+                        b.text,
+                        self.window(len),
+                        self.rev()
+                    ),
                     len,
                 )
             }
@@ -3182,7 +3215,11 @@ impl Gen<'_> {
                     op,
                     value: e.s,
                 });
-                (v, format!("{}.iter_mut()", src.text), len)
+                (
+                    v,
+                    format!("{}.iter_mut(){}", src.text, self.window(len)),
+                    len,
+                )
             }
         };
         let checkpoint = if !self.checkpointed && trips > 0 && self.p(Feature::Checkpoint, 0.12) {

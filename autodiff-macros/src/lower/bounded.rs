@@ -468,6 +468,16 @@ impl Lower {
             syn::Expr::Call(c) if c.args.len() == 2 && is_min(&c.func) => {
                 self.smaller(&c.args[0], &c.args[1])
             }
+            // `::core::primitive::usize::saturating_sub(a, k)` (the elements of an array of
+            // length `a` past `.skip(k)`, as the tangent program of `hvp` prints the loop): at
+            // most `a`, exactly `a - k` (or 0) where both are numbers.
+            syn::Expr::Call(c) if c.args.len() == 2 && is_saturating_sub(&c.func) => {
+                let a = self.max_of(&c.args[0])?;
+                Some(match (a.num, self.literal(&c.args[1])) {
+                    (Some(n), Some(k)) => Bound::num((n - k).max(0)),
+                    _ => a,
+                })
+            }
             // `::core::mem::size_of::<T>()` of a type that names no const generic parameter: a
             // constant (the tangent program of `hvp` prints a loop over an array typed through
             // a callee's contract as `0..(size_of::<Out>() / size_of::<Elem>())`, as the
@@ -626,6 +636,12 @@ fn is_min(f: &syn::Expr) -> bool {
         .map(|s| s.ident.to_string())
         .collect();
     names.ends_with(&["cmp".to_string(), "min".to_string()]) || names == ["usize", "min"]
+}
+
+fn is_saturating_sub(f: &syn::Expr) -> bool {
+    matches!(f, syn::Expr::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "saturating_sub")
+        && p.path.segments.len() >= 2
+        && p.path.segments[p.path.segments.len() - 2].ident == "usize")
 }
 
 /// The expression a block of nothing else holds (`{ N }`).

@@ -12,6 +12,40 @@ use crate::ir::*;
 /// A variable and a path in it: `a`, `p.w`.
 type Place = (VarId, Vec<Proj>);
 
+/// The `.skip(k)` and `.take(n)` right after an iterated array's `.iter()`: the first
+/// element it yields and the most it yields, each an integer literal or a `const`.
+#[derive(Default)]
+struct Window {
+    skip: Option<TokenStream>,
+    take: Option<TokenStream>,
+}
+
+impl Window {
+    /// How many elements the array of length `len` yields: `len` past the skipped ones, at
+    /// most the taken ones (worked out here where all are literals).
+    fn count(&self, len: &TokenStream) -> TokenStream {
+        let lit = |t: &TokenStream| t.to_string().parse::<usize>().ok();
+        let rest = match &self.skip {
+            None => len.clone(),
+            Some(k) => match (lit(len), lit(k)) {
+                (Some(l), Some(k)) => usize_lit(l.saturating_sub(k)),
+                _ => quote::quote!(::core::primitive::usize::saturating_sub(#len, #k)),
+            },
+        };
+        match &self.take {
+            None => rest,
+            Some(n) => match (lit(&rest), lit(n)) {
+                (Some(r), Some(n)) => usize_lit(r.min(n)),
+                _ => quote::quote!(::core::cmp::min(#rest, #n)),
+            },
+        }
+    }
+}
+
+fn usize_lit(n: usize) -> TokenStream {
+    proc_macro2::Literal::usize_unsuffixed(n).into_token_stream()
+}
+
 /// What a `for` loop's iterator lowers to.
 struct Head {
     range: Range,
@@ -23,14 +57,18 @@ struct Head {
     hidden: bool,
     /// The counter's range (start, end, inclusive), for the bounds of inner loops.
     bounds: Option<(syn::Expr, syn::Expr, bool)>,
-    /// The element names of `a.iter()`, `.zip(..)`, each bound to a place in its array.
-    aliases: Vec<(Ident, VarId, Vec<Proj>)>,
+    /// The element names of `a.iter()`, `.zip(..)`, each bound to a place in its array, at
+    /// the counter plus the array's skipped elements (`.skip(k)`).
+    aliases: Vec<Alias>,
     /// The trip count is known at run time only (`trips` is then the count's expression).
     runtime: bool,
     /// Run-time only because the arrays' length is computed from a const generic parameter
     /// (an untyped `let` of a call's result, in a generic function).
     computed: bool,
 }
+
+/// An element name of an iterator loop, its array's place, and how many elements it skips.
+type Alias = (Ident, VarId, Vec<Proj>, Option<TokenStream>);
 
 /// Peels the adapters: `(a..b).step_by(2).rev()` -> base `a..b`, [step_by(2), rev].
 fn adapter_chain(expr: &syn::Expr) -> (&syn::Expr, Vec<&syn::ExprMethodCall>) {
@@ -261,8 +299,25 @@ impl Lower {
         chain: &[&syn::ExprMethodCall],
         usize_ty: TyId,
     ) -> Option<Head> {
-        let (iters, enumerate, rev) = self.iter_chain(fl, base, chain)?;
-        let (steps, len, places) = self.iter_places(&iters)?;
+        let (iters, windows, enumerate, rev) = self.iter_chain(fl, base, chain)?;
+        let (steps, len, places, each) = self.iter_places(&iters)?;
+        // With `.skip(k)` or `.take(n)`, the fewest elements an array yields.
+        let windowed = windows.iter().any(|w| w.skip.is_some() || w.take.is_some());
+        let steps = if windowed {
+            let mut counts = (windows.iter().zip(&each)).map(|(w, len)| w.count(len));
+            let first = counts.next().expect("one array at least");
+            counts.fold(first, |a, b| {
+                match (
+                    a.to_string().parse::<usize>(),
+                    b.to_string().parse::<usize>(),
+                ) {
+                    (Ok(a), Ok(b)) => usize_lit(a.min(b)),
+                    _ => quote::quote!(::core::cmp::min(#a, #b)),
+                }
+            })
+        } else {
+            steps
+        };
         // A slice's length is known at run time only: a run-time loop, over the shorter of a
         // `zip`'s operands. So is, in effect, a length computed from a const generic parameter
         // (the size of what a call returns for `[f64; N]` arguments, an untyped `let`): rustc
@@ -273,6 +328,13 @@ impl Lower {
         // it (the user's `row` is a name no sweep has).
         let sub_slice =
             (places.iter().flat_map(|(_, p)| p)).any(|p| matches!(p, Proj::Range { .. }));
+        if sub_slice && windowed {
+            self.error(err(
+                &fl.expr,
+                "`.skip(k)` and `.take(n)` over a sub-slice are not supported; take the sub-slice they select instead, as in `x[a + k..b].iter()`",
+            ));
+            return None;
+        }
         let (steps, end) = if sub_slice {
             let end = self.iter_len(&places);
             (self.pure_text(&end), end)
@@ -289,10 +351,8 @@ impl Lower {
         let zero: syn::Expr = syn::parse_quote!(0);
         let (s, st) = self.pure(&zero);
         self.f.types.unify(st, usize_ty);
-        let aliases = names[1..]
-            .iter()
-            .zip(places)
-            .map(|(name, (v, proj))| (name.clone(), v, proj))
+        let aliases = (names[1..].iter().zip(places).zip(windows))
+            .map(|((name, (v, proj)), w)| (name.clone(), v, proj, w.skip))
             .collect();
         let len_generic = self.generic_alone(&len);
         // The index of `.enumerate()` bounds inner loops like a range's variable.
@@ -323,8 +383,8 @@ impl Lower {
         fl: &syn::ExprForLoop,
         base: &'a syn::Expr,
         chain: &[&'a syn::ExprMethodCall],
-    ) -> Option<(Vec<&'a syn::Expr>, bool, bool)> {
-        let mut iters = Vec::new();
+    ) -> Option<(Vec<&'a syn::Expr>, Vec<Window>, bool, bool)> {
+        let (mut iters, mut windows) = (Vec::new(), vec![Window::default()]);
         let (mut enumerate, mut rev) = (false, false);
         let mut first = true;
         // `for x in a` and `for x in &a`: as `a.iter()`.
@@ -335,23 +395,35 @@ impl Lower {
             let name = m.method.to_string();
             match name.as_str() {
                 "iter" | "iter_mut" if first => iters.push(base),
+                "skip" | "take" if !first && !enumerate && iters.len() == 1 => {
+                    self.widen(&mut windows[0], m)?
+                }
                 // Last: the same counter, run backwards (`a.iter().enumerate().rev()` pairs
                 // each element with its own index, as the counter reads it).
                 "rev" if !first && k + 1 == chain.len() && m.args.is_empty() => rev = true,
                 "enumerate" if !first && !enumerate && iters.len() == 1 => enumerate = true,
                 "zip" if !first && !enumerate && iters.len() == 1 && m.args.len() == 1 => {
-                    match &m.args[0] {
-                        syn::Expr::MethodCall(z)
-                            if z.method == "iter" || z.method == "iter_mut" =>
-                        {
-                            iters.push(&*z.receiver)
+                    let (_, zipped) = adapter_chain(&m.args[0]);
+                    match (&m.args[0], zipped.split_first()) {
+                        // `.zip(b.iter())`, with `.skip(k)` and `.take(n)` after `iter()`.
+                        (_, Some((z, after))) if z.method == "iter" || z.method == "iter_mut" => {
+                            iters.push(&*z.receiver);
+                            let mut window = Window::default();
+                            for m in after {
+                                self.widen(&mut window, m)?;
+                            }
+                            windows.push(window);
                         }
                         // `.zip(b)`, `.zip(&b)`: as `.zip(b.iter())`.
-                        a
-                        @ (syn::Expr::Path(_) | syn::Expr::Reference(_) | syn::Expr::Field(_)) => {
-                            iters.push(unref(a))
+                        (
+                            a
+                            @ (syn::Expr::Path(_) | syn::Expr::Reference(_) | syn::Expr::Field(_)),
+                            None,
+                        ) => {
+                            iters.push(unref(a));
+                            windows.push(Window::default());
                         }
-                        a => {
+                        (a, _) => {
                             self.error(err(a, "zip with another array or slice, as in `a.iter().zip(b.iter())` or `a.iter().zip(b)`"));
                             return None;
                         }
@@ -360,7 +432,7 @@ impl Lower {
                 _ => {
                     self.error(err(
                         &m.method,
-                        "supported loops: `for i in a..b` (with `.rev()`, `.step_by(k)`), `for x in a.iter()`, `a.iter().enumerate()`, `a.iter().zip(b.iter())` and `iter_mut()` on local arrays, each with `.rev()` last",
+                        "supported loops: `for i in a..b` (with `.rev()`, `.step_by(k)`), `for x in a.iter()`, `a.iter().enumerate()`, `a.iter().zip(b.iter())` and `iter_mut()` on local arrays, with `.skip(k)` and `.take(n)` right after `.iter()` and `.rev()` last",
                     ));
                     return None;
                 }
@@ -374,7 +446,79 @@ impl Lower {
             ));
             return None;
         }
-        Some((iters, enumerate, rev))
+        Some((iters, windows, enumerate, rev))
+    }
+
+    /// Whether a count is the same in every sweep: integer literals, `const` items and const
+    /// generic parameters, with arithmetic.
+    fn constant_count(&mut self, e: &syn::Expr) -> bool {
+        match e {
+            syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Int(_),
+                ..
+            }) => true,
+            syn::Expr::Paren(p) => self.constant_count(&p.expr),
+            syn::Expr::Group(g) => self.constant_count(&g.expr),
+            syn::Expr::Binary(b) => {
+                matches!(
+                    b.op,
+                    syn::BinOp::Add(_)
+                        | syn::BinOp::Sub(_)
+                        | syn::BinOp::Mul(_)
+                        | syn::BinOp::Div(_)
+                        | syn::BinOp::Rem(_)
+                ) && self.constant_count(&b.left)
+                    && self.constant_count(&b.right)
+            }
+            syn::Expr::Path(p) => p.path.get_ident().is_some_and(|id| {
+                let name = id.to_string();
+                let generic = self.f.generics.iter().any(|(g, _)| g == id);
+                let local = self.lookup(&name).is_some_and(|v| !self.f.vars[v].constant);
+                (generic || super::is_screaming(&name)) && !local
+            }),
+            _ => false,
+        }
+    }
+
+    /// `.skip(k)` or `.take(n)` after an array's `.iter()` (and any others there) into its
+    /// window: `k` and `n` an integer literal or a `const`, which every sweep reads alike.
+    fn widen(&mut self, window: &mut Window, m: &syn::ExprMethodCall) -> Option<()> {
+        let skip = m.method == "skip";
+        if !skip && m.method != "take" {
+            self.error(err(
+                &m.method,
+                format!("`.{}()` is not supported on the iterator of a `zip`; write `b.iter()`, with `.skip(k)` and `.take(n)` if needed", m.method),
+            ));
+            return None;
+        }
+        let bound = match &m.args.first() {
+            // In parentheses where it is more than one token: it is read inside sums.
+            Some(e) if m.args.len() == 1 && self.constant_count(e) => Some(match e {
+                syn::Expr::Lit(_) | syn::Expr::Path(_) => e.to_token_stream(),
+                e => quote::quote!((#e)),
+            }),
+            _ => None,
+        };
+        let Some(bound) = bound else {
+            self.error(err(
+                m.args.first().map_or(&m.method as &dyn ToTokens, |a| a as &dyn ToTokens),
+                format!("`.{}(..)` takes an integer literal or a `const` here; for a bound computed at run time, loop over the indices (`for i in k..a.len()`)", m.method),
+            ));
+            return None;
+        };
+        if window.take.is_some() || (skip && window.skip.is_some()) {
+            self.error(err(
+                &m.method,
+                "write at most one `.skip(k)` and then one `.take(n)` after `.iter()`",
+            ));
+            return None;
+        }
+        *(if skip {
+            &mut window.skip
+        } else {
+            &mut window.take
+        }) = Some(bound);
+        Some(())
     }
 
     /// The places of the iterated arrays, the number of steps (the length they share; for a
@@ -385,8 +529,10 @@ impl Lower {
     fn iter_places(
         &mut self,
         iters: &[&syn::Expr],
-    ) -> Option<(TokenStream, TokenStream, Vec<Place>)> {
+    ) -> Option<(TokenStream, TokenStream, Vec<Place>, Vec<TokenStream>)> {
         let mut lens: Vec<TokenStream> = Vec::new();
+        // Each array's length, in order.
+        let mut each = Vec::new();
         // The length of a `const` array, which the macro does not see: read when the loop runs.
         let mut unseen = None;
         let mut places = Vec::new();
@@ -404,16 +550,19 @@ impl Lower {
             match self.f.types.get(ty).clone() {
                 TyVal::Array(..) | TyVal::Out(..) => lens.push(self.f.types.array(ty).unwrap().1),
                 TyVal::Slice(_) => lens.push(quote::quote!((#arr).len())),
+                // A `const` array zipped with an array of known length.
+                TyVal::Unknown(_) if iters.len() == 2 && self.f.vars[v].constant => {
+                    unseen = Some(quote::quote!((#arr).len()));
+                    each.push(quote::quote!((#arr).len()));
+                    places.push((v, proj));
+                    continue;
+                }
                 TyVal::Vec(_) => {
                     self.error(err(
                         arr,
                         "a `Vec` local is read by index: loop over its indices, as in `for i in 0..y.len()`",
                     ));
                     return None;
-                }
-                // A `const` array zipped with an array of known length.
-                TyVal::Unknown(_) if iters.len() == 2 && self.f.vars[v].constant => {
-                    unseen = Some(quote::quote!((#arr).len()));
                 }
                 _ => {
                     self.error(err(
@@ -423,6 +572,7 @@ impl Lower {
                     return None;
                 }
             }
+            each.push(lens.last().unwrap().clone());
             places.push((v, proj));
         }
         let Some(first) = lens.first().cloned() else {
@@ -456,7 +606,7 @@ impl Lower {
             Some(len) => quote::quote!(::core::cmp::min(#steps, #len)),
             None => steps,
         };
-        Some((steps, bound, places))
+        Some((steps, bound, places, each))
     }
 
     /// Whether a loop around the current one is checkpointed with constant bounds (its
@@ -519,10 +669,15 @@ impl Lower {
     }
 
     /// Binds each element name to its array's place at the counter `var`.
-    fn bind_aliases(&mut self, var: VarId, aliases: Vec<(Ident, VarId, Vec<Proj>)>) {
-        for (name, v, mut proj) in aliases {
+    fn bind_aliases(&mut self, var: VarId, aliases: Vec<Alias>) {
+        for (name, v, mut proj, skip) in aliases {
             let read = self.read(var);
-            proj.push(Proj::Index(Pure::Var(var, Vec::new(), read)));
+            let at = Pure::Var(var, Vec::new(), read);
+            let at = match skip {
+                Some(k) => Pure::Bin(quote::quote!(+), Box::new(at), Box::new(Pure::Lit(k))),
+                None => at,
+            };
+            proj.push(Proj::Index(at));
             let ty = self.place_ty(v, &proj);
             self.scopes
                 .last_mut()

@@ -465,8 +465,8 @@ fn as_call(e: &syn::Expr) -> Option<&syn::ExprCall> {
 /// `let t = g(..);` that the statements after it (`rest`) read only as `t.k` (a tuple bound to
 /// one name), or only as `t.a` (a struct a call returns, read by field). The name, the call and
 /// the elements read, in increasing order (by name for fields); `None` for any other `let`, or
-/// where `t` is used otherwise (passed whole, bound again, `t.k.j`, `t.a.b`, `t.f(..)`, both
-/// `t.k` and `t.a`), or named by what follows the block (`conts`).
+/// where `t` is used otherwise (passed whole, `t.k.j`, `t.a.b`, `t.f(..)`, both `t.k` and
+/// `t.a`) before a `let` binds it again, or named by what follows the block (`conts`).
 pub(super) fn one_name_tuple<'s>(
     local: &'s syn::Local,
     rest: &[syn::Stmt],
@@ -483,12 +483,7 @@ pub(super) fn one_name_tuple<'s>(
     }
     let call = as_call(&init.expr)?;
     let name = pi.ident.to_string();
-    let mut fields = Vec::new();
-    for s in rest {
-        if !field_reads(s.to_token_stream(), &name, &mut fields) {
-            return None;
-        }
-    }
+    let mut fields = fields_read(&name, rest)?;
     for s in conts.iter().flat_map(|c| c.iter()) {
         let mut any = Vec::new();
         if !field_reads(s.to_token_stream(), &name, &mut any) || !any.is_empty() {
@@ -521,6 +516,12 @@ pub(super) fn member_text(m: &syn::Member) -> String {
 /// Whether `rest` reads `name` only by field (`name.0`, `name.a`), if at all, up to a `let`
 /// that binds `name` again (whose value may still read the old one).
 pub(super) fn read_by_field_only(name: &str, rest: &[syn::Stmt]) -> bool {
+    fields_read(name, rest).is_some()
+}
+
+/// The fields of `name` that `rest` reads (`k` of `name.k`, `a` of `name.a`), up to a `let`
+/// that binds `name` again (its value included); `None` where it reads `name` otherwise.
+fn fields_read(name: &str, rest: &[syn::Stmt]) -> Option<Vec<syn::Member>> {
     use quote::ToTokens;
     struct Binds<'n>(&'n str, bool);
     impl<'a> syn::visit::Visit<'a> for Binds<'_> {
@@ -535,14 +536,15 @@ pub(super) fn read_by_field_only(name: &str, rest: &[syn::Stmt]) -> bool {
             syn::visit::Visit::visit_pat(&mut binds, &l.pat);
             if binds.1 {
                 let init = l.init.as_ref().map(|i| i.expr.to_token_stream());
-                return init.is_none_or(|t| field_reads(t, name, &mut fields));
+                let only = init.is_none_or(|t| field_reads(t, name, &mut fields));
+                return only.then_some(fields);
             }
         }
         if !field_reads(s.to_token_stream(), name, &mut fields) {
-            return false;
+            return None;
         }
     }
-    true
+    Some(fields)
 }
 
 /// Collects `k` for each `name.k` (`a` for each `name.a`) in `tokens`; false where `name`
