@@ -1312,8 +1312,9 @@ mod skipped_and_taken {
     }
 
     /// A local array written through `iter_mut().skip(1)` from a `take` of a const generic
-    /// length, then read with `skip`.
-    #[differentiable]
+    /// length, then read with `skip` (a count `N - LAG` that `hvp`'s tangent program reads
+    /// again as a bound).
+    #[differentiable(hvp)]
     pub fn shifted<const N: usize>(x: &[f64; N]) -> f64 {
         let mut h = [0.0; N];
         for (hi, v) in h.iter_mut().skip(1).zip(x.iter().take(N)) {
@@ -1438,14 +1439,25 @@ mod skipped_and_taken {
                 (value, g, h)
             },
         );
+        let points = cube::<5>(1372, 30, -1.2, 1.2);
         GradCheck::new("iter_mut().skip(1), take(N), skip(LAG) with N = 5").run(
-            &cube::<5>(1372, 30, -1.2, 1.2),
+            &points,
             |x| {
                 assert_close("shifted", shifted(&x), shifted_plain(&x), 1e-13);
                 shifted(&x)
             },
             |x| shifted_grad(&x),
         );
+        check_hvp(
+            "shifted_hvp",
+            &points,
+            |_| 1.0,
+            1e-6,
+            |x| shifted_grad(&x),
+            |x, v| shifted_hvp(&x, &v),
+        );
+        // N = 1, shorter than LAG: nothing read past `h[0]`, which stays 0.
+        assert_eq!(shifted_grad(&[0.7]), (0.0, [0.0]));
     }
 
     #[test]
@@ -1508,9 +1520,133 @@ mod skipped_and_taken {
                 (value, g)
             },
         );
-        // Shorter slices than the windows: one element of x, none of y past LAG.
+        // Shorter slices than the windows: one element of x, none of y past LAG (y as long
+        // as LAG, then shorter).
         let (mut d_x, mut d_y) = ([0.0; 1], [0.0; 2]);
         let (value, d_w) = lagged_grad(&[0.3], &[1.0, 2.0], 0.7, &mut d_x, &mut d_y);
         assert_eq!((value, d_w, d_x, d_y), (0.0, 0.0, [0.0], [0.0; 2]));
+        let (mut d_x, mut d_y) = ([0.0; 3], [0.0; 1]);
+        let (value, d_w) = lagged_grad(&[0.3, 0.1, -0.4], &[1.0], 0.7, &mut d_x, &mut d_y);
+        assert_close(
+            "y shorter than LAG",
+            value,
+            lagged_plain(&[0.3, 0.1, -0.4], &[1.0], 0.7),
+            1e-15,
+        );
+        let s0 = (0.3f64 - 0.1).tanh();
+        let sech2 = |u: f64| 1.0 - u.tanh() * u.tanh();
+        assert_close("d_w", d_w, s0, 1e-15);
+        assert_close("d_x[0]", d_x[0], 0.7 * sech2(0.2), 1e-15);
+        assert_eq!(d_y, [0.0]);
+    }
+}
+
+/// References to places bound by `let` (`let row = &m[i];`, `let p = &ps[i];`, `let w = &mut
+/// h;`, `let z = &s;`) and the elements of `iter()` loops, read by index, by field, through
+/// `*`, iterated, measured, written through `&mut`, and passed on to callees that take
+/// references (`dot(row, ..)`, which failed to compile in the generated code, E0308).
+mod borrowed_places {
+    use crate::common::{GradCheck, check_hvp};
+    use stackgrad::differentiable;
+
+    #[derive(Clone, Copy, Debug, Default, PartialEq)]
+    pub struct Point {
+        pub x: f64,
+        pub y: f64,
+    }
+
+    #[differentiable(hvp)]
+    pub fn dot(a: &[f64; 2], b: &[f64; 2]) -> f64 {
+        a[0] * b[0] + a[1] * b[1]
+    }
+
+    #[differentiable(hvp)]
+    pub fn norm2(p: &Point) -> f64 {
+        p.x * p.x + p.y * p.y
+    }
+
+    #[differentiable(hvp)]
+    pub fn rows(theta: f64, m: &[[f64; 2]; 2], ps: &[Point; 2]) -> f64 {
+        let mut s = 0.0;
+        for i in 0..2 {
+            let row = &m[i];
+            s += dot(row, &m[0]) * theta;
+            for e in row.iter() {
+                s += (e * theta).sin();
+            }
+            s += row.len() as f64;
+            let p = &ps[i];
+            s += norm2(p) * p.x;
+        }
+        for p in ps.iter() {
+            s += norm2(p) * theta;
+        }
+        for row in m.iter() {
+            s += dot(row, row) * 0.5;
+        }
+        let mut h = [theta, 2.0 * theta];
+        let w = &mut h;
+        w[1] = w[0] * w[1] + 0.5;
+        let z = &s;
+        s * h[1] + *z
+    }
+
+    /// `rows` with every reference read at its place.
+    fn rows_plain(theta: f64, m: &[[f64; 2]; 2], ps: &[Point; 2]) -> f64 {
+        let dot = |a: &[f64; 2], b: &[f64; 2]| a[0] * b[0] + a[1] * b[1];
+        let norm2 = |p: &Point| p.x * p.x + p.y * p.y;
+        let mut s = 0.0;
+        for i in 0..2 {
+            s += dot(&m[i], &m[0]) * theta;
+            s += (m[i][0] * theta).sin() + (m[i][1] * theta).sin() + 2.0;
+            s += norm2(&ps[i]) * ps[i].x;
+        }
+        s += (norm2(&ps[0]) + norm2(&ps[1])) * theta;
+        s += (dot(&m[0], &m[0]) + dot(&m[1], &m[1])) * 0.5;
+        s * (2.0 * theta * theta + 0.5) + s
+    }
+
+    fn split(q: [f64; 9]) -> (f64, [[f64; 2]; 2], [Point; 2]) {
+        let point = |x, y| Point { x, y };
+        let ps = [point(q[5], q[6]), point(q[7], q[8])];
+        (q[0], [[q[1], q[2]], [q[3], q[4]]], ps)
+    }
+
+    fn flat(theta: f64, m: &[[f64; 2]; 2], ps: &[Point; 2]) -> [f64; 9] {
+        let [[a, b], [c, d]] = *m;
+        let [p, r] = *ps;
+        [theta, a, b, c, d, p.x, p.y, r.x, r.y]
+    }
+
+    #[test]
+    fn against_central_differences() {
+        let points = crate::common::cube::<9>(1381, 30, -1.2, 1.2);
+        let grad = |q: [f64; 9]| {
+            let (theta, m, ps) = split(q);
+            let (value, (d_theta, d_m, d_ps)) = rows_grad(theta, &m, &ps);
+            (value, flat(d_theta, &d_m, &d_ps))
+        };
+        GradCheck::new("references to places, passed on and iterated").run(
+            &points,
+            |q| {
+                let (theta, m, ps) = split(q);
+                let plain = rows_plain(theta, &m, &ps);
+                crate::common::assert_close("rows", rows(theta, &m, &ps), plain, 1e-12);
+                rows(theta, &m, &ps)
+            },
+            grad,
+        );
+        check_hvp(
+            "rows_hvp",
+            &points,
+            |_| 1.0,
+            1e-6,
+            grad,
+            |q, v| {
+                let ((theta, m, ps), (v_theta, v_m, v_ps)) = (split(q), split(v));
+                let (value, g, h) = rows_hvp(theta, &m, &ps, v_theta, &v_m, &v_ps);
+                (value, flat(g.0, &g.1, &g.2), flat(h.0, &h.1, &h.2))
+            },
+        );
     }
 }

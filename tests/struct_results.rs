@@ -86,11 +86,39 @@ fn residual(theta: f64, t: &[f64; 2], p: &[f64; 2], target: &[f64; 2]) -> f64 {
     dx * dx + dy * dy + 0.1 * q.x.sin()
 }
 
+/// The result bound to one name and read by field, then the name bound again to an element of
+/// a parameter of the same struct, read by the same field names: those are the element's (the
+/// call's `q.x` was still found after the second `let`, once that `let` ended the scan).
+#[differentiable]
+fn rebound(theta: f64, t: &[f64; 2], p: &[f64; 2], pts: &[Point; 2]) -> f64 {
+    let q = transform(theta, t, p);
+    let s = q.x * q.y;
+    let q = &pts[1];
+    s + q.x * theta + q.y
+}
+
 /// A field read from the call at once, and one field of the struct only.
 #[differentiable(jvp)]
 fn heights(theta: f64, t: &[f64; 2], p: &[f64; 2]) -> f64 {
     let top = transform(theta, t, p).y;
     top * transform(2.0 * theta, t, p).y
+}
+
+#[test]
+fn a_name_bound_again_reads_its_own_fields() {
+    let (t, p) = ([0.3, -0.2], [1.2, 0.7]);
+    let pts = [Point { x: 2.0, y: 3.0 }, Point { x: 5.0, y: 7.0 }];
+    let theta: f64 = 0.4;
+    let (s, c) = theta.sin_cos();
+    let q = [c * p[0] - s * p[1] + t[0], s * p[0] + c * p[1] + t[1]];
+    let by_hand = q[0] * q[1] + 5.0 * theta + 7.0;
+    close(rebound(theta, &t, &p, &pts), by_hand, "value");
+    let (v, (d_theta, _, _, d_pts)) = rebound_grad(theta, &t, &p, &pts);
+    close(v, by_hand, "rebound_grad's value");
+    let f = |x: &[f64; 1]| rebound(x[0], &t, &p, &pts);
+    close(d_theta, central(f, &[theta])[0], "d rebound / d theta");
+    assert_eq!(d_pts[1], Point { x: theta, y: 1.0 });
+    assert_eq!(d_pts[0], Point::default());
 }
 
 #[test]

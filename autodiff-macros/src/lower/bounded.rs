@@ -638,10 +638,15 @@ fn is_min(f: &syn::Expr) -> bool {
     names.ends_with(&["cmp".to_string(), "min".to_string()]) || names == ["usize", "min"]
 }
 
+/// `usize::saturating_sub` as a path, `::core::primitive::usize::saturating_sub` too.
 fn is_saturating_sub(f: &syn::Expr) -> bool {
-    matches!(f, syn::Expr::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "saturating_sub")
-        && p.path.segments.len() >= 2
-        && p.path.segments[p.path.segments.len() - 2].ident == "usize")
+    let syn::Expr::Path(p) = f else {
+        return false;
+    };
+    let names: Vec<String> = (p.path.segments.iter())
+        .map(|s| s.ident.to_string())
+        .collect();
+    names.ends_with(&["usize".to_string(), "saturating_sub".to_string()])
 }
 
 /// The expression a block of nothing else holds (`{ N }`).
@@ -686,7 +691,7 @@ fn is_size_of(f: &syn::Expr) -> bool {
 }
 
 /// `usize`, the type a tape length is cast to.
-fn is_usize(ty: &syn::Type) -> bool {
+pub(super) fn is_usize(ty: &syn::Type) -> bool {
     matches!(ty, syn::Type::Path(p) if p.qself.is_none() && p.path.is_ident("usize"))
 }
 

@@ -573,7 +573,8 @@ impl Lower {
             return o;
         }
         if let Some((var, proj)) = self.place(e) {
-            return self.var_operand(var, proj, false);
+            // An element's name is a reference: `g(row)` passes it as `g(&m[i])` does.
+            return self.var_operand(var, proj, self.names_alias(e));
         }
         let (p, ty) = self.pure(e);
         if let Pure::Lit(tokens) = &p {

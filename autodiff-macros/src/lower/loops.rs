@@ -24,26 +24,30 @@ impl Window {
     /// How many elements the array of length `len` yields: `len` past the skipped ones, at
     /// most the taken ones (worked out here where all are literals).
     fn count(&self, len: &TokenStream) -> TokenStream {
-        let lit = |t: &TokenStream| t.to_string().parse::<usize>().ok();
         let rest = match &self.skip {
             None => len.clone(),
-            Some(k) => match (lit(len), lit(k)) {
+            Some(k) => match (literal(len), literal(k)) {
                 (Some(l), Some(k)) => usize_lit(l.saturating_sub(k)),
                 _ => quote::quote!(::core::primitive::usize::saturating_sub(#len, #k)),
             },
         };
         match &self.take {
             None => rest,
-            Some(n) => match (lit(&rest), lit(n)) {
-                (Some(r), Some(n)) => usize_lit(r.min(n)),
-                _ => quote::quote!(::core::cmp::min(#rest, #n)),
-            },
+            Some(n) => min_tokens(&rest, n),
         }
     }
 }
 
 fn usize_lit(n: usize) -> TokenStream {
     proc_macro2::Literal::usize_unsuffixed(n).into_token_stream()
+}
+
+/// The smaller of two counts: a literal where both are.
+fn min_tokens(a: &TokenStream, b: &TokenStream) -> TokenStream {
+    match (literal(a), literal(b)) {
+        (Some(a), Some(b)) => usize_lit(a.min(b)),
+        _ => quote::quote!(::core::cmp::min(#a, #b)),
+    }
 }
 
 /// What a `for` loop's iterator lowers to.
@@ -291,7 +295,9 @@ impl Lower {
     }
 
     /// `for x in a.iter()`, `a.iter_mut()`, then `.enumerate()` or `.zip(b.iter())`: a hidden
-    /// counter over the arrays' length, each element name an alias of a place.
+    /// counter over the elements the arrays yield (all of them, or their windows: `.skip(k)`,
+    /// `.take(n)`), each element name an alias of a place (at the counter plus the array's
+    /// skipped elements).
     fn iter_head(
         &mut self,
         fl: &syn::ExprForLoop,
@@ -306,15 +312,7 @@ impl Lower {
         let steps = if windowed {
             let mut counts = (windows.iter().zip(&each)).map(|(w, len)| w.count(len));
             let first = counts.next().expect("one array at least");
-            counts.fold(first, |a, b| {
-                match (
-                    a.to_string().parse::<usize>(),
-                    b.to_string().parse::<usize>(),
-                ) {
-                    (Ok(a), Ok(b)) => usize_lit(a.min(b)),
-                    _ => quote::quote!(::core::cmp::min(#a, #b)),
-                }
-            })
+            counts.fold(first, |a, b| min_tokens(&a, &b))
         } else {
             steps
         };
@@ -341,7 +339,13 @@ impl Lower {
         } else {
             (steps.clone(), Pure::Lit(steps))
         };
-        let len = if runtime { steps.clone() } else { len };
+        // The trip bound (the tape's): the count where the windows make it a number, else the
+        // arrays' length.
+        let len = match literal(&steps) {
+            _ if runtime => steps.clone(),
+            Some(n) if windowed && n > 0 => usize_lit(n),
+            _ => len,
+        };
         let names = self.iter_names(&fl.pat, enumerate, places.len())?;
         for ((_, proj), arr) in places.iter().zip(&iters) {
             let key = crate::names::user_text(&arr.to_token_stream()).replace(" ..", "..");
@@ -377,7 +381,8 @@ impl Lower {
     }
 
     /// The arrays iterated (`a` of `a.iter()` or `a.iter_mut()`, and `b` of `.zip(b.iter())`),
-    /// and whether the chain ends in `.enumerate()`.
+    /// their windows (`.skip(k)` and `.take(n)` right after each `.iter()`), and whether the
+    /// chain has `.enumerate()` and ends in `.rev()`.
     fn iter_chain<'a>(
         &mut self,
         fl: &syn::ExprForLoop,
@@ -396,7 +401,7 @@ impl Lower {
             match name.as_str() {
                 "iter" | "iter_mut" if first => iters.push(base),
                 "skip" | "take" if !first && !enumerate && iters.len() == 1 => {
-                    self.widen(&mut windows[0], m)?
+                    self.narrow(&mut windows[0], m)?
                 }
                 // Last: the same counter, run backwards (`a.iter().enumerate().rev()` pairs
                 // each element with its own index, as the counter reads it).
@@ -410,7 +415,7 @@ impl Lower {
                             iters.push(&*z.receiver);
                             let mut window = Window::default();
                             for m in after {
-                                self.widen(&mut window, m)?;
+                                self.narrow(&mut window, m)?;
                             }
                             windows.push(window);
                         }
@@ -428,6 +433,13 @@ impl Lower {
                             return None;
                         }
                     }
+                }
+                "skip" | "take" if !first => {
+                    self.error(err(
+                        &m.method,
+                        format!("`.{}(..)` goes right after `.iter()`, before `.enumerate()` and `.zip(..)`: `a.iter().skip(k).enumerate()` (whose index then counts from 0: add `k` where the array's is meant), `a.iter().skip(k).zip(b.iter().skip(k))`", m.method),
+                    ));
+                    return None;
                 }
                 _ => {
                     self.error(err(
@@ -449,9 +461,9 @@ impl Lower {
         Some((iters, windows, enumerate, rev))
     }
 
-    /// Whether a count is the same in every sweep: integer literals, `const` items and const
-    /// generic parameters, with arithmetic.
-    fn constant_count(&mut self, e: &syn::Expr) -> bool {
+    /// Whether a count is the same in every sweep: integer literals, `const` items (`K`,
+    /// `Self::K`, `m::K`) and const generic parameters, with arithmetic and `as usize`.
+    fn constant_count(&self, e: &syn::Expr) -> bool {
         match e {
             syn::Expr::Lit(syn::ExprLit {
                 lit: syn::Lit::Int(_),
@@ -459,6 +471,7 @@ impl Lower {
             }) => true,
             syn::Expr::Paren(p) => self.constant_count(&p.expr),
             syn::Expr::Group(g) => self.constant_count(&g.expr),
+            syn::Expr::Cast(c) => super::bounded::is_usize(&c.ty) && self.constant_count(&c.expr),
             syn::Expr::Binary(b) => {
                 matches!(
                     b.op,
@@ -470,19 +483,29 @@ impl Lower {
                 ) && self.constant_count(&b.left)
                     && self.constant_count(&b.right)
             }
-            syn::Expr::Path(p) => p.path.get_ident().is_some_and(|id| {
-                let name = id.to_string();
-                let generic = self.f.generics.iter().any(|(g, _)| g == id);
-                let local = self.lookup(&name).is_some_and(|v| !self.f.vars[v].constant);
-                (generic || super::is_screaming(&name)) && !local
-            }),
+            // Not a local, a parameter or an element name (an alias) in capitals.
+            syn::Expr::Path(p) if p.qself.is_none() => match p.path.get_ident() {
+                Some(id) => {
+                    let name = id.to_string();
+                    let generic = self.f.generics.iter().any(|(g, _)| g == id);
+                    let local = match self.binding(&name) {
+                        Some(Binding::Var(v)) => !self.f.vars[v].constant,
+                        Some(Binding::Alias(..)) => true,
+                        None => false,
+                    };
+                    (generic || super::is_screaming(&name)) && !local
+                }
+                None => (p.path.segments.last()).is_some_and(|s| {
+                    s.arguments.is_none() && super::is_screaming(&s.ident.to_string())
+                }),
+            },
             _ => false,
         }
     }
 
-    /// `.skip(k)` or `.take(n)` after an array's `.iter()` (and any others there) into its
-    /// window: `k` and `n` an integer literal or a `const`, which every sweep reads alike.
-    fn widen(&mut self, window: &mut Window, m: &syn::ExprMethodCall) -> Option<()> {
+    /// Narrows an array's window by the `.skip(k)` or `.take(n)` after its `.iter()`: `k` and
+    /// `n` constants ([`Lower::constant_count`]), which every sweep reads alike.
+    fn narrow(&mut self, window: &mut Window, m: &syn::ExprMethodCall) -> Option<()> {
         let skip = m.method == "skip";
         if !skip && m.method != "take" {
             self.error(err(
@@ -500,16 +523,20 @@ impl Lower {
             _ => None,
         };
         let Some(bound) = bound else {
+            let instead = match skip {
+                true => "`for i in k..a.len()`",
+                false => "`for i in 0..n.min(a.len())`",
+            };
             self.error(err(
                 m.args.first().map_or(&m.method as &dyn ToTokens, |a| a as &dyn ToTokens),
-                format!("`.{}(..)` takes an integer literal or a `const` here; for a bound computed at run time, loop over the indices (`for i in k..a.len()`)", m.method),
+                format!("`.{}(..)` takes an integer literal or a `const` here (the same in every sweep); for a count computed at run time, loop over the indices: {instead}", m.method),
             ));
             return None;
         };
         if window.take.is_some() || (skip && window.skip.is_some()) {
             self.error(err(
                 &m.method,
-                "write at most one `.skip(k)` and then one `.take(n)` after `.iter()`",
+                "write one `.skip(k)` and then one `.take(n)` after `.iter()`: `.take(n).skip(k)` is `.skip(k).take(n - k)` (for `n >= k`), and two of one are one of their sum",
             ));
             return None;
         }
@@ -525,7 +552,7 @@ impl Lower {
     /// `zip` of arrays of lengths written differently, the shorter, as `zip` stops there:
     /// `::core::cmp::min(N, 4)` when it is not known here) and a compile-time bound on it (the
     /// shorter of two literal lengths, else a length that is not a const generic parameter,
-    /// else the first).
+    /// else the first), and each array's length.
     fn iter_places(
         &mut self,
         iters: &[&syn::Expr],
@@ -547,13 +574,14 @@ impl Lower {
             // Iterated, a local bound without a type to a call's result is an array.
             self.untyped_call_result(v, &proj, "an array");
             let ty = self.place_ty(v, &proj);
-            match self.f.types.get(ty).clone() {
-                TyVal::Array(..) | TyVal::Out(..) => lens.push(self.f.types.array(ty).unwrap().1),
-                TyVal::Slice(_) => lens.push(quote::quote!((#arr).len())),
+            let len = match self.f.types.get(ty).clone() {
+                TyVal::Array(..) | TyVal::Out(..) => self.f.types.array(ty).unwrap().1,
+                TyVal::Slice(_) => quote::quote!((#arr).len()),
                 // A `const` array zipped with an array of known length.
                 TyVal::Unknown(_) if iters.len() == 2 && self.f.vars[v].constant => {
-                    unseen = Some(quote::quote!((#arr).len()));
-                    each.push(quote::quote!((#arr).len()));
+                    let len = quote::quote!((#arr).len());
+                    unseen = Some(len.clone());
+                    each.push(len);
                     places.push((v, proj));
                     continue;
                 }
@@ -571,8 +599,9 @@ impl Lower {
                     ));
                     return None;
                 }
-            }
-            each.push(lens.last().unwrap().clone());
+            };
+            lens.push(len.clone());
+            each.push(len);
             places.push((v, proj));
         }
         let Some(first) = lens.first().cloned() else {
@@ -584,10 +613,7 @@ impl Lower {
         };
         let (steps, bound) = match &lens[..] {
             [a, b] if a.to_string() != b.to_string() => match (literal(a), literal(b)) {
-                (Some(m), Some(n)) => {
-                    let l = proc_macro2::Literal::usize_unsuffixed(m.min(n)).into_token_stream();
-                    (l.clone(), l)
-                }
+                (Some(m), Some(n)) => (usize_lit(m.min(n)), usize_lit(m.min(n))),
                 // The bound: one that names no const generic parameter, if there is one, else
                 // one that is such a parameter alone (an array length in a generic tape).
                 _ => {
@@ -679,10 +705,7 @@ impl Lower {
             };
             proj.push(Proj::Index(at));
             let ty = self.place_ty(v, &proj);
-            self.scopes
-                .last_mut()
-                .unwrap()
-                .insert(name.to_string(), Binding::Alias(v, proj, ty));
+            self.bind_name(name.to_string(), Binding::Alias(v, proj, ty));
         }
     }
 

@@ -545,6 +545,34 @@ impl Lower {
         }
     }
 
+    /// `t.k` of a tuple bound to one name (`let t = g(..);`, [`tuples::one_name_tuple`]): its
+    /// own variable, where the innermost scope that binds `t` binds it so; `None` where `t`
+    /// is bound otherwise there (`let t = 2.0;` after it: a name binds nothing of an older
+    /// binding's elements).
+    fn element(&self, name: &str, member: &syn::Member) -> Option<VarId> {
+        let key = format!("{name}.{}", tuples::member_text(member));
+        let prefix = format!("{name}.");
+        for scope in self.scopes.iter().rev() {
+            if let Some(Binding::Var(v)) = scope.get(&key) {
+                self.named.borrow_mut().insert(*v);
+                return Some(*v);
+            }
+            if scope.contains_key(name) || scope.keys().any(|k| k.starts_with(&prefix)) {
+                return None;
+            }
+        }
+        None
+    }
+
+    /// Binds `name` in the innermost scope, forgetting the elements (`name.k`) a tuple bound
+    /// to it there before had.
+    fn bind_name(&mut self, name: String, binding: Binding) {
+        let scope = self.scopes.last_mut().unwrap();
+        let prefix = format!("{name}.");
+        scope.retain(|k, _| !k.starts_with(&prefix));
+        scope.insert(name, binding);
+    }
+
     fn binding(&self, name: &str) -> Option<Binding> {
         let b = self
             .scopes
@@ -596,10 +624,7 @@ impl Lower {
             constant: false,
         });
         let id = self.f.vars.len() - 1;
-        self.scopes
-            .last_mut()
-            .unwrap()
-            .insert(key, Binding::Var(id));
+        self.bind_name(key, Binding::Var(id));
         id
     }
 }

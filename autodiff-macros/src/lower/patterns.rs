@@ -343,8 +343,9 @@ impl super::Lower {
             // `t.0` and `t.1` still bound, and `t` a float: its reads by field report nothing
             // more (a use of the tuple the macro's language has no form for still does).
             self.error(syn::Error::new_spanned(pi, SIN_COS_WHOLE));
-            self.local(local, out);
-            return self.poison(pat);
+            // Poisoned first: binding `t` forgets the `t.0` and `t.1` bound in its scope.
+            self.poison(pat);
+            return self.local(local, out);
         }
         self.local(local, out);
         let whole = super::whole::only_passed_whole(&pi.ident.to_string(), rest, conts);
@@ -360,7 +361,7 @@ impl super::Lower {
             self.local(&copy, out);
             return true;
         }
-        if self.borrowed_elements(local) {
+        if self.borrowed_elements(local) || self.borrowed_place(local) {
             return true;
         }
         match rewrite(local) {
@@ -452,8 +453,50 @@ impl super::Lower {
             aliases.push((pi.ident.to_string(), super::Binding::Alias(v, proj, ty)));
         }
         // All read before any is bound: `let [i, j] = &pairs[i];`.
-        let scope = self.scopes.last_mut().unwrap();
-        scope.extend(aliases);
+        for (name, alias) in aliases {
+            self.bind_name(name, alias);
+        }
+        true
+    }
+
+    /// `let q = &v[i];` (or `&p.w`, `&mut h[k]`, with a type or not) of an array, a struct or
+    /// a float: `q` is an alias of the place, read as `q[j]`, `q.x` or `*q` (and written as
+    /// `q[j] = ..` through `&mut`), as a loop's element is, where the place's indices cannot
+    /// change after the `let`; else one error saying to copy or index instead. (A sub-slice,
+    /// `&x[a..b]`, is a sub-slice's `let`.)
+    fn borrowed_place(&mut self, local: &syn::Local) -> bool {
+        let pat = match &local.pat {
+            syn::Pat::Type(pt) => &*pt.pat,
+            p => p,
+        };
+        let (syn::Pat::Ident(pi), Some(init)) = (pat, &local.init) else {
+            return false;
+        };
+        let syn::Expr::Reference(r) = &*init.expr else {
+            return false;
+        };
+        let plain = pi.mutability.is_none() && pi.by_ref.is_none() && pi.subpat.is_none();
+        if !plain || init.diverge.is_some() || !local.attrs.is_empty() {
+            return false;
+        }
+        let Some((v, proj)) = self.place_or_const(&r.expr) else {
+            return false;
+        };
+        let sliced = proj.iter().any(|p| matches!(p, Proj::Range { .. }));
+        if sliced || self.f.slices.contains(&v) || self.is_vec(v) {
+            return false;
+        }
+        if !self.fixed_indices(&proj) {
+            let place = crate::names::user_text(&quote::ToTokens::to_token_stream(&r.expr));
+            self.error(syn::Error::new_spanned(
+                &init.expr,
+                format!("a reference to `{place}`, whose index can change after this `let`, is not supported: copy the element (`let {} = {place};`) or read `{place}` where it is needed", pi.ident),
+            ));
+            self.poison(&local.pat);
+            return true;
+        }
+        let ty = self.place_ty(v, &proj);
+        self.bind_name(pi.ident.to_string(), super::Binding::Alias(v, proj, ty));
         true
     }
 

@@ -23,6 +23,13 @@ impl Lower {
         }
     }
 
+    /// Whether `e` is the name of an element (`row` of `for row in m.iter()` or of `let row =
+    /// &m[i];`): a reference in Rust, the alias of a place here.
+    pub(super) fn names_alias(&self, e: &syn::Expr) -> bool {
+        matches!(e, syn::Expr::Path(p) if p.path.get_ident()
+            .is_some_and(|id| matches!(self.binding(&id.to_string()), Some(Binding::Alias(..)))))
+    }
+
     /// A `const` item read as a place (`A[i][j]`, `&A`): a variable of the function's outermost
     /// scope that both sweeps read by its name and nothing differentiates or assigns.
     fn const_item(&mut self, id: &Ident) -> VarId {
@@ -146,8 +153,7 @@ impl Lower {
                 // own variable.
                 if let syn::Expr::Path(p) = &*f.base
                     && let Some(t) = p.path.get_ident()
-                    && let Some(v) =
-                        self.lookup(&format!("{t}.{}", super::tuples::member_text(&f.member)))
+                    && let Some(v) = self.element(&t.to_string(), &f.member)
                 {
                     return Some((v, Vec::new()));
                 }

@@ -629,6 +629,10 @@ impl Lower {
         };
         let ops = self.tuple_call(call, &shape, out);
         let callee = callee_name(&syn::Expr::Call(call.clone())).unwrap_or_default();
+        // The name now holds this tuple's elements: an older binding of it in this scope (a
+        // value, another tuple's elements) is forgotten.
+        let (whole, prefix) = (name.to_string(), format!("{name}."));
+        (self.scopes.last_mut().unwrap()).retain(|k, _| *k != whole && !k.starts_with(&prefix));
         let mut vars = Vec::new();
         for (m, op) in fields.iter().zip(&ops) {
             let k = member_text(m);
@@ -747,7 +751,18 @@ mod tests {
         assert_eq!(fields("{ let t = g(x); h(t.1, p.t, a::t) }"), Some(vec![1]));
         assert_eq!(fields("{ let t = g(x); h(t) }"), None);
         assert_eq!(fields("{ let t = g(x); t.0.1 }"), None);
+        // No element read before the name is bound again: nothing to bind.
         assert_eq!(fields("{ let t = g(x); let t = 1.0; t }"), None);
+        // Its elements read up to the new `let`, in its value too, and not after.
+        assert_eq!(
+            fields("{ let t = g(x); let a = t.2; let t = t.0 * a; t * 2.0 }"),
+            Some(vec![0, 2])
+        );
+        // Bound again inside a block: the scan does not follow scopes, and refuses.
+        assert_eq!(
+            fields("{ let t = g(x); let a = { let t = 2.0; t }; a * t.0 }"),
+            None
+        );
         assert_eq!(fields("{ let mut t = g(x); t.0 }"), None);
         assert_eq!(fields("{ let t = x * 2.0; t.0 }"), None);
         assert_eq!(fields("{ let t = g(x); 1.0 }"), None);
