@@ -701,6 +701,40 @@ fn a_tuple_name_bound_again_against_central_differences() {
     close(rebound_jvp(p[0], p[1], 0.0, 1.0).1, fd[1], "jvp along a");
 }
 
+/// In `f32`, a tuple's element read only by a condition (the call then carries no
+/// derivative): the tape recorded it as an `f64` (E0308 in the generated code; genprog seed
+/// 85); it takes the function's float type.
+#[differentiable(jvp)]
+fn polar32(r: f32, a: f32) -> (f32, f32) {
+    (r * a.cos(), r * a.sin())
+}
+
+#[differentiable(jvp)]
+fn branch32(r: f32, a: f32) -> f32 {
+    let y = polar32(r, a).1 * 0.5;
+    if (y.tanh() * 0.9).acos() > 1.2 {
+        r * a
+    } else {
+        r - a
+    }
+}
+
+#[test]
+fn an_f32_tuple_element_read_by_a_condition_only() {
+    // Both branches: (1.5, 0.8) the second, the others the first.
+    for (r, a) in [(1.5f32, 0.8f32), (1.5, -0.8), (0.7, 2.0)] {
+        let then = ((0.5 * r * a.sin()).tanh() * 0.9).acos() > 1.2;
+        let (value, (d_r, d_a)) = branch32_grad(r, a);
+        let (want, want_r, want_a) = if then {
+            (r * a, a, r)
+        } else {
+            (r - a, 1.0, -1.0)
+        };
+        assert_eq!((value, d_r, d_a), (want, want_r, want_a), "at ({r}, {a})");
+        assert_eq!(branch32_jvp(r, a, 1.0, 2.0), (want, want_r + 2.0 * want_a));
+    }
+}
+
 /// `y + y²` by element, and a weighted sum scaled by `s`, taking the array by value.
 #[differentiable(hvp)]
 fn plus_square(x: &[f64; 3]) -> [f64; 3] {

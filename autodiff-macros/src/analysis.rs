@@ -359,11 +359,15 @@ pub fn name_tuple_elems(f: &mut Func) {
         if act.temps[call] && !unnamed {
             let call = crate::types::CallOut::of(&path, args);
             f.types.tuple_elem(ty, call, k);
+        } else {
+            // Of a call that carries no derivative (read in a condition only), whose callee
+            // may have no contract: typed as below.
+            f.blind_elems.push(ty);
         }
     }
-    // An element no contract names and nothing else types (`g::<N>(..).1 as f64`): the
-    // function's own float type (its first float parameter's), not a guessed `f64` in `f32`
-    // code.
+    // An element no contract names and nothing else types (`g::<N>(..).1 as f64`, `g(x).0 >
+    // 0.5` in a condition only): the function's own float type (its first float
+    // parameter's), not a guessed `f64` in `f32` code.
     let own = (f.params.iter())
         .map(|&p| f.types.leaf(f.vars[p].ty))
         .find(|&t| matches!(f.types.get(t), TyVal::F32 | TyVal::F64));

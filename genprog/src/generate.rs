@@ -2004,6 +2004,12 @@ impl Gen<'_> {
                 out.push(self.sin_cos_let());
                 return;
             }
+            if self.side.gen_bool(0.3)
+                && let Some(stmt) = self.reference_let()
+            {
+                out.push(stmt);
+                return;
+            }
             if let Some(stmt) = self.array_pattern_let() {
                 out.push(stmt);
                 return;
@@ -2127,6 +2133,38 @@ impl Gen<'_> {
             mutable: false,
             ty: None,
             value,
+            recompute: false,
+            record: false,
+        })
+    }
+
+    /// `let r = &a[k];` of an array nothing writes (`k` a literal): a row of a 2-D array, read
+    /// as `r[j]`, or an element of a 1-D one, read as `(*r)`; an alias of the place.
+    fn reference_let(&mut self) -> Option<Stmt> {
+        let arrays: Vec<ArraySrc> = (self.arrays().into_iter())
+            .filter(|a| {
+                a.slot.is_none()
+                    && (1..=2).contains(&a.dims.len())
+                    && (a.dims.iter()).all(|d| !matches!(d, Len::Named(n, _) if n == "N"))
+            })
+            .collect();
+        let src = arrays.choose(&mut self.side)?.clone();
+        let k = self.side.gen_range(0..src.dims[0].value());
+        let r = self.fresh("u");
+        // Not written while the reference lives: to the end of the block.
+        self.frozen.push(src.text.clone());
+        if src.dims.len() == 1 {
+            self.declare(&r, Kind::Elem, false, src.mag);
+        } else {
+            for j in 0..src.dims[1].value() {
+                self.declare(&format!("{r}[{j}]"), Kind::Float, false, src.mag);
+            }
+        }
+        Some(Stmt::Let {
+            name: r,
+            mutable: false,
+            ty: None,
+            value: format!("&{}[{k}]", src.text),
             recompute: false,
             record: false,
         })
