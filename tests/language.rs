@@ -1460,6 +1460,109 @@ mod skipped_and_taken {
         assert_eq!(shifted_grad(&[0.7]), (0.0, [0.0]));
     }
 
+    /// `.rev()` before `.enumerate()` and on a `zip`'s operand, after `skip` and `take`: each
+    /// array's elements last first, the pairs in the counter's order.
+    #[differentiable(jvp)]
+    pub fn reversed(x: &[f64; 4], y: &[f64; 3]) -> f64 {
+        let mut s = 0.0;
+        for (k, v) in x.iter().rev().enumerate() {
+            s = s * 0.5 + (k as f64 + 1.0) * v.sin();
+        }
+        for (a, b) in x.iter().zip(y.iter().skip(1).take(LAG).rev()) {
+            s += a * b;
+        }
+        for (a, b) in x.iter().rev().zip(y.iter()) {
+            s = s * 0.5 + a * b;
+        }
+        s
+    }
+
+    fn reversed_plain(x: &[f64; 4], y: &[f64; 3]) -> f64 {
+        let mut s = 0.0;
+        for k in 0..4 {
+            s = s * 0.5 + (k as f64 + 1.0) * x[3 - k].sin();
+        }
+        // y[1..3] reversed: y[2], y[1].
+        s += x[0] * y[2] + x[1] * y[1];
+        for k in 0..3 {
+            s = s * 0.5 + x[3 - k] * y[k];
+        }
+        s
+    }
+
+    /// Over slices: `x` last first, zipped with the first two of `y` last first.
+    #[differentiable(wrt(x, y))]
+    pub fn reversed_slices(x: &[f64], y: &[f64]) -> f64 {
+        let mut s = 0.0;
+        for (a, b) in x.iter().rev().zip(y.iter().take(2).rev()) {
+            s = s * 0.5 + (a * b).tanh();
+        }
+        s
+    }
+
+    fn reversed_slices_plain(x: &[f64], y: &[f64]) -> f64 {
+        let (n, m) = (x.len(), y.len().min(2));
+        let mut s = 0.0;
+        for k in 0..n.min(m) {
+            s = s * 0.5 + (x[n - 1 - k] * y[m - 1 - k]).tanh();
+        }
+        s
+    }
+
+    #[test]
+    fn reversed_operands_against_central_differences() {
+        let split = |q: [f64; 7]| ([q[0], q[1], q[2], q[3]], [q[4], q[5], q[6]]);
+        let points = cube::<7>(1375, 30, -1.2, 1.2);
+        let grad = |q: [f64; 7]| {
+            let (x, y) = split(q);
+            let (value, (d_x, d_y)) = reversed_grad(&x, &y);
+            let mut g = [0.0; 7];
+            g[..4].copy_from_slice(&d_x);
+            g[4..].copy_from_slice(&d_y);
+            (value, g)
+        };
+        GradCheck::new("rev before enumerate and on a zip's operand").run(
+            &points,
+            |q| {
+                let (x, y) = split(q);
+                assert_close("reversed", reversed(&x, &y), reversed_plain(&x, &y), 1e-13);
+                reversed(&x, &y)
+            },
+            grad,
+        );
+        check_jvp(
+            "reversed_jvp",
+            &points,
+            |_| 1.0,
+            |q| reversed(&split(q).0, &split(q).1),
+            grad,
+            |q, t| {
+                let ((x, y), (t_x, t_y)) = (split(q), split(t));
+                reversed_jvp(&x, &y, &t_x, &t_y)
+            },
+        );
+        // Slices of 5 and 3: two pairs, (x[4], y[1]) and (x[3], y[0]).
+        let split = |q: [f64; 8]| (q[..5].to_vec(), q[5..].to_vec());
+        GradCheck::new("rev on both operands of a zip of slices").run(
+            &cube::<8>(1376, 30, -1.2, 1.2),
+            |q| {
+                let (x, y) = split(q);
+                let plain = reversed_slices_plain(&x, &y);
+                assert_close("reversed_slices", reversed_slices(&x, &y), plain, 1e-14);
+                reversed_slices(&x, &y)
+            },
+            |q| {
+                let (x, y) = split(q);
+                let (mut d_x, mut d_y) = (vec![0.0; 5], vec![0.0; 3]);
+                let (value, ()) = reversed_slices_grad(&x, &y, &mut d_x, &mut d_y);
+                let mut g = [0.0; 8];
+                g[..5].copy_from_slice(&d_x);
+                g[5..].copy_from_slice(&d_y);
+                (value, g)
+            },
+        );
+    }
+
     #[test]
     fn checkpointed_windows_against_central_differences() {
         let points = cube::<6>(1374, 30, -1.2, 1.2);

@@ -273,10 +273,11 @@ impl Gen<'_> {
     }
 
     /// Now and then `.skip(k)`, `.take(n)` or both, right after `iter()` over `len` elements
-    /// (`k` and `n` literals, at times past the end): fewer of them, from further on. The
-    /// loop's bounds stay those of all `len` (an upper bound).
+    /// (`k` and `n` literals, at times past the end): fewer of them, from further on; and now
+    /// and then `.rev()` after them. The loop's bounds stay those of all `len` (an upper
+    /// bound).
     fn window(&mut self, len: usize) -> String {
-        match self.side.gen_range(0..10) {
+        let window = match self.side.gen_range(0..10) {
             0 => format!(".skip({})", self.side.gen_range(0..=len + 1)),
             1 => format!(".take({})", self.side.gen_range(0..=len + 1)),
             2 => {
@@ -284,6 +285,11 @@ impl Gen<'_> {
                 format!(".skip({k}).take({})", self.side.gen_range(0..=len))
             }
             _ => String::new(),
+        };
+        // Now and then the array's elements last first (before `enumerate` or in a `zip`).
+        match self.side.gen_bool(0.15) {
+            true => window + ".rev()",
+            false => window,
         }
     }
 

@@ -6,49 +6,12 @@ use proc_macro2::{Ident, Span, TokenStream};
 use quote::{ToTokens, format_ident};
 use syn::spanned::Spanned;
 
+use super::windows::{At, Window, literal, min_tokens, usize_lit};
 use super::{Binding, COMPUTED, GIVE_TYPE, Lower, Mode, err};
 use crate::ir::*;
 
 /// A variable and a path in it: `a`, `p.w`.
 type Place = (VarId, Vec<Proj>);
-
-/// The `.skip(k)` and `.take(n)` right after an iterated array's `.iter()`: the first
-/// element it yields and the most it yields, each an integer literal or a `const`.
-#[derive(Default)]
-struct Window {
-    skip: Option<TokenStream>,
-    take: Option<TokenStream>,
-}
-
-impl Window {
-    /// How many elements the array of length `len` yields: `len` past the skipped ones, at
-    /// most the taken ones (worked out here where all are literals).
-    fn count(&self, len: &TokenStream) -> TokenStream {
-        let rest = match &self.skip {
-            None => len.clone(),
-            Some(k) => match (literal(len), literal(k)) {
-                (Some(l), Some(k)) => usize_lit(l.saturating_sub(k)),
-                _ => quote::quote!(::core::primitive::usize::saturating_sub(#len, #k)),
-            },
-        };
-        match &self.take {
-            None => rest,
-            Some(n) => min_tokens(&rest, n),
-        }
-    }
-}
-
-fn usize_lit(n: usize) -> TokenStream {
-    proc_macro2::Literal::usize_unsuffixed(n).into_token_stream()
-}
-
-/// The smaller of two counts: a literal where both are.
-fn min_tokens(a: &TokenStream, b: &TokenStream) -> TokenStream {
-    match (literal(a), literal(b)) {
-        (Some(a), Some(b)) => usize_lit(a.min(b)),
-        _ => quote::quote!(::core::cmp::min(#a, #b)),
-    }
-}
 
 /// What a `for` loop's iterator lowers to.
 struct Head {
@@ -71,8 +34,8 @@ struct Head {
     computed: bool,
 }
 
-/// An element name of an iterator loop, its array's place, and how many elements it skips.
-type Alias = (Ident, VarId, Vec<Proj>, Option<TokenStream>);
+/// An element name of an iterator loop, its array's place, and where the counter reads it.
+type Alias = (Ident, VarId, Vec<Proj>, At);
 
 /// Peels the adapters: `(a..b).step_by(2).rev()` -> base `a..b`, [step_by(2), rev].
 fn adapter_chain(expr: &syn::Expr) -> (&syn::Expr, Vec<&syn::ExprMethodCall>) {
@@ -355,9 +318,26 @@ impl Lower {
         let zero: syn::Expr = syn::parse_quote!(0);
         let (s, st) = self.pure(&zero);
         self.f.types.unify(st, usize_ty);
-        let aliases = (names[1..].iter().zip(places).zip(windows))
-            .map(|((name, (v, proj)), w)| (name.clone(), v, proj, w.skip))
-            .collect();
+        let mut aliases = Vec::new();
+        for ((name, (v, proj)), w) in names[1..].iter().zip(places).zip(windows) {
+            let at = match w.rev {
+                // One past the last element the window yields: the array's end, or the end
+                // of what it takes (`skip + take` where that comes first).
+                true => {
+                    let len = self.place_len(v, &proj);
+                    At::Back(match (&w.skip, &w.take) {
+                        (_, None) => len,
+                        (skip, Some(n)) => {
+                            let skip = skip.clone().unwrap_or_else(|| quote::quote!(0));
+                            let end = Pure::Lit(quote::quote!((#skip + #n)));
+                            Pure::Call(core_min(), vec![end, len])
+                        }
+                    })
+                }
+                false => At::From(w.skip),
+            };
+            aliases.push((name.clone(), v, proj, at));
+        }
         let len_generic = self.generic_alone(&len);
         // The index of `.enumerate()` bounds inner loops like a range's variable.
         let bounds = syn::parse2::<syn::Expr>(len.clone())
@@ -403,6 +383,10 @@ impl Lower {
                 "skip" | "take" if !first && !enumerate && iters.len() == 1 => {
                     self.narrow(&mut windows[0], m)?
                 }
+                // Before `.enumerate()` or a `zip`: this array's elements, last first.
+                "rev" if !first && !enumerate && iters.len() == 1 && k + 1 < chain.len() => {
+                    self.narrow(&mut windows[0], m)?
+                }
                 // Last: the same counter, run backwards (`a.iter().enumerate().rev()` pairs
                 // each element with its own index, as the counter reads it).
                 "rev" if !first && k + 1 == chain.len() && m.args.is_empty() => rev = true,
@@ -444,7 +428,7 @@ impl Lower {
                 _ => {
                     self.error(err(
                         &m.method,
-                        "supported loops: `for i in a..b` (with `.rev()`, `.step_by(k)`), `for x in a.iter()`, `a.iter().enumerate()`, `a.iter().zip(b.iter())` and `iter_mut()` on local arrays, with `.skip(k)` and `.take(n)` right after `.iter()` and `.rev()` last",
+                        "supported loops: `for i in a..b` (with `.rev()`, `.step_by(k)`), `for x in a.iter()`, `a.iter().enumerate()`, `a.iter().zip(b.iter())` and `iter_mut()` on local arrays, with `.skip(k)`, `.take(n)` and `.rev()` right after `.iter()` and `.rev()` last",
                     ));
                     return None;
                 }
@@ -459,93 +443,6 @@ impl Lower {
             return None;
         }
         Some((iters, windows, enumerate, rev))
-    }
-
-    /// Whether a count is the same in every sweep: integer literals, `const` items (`K`,
-    /// `Self::K`, `m::K`) and const generic parameters, with arithmetic and `as usize`.
-    fn constant_count(&self, e: &syn::Expr) -> bool {
-        match e {
-            syn::Expr::Lit(syn::ExprLit {
-                lit: syn::Lit::Int(_),
-                ..
-            }) => true,
-            syn::Expr::Paren(p) => self.constant_count(&p.expr),
-            syn::Expr::Group(g) => self.constant_count(&g.expr),
-            syn::Expr::Cast(c) => super::bounded::is_usize(&c.ty) && self.constant_count(&c.expr),
-            syn::Expr::Binary(b) => {
-                matches!(
-                    b.op,
-                    syn::BinOp::Add(_)
-                        | syn::BinOp::Sub(_)
-                        | syn::BinOp::Mul(_)
-                        | syn::BinOp::Div(_)
-                        | syn::BinOp::Rem(_)
-                ) && self.constant_count(&b.left)
-                    && self.constant_count(&b.right)
-            }
-            // Not a local, a parameter or an element name (an alias) in capitals.
-            syn::Expr::Path(p) if p.qself.is_none() => match p.path.get_ident() {
-                Some(id) => {
-                    let name = id.to_string();
-                    let generic = self.f.generics.iter().any(|(g, _)| g == id);
-                    let local = match self.binding(&name) {
-                        Some(Binding::Var(v)) => !self.f.vars[v].constant,
-                        Some(Binding::Alias(..)) => true,
-                        None => false,
-                    };
-                    (generic || super::is_screaming(&name)) && !local
-                }
-                None => (p.path.segments.last()).is_some_and(|s| {
-                    s.arguments.is_none() && super::is_screaming(&s.ident.to_string())
-                }),
-            },
-            _ => false,
-        }
-    }
-
-    /// Narrows an array's window by the `.skip(k)` or `.take(n)` after its `.iter()`: `k` and
-    /// `n` constants ([`Lower::constant_count`]), which every sweep reads alike.
-    fn narrow(&mut self, window: &mut Window, m: &syn::ExprMethodCall) -> Option<()> {
-        let skip = m.method == "skip";
-        if !skip && m.method != "take" {
-            self.error(err(
-                &m.method,
-                format!("`.{}()` is not supported on the iterator of a `zip`; write `b.iter()`, with `.skip(k)` and `.take(n)` if needed", m.method),
-            ));
-            return None;
-        }
-        let bound = match &m.args.first() {
-            // In parentheses where it is more than one token: it is read inside sums.
-            Some(e) if m.args.len() == 1 && self.constant_count(e) => Some(match e {
-                syn::Expr::Lit(_) | syn::Expr::Path(_) => e.to_token_stream(),
-                e => quote::quote!((#e)),
-            }),
-            _ => None,
-        };
-        let Some(bound) = bound else {
-            let instead = match skip {
-                true => "`for i in k..a.len()`",
-                false => "`for i in 0..n.min(a.len())`",
-            };
-            self.error(err(
-                m.args.first().map_or(&m.method as &dyn ToTokens, |a| a as &dyn ToTokens),
-                format!("`.{}(..)` takes an integer literal or a `const` here (the same in every sweep); for a count computed at run time, loop over the indices: {instead}", m.method),
-            ));
-            return None;
-        };
-        if window.take.is_some() || (skip && window.skip.is_some()) {
-            self.error(err(
-                &m.method,
-                "write one `.skip(k)` and then one `.take(n)` after `.iter()`: `.take(n).skip(k)` is `.skip(k).take(n - k)` (for `n >= k`), and two of one are one of their sum",
-            ));
-            return None;
-        }
-        *(if skip {
-            &mut window.skip
-        } else {
-            &mut window.take
-        }) = Some(bound);
-        Some(())
     }
 
     /// The places of the iterated arrays, the number of steps (the length they share; for a
@@ -696,12 +593,17 @@ impl Lower {
 
     /// Binds each element name to its array's place at the counter `var`.
     fn bind_aliases(&mut self, var: VarId, aliases: Vec<Alias>) {
-        for (name, v, mut proj, skip) in aliases {
+        for (name, v, mut proj, at) in aliases {
             let read = self.read(var);
-            let at = Pure::Var(var, Vec::new(), read);
-            let at = match skip {
-                Some(k) => Pure::Bin(quote::quote!(+), Box::new(at), Box::new(Pure::Lit(k))),
-                None => at,
+            let k = Box::new(Pure::Var(var, Vec::new(), read));
+            let at = match at {
+                At::From(Some(skip)) => Pure::Bin(quote::quote!(+), k, Box::new(Pure::Lit(skip))),
+                At::From(None) => *k,
+                At::Back(end) => {
+                    let after =
+                        Pure::Bin(quote::quote!(+), k, Box::new(Pure::Lit(quote::quote!(1))));
+                    Pure::Bin(quote::quote!(-), Box::new(end), Box::new(after))
+                }
             };
             proj.push(Proj::Index(at));
             let ty = self.place_ty(v, &proj);
@@ -779,12 +681,4 @@ impl Lower {
             }
         }
     }
-}
-
-/// The value of an integer literal (`4`), if the tokens are one.
-fn literal(t: &TokenStream) -> Option<usize> {
-    syn::parse2::<syn::LitInt>(t.clone())
-        .ok()?
-        .base10_parse::<usize>()
-        .ok()
 }

@@ -25,6 +25,7 @@ mod subslices;
 mod tuples;
 mod vecs;
 mod whole;
+mod windows;
 
 use std::collections::{HashMap, HashSet};
 

@@ -143,25 +143,29 @@ impl Lower {
     /// The length a loop over the places of a `zip` runs: the shorter, each a slice's (or a
     /// sub-slice's) `.len()` or an array's length.
     pub(super) fn iter_len(&mut self, places: &[(VarId, Vec<Proj>)]) -> Pure {
-        let mut lens = Vec::new();
-        for (v, proj) in places {
-            let ty = self.place_ty(*v, proj);
-            let len = match self.f.types.array(ty) {
-                Some((_, n)) => Pure::Lit(n),
-                None => {
-                    let read = self.read(*v);
-                    self.f.read_tys.insert(read, ty);
-                    let len = proc_macro2::Ident::new("len", proc_macro2::Span::call_site());
-                    Pure::Method(Box::new(Pure::Var(*v, proj.clone(), read)), len, Vec::new())
-                }
-            };
-            lens.push(len);
-        }
+        let lens: Vec<Pure> = (places.iter())
+            .map(|(v, proj)| self.place_len(*v, proj))
+            .collect();
         // `::core::cmp::min`, not `.min(..)`: a user's trait with a `min` on `usize` in scope
         // would make the method call ambiguous.
         let mut lens = lens.into_iter();
         let first = lens.next().expect("a loop over one place at least");
         lens.fold(first, |a, b| Pure::Call(core_min(), vec![a, b]))
+    }
+
+    /// The length of the array or slice at a place: its type's, or its `.len()` where only
+    /// the run time knows it.
+    pub(super) fn place_len(&mut self, v: VarId, proj: &[Proj]) -> Pure {
+        let ty = self.place_ty(v, proj);
+        match self.f.types.array(ty) {
+            Some((_, n)) => Pure::Lit(n),
+            None => {
+                let read = self.read(v);
+                self.f.read_tys.insert(read, ty);
+                let len = proc_macro2::Ident::new("len", proc_macro2::Span::call_site());
+                Pure::Method(Box::new(Pure::Var(v, proj.to_vec(), read)), len, Vec::new())
+            }
+        }
     }
 
     /// A length as the forward sweep spells it where a loop begins (a recorded loop sizes its

@@ -1,0 +1,163 @@
+//! The windows of an iterator loop's arrays: `.skip(k)`, `.take(n)` and `.rev()` right after
+//! `.iter()`, and the counts they yield.
+
+use proc_macro2::TokenStream;
+use quote::ToTokens;
+
+use super::{Binding, Lower, err};
+use crate::ir::Pure;
+
+/// The `.skip(k)`, `.take(n)` and `.rev()` right after an iterated array's `.iter()`: the
+/// first element it yields and the most it yields (each an integer literal or a `const`), and
+/// whether it yields them last first (a `.rev()` that `.enumerate()` or a `zip` follows).
+#[derive(Default)]
+pub(super) struct Window {
+    pub(super) skip: Option<TokenStream>,
+    pub(super) take: Option<TokenStream>,
+    pub(super) rev: bool,
+}
+
+impl Window {
+    /// How many elements the array of length `len` yields: `len` past the skipped ones, at
+    /// most the taken ones (worked out here where all are literals).
+    pub(super) fn count(&self, len: &TokenStream) -> TokenStream {
+        let rest = match &self.skip {
+            None => len.clone(),
+            Some(k) => match (literal(len), literal(k)) {
+                (Some(l), Some(k)) => usize_lit(l.saturating_sub(k)),
+                _ => quote::quote!(::core::primitive::usize::saturating_sub(#len, #k)),
+            },
+        };
+        match &self.take {
+            None => rest,
+            Some(n) => min_tokens(&rest, n),
+        }
+    }
+}
+
+pub(super) fn usize_lit(n: usize) -> TokenStream {
+    proc_macro2::Literal::usize_unsuffixed(n).into_token_stream()
+}
+
+/// The smaller of two counts: a literal where both are.
+pub(super) fn min_tokens(a: &TokenStream, b: &TokenStream) -> TokenStream {
+    match (literal(a), literal(b)) {
+        (Some(a), Some(b)) => usize_lit(a.min(b)),
+        _ => quote::quote!(::core::cmp::min(#a, #b)),
+    }
+}
+
+/// Where an iterator loop's counter `k` reads its array: at `k` plus the elements skipped
+/// (`.skip(k)`), or, reversed, at `end - (k + 1)` (`end` one past the last element yielded).
+pub(super) enum At {
+    From(Option<TokenStream>),
+    Back(Pure),
+}
+
+impl Lower {
+    /// Whether a count is the same in every sweep: integer literals, `const` items (`K`,
+    /// `Self::K`, `m::K`) and const generic parameters, with arithmetic and `as usize`.
+    fn constant_count(&self, e: &syn::Expr) -> bool {
+        match e {
+            syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Int(_),
+                ..
+            }) => true,
+            syn::Expr::Paren(p) => self.constant_count(&p.expr),
+            syn::Expr::Group(g) => self.constant_count(&g.expr),
+            syn::Expr::Cast(c) => super::bounded::is_usize(&c.ty) && self.constant_count(&c.expr),
+            syn::Expr::Binary(b) => {
+                matches!(
+                    b.op,
+                    syn::BinOp::Add(_)
+                        | syn::BinOp::Sub(_)
+                        | syn::BinOp::Mul(_)
+                        | syn::BinOp::Div(_)
+                        | syn::BinOp::Rem(_)
+                ) && self.constant_count(&b.left)
+                    && self.constant_count(&b.right)
+            }
+            // Not a local, a parameter or an element name (an alias) in capitals.
+            syn::Expr::Path(p) if p.qself.is_none() => match p.path.get_ident() {
+                Some(id) => {
+                    let name = id.to_string();
+                    let generic = self.f.generics.iter().any(|(g, _)| g == id);
+                    let local = match self.binding(&name) {
+                        Some(Binding::Var(v)) => !self.f.vars[v].constant,
+                        Some(Binding::Alias(..)) => true,
+                        None => false,
+                    };
+                    (generic || super::is_screaming(&name)) && !local
+                }
+                None => (p.path.segments.last()).is_some_and(|s| {
+                    s.arguments.is_none() && super::is_screaming(&s.ident.to_string())
+                }),
+            },
+            _ => false,
+        }
+    }
+
+    /// Narrows an array's window by the `.skip(k)` or `.take(n)` after its `.iter()`: `k` and
+    /// `n` constants ([`Lower::constant_count`]), which every sweep reads alike.
+    pub(super) fn narrow(&mut self, window: &mut Window, m: &syn::ExprMethodCall) -> Option<()> {
+        let skip = m.method == "skip";
+        if m.method == "rev" && m.args.is_empty() && !window.rev {
+            window.rev = true;
+            return Some(());
+        }
+        if !skip && m.method != "take" {
+            self.error(err(
+                &m.method,
+                format!("`.{}()` is not supported on the iterator of a `zip`; write `b.iter()`, with `.skip(k)`, `.take(n)` and `.rev()` if needed", m.method),
+            ));
+            return None;
+        }
+        if window.rev {
+            self.error(err(
+                &m.method,
+                format!("write `.{}(..)` before `.rev()`: `.rev().skip(k)` leaves out the last `k` elements, which `.take(len - k).rev()` does", m.method),
+            ));
+            return None;
+        }
+        let bound = match &m.args.first() {
+            // In parentheses where it is more than one token: it is read inside sums.
+            Some(e) if m.args.len() == 1 && self.constant_count(e) => Some(match e {
+                syn::Expr::Lit(_) | syn::Expr::Path(_) => e.to_token_stream(),
+                e => quote::quote!((#e)),
+            }),
+            _ => None,
+        };
+        let Some(bound) = bound else {
+            let instead = match skip {
+                true => "`for i in k..a.len()`",
+                false => "`for i in 0..n.min(a.len())`",
+            };
+            self.error(err(
+                m.args.first().map_or(&m.method as &dyn ToTokens, |a| a as &dyn ToTokens),
+                format!("`.{}(..)` takes an integer literal or a `const` here (the same in every sweep); for a count computed at run time, loop over the indices: {instead}", m.method),
+            ));
+            return None;
+        };
+        if window.take.is_some() || (skip && window.skip.is_some()) {
+            self.error(err(
+                &m.method,
+                "write one `.skip(k)` and then one `.take(n)` after `.iter()`: `.take(n).skip(k)` is `.skip(k).take(n - k)` (for `n >= k`), and two of one are one of their sum",
+            ));
+            return None;
+        }
+        *(if skip {
+            &mut window.skip
+        } else {
+            &mut window.take
+        }) = Some(bound);
+        Some(())
+    }
+}
+
+/// The value of an integer literal (`4`), if the tokens are one.
+pub(super) fn literal(t: &TokenStream) -> Option<usize> {
+    syn::parse2::<syn::LitInt>(t.clone())
+        .ok()?
+        .base10_parse::<usize>()
+        .ok()
+}
