@@ -1462,7 +1462,7 @@ mod skipped_and_taken {
 
     /// `.rev()` before `.enumerate()` and on a `zip`'s operand, after `skip` and `take`: each
     /// array's elements last first, the pairs in the counter's order.
-    #[differentiable(jvp)]
+    #[differentiable(jvp, hvp)]
     pub fn reversed(x: &[f64; 4], y: &[f64; 3]) -> f64 {
         let mut s = 0.0;
         for (k, v) in x.iter().rev().enumerate() {
@@ -1473,6 +1473,16 @@ mod skipped_and_taken {
         }
         for (a, b) in x.iter().rev().zip(y.iter()) {
             s = s * 0.5 + a * b;
+        }
+        // Past the end (1 + 5 > 3), and reversed twice: the pairs last first.
+        for (a, b) in x.iter().zip(y.iter().skip(1).take(5).rev()) {
+            s = s * 0.75 + (a * b).sin();
+        }
+        for (a, b) in x.iter().rev().zip(y.iter()).rev() {
+            s = s * 0.5 + a * b * b;
+        }
+        for (k, v) in x.iter().skip(1).rev().enumerate() {
+            s += (k as f64 + 0.5) * v * v;
         }
         s
     }
@@ -1486,6 +1496,15 @@ mod skipped_and_taken {
         s += x[0] * y[2] + x[1] * y[1];
         for k in 0..3 {
             s = s * 0.5 + x[3 - k] * y[k];
+        }
+        for (a, b) in [(x[0], y[2]), (x[1], y[1])] {
+            s = s * 0.75 + (a * b).sin();
+        }
+        for k in (0..3).rev() {
+            s = s * 0.5 + x[3 - k] * y[k] * y[k];
+        }
+        for k in 0..3 {
+            s += (k as f64 + 0.5) * x[3 - k] * x[3 - k];
         }
         s
     }
@@ -1539,6 +1558,23 @@ mod skipped_and_taken {
             |q, t| {
                 let ((x, y), (t_x, t_y)) = (split(q), split(t));
                 reversed_jvp(&x, &y, &t_x, &t_y)
+            },
+        );
+        check_hvp(
+            "reversed_hvp",
+            &points,
+            |_| 1.0,
+            1e-6,
+            grad,
+            |q, v| {
+                let ((x, y), (v_x, v_y)) = (split(q), split(v));
+                let (value, (g_x, g_y), (h_x, h_y)) = reversed_hvp(&x, &y, &v_x, &v_y);
+                let (mut g, mut h) = ([0.0; 7], [0.0; 7]);
+                g[..4].copy_from_slice(&g_x);
+                g[4..].copy_from_slice(&g_y);
+                h[..4].copy_from_slice(&h_x);
+                h[4..].copy_from_slice(&h_y);
+                (value, g, h)
             },
         );
         // Slices of 5 and 3: two pairs, (x[4], y[1]) and (x[3], y[0]).
@@ -1692,6 +1728,63 @@ mod borrowed_places {
         w[1] = w[0] * w[1] + 0.5;
         let z = &s;
         s * h[1] + *z
+    }
+
+    #[differentiable]
+    pub fn weigh(v: [f64; 2]) -> f64 {
+        v[0] * 3.0 + v[1] * v[1]
+    }
+
+    /// Elements Rust binds by value, passed on as values: an integer of `for &k in
+    /// ks.iter()` (to `powi`), and the rows of `for row in m` over a local array, to a callee
+    /// that takes `[f64; 2]` by value (both were passed as references for a while).
+    #[differentiable]
+    pub fn by_value(x: f64, ks: &[i32; 3]) -> f64 {
+        let mut s = 0.0;
+        for &k in ks.iter() {
+            s += x.powi(k);
+        }
+        let m = [[x, 2.0 * x], [x * x, 1.0]];
+        for row in m {
+            s += weigh(row);
+        }
+        s
+    }
+
+    /// A reference to an element of a slice parameter, read as `q` and `*q`.
+    #[differentiable(wrt(xs, w))]
+    pub fn slice_elements(xs: &[f64], w: f64) -> f64 {
+        let mut s = 0.0;
+        for i in 0..xs.len() {
+            let q = &xs[i];
+            s += q * w + (*q) * (*q) * w;
+        }
+        s
+    }
+
+    #[test]
+    fn a_slice_element_by_reference_against_its_closed_form() {
+        let xs = [1.0, -2.0, 0.5];
+        let mut d_xs = [0.0; 3];
+        let (value, d_w) = slice_elements_grad(&xs, 0.75, &mut d_xs);
+        let want: f64 = xs.iter().map(|x| x * 0.75 + x * x * 0.75).sum();
+        crate::common::assert_close("value", value, want, 1e-15);
+        crate::common::assert_close("d_w", d_w, want / 0.75, 1e-15);
+        for i in 0..3 {
+            crate::common::assert_close("d_xs", d_xs[i], 0.75 + 1.5 * xs[i], 1e-15);
+        }
+    }
+
+    #[test]
+    fn elements_bound_by_value_are_passed_by_value() {
+        let ks = [1, 2, 3];
+        for x in [0.5, -1.25, 2.0] {
+            let want = x + x * x + x * x * x + (3.0 * x + 4.0 * x * x) + (3.0 * x * x + 1.0);
+            let d_want = 1.0 + 2.0 * x + 3.0 * x * x + (3.0 + 8.0 * x) + 6.0 * x;
+            let (value, d_x) = by_value_grad(x, &ks);
+            crate::common::assert_close("by_value", value, want, 1e-13);
+            crate::common::assert_close("d by_value / dx", d_x, d_want, 1e-13);
+        }
     }
 
     /// `rows` with every reference read at its place.

@@ -361,7 +361,8 @@ pub fn name_tuple_elems(f: &mut Func) {
             f.types.tuple_elem(ty, call, k);
         } else {
             // Of a call that carries no derivative (read in a condition only), whose callee
-            // may have no contract: typed as below.
+            // may have no contract, or that passes an array whose type names no contract:
+            // typed as below.
             f.blind_elems.push(ty);
         }
     }

@@ -574,7 +574,7 @@ impl Lower {
         }
         if let Some((var, proj)) = self.place(e) {
             // An element's name is a reference: `g(row)` passes it as `g(&m[i])` does.
-            return self.var_operand(var, proj, self.names_alias(e));
+            return self.var_operand(var, proj, self.names_reference(e));
         }
         let (p, ty) = self.pure(e);
         if let Pure::Lit(tokens) = &p {
@@ -691,7 +691,7 @@ impl Lower {
                 if let Some(id) = p.path.get_ident() {
                     match self.binding(&id.to_string()) {
                         Some(Binding::Var(v)) => return Some(self.f.types.kind(self.f.vars[v].ty)),
-                        Some(Binding::Alias(_, _, ty)) => return Some(self.f.types.kind(ty)),
+                        Some(Binding::Alias(_, _, ty, _)) => return Some(self.f.types.kind(ty)),
                         None => {}
                     }
                 }
@@ -728,7 +728,7 @@ impl Lower {
                 let id = p.path.get_ident()?;
                 let mut ty = match self.binding(&id.to_string())? {
                     Binding::Var(v) => self.f.vars[v].ty,
-                    Binding::Alias(_, _, ty) => ty,
+                    Binding::Alias(_, _, ty, _) => ty,
                 };
                 for _ in 0..depth {
                     ty = self.f.types.elem(ty)?;

@@ -25,7 +25,8 @@ struct Head {
     /// The counter's range (start, end, inclusive), for the bounds of inner loops.
     bounds: Option<(syn::Expr, syn::Expr, bool)>,
     /// The element names of `a.iter()`, `.zip(..)`, each bound to a place in its array, at
-    /// the counter plus the array's skipped elements (`.skip(k)`).
+    /// the counter plus the array's skipped elements (`.skip(k)`), or, reversed (`.rev()`
+    /// before `.enumerate()` or a `zip`), at its window's end less the counter's successor.
     aliases: Vec<Alias>,
     /// The trip count is known at run time only (`trips` is then the count's expression).
     runtime: bool,
@@ -34,8 +35,9 @@ struct Head {
     computed: bool,
 }
 
-/// An element name of an iterator loop, its array's place, and where the counter reads it.
-type Alias = (Ident, VarId, Vec<Proj>, At);
+/// An element name of an iterator loop, its array's place, where the counter reads it, and
+/// whether Rust binds the name to a reference.
+type Alias = (Ident, VarId, Vec<Proj>, At, bool);
 
 /// Peels the adapters: `(a..b).step_by(2).rev()` -> base `a..b`, [step_by(2), rev].
 fn adapter_chain(expr: &syn::Expr) -> (&syn::Expr, Vec<&syn::ExprMethodCall>) {
@@ -260,7 +262,7 @@ impl Lower {
     /// `for x in a.iter()`, `a.iter_mut()`, then `.enumerate()` or `.zip(b.iter())`: a hidden
     /// counter over the elements the arrays yield (all of them, or their windows: `.skip(k)`,
     /// `.take(n)`), each element name an alias of a place (at the counter plus the array's
-    /// skipped elements).
+    /// skipped elements, or from its window's end where `.rev()` reverses the array alone).
     fn iter_head(
         &mut self,
         fl: &syn::ExprForLoop,
@@ -289,10 +291,10 @@ impl Lower {
         // it (the user's `row` is a name no sweep has).
         let sub_slice =
             (places.iter().flat_map(|(_, p)| p)).any(|p| matches!(p, Proj::Range { .. }));
-        if sub_slice && windowed {
+        if sub_slice && (windowed || windows.iter().any(|w| w.rev)) {
             self.error(err(
                 &fl.expr,
-                "`.skip(k)` and `.take(n)` over a sub-slice are not supported; take the sub-slice they select instead, as in `x[a + k..b].iter()`",
+                "`.skip(k)`, `.take(n)` and `.rev()` before `.enumerate()` or a `zip` over a sub-slice are not supported; take the sub-slice they select instead, as in `x[a + k..b].iter()`, and index it backwards (`for i in (0..n).rev()`) for `.rev()`",
             ));
             return None;
         }
@@ -303,7 +305,8 @@ impl Lower {
             (steps.clone(), Pure::Lit(steps))
         };
         // The trip bound (the tape's): the count where the windows make it a number, else the
-        // arrays' length.
+        // arrays' length (also for a count of 0: a loop of no iterations keeps the bound it
+        // had, and the tape no field of length 0).
         let len = match literal(&steps) {
             _ if runtime => steps.clone(),
             Some(n) if windowed && n > 0 => usize_lit(n),
@@ -318,8 +321,20 @@ impl Lower {
         let zero: syn::Expr = syn::parse_quote!(0);
         let (s, st) = self.pure(&zero);
         self.f.types.unify(st, usize_ty);
+        // `&x` binds a copy of the element; a name binds a reference where the elements come
+        // as references (`a.iter()`, `&a`, a slice or an array parameter taken by reference).
+        let copies: Vec<bool> = match &*fl.pat {
+            syn::Pat::Tuple(t) if enumerate => vec![matches!(t.elems[1], syn::Pat::Reference(_))],
+            syn::Pat::Tuple(t) => (t.elems.iter())
+                .map(|p| matches!(p, syn::Pat::Reference(_)))
+                .collect(),
+            p => vec![matches!(p, syn::Pat::Reference(_))],
+        };
         let mut aliases = Vec::new();
-        for ((name, (v, proj)), w) in names[1..].iter().zip(places).zip(windows) {
+        for (((name, (v, proj)), w), copy) in names[1..].iter().zip(places).zip(windows).zip(copies)
+        {
+            let by_ref = (self.f.vars[v].by_ref && proj.is_empty()) || self.f.slices.contains(&v);
+            let reference = !copy && (w.borrowed || by_ref);
             let at = match w.rev {
                 // One past the last element the window yields: the array's end, or the end
                 // of what it takes (`skip + take` where that comes first).
@@ -336,7 +351,7 @@ impl Lower {
                 }
                 false => At::From(w.skip),
             };
-            aliases.push((name.clone(), v, proj, at));
+            aliases.push((name.clone(), v, proj, at, reference));
         }
         let len_generic = self.generic_alone(&len);
         // The index of `.enumerate()` bounds inner loops like a range's variable.
@@ -361,8 +376,8 @@ impl Lower {
     }
 
     /// The arrays iterated (`a` of `a.iter()` or `a.iter_mut()`, and `b` of `.zip(b.iter())`),
-    /// their windows (`.skip(k)` and `.take(n)` right after each `.iter()`), and whether the
-    /// chain has `.enumerate()` and ends in `.rev()`.
+    /// their windows (`.skip(k)`, `.take(n)` and `.rev()` right after each `.iter()`), and
+    /// whether the chain has `.enumerate()` and ends in `.rev()` (the counter's order).
     fn iter_chain<'a>(
         &mut self,
         fl: &syn::ExprForLoop,
@@ -375,11 +390,15 @@ impl Lower {
         // `for x in a` and `for x in &a`: as `a.iter()`.
         if chain.is_empty() && !matches!(base, syn::Expr::Range(_)) {
             iters.push(unref(base));
+            windows[0].borrowed = matches!(base, syn::Expr::Reference(_));
         }
         for (k, m) in chain.iter().enumerate() {
             let name = m.method.to_string();
             match name.as_str() {
-                "iter" | "iter_mut" if first => iters.push(base),
+                "iter" | "iter_mut" if first => {
+                    iters.push(base);
+                    windows[0].borrowed = true;
+                }
                 "skip" | "take" if !first && !enumerate && iters.len() == 1 => {
                     self.narrow(&mut windows[0], m)?
                 }
@@ -397,7 +416,10 @@ impl Lower {
                         // `.zip(b.iter())`, with `.skip(k)` and `.take(n)` after `iter()`.
                         (_, Some((z, after))) if z.method == "iter" || z.method == "iter_mut" => {
                             iters.push(&*z.receiver);
-                            let mut window = Window::default();
+                            let mut window = Window {
+                                borrowed: true,
+                                ..Window::default()
+                            };
                             for m in after {
                                 self.narrow(&mut window, m)?;
                             }
@@ -410,7 +432,10 @@ impl Lower {
                             None,
                         ) => {
                             iters.push(unref(a));
-                            windows.push(Window::default());
+                            windows.push(Window {
+                                borrowed: matches!(a, syn::Expr::Reference(_)),
+                                ..Window::default()
+                            });
                         }
                         (a, _) => {
                             self.error(err(a, "zip with another array or slice, as in `a.iter().zip(b.iter())` or `a.iter().zip(b)`"));
@@ -593,7 +618,7 @@ impl Lower {
 
     /// Binds each element name to its array's place at the counter `var`.
     fn bind_aliases(&mut self, var: VarId, aliases: Vec<Alias>) {
-        for (name, v, mut proj, at) in aliases {
+        for (name, v, mut proj, at, reference) in aliases {
             let read = self.read(var);
             let k = Box::new(Pure::Var(var, Vec::new(), read));
             let at = match at {
@@ -607,7 +632,7 @@ impl Lower {
             };
             proj.push(Proj::Index(at));
             let ty = self.place_ty(v, &proj);
-            self.bind_name(name.to_string(), Binding::Alias(v, proj, ty));
+            self.bind_name(name.to_string(), Binding::Alias(v, proj, ty, reference));
         }
     }
 

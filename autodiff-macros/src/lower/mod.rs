@@ -55,8 +55,10 @@ enum Mode {
 #[derive(Clone)]
 pub(super) enum Binding {
     Var(VarId),
-    /// `x` bound by `for x in a.iter_mut()`: the place `a[k]`.
-    Alias(VarId, Vec<Proj>, TyId),
+    /// `x` bound by `for x in a.iter_mut()`: the place `a[k]`; and whether Rust binds the
+    /// name to a reference (`for x in a.iter()`, `let x = &a[k];`) or to a copy of the
+    /// element (`for &x in a.iter()`, `for x in a` of an array by value).
+    Alias(VarId, Vec<Proj>, TyId, bool),
 }
 
 /// Why a loop over a length computed from a const generic parameter runs over a run-time

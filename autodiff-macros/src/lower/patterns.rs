@@ -343,9 +343,16 @@ impl super::Lower {
             // `t.0` and `t.1` still bound, and `t` a float: its reads by field report nothing
             // more (a use of the tuple the macro's language has no form for still does).
             self.error(syn::Error::new_spanned(pi, SIN_COS_WHOLE));
-            // Poisoned first: binding `t` forgets the `t.0` and `t.1` bound in its scope.
+            self.local(local, out);
+            // Binding `t` forgets the `t.0` and `t.1` just bound in its scope: kept.
+            let prefix = format!("{}.", pi.ident);
+            let fields: Vec<_> = (self.scopes.last().unwrap().iter())
+                .filter(|(k, _)| k.starts_with(&prefix))
+                .map(|(k, b)| (k.clone(), b.clone()))
+                .collect();
             self.poison(pat);
-            return self.local(local, out);
+            self.scopes.last_mut().unwrap().extend(fields);
+            return;
         }
         self.local(local, out);
         let whole = super::whole::only_passed_whole(&pi.ident.to_string(), rest, conts);
@@ -450,7 +457,10 @@ impl super::Lower {
                 return false;
             };
             let ty = self.place_ty(v, &proj);
-            aliases.push((pi.ident.to_string(), super::Binding::Alias(v, proj, ty)));
+            aliases.push((
+                pi.ident.to_string(),
+                super::Binding::Alias(v, proj, ty, true),
+            ));
         }
         // All read before any is bound: `let [i, j] = &pairs[i];`.
         for (name, alias) in aliases {
@@ -476,27 +486,30 @@ impl super::Lower {
             return false;
         };
         let plain = pi.mutability.is_none() && pi.by_ref.is_none() && pi.subpat.is_none();
-        if !plain || init.diverge.is_some() || !local.attrs.is_empty() {
+        if !plain || init.diverge.is_some() || !local.attrs.is_empty() || sub_slice(&r.expr) {
             return false;
         }
         let Some((v, proj)) = self.place_or_const(&r.expr) else {
             return false;
         };
-        let sliced = proj.iter().any(|p| matches!(p, Proj::Range { .. }));
-        if sliced || self.f.slices.contains(&v) || self.is_vec(v) {
+        // A whole slice or `Vec` is the sub-slice's and the `Vec`'s own `let`.
+        if (proj.is_empty() && self.f.slices.contains(&v)) || self.is_vec(v) {
             return false;
         }
         if !self.fixed_indices(&proj) {
             let place = crate::names::user_text(&quote::ToTokens::to_token_stream(&r.expr));
             self.error(syn::Error::new_spanned(
                 &init.expr,
-                format!("a reference to `{place}`, whose index can change after this `let`, is not supported: copy the element (`let {} = {place};`) or read `{place}` where it is needed", pi.ident),
+                format!("a reference to `{place}` is an alias of the place, read again where it is used, so its indices may read only loop counters, parameters and constants: copy the element (`let {} = {place};`) or read `{place}` where it is needed", pi.ident),
             ));
             self.poison(&local.pat);
             return true;
         }
         let ty = self.place_ty(v, &proj);
-        self.bind_name(pi.ident.to_string(), super::Binding::Alias(v, proj, ty));
+        self.bind_name(
+            pi.ident.to_string(),
+            super::Binding::Alias(v, proj, ty, true),
+        );
         true
     }
 
@@ -535,5 +548,15 @@ impl super::Lower {
             scope.insert(field.clone(), super::Binding::Var(v));
             self.tuple_fields.insert(v, field.clone());
         }
+    }
+}
+
+/// Whether a place expression takes a sub-slice anywhere (`x[a..b]`, `x[a..][i]`).
+fn sub_slice(e: &syn::Expr) -> bool {
+    match e {
+        syn::Expr::Index(ix) => matches!(&*ix.index, syn::Expr::Range(_)) || sub_slice(&ix.expr),
+        syn::Expr::Field(f) => sub_slice(&f.base),
+        syn::Expr::Paren(p) => sub_slice(&p.expr),
+        _ => false,
     }
 }

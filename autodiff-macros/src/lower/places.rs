@@ -23,11 +23,12 @@ impl Lower {
         }
     }
 
-    /// Whether `e` is the name of an element (`row` of `for row in m.iter()` or of `let row =
-    /// &m[i];`): a reference in Rust, the alias of a place here.
-    pub(super) fn names_alias(&self, e: &syn::Expr) -> bool {
+    /// Whether `e` names an element that Rust binds to a reference (`row` of `for row in
+    /// m.iter()` or of `let row = &m[i];`, not `k` of `for &k in ks.iter()`): the alias of a
+    /// place here, passed on as `&m[i]`.
+    pub(super) fn names_reference(&self, e: &syn::Expr) -> bool {
         matches!(e, syn::Expr::Path(p) if p.path.get_ident()
-            .is_some_and(|id| matches!(self.binding(&id.to_string()), Some(Binding::Alias(..)))))
+            .is_some_and(|id| matches!(self.binding(&id.to_string()), Some(Binding::Alias(.., true)))))
     }
 
     /// A `const` item read as a place (`A[i][j]`, `&A`): a variable of the function's outermost
@@ -94,7 +95,7 @@ impl Lower {
                 let id = p.path.get_ident()?;
                 match self.binding(&id.to_string())? {
                     Binding::Var(v) => Some((v, Vec::new())),
-                    Binding::Alias(v, proj, _) => Some(self.alias_place(v, proj)),
+                    Binding::Alias(v, proj, ..) => Some(self.alias_place(v, proj)),
                 }
             }
             syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => {
@@ -103,7 +104,7 @@ impl Lower {
                 };
                 let id = p.path.get_ident()?;
                 match self.binding(&id.to_string())? {
-                    Binding::Alias(v, proj, _) => Some(self.alias_place(v, proj)),
+                    Binding::Alias(v, proj, ..) => Some(self.alias_place(v, proj)),
                     Binding::Var(v) if self.f.vars[v].by_ref => Some((v, vec![Proj::Deref])),
                     Binding::Var(_) => None,
                 }

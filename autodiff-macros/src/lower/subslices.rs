@@ -31,7 +31,7 @@ impl Lower {
             syn::Expr::Path(p) => {
                 let id = p.path.get_ident()?;
                 match self.binding(&id.to_string())? {
-                    Binding::Alias(_, proj, _)
+                    Binding::Alias(_, proj, ..)
                         if matches!(proj.last(), Some(Proj::Range { .. })) =>
                     {
                         Some(inner)
@@ -135,7 +135,7 @@ impl Lower {
         self.scopes
             .last_mut()
             .unwrap()
-            .insert(pi.ident.to_string(), Binding::Alias(v, proj, ty));
+            .insert(pi.ident.to_string(), Binding::Alias(v, proj, ty, true));
     }
 }
 
@@ -236,7 +236,7 @@ impl Lower {
                     None => self.scopes.len() >= l.depth,
                     // Still the binding it was made for: the name bound to the same place.
                     Some(name) => (self.scopes.get(l.depth - 1)).is_some_and(|s| {
-                        matches!(s.get(name), Some(Binding::Alias(w, proj, _)) if self.place_text(*w, proj) == l.key)
+                        matches!(s.get(name), Some(Binding::Alias(w, proj, ..)) if self.place_text(*w, proj) == l.key)
                     }),
                 }
         });

@@ -15,6 +15,8 @@ pub(super) struct Window {
     pub(super) skip: Option<TokenStream>,
     pub(super) take: Option<TokenStream>,
     pub(super) rev: bool,
+    /// The elements come as references (`.iter()`, `.iter_mut()`, `&a`), not by value.
+    pub(super) borrowed: bool,
 }
 
 impl Window {
@@ -97,11 +99,19 @@ impl Lower {
         }
     }
 
-    /// Narrows an array's window by the `.skip(k)` or `.take(n)` after its `.iter()`: `k` and
-    /// `n` constants ([`Lower::constant_count`]), which every sweep reads alike.
+    /// Narrows an array's window by the `.skip(k)`, `.take(n)` or `.rev()` after its `.iter()`:
+    /// `k` and `n` constants ([`Lower::constant_count`]), which every sweep reads alike;
+    /// `.rev()` last of the three.
     pub(super) fn narrow(&mut self, window: &mut Window, m: &syn::ExprMethodCall) -> Option<()> {
         let skip = m.method == "skip";
-        if m.method == "rev" && m.args.is_empty() && !window.rev {
+        if m.method == "rev" && m.args.is_empty() {
+            if window.rev {
+                self.error(err(
+                    &m.method,
+                    "two `.rev()` on one array cancel: leave both out",
+                ));
+                return None;
+            }
             window.rev = true;
             return Some(());
         }
@@ -113,9 +123,20 @@ impl Lower {
             return None;
         }
         if window.rev {
+            let instead = match skip {
+                true => {
+                    "`.rev().skip(k)` leaves out the last `k` elements: write `.take(len - k).rev()`"
+                }
+                false => {
+                    "`.rev().take(n)` keeps the last `n` elements: write `.skip(len - n).rev()`"
+                }
+            };
             self.error(err(
                 &m.method,
-                format!("write `.{}(..)` before `.rev()`: `.rev().skip(k)` leaves out the last `k` elements, which `.take(len - k).rev()` does", m.method),
+                format!(
+                    "`.{}(..)` after `.rev()` is not supported; {instead}",
+                    m.method
+                ),
             ));
             return None;
         }
@@ -141,7 +162,7 @@ impl Lower {
         if window.take.is_some() || (skip && window.skip.is_some()) {
             self.error(err(
                 &m.method,
-                "write one `.skip(k)` and then one `.take(n)` after `.iter()`: `.take(n).skip(k)` is `.skip(k).take(n - k)` (for `n >= k`), and two of one are one of their sum",
+                "write one `.skip(k)` and then one `.take(n)` after `.iter()`: `.take(n).skip(k)` is `.skip(k).take(n - k)` (for `n >= k`), two `.skip`s are one of their sum and two `.take`s one of the smaller",
             ));
             return None;
         }
