@@ -1599,6 +1599,53 @@ mod skipped_and_taken {
         );
     }
 
+    /// `.enumerate()` after a `zip` (`(i, (a, b))`), with a window and `&b` (a copy), and
+    /// with `.rev()` last.
+    #[differentiable]
+    pub fn enumerated_pairs(x: &[f64; 4], y: &[f64; 3]) -> f64 {
+        let mut s = 0.0;
+        for (i, (a, b)) in x.iter().zip(y.iter().rev()).enumerate() {
+            s = s * 0.5 + (i as f64 + 1.0) * a * b;
+        }
+        for (i, (a, &b)) in x.iter().skip(1).zip(y.iter()).enumerate().rev() {
+            s += (i as f64) * a * b.powi(i as i32);
+        }
+        s
+    }
+
+    fn enumerated_pairs_plain(x: &[f64; 4], y: &[f64; 3]) -> f64 {
+        let mut s = 0.0;
+        for i in 0..3 {
+            s = s * 0.5 + (i as f64 + 1.0) * x[i] * y[2 - i];
+        }
+        for i in (0..3).rev() {
+            s += (i as f64) * x[i + 1] * y[i].powi(i as i32);
+        }
+        s
+    }
+
+    #[test]
+    fn enumerated_zips_against_central_differences() {
+        let split = |q: [f64; 7]| ([q[0], q[1], q[2], q[3]], [q[4], q[5], q[6]]);
+        GradCheck::new("zip(..).enumerate()").run(
+            &cube::<7>(1377, 30, -1.2, 1.2),
+            |q| {
+                let (x, y) = split(q);
+                let plain = enumerated_pairs_plain(&x, &y);
+                assert_close("enumerated_pairs", enumerated_pairs(&x, &y), plain, 1e-13);
+                enumerated_pairs(&x, &y)
+            },
+            |q| {
+                let (x, y) = split(q);
+                let (value, (d_x, d_y)) = enumerated_pairs_grad(&x, &y);
+                let mut g = [0.0; 7];
+                g[..4].copy_from_slice(&d_x);
+                g[4..].copy_from_slice(&d_y);
+                (value, g)
+            },
+        );
+    }
+
     #[test]
     fn checkpointed_windows_against_central_differences() {
         let points = cube::<6>(1374, 30, -1.2, 1.2);

@@ -323,12 +323,15 @@ impl Lower {
         self.f.types.unify(st, usize_ty);
         // `&x` binds a copy of the element; a name binds a reference where the elements come
         // as references (`a.iter()`, `&a`, a slice or an array parameter taken by reference).
+        let is_ref = |p: &syn::Pat| matches!(p, syn::Pat::Reference(_));
         let copies: Vec<bool> = match &*fl.pat {
-            syn::Pat::Tuple(t) if enumerate => vec![matches!(t.elems[1], syn::Pat::Reference(_))],
-            syn::Pat::Tuple(t) => (t.elems.iter())
-                .map(|p| matches!(p, syn::Pat::Reference(_)))
-                .collect(),
-            p => vec![matches!(p, syn::Pat::Reference(_))],
+            syn::Pat::Tuple(t) if enumerate => match &t.elems[1] {
+                // `(i, (a, b))` of a `zip` enumerated.
+                syn::Pat::Tuple(inner) => inner.elems.iter().map(is_ref).collect(),
+                p => vec![is_ref(p)],
+            },
+            syn::Pat::Tuple(t) => t.elems.iter().map(is_ref).collect(),
+            p => vec![is_ref(p)],
         };
         let mut aliases = Vec::new();
         for (((name, (v, proj)), w), copy) in names[1..].iter().zip(places).zip(windows).zip(copies)
@@ -409,7 +412,7 @@ impl Lower {
                 // Last: the same counter, run backwards (`a.iter().enumerate().rev()` pairs
                 // each element with its own index, as the counter reads it).
                 "rev" if !first && k + 1 == chain.len() && m.args.is_empty() => rev = true,
-                "enumerate" if !first && !enumerate && iters.len() == 1 => enumerate = true,
+                "enumerate" if !first && !enumerate => enumerate = true,
                 "zip" if !first && !enumerate && iters.len() == 1 && m.args.len() == 1 => {
                     let (_, zipped) = adapter_chain(&m.args[0]);
                     match (&m.args[0], zipped.split_first()) {
@@ -453,7 +456,7 @@ impl Lower {
                 _ => {
                     self.error(err(
                         &m.method,
-                        "supported loops: `for i in a..b` (with `.rev()`, `.step_by(k)`), `for x in a.iter()`, `a.iter().enumerate()`, `a.iter().zip(b.iter())` and `iter_mut()` on local arrays, with `.skip(k)`, `.take(n)` and `.rev()` right after `.iter()` and `.rev()` last",
+                        "supported loops: `for i in a..b` (with `.rev()`, `.step_by(k)`), `for x in a.iter()`, `a.iter().enumerate()`, `a.iter().zip(b.iter())` (then `.enumerate()` too) and `iter_mut()` on local arrays, with `.skip(k)`, `.take(n)` and `.rev()` right after `.iter()` and `.rev()` last",
                     ));
                     return None;
                 }
@@ -590,6 +593,20 @@ impl Lower {
                     return None;
                 };
                 vec![i, x]
+            }
+            // `.zip(..).enumerate()`: `(i, (x, y))`.
+            (syn::Pat::Tuple(t), true, 2) if t.elems.len() == 2 => {
+                let pair = match &t.elems[1] {
+                    syn::Pat::Tuple(p) if p.elems.len() == 2 => Some((&p.elems[0], &p.elems[1])),
+                    _ => None,
+                };
+                let names = pair
+                    .and_then(|(x, y)| Some((pat_name(&t.elems[0])?, pat_name(x)?, pat_name(y)?)));
+                let Some((i, x, y)) = names else {
+                    self.error(err(pat, "write the pattern as `(i, (x, y))`"));
+                    return None;
+                };
+                vec![i, x, y]
             }
             (syn::Pat::Tuple(t), false, 2) if t.elems.len() == 2 => {
                 let (Some(x), Some(y)) = (pat_name(&t.elems[0]), pat_name(&t.elems[1])) else {
