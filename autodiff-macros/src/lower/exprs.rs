@@ -573,7 +573,6 @@ impl Lower {
             return o;
         }
         if let Some((var, proj)) = self.place(e) {
-            // An element's name is a reference: `g(row)` passes it as `g(&m[i])` does.
             return self.var_operand(var, proj, self.names_reference(e));
         }
         let (p, ty) = self.pure(e);

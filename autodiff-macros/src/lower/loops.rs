@@ -65,6 +65,20 @@ fn unref(e: &syn::Expr) -> &syn::Expr {
     }
 }
 
+/// For each element of an iterator loop's pattern, whether it is `&x` (a copy of the element):
+/// `x`, `(i, x)`, `(x, y)` or `(i, (x, y))`.
+fn element_copies(pat: &syn::Pat, enumerate: bool) -> Vec<bool> {
+    let copy = |p: &syn::Pat| matches!(p, syn::Pat::Reference(_));
+    match pat {
+        syn::Pat::Tuple(t) if enumerate => match &t.elems[1] {
+            syn::Pat::Tuple(inner) => inner.elems.iter().map(copy).collect(),
+            p => vec![copy(p)],
+        },
+        syn::Pat::Tuple(t) => t.elems.iter().map(copy).collect(),
+        p => vec![copy(p)],
+    }
+}
+
 /// The name a loop pattern binds: `x` or `&x`.
 fn pat_name(p: &syn::Pat) -> Option<Ident> {
     match p {
@@ -321,39 +335,15 @@ impl Lower {
         let zero: syn::Expr = syn::parse_quote!(0);
         let (s, st) = self.pure(&zero);
         self.f.types.unify(st, usize_ty);
-        // `&x` binds a copy of the element; a name binds a reference where the elements come
-        // as references (`a.iter()`, `&a`, a slice or an array parameter taken by reference).
-        let is_ref = |p: &syn::Pat| matches!(p, syn::Pat::Reference(_));
-        let copies: Vec<bool> = match &*fl.pat {
-            syn::Pat::Tuple(t) if enumerate => match &t.elems[1] {
-                // `(i, (a, b))` of a `zip` enumerated.
-                syn::Pat::Tuple(inner) => inner.elems.iter().map(is_ref).collect(),
-                p => vec![is_ref(p)],
-            },
-            syn::Pat::Tuple(t) => t.elems.iter().map(is_ref).collect(),
-            p => vec![is_ref(p)],
-        };
+        let copies = element_copies(&fl.pat, enumerate);
         let mut aliases = Vec::new();
         for (((name, (v, proj)), w), copy) in names[1..].iter().zip(places).zip(windows).zip(copies)
         {
+            // A name binds a reference where the elements come as references (`a.iter()`,
+            // `&a`, a slice or an array parameter taken by reference), `&x` a copy.
             let by_ref = (self.f.vars[v].by_ref && proj.is_empty()) || self.f.slices.contains(&v);
             let reference = !copy && (w.borrowed || by_ref);
-            let at = match w.rev {
-                // One past the last element the window yields: the array's end, or the end
-                // of what it takes (`skip + take` where that comes first).
-                true => {
-                    let len = self.place_len(v, &proj);
-                    At::Back(match (&w.skip, &w.take) {
-                        (_, None) => len,
-                        (skip, Some(n)) => {
-                            let skip = skip.clone().unwrap_or_else(|| quote::quote!(0));
-                            let end = Pure::Lit(quote::quote!((#skip + #n)));
-                            Pure::Call(core_min(), vec![end, len])
-                        }
-                    })
-                }
-                false => At::From(w.skip),
-            };
+            let at = self.window_at(w, v, &proj);
             aliases.push((name.clone(), v, proj, at, reference));
         }
         let len_generic = self.generic_alone(&len);

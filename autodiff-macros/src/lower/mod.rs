@@ -570,10 +570,16 @@ impl Lower {
     /// Binds `name` in the innermost scope, forgetting the elements (`name.k`) a tuple bound
     /// to it there before had.
     fn bind_name(&mut self, name: String, binding: Binding) {
-        let scope = self.scopes.last_mut().unwrap();
+        self.forget(&name, false);
+        self.scopes.last_mut().unwrap().insert(name, binding);
+    }
+
+    /// Forgets, in the innermost scope, the elements bound to `name` (`name.k`), and with
+    /// `whole` its own binding too.
+    fn forget(&mut self, name: &str, whole: bool) {
         let prefix = format!("{name}.");
-        scope.retain(|k, _| !k.starts_with(&prefix));
-        scope.insert(name, binding);
+        (self.scopes.last_mut().unwrap())
+            .retain(|k, _| !(k.starts_with(&prefix) || (whole && k == name)));
     }
 
     fn binding(&self, name: &str) -> Option<Binding> {

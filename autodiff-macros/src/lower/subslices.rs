@@ -132,10 +132,7 @@ impl Lower {
         let key = self.place_text(v, &proj);
         self.watch_bounds(&proj, Some(pi.ident.to_string()), key);
         let ty = self.place_ty(v, &proj);
-        self.scopes
-            .last_mut()
-            .unwrap()
-            .insert(pi.ident.to_string(), Binding::Alias(v, proj, ty, true));
+        self.bind_name(pi.ident.to_string(), Binding::Alias(v, proj, ty, true));
     }
 }
 

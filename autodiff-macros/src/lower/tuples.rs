@@ -631,8 +631,7 @@ impl Lower {
         let callee = callee_name(&syn::Expr::Call(call.clone())).unwrap_or_default();
         // The name now holds this tuple's elements: an older binding of it in this scope (a
         // value, another tuple's elements) is forgotten.
-        let (whole, prefix) = (name.to_string(), format!("{name}."));
-        (self.scopes.last_mut().unwrap()).retain(|k, _| *k != whole && !k.starts_with(&prefix));
+        self.forget(&name.to_string(), true);
         let mut vars = Vec::new();
         for (m, op) in fields.iter().zip(&ops) {
             let k = member_text(m);

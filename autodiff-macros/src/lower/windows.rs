@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::ToTokens;
 
 use super::{Binding, Lower, err};
-use crate::ir::Pure;
+use crate::ir::{Proj, Pure, VarId};
 
 /// The `.skip(k)`, `.take(n)` and `.rev()` right after an iterated array's `.iter()`: the
 /// first element it yields and the most it yields (each an integer literal or a `const`), and
@@ -57,6 +57,24 @@ pub(super) enum At {
 }
 
 impl Lower {
+    /// Where the counter reads the array at `(v, proj)` through its window: at the counter
+    /// plus the skipped elements, or, reversed, back from one past the last element the
+    /// window yields (the array's end, or `skip + take` where that comes first).
+    pub(super) fn window_at(&mut self, w: Window, v: VarId, proj: &[Proj]) -> At {
+        if !w.rev {
+            return At::From(w.skip);
+        }
+        let len = self.place_len(v, proj);
+        At::Back(match (w.skip, w.take) {
+            (_, None) => len,
+            (skip, Some(n)) => {
+                let skip = skip.unwrap_or_else(|| quote::quote!(0));
+                let end = Pure::Lit(quote::quote!((#skip + #n)));
+                Pure::Call(crate::ir::core_min(), vec![end, len])
+            }
+        })
+    }
+
     /// Whether a count is the same in every sweep: integer literals, `const` items (`K`,
     /// `Self::K`, `m::K`) and const generic parameters, with arithmetic and `as usize`.
     fn constant_count(&self, e: &syn::Expr) -> bool {
