@@ -1,7 +1,7 @@
 //! Data loading: the bundled sets, and one test per kind of malformed input, each a typed
 //! `DataError` with its place in the file (never a panic).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use autodiff_runtime::data::{
     BatchLoader, CharCorpus, Column, CsvOptions, CsvReader, DataError, DataErrorKind, IdxData,
@@ -11,13 +11,35 @@ use autodiff_runtime::data::{
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
-/// Writes `bytes` to a fresh file under the system temp directory and returns its path.
-fn temp_file(name: &str, bytes: &[u8]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("autodiff-runtime-tests-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
+/// A file named as the test names it, alone in a fresh directory under the system temp
+/// directory; both are removed when it drops.
+struct TempFile {
+    path: PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+impl AsRef<Path> for TempFile {
+    fn as_ref(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl std::ops::Deref for TempFile {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.path
+    }
+}
+
+/// Writes `bytes` to a file `name` of a fresh temp directory.
+fn temp_file(name: &str, bytes: &[u8]) -> TempFile {
+    let dir = tempfile::Builder::new()
+        .prefix("autodiff-runtime-tests-")
+        .tempdir()
+        .unwrap();
+    let path = dir.path().join(name);
     std::fs::write(&path, bytes).unwrap();
-    path
+    TempFile { path, _dir: dir }
 }
 
 fn csv(text: &str, options: &CsvOptions) -> Result<autodiff_runtime::data::Dataset, DataError> {

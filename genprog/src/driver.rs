@@ -1,7 +1,7 @@
 //! Generate, build, run, report.
 //!
-//! The generated crate is built with its own target directory (so the nested `cargo` never waits
-//! on the lock of the outer one). A program that fails to compile is reported with the function
+//! The generated workspace is built with its own target directory (so the nested `cargo` never
+//! waits on the lock of the outer one), its programs split into a crate per core. A program that fails to compile is reported with the function
 //! the error points into and left out of the next build, until the rest compiles; then the rest
 //! runs.
 
@@ -17,6 +17,8 @@ use std::time::{Duration, Instant};
 
 /// Builds after which a run gives up on compile errors it cannot attribute.
 const MAX_BUILDS: usize = 10;
+/// The most crates the programs are split into.
+const MAX_PARTS: usize = 8;
 /// The generated checks of 300 programs run in seconds; this only stops a hang.
 const RUN_TIMEOUT: Duration = Duration::from_secs(900);
 
@@ -36,6 +38,8 @@ pub struct Options {
 
 struct Generated {
     name: String,
+    /// The part (crate) the program is built in.
+    part: usize,
     file: ProgramFile,
     used: Vec<Feature>,
 }
@@ -59,32 +63,45 @@ pub fn run(o: &Options) -> Result<bool, String> {
     let target = o.root.join("target/genprog-target");
 
     let t0 = Instant::now();
+    // As many parts as cores (cargo builds them side by side; one crate of 300 programs took
+    // 3 minutes of one core), the programs dealt out in turn.
+    let parts = std::thread::available_parallelism()
+        .map_or(1, usize::from)
+        .clamp(1, MAX_PARTS)
+        .min(o.count);
     let programs: Vec<Generated> = (0..o.count)
         .map(|k| {
             let (p, used) = generate::program(o.seed, k, &o.features);
             let file = harness::program_file(&p, o.seed, &used);
             Generated {
                 name: p.name,
+                part: k % parts,
                 file,
                 used,
             }
         })
         .collect();
-    write_crate(&out, &o.stackgrad, &programs)?;
+    write_crate(&out, &o.stackgrad, &programs, parts)?;
     let generate = t0.elapsed();
 
     let t1 = Instant::now();
     let mut failed: BTreeMap<String, Vec<CompileError>> = BTreeMap::new();
     let mut built = false;
     for _ in 0..MAX_BUILDS {
-        let included: Vec<&str> = programs
-            .iter()
-            .map(|p| p.name.as_str())
-            .filter(|n| !failed.contains_key(*n))
-            .collect();
-        write(&out.join("src/main.rs"), &harness::main_rs(&included))?;
+        for k in 0..parts {
+            let included: Vec<&str> = programs
+                .iter()
+                .filter(|p| p.part == k && !failed.contains_key(&p.name))
+                .map(|p| p.name.as_str())
+                .collect();
+            write(
+                &part_dir(&out, k).join("src/lib.rs"),
+                &harness::part_rs(&included),
+            )?;
+        }
         let output = Command::new("cargo")
-            .args(["build", "--quiet", "--message-format=short"])
+            // Every part's errors, not only the first failing part's.
+            .args(["build", "--quiet", "--message-format=short", "--keep-going"])
             .current_dir(&out)
             .env("CARGO_TARGET_DIR", &target)
             .output()
@@ -184,7 +201,8 @@ fn features(used: &[Feature]) -> String {
 }
 
 fn source(o: &Options, out: &Path, p: &Generated) {
-    println!("  in {}", out.join(format!("src/{}.rs", p.name)).display());
+    let file = part_dir(out, p.part).join(format!("src/{}.rs", p.name));
+    println!("  in {}", file.display());
     if !o.quiet {
         for line in p.file.test_source.lines() {
             println!("  | {line}");
@@ -200,36 +218,70 @@ fn write(path: &Path, text: &str) -> Result<(), String> {
     fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
-fn write_crate(out: &Path, root: &Path, programs: &[Generated]) -> Result<(), String> {
-    let src = out.join("src");
-    fs::create_dir_all(&src).map_err(|e| format!("cannot create {}: {e}", src.display()))?;
-    // Programs of an earlier, larger run with the same seed would be stale.
-    if let Ok(entries) = fs::read_dir(&src) {
+/// Where part `k`'s crate is.
+fn part_dir(out: &Path, k: usize) -> PathBuf {
+    out.join(format!("part-{k}"))
+}
+
+/// Creates `dir` with nothing in it (the files of an earlier run with the same seed, more
+/// programs or another layout, would be stale).
+fn fresh_dir(dir: &Path) -> Result<(), String> {
+    if dir.exists() {
+        fs::remove_dir_all(dir).map_err(|e| format!("cannot remove {}: {e}", dir.display()))?;
+    }
+    fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))
+}
+
+fn write_crate(
+    out: &Path,
+    root: &Path,
+    programs: &[Generated],
+    parts: usize,
+) -> Result<(), String> {
+    // Parts of an earlier run on a machine with more cores.
+    if let Ok(entries) = fs::read_dir(out) {
         for entry in entries.flatten() {
-            let _ = fs::remove_file(entry.path());
+            if entry.file_name().to_string_lossy().starts_with("part-") {
+                let _ = fs::remove_dir_all(entry.path());
+            }
         }
     }
+    fresh_dir(&out.join("src"))?;
+    fresh_dir(&out.join("prelude/src"))?;
+    for k in 0..parts {
+        fresh_dir(&part_dir(out, k).join("src"))?;
+        write(&part_dir(out, k).join("Cargo.toml"), &harness::part_toml(k))?;
+    }
     let root = root.to_str().ok_or("the workspace path is not UTF-8")?;
-    write(&out.join("Cargo.toml"), &harness::cargo_toml(root))?;
+    write(&out.join("Cargo.toml"), &harness::cargo_toml(root, parts))?;
     // The workspace's lock file pins the same dependency versions (and needs no index).
     if let Ok(lock) = fs::read_to_string(Path::new(root).join("Cargo.lock")) {
         write(&out.join("Cargo.lock"), &lock)?;
     }
-    write(&src.join("prelude.rs"), harness::PRELUDE)?;
+    write(&out.join("src/main.rs"), &harness::main_rs(parts))?;
+    write(&out.join("prelude/Cargo.toml"), harness::PRELUDE_TOML)?;
+    let prelude = format!("#![allow(warnings, clippy::all)]\n{}", harness::PRELUDE);
+    write(&out.join("prelude/src/lib.rs"), &prelude)?;
     for p in programs {
-        write(&src.join(format!("{}.rs", p.name)), &p.file.text)?;
+        let file = part_dir(out, p.part).join(format!("src/{}.rs", p.name));
+        write(&file, &p.file.text)?;
     }
     Ok(())
 }
 
-/// Maps `src/p017.rs:45:9: error...` lines to the functions whose lines they point into.
+/// Maps `part-1/src/p017.rs:45:9: error...` lines to the functions whose lines they point
+/// into.
 fn attribute(stderr: &str, programs: &[Generated]) -> BTreeMap<String, Vec<CompileError>> {
     let mut out: BTreeMap<String, Vec<CompileError>> = BTreeMap::new();
     for line in stderr.lines() {
-        let Some(rest) = line.strip_prefix("src/") else {
+        let Some((path, rest)) = line.split_once(".rs:") else {
             continue;
         };
-        let Some((file, rest)) = rest.split_once(".rs:") else {
+        let Some(file) = path
+            .strip_prefix("part-")
+            .and_then(|p| p.split_once("/src/"))
+            .map(|(_, file)| file)
+        else {
             continue;
         };
         let Some((line_no, rest)) = rest.split_once(':') else {
@@ -286,4 +338,52 @@ fn run_checks(binary: &Path, seed: u64, points: usize) -> Result<String, String>
     reader
         .join()
         .map_err(|_| "the output reader panicked".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::harness::{ProgramFile, Span};
+
+    fn program(name: &str, part: usize) -> Generated {
+        Generated {
+            name: name.into(),
+            part,
+            file: ProgramFile {
+                text: String::new(),
+                spans: vec![Span {
+                    what: "f".into(),
+                    first: 10,
+                    last: 20,
+                }],
+                test_source: String::new(),
+            },
+            used: Vec::new(),
+        }
+    }
+
+    /// Lines as `cargo build --message-format=short` prints them for a part's file.
+    #[test]
+    fn errors_in_a_part_name_the_function_they_point_into() {
+        let programs = [program("p000", 0), program("p001", 1)];
+        let stderr = "prelude/src/lib.rs:58:21: warning: unused variable: `c`\n\
+            part-1/src/p001.rs:12:22: error[E0308]: mismatched types\n\
+            part-1/src/p001.rs:30:1: error: expected item\n\
+            part-0/src/p000.rs:11:1: warning: unused import\n\
+            /work/stackgrad/autodiff-macros/src/p001.rs:12:1: error: not a part\n\
+            error: could not compile `part-1` (lib) due to 2 previous errors\n";
+        let found = attribute(stderr, &programs);
+        assert_eq!(found.keys().collect::<Vec<_>>(), ["p001"]);
+        let errors: Vec<(&str, &str)> = found["p001"]
+            .iter()
+            .map(|e| (e.function.as_str(), e.message.as_str()))
+            .collect();
+        assert_eq!(
+            errors,
+            [
+                ("f", "line 12: error[E0308]: mismatched types"),
+                ("(module items)", "line 30: error: expected item"),
+            ]
+        );
+    }
 }

@@ -1,6 +1,6 @@
-//! Writes the generated crate: one file per program (the module under test, its f64 reference
-//! twin, and a check function per generated function), `main.rs` listing them, and the checker
-//! (`harness/prelude.rs`).
+//! Writes the generated workspace: one file per program (the module under test, its f64
+//! reference twin, and a check function per generated function) in one of its parts, each part's
+//! `lib.rs` listing them, the checker (`harness/prelude.rs`, a crate of its own) and `main.rs`.
 
 use crate::ast::{Float, Func, Mode, Program, Stmt, Ty};
 use crate::features::Feature;
@@ -574,24 +574,56 @@ fn method_call(
     (args.join(", "), reordered)
 }
 
-/// `main.rs` of the generated crate: the checker and the programs that compile.
-pub fn main_rs(programs: &[&str]) -> String {
-    let mut s =
-        String::from("#![allow(warnings, clippy::all)]\nmod prelude;\npub use prelude::*;\n");
-    for p in programs {
-        let _ = writeln!(s, "mod {p};");
+/// `src/main.rs` of the generated workspace's binary: every part's programs, checked in order.
+pub fn main_rs(parts: usize) -> String {
+    let mut s = String::from(
+        "#![allow(warnings, clippy::all)]\nfn main() {\n    let mut args = std::env::args().skip(1);\n    let seed: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(1);\n    let points: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(4);\n    let programs: Vec<(&str, genprog_prelude::Checks)> = [\n",
+    );
+    for k in 0..parts {
+        let _ = writeln!(s, "        part_{k}::PROGRAMS,");
     }
-    s.push_str("\nfn main() {\n    let mut args = std::env::args().skip(1);\n    let seed: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(1);\n    let points: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(4);\n    prelude::run(seed, points, &[\n");
-    for p in programs {
-        let _ = writeln!(s, "        (\"{p}\", {p}::CHECKS),");
-    }
-    s.push_str("    ]);\n}\n");
+    s.push_str("    ]\n    .concat();\n    genprog_prelude::run(seed, points, &programs);\n}\n");
     s
 }
 
-/// `Cargo.toml` of the generated crate: its own workspace, `stackgrad` by path.
-pub fn cargo_toml(stackgrad: &str) -> String {
+/// `src/lib.rs` of a part: its programs that compile (each program's `crate::Flat`, `crate::Ctx`
+/// reach the checker through the glob).
+pub fn part_rs(programs: &[&str]) -> String {
+    let mut s = String::from("#![allow(warnings, clippy::all)]\npub use genprog_prelude::*;\n");
+    for p in programs {
+        let _ = writeln!(s, "mod {p};");
+    }
+    s.push_str("\npub const PROGRAMS: &[(&str, Checks)] = &[\n");
+    for p in programs {
+        let _ = writeln!(s, "    (\"{p}\", {p}::CHECKS),");
+    }
+    s.push_str("];\n");
+    s
+}
+
+/// `Cargo.toml` of the generated workspace: the binary that runs the checks, the checker
+/// (`prelude/`) and the programs in `parts` crates (`part-K/`), which cargo builds side by side.
+/// `stackgrad` by path.
+pub fn cargo_toml(stackgrad: &str, parts: usize) -> String {
+    let mut s = String::from(
+        "[package]\nname = \"genprog-run\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n[dependencies]\ngenprog-prelude = { path = \"prelude\" }\n",
+    );
+    for k in 0..parts {
+        let _ = writeln!(s, "part-{k} = {{ path = \"part-{k}\" }}");
+    }
+    let _ = write!(
+        s,
+        "\n[workspace]\nresolver = \"3\"\n\n[workspace.dependencies]\nstackgrad = {{ path = {stackgrad:?} }}\n\n[profile.dev]\ndebug = false\n"
+    );
+    s
+}
+
+/// `Cargo.toml` of the checker's crate.
+pub const PRELUDE_TOML: &str = "[package]\nname = \"genprog-prelude\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n";
+
+/// `Cargo.toml` of part `k`.
+pub fn part_toml(k: usize) -> String {
     format!(
-        "[package]\nname = \"genprog-run\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n[dependencies]\nstackgrad = {{ path = {stackgrad:?} }}\n\n[workspace]\n\n[profile.dev]\ndebug = false\n"
+        "[package]\nname = \"part-{k}\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n[dependencies]\ngenprog-prelude = {{ path = \"../prelude\" }}\nstackgrad = {{ workspace = true }}\n"
     )
 }

@@ -1,5 +1,5 @@
-//! `genprog`: generates random programs in the `#[differentiable]` language, builds them into one
-//! crate, runs every generated gradient against finite differences, and reports per function.
+//! `genprog`: generates random programs in the `#[differentiable]` language, builds them (in a crate
+//! per core), runs every generated gradient against finite differences, and reports per function.
 //!
 //! ```sh
 //! cargo run -p genprog --release -- --seed 1 --count 300
