@@ -1268,7 +1268,7 @@ mod destructuring {
 /// generic lengths; `k` and `n` integer literals or `const`s, past the end as Rust's iterators
 /// stop there. Each against the same function by index.
 mod skipped_and_taken {
-    use crate::common::{GradCheck, assert_close, check_hvp, check_jvp, cube};
+    use crate::common::{GradCheck, Pair, assert_close, check_hvp, check_jvp, cube};
     use stackgrad::differentiable;
 
     const LAG: usize = 2;
@@ -1530,53 +1530,14 @@ mod skipped_and_taken {
 
     #[test]
     fn reversed_operands_against_central_differences() {
-        let split = |q: [f64; 7]| ([q[0], q[1], q[2], q[3]], [q[4], q[5], q[6]]);
-        let points = cube::<7>(1375, 30, -1.2, 1.2);
-        let grad = |q: [f64; 7]| {
-            let (x, y) = split(q);
-            let (value, (d_x, d_y)) = reversed_grad(&x, &y);
-            let mut g = [0.0; 7];
-            g[..4].copy_from_slice(&d_x);
-            g[4..].copy_from_slice(&d_y);
-            (value, g)
+        let pair = Pair {
+            f: reversed,
+            plain: reversed_plain,
+            grad: reversed_grad,
+            jvp: reversed_jvp,
+            hvp: reversed_hvp,
         };
-        GradCheck::new("rev before enumerate and on a zip's operand").run(
-            &points,
-            |q| {
-                let (x, y) = split(q);
-                assert_close("reversed", reversed(&x, &y), reversed_plain(&x, &y), 1e-13);
-                reversed(&x, &y)
-            },
-            grad,
-        );
-        check_jvp(
-            "reversed_jvp",
-            &points,
-            |_| 1.0,
-            |q| reversed(&split(q).0, &split(q).1),
-            grad,
-            |q, t| {
-                let ((x, y), (t_x, t_y)) = (split(q), split(t));
-                reversed_jvp(&x, &y, &t_x, &t_y)
-            },
-        );
-        check_hvp(
-            "reversed_hvp",
-            &points,
-            |_| 1.0,
-            1e-6,
-            grad,
-            |q, v| {
-                let ((x, y), (v_x, v_y)) = (split(q), split(v));
-                let (value, (g_x, g_y), (h_x, h_y)) = reversed_hvp(&x, &y, &v_x, &v_y);
-                let (mut g, mut h) = ([0.0; 7], [0.0; 7]);
-                g[..4].copy_from_slice(&g_x);
-                g[4..].copy_from_slice(&g_y);
-                h[..4].copy_from_slice(&h_x);
-                h[4..].copy_from_slice(&h_y);
-                (value, g, h)
-            },
-        );
+        pair.check::<7>("rev before enumerate and on a zip's operand", 1375);
         // Slices of 5 and 3: two pairs, (x[4], y[1]) and (x[3], y[0]).
         let split = |q: [f64; 8]| (q[..5].to_vec(), q[5..].to_vec());
         GradCheck::new("rev on both operands of a zip of slices").run(
@@ -1891,5 +1852,215 @@ mod borrowed_places {
                 (value, flat(g.0, &g.1, &g.2), flat(h.0, &h.1, &h.2))
             },
         );
+    }
+}
+
+/// `.windows(K)` and `.chunks_exact(K)`: each group read by element (`d[0]`, `p[j]`) and
+/// measured (`d.len()`), over arrays and slices, enumerated, zipped and reversed.
+mod grouped {
+    use crate::common::{GradCheck, Pair, assert_close, check_hvp, cube};
+    use stackgrad::differentiable;
+
+    const K: usize = 3;
+
+    /// First and second differences by windows, points of three coordinates by chunks, a
+    /// window zipped with weights and weights zipped with chunks, windows enumerated
+    /// backwards, a chunk's length bounding an inner loop (the rest of `chunks_exact` left
+    /// out) and windows longer than the array (none).
+    #[differentiable(jvp, hvp)]
+    pub fn curve(x: &[f64; 6], w: &[f64; 5]) -> f64 {
+        let mut s = 0.0;
+        for d in x.windows(2) {
+            s += (d[1] - d[0]) * (d[1] - d[0]);
+        }
+        for d in x.windows(K) {
+            let c = d[0] - 2.0 * d[1] + d[2];
+            s += 0.5 * c * c;
+        }
+        for p in x.chunks_exact(K) {
+            s += (p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + 1.0).sqrt();
+        }
+        for (d, wi) in x.windows(2).zip(w.iter()) {
+            s += 0.5 * (d[0] + d[1]) * wi;
+        }
+        for (wi, p) in w.iter().zip(x.chunks_exact(2)) {
+            s += wi * p[0] * p[1];
+        }
+        for (i, d) in x.windows(4).enumerate().rev() {
+            s = s * 0.5 + (i as f64 + 1.0) * (d[0] * d[d.len() - 1]).sin();
+        }
+        for p in x.chunks_exact(4) {
+            for j in 0..p.len() {
+                s += 0.1 * p[j] * w[j];
+            }
+        }
+        for d in x.windows(7) {
+            s += 100.0 * d[0];
+        }
+        s
+    }
+
+    fn curve_plain(x: &[f64; 6], w: &[f64; 5]) -> f64 {
+        let mut s = 0.0;
+        for i in 0..5 {
+            s += (x[i + 1] - x[i]) * (x[i + 1] - x[i]);
+        }
+        for i in 0..4 {
+            let c = x[i] - 2.0 * x[i + 1] + x[i + 2];
+            s += 0.5 * c * c;
+        }
+        for c in 0..2 {
+            let p = [x[3 * c], x[3 * c + 1], x[3 * c + 2]];
+            s += (p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + 1.0).sqrt();
+        }
+        for i in 0..5 {
+            s += 0.5 * (x[i] + x[i + 1]) * w[i];
+        }
+        for c in 0..3 {
+            s += w[c] * x[2 * c] * x[2 * c + 1];
+        }
+        for i in (0..3).rev() {
+            s = s * 0.5 + (i as f64 + 1.0) * (x[i] * x[i + 3]).sin();
+        }
+        for j in 0..4 {
+            s += 0.1 * x[j] * w[j];
+        }
+        s
+    }
+
+    /// Over a slice of a run-time length: a path's length by windows, a recurrence over
+    /// windows of three, and pairs by chunks, enumerated (the last element of an odd length
+    /// left out).
+    #[differentiable(wrt(x, w))]
+    pub fn path(x: &[f64], w: f64) -> f64 {
+        let mut s = 0.0;
+        for d in x.windows(2) {
+            s += ((d[1] - d[0]) * (d[1] - d[0]) + w * w).sqrt();
+        }
+        let mut r = 0.0;
+        for d in x.windows(K) {
+            r = r * 0.5 + d[0] * d[2] - d[1];
+        }
+        for (i, p) in x.chunks_exact(2).enumerate() {
+            s += (i as f64 + 1.0) * (p[0] * p[1] * w).tanh();
+        }
+        s + r * w
+    }
+
+    fn path_plain(x: &[f64], w: f64) -> f64 {
+        let mut s = 0.0;
+        for i in 0..x.len().saturating_sub(1) {
+            s += ((x[i + 1] - x[i]) * (x[i + 1] - x[i]) + w * w).sqrt();
+        }
+        let mut r = 0.0;
+        for i in 0..x.len().saturating_sub(2) {
+            r = r * 0.5 + x[i] * x[i + 2] - x[i + 1];
+        }
+        for i in 0..x.len() / 2 {
+            s += (i as f64 + 1.0) * (x[2 * i] * x[2 * i + 1] * w).tanh();
+        }
+        s + r * w
+    }
+
+    #[test]
+    fn arrays_against_central_differences() {
+        let curve = Pair {
+            f: curve,
+            plain: curve_plain,
+            grad: curve_grad,
+            jvp: curve_jvp,
+            hvp: curve_hvp,
+        };
+        curve.check::<11>("windows and chunks_exact of arrays", 1381);
+    }
+
+    /// Over a const generic length, under `hvp` (whose tangent program reads the counts
+    /// again as loop bounds: genprog seed 91 found `N + 1 - K` refused there).
+    #[differentiable(hvp)]
+    pub fn generic<const N: usize>(x: &[f64; N]) -> f64 {
+        let mut s = 0.0;
+        for d in x.windows(2) {
+            s = s * 0.5 + d[0] * d[1];
+        }
+        for d in x.windows(K) {
+            s += (d[0] - d[K - 1]).sin();
+        }
+        for p in x.chunks_exact(2) {
+            s += p[0] * p[1] * p[1];
+        }
+        s
+    }
+
+    fn generic_plain<const N: usize>(x: &[f64; N]) -> f64 {
+        let mut s = 0.0;
+        for i in 0..N.saturating_sub(1) {
+            s = s * 0.5 + x[i] * x[i + 1];
+        }
+        for i in 0..N.saturating_sub(K - 1) {
+            s += (x[i] - x[i + K - 1]).sin();
+        }
+        for i in 0..N / 2 {
+            s += x[2 * i] * x[2 * i + 1] * x[2 * i + 1];
+        }
+        s
+    }
+
+    #[test]
+    fn generic_lengths_against_central_differences() {
+        let points = cube::<5>(1390, 30, -1.2, 1.2);
+        GradCheck::new("windows and chunks_exact of [f64; N], N = 5").run(
+            &points,
+            |x| {
+                assert_close("generic", generic(&x), generic_plain(&x), 1e-13);
+                generic(&x)
+            },
+            |x| generic_grad(&x),
+        );
+        check_hvp(
+            "generic_hvp",
+            &points,
+            |_| 1.0,
+            1e-6,
+            |x| generic_grad(&x),
+            |x, v| generic_hvp(&x, &v),
+        );
+        // Shorter than every window of K: those loops run no iteration.
+        assert_close(
+            "N = 2",
+            generic(&[0.3, 0.4]),
+            generic_plain(&[0.3, 0.4]),
+            1e-15,
+        );
+        assert_eq!(generic_grad(&[0.7]), (0.0, [0.0]));
+    }
+
+    #[test]
+    fn slices_against_central_differences() {
+        for n in [6, 7] {
+            let points = cube::<8>(1382 + n as u64, 30, -1.2, 1.2);
+            let split = |q: [f64; 8]| (q[..n].to_vec(), q[7]);
+            GradCheck::new("windows and chunks_exact of a slice").run(
+                &points,
+                |q| {
+                    let (x, w) = split(q);
+                    assert_close("path", path(&x, w), path_plain(&x, w), 1e-13);
+                    path(&x, w)
+                },
+                |q| {
+                    let (x, w) = split(q);
+                    let mut d_x = vec![0.0; n];
+                    let (value, d_w) = path_grad(&x, w, &mut d_x);
+                    // The coordinates past `n` are not read: their derivative is 0.
+                    let mut g = [0.0; 8];
+                    g[..n].copy_from_slice(&d_x);
+                    g[7] = d_w;
+                    (value, g)
+                },
+            );
+        }
+        // Shorter than every group: nothing read.
+        let mut d_x = [0.0; 1];
+        let (value, d_w) = path_grad(&[0.4], 0.3, &mut d_x);
+        assert_eq!((value, d_w, d_x), (0.0, 0.0, [0.0]));
     }
 }

@@ -3177,7 +3177,39 @@ impl Gen<'_> {
                 let len = src.dims[0].value();
                 let v = self.fresh("e");
                 self.frozen.push(src.text.clone());
-                if form == Feature::Iter {
+                if form == Feature::Iter && self.side.gen_bool(0.2) {
+                    // Groups of `k` elements (`k` past the length now and then: none), the
+                    // body reading two of them into a local first.
+                    let chunks = self.side.gen_bool(0.5);
+                    let k = self.side.gen_range(1..=len + 1);
+                    let groups = match chunks {
+                        true => len / k,
+                        false => (len + 1).saturating_sub(k),
+                    };
+                    self.enter_loop("", 0, groups as f64);
+                    let (a, b) = (self.side.gen_range(0..k), self.side.gen_range(0..k));
+                    let (op, mag) = match self.side.gen_range(0..3) {
+                        0 => ("+", 2.0 * src.mag),
+                        1 => ("-", 2.0 * src.mag),
+                        _ => ("*", src.mag * src.mag),
+                    };
+                    let w = self.fresh("w");
+                    body.push(Stmt::Let {
+                        name: v.clone(),
+                        mutable: false,
+                        ty: None,
+                        value: format!("{w}[{a}] {op} {w}[{b}]"),
+                        recompute: false,
+                        record: false,
+                    });
+                    self.declare(&v, Kind::Float, false, mag);
+                    let group = if chunks { "chunks_exact" } else { "windows" };
+                    (
+                        w,
+                        format!("{}.{group}({k}){}", src.text, self.rev()),
+                        groups,
+                    )
+                } else if form == Feature::Iter {
                     self.enter_loop("", 0, len as f64);
                     self.declare(&v, Kind::Elem, false, src.mag);
                     let window = self.window(len);

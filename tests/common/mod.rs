@@ -631,3 +631,76 @@ pub fn close(a: f64, b: f64, what: &str) {
         "{what}: {a} against central differences {b}"
     );
 }
+
+/// A function of two arrays `x: &[f64; A]` and `y: &[f64; B]` differentiated with `jvp` and
+/// `hvp`, the same function written by index (`plain`), and what the macro generates for it.
+#[allow(clippy::type_complexity)]
+pub struct Pair<const A: usize, const B: usize> {
+    pub f: fn(&[f64; A], &[f64; B]) -> f64,
+    pub plain: fn(&[f64; A], &[f64; B]) -> f64,
+    pub grad: fn(&[f64; A], &[f64; B]) -> (f64, ([f64; A], [f64; B])),
+    pub jvp: fn(&[f64; A], &[f64; B], &[f64; A], &[f64; B]) -> (f64, f64),
+    pub hvp: fn(
+        &[f64; A],
+        &[f64; B],
+        &[f64; A],
+        &[f64; B],
+    ) -> (f64, ([f64; A], [f64; B]), ([f64; A], [f64; B])),
+}
+
+impl<const A: usize, const B: usize> Pair<A, B> {
+    /// At 30 seeded points of `[-1.2, 1.2]^N` (`N = A + B`, `x`'s coordinates first): the
+    /// value against `plain` (to 1e-13), the gradient against central differences, the
+    /// tangent and `H v` by [`check_jvp`] and [`check_hvp`].
+    pub fn check<const N: usize>(&self, name: &'static str, seed: u64) {
+        assert_eq!(A + B, N, "{name}: N is the coordinates of x and y");
+        let split = |q: [f64; N]| -> ([f64; A], [f64; B]) {
+            (q[..A].try_into().unwrap(), q[A..].try_into().unwrap())
+        };
+        let join = |(a, b): ([f64; A], [f64; B])| {
+            let mut q = [0.0; N];
+            q[..A].copy_from_slice(&a);
+            q[A..].copy_from_slice(&b);
+            q
+        };
+        let points = cube::<N>(seed, 30, -1.2, 1.2);
+        let grad = |q: [f64; N]| {
+            let (x, y) = split(q);
+            let (value, g) = (self.grad)(&x, &y);
+            (value, join(g))
+        };
+        GradCheck::new(name).run(
+            &points,
+            |q| {
+                let (x, y) = split(q);
+                let value = (self.f)(&x, &y);
+                assert_close(name, value, (self.plain)(&x, &y), 1e-13);
+                value
+            },
+            grad,
+        );
+        check_jvp(
+            name,
+            &points,
+            |_| 1.0,
+            |q| (self.f)(&split(q).0, &split(q).1),
+            grad,
+            |q, t| {
+                let ((x, y), (t_x, t_y)) = (split(q), split(t));
+                (self.jvp)(&x, &y, &t_x, &t_y)
+            },
+        );
+        check_hvp(
+            name,
+            &points,
+            |_| 1.0,
+            1e-6,
+            grad,
+            |q, v| {
+                let ((x, y), (v_x, v_y)) = (split(q), split(v));
+                let (value, g, h) = (self.hvp)(&x, &y, &v_x, &v_y);
+                (value, join(g), join(h))
+            },
+        );
+    }
+}

@@ -492,6 +492,9 @@ impl Lower {
             // `a.len()` of an array: its length, as written in its type (a slice's is known at
             // run time only).
             syn::Expr::MethodCall(m) if m.method == "len" && m.args.is_empty() => {
+                if let Some(k) = self.group_len(&m.receiver) {
+                    return self.max_of(&syn::parse2::<syn::Expr>(k).ok()?);
+                }
                 let syn::Expr::Path(p) = &*m.receiver else {
                     return None;
                 };

@@ -7,7 +7,7 @@ use syn::spanned::Spanned;
 
 use super::pure::is_bool_method;
 use super::signature::scalar_ty;
-use super::{Binding, Lower, Mode, err, is_compound, is_screaming, unsupported};
+use super::{Lower, Mode, err, is_compound, is_screaming, unsupported};
 use crate::ir::*;
 use crate::rules::{self, ArgKind};
 
@@ -555,7 +555,7 @@ impl Lower {
                     self.var_operand(var, proj, true)
                 }
                 None => {
-                    self.error(err(r, "pass a reference to a local, a parameter or a place in one, as in `&a` or `&p.w`"));
+                    self.error_unless_group(&r.expr, err(r, "pass a reference to a local, a parameter or a place in one, as in `&a` or `&p.w`"));
                     self.dummy()
                 }
             };
@@ -687,12 +687,10 @@ impl Lower {
                 _ => None,
             },
             Expr::Path(p) => {
-                if let Some(id) = p.path.get_ident() {
-                    match self.binding(&id.to_string()) {
-                        Some(Binding::Var(v)) => return Some(self.f.types.kind(self.f.vars[v].ty)),
-                        Some(Binding::Alias(_, _, ty, _)) => return Some(self.f.types.kind(ty)),
-                        None => {}
-                    }
+                if let Some(id) = p.path.get_ident()
+                    && let Some(b) = self.binding(&id.to_string())
+                {
+                    return Some(self.f.types.kind(b.ty(&self.f)));
                 }
                 if p.path
                     .segments
@@ -725,10 +723,7 @@ impl Lower {
                 }
                 let Expr::Path(p) = base else { return None };
                 let id = p.path.get_ident()?;
-                let mut ty = match self.binding(&id.to_string())? {
-                    Binding::Var(v) => self.f.vars[v].ty,
-                    Binding::Alias(_, _, ty, _) => ty,
-                };
+                let mut ty = self.binding(&id.to_string())?.ty(&self.f);
                 for _ in 0..depth {
                     ty = self.f.types.elem(ty)?;
                 }

@@ -277,6 +277,8 @@ impl Lower {
     /// counter over the elements the arrays yield (all of them, or their windows: `.skip(k)`,
     /// `.take(n)`), each element name an alias of a place (at the counter plus the array's
     /// skipped elements, or from its window's end where `.rev()` reverses the array alone).
+    /// `a.windows(K)` and `a.chunks_exact(K)` in place of `a.iter()`: the counter over the
+    /// groups, each name bound to its group ([`Binding::Group`]).
     fn iter_head(
         &mut self,
         fl: &syn::ExprForLoop,
@@ -287,7 +289,8 @@ impl Lower {
         let (iters, windows, enumerate, rev) = self.iter_chain(fl, base, chain)?;
         let (steps, len, places, each) = self.iter_places(&iters)?;
         // With `.skip(k)` or `.take(n)`, the fewest elements an array yields.
-        let windowed = windows.iter().any(|w| w.skip.is_some() || w.take.is_some());
+        let windowed =
+            (windows.iter()).any(|w| w.skip.is_some() || w.take.is_some() || w.group.is_some());
         let steps = if windowed {
             let mut counts = (windows.iter().zip(&each)).map(|(w, len)| w.count(len));
             let first = counts.next().expect("one array at least");
@@ -305,6 +308,13 @@ impl Lower {
         // it (the user's `row` is a name no sweep has).
         let sub_slice =
             (places.iter().flat_map(|(_, p)| p)).any(|p| matches!(p, Proj::Range { .. }));
+        if sub_slice && windows.iter().any(|w| w.group.is_some()) {
+            self.error(err(
+                &fl.expr,
+                "`.windows(K)` and `.chunks_exact(K)` of a sub-slice are not supported; loop over indices instead, as in `for i in a..b - 1` reading `x[i]` and `x[i + 1]`",
+            ));
+            return None;
+        }
         if sub_slice && (windowed || windows.iter().any(|w| w.rev)) {
             self.error(err(
                 &fl.expr,
@@ -392,6 +402,10 @@ impl Lower {
                     iters.push(base);
                     windows[0].borrowed = true;
                 }
+                "windows" | "chunks_exact" if first => {
+                    iters.push(base);
+                    windows[0] = self.group_window(m)?;
+                }
                 "skip" | "take" if !first && !enumerate && iters.len() == 1 => {
                     self.narrow(&mut windows[0], m)?
                 }
@@ -413,6 +427,17 @@ impl Lower {
                                 borrowed: true,
                                 ..Window::default()
                             };
+                            for m in after {
+                                self.narrow(&mut window, m)?;
+                            }
+                            windows.push(window);
+                        }
+                        // `.zip(b.windows(K))`, `.zip(b.chunks_exact(K))`.
+                        (_, Some((z, after)))
+                            if z.method == "windows" || z.method == "chunks_exact" =>
+                        {
+                            iters.push(&*z.receiver);
+                            let mut window = self.group_window(z)?;
                             for m in after {
                                 self.narrow(&mut window, m)?;
                             }
@@ -446,7 +471,7 @@ impl Lower {
                 _ => {
                     self.error(err(
                         &m.method,
-                        "supported loops: `for i in a..b` (with `.rev()`, `.step_by(k)`), `for x in a.iter()`, `a.iter().enumerate()`, `a.iter().zip(b.iter())` (then `.enumerate()` too) and `iter_mut()` on local arrays, with `.skip(k)`, `.take(n)` and `.rev()` right after `.iter()` and `.rev()` last",
+                        "supported loops: `for i in a..b` (with `.rev()`, `.step_by(k)`), `for x in a.iter()`, `a.iter().enumerate()`, `a.iter().zip(b.iter())` (then `.enumerate()` too) and `iter_mut()` on local arrays, with `.skip(k)`, `.take(n)` and `.rev()` right after `.iter()` and `.rev()` last; `a.windows(K)` and `a.chunks_exact(K)` in place of `a.iter()`",
                     ));
                     return None;
                 }
@@ -480,10 +505,13 @@ impl Lower {
         let mut places = Vec::new();
         for arr in iters {
             let Some((v, proj)) = self.place_or_const(arr) else {
-                self.error(err(
+                self.error_unless_group(
                     arr,
-                    "iterate over a local array, an array parameter or a `const` array",
-                ));
+                    err(
+                        arr,
+                        "iterate over a local array, an array parameter or a `const` array",
+                    ),
+                );
                 return None;
             };
             // Iterated, a local bound without a type to a call's result is an array.
@@ -629,6 +657,15 @@ impl Lower {
             let read = self.read(var);
             let k = Box::new(Pure::Var(var, Vec::new(), read));
             let at = match at {
+                At::Group(g) => {
+                    let start = match g.chunks {
+                        true => Pure::Bin(quote::quote!(*), k, Box::new(Pure::Lit(g.k.clone()))),
+                        false => *k,
+                    };
+                    let ty = self.place_ty(v, &proj);
+                    self.bind_name(name.to_string(), Binding::Group(v, proj, start, g.k, ty));
+                    continue;
+                }
                 At::From(Some(skip)) => Pure::Bin(quote::quote!(+), k, Box::new(Pure::Lit(skip))),
                 At::From(None) => *k,
                 At::Back(end) => {

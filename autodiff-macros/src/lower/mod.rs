@@ -59,6 +59,20 @@ pub(super) enum Binding {
     /// name to a reference (`for x in a.iter()`, `let x = &a[k];`) or to a copy of the
     /// element (`for &x in a.iter()`, `for x in a` of an array by value).
     Alias(VarId, Vec<Proj>, TyId, bool),
+    /// `w` of `for w in x.windows(K)` or `x.chunks_exact(K)`: the `K` elements of the array
+    /// at `(v, proj)` from `start` on (the place's type is the last field), read by element
+    /// (`w[j]` is the place's `[start + j]`) and measured (`w.len()` is `K`) only.
+    Group(VarId, Vec<Proj>, Pure, TokenStream, TyId),
+}
+
+impl Binding {
+    /// The type of what the name stands for: its variable's, its place's, its group's array.
+    fn ty(&self, f: &Func) -> TyId {
+        match self {
+            Binding::Var(v) => f.vars[*v].ty,
+            Binding::Alias(_, _, ty, _) | Binding::Group(.., ty) => *ty,
+        }
+    }
 }
 
 /// Why a loop over a length computed from a const generic parameter runs over a run-time
@@ -544,7 +558,7 @@ impl Lower {
     fn lookup(&self, name: &str) -> Option<VarId> {
         match self.binding(name)? {
             Binding::Var(v) => Some(v),
-            Binding::Alias(..) => None,
+            Binding::Alias(..) | Binding::Group(..) => None,
         }
     }
 
@@ -588,7 +602,7 @@ impl Lower {
             .iter()
             .rev()
             .find_map(|s| s.get(name).cloned())?;
-        let (Binding::Var(v) | Binding::Alias(v, ..)) = &b;
+        let (Binding::Var(v) | Binding::Alias(v, ..) | Binding::Group(v, ..)) = &b;
         self.named.borrow_mut().insert(*v);
         Some(b)
     }

@@ -96,6 +96,10 @@ impl Lower {
                 match self.binding(&id.to_string())? {
                     Binding::Var(v) => Some((v, Vec::new())),
                     Binding::Alias(v, proj, ..) => Some(self.alias_place(v, proj)),
+                    Binding::Group(..) => {
+                        self.group_whole(e);
+                        None
+                    }
                 }
             }
             syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => {
@@ -107,9 +111,16 @@ impl Lower {
                     Binding::Alias(v, proj, ..) => Some(self.alias_place(v, proj)),
                     Binding::Var(v) if self.f.vars[v].by_ref => Some((v, vec![Proj::Deref])),
                     Binding::Var(_) => None,
+                    Binding::Group(..) => {
+                        self.group_whole(e);
+                        None
+                    }
                 }
             }
             syn::Expr::Index(ix) => {
+                if let Some(element) = self.group_element(ix) {
+                    return element;
+                }
                 let (v, mut proj) = self.place_or_const(&ix.expr)?;
                 self.untyped_call_result(v, &proj, "an array");
                 let base_ty = self.place_ty(v, &proj);

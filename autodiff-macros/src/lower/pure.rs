@@ -67,6 +67,11 @@ impl Lower {
             .last()
             .map(|s| s.ident.to_string())
             .unwrap_or_default();
+        // A group's name read whole: reported where it was looked up as a place.
+        let group = syn::Expr::Path(p.clone());
+        if self.group_len(&group).is_some() {
+            return None;
+        }
         if p.qself.is_some() || !is_screaming(&last) {
             let msg = if p.path.segments.len() == 1 {
                 format!(
@@ -296,6 +301,12 @@ impl Lower {
             && let Some(len) = self.vec_len(&m.receiver)
         {
             return (len, self.f.usize_ty);
+        }
+        if m.method == "len"
+            && m.args.is_empty()
+            && let Some(k) = self.group_len(&m.receiver)
+        {
+            return (Pure::Lit(k), self.f.usize_ty);
         }
         let (recv, rt) = self.pure(&m.receiver);
         let name = m.method.to_string();

@@ -1,5 +1,6 @@
 //! The windows of an iterator loop's arrays: `.skip(k)`, `.take(n)` and `.rev()` right after
-//! `.iter()`, and the counts they yield.
+//! `.iter()`, and the counts they yield; and the groups of `.windows(K)` and
+//! `.chunks_exact(K)`, each bound to a name read by element.
 
 use proc_macro2::TokenStream;
 use quote::ToTokens;
@@ -17,12 +18,42 @@ pub(super) struct Window {
     pub(super) rev: bool,
     /// The elements come as references (`.iter()`, `.iter_mut()`, `&a`), not by value.
     pub(super) borrowed: bool,
+    /// `.windows(K)` or `.chunks_exact(K)` instead of `.iter()`: groups of `K` elements.
+    pub(super) group: Option<Group>,
 }
+
+/// The groups of `K` elements `.windows(K)` (`chunks: false`, each from the next element on)
+/// or `.chunks_exact(K)` (`chunks: true`, side by side, the rest left out) yields.
+#[derive(Clone)]
+pub(super) struct Group {
+    pub(super) chunks: bool,
+    pub(super) k: TokenStream,
+}
+
+/// A group's name read otherwise than by element or length.
+const GROUP_USE: &str = "a window of `.windows(K)` or `.chunks_exact(K)` is read by element (`w[0]`, `w[j]`) and measured (`w.len()`) here; to pass or iterate it, loop over indices instead, as in `for i in 0..x.len() - 1` with `&x[i..i + 2]` of a slice";
 
 impl Window {
     /// How many elements the array of length `len` yields: `len` past the skipped ones, at
     /// most the taken ones (worked out here where all are literals).
     pub(super) fn count(&self, len: &TokenStream) -> TokenStream {
+        if let Some(Group { chunks, k }) = &self.group {
+            return match (literal(len), literal(k), chunks) {
+                (Some(l), Some(k), false) => usize_lit((l + 1).saturating_sub(k)),
+                (Some(l), Some(k), true) => usize_lit(l / k),
+                // `len - (K - 1)`, not `len + 1 - K`: `hvp`'s tangent program reads the count
+                // again as a loop bound, at most `len` (a const generic alone, as a tape's
+                // length must be). A `K` of 0 panics in `K - 1`, as `.windows(0)` does.
+                (_, Some(k), false) => {
+                    let less = usize_lit(k - 1);
+                    quote::quote!(::core::primitive::usize::saturating_sub(#len, #less))
+                }
+                (_, None, false) => {
+                    quote::quote!(::core::primitive::usize::saturating_sub(#len, #k - 1))
+                }
+                (_, _, true) => quote::quote!(((#len) / #k)),
+            };
+        }
         let rest = match &self.skip {
             None => len.clone(),
             Some(k) => match (literal(len), literal(k)) {
@@ -54,6 +85,9 @@ pub(super) fn min_tokens(a: &TokenStream, b: &TokenStream) -> TokenStream {
 pub(super) enum At {
     From(Option<TokenStream>),
     Back(Pure),
+    /// A group of `.windows(K)` (from the counter on) or `.chunks_exact(K)` (from `K` times
+    /// the counter on).
+    Group(Group),
 }
 
 impl Lower {
@@ -61,6 +95,9 @@ impl Lower {
     /// plus the skipped elements, or, reversed, back from one past the last element the
     /// window yields (the array's end, or `skip + take` where that comes first).
     pub(super) fn window_at(&mut self, w: Window, v: VarId, proj: &[Proj]) -> At {
+        if let Some(g) = w.group {
+            return At::Group(g);
+        }
         if !w.rev {
             return At::From(w.skip);
         }
@@ -104,7 +141,7 @@ impl Lower {
                     let generic = self.f.generics.iter().any(|(g, _)| g == id);
                     let local = match self.binding(&name) {
                         Some(Binding::Var(v)) => !self.f.vars[v].constant,
-                        Some(Binding::Alias(..)) => true,
+                        Some(Binding::Alias(..) | Binding::Group(..)) => true,
                         None => false,
                     };
                     (generic || super::is_screaming(&name)) && !local
@@ -122,6 +159,13 @@ impl Lower {
     /// `.rev()` last of the three.
     pub(super) fn narrow(&mut self, window: &mut Window, m: &syn::ExprMethodCall) -> Option<()> {
         let skip = m.method == "skip";
+        if window.group.is_some() {
+            self.error(err(
+                &m.method,
+                format!("`.{}(..)` after `.windows(K)` or `.chunks_exact(K)` is not supported; loop over indices instead, as in `for i in k..x.len() - 1` reading `x[i]` and `x[i + 1]`", m.method),
+            ));
+            return None;
+        }
         if m.method == "rev" && m.args.is_empty() {
             if window.rev {
                 self.error(err(
@@ -190,6 +234,93 @@ impl Lower {
             &mut window.take
         }) = Some(bound);
         Some(())
+    }
+}
+
+impl Lower {
+    /// `.windows(K)` or `.chunks_exact(K)` in place of `.iter()`: a window yielding groups of
+    /// `K` elements, `K` a constant ([`Lower::constant_count`]) other than 0 (on which Rust
+    /// panics).
+    pub(super) fn group_window(&mut self, m: &syn::ExprMethodCall) -> Option<Window> {
+        let chunks = m.method == "chunks_exact";
+        let k = match m.args.first() {
+            Some(e) if m.args.len() == 1 && self.constant_count(e) => match e {
+                syn::Expr::Lit(_) | syn::Expr::Path(_) => e.to_token_stream(),
+                e => quote::quote!((#e)),
+            },
+            _ => {
+                self.error(err(
+                    m.args.first().map_or(&m.method as &dyn ToTokens, |a| a as &dyn ToTokens),
+                    format!("`.{}(K)` takes an integer literal or a `const` here (the same in every sweep); for a size known at run time, loop over indices: `for i in (0..x.len()).step_by(k)`", m.method),
+                ));
+                return None;
+            }
+        };
+        if literal(&k) == Some(0) {
+            self.error(err(
+                &m.args[0],
+                format!(
+                    "`.{}(0)` panics: the size of a group is at least 1",
+                    m.method
+                ),
+            ));
+            return None;
+        }
+        Some(Window {
+            borrowed: true,
+            group: Some(Group { chunks, k }),
+            ..Window::default()
+        })
+    }
+
+    /// The group a name is bound to, where `e` is the name of one.
+    fn group_of(&self, e: &syn::Expr) -> Option<(VarId, Vec<Proj>, Pure, TokenStream)> {
+        let syn::Expr::Path(p) = super::bounded::peeled(e) else {
+            return None;
+        };
+        match self.binding(&p.path.get_ident()?.to_string())? {
+            Binding::Group(v, proj, start, k, _) => Some((v, proj, start, k)),
+            _ => None,
+        }
+    }
+
+    /// `w[j]` of a group: its array's place at the group's start plus `j`; `None` where
+    /// `ix` indexes no group, `Some(None)` after an error (`w[a..b]`).
+    pub(super) fn group_element(
+        &mut self,
+        ix: &syn::ExprIndex,
+    ) -> Option<Option<(VarId, Vec<Proj>)>> {
+        let (v, mut proj, start, _) = self.group_of(&ix.expr)?;
+        if matches!(&*ix.index, syn::Expr::Range(_)) {
+            self.error_once(ix, GROUP_USE);
+            return Some(None);
+        }
+        let (j, jt) = self.pure(&ix.index);
+        let usize_ty = self.f.usize_ty;
+        self.f.types.unify(jt, usize_ty);
+        proj.push(Proj::Index(Pure::Bin(
+            quote::quote!(+),
+            Box::new(start),
+            Box::new(j),
+        )));
+        Some(Some((v, proj)))
+    }
+
+    /// `w.len()` of a group: its size.
+    pub(super) fn group_len(&self, e: &syn::Expr) -> Option<TokenStream> {
+        self.group_of(e).map(|(.., k)| k)
+    }
+
+    /// `error`, unless `e` is a group's name (read whole: reported where it was looked up).
+    pub(super) fn error_unless_group(&mut self, e: &syn::Expr, error: syn::Error) {
+        if self.group_len(e).is_none() {
+            self.error(error);
+        }
+    }
+
+    /// The error for a group's name read whole, once.
+    pub(super) fn group_whole(&mut self, e: &syn::Expr) {
+        self.error_once(e, GROUP_USE);
     }
 }
 
