@@ -1853,6 +1853,94 @@ mod borrowed_places {
             },
         );
     }
+
+    const EDGES: [[usize; 2]; 3] = [[0, 1], [1, 2], [2, 0]];
+
+    /// References at indices held by locals that are not `mut` (read from a table, or
+    /// computed): each use reads the place again, at the same index.
+    #[differentiable(jvp, hvp)]
+    pub fn springs(pts: &[[f64; 2]; 3], rest: f64) -> f64 {
+        let mut s = 0.0;
+        for e in 0..3 {
+            let a = EDGES[e][0];
+            let b = EDGES[e][1];
+            let p = &pts[a];
+            let q = &pts[b];
+            let dx = q[0] - p[0];
+            let dy = q[1] - p[1];
+            let len = (dx * dx + dy * dy + 0.1).sqrt();
+            s += (len - rest) * (len - rest) + p[0] * q[1];
+        }
+        let k = 2 * 2 % 3;
+        let mid = &pts[k];
+        for i in 0..2 {
+            s = s * 0.5 + (mid[i] * rest).sin();
+        }
+        s + mid[0] * mid[1] * rest
+    }
+
+    fn springs_plain(pts: &[[f64; 2]; 3], rest: f64) -> f64 {
+        let mut s = 0.0;
+        for e in 0..3 {
+            let (a, b) = (EDGES[e][0], EDGES[e][1]);
+            let dx = pts[b][0] - pts[a][0];
+            let dy = pts[b][1] - pts[a][1];
+            let len = (dx * dx + dy * dy + 0.1).sqrt();
+            s += (len - rest) * (len - rest) + pts[a][0] * pts[b][1];
+        }
+        for i in 0..2 {
+            s = s * 0.5 + (pts[1][i] * rest).sin();
+        }
+        s + pts[1][0] * pts[1][1] * rest
+    }
+
+    #[test]
+    fn indices_held_by_locals_against_central_differences() {
+        let split = |q: [f64; 7]| ([[q[0], q[1]], [q[2], q[3]], [q[4], q[5]]], q[6]);
+        let flat = |pts: [[f64; 2]; 3], rest: f64| {
+            let [[a, b], [c, d], [e, f]] = pts;
+            [a, b, c, d, e, f, rest]
+        };
+        let points = crate::common::cube::<7>(1391, 30, -1.2, 1.2);
+        let grad = |q: [f64; 7]| {
+            let (pts, rest) = split(q);
+            let (value, (d_pts, d_rest)) = springs_grad(&pts, rest);
+            (value, flat(d_pts, d_rest))
+        };
+        GradCheck::new("references at indices held by locals").run(
+            &points,
+            |q| {
+                let (pts, rest) = split(q);
+                let plain = springs_plain(&pts, rest);
+                crate::common::assert_close("springs", springs(&pts, rest), plain, 1e-13);
+                plain
+            },
+            grad,
+        );
+        crate::common::check_jvp(
+            "springs_jvp",
+            &points,
+            |_| 1.0,
+            |q| springs_plain(&split(q).0, split(q).1),
+            grad,
+            |q, t| {
+                let ((pts, rest), (t_pts, t_rest)) = (split(q), split(t));
+                springs_jvp(&pts, rest, &t_pts, t_rest)
+            },
+        );
+        check_hvp(
+            "springs_hvp",
+            &points,
+            |_| 1.0,
+            1e-6,
+            grad,
+            |q, v| {
+                let ((pts, rest), (v_pts, v_rest)) = (split(q), split(v));
+                let (value, g, h) = springs_hvp(&pts, rest, &v_pts, v_rest);
+                (value, flat(g.0, g.1), flat(h.0, h.1))
+            },
+        );
+    }
 }
 
 /// `.windows(K)` and `.chunks_exact(K)`: each group read by element (`d[0]`, `p[j]`) and

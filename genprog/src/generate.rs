@@ -2011,9 +2011,9 @@ impl Gen<'_> {
                 return;
             }
             if self.side.gen_bool(0.3)
-                && let Some(stmt) = self.reference_let()
+                && let Some(stmts) = self.reference_let()
             {
-                out.push(stmt);
+                out.extend(stmts);
                 return;
             }
             if let Some(stmt) = self.array_pattern_let() {
@@ -2144,9 +2144,10 @@ impl Gen<'_> {
         })
     }
 
-    /// `let r = &a[k];` of an array nothing writes (`k` a literal): a row of a 2-D array, read
-    /// as `r[j]`, or an element of a 1-D one, read as `(*r)`; an alias of the place.
-    fn reference_let(&mut self) -> Option<Stmt> {
+    /// `let r = &a[k];` of an array nothing writes (`k` a literal, or now and then a `usize`
+    /// local bound to it just before, `let k = 1;`): a row of a 2-D array, read as `r[j]`, or
+    /// an element of a 1-D one, read as `(*r)`; an alias of the place.
+    fn reference_let(&mut self) -> Option<Vec<Stmt>> {
         let arrays: Vec<ArraySrc> = (self.arrays().into_iter())
             .filter(|a| {
                 a.slot.is_none()
@@ -2156,6 +2157,22 @@ impl Gen<'_> {
             .collect();
         let src = arrays.choose(&mut self.side)?.clone();
         let k = self.side.gen_range(0..src.dims[0].value());
+        let mut out = Vec::new();
+        let index = match self.side.gen_bool(0.4) {
+            true => {
+                let name = self.fresh("k");
+                out.push(Stmt::Let {
+                    name: name.clone(),
+                    mutable: false,
+                    ty: Some("usize".into()),
+                    value: format!("{k}"),
+                    recompute: false,
+                    record: false,
+                });
+                name
+            }
+            false => k.to_string(),
+        };
         let r = self.fresh("u");
         // Not written while the reference lives: to the end of the block.
         self.frozen.push(src.text.clone());
@@ -2166,14 +2183,15 @@ impl Gen<'_> {
                 self.declare(&format!("{r}[{j}]"), Kind::Float, false, src.mag);
             }
         }
-        Some(Stmt::Let {
+        out.push(Stmt::Let {
             name: r,
             mutable: false,
             ty: None,
-            value: format!("&{}[{k}]", src.text),
+            value: format!("&{}[{index}]", src.text),
             recompute: false,
             record: false,
-        })
+        });
+        Some(out)
     }
 
     /// The pattern of an array of `dims`: a fresh name (sometimes `mut`, if `may_mut`) or `_`

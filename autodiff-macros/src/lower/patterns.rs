@@ -500,7 +500,7 @@ impl super::Lower {
             let place = crate::names::user_text(&quote::ToTokens::to_token_stream(&r.expr));
             self.error(syn::Error::new_spanned(
                 &init.expr,
-                format!("a reference to `{place}` is an alias of the place, read again where it is used, so its indices may read only loop counters, parameters and constants: copy the element (`let {} = {place};`) or read `{place}` where it is needed", pi.ident),
+                format!("a reference to `{place}` is an alias of the place, read again where it is used, so its indices may read only loop counters, parameters, constants and locals that are not `mut`: copy the element (`let {} = {place};`) or read `{place}` where it is needed", pi.ident),
             ));
             self.poison(&local.pat);
             return true;
@@ -513,14 +513,15 @@ impl super::Lower {
         true
     }
 
-    /// Whether `proj`'s indices read only values read in place and never assigned: literals,
-    /// loop counters, parameters, constants.
+    /// Whether `proj`'s indices read only values never assigned: literals, loop counters,
+    /// parameters, constants and locals that are not `mut` (`let k = idx[t];`; each use of
+    /// the alias reads them again: [`Lower::alias_place`]).
     fn fixed_indices(&self, proj: &[Proj]) -> bool {
         let mut reads = Vec::new();
         for i in proj.iter().flat_map(Proj::pures) {
             crate::walk::pure_reads(i, &mut reads);
         }
-        (reads.iter()).all(|(v, ..)| self.f.vars[*v].in_place() && !self.f.vars[*v].mutable)
+        (reads.iter()).all(|(v, ..)| !self.f.vars[*v].mutable)
     }
 
     /// A field or index of something that is not a place: `x.sin_cos().0` is `x.sin()`, `.1`

@@ -255,10 +255,14 @@ impl Lower {
         self.pure_text(&Pure::Var(v, proj.to_vec(), 0)).to_string()
     }
 
-    /// The place a name bound to a place stands for, at this use: a sub-slice's with reads of
-    /// its own ([`Lower::fresh_reads`]).
+    /// The place a name bound to a place stands for, at this use: with reads of its own
+    /// ([`Lower::fresh_reads`]) where it is a sub-slice or its indices read a local (`&m[k]`
+    /// of `let k = idx[t];`), which the plan records where each read is.
     pub(super) fn alias_place(&mut self, v: VarId, mut proj: Vec<Proj>) -> (VarId, Vec<Proj>) {
-        if proj.iter().any(|p| matches!(p, Proj::Range { .. })) {
+        let mut reads = Vec::new();
+        crate::walk::proj_reads(&proj, &mut reads);
+        let local = reads.iter().any(|(w, ..)| !self.f.vars[*w].in_place());
+        if local || proj.iter().any(|p| matches!(p, Proj::Range { .. })) {
             self.fresh_reads(&mut proj);
         }
         (v, proj)
