@@ -1460,6 +1460,97 @@ mod skipped_and_taken {
         assert_eq!(shifted_grad(&[0.7]), (0.0, [0.0]));
     }
 
+    /// `.skip(k)` and `.take(n)` after `.rev()`: the last `k` elements left out, then `n` of
+    /// the rest, last first; before `.enumerate()`, on a `zip`'s operand, after a window in
+    /// front, past the end, and with the counter reversed too.
+    #[differentiable(jvp, hvp)]
+    pub fn back(x: &[f64; 5], y: &[f64; 4]) -> f64 {
+        let mut s = 0.0;
+        for (k, v) in x.iter().rev().skip(1).enumerate() {
+            s = s * 0.5 + (k as f64 + 1.0) * v.sin();
+        }
+        for (a, b) in x.iter().zip(y.iter().rev().take(2)) {
+            s += a * b;
+        }
+        for v in x.iter().skip(1).take(3).rev().skip(1).take(LAG) {
+            s = s * 0.75 + v * v;
+        }
+        for (a, b) in x.iter().rev().take(7).zip(y.iter().rev().skip(1)) {
+            s = s * 0.5 + (a * b).tanh();
+        }
+        for v in y.iter().rev().skip(FAR) {
+            s += 100.0 * v;
+        }
+        for v in y.iter().rev().skip(1).take(2).rev() {
+            s = s * 0.5 + v;
+        }
+        s
+    }
+
+    fn back_plain(x: &[f64; 5], y: &[f64; 4]) -> f64 {
+        let mut s = 0.0;
+        for k in 0..4 {
+            s = s * 0.5 + (k as f64 + 1.0) * x[3 - k].sin();
+        }
+        s += x[0] * y[3] + x[1] * y[2];
+        for i in [2, 1] {
+            s = s * 0.75 + x[i] * x[i];
+        }
+        for (i, j) in [(4, 2), (3, 1), (2, 0)] {
+            s = s * 0.5 + (x[i] * y[j]).tanh();
+        }
+        for j in [1, 2] {
+            s = s * 0.5 + y[j];
+        }
+        s
+    }
+
+    /// The same after `.rev()` of a slice of a run-time length.
+    #[differentiable(wrt(x))]
+    pub fn back_slice(x: &[f64]) -> f64 {
+        let mut s = 0.0;
+        for (k, v) in x.iter().rev().skip(1).take(3).enumerate() {
+            s = s * 0.5 + (k as f64 + 1.0) * (v * v).sin();
+        }
+        s
+    }
+
+    fn back_slice_plain(x: &[f64]) -> f64 {
+        let n = x.len().saturating_sub(1).min(3);
+        let mut s = 0.0;
+        for k in 0..n {
+            s = s * 0.5 + (k as f64 + 1.0) * (x[x.len() - 2 - k] * x[x.len() - 2 - k]).sin();
+        }
+        s
+    }
+
+    #[test]
+    fn skip_and_take_after_rev_against_central_differences() {
+        let pair = Pair {
+            f: back,
+            plain: back_plain,
+            grad: back_grad,
+            jvp: back_jvp,
+            hvp: back_hvp,
+        };
+        pair.check::<9>("skip and take after rev", 1392);
+        for n in [1, 2, 5] {
+            GradCheck::new("skip and take after rev of a slice").run(
+                &cube::<5>(1393 + n as u64, 30, -1.2, 1.2),
+                |q| {
+                    let x = &q[..n];
+                    assert_close("back_slice", back_slice(x), back_slice_plain(x), 1e-13);
+                    back_slice(x)
+                },
+                |q| {
+                    let mut g = [0.0; 5];
+                    let (value, ()) = back_slice_grad(&q[..n], &mut g[..n]);
+                    (value, g)
+                },
+            );
+        }
+    }
+
     /// `.rev()` before `.enumerate()` and on a `zip`'s operand, after `skip` and `take`: each
     /// array's elements last first, the pairs in the counter's order.
     #[differentiable(jvp, hvp)]

@@ -274,7 +274,7 @@ impl Gen<'_> {
 
     /// Now and then `.skip(k)`, `.take(n)` or both, right after `iter()` over `len` elements
     /// (`k` and `n` literals, at times past the end): fewer of them, from further on; and now
-    /// and then `.rev()` after them. The loop's bounds stay those of all `len` (an upper
+    /// and then `.rev()` after them, at times with `.skip(k)` or `.take(n)` after it. The loop's bounds stay those of all `len` (an upper
     /// bound).
     fn window(&mut self, len: usize) -> String {
         let window = match self.side.gen_range(0..10) {
@@ -286,11 +286,17 @@ impl Gen<'_> {
             }
             _ => String::new(),
         };
-        // Now and then the array's elements last first (before `enumerate` or in a `zip`).
-        match self.side.gen_bool(0.15) {
-            true => window + ".rev()",
-            false => window,
+        // Now and then the array's elements last first (before `enumerate` or in a `zip`),
+        // and at times the last `k` of them left out or `n` of them kept.
+        if !self.side.gen_bool(0.15) {
+            return window;
         }
+        let back = match self.side.gen_range(0..4) {
+            0 => format!(".skip({})", self.side.gen_range(0..=len + 1)),
+            1 => format!(".take({})", self.side.gen_range(0..=len + 1)),
+            _ => String::new(),
+        };
+        window + ".rev()" + &back
     }
 
     fn coin(&mut self, p: f64) -> bool {

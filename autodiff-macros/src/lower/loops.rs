@@ -289,8 +289,7 @@ impl Lower {
         let (iters, windows, enumerate, rev) = self.iter_chain(fl, base, chain)?;
         let (steps, len, places, each) = self.iter_places(&iters)?;
         // With `.skip(k)` or `.take(n)`, the fewest elements an array yields.
-        let windowed =
-            (windows.iter()).any(|w| w.skip.is_some() || w.take.is_some() || w.group.is_some());
+        let windowed = windows.iter().any(Window::counted);
         let steps = if windowed {
             let mut counts = (windows.iter().zip(&each)).map(|(w, len)| w.count(len));
             let first = counts.next().expect("one array at least");

@@ -16,6 +16,10 @@ pub(super) struct Window {
     pub(super) skip: Option<TokenStream>,
     pub(super) take: Option<TokenStream>,
     pub(super) rev: bool,
+    /// `.skip(k)` and `.take(n)` after the `.rev()`: the last `k` elements left out, then at
+    /// most `n` of the rest, last first.
+    pub(super) back_skip: Option<TokenStream>,
+    pub(super) back_take: Option<TokenStream>,
     /// The elements come as references (`.iter()`, `.iter_mut()`, `&a`), not by value.
     pub(super) borrowed: bool,
     /// `.windows(K)` or `.chunks_exact(K)` instead of `.iter()`: groups of `K` elements.
@@ -34,6 +38,15 @@ pub(super) struct Group {
 const GROUP_USE: &str = "a window of `.windows(K)` or `.chunks_exact(K)` is read by element (`w[0]`, `w[j]`) and measured (`w.len()`) here; to pass or iterate it, loop over indices instead, as in `for i in 0..x.len() - 1` with `&x[i..i + 2]` of a slice";
 
 impl Window {
+    /// Whether the window yields a count of its own (not the whole array's).
+    pub(super) fn counted(&self) -> bool {
+        self.skip.is_some()
+            || self.take.is_some()
+            || self.back_skip.is_some()
+            || self.back_take.is_some()
+            || self.group.is_some()
+    }
+
     /// How many elements the array of length `len` yields: `len` past the skipped ones, at
     /// most the taken ones (worked out here where all are literals).
     pub(super) fn count(&self, len: &TokenStream) -> TokenStream {
@@ -61,7 +74,18 @@ impl Window {
                 _ => quote::quote!(::core::primitive::usize::saturating_sub(#len, #k)),
             },
         };
-        match &self.take {
+        let rest = match &self.take {
+            None => rest,
+            Some(n) => min_tokens(&rest, n),
+        };
+        let rest = match &self.back_skip {
+            None => rest,
+            Some(k) => match (literal(&rest), literal(k)) {
+                (Some(l), Some(k)) => usize_lit(l.saturating_sub(k)),
+                _ => quote::quote!(::core::primitive::usize::saturating_sub(#rest, #k)),
+            },
+        };
+        match &self.back_take {
             None => rest,
             Some(n) => min_tokens(&rest, n),
         }
@@ -102,13 +126,18 @@ impl Lower {
             return At::From(w.skip);
         }
         let len = self.place_len(v, proj);
-        At::Back(match (w.skip, w.take) {
+        let end = match (w.skip, w.take) {
             (_, None) => len,
             (skip, Some(n)) => {
                 let skip = skip.unwrap_or_else(|| quote::quote!(0));
                 let end = Pure::Lit(quote::quote!((#skip + #n)));
                 Pure::Call(crate::ir::core_min(), vec![end, len])
             }
+        };
+        // Read only where the counter is below the count: never below the skipped ones.
+        At::Back(match w.back_skip {
+            None => end,
+            Some(k) => Pure::Bin(quote::quote!(-), Box::new(end), Box::new(Pure::Lit(k))),
         })
     }
 
@@ -155,8 +184,8 @@ impl Lower {
     }
 
     /// Narrows an array's window by the `.skip(k)`, `.take(n)` or `.rev()` after its `.iter()`:
-    /// `k` and `n` constants ([`Lower::constant_count`]), which every sweep reads alike;
-    /// `.rev()` last of the three.
+    /// `k` and `n` constants ([`Lower::constant_count`]), which every sweep reads alike; after
+    /// a `.rev()`, `.skip(k)` leaves out the last `k` and `.take(n)` keeps `n` of the rest.
     pub(super) fn narrow(&mut self, window: &mut Window, m: &syn::ExprMethodCall) -> Option<()> {
         let skip = m.method == "skip";
         if window.group.is_some() {
@@ -184,24 +213,6 @@ impl Lower {
             ));
             return None;
         }
-        if window.rev {
-            let instead = match skip {
-                true => {
-                    "`.rev().skip(k)` leaves out the last `k` elements: write `.take(len - k).rev()`"
-                }
-                false => {
-                    "`.rev().take(n)` keeps the last `n` elements: write `.skip(len - n).rev()`"
-                }
-            };
-            self.error(err(
-                &m.method,
-                format!(
-                    "`.{}(..)` after `.rev()` is not supported; {instead}",
-                    m.method
-                ),
-            ));
-            return None;
-        }
         let bound = match &m.args.first() {
             // In parentheses where it is more than one token: it is read inside sums.
             Some(e) if m.args.len() == 1 && self.constant_count(e) => Some(match e {
@@ -221,18 +232,19 @@ impl Lower {
             ));
             return None;
         };
-        if window.take.is_some() || (skip && window.skip.is_some()) {
+        // Before the `.rev()`, or after it (from the last element on).
+        let (first, then) = match window.rev {
+            false => (&mut window.skip, &mut window.take),
+            true => (&mut window.back_skip, &mut window.back_take),
+        };
+        if then.is_some() || (skip && first.is_some()) {
             self.error(err(
                 &m.method,
-                "write one `.skip(k)` and then one `.take(n)` after `.iter()`: `.take(n).skip(k)` is `.skip(k).take(n - k)` (for `n >= k`), two `.skip`s are one of their sum and two `.take`s one of the smaller",
+                "write one `.skip(k)` and then one `.take(n)` after `.iter()` (and after `.rev()`): `.take(n).skip(k)` is `.skip(k).take(n - k)` (for `n >= k`), two `.skip`s are one of their sum and two `.take`s one of the smaller",
             ));
             return None;
         }
-        *(if skip {
-            &mut window.skip
-        } else {
-            &mut window.take
-        }) = Some(bound);
+        *(if skip { first } else { then }) = Some(bound);
         Some(())
     }
 }
