@@ -2045,7 +2045,8 @@ mod grouped {
     /// First and second differences by windows, points of three coordinates by chunks, a
     /// window zipped with weights and weights zipped with chunks, windows enumerated
     /// backwards, a chunk's length bounding an inner loop (the rest of `chunks_exact` left
-    /// out) and windows longer than the array (none).
+    /// out), windows longer than the array (none), and groups iterated: a convolution
+    /// (`d.iter().zip(w.iter())` summed), a chunk backwards.
     #[differentiable(jvp, hvp)]
     pub fn curve(x: &[f64; 6], w: &[f64; 5]) -> f64 {
         let mut s = 0.0;
@@ -2076,6 +2077,14 @@ mod grouped {
         for d in x.windows(7) {
             s += 100.0 * d[0];
         }
+        for d in x.windows(K) {
+            s += d.iter().zip(w.iter()).map(|(a, b)| a * b).sum::<f64>();
+        }
+        for p in x.chunks_exact(2) {
+            for (j, v) in p.iter().rev().enumerate() {
+                s = s * 0.5 + (j as f64 + 1.0) * v * v;
+            }
+        }
         s
     }
 
@@ -2104,6 +2113,14 @@ mod grouped {
         for j in 0..4 {
             s += 0.1 * x[j] * w[j];
         }
+        for i in 0..4 {
+            s += x[i] * w[0] + x[i + 1] * w[1] + x[i + 2] * w[2];
+        }
+        for c in 0..3 {
+            for j in 0..2 {
+                s = s * 0.5 + (j as f64 + 1.0) * x[2 * c + 1 - j] * x[2 * c + 1 - j];
+            }
+        }
         s
     }
 
@@ -2123,6 +2140,11 @@ mod grouped {
         for (i, p) in x.chunks_exact(2).enumerate() {
             s += (i as f64 + 1.0) * (p[0] * p[1] * w).tanh();
         }
+        for d in x.windows(2) {
+            for v in d {
+                s += 0.1 * v * w;
+            }
+        }
         s + r * w
     }
 
@@ -2137,6 +2159,10 @@ mod grouped {
         }
         for i in 0..x.len() / 2 {
             s += (i as f64 + 1.0) * (x[2 * i] * x[2 * i + 1] * w).tanh();
+        }
+        for i in 0..x.len().saturating_sub(1) {
+            s += 0.1 * x[i] * w;
+            s += 0.1 * x[i + 1] * w;
         }
         s + r * w
     }

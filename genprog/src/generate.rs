@@ -1265,11 +1265,12 @@ impl Gen<'_> {
             ),
             2 => {
                 // Now and then (`clash-names`) `fold`'s accumulator named like a float the
-                // `map` before it reads: each closure's names are its own.
+                // `map` before it reads: each closure's names are its own. (A name, not a
+                // tuple's element `t.0` or a row's `r[1]`, which floats are too.)
                 let outer = self.visible().into_iter().find_map(|k| {
                     let x = &self.scope[k];
-                    (matches!(x.kind, Kind::Float) && !x.name.starts_with("r#"))
-                        .then(|| (x.name.clone(), x.mag))
+                    let name = x.name.chars().all(|c| c.is_alphanumeric() || c == '_');
+                    (matches!(x.kind, Kind::Float) && name).then(|| (x.name.clone(), x.mag))
                 });
                 match outer {
                     Some((p, mag)) if self.p(Feature::ClashNames, 0.3) => {
@@ -3203,7 +3204,7 @@ impl Gen<'_> {
                 self.frozen.push(src.text.clone());
                 if form == Feature::Iter && self.side.gen_bool(0.2) {
                     // Groups of `k` elements (`k` past the length now and then: none), the
-                    // body reading two of them into a local first.
+                    // body reading two of them (or their sum) into a local first.
                     let chunks = self.side.gen_bool(0.5);
                     let k = self.side.gen_range(1..=len + 1);
                     let groups = match chunks {
@@ -3212,17 +3213,22 @@ impl Gen<'_> {
                     };
                     self.enter_loop("", 0, groups as f64);
                     let (a, b) = (self.side.gen_range(0..k), self.side.gen_range(0..k));
-                    let (op, mag) = match self.side.gen_range(0..3) {
-                        0 => ("+", 2.0 * src.mag),
-                        1 => ("-", 2.0 * src.mag),
-                        _ => ("*", src.mag * src.mag),
-                    };
                     let w = self.fresh("w");
+                    // Two elements, or now and then the group summed.
+                    let (value, mag) = match self.side.gen_range(0..4) {
+                        0 => (format!("{w}[{a}] + {w}[{b}]"), 2.0 * src.mag),
+                        1 => (format!("{w}[{a}] - {w}[{b}]"), 2.0 * src.mag),
+                        2 => (format!("{w}[{a}] * {w}[{b}]"), src.mag * src.mag),
+                        _ => (
+                            format!("{w}.iter().map(|e| e * 0.5).sum::<$F>()"),
+                            0.5 * k as f64 * src.mag,
+                        ),
+                    };
                     body.push(Stmt::Let {
                         name: v.clone(),
                         mutable: false,
                         ty: None,
-                        value: format!("{w}[{a}] {op} {w}[{b}]"),
+                        value,
                         recompute: false,
                         record: false,
                     });

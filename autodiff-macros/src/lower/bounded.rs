@@ -115,6 +115,16 @@ impl Bound {
         self.add(-k)
     }
 
+    /// Whether `self` is below `size`, as far as both are known: numbers, or the same
+    /// expression with offsets (`K - 1` and `K`); `true` where they cannot be compared.
+    pub(super) fn below(&self, size: &Bound) -> bool {
+        match (self.num, size.num) {
+            (Some(a), Some(b)) => a < b,
+            (None, None) if self.expr.to_string() == size.expr.to_string() => self.off < size.off,
+            _ => true,
+        }
+    }
+
     /// Does the bound involve a const generic parameter?
     fn any_generic(&self) -> bool {
         self.generic || self.generic_expr

@@ -288,6 +288,8 @@ impl Lower {
     ) -> Option<Head> {
         let (iters, windows, enumerate, rev) = self.iter_chain(fl, base, chain)?;
         let (steps, len, places, each) = self.iter_places(&iters)?;
+        // A group's elements (`for v in w.iter()` of `w` in `x.windows(K)`): `K` of them.
+        let grouped: Vec<bool> = windows.iter().map(|w| w.within.is_some()).collect();
         // With `.skip(k)` or `.take(n)`, the fewest elements an array yields.
         let windowed = windows.iter().any(Window::counted);
         let steps = if windowed {
@@ -302,7 +304,8 @@ impl Lower {
         // (the size of what a call returns for `[f64; N]` arguments, an untyped `let`): rustc
         // takes no such expression as an array length in a generic tape (it takes `N` alone).
         let computed = self.names_generics(&len) && !self.generic_alone(&len);
-        let runtime = computed || places.iter().any(|(v, _)| self.f.slices.contains(v));
+        let runtime = computed
+            || (places.iter().zip(&grouped)).any(|((v, _), g)| !g && self.f.slices.contains(v));
         // Over a sub-slice, the length is its place's, `x[a..b].len()`, as every sweep spells
         // it (the user's `row` is a name no sweep has).
         let sub_slice =
@@ -393,6 +396,7 @@ impl Lower {
         if chain.is_empty() && !matches!(base, syn::Expr::Range(_)) {
             iters.push(unref(base));
             windows[0].borrowed = matches!(base, syn::Expr::Reference(_));
+            windows[0].within = self.group_at(unref(base));
         }
         for (k, m) in chain.iter().enumerate() {
             let name = m.method.to_string();
@@ -400,6 +404,7 @@ impl Lower {
                 "iter" | "iter_mut" if first => {
                     iters.push(base);
                     windows[0].borrowed = true;
+                    windows[0].within = self.group_at(base);
                 }
                 "windows" | "chunks_exact" if first => {
                     iters.push(base);
@@ -424,6 +429,7 @@ impl Lower {
                             iters.push(&*z.receiver);
                             let mut window = Window {
                                 borrowed: true,
+                                within: self.group_at(&z.receiver),
                                 ..Window::default()
                             };
                             for m in after {
@@ -451,6 +457,7 @@ impl Lower {
                             iters.push(unref(a));
                             windows.push(Window {
                                 borrowed: matches!(a, syn::Expr::Reference(_)),
+                                within: self.group_at(unref(a)),
                                 ..Window::default()
                             });
                         }
@@ -503,6 +510,12 @@ impl Lower {
         let mut unseen = None;
         let mut places = Vec::new();
         for arr in iters {
+            if let Some((v, proj, _, k)) = self.group_of(arr) {
+                lens.push(k.clone());
+                each.push(k);
+                places.push((v, proj));
+                continue;
+            }
             let Some((v, proj)) = self.place_or_const(arr) else {
                 self.error_unless_group(
                     arr,
@@ -655,25 +668,16 @@ impl Lower {
         for (name, v, mut proj, at, reference) in aliases {
             let read = self.read(var);
             let k = Box::new(Pure::Var(var, Vec::new(), read));
-            let at = match at {
-                At::Group(g) => {
-                    let start = match g.chunks {
-                        true => Pure::Bin(quote::quote!(*), k, Box::new(Pure::Lit(g.k.clone()))),
-                        false => *k,
-                    };
-                    let ty = self.place_ty(v, &proj);
-                    self.bind_name(name.to_string(), Binding::Group(v, proj, start, g.k, ty));
-                    continue;
-                }
-                At::From(Some(skip)) => Pure::Bin(quote::quote!(+), k, Box::new(Pure::Lit(skip))),
-                At::From(None) => *k,
-                At::Back(end) => {
-                    let after =
-                        Pure::Bin(quote::quote!(+), k, Box::new(Pure::Lit(quote::quote!(1))));
-                    Pure::Bin(quote::quote!(-), Box::new(end), Box::new(after))
-                }
-            };
-            proj.push(Proj::Index(at));
+            if let At::Group(g) = at {
+                let start = match g.chunks {
+                    true => Pure::Bin(quote::quote!(*), k, Box::new(Pure::Lit(g.k.clone()))),
+                    false => *k,
+                };
+                let ty = self.place_ty(v, &proj);
+                self.bind_name(name.to_string(), Binding::Group(v, proj, start, g.k, ty));
+                continue;
+            }
+            proj.push(Proj::Index(at.index(k)));
             let ty = self.place_ty(v, &proj);
             self.bind_name(name.to_string(), Binding::Alias(v, proj, ty, reference));
         }

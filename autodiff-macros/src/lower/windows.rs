@@ -24,6 +24,9 @@ pub(super) struct Window {
     pub(super) borrowed: bool,
     /// `.windows(K)` or `.chunks_exact(K)` instead of `.iter()`: groups of `K` elements.
     pub(super) group: Option<Group>,
+    /// Iterating a group (`w.iter()` of `w` in `x.windows(K)`): its start in its array, and
+    /// its size.
+    pub(super) within: Option<(Pure, TokenStream)>,
 }
 
 /// The groups of `K` elements `.windows(K)` (`chunks: false`, each from the next element on)
@@ -35,7 +38,7 @@ pub(super) struct Group {
 }
 
 /// A group's name read otherwise than by element or length.
-const GROUP_USE: &str = "a window of `.windows(K)` or `.chunks_exact(K)` is read by element (`w[0]`, `w[j]`) and measured (`w.len()`) here; to pass or iterate it, loop over indices instead, as in `for i in 0..x.len() - 1` with `&x[i..i + 2]` of a slice";
+const GROUP_USE: &str = "a window of `.windows(K)` or `.chunks_exact(K)` is read by element (`w[0]`, `w[j]`), measured (`w.len()`) and iterated (`w.iter()`) here; to pass it on or bind it to another name, loop over indices instead, as in `for i in 0..x.len() - 1` with `&x[i..i + 2]` of a slice";
 
 impl Window {
     /// Whether the window yields a count of its own (not the whole array's).
@@ -56,7 +59,9 @@ impl Window {
                 (Some(l), Some(k), true) => usize_lit(l / k),
                 // `len - (K - 1)`, not `len + 1 - K`: `hvp`'s tangent program reads the count
                 // again as a loop bound, at most `len` (a const generic alone, as a tape's
-                // length must be). A `K` of 0 panics in `K - 1`, as `.windows(0)` does.
+                // length must be). A `const` `K` of 0 (`.windows(0)` panics) overflows in
+                // `K - 1`: rustc's `arithmetic_overflow` error for a `const` item, a panic in
+                // a debug build for a const generic parameter.
                 (_, Some(k), false) => {
                     let less = usize_lit(k - 1);
                     quote::quote!(::core::primitive::usize::saturating_sub(#len, #less))
@@ -112,6 +117,25 @@ pub(super) enum At {
     /// A group of `.windows(K)` (from the counter on) or `.chunks_exact(K)` (from `K` times
     /// the counter on).
     Group(Group),
+    /// In a group that starts at the position: where the counter reads within it.
+    Within(Pure, Box<At>),
+}
+
+impl At {
+    /// The position the counter `k` reads (not of a group, which binds a name of its own).
+    pub(super) fn index(self, k: Box<Pure>) -> Pure {
+        let bin = |op: TokenStream, a: Pure, b: Pure| Pure::Bin(op, Box::new(a), Box::new(b));
+        match self {
+            At::From(Some(skip)) => bin(quote::quote!(+), *k, Pure::Lit(skip)),
+            At::From(None) => *k,
+            At::Back(end) => {
+                let after = bin(quote::quote!(+), *k, Pure::Lit(quote::quote!(1)));
+                bin(quote::quote!(-), end, after)
+            }
+            At::Within(start, at) => bin(quote::quote!(+), start, at.index(k)),
+            At::Group(_) => unreachable!("a group binds a name of its own"),
+        }
+    }
 }
 
 impl Lower {
@@ -122,11 +146,21 @@ impl Lower {
         if let Some(g) = w.group {
             return At::Group(g);
         }
-        if !w.rev {
-            return At::From(w.skip);
+        let Some((start, k)) = w.within.clone() else {
+            let len = self.place_len(v, proj);
+            return w.at(len);
+        };
+        At::Within(start, Box::new(w.at(Pure::Lit(k))))
+    }
+}
+
+impl Window {
+    /// Where the counter reads an array of length `len` through the window.
+    fn at(self, len: Pure) -> At {
+        if !self.rev {
+            return At::From(self.skip);
         }
-        let len = self.place_len(v, proj);
-        let end = match (w.skip, w.take) {
+        let end = match (self.skip, self.take) {
             (_, None) => len,
             (skip, Some(n)) => {
                 let skip = skip.unwrap_or_else(|| quote::quote!(0));
@@ -135,12 +169,14 @@ impl Lower {
             }
         };
         // Read only where the counter is below the count: never below the skipped ones.
-        At::Back(match w.back_skip {
+        At::Back(match self.back_skip {
             None => end,
             Some(k) => Pure::Bin(quote::quote!(-), Box::new(end), Box::new(Pure::Lit(k))),
         })
     }
+}
 
+impl Lower {
     /// Whether a count is the same in every sweep: integer literals, `const` items (`K`,
     /// `Self::K`, `m::K`) and const generic parameters, with arithmetic and `as usize`.
     fn constant_count(&self, e: &syn::Expr) -> bool {
@@ -188,6 +224,13 @@ impl Lower {
     /// a `.rev()`, `.skip(k)` leaves out the last `k` and `.take(n)` keeps `n` of the rest.
     pub(super) fn narrow(&mut self, window: &mut Window, m: &syn::ExprMethodCall) -> Option<()> {
         let skip = m.method == "skip";
+        if window.group.is_some() && m.method == "rev" {
+            self.error(err(
+                &m.method,
+                "`.rev()` of a group before `.enumerate()` or in a `zip` is not supported; `.rev()` last runs the loop backwards with its index (`x.windows(K).enumerate().rev()`); for the groups last first with an index from 0, loop over indices",
+            ));
+            return None;
+        }
         if window.group.is_some() {
             self.error(err(
                 &m.method,
@@ -196,6 +239,13 @@ impl Lower {
             return None;
         }
         if m.method == "rev" && m.args.is_empty() {
+            if window.back_skip.is_some() || window.back_take.is_some() {
+                self.error(err(
+                    &m.method,
+                    "`.rev()` after `.rev().skip(k)` or `.rev().take(n)` is not supported; write the window forwards: `.rev().skip(k).rev()` is `.take(len - k)`, `.rev().take(n).rev()` is `.skip(len - n)`",
+                ));
+                return None;
+            }
             if window.rev {
                 self.error(err(
                     &m.method,
@@ -285,8 +335,13 @@ impl Lower {
         })
     }
 
+    /// The start and size of the group `e` names, if it names one.
+    pub(super) fn group_at(&self, e: &syn::Expr) -> Option<(Pure, TokenStream)> {
+        self.group_of(e).map(|(_, _, start, k)| (start, k))
+    }
+
     /// The group a name is bound to, where `e` is the name of one.
-    fn group_of(&self, e: &syn::Expr) -> Option<(VarId, Vec<Proj>, Pure, TokenStream)> {
+    pub(super) fn group_of(&self, e: &syn::Expr) -> Option<(VarId, Vec<Proj>, Pure, TokenStream)> {
         let syn::Expr::Path(p) = super::bounded::peeled(e) else {
             return None;
         };
@@ -302,10 +357,31 @@ impl Lower {
         &mut self,
         ix: &syn::ExprIndex,
     ) -> Option<Option<(VarId, Vec<Proj>)>> {
-        let (v, mut proj, start, _) = self.group_of(&ix.expr)?;
+        let (v, mut proj, start, k) = self.group_of(&ix.expr)?;
+        // After an error, the group's first element: nothing else reports.
+        let first = |mut proj: Vec<Proj>, start: Pure| {
+            proj.push(Proj::Index(start));
+            Some(Some((v, proj)))
+        };
         if matches!(&*ix.index, syn::Expr::Range(_)) {
             self.error_once(ix, GROUP_USE);
-            return Some(None);
+            return first(proj, start);
+        }
+        // `x[start + j]` is in bounds where Rust's `w[j]` may not be (`chunks_exact` leaves
+        // the elements after its last group): an index known to be past the size is an error.
+        // (One the macro cannot bound is read as it is, where `f` itself panics.)
+        let size = syn::parse2::<syn::Expr>(k.clone())
+            .ok()
+            .and_then(|k| self.max_of(&k));
+        if let (Some(j), Some(size)) = (self.max_of(&ix.index), size)
+            && !j.below(&size)
+        {
+            let w = crate::names::user_text(&ix.expr.to_token_stream());
+            self.error(err(
+                &ix.index,
+                format!("`{w}` holds {k} elements: this index is past them (Rust's `{w}[..]` panics here)"),
+            ));
+            return first(proj, start);
         }
         let (j, jt) = self.pure(&ix.index);
         let usize_ty = self.f.usize_ty;
@@ -315,7 +391,7 @@ impl Lower {
             Box::new(start),
             Box::new(j),
         )));
-        Some(Some((v, proj)))
+        Some(Some(self.alias_place(v, proj)))
     }
 
     /// `w.len()` of a group: its size.

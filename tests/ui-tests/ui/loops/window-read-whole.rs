@@ -19,9 +19,8 @@ fn main() {}
 fn g(x: &[f64; 4]) -> f64 {
     let mut s = 0.0;
     for w in x.chunks_exact(2) {
-        for v in w.iter() {
-            s += v;
-        }
+        let v = w;
+        s += v[0];
     }
     s
 }
