@@ -2124,12 +2124,31 @@ mod grouped {
         s
     }
 
+    /// The squared norm of a slice.
+    #[differentiable(wrt(p))]
+    pub fn norm2(p: &[f64]) -> f64 {
+        let mut s = 0.0;
+        for v in p {
+            s += v * v;
+        }
+        s
+    }
+
     /// Over a slice of a run-time length: a path's length by windows, a recurrence over
     /// windows of three, and pairs by chunks, enumerated (the last element of an odd length
-    /// left out).
+    /// left out), each group iterated, and passed to a callee that takes a slice (a sub-slice
+    /// of `x`).
     #[differentiable(wrt(x, w))]
+    // `&d` of a `&[f64]`, as Rust takes it (the borrow a callee's slice gets either way).
+    #[allow(clippy::needless_borrow)]
     pub fn path(x: &[f64], w: f64) -> f64 {
         let mut s = 0.0;
+        for p in x.chunks_exact(2) {
+            s += norm2(p) * w;
+        }
+        for d in x.windows(3) {
+            s += 0.1 * norm2(&d) * d[1];
+        }
         for d in x.windows(2) {
             s += ((d[1] - d[0]) * (d[1] - d[0]) + w * w).sqrt();
         }
@@ -2150,6 +2169,12 @@ mod grouped {
 
     fn path_plain(x: &[f64], w: f64) -> f64 {
         let mut s = 0.0;
+        for c in 0..x.len() / 2 {
+            s += (x[2 * c] * x[2 * c] + x[2 * c + 1] * x[2 * c + 1]) * w;
+        }
+        for i in 0..x.len().saturating_sub(2) {
+            s += 0.1 * (x[i] * x[i] + x[i + 1] * x[i + 1] + x[i + 2] * x[i + 2]) * x[i + 1];
+        }
         for i in 0..x.len().saturating_sub(1) {
             s += ((x[i + 1] - x[i]) * (x[i + 1] - x[i]) + w * w).sqrt();
         }

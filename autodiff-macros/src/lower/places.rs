@@ -96,10 +96,7 @@ impl Lower {
                 match self.binding(&id.to_string())? {
                     Binding::Var(v) => Some((v, Vec::new())),
                     Binding::Alias(v, proj, ..) => Some(self.alias_place(v, proj)),
-                    Binding::Group(..) => {
-                        self.group_whole(e);
-                        None
-                    }
+                    Binding::Group(..) => self.group_place(e),
                 }
             }
             syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => {
@@ -111,10 +108,7 @@ impl Lower {
                     Binding::Alias(v, proj, ..) => Some(self.alias_place(v, proj)),
                     Binding::Var(v) if self.f.vars[v].by_ref => Some((v, vec![Proj::Deref])),
                     Binding::Var(_) => None,
-                    Binding::Group(..) => {
-                        self.group_whole(e);
-                        None
-                    }
+                    Binding::Group(..) => self.group_place(e),
                 }
             }
             syn::Expr::Index(ix) => {

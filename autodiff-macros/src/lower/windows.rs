@@ -6,7 +6,7 @@ use proc_macro2::TokenStream;
 use quote::ToTokens;
 
 use super::{Binding, Lower, err};
-use crate::ir::{Proj, Pure, VarId};
+use crate::ir::{Proj, Pure, TyVal, VarId};
 
 /// The `.skip(k)`, `.take(n)` and `.rev()` right after an iterated array's `.iter()`: the
 /// first element it yields and the most it yields (each an integer literal or a `const`), and
@@ -38,7 +38,7 @@ pub(super) struct Group {
 }
 
 /// A group's name read otherwise than by element or length.
-const GROUP_USE: &str = "a window of `.windows(K)` or `.chunks_exact(K)` is read by element (`w[0]`, `w[j]`), measured (`w.len()`) and iterated (`w.iter()`) here; to pass it on or bind it to another name, loop over indices instead, as in `for i in 0..x.len() - 1` with `&x[i..i + 2]` of a slice";
+const GROUP_USE: &str = "a group of `.windows(K)` or `.chunks_exact(K)` of an array is read by element (`w[0]`, `w[j]`), measured (`w.len()`) and iterated (`w.iter()`); to pass it to a call, index the array instead (`g(x[i], x[i + 1])`), or make the array a slice parameter (`x: &[f64]`), whose groups are sub-slices";
 
 impl Window {
     /// Whether the window yields a count of its own (not the whole array's).
@@ -406,9 +406,26 @@ impl Lower {
         }
     }
 
-    /// The error for a group's name read whole, once.
-    pub(super) fn group_whole(&mut self, e: &syn::Expr) {
-        self.error_once(e, GROUP_USE);
+    /// A group's name read whole: of a slice, the sub-slice `x[start..start + K]` (passed to
+    /// a callee that takes `&[f64]`, as any sub-slice); of an array, an error, once.
+    pub(super) fn group_place(&mut self, e: &syn::Expr) -> Option<(VarId, Vec<Proj>)> {
+        let (v, mut proj, start, k) = self.group_of(e)?;
+        let ty = self.place_ty(v, &proj);
+        if !matches!(self.f.types.get(ty), TyVal::Slice(_)) {
+            self.error_once(e, GROUP_USE);
+            return None;
+        }
+        let end = Pure::Bin(
+            quote::quote!(+),
+            Box::new(start.clone()),
+            Box::new(Pure::Lit(k)),
+        );
+        proj.push(Proj::Range {
+            start: Some(start),
+            end: Some(end),
+            inclusive: false,
+        });
+        Some(self.alias_place(v, proj))
     }
 }
 
