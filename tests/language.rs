@@ -2125,7 +2125,7 @@ mod grouped {
     }
 
     /// The squared norm of a slice.
-    #[differentiable(wrt(p))]
+    #[differentiable(jvp, wrt(p))]
     pub fn norm2(p: &[f64]) -> f64 {
         let mut s = 0.0;
         for v in p {
@@ -2138,7 +2138,7 @@ mod grouped {
     /// windows of three, and pairs by chunks, enumerated (the last element of an odd length
     /// left out), each group iterated, and passed to a callee that takes a slice (a sub-slice
     /// of `x`).
-    #[differentiable(wrt(x, w))]
+    #[differentiable(jvp, wrt(x, w))]
     // `&d` of a `&[f64]`, as Rust takes it (the borrow a callee's slice gets either way).
     #[allow(clippy::needless_borrow)]
     pub fn path(x: &[f64], w: f64) -> f64 {
@@ -2147,7 +2147,9 @@ mod grouped {
             s += norm2(p) * w;
         }
         for d in x.windows(3) {
-            s += 0.1 * norm2(&d) * d[1];
+            let e = d;
+            let f = &d;
+            s += 0.1 * norm2(&d) * e[1] + 0.01 * (*f)[2] * w;
         }
         for d in x.windows(2) {
             s += ((d[1] - d[0]) * (d[1] - d[0]) + w * w).sqrt();
@@ -2173,7 +2175,8 @@ mod grouped {
             s += (x[2 * c] * x[2 * c] + x[2 * c + 1] * x[2 * c + 1]) * w;
         }
         for i in 0..x.len().saturating_sub(2) {
-            s += 0.1 * (x[i] * x[i] + x[i + 1] * x[i + 1] + x[i + 2] * x[i + 2]) * x[i + 1];
+            s += 0.1 * (x[i] * x[i] + x[i + 1] * x[i + 1] + x[i + 2] * x[i + 2]) * x[i + 1]
+                + 0.01 * x[i + 2] * w;
         }
         for i in 0..x.len().saturating_sub(1) {
             s += ((x[i + 1] - x[i]) * (x[i + 1] - x[i]) + w * w).sqrt();
@@ -2288,6 +2291,16 @@ mod grouped {
                 },
             );
         }
+        // `f_jvp` (the groups passed to `norm2` as sub-slices, in forward mode) against the
+        // gradient, which the central differences above checked.
+        let x = [0.3, -0.7, 1.1, 0.2, -0.4, 0.9, 0.5];
+        let (t_x, t_w) = ([0.5, 0.25, -1.0, 0.75, 0.125, -0.5, 1.0], -0.25);
+        let mut d_x = [0.0; 7];
+        let (value, d_w) = path_grad(&x, 0.8, &mut d_x);
+        let want = d_x.iter().zip(&t_x).map(|(d, t)| d * t).sum::<f64>() + d_w * t_w;
+        let (v, t) = path_jvp(&x, 0.8, &t_x, t_w);
+        assert_eq!(v, value);
+        assert_close("path_jvp", t, want, 1e-12);
         // Shorter than every group: nothing read.
         let mut d_x = [0.0; 1];
         let (value, d_w) = path_grad(&[0.4], 0.3, &mut d_x);

@@ -158,10 +158,13 @@ fn check_fn(p: &Program, f: &Func, name: &str) -> String {
     let mode = Mode::test(p.float);
     let float = mode.float;
     let single = p.float == Float::F32 || p.mixed;
-    let exact = !single;
     // With `#[record(f32)]` somewhere, `f_grad`'s gradient is that of values rounded to f32:
     // forward mode and `f_hvp` (full precision) agree with it to f32 rounding only.
     let narrowed = single || p.funcs.iter().any(|f| f.body.iter().any(Stmt::has_record));
+    // A value that reads a `nested` helper's gradient reads one of values rounded to f32
+    // where the helper records some (its twin records none): equal to f32 rounding only
+    // (seed 102, p175: 5e-14 apart).
+    let exact = !single && (!f.calls_nested || !narrowed);
     let floats: Vec<_> = f.params.iter().filter(|q| q.ty.has_floats()).collect();
     let differentiated = f.differentiated();
     let mut names = Vec::new();
@@ -291,10 +294,18 @@ fn check_fn(p: &Program, f: &Func, name: &str) -> String {
         s,
         "        let reference = |q: &[f64], w: &[f64]| -> f64 {{\n            let {pat}: {ref_tys} = crate::unflat(q);\n            {ref_slices}\n            crate::dot(&crate::flat(&r::{path}{turbofish}({args})), w)\n        }};"
     );
+    let twin = format!(
+        "&crate::flat(&{{ let {pat}: {ref_tys} = crate::unflat(&pt); {ref_slices} r::{path}{turbofish}({args}) }})"
+    );
     if exact {
         let _ = writeln!(
             s,
-            "        ctx.same(\"primal == reference twin\", &crate::flat(&primal), &crate::flat(&{{ let {pat}: {ref_tys} = crate::unflat(&pt); {ref_slices} r::{path}{turbofish}({args}) }}));"
+            "        ctx.same(\"primal == reference twin\", &crate::flat(&primal), {twin});"
+        );
+    } else if !single {
+        let _ = writeln!(
+            s,
+            "        ctx.close(\"primal ~ reference twin\", &crate::flat(&primal), {twin}, true);"
         );
     }
     let zeros = format!("vec![0.0; {}]", wrt_names.len());

@@ -490,6 +490,11 @@ impl super::Lower {
             return false;
         }
         let Some((v, proj)) = self.place_or_const(&r.expr) else {
+            // A group of an array: reported, its name bound to nothing that reports again.
+            if self.group_at(&r.expr).is_some() {
+                self.poison(&local.pat);
+                return true;
+            }
             return false;
         };
         // A whole slice or `Vec` is the sub-slice's and the `Vec`'s own `let`.

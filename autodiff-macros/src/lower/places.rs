@@ -108,7 +108,7 @@ impl Lower {
                     Binding::Alias(v, proj, ..) => Some(self.alias_place(v, proj)),
                     Binding::Var(v) if self.f.vars[v].by_ref => Some((v, vec![Proj::Deref])),
                     Binding::Var(_) => None,
-                    Binding::Group(..) => self.group_place(e),
+                    Binding::Group(..) => self.group_place(&u.expr),
                 }
             }
             syn::Expr::Index(ix) => {

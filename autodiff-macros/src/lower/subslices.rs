@@ -36,6 +36,10 @@ impl Lower {
                     {
                         Some(inner)
                     }
+                    // A group of a slice: the sub-slice it is (`Lower::group_place`).
+                    Binding::Group(.., ty) if matches!(self.f.types.get(ty), TyVal::Slice(_)) => {
+                        Some(inner)
+                    }
                     _ => None,
                 }
             }

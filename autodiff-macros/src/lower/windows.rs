@@ -305,6 +305,13 @@ impl Lower {
     /// panics).
     pub(super) fn group_window(&mut self, m: &syn::ExprMethodCall) -> Option<Window> {
         let chunks = m.method == "chunks_exact";
+        if self.group_at(&m.receiver).is_some() {
+            self.error(err(
+                &m.method,
+                format!("`.{}(K)` of a group is not supported; group the array itself, or loop over indices", m.method),
+            ));
+            return None;
+        }
         let k = match m.args.first() {
             Some(e) if m.args.len() == 1 && self.constant_count(e) => match e {
                 syn::Expr::Lit(_) | syn::Expr::Path(_) => e.to_token_stream(),
@@ -342,7 +349,14 @@ impl Lower {
 
     /// The group a name is bound to, where `e` is the name of one.
     pub(super) fn group_of(&self, e: &syn::Expr) -> Option<(VarId, Vec<Proj>, Pure, TokenStream)> {
-        let syn::Expr::Path(p) = super::bounded::peeled(e) else {
+        // `*w` is the group too (`(*w)[0]`, as Rust reads `w[0]`).
+        let p = match super::bounded::peeled(e) {
+            syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => {
+                super::bounded::peeled(&u.expr)
+            }
+            e => e,
+        };
+        let syn::Expr::Path(p) = p else {
             return None;
         };
         match self.binding(&p.path.get_ident()?.to_string())? {
@@ -364,8 +378,12 @@ impl Lower {
             Some(Some((v, proj)))
         };
         if matches!(&*ix.index, syn::Expr::Range(_)) {
-            self.error_once(ix, GROUP_USE);
-            return first(proj, start);
+            self.error(err(
+                ix,
+                "a range of a group is not supported; read its elements (`w[j]`), or take the range of the array or slice itself (`&x[i + a..i + b]`)",
+            ));
+            // The array: measured or iterated, it reports nothing more.
+            return Some(Some((v, proj)));
         }
         // `x[start + j]` is in bounds where Rust's `w[j]` may not be (`chunks_exact` leaves
         // the elements after its last group): an index known to be past the size is an error.
@@ -379,7 +397,7 @@ impl Lower {
             let w = crate::names::user_text(&ix.expr.to_token_stream());
             self.error(err(
                 &ix.index,
-                format!("`{w}` holds {k} elements: this index is past them (Rust's `{w}[..]` panics here)"),
+                format!("`{w}` holds {k} elements, and this index may reach past them (where Rust's `{w}[..]` panics, the group's place would read the next elements): index it below {k}, as with a literal or a loop over `0..{w}.len()`"),
             ));
             return first(proj, start);
         }

@@ -24,3 +24,13 @@ fn g(x: &[f64; 4]) -> f64 {
     }
     s
 }
+
+#[differentiable]
+fn h(x: &[f64; 4]) -> f64 {
+    let mut s = 0.0;
+    for w in x.windows(2) {
+        let v = &w;
+        s += v[0];
+    }
+    s
+}
