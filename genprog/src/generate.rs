@@ -3211,17 +3211,33 @@ impl Gen<'_> {
                         true => len / k,
                         false => (len + 1).saturating_sub(k),
                     };
-                    self.enter_loop("", 0, groups as f64);
+                    // Now and then enumerated (its index an index below the count).
+                    let counter = (groups > 0 && self.side.gen_bool(0.3)).then(|| self.fresh("i"));
+                    match &counter {
+                        Some(i) => self.enter_loop(i, groups - 1, groups as f64),
+                        None => self.enter_loop("", 0, groups as f64),
+                    }
                     let (a, b) = (self.side.gen_range(0..k), self.side.gen_range(0..k));
                     let w = self.fresh("w");
-                    // Two elements, or now and then the group summed.
-                    let (value, mag) = match self.side.gen_range(0..4) {
+                    // Two elements, or now and then the group iterated: summed, its neighbours'
+                    // products, its last two.
+                    let (value, mag) = match self.side.gen_range(0..6) {
                         0 => (format!("{w}[{a}] + {w}[{b}]"), 2.0 * src.mag),
                         1 => (format!("{w}[{a}] - {w}[{b}]"), 2.0 * src.mag),
                         2 => (format!("{w}[{a}] * {w}[{b}]"), src.mag * src.mag),
-                        _ => (
+                        3 => (
                             format!("{w}.iter().map(|e| e * 0.5).sum::<$F>()"),
                             0.5 * k as f64 * src.mag,
+                        ),
+                        4 => (
+                            format!(
+                                "{w}.iter().zip({w}.iter().skip(1)).map(|(p, q)| p * q).sum::<$F>()"
+                            ),
+                            k as f64 * src.mag * src.mag,
+                        ),
+                        _ => (
+                            format!("{w}.iter().rev().take(2).map(|e| e * 0.5).sum::<$F>()"),
+                            src.mag,
                         ),
                     };
                     body.push(Stmt::Let {
@@ -3234,9 +3250,13 @@ impl Gen<'_> {
                     });
                     self.declare(&v, Kind::Float, false, mag);
                     let group = if chunks { "chunks_exact" } else { "windows" };
+                    let (pat, enumerate) = match counter {
+                        Some(i) => (format!("({i}, {w})"), ".enumerate()"),
+                        None => (w, ""),
+                    };
                     (
-                        w,
-                        format!("{}.{group}({k}){}", src.text, self.rev()),
+                        pat,
+                        format!("{}.{group}({k}){enumerate}{}", src.text, self.rev()),
                         groups,
                     )
                 } else if form == Feature::Iter {
