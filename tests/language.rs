@@ -1460,6 +1460,102 @@ mod skipped_and_taken {
         assert_eq!(shifted_grad(&[0.7]), (0.0, [0.0]));
     }
 
+    /// `.step_by(s)` after `.iter()` (and its `.skip(k)`, `.take(n)`): every `s`-th element,
+    /// enumerated, zipped, reversed last, past the end, and in a group.
+    #[differentiable(jvp, hvp)]
+    pub fn stepped(x: &[f64; 7], y: &[f64; 3]) -> f64 {
+        let mut s = 0.0;
+        for v in x.iter().step_by(2) {
+            s = s * 0.5 + v.sin();
+        }
+        for (i, v) in x.iter().skip(1).take(5).step_by(2).enumerate() {
+            s += (i as f64 + 1.0) * v * v;
+        }
+        for (a, b) in x.iter().step_by(3).zip(y.iter()) {
+            s = s * 0.75 + a * b;
+        }
+        for (i, v) in y.iter().step_by(LAG).enumerate().rev() {
+            s = s * 0.5 + (i as f64 + 1.0) * v;
+        }
+        for v in x.iter().skip(FAR).step_by(2) {
+            s += 100.0 * v;
+        }
+        for w in x.windows(3) {
+            s += w.iter().step_by(2).map(|v| v * 0.5).sum::<f64>();
+        }
+        s
+    }
+
+    fn stepped_plain(x: &[f64; 7], y: &[f64; 3]) -> f64 {
+        let mut s = 0.0;
+        for i in [0, 2, 4, 6] {
+            s = s * 0.5 + x[i].sin();
+        }
+        for (i, j) in [1, 3, 5].into_iter().enumerate() {
+            s += (i as f64 + 1.0) * x[j] * x[j];
+        }
+        for (i, j) in [(0, 0), (3, 1), (6, 2)] {
+            s = s * 0.75 + x[i] * y[j];
+        }
+        for (i, j) in [(1, 2), (0, 0)] {
+            s = s * 0.5 + (i as f64 + 1.0) * y[j];
+        }
+        for i in 0..5 {
+            s += x[i] * 0.5 + x[i + 2] * 0.5;
+        }
+        s
+    }
+
+    /// The same over a slice of a run-time length.
+    #[differentiable(wrt(x))]
+    pub fn stepped_slice(x: &[f64]) -> f64 {
+        let mut s = 0.0;
+        for (i, v) in x.iter().skip(1).step_by(2).enumerate() {
+            s = s * 0.5 + (i as f64 + 1.0) * (v * v).sin();
+        }
+        s
+    }
+
+    fn stepped_slice_plain(x: &[f64]) -> f64 {
+        let mut s = 0.0;
+        for (i, j) in (1..x.len()).step_by(2).enumerate() {
+            s = s * 0.5 + (i as f64 + 1.0) * (x[j] * x[j]).sin();
+        }
+        s
+    }
+
+    #[test]
+    fn step_by_against_central_differences() {
+        let pair = Pair {
+            f: stepped,
+            plain: stepped_plain,
+            grad: stepped_grad,
+            jvp: stepped_jvp,
+            hvp: stepped_hvp,
+        };
+        pair.check::<10>("step_by", 1394);
+        for n in [0, 1, 2, 5] {
+            GradCheck::new("step_by of a slice").run(
+                &cube::<5>(1395 + n as u64, 30, -1.2, 1.2),
+                |q| {
+                    let x = &q[..n];
+                    assert_close(
+                        "stepped_slice",
+                        stepped_slice(x),
+                        stepped_slice_plain(x),
+                        1e-13,
+                    );
+                    stepped_slice(x)
+                },
+                |q| {
+                    let mut g = [0.0; 5];
+                    let (value, ()) = stepped_slice_grad(&q[..n], &mut g[..n]);
+                    (value, g)
+                },
+            );
+        }
+    }
+
     /// `.skip(k)` and `.take(n)` after `.rev()`: the last `k` elements left out, then `n` of
     /// the rest, last first; before `.enumerate()`, on a `zip`'s operand, after a window in
     /// front, past the end, and with the counter reversed too.

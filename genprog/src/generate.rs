@@ -273,8 +273,9 @@ impl Gen<'_> {
     }
 
     /// Now and then `.skip(k)`, `.take(n)` or both, right after `iter()` over `len` elements
-    /// (`k` and `n` literals, at times past the end): fewer of them, from further on; and now
-    /// and then `.rev()` after them, at times with `.skip(k)` or `.take(n)` after it. The loop's bounds stay those of all `len` (an upper
+    /// (`k` and `n` literals, at times past the end): fewer of them, from further on; now and
+    /// then `.step_by(s)` after them, or `.rev()`, at times with `.skip(k)` or `.take(n)`
+    /// after it. The loop's bounds stay those of all `len` (an upper
     /// bound).
     fn window(&mut self, len: usize) -> String {
         let window = match self.side.gen_range(0..10) {
@@ -286,6 +287,11 @@ impl Gen<'_> {
             }
             _ => String::new(),
         };
+        // Now and then every `s`-th of them (then not reversed: `.rev()` after `.step_by`
+        // is refused before `enumerate` or in a `zip`).
+        if self.side.gen_bool(0.1) {
+            return window + &format!(".step_by({})", self.side.gen_range(1..=3));
+        }
         // Now and then the array's elements last first (before `enumerate` or in a `zip`),
         // and at times the last `k` of them left out or `n` of them kept.
         if !self.side.gen_bool(0.15) {

@@ -481,6 +481,15 @@ impl Lower {
             // `::core::primitive::usize::saturating_sub(a, k)` (the elements of an array of
             // length `a` past `.skip(k)`, as the tangent program of `hvp` prints the loop): at
             // most `a`, exactly `a - k` (or 0) where both are numbers.
+            // `::core::primitive::usize::div_ceil(a, k)` (the elements of `.step_by(k)`): at
+            // most `a`, exactly where both are numbers.
+            syn::Expr::Call(c) if c.args.len() == 2 && is_usize_fn(&c.func, "div_ceil") => {
+                let a = self.max_of(&c.args[0])?;
+                Some(match (a.num, self.literal(&c.args[1])) {
+                    (Some(n), Some(k)) if k > 0 => Bound::num((n + k - 1) / k),
+                    _ => a,
+                })
+            }
             syn::Expr::Call(c) if c.args.len() == 2 && is_saturating_sub(&c.func) => {
                 let a = self.max_of(&c.args[0])?;
                 Some(match (a.num, self.literal(&c.args[1])) {
@@ -653,13 +662,18 @@ fn is_min(f: &syn::Expr) -> bool {
 
 /// `usize::saturating_sub` as a path, `::core::primitive::usize::saturating_sub` too.
 fn is_saturating_sub(f: &syn::Expr) -> bool {
+    is_usize_fn(f, "saturating_sub")
+}
+
+/// `usize::name` (`::core::primitive::usize::name`).
+fn is_usize_fn(f: &syn::Expr, name: &str) -> bool {
     let syn::Expr::Path(p) = f else {
         return false;
     };
     let names: Vec<String> = (p.path.segments.iter())
         .map(|s| s.ident.to_string())
         .collect();
-    names.ends_with(&["usize".to_string(), "saturating_sub".to_string()])
+    names.ends_with(&["usize".to_string(), name.to_string()])
 }
 
 /// The expression a block of nothing else holds (`{ N }`).

@@ -410,7 +410,7 @@ impl Lower {
                     iters.push(base);
                     windows[0] = self.group_window(m)?;
                 }
-                "skip" | "take" if !first && !enumerate && iters.len() == 1 => {
+                "skip" | "take" | "step_by" if !first && !enumerate && iters.len() == 1 => {
                     self.narrow(&mut windows[0], m)?
                 }
                 // Before `.enumerate()` or a `zip`: this array's elements, last first.
@@ -467,7 +467,7 @@ impl Lower {
                         }
                     }
                 }
-                "skip" | "take" if !first => {
+                "skip" | "take" | "step_by" if !first => {
                     self.error(err(
                         &m.method,
                         format!("`.{}(..)` goes right after `.iter()`, before `.enumerate()` and `.zip(..)`: `a.iter().skip(k).enumerate()` (whose index then counts from 0: add `k` where the array's is meant), `a.iter().skip(k).zip(b.iter().skip(k))`", m.method),
@@ -477,7 +477,7 @@ impl Lower {
                 _ => {
                     self.error(err(
                         &m.method,
-                        "supported loops: `for i in a..b` (with `.rev()`, `.step_by(k)`), `for x in a.iter()`, `a.iter().enumerate()`, `a.iter().zip(b.iter())` (then `.enumerate()` too) and `iter_mut()` on local arrays, with `.skip(k)`, `.take(n)` and `.rev()` right after `.iter()` and `.rev()` last; `a.windows(K)` and `a.chunks_exact(K)` in place of `a.iter()`",
+                        "supported loops: `for i in a..b` (with `.rev()`, `.step_by(k)`), `for x in a.iter()`, `a.iter().enumerate()`, `a.iter().zip(b.iter())` (then `.enumerate()` too) and `iter_mut()` on local arrays, with `.skip(k)`, `.take(n)`, `.step_by(s)` and `.rev()` right after `.iter()` and `.rev()` last; `a.windows(K)` and `a.chunks_exact(K)` in place of `a.iter()`",
                     ));
                     return None;
                 }

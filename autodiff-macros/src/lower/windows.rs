@@ -20,6 +20,8 @@ pub(super) struct Window {
     /// most `n` of the rest, last first.
     pub(super) back_skip: Option<TokenStream>,
     pub(super) back_take: Option<TokenStream>,
+    /// `.step_by(s)` after the `.skip(k)` and `.take(n)`: every `s`-th of their elements.
+    pub(super) step: Option<TokenStream>,
     /// The elements come as references (`.iter()`, `.iter_mut()`, `&a`), not by value.
     pub(super) borrowed: bool,
     /// `.windows(K)` or `.chunks_exact(K)` instead of `.iter()`: groups of `K` elements.
@@ -47,6 +49,7 @@ impl Window {
             || self.take.is_some()
             || self.back_skip.is_some()
             || self.back_take.is_some()
+            || self.step.is_some()
             || self.group.is_some()
     }
 
@@ -83,6 +86,13 @@ impl Window {
             None => rest,
             Some(n) => min_tokens(&rest, n),
         };
+        let rest = match (&self.step, literal(&rest)) {
+            (None, _) => rest,
+            (Some(s), Some(l)) if literal(s).is_some() => {
+                usize_lit(l.div_ceil(literal(s).unwrap_or(1)))
+            }
+            (Some(s), _) => quote::quote!(::core::primitive::usize::div_ceil(#rest, #s)),
+        };
         let rest = match &self.back_skip {
             None => rest,
             Some(k) => match (literal(&rest), literal(k)) {
@@ -112,7 +122,8 @@ pub(super) fn min_tokens(a: &TokenStream, b: &TokenStream) -> TokenStream {
 /// Where an iterator loop's counter `k` reads its array: at `k` plus the elements skipped
 /// (`.skip(k)`), or, reversed, at `end - (k + 1)` (`end` one past the last element yielded).
 pub(super) enum At {
-    From(Option<TokenStream>),
+    /// From the skipped elements on, every `step`-th.
+    From(Option<TokenStream>, Option<TokenStream>),
     Back(Pure),
     /// A group of `.windows(K)` (from the counter on) or `.chunks_exact(K)` (from `K` times
     /// the counter on).
@@ -126,8 +137,16 @@ impl At {
     pub(super) fn index(self, k: Box<Pure>) -> Pure {
         let bin = |op: TokenStream, a: Pure, b: Pure| Pure::Bin(op, Box::new(a), Box::new(b));
         match self {
-            At::From(Some(skip)) => bin(quote::quote!(+), *k, Pure::Lit(skip)),
-            At::From(None) => *k,
+            At::From(skip, step) => {
+                let k = match step {
+                    Some(s) => bin(quote::quote!(*), *k, Pure::Lit(s)),
+                    None => *k,
+                };
+                match skip {
+                    Some(skip) => bin(quote::quote!(+), k, Pure::Lit(skip)),
+                    None => k,
+                }
+            }
             At::Back(end) => {
                 let after = bin(quote::quote!(+), *k, Pure::Lit(quote::quote!(1)));
                 bin(quote::quote!(-), end, after)
@@ -158,7 +177,7 @@ impl Window {
     /// Where the counter reads an array of length `len` through the window.
     fn at(self, len: Pure) -> At {
         if !self.rev {
-            return At::From(self.skip);
+            return At::From(self.skip, self.step);
         }
         let end = match (self.skip, self.take) {
             (_, None) => len,
@@ -239,6 +258,13 @@ impl Lower {
             return None;
         }
         if m.method == "rev" && m.args.is_empty() {
+            if window.step.is_some() {
+                self.error(err(
+                    &m.method,
+                    "`.rev()` after `.step_by(s)` before `.enumerate()` or in a `zip` is not supported; `.rev()` last reverses the loop (`x.iter().step_by(2).enumerate().rev()`)",
+                ));
+                return None;
+            }
             if window.back_skip.is_some() || window.back_take.is_some() {
                 self.error(err(
                     &m.method,
@@ -256,7 +282,21 @@ impl Lower {
             window.rev = true;
             return Some(());
         }
-        if !skip && m.method != "take" {
+        if m.method == "step_by" && (window.rev || window.step.is_some()) {
+            self.error(err(
+                &m.method,
+                "`.step_by(s)` once, before any `.rev()` of the array: `.rev()` last reverses the loop (`x.iter().step_by(2).enumerate().rev()`)",
+            ));
+            return None;
+        }
+        if window.step.is_some() {
+            self.error(err(
+                &m.method,
+                format!("`.{}(..)` after `.step_by(s)` is not supported; write `.skip(k)` and `.take(n)` before it (they count the array's elements), or loop over indices", m.method),
+            ));
+            return None;
+        }
+        if !skip && m.method != "take" && m.method != "step_by" {
             self.error(err(
                 &m.method,
                 format!("`.{}()` is not supported on the iterator of a `zip`; write `b.iter()`, with `.skip(k)`, `.take(n)` and `.rev()` if needed", m.method),
@@ -272,9 +312,10 @@ impl Lower {
             _ => None,
         };
         let Some(bound) = bound else {
-            let instead = match skip {
-                true => "`for i in k..a.len()`",
-                false => "`for i in 0..n.min(a.len())`",
+            let instead = match m.method.to_string().as_str() {
+                "skip" => "`for i in k..a.len()`",
+                "step_by" => "`for i in (0..a.len()).step_by(s)`",
+                _ => "`for i in 0..n.min(a.len())`",
             };
             self.error(err(
                 m.args.first().map_or(&m.method as &dyn ToTokens, |a| a as &dyn ToTokens),
@@ -282,6 +323,17 @@ impl Lower {
             ));
             return None;
         };
+        if m.method == "step_by" {
+            if literal(&bound) == Some(0) {
+                self.error(err(
+                    &m.args[0],
+                    "`.step_by(0)` panics: the step is at least 1",
+                ));
+                return None;
+            }
+            window.step = Some(bound);
+            return Some(());
+        }
         // Before the `.rev()`, or after it (from the last element on).
         let (first, then) = match window.rev {
             false => (&mut window.skip, &mut window.take),
