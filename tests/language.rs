@@ -2304,7 +2304,8 @@ mod grouped {
     }
 
     /// Over a const generic length, under `hvp` (whose tangent program reads the counts
-    /// again as loop bounds: genprog seed 91 found `N + 1 - K` refused there).
+    /// again as loop bounds: genprog seed 91 found `N + 1 - K` refused there), with a
+    /// `.step_by(2)` too (`div_ceil(N - 1, 2)`).
     #[differentiable(hvp)]
     pub fn generic<const N: usize>(x: &[f64; N]) -> f64 {
         let mut s = 0.0;
@@ -2316,6 +2317,9 @@ mod grouped {
         }
         for p in x.chunks_exact(2) {
             s += p[0] * p[1] * p[1];
+        }
+        for v in x.iter().skip(1).step_by(2) {
+            s = s * 0.5 + v * v * v;
         }
         s
     }
@@ -2330,6 +2334,9 @@ mod grouped {
         }
         for i in 0..N / 2 {
             s += x[2 * i] * x[2 * i + 1] * x[2 * i + 1];
+        }
+        for i in (1..N).step_by(2) {
+            s = s * 0.5 + x[i] * x[i] * x[i];
         }
         s
     }

@@ -289,17 +289,17 @@ impl Lower {
             ));
             return None;
         }
-        if window.step.is_some() {
-            self.error(err(
-                &m.method,
-                format!("`.{}(..)` after `.step_by(s)` is not supported; write `.skip(k)` and `.take(n)` before it (they count the array's elements), or loop over indices", m.method),
-            ));
-            return None;
-        }
         if !skip && m.method != "take" && m.method != "step_by" {
             self.error(err(
                 &m.method,
                 format!("`.{}()` is not supported on the iterator of a `zip`; write `b.iter()`, with `.skip(k)`, `.take(n)` and `.rev()` if needed", m.method),
+            ));
+            return None;
+        }
+        if window.step.is_some() {
+            self.error(err(
+                &m.method,
+                format!("`.{}(..)` after `.step_by(s)` is not supported; write `.skip(k)` and `.take(n)` before it (they count the array's elements), or loop over indices", m.method),
             ));
             return None;
         }
