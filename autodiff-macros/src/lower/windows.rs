@@ -53,57 +53,47 @@ impl Window {
             || self.group.is_some()
     }
 
-    /// How many elements the array of length `len` yields: `len` past the skipped ones, at
-    /// most the taken ones (worked out here where all are literals).
+    /// How many elements the array of length `len` yields: its groups, or `len` past the
+    /// skipped ones, at most the taken ones, every `step`-th, then the same from the end
+    /// after a `.rev()` (worked out here where all are literals).
     pub(super) fn count(&self, len: &TokenStream) -> TokenStream {
         if let Some(Group { chunks, k }) = &self.group {
-            return match (literal(len), literal(k), chunks) {
-                (Some(l), Some(k), false) => usize_lit((l + 1).saturating_sub(k)),
-                (Some(l), Some(k), true) => usize_lit(l / k),
+            return match chunks {
                 // `len - (K - 1)`, not `len + 1 - K`: `hvp`'s tangent program reads the count
                 // again as a loop bound, at most `len` (a const generic alone, as a tape's
                 // length must be). A `const` `K` of 0 (`.windows(0)` panics) overflows in
                 // `K - 1`: rustc's `arithmetic_overflow` error for a `const` item, a panic in
                 // a debug build for a const generic parameter.
-                (_, Some(k), false) => {
-                    let less = usize_lit(k - 1);
-                    quote::quote!(::core::primitive::usize::saturating_sub(#len, #less))
+                false => {
+                    let less = match literal(k) {
+                        Some(k) => usize_lit(k - 1),
+                        None => quote::quote!(#k - 1),
+                    };
+                    sub_tokens(len, &less)
                 }
-                (_, None, false) => {
-                    quote::quote!(::core::primitive::usize::saturating_sub(#len, #k - 1))
-                }
-                (_, _, true) => quote::quote!(((#len) / #k)),
+                true => match (literal(len), literal(k)) {
+                    (Some(l), Some(k)) => usize_lit(l / k),
+                    _ => quote::quote!(((#len) / #k)),
+                },
             };
         }
-        let rest = match &self.skip {
-            None => len.clone(),
-            Some(k) => match (literal(len), literal(k)) {
-                (Some(l), Some(k)) => usize_lit(l.saturating_sub(k)),
-                _ => quote::quote!(::core::primitive::usize::saturating_sub(#len, #k)),
-            },
-        };
-        let rest = match &self.take {
-            None => rest,
-            Some(n) => min_tokens(&rest, n),
-        };
-        let rest = match (&self.step, literal(&rest)) {
-            (None, _) => rest,
-            (Some(s), Some(l)) if literal(s).is_some() => {
-                usize_lit(l.div_ceil(literal(s).unwrap_or(1)))
-            }
-            (Some(s), _) => quote::quote!(::core::primitive::usize::div_ceil(#rest, #s)),
-        };
-        let rest = match &self.back_skip {
-            None => rest,
-            Some(k) => match (literal(&rest), literal(k)) {
-                (Some(l), Some(k)) => usize_lit(l.saturating_sub(k)),
-                _ => quote::quote!(::core::primitive::usize::saturating_sub(#rest, #k)),
-            },
-        };
-        match &self.back_take {
-            None => rest,
-            Some(n) => min_tokens(&rest, n),
+        let mut rest = len.clone();
+        if let Some(k) = &self.skip {
+            rest = sub_tokens(&rest, k);
         }
+        if let Some(n) = &self.take {
+            rest = min_tokens(&rest, n);
+        }
+        if let Some(s) = &self.step {
+            rest = div_ceil_tokens(&rest, s);
+        }
+        if let Some(k) = &self.back_skip {
+            rest = sub_tokens(&rest, k);
+        }
+        if let Some(n) = &self.back_take {
+            rest = min_tokens(&rest, n);
+        }
+        rest
     }
 }
 
@@ -116,6 +106,22 @@ pub(super) fn min_tokens(a: &TokenStream, b: &TokenStream) -> TokenStream {
     match (literal(a), literal(b)) {
         (Some(a), Some(b)) => usize_lit(a.min(b)),
         _ => quote::quote!(::core::cmp::min(#a, #b)),
+    }
+}
+
+/// A count less `k`, at least 0: a literal where both are.
+fn sub_tokens(a: &TokenStream, k: &TokenStream) -> TokenStream {
+    match (literal(a), literal(k)) {
+        (Some(a), Some(k)) => usize_lit(a.saturating_sub(k)),
+        _ => quote::quote!(::core::primitive::usize::saturating_sub(#a, #k)),
+    }
+}
+
+/// A count divided by `s`, rounded up: a literal where both are.
+fn div_ceil_tokens(a: &TokenStream, s: &TokenStream) -> TokenStream {
+    match (literal(a), literal(s)) {
+        (Some(a), Some(s)) => usize_lit(a.div_ceil(s)),
+        _ => quote::quote!(::core::primitive::usize::div_ceil(#a, #s)),
     }
 }
 
