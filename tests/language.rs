@@ -2410,3 +2410,323 @@ mod grouped {
         assert_eq!((value, d_w, d_x), (0.0, 0.0, [0.0]));
     }
 }
+
+mod early_exits {
+    use crate::common::{GradCheck, Pair, assert_close, cube};
+    use stackgrad::differentiable;
+
+    /// `return` in nested loops, `continue 'rows` and `break 'rows` from the inner loop, and
+    /// the flags' checks between: a product past 1 ends the function, one below -0.8 skips the
+    /// rest of its row, one below -0.4 past the third column ends the rows.
+    #[differentiable(jvp, hvp)]
+    pub fn search(x: &[f64; 4], y: &[f64; 5]) -> f64 {
+        let mut s = 0.0;
+        'rows: for i in 0..4 {
+            for j in 0..5 {
+                let p = x[i] * y[j];
+                if p > 1.0 {
+                    return s + p.sin();
+                }
+                if p < -0.8 {
+                    continue 'rows;
+                }
+                if p < -0.4 && j > 2 {
+                    break 'rows;
+                }
+                s = s * 0.9 + p * p;
+            }
+            s += x[i];
+        }
+        s * y[0]
+    }
+
+    /// `search` with the exits written as flags and plain `break`s.
+    fn search_plain(x: &[f64; 4], y: &[f64; 5]) -> f64 {
+        let mut s = 0.0;
+        let (mut value, mut returned, mut ended) = (0.0, false, false);
+        for i in 0..4 {
+            let mut skipped = false;
+            for j in 0..5 {
+                let p = x[i] * y[j];
+                if p > 1.0 {
+                    (value, returned) = (s + p.sin(), true);
+                    break;
+                }
+                if p < -0.8 {
+                    skipped = true;
+                    break;
+                }
+                if p < -0.4 && j > 2 {
+                    ended = true;
+                    break;
+                }
+                s = s * 0.9 + p * p;
+            }
+            if returned || ended {
+                break;
+            }
+            if !skipped {
+                s += x[i];
+            }
+        }
+        if returned { value } else { s * y[0] }
+    }
+
+    /// The exits `search` takes at a point: returned, rows skipped, rows ended.
+    fn search_exits(x: &[f64; 4], y: &[f64; 5]) -> [bool; 3] {
+        let mut taken = [false; 3];
+        for i in 0..4 {
+            for j in 0..5 {
+                let p = x[i] * y[j];
+                if p > 1.0 {
+                    taken[0] = true;
+                    return taken;
+                }
+                if p < -0.8 {
+                    taken[1] = true;
+                    break;
+                }
+                if p < -0.4 && j > 2 {
+                    taken[2] = true;
+                    return taken;
+                }
+            }
+        }
+        taken
+    }
+
+    #[test]
+    fn nested_exits_against_central_differences() {
+        let search = Pair {
+            f: search,
+            plain: search_plain,
+            grad: search_grad,
+            jvp: search_jvp,
+            hvp: search_hvp,
+        };
+        search.check::<9>(
+            "return, continue 'rows and break 'rows in nested loops",
+            1501,
+        );
+        // Those points take each exit, and none at some.
+        let mut counts = [0; 4];
+        for q in cube::<9>(1501, 30, -1.2, 1.2) {
+            let (x, y) = (q[..4].try_into().unwrap(), q[4..].try_into().unwrap());
+            let taken = search_exits(&x, &y);
+            for k in 0..3 {
+                counts[k] += usize::from(taken[k]);
+            }
+            counts[3] += usize::from(taken == [false; 3]);
+        }
+        assert!(counts.iter().all(|&c| c >= 2), "exits taken: {counts:?}");
+        // Each exit taken at a point of its own (the checks above are at random points).
+        let x = [0.5, -0.9, 0.7, 0.3];
+        let at = |y: [f64; 5]| (search_grad(&x, &y).0, search_plain(&x, &y));
+        for (y, taken) in [
+            ([0.4, 0.5, 0.6, 0.4, 0.4], [false; 3]),
+            ([0.4, 0.5, 2.5, 0.5, 0.4], [true, false, false]),
+            ([0.4, 0.5, 0.6, 0.95, 0.4], [false, true, false]),
+            ([0.4, 0.5, 0.6, 0.5, 0.75], [false, false, true]),
+        ] {
+            assert_eq!(search_exits(&x, &y), taken);
+            let (value, plain) = at(y);
+            assert_eq!(value, plain, "at y = {y:?}");
+        }
+    }
+
+    /// A square root by Newton's method, the bounded `loop` left by `return` alone (its last
+    /// statement): the derivative of the iterates, `1 / (2 sqrt(a))` once converged.
+    #[differentiable(jvp)]
+    pub fn root(a: f64) -> f64 {
+        let mut x = a.max(1.0);
+        #[max_iters(60)]
+        loop {
+            let r = x * x - a;
+            if r.abs() < 1e-13 * a {
+                return x;
+            }
+            x -= r / (2.0 * x);
+        }
+    }
+
+    /// The same loop at the end of an `if` branch that ends the function (the value after
+    /// the loop goes to the branch's end).
+    #[differentiable]
+    pub fn root_or_half(a: f64) -> f64 {
+        if a > 1.0 {
+            let mut x = a;
+            #[max_iters(60)]
+            loop {
+                let r = x * x - a;
+                if r.abs() < 1e-13 * a {
+                    return x;
+                }
+                x -= r / (2.0 * x);
+            }
+        } else {
+            0.5 * a
+        }
+    }
+
+    #[test]
+    fn a_loop_left_by_return_alone() {
+        for (a, value, d_a) in [(0.3, 0.15, 0.5), (4.0, 2.0, 0.25), (9.0, 3.0, 1.0 / 6.0)] {
+            let (v, d) = root_or_half_grad(a);
+            assert_eq!(v, root_or_half(a));
+            assert_close("root_or_half", v, value, 1e-14);
+            assert_close("d root_or_half / d a", d, d_a, 1e-9);
+        }
+        for a in [0.3, 2.0, 7.5, 40.0] {
+            let (value, d_a) = root_grad(a);
+            assert_eq!(value, root(a));
+            assert_close("root", value, a.sqrt(), 1e-14);
+            assert_close("d root / d a", d_a, 0.5 / a.sqrt(), 1e-9);
+            let (v, t) = root_jvp(a, 1.0);
+            assert_eq!(v, value);
+            assert_close("root_jvp", t, d_a, 1e-12);
+        }
+    }
+
+    /// The first pair of neighbours whose sum passes `t`, as a tuple (a literal, or a callee's
+    /// tuple), returned from a `while`; zeros past the end.
+    #[differentiable(jvp)]
+    pub fn crossing(x: &[f64; 6], t: f64) -> (f64, [f64; 2]) {
+        let mut i = 0;
+        #[max_iters(6)]
+        while i + 1 < 6 {
+            let s = x[i] + x[i + 1];
+            if s > t + 1.0 {
+                return scaled(x[i], x[i + 1]);
+            }
+            if s > t {
+                return (s * s, [x[i], x[i + 1] * t]);
+            }
+            i += 1;
+        }
+        (0.0, [t, 0.0])
+    }
+
+    #[differentiable(jvp)]
+    pub fn scaled(a: f64, b: f64) -> (f64, [f64; 2]) {
+        (a * b, [2.0 * a, b.sin()])
+    }
+
+    /// `crossing`'s elements weighed into one float: its adjoint through the callee's.
+    #[differentiable(jvp)]
+    pub fn crossing_sum(x: &[f64; 6], t: &[f64; 1]) -> f64 {
+        let (a, b): (f64, [f64; 2]) = crossing(x, t[0]);
+        a + b[0] * 0.5 + b[1] * b[1]
+    }
+
+    fn crossing_plain(x: &[f64; 6], t: f64) -> (f64, [f64; 2]) {
+        for i in 0..5 {
+            let s = x[i] + x[i + 1];
+            if s > t + 1.0 {
+                return (x[i] * x[i + 1], [2.0 * x[i], x[i + 1].sin()]);
+            }
+            if s > t {
+                return (s * s, [x[i], x[i + 1] * t]);
+            }
+        }
+        (0.0, [t, 0.0])
+    }
+
+    /// Which of `crossing`'s exits a point takes: the callee's tuple, the literal, none.
+    fn crossing_path(x: &[f64; 6], t: f64) -> usize {
+        for i in 0..5 {
+            let s = x[i] + x[i + 1];
+            if s > t + 1.0 {
+                return 0;
+            }
+            if s > t {
+                return 1;
+            }
+        }
+        2
+    }
+
+    #[test]
+    fn tuples_returned_from_a_while_against_central_differences() {
+        let points = cube::<7>(1502, 40, -1.2, 1.2);
+        let mut paths = [0; 3];
+        for q in &points {
+            paths[crossing_path(q[..6].try_into().unwrap(), q[6])] += 1;
+        }
+        assert!(paths.iter().all(|&n| n >= 2), "paths taken: {paths:?}");
+        let split = |q: [f64; 7]| -> ([f64; 6], [f64; 1]) { (q[..6].try_into().unwrap(), [q[6]]) };
+        let grad = |q: [f64; 7]| {
+            let (x, t) = split(q);
+            let (value, (d_x, d_t)) = crossing_sum_grad(&x, &t);
+            let mut g = [0.0; 7];
+            g[..6].copy_from_slice(&d_x);
+            g[6] = d_t[0];
+            (value, g)
+        };
+        GradCheck::new("tuples returned from a while").run(
+            &points,
+            |q| {
+                let (x, t) = split(q);
+                let (a, b) = crossing_plain(&x, t[0]);
+                assert_eq!(crossing(&x, t[0]), (a, b));
+                let mut tape = CrossingTape::new();
+                assert_eq!(crossing_forward(&x, t[0], &mut tape), (a, b));
+                crossing_sum(&x, &t)
+            },
+            grad,
+        );
+        // Forward mode through the callee's tuple, against the gradient checked above.
+        let (x, t) = ([0.3, -0.2, 0.9, 0.4, -1.0, 0.6], [0.5]);
+        let (t_x, t_t) = ([0.5, -1.0, 0.25, 0.75, -0.5, 1.0], [-0.75]);
+        let (value, (d_x, d_t)) = crossing_sum_grad(&x, &t);
+        let want = d_x.iter().zip(&t_x).map(|(d, v)| d * v).sum::<f64>() + d_t[0] * t_t[0];
+        let (v, tangent) = crossing_sum_jvp(&x, &t, &t_x, &t_t);
+        assert_eq!(v, value);
+        assert_close("crossing_sum_jvp", tangent, want, 1e-12);
+    }
+
+    /// Over a slice of a run-time length: the first element past `t`, squared (`t` past
+    /// every element: the last one).
+    #[differentiable(wrt(x, t))]
+    pub fn first_above(x: &[f64], t: f64) -> f64 {
+        for (i, v) in x.iter().enumerate() {
+            if *v > t {
+                return v * v * (i as f64 + 1.0);
+            }
+        }
+        x[x.len() - 1] * t
+    }
+
+    #[test]
+    fn a_return_in_a_loop_over_a_slice() {
+        // Past every element: the value after the loop.
+        let (x, t) = ([0.1, 0.2, 0.3, 0.4, 0.5], 0.9);
+        let mut d_x = [0.0; 5];
+        let (value, d_t) = first_above_grad(&x, t, &mut d_x);
+        assert_eq!(
+            (value, d_t, d_x),
+            (0.5 * 0.9, 0.5, [0.0, 0.0, 0.0, 0.0, 0.9])
+        );
+        // The third element: 0.3 squared, times 3.
+        let mut d_x = [0.0; 5];
+        let (value, d_t) = first_above_grad(&x, 0.25, &mut d_x);
+        assert_close("first_above", value, 0.27, 1e-15);
+        assert_eq!(
+            (d_t, d_x[..2].to_vec(), d_x[3..].to_vec()),
+            (0.0, vec![0.0; 2], vec![0.0; 2])
+        );
+        assert_close("d first_above / d x2", d_x[2], 1.8, 1e-15);
+        let points = cube::<6>(1503, 30, -1.2, 1.2);
+        GradCheck::new("return in a loop over a slice").run(
+            &points,
+            |q| first_above(&q[..5], q[5]),
+            |q| {
+                let mut d_x = vec![0.0; 5];
+                let (value, d_t) = first_above_grad(&q[..5], q[5], &mut d_x);
+                let mut g = [0.0; 6];
+                g[..5].copy_from_slice(&d_x);
+                g[5] = d_t;
+                (value, g)
+            },
+        );
+    }
+}

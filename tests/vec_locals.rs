@@ -38,6 +38,15 @@ fn close(got: &[f64], want: &[f64], rtol: f64) {
     }
 }
 
+/// `H v` by central differences of the gradient `grad` at `x` along `v`, in f64.
+fn along(grad: impl Fn(&[f64]) -> Vec<f64>, x: &[f64], v: &[f64]) -> Vec<f64> {
+    let e = 1e-5;
+    let xp: Vec<f64> = x.iter().zip(v).map(|(x, v)| x + e * v).collect();
+    let xm: Vec<f64> = x.iter().zip(v).map(|(x, v)| x - e * v).collect();
+    let (gp, gm) = (grad(&xp), grad(&xm));
+    (0..x.len()).map(|i| (gp[i] - gm[i]) / (2.0 * e)).collect()
+}
+
 fn inputs(n: usize) -> Vec<f64> {
     (0..n)
         .map(|i| 0.3 + 0.7 * ((i * 37 % 11) as f64 / 11.0))
@@ -142,13 +151,48 @@ fn second_order_through_vecs() {
         gathered_grad(x, stride, &mut d);
         d
     };
-    let e = 1e-5;
-    let xp: Vec<f64> = x.iter().zip(&v).map(|(x, v)| x + e * v).collect();
-    let xm: Vec<f64> = x.iter().zip(&v).map(|(x, v)| x - e * v).collect();
-    let (gp, gm) = (grad(&xp), grad(&xm));
-    let want: Vec<f64> = (0..n).map(|i| (gp[i] - gm[i]) / (2.0 * e)).collect();
-    close(&hv, &want, 1e-6);
+    close(&hv, &along(grad, &x, &v), 1e-6);
     close(&g, &grad(&x), 1e-15);
+}
+
+/// References to a `Vec`'s elements, `let r = &sq[1];` read as `*r` and `r * ..`, and one per
+/// iteration (`let e = &sq[i];`): aliases of the elements, as for arrays (genprog seed 1,
+/// p091, found `&h[1]` of a `Vec` local refused).
+#[differentiable(hvp, wrt(x))]
+fn referenced(x: &[f64]) -> f64 {
+    let n = x.len();
+    let mut sq = vec![0.0; n];
+    for i in 0..n {
+        sq[i] = x[i] * x[(i + 1) % n];
+    }
+    let r = &sq[n / 2];
+    let mut total = (*r).sin() + r * x[0];
+    for i in 0..n {
+        let e = &sq[i];
+        total += e * x[n - 1 - i];
+    }
+    total
+}
+
+#[test]
+fn references_to_elements_of_vecs() {
+    for n in [1, 2, 5] {
+        let x = inputs(n);
+        let mut d_x = vec![0.0; n];
+        let (value, ()) = referenced_grad(&x, &mut d_x);
+        assert_eq!(value, referenced(&x));
+        close(&d_x, &central(referenced, &x), 1e-6);
+        let v: Vec<f64> = (0..n).map(|i| 0.5 - 0.3 * i as f64).collect();
+        let (mut g, mut hv) = (vec![0.0; n], vec![0.0; n]);
+        referenced_hvp(&x, &v, &mut g, &mut hv);
+        let grad = |x: &[f64]| {
+            let mut d = vec![0.0; n];
+            referenced_grad(x, &mut d);
+            d
+        };
+        close(&hv, &along(grad, &x, &v), 1e-6);
+        close(&g, &d_x, 1e-15);
+    }
 }
 
 /// The determinant by Gaussian elimination with partial pivoting: the reference.

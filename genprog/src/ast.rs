@@ -217,6 +217,8 @@ pub enum Stmt {
         els: Option<Vec<Stmt>>,
     },
     For {
+        /// `'l: for ..`, which `break 'l` / `continue 'l` leave from loops inside it.
+        label: Option<String>,
         checkpoint: Option<Checkpoint>,
         pat: String,
         iter: String,
@@ -233,6 +235,9 @@ pub enum Stmt {
     },
     Break,
     Continue,
+    /// `break 'l;` and `continue 'l;` of the enclosing `for` labelled `'l`.
+    BreakTo(String),
+    ContinueTo(String),
     Return(String),
 }
 
@@ -266,7 +271,11 @@ impl Stmt {
             Stmt::If { arms, .. } => out.extend(arms.iter().map(|(c, _)| c.as_str())),
             Stmt::For { iter, .. } => out.push(iter),
             Stmt::While { cond, .. } => out.push(cond),
-            Stmt::Loop { .. } | Stmt::Break | Stmt::Continue => {}
+            Stmt::Loop { .. }
+            | Stmt::Break
+            | Stmt::Continue
+            | Stmt::BreakTo(_)
+            | Stmt::ContinueTo(_) => {}
         }
         for b in self.blocks() {
             for s in b {
@@ -351,7 +360,11 @@ impl Func {
                     } if is_bool_name(name) => conditions.push(value),
                     Stmt::While { cond, .. } => conditions.push(cond),
                     Stmt::For { iter, .. } => values.push(iter),
-                    Stmt::Loop { .. } | Stmt::Break | Stmt::Continue => {}
+                    Stmt::Loop { .. }
+                    | Stmt::Break
+                    | Stmt::Continue
+                    | Stmt::BreakTo(_)
+                    | Stmt::ContinueTo(_) => {}
                     _ => {
                         let mut own = Vec::new();
                         s.texts(&mut own);
@@ -787,6 +800,7 @@ fn print_stmt(out: &mut String, s: &Stmt, mode: Mode, depth: usize) {
             line(out, depth, "}");
         }
         Stmt::For {
+            label,
             checkpoint,
             pat,
             iter,
@@ -808,7 +822,12 @@ fn print_stmt(out: &mut String, s: &Stmt, mode: Mode, depth: usize) {
                     }
                 }
             }
-            line(out, depth, &mode.subst(&format!("for {pat} in {iter} {{")));
+            let label = label.as_ref().map_or(String::new(), |l| format!("'{l}: "));
+            line(
+                out,
+                depth,
+                &mode.subst(&format!("{label}for {pat} in {iter} {{")),
+            );
             print_block(out, body, mode, depth + 1);
             line(out, depth, "}");
         }
@@ -834,6 +853,8 @@ fn print_stmt(out: &mut String, s: &Stmt, mode: Mode, depth: usize) {
         }
         Stmt::Break => line(out, depth, "break;"),
         Stmt::Continue => line(out, depth, "continue;"),
+        Stmt::BreakTo(l) => line(out, depth, &format!("break '{l};")),
+        Stmt::ContinueTo(l) => line(out, depth, &format!("continue '{l};")),
         Stmt::Return(value) => line(out, depth, &mode.subst(&format!("return {value};"))),
     }
 }

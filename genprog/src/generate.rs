@@ -182,6 +182,8 @@ pub struct Gen<'a> {
     loops: usize,
     trips: f64,
     loop_trips: Vec<f64>,
+    /// The label of each loop around, innermost last (`None` for most).
+    labels: Vec<Option<String>>,
     nesting: usize,
     checkpointed: bool,
     /// Arrays iterated by reference here: not assignable.
@@ -228,6 +230,7 @@ pub fn program(seed: u64, index: usize, on: &Features) -> (Program, Vec<Feature>
         loops: 0,
         trips: 1.0,
         loop_trips: Vec::new(),
+        labels: Vec::new(),
         nesting: 0,
         checkpointed: false,
         frozen: Vec::new(),
@@ -303,6 +306,23 @@ impl Gen<'_> {
             _ => String::new(),
         };
         window + ".rev()" + &back
+    }
+
+    /// Whether a `return` may go here: outside loops, or now and then (`loop-exits`) in one.
+    fn return_here(&mut self) -> bool {
+        self.loops == 0 || (self.on.has(Feature::LoopExits) && self.side.gen_bool(0.5))
+    }
+
+    /// Now and then (`loop-exits`), the label of a labelled loop around the innermost one,
+    /// which a `break` or `continue` then leaves.
+    fn outer_label(&mut self) -> Option<String> {
+        let (_, around) = self.labels.split_last()?;
+        let labelled: Vec<String> = around.iter().flatten().cloned().collect();
+        if labelled.is_empty() || !self.side.gen_bool(0.8) {
+            return None;
+        }
+        self.used.push(Feature::LoopExits);
+        labelled.choose(&mut self.side).cloned()
     }
 
     fn coin(&mut self, p: f64) -> bool {
@@ -797,6 +817,7 @@ impl Gen<'_> {
                 let e = self.bounded(2);
                 self.leave_loop();
                 out.push(Stmt::For {
+                    label: None,
                     checkpoint: None,
                     pat: i.clone(),
                     iter: format!("0..{}", len.text()),
@@ -836,6 +857,7 @@ impl Gen<'_> {
 
     fn enter_loop(&mut self, var: &str, max: usize, trips: f64) {
         self.loops += 1;
+        self.labels.push(None);
         self.loop_trips.push(trips.max(1.0));
         self.trips = self.loop_trips.iter().product();
         if !var.is_empty() {
@@ -851,6 +873,7 @@ impl Gen<'_> {
 
     fn leave_loop(&mut self) {
         self.loops -= 1;
+        self.labels.pop();
         self.loop_trips.pop();
         self.trips = self.loop_trips.iter().product();
     }
@@ -2424,7 +2447,10 @@ impl Gen<'_> {
                     record: false,
                 });
             }
-            92..95 if self.loops == 0 && self.p(Feature::EarlyReturn, 0.8) => {
+            92..95 if self.return_here() && self.p(Feature::EarlyReturn, 0.8) => {
+                if self.loops > 0 {
+                    self.used.push(Feature::LoopExits);
+                }
                 let c = self.cond(1);
                 let mut body = if self.coin(0.5) {
                     self.block(2)
@@ -2451,10 +2477,11 @@ impl Gen<'_> {
             }
             95..100 if self.loops > 0 && self.p(Feature::Break, 0.8) => {
                 let c = self.cond(1);
-                let s = if self.coin(0.5) {
-                    Stmt::Break
-                } else {
-                    Stmt::Continue
+                let s = match (self.coin(0.5), self.outer_label()) {
+                    (true, Some(l)) => Stmt::BreakTo(l),
+                    (false, Some(l)) => Stmt::ContinueTo(l),
+                    (true, None) => Stmt::Break,
+                    (false, None) => Stmt::Continue,
                 };
                 out.push(Stmt::If {
                     arms: vec![(c, vec![s])],
@@ -2636,6 +2663,7 @@ impl Gen<'_> {
             for (i, end) in idx.into_iter().rev() {
                 self.leave_loop();
                 body = vec![Stmt::For {
+                    label: None,
                     checkpoint: None,
                     pat: i,
                     iter: format!("0..{}", end.text()),
@@ -2855,6 +2883,7 @@ impl Gen<'_> {
         self.leave_loop();
         self.scope.truncate(mark);
         let inner = Stmt::For {
+            label: None,
             checkpoint,
             pat,
             iter,
@@ -2884,6 +2913,7 @@ impl Gen<'_> {
                 record: false,
             });
             out.push(Stmt::For {
+                label: None,
                 checkpoint: None,
                 pat: q,
                 iter: format!("0..{ys}.len()"),
@@ -2969,6 +2999,7 @@ impl Gen<'_> {
         let count = copies * outer.value() * p.dims[0].value() * (p.dims[1].value() + 4);
         let (p, q) = (&p.text, &q.text);
         let for_ = |pat: &str, iter: String, body: Vec<Stmt>| Stmt::For {
+            label: None,
             checkpoint: None,
             pat: pat.to_string(),
             iter,
@@ -3364,6 +3395,11 @@ impl Gen<'_> {
         } else {
             None
         };
+        let label = (self.on.has(Feature::LoopExits) && self.side.gen_bool(0.5)).then(|| {
+            self.fresh += 1;
+            format!("l{}", self.fresh)
+        });
+        *self.labels.last_mut().expect("entered above") = label.clone();
         let was = self.checkpointed;
         self.checkpointed |= checkpoint.is_some();
         self.loop_body(&mut body);
@@ -3373,6 +3409,7 @@ impl Gen<'_> {
         self.frozen.truncate(frozen);
         self.hidden.truncate(hidden);
         out.push(Stmt::For {
+            label,
             checkpoint,
             pat,
             iter,

@@ -9,6 +9,7 @@
 
 mod bounded;
 mod defaults;
+mod exits;
 mod exprs;
 mod literals;
 mod loops;
@@ -172,6 +173,7 @@ pub fn lower(item: &syn::ItemFn, args: &Args) -> syn::Result<Func> {
     literals::desugar(&mut block);
     l.errors.extend(matches::desugar(&mut block));
     panics::desugar(&mut block);
+    exits::desugar(&mut block, &item.sig.output);
     l.passed_on = l.only_passed_on(&block);
     let body = l.body(&block);
     l.not_passed_on(args);

@@ -498,7 +498,7 @@ impl super::Lower {
             return false;
         };
         // A whole slice or `Vec` is the sub-slice's and the `Vec`'s own `let`.
-        if (proj.is_empty() && self.f.slices.contains(&v)) || self.is_vec(v) {
+        if proj.is_empty() && (self.f.slices.contains(&v) || self.is_vec(v)) {
             return false;
         }
         if !self.fixed_indices(&proj) {

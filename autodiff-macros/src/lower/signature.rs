@@ -205,6 +205,14 @@ impl Lower {
         };
         let elems: Vec<&syn::Type> = match &**ty {
             syn::Type::Tuple(t) => {
+                // The body is still lowered as returning the tuple: one error, not a second
+                // one at its value.
+                if t.elems.len() == 1 {
+                    self.error(err(
+                        ty,
+                        "a tuple of one element is not supported as the return type; return the element itself, as in `-> f64`",
+                    ));
+                }
                 self.f.ret_tuple = true;
                 t.elems.iter().collect()
             }

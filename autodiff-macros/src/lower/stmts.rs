@@ -199,12 +199,15 @@ impl Lower {
             },
             (syn::Expr::Return(r), Mode::Loop) => self.error(err(
                 r,
-                "`return` inside a loop is not supported; `break` out of the loop and return after it",
+                "`return` inside this loop is not supported: the loop is not a statement of the function's body or of an `if` branch there; bind the value to a `let mut` declared before the loop, `break`, and return after it",
             )),
             (syn::Expr::Break(b), Mode::Loop) => self.break_stmt(b, out),
             (syn::Expr::Continue(c), Mode::Loop) => {
                 if c.label.is_some() {
-                    self.error(err(c, "only a plain `continue` is supported, without label"));
+                    self.error(err(
+                        c,
+                        "`continue 'label` is supported in loops that are statements of the labelled loop's body or of `if` branches there; bind what you need to a `let mut` flag instead",
+                    ));
                 }
                 out.stmts.push(Stmt::Continue);
             }
@@ -214,7 +217,7 @@ impl Lower {
             )),
             (syn::Expr::Return(r), _) => self.error(err(
                 r,
-                "`return` is only supported in the function's body and in the branches of `if` statements there, not inside a loop, a block or an `if` used as a value; in a loop, `break` out of it and return after it",
+                "`return` is only supported as a statement: in the function's body, in loops there and in the branches of `if` statements, not inside a block or an `if` used as a value; bind the value to a `let` and return it after",
             )),
             // An `if` that leaves the sequence (`return` in the body, `break` or `continue` in
             // a loop) takes the rest of the sequence into its branches; so does a block that
@@ -243,10 +246,15 @@ impl Lower {
             .label
             .as_ref()
             .is_some_and(|l| Some(l.ident.to_string()) != own);
-        if outer || b.expr.is_some() {
+        if b.expr.is_some() {
             self.error(err(
                 b,
-                "only a plain `break` of the innermost loop is supported, without value",
+                "a `break` with a value is not supported: assign the value to a `let mut` declared before the loop, then `break;`",
+            ));
+        } else if outer {
+            self.error(err(
+                b,
+                "`break 'label` is supported in loops that are statements of the labelled loop's body or of `if` branches there; bind what you need to a `let mut` flag instead",
             ));
         }
         if let Some(&l) = self.nest.last() {
