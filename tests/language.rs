@@ -2730,3 +2730,71 @@ mod early_exits {
         );
     }
 }
+
+mod asserts {
+    use crate::common::{GradCheck, assert_close, cube};
+    use stackgrad::differentiable;
+
+    /// A weighted distance between two slices that asserts what the loop needs: the lengths
+    /// equal (`assert_eq!` with a message), the weight positive (`assert!`), and a
+    /// `debug_assert!`, which the generated functions leave out as release builds do.
+    #[differentiable(wrt(x, y, w))]
+    pub fn weighted(x: &[f64], y: &[f64], w: f64) -> f64 {
+        assert_eq!(x.len(), y.len(), "x and y differ in length");
+        assert!(w > 0.0);
+        let mut s = 0.0;
+        for i in 0..x.len() {
+            debug_assert!(x[i] < 100.0);
+            let d = x[i] - y[i];
+            s += w * d * d;
+        }
+        s.sqrt()
+    }
+
+    #[test]
+    fn asserts_hold_against_central_differences() {
+        let points = cube::<7>(1601, 30, 0.1, 1.2);
+        GradCheck::new("a function with asserts").run(
+            &points,
+            |q| weighted(&q[..3], &q[3..6], q[6]),
+            |q| {
+                let (mut d_x, mut d_y) = ([0.0; 3], [0.0; 3]);
+                let (value, d_w) = weighted_grad(&q[..3], &q[3..6], q[6], &mut d_x, &mut d_y);
+                let mut g = [0.0; 7];
+                g[..3].copy_from_slice(&d_x);
+                g[3..6].copy_from_slice(&d_y);
+                g[6] = d_w;
+                (value, g)
+            },
+        );
+    }
+
+    #[test]
+    fn a_failed_assert_is_the_forward_sweeps_error() {
+        let mut tape = WeightedTape::new();
+        let (x, y) = ([0.5, 1.0, 2.0], [1.0, 1.0, 1.0]);
+        let ok = weighted_try_forward(&x, &y, 4.0, &mut tape).unwrap();
+        assert_close("weighted", ok, weighted(&x, &y, 4.0), 1e-15);
+        assert_eq!(
+            weighted_try_forward(&x, &y[..2], 4.0, &mut tape),
+            Err("assertion `left == right` failed: x and y differ in length")
+        );
+        assert_eq!(
+            weighted_try_forward(&x, &y, -1.0, &mut tape),
+            Err("assertion failed: w > 0.0")
+        );
+        // The `debug_assert!` is not checked in the generated functions.
+        let far = [0.5, 1.0, 200.0];
+        assert_eq!(
+            weighted_try_forward(&far, &y, 1.0, &mut tape),
+            Ok(((0.5f64 * 0.5) + 199.0 * 199.0).sqrt())
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "assertion failed: w > 0.0")]
+    fn a_failed_assert_panics_in_the_gradient() {
+        let (mut d_x, mut d_y) = ([0.0; 1], [0.0; 1]);
+        weighted_grad(&[1.0], &[0.0], 0.0, &mut d_x, &mut d_y);
+    }
+}

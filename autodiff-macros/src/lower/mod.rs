@@ -7,6 +7,7 @@
 //! (`for`, `#[checkpoint]`), `bounded` (`while` / `loop` with `max_iters`, trip-count bounds),
 //! and `defaults` (the float types inference leaves open).
 
+mod asserts;
 mod bounded;
 mod defaults;
 mod exits;
@@ -172,6 +173,7 @@ pub fn lower(item: &syn::ItemFn, args: &Args) -> syn::Result<Func> {
     let mut block = (*item.block).clone();
     literals::desugar(&mut block);
     l.errors.extend(matches::desugar(&mut block));
+    l.errors.extend(asserts::desugar(&mut block));
     panics::desugar(&mut block);
     exits::desugar(&mut block, &item.sig.output);
     l.passed_on = l.only_passed_on(&block);
