@@ -2798,3 +2798,93 @@ mod asserts {
         weighted_grad(&[1.0], &[0.0], 0.0, &mut d_x, &mut d_y);
     }
 }
+
+mod array_functions {
+    use crate::common::{Pair, assert_close};
+    use stackgrad::differentiable;
+
+    /// Squares of an array, the function's value by `map`.
+    #[differentiable(jvp, hvp)]
+    pub fn squares<const N: usize>(x: &[f64; N]) -> [f64; N] {
+        x.map(|v| v * v + 1.0)
+    }
+
+    /// `core::array::from_fn` (typed, a row of pairs too), `map` of a parameter, of a local
+    /// and of a row, in a sum (bound to a `let` first), as the value of `return` in a branch
+    /// and through a callee that returns an array by `map`; `let x = x.map(..)` shadowing
+    /// the array it maps, `|_|`, a `map` inside a loop and in a branch of an `if` used as a
+    /// value or an `if` statement's condition, rows mapped by an array pattern (`|[a, b]| a *
+    /// b`), and a function named for the closure (`y.map(f64::sin)`).
+    #[differentiable(jvp, hvp)]
+    pub fn mapped(x: &[f64; 4], y: &[f64; 3]) -> f64 {
+        let d: [f64; 3] = core::array::from_fn(|i| x[i + 1] - x[i]);
+        let pairs: [[f64; 2]; 2] = std::array::from_fn(|i| [x[2 * i], y[i] * x[2 * i + 1]]);
+        let e = d.map(|v| v * v);
+        let s = y.map(f64::sin);
+        let x = x.map(|v| 0.5 * v);
+        let ones = y.map(|_| 1.0);
+        let sq: [f64; 3] = squares(&s);
+        let mut total = e[0] + e[2] * s[1] + pairs[1][1] + x[3] + ones[2] + sq[0];
+        for k in 0..2 {
+            let row = pairs[k].map(|v| v.exp());
+            total += row[0] * row[1] * 0.1;
+        }
+        let products = pairs.map(|[a, b]| a * b);
+        total += products[1] * 0.5;
+        let scaled = if x[0] > 0.0 {
+            y.map(|v| v * x[1])
+        } else {
+            [0.5; 3]
+        };
+        total += scaled[1];
+        total += y.map(|v| v * x[0])[2] * 2.0;
+        if d.map(|v| v * v)[0] > 0.5 {
+            total += 0.25 * e[0];
+        }
+        if total > 10.0 {
+            return d.map(|v| v.tanh())[1] + total;
+        }
+        total
+    }
+
+    fn mapped_plain(x: &[f64; 4], y: &[f64; 3]) -> f64 {
+        let d = [x[1] - x[0], x[2] - x[1], x[3] - x[2]];
+        let pairs = [[x[0], y[0] * x[1]], [x[2], y[1] * x[3]]];
+        let s = [y[0].sin(), y[1].sin(), y[2].sin()];
+        let half = [0.5 * x[0], 0.5 * x[1], 0.5 * x[2], 0.5 * x[3]];
+        let mut total =
+            d[0] * d[0] + d[2] * d[2] * s[1] + pairs[1][1] + half[3] + 1.0 + (s[0] * s[0] + 1.0);
+        for row in pairs {
+            total += row[0].exp() * row[1].exp() * 0.1;
+        }
+        total += pairs[1][0] * pairs[1][1] * 0.5;
+        total += if half[0] > 0.0 { y[1] * half[1] } else { 0.5 };
+        if d[0] * d[0] > 0.5 {
+            total += 0.25 * d[0] * d[0];
+        }
+        total += y[2] * half[0] * 2.0;
+        if total > 10.0 {
+            return d[1].tanh() + total;
+        }
+        total
+    }
+
+    #[test]
+    fn map_and_from_fn_against_central_differences() {
+        let mapped = Pair {
+            f: mapped,
+            plain: mapped_plain,
+            grad: mapped_grad,
+            jvp: mapped_jvp,
+            hvp: mapped_hvp,
+        };
+        mapped.check::<7>("map and from_fn of arrays", 1701);
+        // The branch with `return` taken.
+        let (x, y) = ([3.0, -1.0, 2.5, 4.0], [1.0, 0.5, 2.0]);
+        assert!(mapped_plain(&x, &y) > 10.0);
+        assert_close("mapped", mapped_grad(&x, &y).0, mapped_plain(&x, &y), 1e-13);
+        // The array-valued function by `map`, in forward mode.
+        let (value, tangent) = squares_jvp(&[1.0, -2.0], &[0.5, 1.0]);
+        assert_eq!((value, tangent), ([2.0, 5.0], [1.0, -4.0]));
+    }
+}

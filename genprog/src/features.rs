@@ -71,6 +71,7 @@ features! {
     Recompute "recompute" "`#[recompute] let`",
     Record "record" "`#[record(f32)] let` in f64 programs (the tape keeps the value as f32)",
     EarlyReturn "early-return" "`return` inside `if` branches",
+    ArrayFns "array-fns" "`let m = a.map(|v| ..);` of an array in scope, and `let m: [$F; L] = core::array::from_fn(|i| ..);`",
     LoopExits "loop-exits" "`return` inside loops (under `if`s, with early-return), and `break 'l` / `continue 'l` of an enclosing labelled `for` from a loop inside it",
     PanicValues "panic-values" "`panic!` as a branch of an `if` used as a value, on a bound never reached: `if a > 12.5 { panic!(..) } else { b }`, and the mirrored `else { panic!(..) }`",
     Calls "calls" "calls to other `#[differentiable]` functions",

@@ -2354,6 +2354,9 @@ impl Gen<'_> {
 
     fn stmt(&mut self, out: &mut Vec<Stmt>, _top: bool) {
         let nest = self.nesting < MAX_NESTING;
+        if self.on.has(Feature::ArrayFns) && self.side.gen_bool(0.05) && self.array_fn(out) {
+            return;
+        }
         if self.loops == 0 && !self.slices().is_empty() && self.p(Feature::Slices, 0.2) {
             self.slice_loop(out);
             return;
@@ -2720,6 +2723,59 @@ impl Gen<'_> {
             op: "=",
             value,
         })
+    }
+
+    /// `let m = a.map(|v| ..);` of a one-dimensional array in scope (a local or a parameter),
+    /// or `let m: [$F; L] = core::array::from_fn(|i| ..);` of its length; `false` when there
+    /// is none.
+    fn array_fn(&mut self, out: &mut Vec<Stmt>) -> bool {
+        let sources: Vec<ArraySrc> = (self.arrays().into_iter())
+            .filter(|a| !a.field && a.dims.len() == 1)
+            .collect();
+        let Some(src) = sources.choose(&mut self.side).cloned() else {
+            return false;
+        };
+        self.used.push(Feature::ArrayFns);
+        let len = &src.dims[0];
+        let mark = self.scope.len();
+        let from_fn = self.side.gen_bool(0.4);
+        let param = self.fresh(if from_fn { "i" } else { "v" });
+        match from_fn {
+            true => self.declare(&param, Kind::Index(len.value() - 1), false, 0.0),
+            false => self.declare(&param, Kind::Float, false, src.mag),
+        }
+        let e = tame(self.bounded(2));
+        self.scope.truncate(mark);
+        let name = self.fresh("m");
+        let (value, ty) = match from_fn {
+            true => (
+                format!("core::array::from_fn(|{param}| {})", e.s),
+                Some(format!("[$F; {}]", len.text())),
+            ),
+            // A closure of literals alone has no float type of its own: the `let` gives it.
+            false => (
+                format!("{}.map(|{param}| {})", src.text, e.s),
+                (!e.typed || self.side.gen_bool(0.3)).then(|| format!("[$F; {}]", len.text())),
+            ),
+        };
+        self.declare(
+            &name,
+            Kind::Array {
+                dims: vec![len.clone()],
+                by_ref: false,
+            },
+            false,
+            e.mag,
+        );
+        out.push(Stmt::Let {
+            name,
+            mutable: false,
+            ty,
+            value,
+            recompute: false,
+            record: false,
+        });
+        true
     }
 
     /// `let y: [$F; L] = g(..);` for a helper returning an array.

@@ -66,7 +66,7 @@ pub(super) fn desugar(block: &mut syn::Block, output: &syn::ReturnType) {
         syn::ReturnType::Default => (Vec::new(), false),
     };
     // A return type the macro does not take: the signature reports it, `return` stays.
-    let ret = match ret.iter().all(|t| zero(t).is_some()) {
+    let ret = match ret.iter().all(|t| super::array_fns::zero(t).is_some()) {
         true => ret,
         false => Vec::new(),
     };
@@ -78,21 +78,6 @@ pub(super) fn desugar(block: &mut syn::Block, output: &syn::ReturnType) {
         n: 0,
     };
     d.stmts(&mut block.stmts, true);
-}
-
-/// The zero of a return type: `0.0`, or arrays of it.
-fn zero(ty: &syn::Type) -> Option<syn::Expr> {
-    match ty {
-        syn::Type::Array(a) => {
-            let (z, len) = (zero(&a.elem)?, &a.len);
-            Some(syn::parse_quote!([#z; #len]))
-        }
-        syn::Type::Paren(p) => zero(&p.elem),
-        syn::Type::Path(p) if p.path.is_ident("f64") || p.path.is_ident("f32") => {
-            Some(syn::parse_quote!(0.0))
-        }
-        _ => None,
-    }
 }
 
 fn add(exits: &mut Vec<Exit>, more: Vec<Exit>) {
@@ -352,7 +337,7 @@ impl Desugar {
     fn declare(&self, slot: &Slot, span: Span) -> Vec<syn::Stmt> {
         let mut out = Vec::new();
         for (r, ty) in slot.values.iter().zip(&self.ret) {
-            let z = zero(ty).expect("`desugar` keeps the types with a zero");
+            let z = super::array_fns::zero(ty).expect("`desugar` keeps the types with a zero");
             out.push(syn::parse_quote_spanned!(span=> let mut #r: #ty = #z;));
         }
         let done = &slot.done;

@@ -604,12 +604,13 @@ impl Lower {
         let is_array = (self.place(&m.receiver))
             .is_some_and(|(v, proj)| self.f.types.kind(self.f.place_ty(v, &proj)) == Kind::Array);
         if is_array && rules::lookup(&name).is_none() {
-            self.error(err(
-                &m.method,
-                format!(
-                    "method `{name}` is not supported on arrays: write a loop, as in `let mut out = [0.0; N]; for i in 0..N {{ out[i] = .. }}` for `a.map(..)`"
+            let msg = match name.as_str() {
+                "map" => super::array_fns::NOT_HERE.to_string(),
+                _ => format!(
+                    "method `{name}` is not supported on arrays: write a loop, as in `let mut out = [0.0; N]; for i in 0..N {{ out[i] = .. }}`"
                 ),
-            ));
+            };
+            self.error(err(&m.method, msg));
             return self.dummy();
         }
         let Some(spec) = rules::lookup(&name) else {

@@ -7,6 +7,7 @@
 //! (`for`, `#[checkpoint]`), `bounded` (`while` / `loop` with `max_iters`, trip-count bounds),
 //! and `defaults` (the float types inference leaves open).
 
+mod array_fns;
 mod asserts;
 mod bounded;
 mod defaults;
@@ -153,6 +154,8 @@ pub struct Lower {
     /// The sub-slices in scope whose bounds read `mut` variables, which may not be assigned
     /// while they are ([`subslices`]).
     sub_slices: Vec<subslices::Live>,
+    /// The array functions (`x.map(..)`, `from_fn`) rewritten so far, for fresh names.
+    n_array_fns: usize,
 }
 
 /// The statement that marks where a bounded loop checks its bound.
@@ -259,6 +262,7 @@ impl Lower {
             cast_fields: Vec::new(),
             signed: Vec::new(),
             sub_slices: Vec::new(),
+            n_array_fns: 0,
         };
         l.f.flag_ty = l.f.types.fresh(TyVal::Bool);
         l.f.usize_ty =
@@ -471,6 +475,7 @@ fn unsupported(e: &syn::Expr) -> String {
             "macro `{}!` is not supported in a differentiable function: the macro cannot see through it; write the computation out, or move it into a function and supply its adjoint",
             m.mac.path.to_token_stream()
         ),
+        Index(i) if array_fns::is_array_fn(&i.expr) => array_fns::NOT_HERE.into(),
         Index(_) => "index a local array, an array parameter or a field of a struct parameter".into(),
         Field(f) if matches!(f.member, syn::Member::Unnamed(_)) => {
             "tuple fields are not supported; return or bind each value on its own".into()

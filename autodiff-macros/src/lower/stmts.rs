@@ -101,6 +101,11 @@ impl Lower {
     ) {
         for (i, s) in stmts.iter().enumerate() {
             let last = i + 1 == stmts.len();
+            // An array function: the statements it stands for, then the rest.
+            if let Some(mut now) = self.array_fn_stmts(s) {
+                now.extend_from_slice(&stmts[i + 1..]);
+                return self.seq(&now, conts, out, mode, span);
+            }
             match s {
                 syn::Stmt::Local(local) => {
                     match super::tuples::one_name_tuple(local, &stmts[i + 1..], conts) {
