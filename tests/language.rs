@@ -2883,8 +2883,44 @@ mod array_functions {
         let (x, y) = ([3.0, -1.0, 2.5, 4.0], [1.0, 0.5, 2.0]);
         assert!(mapped_plain(&x, &y) > 10.0);
         assert_close("mapped", mapped_grad(&x, &y).0, mapped_plain(&x, &y), 1e-13);
+        // There, the gradient against central differences too.
+        let join = |x: [f64; 4], y: [f64; 3]| [x[0], x[1], x[2], x[3], y[0], y[1], y[2]];
+        let at = |q: &[f64; 7]| mapped_plain(&[q[0], q[1], q[2], q[3]], &[q[4], q[5], q[6]]);
+        let (_, (g_x, g_y)) = mapped_grad(&x, &y);
+        let (g, fd) = (join(g_x, g_y), crate::common::central(at, &join(x, y)));
+        for i in 0..7 {
+            assert_close("mapped, the branch with return", g[i], fd[i], 1e-6);
+        }
         // The array-valued function by `map`, in forward mode.
         let (value, tangent) = squares_jvp(&[1.0, -2.0], &[0.5, 1.0]);
         assert_eq!((value, tangent), ([2.0, 5.0], [1.0, -4.0]));
+    }
+
+    /// `map` to integers (`i + 1`), to `bool`s and by a cast, of an integer array gathering
+    /// floats (`idx.map(|k| x[k])`), each element type read from the closure's body.
+    #[differentiable]
+    pub fn gathered(x: &[f64; 4], idx: &[usize; 2]) -> f64 {
+        let next = idx.map(|i| i + 1);
+        let w = idx.map(|k| x[k]);
+        let pos = x.map(|v| v > 0.0);
+        let whole = x.map(|v| (v * 2.0) as i64);
+        let mut s = w[0] * w[1] + x[next[1]];
+        if pos[3] {
+            s += x[3] * (whole[0] as f64);
+        }
+        s
+    }
+
+    #[test]
+    fn map_to_integers_and_bools_against_central_differences() {
+        let idx = [1, 2];
+        for x in [[0.8, -0.7, 1.1, 0.2], [1.4, 0.5, -0.2, -0.6]] {
+            let (value, g) = gathered_grad(&x, &idx);
+            assert_eq!(value, gathered(&x, &idx));
+            let fd = crate::common::central(|x| gathered(x, &idx), &x);
+            for i in 0..4 {
+                assert_close("gathered", g[i], fd[i], 1e-6);
+            }
+        }
     }
 }

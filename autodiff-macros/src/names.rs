@@ -184,21 +184,21 @@ pub fn text(t: &TokenStream) -> String {
         .replace("& mut ", "&mut ")
         .replace("& ", "&")
         .replace(" . ", ".")
-        .replace(" (", "(")
         .replace("( ", "(")
         .replace(" )", ")")
         .replace(" ,", ",")
         .replace("[ ", "[")
         .replace(" ]", "]");
-    // `a [i]` -> `a[i]`, but `= [1.0]` stays.
+    // `a [i]` -> `a[i]` and `f (x)` -> `f(x)`, but `= [1.0]` and `a * (b + c)` stay.
     let mut out = String::with_capacity(s.len());
     let mut chars = s.chars().peekable();
     while let Some(c) = chars.next() {
-        let indexes = out
-            .chars()
-            .last()
-            .is_some_and(|p| p.is_alphanumeric() || matches!(p, '_' | ')' | ']'));
-        if c == ' ' && chars.peek() == Some(&'[') && indexes {
+        let last = out.chars().last();
+        let indexes = last.is_some_and(|p| p.is_alphanumeric() || matches!(p, '_' | ')' | ']'));
+        let calls = indexes || last.is_some_and(|p| matches!(p, '!' | '>'));
+        if c == ' '
+            && ((chars.peek() == Some(&'[') && indexes) || (chars.peek() == Some(&'(') && calls))
+        {
             continue;
         }
         out.push(c);

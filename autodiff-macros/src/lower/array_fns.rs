@@ -55,8 +55,9 @@ fn array_fn(e: &syn::Expr) -> Option<(Source, syn::Pat, syn::Expr)> {
     }
 }
 
-/// Why an array function where it stays (right of `&&` or `||`) is not taken.
-pub(super) const NOT_HERE: &str = "`a.map(|v| ..)` and `core::array::from_fn(|i| ..)` are taken where they run for sure (a `let`'s value, an operand, `return`, a branch's value, an `if`'s condition, a `for` loop's iterator), not right of `&&` or `||`: bind the array to a `let` before";
+/// Why an array function where it stays (right of `&&` or `||`, after a part of its statement
+/// that assigns) is not taken.
+pub(super) const NOT_HERE: &str = "`a.map(|v| ..)` and `core::array::from_fn(|i| ..)` are taken where they run for sure and in order (a `let`'s value, an operand, `return`, a branch's value, a condition, a `for` loop's iterator), not right of `&&` or `||` nor after a block of the same statement that assigns: bind the array to a `let` before";
 
 /// Whether `e` is an array function the lowering takes where it runs for sure.
 pub(super) fn is_array_fn(e: &syn::Expr) -> bool {
@@ -130,6 +131,7 @@ impl Lower {
         let mut hoist = Hoist {
             lets: Vec::new(),
             n: &mut self.n_array_fns,
+            dirty: false,
         };
         match &mut s {
             syn::Stmt::Local(local) => {
@@ -165,6 +167,24 @@ impl Lower {
             format_ident!("__stackgrad_array_{}", n),
             format_ident!("__stackgrad_k_{}", n),
         );
+        if let Some(a) = local.attrs.first() {
+            self.error(err(
+                a,
+                "an attribute on a `let` of `map` or `from_fn` is not supported: its values are the loop's; write the loop, with the attribute on the `let` in it",
+            ));
+            self.poison(&local.pat);
+            return Vec::new();
+        }
+        if let Source::Map(recv) = &source
+            && let Some(name) = assigned_root(body, recv)
+        {
+            self.error(err(
+                body,
+                format!("the closure of `map` here assigns `{name}`, which the array it maps reads: Rust maps a copy taken before; bind the copy to a `let` first, or write the loop"),
+            ));
+            self.poison(&local.pat);
+            return Vec::new();
+        }
         let annotated = match &local.pat {
             syn::Pat::Type(pt) => Some(&*pt.ty),
             _ => None,
@@ -245,9 +265,10 @@ impl Lower {
 }
 
 /// The zero of what `map`'s closure returns, read from its body: a `bool`'s (`false`) for a
-/// comparison, a logical operator or a `bool` literal, an integer's for an integer literal,
-/// a row's for an array written out (`|v| [v, v * v]`), else a float's (`0.0`); `None` for
-/// a tuple (the `let` is to name the type then).
+/// comparison, a logical operator, `is_nan()` and its kin or a `bool` literal, an integer's
+/// for an integer literal or arithmetic with one, a cast's type's, a row's for an array
+/// written out (`|v| [v, v * v]`), else a float's (`0.0`: a call, a variable); `None` for a
+/// tuple. The `let` names any other type (`let n: [usize; N] = idx.map(|i| g(i));`).
 fn element_zero(body: &syn::Expr) -> Option<syn::Expr> {
     match body {
         syn::Expr::Paren(p) => element_zero(&p.expr),
@@ -257,12 +278,35 @@ fn element_zero(body: &syn::Expr) -> Option<syn::Expr> {
         },
         syn::Expr::Binary(b) => {
             use syn::BinOp::*;
+            let int =
+                |e: &syn::Expr| matches!(e, syn::Expr::Lit(l) if matches!(l.lit, syn::Lit::Int(_)));
             match b.op {
                 Eq(_) | Ne(_) | Lt(_) | Le(_) | Gt(_) | Ge(_) | And(_) | Or(_) => {
                     Some(syn::parse_quote!(false))
                 }
-                _ => Some(syn::parse_quote!(0.0)),
+                // `i + 1`: Rust takes no integer literal beside a float.
+                _ if int(&b.left) || int(&b.right) => Some(syn::parse_quote!(0)),
+                _ => element_zero(&b.left),
             }
+        }
+        syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => element_zero(&u.expr),
+        syn::Expr::Cast(c) => zero(&c.ty),
+        syn::Expr::If(i) => match i.then_branch.stmts.last() {
+            Some(syn::Stmt::Expr(e, None)) => element_zero(e),
+            _ => None,
+        },
+        syn::Expr::MethodCall(m)
+            if [
+                "is_nan",
+                "is_finite",
+                "is_infinite",
+                "is_sign_positive",
+                "is_sign_negative",
+            ]
+            .iter()
+            .any(|n| m.method == n) =>
+        {
+            Some(syn::parse_quote!(false))
         }
         syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Not(_)) => Some(syn::parse_quote!(false)),
         syn::Expr::Lit(l) => match &l.lit {
@@ -305,6 +349,53 @@ fn from_fn_ty(call: &syn::Expr) -> Option<syn::Type> {
     }
 }
 
+/// A name the place `recv` reads (`m` and `i` of `m[i]`) that `body` assigns.
+fn assigned_root(body: &syn::Expr, recv: &syn::Expr) -> Option<String> {
+    struct Names(Vec<String>);
+    impl<'a> syn::visit::Visit<'a> for Names {
+        fn visit_path(&mut self, p: &'a syn::Path) {
+            if let Some(i) = p.get_ident() {
+                self.0.push(i.to_string());
+            }
+        }
+    }
+    struct Targets(Vec<String>);
+    impl Targets {
+        fn root(&mut self, mut e: &syn::Expr) {
+            loop {
+                e = match e {
+                    syn::Expr::Index(i) => &i.expr,
+                    syn::Expr::Field(f) => &f.base,
+                    syn::Expr::Paren(p) => &p.expr,
+                    syn::Expr::Unary(u) => &u.expr,
+                    syn::Expr::Path(p) => {
+                        self.0.extend(p.path.get_ident().map(|i| i.to_string()));
+                        return;
+                    }
+                    _ => return,
+                }
+            }
+        }
+    }
+    impl<'a> syn::visit::Visit<'a> for Targets {
+        fn visit_expr_assign(&mut self, a: &'a syn::ExprAssign) {
+            self.root(&a.left);
+            syn::visit::visit_expr_assign(self, a);
+        }
+        fn visit_expr_binary(&mut self, b: &'a syn::ExprBinary) {
+            if super::is_compound(&b.op).is_some() {
+                self.root(&b.left);
+            }
+            syn::visit::visit_expr_binary(self, b);
+        }
+    }
+    let mut names = Names(Vec::new());
+    syn::visit::Visit::visit_expr(&mut names, recv);
+    let mut targets = Targets(Vec::new());
+    syn::visit::Visit::visit_expr(&mut targets, body);
+    targets.0.into_iter().find(|t| names.0.contains(t))
+}
+
 /// The length of an array type as written.
 fn array_len(ty: &syn::Type) -> Option<TokenStream> {
     match ty {
@@ -319,6 +410,26 @@ fn array_len(ty: &syn::Type) -> Option<TokenStream> {
 struct Hoist<'a> {
     lets: Vec<syn::Stmt>,
     n: &'a mut usize,
+    /// A part of the statement that runs before what is visited next assigns (a block of an
+    /// operand, an `if`'s branch): a call after it stays, for the lowering's error.
+    dirty: bool,
+}
+
+/// Whether an expression assigns (`=`, `+=` ..) anywhere in it.
+fn assigns(e: &syn::Expr) -> bool {
+    struct V(bool);
+    impl<'a> syn::visit::Visit<'a> for V {
+        fn visit_expr_assign(&mut self, _: &'a syn::ExprAssign) {
+            self.0 = true;
+        }
+        fn visit_expr_binary(&mut self, b: &'a syn::ExprBinary) {
+            self.0 |= super::is_compound(&b.op).is_some();
+            syn::visit::visit_expr_binary(self, b);
+        }
+    }
+    let mut v = V(false);
+    syn::visit::Visit::visit_expr(&mut v, e);
+    v.0
 }
 
 impl Hoist<'_> {
@@ -344,7 +455,7 @@ impl Hoist<'_> {
 
 impl VisitMut for Hoist<'_> {
     fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
-        if array_fn(e).is_some() {
+        if array_fn(e).is_some() && !self.dirty {
             let name = format_ident!("__stackgrad_mapped_{}", *self.n);
             *self.n += 1;
             let span = e.span();
@@ -354,16 +465,24 @@ impl VisitMut for Hoist<'_> {
             return;
         }
         match e {
-            syn::Expr::If(_)
-            | syn::Expr::Match(_)
-            | syn::Expr::ForLoop(_)
+            // The condition and the scrutinee run first, for sure; the branches may not.
+            syn::Expr::If(i) => {
+                self.visit_expr_mut(&mut i.cond);
+                self.dirty |= assigns(e);
+            }
+            syn::Expr::Match(m) => {
+                self.visit_expr_mut(&mut m.expr);
+                self.dirty |= assigns(e);
+            }
+            syn::Expr::ForLoop(_)
             | syn::Expr::While(_)
             | syn::Expr::Loop(_)
             | syn::Expr::Block(_)
-            | syn::Expr::Closure(_) => {}
+            | syn::Expr::Closure(_) => self.dirty |= assigns(e),
             // The right of `&&` and `||` may not run.
             syn::Expr::Binary(b) if matches!(b.op, syn::BinOp::And(_) | syn::BinOp::Or(_)) => {
-                self.visit_expr_mut(&mut b.left)
+                self.visit_expr_mut(&mut b.left);
+                self.dirty |= assigns(&b.right);
             }
             _ => syn::visit_mut::visit_expr_mut(self, e),
         }

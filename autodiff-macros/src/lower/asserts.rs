@@ -27,7 +27,7 @@ pub(super) fn desugar(block: &mut syn::Block) -> Vec<syn::Error> {
             for s in std::mem::take(&mut b.stmts) {
                 let mac = match &s {
                     syn::Stmt::Macro(m) => Some(&m.mac),
-                    syn::Stmt::Expr(syn::Expr::Macro(m), Some(_)) => Some(&m.mac),
+                    syn::Stmt::Expr(syn::Expr::Macro(m), _) => Some(&m.mac),
                     _ => None,
                 };
                 let Some((mac, k)) = mac.and_then(|m| Some((m, kind(m)?))) else {
@@ -42,7 +42,6 @@ pub(super) fn desugar(block: &mut syn::Block) -> Vec<syn::Error> {
             }
             b.stmts = out;
         }
-        fn visit_expr_closure_mut(&mut self, _: &mut syn::ExprClosure) {}
     }
     let mut r = Rewrite(Vec::new());
     r.visit_block_mut(block);
@@ -175,6 +174,21 @@ mod tests {
             r#"{ std::assert_ne!(n, 0); assert!(a < b, "a before b"); s }"#,
             r#"{ if !((n) != (0)) { panic!("assertion `left != right` failed"); }
                 if !(a < b) { panic!("a before b"); } s }"#,
+        );
+    }
+
+    #[test]
+    fn asserts_ending_a_block_and_in_closures_too() {
+        same(
+            "{ for i in 0..2 { assert!(x[i] > 0.0) } let y = a.map(|v| { assert!(v < 1.0); v }); s }",
+            r#"{ for i in 0..2 { if !(x[i] > 0.0) { panic!("assertion failed: x[i] > 0.0"); } }
+                let y = a.map(|v| { if !(v < 1.0) { panic!("assertion failed: v < 1.0"); } v }); s }"#,
+        );
+        // The condition as Rust prints it: calls without a space, a parenthesis after an
+        // operator with one.
+        same(
+            "{ assert!(a * (b + c) > f(x)); s }",
+            r#"{ if !(a * (b + c) > f(x)) { panic!("assertion failed: a * (b + c) > f(x)"); } s }"#,
         );
     }
 

@@ -535,10 +535,13 @@ impl super::Lower {
         if let Some(element) = sin_cos_element(e) {
             return self.float(&element, out);
         }
-        self.error(syn::Error::new_spanned(
-            e,
-            "index or field of something that is not a local, a parameter or a loop element",
-        ));
+        let msg = match e {
+            syn::Expr::Index(i) if super::array_fns::is_array_fn(&i.expr) => {
+                super::array_fns::NOT_HERE
+            }
+            _ => "index or field of something that is not a local, a parameter or a loop element",
+        };
+        self.error(syn::Error::new_spanned(e, msg));
         self.dummy()
     }
 
