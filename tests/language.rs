@@ -2696,6 +2696,39 @@ mod early_exits {
         x[x.len() - 1] * t
     }
 
+    /// A `return` beside a `panic!` branch inside a loop (`panics` takes the `if` apart
+    /// once the `return` is a `break`): the first element past 1, squared, unless past 5.
+    #[differentiable]
+    pub fn first_big(x: &[f64; 4]) -> f64 {
+        for i in 0..4 {
+            if x[i] > 1.0 {
+                if x[i] > 5.0 {
+                    panic!("too big")
+                } else {
+                    return x[i] * x[i];
+                }
+            }
+        }
+        x[0] + x[3]
+    }
+
+    #[test]
+    fn a_return_beside_a_panic_in_a_loop() {
+        let mut tape = FirstBigTape::new();
+        assert_eq!(
+            first_big_try_forward(&[0.5, 6.0, 2.0, 0.1], &mut tape),
+            Err("too big")
+        );
+        for (x, d) in [
+            ([0.5, 2.0, 6.0, 0.1], [0.0, 4.0, 0.0, 0.0]),
+            ([0.5, 0.2, -3.0, 0.1], [1.0, 0.0, 0.0, 1.0]),
+        ] {
+            let (value, g) = first_big_grad(&x);
+            assert_eq!(value, first_big(&x));
+            assert_eq!(g, d);
+        }
+    }
+
     #[test]
     fn a_return_in_a_loop_over_a_slice() {
         // Past every element: the value after the loop.
@@ -2747,6 +2780,7 @@ mod asserts {
             debug_assert!(x[i] < 100.0);
             let d = x[i] - y[i];
             s += w * d * d;
+            assert!(s >= 0.0)
         }
         s.sqrt()
     }
@@ -2901,7 +2935,10 @@ mod array_functions {
     #[differentiable]
     pub fn gathered(x: &[f64; 4], idx: &[usize; 2]) -> f64 {
         let next = idx.map(|i| i + 1);
-        let w = idx.map(|k| x[k]);
+        let w = idx.map(|k| {
+            assert!(k < 4, "an index past x");
+            x[k]
+        });
         let pos = x.map(|v| v > 0.0);
         let whole = x.map(|v| (v * 2.0) as i64);
         let mut s = w[0] * w[1] + x[next[1]];
@@ -2921,6 +2958,35 @@ mod array_functions {
             for i in 0..4 {
                 assert_close("gathered", g[i], fd[i], 1e-6);
             }
+        }
+    }
+
+    #[differentiable]
+    pub fn dot3(a: &[f64; 3], b: &[f64; 3]) -> f64 {
+        a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+    }
+
+    /// `map` in a bounded `while`'s condition, run again at each test: the scale doubles until
+    /// the scaled array's product with `x` passes 10.
+    #[differentiable]
+    pub fn doubled(x: &[f64; 3]) -> f64 {
+        let mut s = 1.0;
+        #[max_iters(8)]
+        while dot3(&x.map(|v| v * s), x) < 10.0 {
+            s *= 2.0;
+        }
+        s * dot3(&x.map(|v| v * v), x)
+    }
+
+    #[test]
+    fn map_in_a_while_condition() {
+        // |x|^2 = 1.79: s doubles to 8 (14.32 > 10); the value 8 sum x^3.
+        let x = [0.3, -0.7, 1.1];
+        let (value, g) = doubled_grad(&x);
+        assert_eq!(value, doubled(&x));
+        assert_close("doubled", value, 8.0 * (0.027 - 0.343 + 1.331), 1e-12);
+        for i in 0..3 {
+            assert_close("d doubled", g[i], 24.0 * x[i] * x[i], 1e-12);
         }
     }
 }

@@ -57,7 +57,7 @@ fn array_fn(e: &syn::Expr) -> Option<(Source, syn::Pat, syn::Expr)> {
 
 /// Why an array function where it stays (right of `&&` or `||`, after a part of its statement
 /// that assigns) is not taken.
-pub(super) const NOT_HERE: &str = "`a.map(|v| ..)` and `core::array::from_fn(|i| ..)` are taken where they run for sure and in order (a `let`'s value, an operand, `return`, a branch's value, a condition, a `for` loop's iterator), not right of `&&` or `||` nor after a block of the same statement that assigns: bind the array to a `let` before";
+pub(super) const NOT_HERE: &str = "`a.map(|v| ..)` and `core::array::from_fn(|i| ..)` are taken where they run for sure and in order (a `let`'s value, an operand, `return`, a branch's value, a condition, a `match`'s scrutinee, a `for` loop's iterator), not right of `&&` or `||` nor after a block of the same statement that assigns: bind the array to a `let` before";
 
 /// Whether `e` is an array function the lowering takes where it runs for sure.
 pub(super) fn is_array_fn(e: &syn::Expr) -> bool {
@@ -86,23 +86,6 @@ fn is_from_fn(f: &syn::Expr) -> bool {
         [a, f] => a == "array" && f == "from_fn",
         [c, a, f] => (c == "core" || c == "std") && a == "array" && f == "from_fn",
         _ => false,
-    }
-}
-
-/// The zero of a type as written: `0.0` of a float, `0` of an integer, `false`, arrays of
-/// them.
-pub(super) fn zero(ty: &syn::Type) -> Option<syn::Expr> {
-    match ty {
-        syn::Type::Array(a) => {
-            let (z, len) = (zero(&a.elem)?, &a.len);
-            Some(syn::parse_quote!([#z; #len]))
-        }
-        syn::Type::Paren(p) => zero(&p.elem),
-        _ => match super::signature::scalar_ty(ty)? {
-            crate::ir::TyVal::F32 | crate::ir::TyVal::F64 => Some(syn::parse_quote!(0.0)),
-            crate::ir::TyVal::Bool => Some(syn::parse_quote!(false)),
-            _ => Some(syn::parse_quote!(0)),
-        },
     }
 }
 
@@ -167,31 +150,18 @@ impl Lower {
             format_ident!("__stackgrad_array_{}", n),
             format_ident!("__stackgrad_k_{}", n),
         );
-        if let Some(a) = local.attrs.first() {
-            self.error(err(
-                a,
-                "an attribute on a `let` of `map` or `from_fn` is not supported: its values are the loop's; write the loop, with the attribute on the `let` in it",
-            ));
-            self.poison(&local.pat);
-            return Vec::new();
-        }
-        if let Source::Map(recv) = &source
-            && let Some(name) = assigned_root(body, recv)
-        {
-            self.error(err(
-                body,
-                format!("the closure of `map` here assigns `{name}`, which the array it maps reads: Rust maps a copy taken before; bind the copy to a `let` first, or write the loop"),
-            ));
+        let what = match source {
+            Source::Map(_) => "`map`",
+            Source::FromFn => "`core::array::from_fn`",
+        };
+        if let Err(e) = refused(local, &source, body, what) {
+            self.error(e);
             self.poison(&local.pat);
             return Vec::new();
         }
         let annotated = match &local.pat {
             syn::Pat::Type(pt) => Some(&*pt.ty),
             _ => None,
-        };
-        let what = match source {
-            Source::Map(_) => "`map`",
-            Source::FromFn => "`core::array::from_fn`",
         };
         // `from_fn`'s closure takes the index: a name (or `_`); `map`'s an element, bound
         // by any pattern a `let` takes (`|[a, b]| ..` of rows).
@@ -209,7 +179,7 @@ impl Lower {
         };
         // The zeros: of the annotated type, or of the receiver's length (floats).
         let zeros = match (annotated, &source) {
-            (Some(ty), _) => zero(ty).map(|z| (z, array_len(ty))),
+            (Some(ty), _) => super::literals::zero(ty).map(|z| (z, array_len(ty))),
             (None, Source::Map(recv)) => match element_zero(body) {
                 Some(z) => self
                     .map_len(recv)
@@ -217,7 +187,7 @@ impl Lower {
                 None => None,
             },
             (None, Source::FromFn) => from_fn_ty(&local.init.as_ref().expect("an init").expr)
-                .map(|ty| (zero(&ty), array_len(&ty)))
+                .map(|ty| (super::literals::zero(&ty), array_len(&ty)))
                 .and_then(|(z, len)| Some((z?, len))),
         };
         let Some((z, Some(len))) = zeros else {
@@ -290,7 +260,7 @@ fn element_zero(body: &syn::Expr) -> Option<syn::Expr> {
             }
         }
         syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => element_zero(&u.expr),
-        syn::Expr::Cast(c) => zero(&c.ty),
+        syn::Expr::Cast(c) => super::literals::zero(&c.ty),
         syn::Expr::If(i) => match i.then_branch.stmts.last() {
             Some(syn::Stmt::Expr(e, None)) => element_zero(e),
             _ => None,
@@ -347,6 +317,51 @@ fn from_fn_ty(call: &syn::Expr) -> Option<syn::Type> {
         }
         _ => None,
     }
+}
+
+/// Why a `let` of an array function is refused: an attribute on it (its values are the
+/// loop's), a `return` in its closure (which returns from the closure), a `map` whose closure
+/// assigns what its array reads (Rust maps a copy taken before).
+fn refused(local: &syn::Local, source: &Source, body: &syn::Expr, what: &str) -> syn::Result<()> {
+    if let Some(a) = local.attrs.first() {
+        return Err(err(
+            a,
+            "an attribute on a `let` of `map` or `from_fn` is not supported: its values are the loop's; write the loop, with the attribute on the `let` in it",
+        ));
+    }
+    if returns(body) {
+        return Err(err(
+            body,
+            format!(
+                "`return` in the closure of {what} returns from the closure, which the macro writes as a loop: give the element its value without `return`, as in `|v| if v > 0.0 {{ v }} else {{ 0.0 }}`"
+            ),
+        ));
+    }
+    if let Source::Map(recv) = source
+        && let Some(name) = assigned_root(body, recv)
+    {
+        return Err(err(
+            body,
+            format!(
+                "the closure of `map` here assigns `{name}`, which the array it maps reads: Rust maps a copy taken before; bind the copy to a `let` first, or write the loop"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Whether a closure's body has a `return` (of its own: not of a closure inside it).
+fn returns(body: &syn::Expr) -> bool {
+    struct V(bool);
+    impl<'a> syn::visit::Visit<'a> for V {
+        fn visit_expr_return(&mut self, _: &'a syn::ExprReturn) {
+            self.0 = true;
+        }
+        fn visit_expr_closure(&mut self, _: &'a syn::ExprClosure) {}
+    }
+    let mut v = V(false);
+    syn::visit::Visit::visit_expr(&mut v, body);
+    v.0
 }
 
 /// A name the place `recv` reads (`m` and `i` of `m[i]`) that `body` assigns.

@@ -82,16 +82,29 @@ fn kind(m: &syn::Macro) -> Option<Kind> {
 /// arguments are not a condition (or two operands) and at most a literal message.
 fn rewrite(m: &syn::Macro, k: Kind) -> syn::Result<Option<syn::Stmt>> {
     let name = m.path.segments.last().expect("a path").ident.to_string();
+    let example = match k.op {
+        None => format!("`{name}!(x > 0.0)`"),
+        Some(_) => format!("`{name}!(x.len(), y.len())`"),
+    };
     let args = m
         .parse_body_with(Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated)
-        .map_err(|_| syn::Error::new(m.span(), format!("`{name}!` takes expressions")))?;
+        .map_err(|_| {
+            syn::Error::new_spanned(
+                m,
+                format!("`{name}!` takes expressions here, as in {example}"),
+            )
+        })?;
     let args: Vec<&syn::Expr> = args.iter().collect();
     let operands = if k.op.is_some() { 2 } else { 1 };
     if args.len() < operands {
-        return Err(syn::Error::new(
-            m.span(),
-            format!("`{name}!` needs {operands} operand(s)"),
+        return Err(syn::Error::new_spanned(
+            m,
+            format!("`{name}!` takes {operands} operand(s), as in {example}"),
         ));
+    }
+    // A `debug_` form is left out, whatever its message.
+    if k.debug {
+        return Ok(None);
     }
     let message = match &args[operands..] {
         [] => None,
@@ -102,17 +115,14 @@ fn rewrite(m: &syn::Macro, k: Kind) -> syn::Result<Option<syn::Stmt>> {
             }),
         ] if !s.value().contains(['{', '}']) => Some(s.value()),
         rest => {
-            return Err(syn::Error::new(
-                rest[0].span(),
+            return Err(syn::Error::new_spanned(
+                rest[0],
                 format!(
                     "a message with format arguments is not supported in `{name}!` here: the forward sweep panics with a fixed message; write a literal one, as in `{name}!(.., \"x and y differ in length\")`"
                 ),
             ));
         }
     };
-    if k.debug {
-        return Ok(None);
-    }
     let (cond, text): (syn::Expr, String) = match k.op {
         None => {
             let c = args[0];

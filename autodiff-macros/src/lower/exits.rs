@@ -47,6 +47,8 @@ struct Slot {
     done: syn::Ident,
 }
 
+/// The rewrite's state: the return type, the loops around the statements being rewritten,
+/// the slot of the outermost loop's `return`, and a counter for fresh names.
 struct Desugar {
     /// The return type's elements (one unless `tuple`); empty when it is not one the macro
     /// takes (the signature reports it), and then `return` stays as written.
@@ -66,7 +68,7 @@ pub(super) fn desugar(block: &mut syn::Block, output: &syn::ReturnType) {
         syn::ReturnType::Default => (Vec::new(), false),
     };
     // A return type the macro does not take: the signature reports it, `return` stays.
-    let ret = match ret.iter().all(|t| super::array_fns::zero(t).is_some()) {
+    let ret = match ret.iter().all(|t| super::literals::zero(t).is_some()) {
         true => ret,
         false => Vec::new(),
     };
@@ -337,7 +339,7 @@ impl Desugar {
     fn declare(&self, slot: &Slot, span: Span) -> Vec<syn::Stmt> {
         let mut out = Vec::new();
         for (r, ty) in slot.values.iter().zip(&self.ret) {
-            let z = super::array_fns::zero(ty).expect("`desugar` keeps the types with a zero");
+            let z = super::literals::zero(ty).expect("`desugar` keeps the types with a zero");
             out.push(syn::parse_quote_spanned!(span=> let mut #r: #ty = #z;));
         }
         let done = &slot.done;

@@ -177,8 +177,10 @@ pub fn lower(item: &syn::ItemFn, args: &Args) -> syn::Result<Func> {
     literals::desugar(&mut block);
     l.errors.extend(matches::desugar(&mut block));
     l.errors.extend(asserts::desugar(&mut block));
-    panics::desugar(&mut block);
+    // Before `panics`: inside loops, a `return` beside a `panic!` branch is a `break` then,
+    // and the `if` is one `panics` takes apart.
     exits::desugar(&mut block, &item.sig.output);
+    panics::desugar(&mut block);
     l.passed_on = l.only_passed_on(&block);
     let body = l.body(&block);
     l.not_passed_on(args);

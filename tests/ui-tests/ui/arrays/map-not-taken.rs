@@ -38,4 +38,16 @@ fn recorded(x: &[f64; 2]) -> f64 {
     y[1]
 }
 
+// A `return` in the closure (which returns from the closure): one error.
+#[differentiable]
+fn returns_in_closure(x: &[f64; 2]) -> f64 {
+    let y = x.map(|v| {
+        if v > 1.0 {
+            return 1.0;
+        }
+        v
+    });
+    y[0] + y[1]
+}
+
 fn main() {}
