@@ -77,16 +77,27 @@ fn is_place(e: &syn::Expr) -> bool {
     }
 }
 
-fn is_from_fn(f: &syn::Expr) -> bool {
-    let syn::Expr::Path(p) = f else { return false };
-    let segs: Vec<String> = (p.path.segments.iter())
-        .map(|s| s.ident.to_string())
-        .collect();
-    match segs.as_slice() {
-        [a, f] => a == "array" && f == "from_fn",
-        [c, a, f] => (c == "core" || c == "std") && a == "array" && f == "from_fn",
-        _ => false,
+/// Whether a statement holds a call shaped like an array function anywhere (a quick test
+/// before [`Hoist`] rewrites a copy of it).
+fn mentions_array_fn(s: &syn::Stmt) -> bool {
+    struct V(bool);
+    impl<'a> syn::visit::Visit<'a> for V {
+        fn visit_expr_method_call(&mut self, m: &'a syn::ExprMethodCall) {
+            self.0 |= m.method == "map" && is_place(&m.receiver);
+            syn::visit::visit_expr_method_call(self, m);
+        }
+        fn visit_expr_call(&mut self, c: &'a syn::ExprCall) {
+            self.0 |= is_from_fn(&c.func);
+            syn::visit::visit_expr_call(self, c);
+        }
     }
+    let mut v = V(false);
+    syn::visit::Visit::visit_stmt(&mut v, s);
+    v.0
+}
+
+fn is_from_fn(f: &syn::Expr) -> bool {
+    matches!(f, syn::Expr::Path(p) if super::std_path(&p.path) == ["array", "from_fn"])
 }
 
 /// The name a closure parameter binds (`|v|`, `|v: f64|`), or none (`|_|`).
@@ -109,6 +120,10 @@ impl Lower {
             && let Some((source, param, body)) = array_fn(&init.expr)
         {
             return Some(self.array_fn_let(local, source, &param, &body));
+        }
+        // Most statements have none: they are not copied.
+        if !mentions_array_fn(s) {
+            return None;
         }
         let mut s = s.clone();
         let mut hoist = Hoist {
@@ -329,7 +344,7 @@ fn refused(local: &syn::Local, source: &Source, body: &syn::Expr, what: &str) ->
             "an attribute on a `let` of `map` or `from_fn` is not supported: its values are the loop's; write the loop, with the attribute on the `let` in it",
         ));
     }
-    if returns(body) {
+    if super::has_return(body) {
         return Err(err(
             body,
             format!(
@@ -348,20 +363,6 @@ fn refused(local: &syn::Local, source: &Source, body: &syn::Expr, what: &str) ->
         ));
     }
     Ok(())
-}
-
-/// Whether a closure's body has a `return` (of its own: not of a closure inside it).
-fn returns(body: &syn::Expr) -> bool {
-    struct V(bool);
-    impl<'a> syn::visit::Visit<'a> for V {
-        fn visit_expr_return(&mut self, _: &'a syn::ExprReturn) {
-            self.0 = true;
-        }
-        fn visit_expr_closure(&mut self, _: &'a syn::ExprClosure) {}
-    }
-    let mut v = V(false);
-    syn::visit::Visit::visit_expr(&mut v, body);
-    v.0
 }
 
 /// A name the place `recv` reads (`m` and `i` of `m[i]`) that `body` assigns.

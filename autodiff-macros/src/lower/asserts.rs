@@ -57,14 +57,7 @@ struct Kind {
 }
 
 fn kind(m: &syn::Macro) -> Option<Kind> {
-    let segs: Vec<String> = (m.path.segments.iter())
-        .map(|s| s.ident.to_string())
-        .collect();
-    let name = match segs.as_slice() {
-        [n] => n,
-        [c, n] if c == "core" || c == "std" => n,
-        _ => return None,
-    };
+    let [name] = super::std_path(&m.path).try_into().ok()?;
     let (debug, base) = match name.strip_prefix("debug_") {
         Some(base) => (true, base),
         None => (false, name.as_str()),

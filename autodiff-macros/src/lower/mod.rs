@@ -463,6 +463,36 @@ fn is_compound(op: &syn::BinOp) -> Option<BinOp> {
     })
 }
 
+/// Finds a `return` of the node it visits: not one of a closure inside it.
+#[derive(Default)]
+struct Returns(bool);
+
+impl<'a> Visit<'a> for Returns {
+    fn visit_expr_return(&mut self, _: &'a syn::ExprReturn) {
+        self.0 = true;
+    }
+    fn visit_expr_closure(&mut self, _: &'a syn::ExprClosure) {}
+}
+
+/// Whether an expression holds a `return` (outside closures).
+fn has_return(e: &syn::Expr) -> bool {
+    let mut r = Returns::default();
+    r.visit_expr(e);
+    r.0
+}
+
+/// The names of a path's segments, a leading `core` or `std` left out: `["panic"]` of
+/// `std::panic`, `["array", "from_fn"]` of `core::array::from_fn`.
+fn std_path(path: &syn::Path) -> Vec<String> {
+    let mut segs: Vec<String> = (path.segments.iter())
+        .map(|s| s.ident.to_string())
+        .collect();
+    if segs.len() > 1 && (segs[0] == "core" || segs[0] == "std") {
+        segs.remove(0);
+    }
+    segs
+}
+
 /// Why an expression is not supported, and what to write instead.
 fn unsupported(e: &syn::Expr) -> String {
     use syn::Expr::*;

@@ -34,7 +34,7 @@ fn hoist(ifx: &syn::ExprIf) -> Option<syn::Expr> {
     let (_, els) = ifx.else_branch.as_ref()?;
     let cond = &ifx.cond;
     if diverges(&ifx.then_branch) {
-        if returns(els) {
+        if super::has_return(els) {
             return None;
         }
         let panic = as_statement(&ifx.then_branch);
@@ -69,14 +69,7 @@ fn diverges(b: &syn::Block) -> bool {
 
 /// `panic`, `core::panic` or `std::panic`: the macro the language takes.
 pub(super) fn is_panic(path: &syn::Path) -> bool {
-    let segs: Vec<String> = (path.segments.iter())
-        .map(|s| s.ident.to_string())
-        .collect();
-    match segs.as_slice() {
-        [p] => p == "panic",
-        [c, p] => (c == "core" || c == "std") && p == "panic",
-        _ => false,
-    }
+    super::std_path(path) == ["panic"]
 }
 
 /// The block with its final `panic!` as a statement (`panic!("m");`).
@@ -97,25 +90,10 @@ fn as_statement(b: &syn::Block) -> syn::Block {
     b
 }
 
-/// Whether an expression holds a `return`.
-fn returns(e: &syn::Expr) -> bool {
-    let mut r = Returns(false);
-    r.visit_expr(e);
-    r.0
-}
-
 fn returns_block(b: &syn::Block) -> bool {
-    let mut r = Returns(false);
+    let mut r = super::Returns::default();
     r.visit_block(b);
     r.0
-}
-
-struct Returns(bool);
-
-impl<'a> Visit<'a> for Returns {
-    fn visit_expr_return(&mut self, _: &'a syn::ExprReturn) {
-        self.0 = true;
-    }
 }
 
 #[cfg(test)]

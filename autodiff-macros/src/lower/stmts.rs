@@ -11,20 +11,11 @@ use syn::visit::Visit;
 use super::{Lower, MAX_ITERS_CHECK, Mode, err, is_compound, unsupported};
 use crate::ir::*;
 
-/// Does the expression or block contain a `return` (outside closures)?
-fn has_return(node: &impl ToTokens) -> bool {
-    struct V(bool);
-    impl<'a> Visit<'a> for V {
-        fn visit_expr_return(&mut self, _: &'a syn::ExprReturn) {
-            self.0 = true;
-        }
-        fn visit_expr_closure(&mut self, _: &'a syn::ExprClosure) {}
-    }
-    let mut v = V(false);
-    if let Ok(e) = syn::parse2::<syn::Expr>(node.to_token_stream()) {
-        v.visit_expr(&e);
-    }
-    v.0
+/// Does the `if` contain a `return` (outside closures)?
+fn has_return(ifx: &syn::ExprIf) -> bool {
+    let mut r = super::Returns::default();
+    r.visit_expr_if(ifx);
+    r.0
 }
 
 /// Does the `if` contain a `break` or `continue` of the enclosing loop (not of a loop inside it)?
