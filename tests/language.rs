@@ -2990,3 +2990,257 @@ mod array_functions {
         }
     }
 }
+
+mod closures {
+    use crate::common::{Pair, assert_close};
+    use stackgrad::differentiable;
+
+    #[differentiable(jvp, hvp)]
+    pub fn scaled_sin(a: f64, b: f64) -> f64 {
+        a * b.sin()
+    }
+
+    /// Closures bound by `let` and called: with names, elements, literals (typed, untyped,
+    /// negative) and a borrowed array as arguments (taken in place), with computed arguments
+    /// and bodies of statements (blocks), one calling another and a `#[differentiable]`
+    /// function, one made in a loop reading its counter, an accumulating `FnMut`, arguments
+    /// that swap the parameters' names (taken in place, and bound through fresh locals),
+    /// integer and `bool` closures in an index, a condition and a `match`, a computed argument
+    /// its parameter reads once in a condition, an array-valued closure, one passed to `map` and
+    /// to a reduction's `map`, and a name bound again to a closure that calls the one it
+    /// shadows.
+    #[differentiable(jvp, hvp)]
+    pub fn closures(x: &[f64; 4], y: &[f64; 3]) -> f64 {
+        let n = 2;
+        let sq = |v: f64| v * v;
+        let idx = |i: usize, j: usize| i * n + j;
+        let norm = |v: &[f64; 3]| (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
+        let rot = |a: f64| [a.cos(), a.sin()];
+        let soft = |a: f64, b: f64| {
+            let m = a.max(b);
+            m + ((a - m).exp() + (b - m).exp()).ln()
+        };
+        let mut s = 0.0;
+        for i in 0..2 {
+            for j in 0..2 {
+                s += x[idx(i, j)] * sq(y[j] + 1.0);
+            }
+        }
+        let r = rot(x[0] * 0.5);
+        let big = |v: f64| v > 1.0;
+        let t = if big(s) { soft(s, x[1]) } else { sq(s) };
+        let u = y.map(sq);
+        let (a, b) = (x[2], y[1]);
+        let diff = |a: f64, b: f64| a - 3.0 * b;
+        let twice = |v: f64| diff(v, 1.0) * 2.0 + scaled_sin(v, a);
+        let mut acc = 0.0;
+        let mut add = |v: f64| acc += v * v;
+        add(diff(b, a));
+        add(-2.0);
+        for k in 0..3 {
+            let w = |c: f64| c * y[k] + sq(2.0);
+            acc += 0.1 * twice(w(x[k]));
+        }
+        let pick = |k: usize| k % 3;
+        let m = match pick(4) {
+            1 => s,
+            _ => -s,
+        };
+        let sq = |v: f64| 0.5 * sq(v);
+        let cubes: f64 = y.iter().map(|&v| sq(v) * v).sum();
+        let lin = |v: f64| 2.0 * v - 1.0;
+        let side = if lin(x[0] + 0.5) > 0.0 { soft(b, a) } else { a };
+        t + r[0] * r[1] + norm(y) + u[2] + soft(y[0], x[3]) + acc + m + sq(x[3]) + cubes + side
+    }
+
+    fn closures_plain(x: &[f64; 4], y: &[f64; 3]) -> f64 {
+        let mut s = 0.0;
+        for i in 0..2 {
+            for j in 0..2 {
+                s += x[i * 2 + j] * (y[j] + 1.0) * (y[j] + 1.0);
+            }
+        }
+        let soft = |a: f64, b: f64| {
+            let m = a.max(b);
+            m + ((a - m).exp() + (b - m).exp()).ln()
+        };
+        let r = [(x[0] * 0.5).cos(), (x[0] * 0.5).sin()];
+        let t = if s > 1.0 { soft(s, x[1]) } else { s * s };
+        let norm = (y[0] * y[0] + y[1] * y[1] + y[2] * y[2]).sqrt();
+        let (a, b) = (x[2], y[1]);
+        let mut acc = (b - 3.0 * a) * (b - 3.0 * a) + 4.0;
+        for k in 0..3 {
+            let w = x[k] * y[k] + 4.0;
+            acc += 0.1 * ((w - 3.0) * 2.0 + w * a.sin());
+        }
+        let cubes = 0.5 * (y[0].powi(3) + y[1].powi(3) + y[2].powi(3));
+        let side = if 2.0 * (x[0] + 0.5) - 1.0 > 0.0 {
+            soft(b, a)
+        } else {
+            a
+        };
+        t + r[0] * r[1]
+            + norm
+            + y[2] * y[2]
+            + soft(y[0], x[3])
+            + acc
+            + s
+            + 0.5 * x[3] * x[3]
+            + cubes
+            + side
+    }
+
+    #[test]
+    fn closures_against_central_differences() {
+        let pair = Pair {
+            f: closures,
+            plain: closures_plain,
+            grad: closures_grad,
+            jvp: closures_jvp,
+            hvp: closures_hvp,
+        };
+        pair.check::<7>("closures", 1801);
+        // Both sides of the condition `big(s)`.
+        for x in [[0.1, 0.2, -0.1, 0.3], [1.0, 0.8, 0.5, -0.4]] {
+            let y = [0.4, -0.3, 0.2];
+            assert_close("closures", closures(&x, &y), closures_plain(&x, &y), 1e-13);
+        }
+    }
+
+    /// Arguments evaluated as Rust evaluates them: an accumulating closure's calls as the
+    /// arguments of another (each once, in order), one for a parameter `_` or never read (run
+    /// all the same), literals typed by the parameter (`1.`), a call in a `matches!` the function
+    /// writes, a result type (`-> f32`) or a `let`'s `fn` type giving a literal its precision,
+    /// a `&f64` parameter in arithmetic, a `move` closure, and a closure passed as `&sq`.
+    #[differentiable(jvp)]
+    pub fn evaluated(x: f64, y: &[f64; 3]) -> f64 {
+        let mut acc = 1.0;
+        let mut bump = |v: f64| {
+            acc *= v;
+            acc
+        };
+        let sub = |a: f64, b: f64| b - a;
+        let r = sub(bump(2.0 * x), bump(3.0));
+        let first = |a: f64, _b: f64| a;
+        let s = first(x, bump(y[0]));
+        let keep = |a: f64, b: f64| a + 0.0 * b;
+        let q = keep(x, bump(0.5));
+        let sq = |v: f64| v * v;
+        let t = sq(1.) + sq(2.0);
+        let pick = |k: usize| k % 3;
+        let m = if matches!(pick(4), 1 | 2) { x } else { -x };
+        let third = || -> f32 { 1.0 / 3.0 };
+        let h: fn(f32) -> f32 = |v| v / 3.0;
+        let z = (third() as f64) * x + (h(1.0) as f64) * x;
+        let twice = |v: &f64| v * 2.0 + *v;
+        let w = twice(&y[1]) + twice(&x);
+        let k = 2.0;
+        let mv = move |v: f64| v * k;
+        r + s + q + t + m + z + w + mv(x) + acc + y.map(&sq)[2]
+    }
+
+    fn evaluated_plain(x: f64, y: &[f64; 3]) -> f64 {
+        let b1 = 2.0 * x;
+        let b2 = b1 * 3.0;
+        let acc = b2 * y[0] * 0.5;
+        let third = (1.0f32 / 3.0) as f64;
+        (b2 - b1)
+            + x
+            + x
+            + 5.0
+            + x
+            + 2.0 * third * x
+            + 3.0 * y[1]
+            + 3.0 * x
+            + 2.0 * x
+            + acc
+            + y[2] * y[2]
+    }
+
+    #[test]
+    fn arguments_evaluated_as_rust_does() {
+        for (x, y) in [(0.6, [0.3, -0.7, 1.1]), (-1.2, [0.8, 0.4, -0.5])] {
+            let (value, (dx, dy)) = evaluated_grad(x, &y);
+            assert_close("evaluated", value, evaluated_plain(x, &y), 1e-14);
+            assert_eq!(value, evaluated(x, &y));
+            let fd = crate::common::central(
+                |q: &[f64; 4]| evaluated_plain(q[0], &[q[1], q[2], q[3]]),
+                &[x, y[0], y[1], y[2]],
+            );
+            assert_close("d evaluated / dx", dx, fd[0], 1e-6);
+            for i in 0..3 {
+                assert_close("d evaluated / dy", dy[i], fd[i + 1], 1e-6);
+            }
+            let (_, tangent) = evaluated_jvp(x, &y, 1.0, &[0.0; 3]);
+            assert_close("evaluated, tangent along x", tangent, dx, 1e-12);
+        }
+        // `third()` is computed in f32, as Rust computes it: not 1/3 in f64.
+        assert_ne!((1.0f32 / 3.0) as f64, 1.0 / 3.0);
+    }
+
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    pub enum Mode {
+        Fast,
+        Slow,
+    }
+
+    /// A closure matching on an enum parameter, and one never called that alone matches on
+    /// another (so the tangent program of `hvp`, which has no closure, still takes it for an
+    /// enum: genprog seed 124, p106).
+    #[differentiable(hvp)]
+    pub fn by_mode(x: f64, y: f64, mode: Mode, other: Mode) -> f64 {
+        let scale = |v: f64| match mode {
+            Mode::Fast => v * v,
+            Mode::Slow => 2.0 * v,
+        };
+        let _unused = |v: f64| match other {
+            Mode::Fast => v,
+            Mode::Slow => -v,
+        };
+        scale(x) * y
+    }
+
+    #[test]
+    fn closures_matching_on_enums_against_closed_forms() {
+        let (x, y) = (0.7, -1.3);
+        let (value, (dx, dy)) = by_mode_grad(x, y, Mode::Fast, Mode::Slow);
+        assert_eq!((value, dx, dy), (x * x * y, 2.0 * x * y, x * x));
+        let (value, (dx, dy)) = by_mode_grad(x, y, Mode::Slow, Mode::Fast);
+        assert_eq!((value, dx, dy), (2.0 * x * y, 2.0 * y, 2.0 * x));
+        // H v along (1, 0) of x^2 y: (2y, 2x).
+        let (_, _, (hx, hy)) = by_mode_hvp(x, y, Mode::Fast, Mode::Fast, 1.0, 0.0);
+        assert_eq!((hx, hy), (2.0 * y, 2.0 * x));
+    }
+
+    /// An `f32` closure with a typed literal, and one of an array row, in forward mode.
+    #[differentiable(jvp)]
+    pub fn rows_f32(m: &[[f32; 2]; 3]) -> f32 {
+        let dot = |a: &[f32; 2], b: &[f32; 2]| a[0] * b[0] + a[1] * b[1];
+        let scale = |v: f32, k: f32| v * k;
+        let mut s = 0.0;
+        for i in 0..3 {
+            s += scale(dot(&m[i], &m[(i + 1) % 3]), 0.5);
+        }
+        s
+    }
+
+    #[test]
+    fn closures_in_f32_against_a_closed_form() {
+        let m = [[0.5f32, -1.0], [2.0, 0.25], [-0.75, 1.5]];
+        let (value, g) = rows_f32_grad(&m);
+        let plain: f32 = (0..3)
+            .map(|i| 0.5 * (m[i][0] * m[(i + 1) % 3][0] + m[i][1] * m[(i + 1) % 3][1]))
+            .sum();
+        assert_eq!(value, plain);
+        // d/dm[i][c] = 0.5 (m[i+1][c] + m[i-1][c]).
+        for i in 0..3 {
+            for c in 0..2 {
+                let want = 0.5 * (m[(i + 1) % 3][c] + m[(i + 2) % 3][c]);
+                assert!((g[i][c] - want).abs() < 1e-6, "d m[{i}][{c}]");
+            }
+        }
+        let t = [[1.0f32, 0.0], [0.0, 0.0], [0.0, 0.0]];
+        let (_, dt) = rows_f32_jvp(&m, &t);
+        assert!((dt - g[0][0]).abs() < 1e-6, "tangent along m[0][0]");
+    }
+}

@@ -85,7 +85,15 @@ pub fn tangent_program(func: &syn::ItemFn, f: &Func, an: &Analysed) -> syn::Resu
         args: Args {
             wrt: Some(wrt),
             tangent_program: true,
-            enums: tan.own_params(),
+            // The function's own enums too: it may match on them only where the tangent
+            // program does not (in a closure it never calls).
+            enums: (tan.own_params().into_iter())
+                .chain(
+                    (f.params.iter())
+                        .filter(|&&v| f.types.kind(f.vars[v].ty) == Kind::Enum)
+                        .map(|&v| f.vars[v].emit.clone()),
+                )
+                .collect(),
             passed_on,
             known: tangent_callees(&f.known),
             ..Args::default()

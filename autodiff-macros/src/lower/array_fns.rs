@@ -375,39 +375,9 @@ fn assigned_root(body: &syn::Expr, recv: &syn::Expr) -> Option<String> {
             }
         }
     }
-    struct Targets(Vec<String>);
-    impl Targets {
-        fn root(&mut self, mut e: &syn::Expr) {
-            loop {
-                e = match e {
-                    syn::Expr::Index(i) => &i.expr,
-                    syn::Expr::Field(f) => &f.base,
-                    syn::Expr::Paren(p) => &p.expr,
-                    syn::Expr::Unary(u) => &u.expr,
-                    syn::Expr::Path(p) => {
-                        self.0.extend(p.path.get_ident().map(|i| i.to_string()));
-                        return;
-                    }
-                    _ => return,
-                }
-            }
-        }
-    }
-    impl<'a> syn::visit::Visit<'a> for Targets {
-        fn visit_expr_assign(&mut self, a: &'a syn::ExprAssign) {
-            self.root(&a.left);
-            syn::visit::visit_expr_assign(self, a);
-        }
-        fn visit_expr_binary(&mut self, b: &'a syn::ExprBinary) {
-            if super::is_compound(&b.op).is_some() {
-                self.root(&b.left);
-            }
-            syn::visit::visit_expr_binary(self, b);
-        }
-    }
     let mut names = Names(Vec::new());
     syn::visit::Visit::visit_expr(&mut names, recv);
-    let mut targets = Targets(Vec::new());
+    let mut targets = super::assigned::Assigned::default();
     syn::visit::Visit::visit_expr(&mut targets, body);
     targets.0.into_iter().find(|t| names.0.contains(t))
 }
@@ -429,23 +399,6 @@ struct Hoist<'a> {
     /// A part of the statement that runs before what is visited next assigns (a block of an
     /// operand, an `if`'s branch): a call after it stays, for the lowering's error.
     dirty: bool,
-}
-
-/// Whether an expression assigns (`=`, `+=` ..) anywhere in it.
-fn assigns(e: &syn::Expr) -> bool {
-    struct V(bool);
-    impl<'a> syn::visit::Visit<'a> for V {
-        fn visit_expr_assign(&mut self, _: &'a syn::ExprAssign) {
-            self.0 = true;
-        }
-        fn visit_expr_binary(&mut self, b: &'a syn::ExprBinary) {
-            self.0 |= super::is_compound(&b.op).is_some();
-            syn::visit::visit_expr_binary(self, b);
-        }
-    }
-    let mut v = V(false);
-    syn::visit::Visit::visit_expr(&mut v, e);
-    v.0
 }
 
 impl Hoist<'_> {
@@ -484,21 +437,21 @@ impl VisitMut for Hoist<'_> {
             // The condition and the scrutinee run first, for sure; the branches may not.
             syn::Expr::If(i) => {
                 self.visit_expr_mut(&mut i.cond);
-                self.dirty |= assigns(e);
+                self.dirty |= super::assigned::assigns(e);
             }
             syn::Expr::Match(m) => {
                 self.visit_expr_mut(&mut m.expr);
-                self.dirty |= assigns(e);
+                self.dirty |= super::assigned::assigns(e);
             }
             syn::Expr::ForLoop(_)
             | syn::Expr::While(_)
             | syn::Expr::Loop(_)
             | syn::Expr::Block(_)
-            | syn::Expr::Closure(_) => self.dirty |= assigns(e),
+            | syn::Expr::Closure(_) => self.dirty |= super::assigned::assigns(e),
             // The right of `&&` and `||` may not run.
             syn::Expr::Binary(b) if matches!(b.op, syn::BinOp::And(_) | syn::BinOp::Or(_)) => {
                 self.visit_expr_mut(&mut b.left);
-                self.dirty |= assigns(&b.right);
+                self.dirty |= super::assigned::assigns(&b.right);
             }
             _ => syn::visit_mut::visit_expr_mut(self, e),
         }

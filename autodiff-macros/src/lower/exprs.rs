@@ -297,10 +297,7 @@ impl Lower {
     /// `g(x, &a)`: a call of a `#[differentiable]` function by a plain path.
     fn call(&mut self, c: &syn::ExprCall, out: &mut Block) -> Operand {
         let syn::Expr::Path(p) = &*c.func else {
-            self.error(err(
-                &c.func,
-                "call a `#[differentiable]` function by its name or path",
-            ));
+            self.error(err(&c.func, super::CALL_BY_NAME));
             return self.dummy();
         };
         if let Some(o) = self.float_fn(c, p, out) {
@@ -340,10 +337,7 @@ impl Lower {
     ) -> Vec<Operand> {
         let leaves = shape.leaves();
         let syn::Expr::Path(p) = &*c.func else {
-            self.error(err(
-                &c.func,
-                "call a `#[differentiable]` function by its name or path",
-            ));
+            self.error(err(&c.func, super::CALL_BY_NAME));
             return (0..leaves).map(|_| self.dummy()).collect();
         };
         if !self.callee_path(p) {

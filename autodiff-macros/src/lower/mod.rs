@@ -9,7 +9,9 @@
 
 mod array_fns;
 mod asserts;
+mod assigned;
 mod bounded;
+mod closures;
 mod defaults;
 mod exits;
 mod exprs;
@@ -158,6 +160,9 @@ pub struct Lower {
     n_array_fns: usize,
 }
 
+/// The error of a call of something else than a path.
+const CALL_BY_NAME: &str = "call a `#[differentiable]` function by its name or path; bind a closure to a name first (`let sq = |v: f64| v * v;`), then call it (`sq(x)`)";
+
 /// The statement that marks where a bounded loop checks its bound.
 const MAX_ITERS_CHECK: &str = "__stackgrad_max_iters_check";
 
@@ -177,6 +182,8 @@ pub fn lower(item: &syn::ItemFn, args: &Args) -> syn::Result<Func> {
     literals::desugar(&mut block);
     l.errors.extend(matches::desugar(&mut block));
     l.errors.extend(asserts::desugar(&mut block));
+    // After `matches` and `asserts`: no call is left inside a macro's tokens.
+    l.errors.extend(closures::desugar(&mut block));
     // Before `panics`: inside loops, a `return` beside a `panic!` branch is a `break` then,
     // and the `if` is one `panics` takes apart.
     exits::desugar(&mut block, &item.sig.output);
@@ -497,7 +504,7 @@ fn std_path(path: &syn::Path) -> Vec<String> {
 fn unsupported(e: &syn::Expr) -> String {
     use syn::Expr::*;
     match e {
-        Closure(_) => "closures are not supported in a differentiable function; write the closure's body inline, or make it a `#[differentiable]` function and call it".into(),
+        Closure(_) => "a closure is supported bound to a name and called (`let sq = |v: f64| v * v;`, then `sq(x)`), or as the argument of `map`, `fold` or `from_fn`; here write its body inline, or make it a `#[differentiable]` function and call it".into(),
         While(_) => "`while` loops are not supported: the tape needs a fixed size known at compile time; write a `for` loop with a constant bound, as in `for i in 0..N`, with `break` for an early exit".into(),
         Loop(l) if l.attrs.iter().any(|a| a.path().is_ident("max_iters")) => "a bounded `loop` is a statement; one used as a value (`break value`) is not supported: assign the value to a variable declared before the loop, then `break;`".into(),
         Loop(_) => "`loop` is not supported: the tape needs a fixed size known at compile time; write a `for` loop with a constant bound, as in `for i in 0..N`, with `break` for an early exit".into(),

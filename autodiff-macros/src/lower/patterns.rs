@@ -273,7 +273,7 @@ fn leaves_of(
 
 /// A place read where it is: a name, a field, an element, or a dereference or borrow of one,
 /// in parentheses or not. Anything else is bound to a local first.
-fn is_place(e: &syn::Expr) -> bool {
+pub(super) fn is_place(e: &syn::Expr) -> bool {
     match e {
         syn::Expr::Path(p) => p.qself.is_none(),
         syn::Expr::Field(f) => is_place(&f.base),

@@ -158,7 +158,7 @@ impl Lower {
             Expr::MethodCall(m) => self.pure_method(m),
             Expr::Call(c) => {
                 let syn::Expr::Path(p) = &*c.func else {
-                    self.error(err(&c.func, "call a function by its name or path"));
+                    self.error(err(&c.func, super::CALL_BY_NAME));
                     return (
                         Pure::Lit(quote!(0.0)),
                         self.f.types.fresh(TyVal::Unknown(Kind::Float)),
@@ -399,7 +399,7 @@ impl Lower {
             _ => {
                 self.error(err(
                     b,
-                    "inside a condition, a block must be a single expression, as in `{ x * 2.0 }`; compute the value with `let` before the `if`",
+                    "where an integer or a `bool` is computed (a condition, an index), a block must be a single expression, as in `{ i * n + j }`, and so must a closure's body called there (with arguments it can read in place: names, fields, elements, literals, or one its parameter reads once); compute the value with `let` before",
                 ));
                 self.pure_dummy()
             }

@@ -10,6 +10,7 @@ fn ui() {
     t.compile_fail("ui/calls/*.rs");
     t.compile_fail("ui/loops/*.rs");
     t.compile_fail("ui/arrays/*.rs");
+    t.compile_fail("ui/closures/*.rs");
     t.compile_fail("ui/methods/*.rs");
     t.compile_fail("ui/record/*.rs");
     t.compile_fail("ui/nested/*.rs");
