@@ -3244,3 +3244,156 @@ mod closures {
         assert!((dt - g[0][0]).abs() < 1e-6, "tangent along m[0][0]");
     }
 }
+
+mod rearranged {
+    use crate::common::{assert_close, central};
+    use stackgrad::differentiable;
+
+    /// Gaussian elimination with partial pivoting (`a.swap(k, p)` of the matrix's rows and of
+    /// the right-hand side): `c . z` where `m z = b`.
+    #[differentiable(jvp, hvp)]
+    pub fn solve(m: &[[f64; 3]; 3], b: &[f64; 3], c: &[f64; 3]) -> f64 {
+        let mut a = *m;
+        let mut r = *b;
+        for k in 0..3 {
+            let mut p = k;
+            for i in k + 1..3 {
+                if a[i][k].abs() > a[p][k].abs() {
+                    p = i;
+                }
+            }
+            a.swap(k, p);
+            r.swap(k, p);
+            for i in k + 1..3 {
+                let f = a[i][k] / a[k][k];
+                for j in k..3 {
+                    a[i][j] -= f * a[k][j];
+                }
+                r[i] -= f * r[k];
+            }
+        }
+        let mut z = [0.0; 3];
+        for k in (0..3).rev() {
+            let mut s = r[k];
+            for j in k + 1..3 {
+                s -= a[k][j] * z[j];
+            }
+            z[k] = s / a[k][k];
+        }
+        c[0] * z[0] + c[1] * z[1] + c[2] * z[2]
+    }
+
+    /// `c . m^-1 b` by Cramer's rule: the same value, written without pivoting.
+    fn cramer(m: &[[f64; 3]; 3], b: &[f64; 3], c: &[f64; 3]) -> f64 {
+        let det = |m: &[[f64; 3]; 3]| {
+            m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1])
+                - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
+                + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0])
+        };
+        let d = det(m);
+        (0..3)
+            .map(|k| {
+                let mut mk = *m;
+                for i in 0..3 {
+                    mk[i][k] = b[i];
+                }
+                c[k] * det(&mk) / d
+            })
+            .sum()
+    }
+
+    #[test]
+    fn pivoting_by_swap_against_cramer_and_central_differences() {
+        // Pivots in every order: the largest entry of the first column in each row.
+        let rows = [[0.5, 2.0, 1.0], [3.0, 1.0, -1.0], [1.0, -2.0, 4.0]];
+        let (b, c) = ([1.0, 2.0, 3.0], [0.3, -0.4, 0.5]);
+        for (p, q) in [(0, 1), (1, 2), (0, 2), (2, 0)] {
+            let mut m = rows;
+            m.swap(p, q);
+            let flat = |m: &[[f64; 3]; 3], b: &[f64; 3]| {
+                let mut q = [0.0; 12];
+                for i in 0..3 {
+                    q[3 * i..3 * i + 3].copy_from_slice(&m[i]);
+                    q[9 + i] = b[i];
+                }
+                q
+            };
+            let at = |q: &[f64; 12]| {
+                let m = [[q[0], q[1], q[2]], [q[3], q[4], q[5]], [q[6], q[7], q[8]]];
+                cramer(&m, &[q[9], q[10], q[11]], &c)
+            };
+            let (value, (dm, db, dc)) = solve_grad(&m, &b, &c);
+            assert_close("solve", value, cramer(&m, &b, &c), 1e-12);
+            let fd = central(at, &flat(&m, &b));
+            let g = flat(&dm, &db);
+            for i in 0..12 {
+                assert_close("d solve", g[i], fd[i], 1e-6);
+            }
+            // The value is linear in c: its gradient there is z = m^-1 b.
+            for k in 0..3 {
+                let mut e = [0.0; 3];
+                e[k] = 1.0;
+                assert_close("d solve / dc", dc[k], cramer(&m, &b, &e), 1e-12);
+            }
+            let (_, tangent) = solve_jvp(&m, &b, &c, &[[0.0; 3]; 3], &[1.0, 0.0, 0.0], &[0.0; 3]);
+            assert_close("solve, tangent along b[0]", tangent, db[0], 1e-12);
+        }
+    }
+
+    /// `reverse`, `fill`, `mem::swap` of arrays and of an element and a local, `swap` inside a
+    /// loop and a branch.
+    #[differentiable(jvp, hvp)]
+    pub fn shuffled(x: &[f64; 4], y: &[f64; 3]) -> f64 {
+        let mut w = *y;
+        w.reverse();
+        let mut u = [1.0; 3];
+        let mut v = [0.0; 3];
+        for k in 0..2 {
+            core::mem::swap(&mut u, &mut v);
+            u.fill(0.5 * x[k]);
+            let mut t = x[3];
+            std::mem::swap(&mut t, &mut v[1]);
+            u[0] += t;
+            if x[0] > 0.0 {
+                u.swap(0, 2)
+            }
+        }
+        let mut h = [x[0], x[1], x[2], x[3]];
+        for i in 0..3 {
+            h.swap(i, i + 1);
+        }
+        w[0] * u[0] + w[1] * u[2] + w[2] * v[1] + v[0] * h[0] + h[3] * h[3]
+    }
+
+    fn shuffled_plain(x: &[f64; 4], y: &[f64; 3]) -> f64 {
+        let w = [y[2], y[1], y[0]];
+        // Round 1: u = [0.5 x0 + 0, .5 x0, .5 x0] (t = x3 swapped with v[1] = 1: t = 1), v =
+        // [1, x3, 1]; round 2: u = [0.5 x1 + x3, 0.5 x1, 0.5 x1], v = the first u with v[1]
+        // swapped out for x3.
+        let mut u1 = [0.5 * x[0] + 1.0, 0.5 * x[0], 0.5 * x[0]];
+        if x[0] > 0.0 {
+            u1.swap(0, 2);
+        }
+        let mut v = u1;
+        let t = v[1];
+        v[1] = x[3];
+        let mut u = [0.5 * x[1] + t, 0.5 * x[1], 0.5 * x[1]];
+        if x[0] > 0.0 {
+            u.swap(0, 2);
+        }
+        let h = [x[1], x[2], x[3], x[0]];
+        w[0] * u[0] + w[1] * u[2] + w[2] * v[1] + v[0] * h[0] + h[3] * h[3]
+    }
+
+    #[test]
+    fn reverse_fill_and_mem_swap_against_central_differences() {
+        let pair = crate::common::Pair {
+            f: shuffled,
+            plain: shuffled_plain,
+            grad: shuffled_grad,
+            jvp: shuffled_jvp,
+            hvp: shuffled_hvp,
+        };
+        pair.check::<7>("rearranged", 1901);
+    }
+}

@@ -239,6 +239,8 @@ pub enum Stmt {
     BreakTo(String),
     ContinueTo(String),
     Return(String),
+    /// An expression statement, `h.swap(0, i);`.
+    Expr(String),
 }
 
 impl Stmt {
@@ -266,7 +268,7 @@ impl Stmt {
     /// statements nested in it.
     pub fn texts<'a>(&'a self, out: &mut Vec<&'a str>) {
         match self {
-            Stmt::Let { value, .. } | Stmt::Return(value) => out.push(value),
+            Stmt::Let { value, .. } | Stmt::Return(value) | Stmt::Expr(value) => out.push(value),
             Stmt::Assign { place, value, .. } => out.extend([place.as_str(), value.as_str()]),
             Stmt::If { arms, .. } => out.extend(arms.iter().map(|(c, _)| c.as_str())),
             Stmt::For { iter, .. } => out.push(iter),
@@ -856,6 +858,7 @@ fn print_stmt(out: &mut String, s: &Stmt, mode: Mode, depth: usize) {
         Stmt::BreakTo(l) => line(out, depth, &format!("break '{l};")),
         Stmt::ContinueTo(l) => line(out, depth, &format!("continue '{l};")),
         Stmt::Return(value) => line(out, depth, &mode.subst(&format!("return {value};"))),
+        Stmt::Expr(e) => line(out, depth, &mode.subst(&format!("{e};"))),
     }
 }
 

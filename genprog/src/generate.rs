@@ -1781,7 +1781,14 @@ impl Gen<'_> {
                 let a = a.trim_start_matches(['&', '*']);
                 !a.contains('.') && !a.starts_with(|c: char| c.is_ascii_uppercase())
             }
-            Ty::Float => !place(a),
+            // A branch's value may be such a place too (`(if c { panic!(..) } else { T1[i] })`,
+            // seed 1 after the closures: the macro reads the value the branch gives).
+            Ty::Float => {
+                let branchy = a.starts_with("(if ") || a.starts_with("(match ");
+                let unseen = (a.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.')))
+                    .any(|w| place(w) && !w.is_empty());
+                !(place(a) || (branchy && unseen))
+            }
             _ => true,
         });
         // A `wrt(..)` callee, or one passed an enum, is called without its constants named
@@ -2373,6 +2380,9 @@ impl Gen<'_> {
             self.closure_let(out);
             return;
         }
+        if self.on.has(Feature::Rearrange) && self.side.gen_bool(0.05) && self.rearrange(out) {
+            return;
+        }
         if self.loops == 0 && !self.slices().is_empty() && self.p(Feature::Slices, 0.2) {
             self.slice_loop(out);
             return;
@@ -2744,6 +2754,51 @@ impl Gen<'_> {
         })
     }
 
+    /// A mutable local array rearranged in place: `h.swap(i, j)`, `h.reverse()`, `h.fill(e)`,
+    /// or `core::mem::swap(&mut h, &mut g)` with another of its shape; `false` when there is
+    /// none.
+    fn rearrange(&mut self, out: &mut Vec<Stmt>) -> bool {
+        let arrays: Vec<ArraySrc> = (self.arrays().into_iter())
+            .filter(|a| a.slot.is_some() && !a.field)
+            .collect();
+        let Some(src) = arrays.choose(&mut self.side).cloned() else {
+            return false;
+        };
+        self.used.push(Feature::Rearrange);
+        let (a, len) = (&src.text, src.dims[0].value());
+        let e = match self.side.gen_range(0..4) {
+            0 => {
+                let (i, j) = (self.index(len), self.index(len));
+                format!("{a}.swap({i}, {j})")
+            }
+            1 => format!("{a}.reverse()"),
+            2 if src.dims.len() == 1 => {
+                // Not read in its own `fill`'s argument: the array is borrowed `&mut` there
+                // (seed 127, p154).
+                self.hidden.push(src.text.clone());
+                let v = within(self.expr(1), src.mag.max(1.0));
+                self.hidden.pop();
+                format!("{a}.fill({})", typed(&v))
+            }
+            _ => {
+                let twins: Vec<&ArraySrc> = (arrays.iter())
+                    .filter(|b| b.text != src.text && b.dims == src.dims)
+                    .collect();
+                let Some(b) = twins.choose(&mut self.side) else {
+                    return true;
+                };
+                let slot = b.slot.expect("filtered");
+                // Each takes the other's values: both may now be as large as either was.
+                let mag = src.mag.max(b.mag);
+                self.scope[slot].mag = mag;
+                self.scope[src.slot.expect("filtered")].mag = mag;
+                format!("core::mem::swap(&mut {a}, &mut {})", b.text)
+            }
+        };
+        out.push(Stmt::Expr(e));
+        true
+    }
+
     /// The names the closures in scope read.
     fn captured(&self) -> Vec<String> {
         (self.visible().into_iter())
@@ -2766,10 +2821,12 @@ impl Gen<'_> {
         }
         let was = std::mem::replace(&mut self.immutable_only, true);
         // A bounded loop's counter is declared immutable but is incremented: the closure's
-        // borrow would keep it from changing (seed 123, p159).
+        // borrow would keep it from changing (seed 123, p159). An enum only passed on, passed
+        // only in a closure never called, is a parameter the function does not use, which
+        // the macro takes for a struct (seed 128, p008: "`E: Default` is not satisfied").
         let hidden = self.hidden.len();
         let counters: Vec<String> = (self.visible().into_iter())
-            .filter(|&k| matches!(self.scope[k].kind, Kind::Counter))
+            .filter(|&k| matches!(self.scope[k].kind, Kind::Counter | Kind::PassedEnum))
             .map(|k| self.scope[k].name.clone())
             .collect();
         self.hidden.extend(counters);

@@ -18,6 +18,7 @@ mod exprs;
 mod literals;
 mod loops;
 mod matches;
+mod mutators;
 mod panics;
 mod patterns;
 mod places;
@@ -184,6 +185,7 @@ pub fn lower(item: &syn::ItemFn, args: &Args) -> syn::Result<Func> {
     l.errors.extend(asserts::desugar(&mut block));
     // After `matches` and `asserts`: no call is left inside a macro's tokens.
     l.errors.extend(closures::desugar(&mut block));
+    l.errors.extend(mutators::desugar(&mut block));
     // Before `panics`: inside loops, a `return` beside a `panic!` branch is a `break` then,
     // and the `if` is one `panics` takes apart.
     exits::desugar(&mut block, &item.sig.output);
