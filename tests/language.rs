@@ -3174,8 +3174,8 @@ mod closures {
             let (_, tangent) = evaluated_jvp(x, &y, 1.0, &[0.0; 3]);
             assert_close("evaluated, tangent along x", tangent, dx, 1e-12);
         }
-        // `third()` is computed in f32, as Rust computes it: not 1/3 in f64.
-        assert_ne!((1.0f32 / 3.0) as f64, 1.0 / 3.0);
+        // `third()` and `h(1.0)` are computed in f32, as Rust computes them: 1/3 in f64 would
+        // move the value by about 1e-8, past the tolerance above.
     }
 
     #[derive(Clone, Copy, Debug, PartialEq)]
@@ -3304,12 +3304,18 @@ mod rearranged {
 
     #[test]
     fn pivoting_by_swap_against_cramer_and_central_differences() {
-        // Pivots in every order: the largest entry of the first column in each row.
+        // The rows in every order: each pivot sequence the elimination can take here.
         let rows = [[0.5, 2.0, 1.0], [3.0, 1.0, -1.0], [1.0, -2.0, 4.0]];
         let (b, c) = ([1.0, 2.0, 3.0], [0.3, -0.4, 0.5]);
-        for (p, q) in [(0, 1), (1, 2), (0, 2), (2, 0)] {
-            let mut m = rows;
-            m.swap(p, q);
+        for order in [
+            [0, 1, 2],
+            [0, 2, 1],
+            [1, 0, 2],
+            [1, 2, 0],
+            [2, 0, 1],
+            [2, 1, 0],
+        ] {
+            let m = order.map(|r| rows[r]);
             let flat = |m: &[[f64; 3]; 3], b: &[f64; 3]| {
                 let mut q = [0.0; 12];
                 for i in 0..3 {
@@ -3367,9 +3373,9 @@ mod rearranged {
 
     fn shuffled_plain(x: &[f64; 4], y: &[f64; 3]) -> f64 {
         let w = [y[2], y[1], y[0]];
-        // Round 1: u = [0.5 x0 + 0, .5 x0, .5 x0] (t = x3 swapped with v[1] = 1: t = 1), v =
-        // [1, x3, 1]; round 2: u = [0.5 x1 + x3, 0.5 x1, 0.5 x1], v = the first u with v[1]
-        // swapped out for x3.
+        // Round 1: u = [0.5 x0 + 1, 0.5 x0, 0.5 x0] (t = x3 swapped with v[1] = 1: t = 1), v =
+        // [1, x3, 1]; round 2: v = the first u with its [1] swapped out for x3, u = [0.5 x1 +
+        // u1[1], 0.5 x1, 0.5 x1]; each u's ends swapped where x0 > 0.
         let mut u1 = [0.5 * x[0] + 1.0, 0.5 * x[0], 0.5 * x[0]];
         if x[0] > 0.0 {
             u1.swap(0, 2);
@@ -3383,6 +3389,31 @@ mod rearranged {
         }
         let h = [x[1], x[2], x[3], x[0]];
         w[0] * u[0] + w[1] * u[2] + w[2] * v[1] + v[0] * h[0] + h[3] * h[3]
+    }
+
+    /// The same methods of a `Vec` local.
+    #[differentiable(wrt(x))]
+    pub fn vec_rearranged(x: &[f64], k: usize) -> f64 {
+        let mut y = vec![0.0; x.len()];
+        for i in 0..x.len() {
+            y[i] = x[i] * (i as f64 + 1.0);
+        }
+        y.reverse();
+        y.swap(0, k);
+        let mut z = vec![0.0; x.len() - 1];
+        z.fill(x[0]);
+        y[0] * y[1] + z[2] * y[x.len() - 1]
+    }
+
+    #[test]
+    fn a_vec_rearranged_against_a_closed_form() {
+        // y = [4 x3, 3 x2, 2 x1, x0] reversed from x[i] (i + 1); swapped at 0 and 2:
+        // [2 x1, 3 x2, 4 x3, x0]; the value 6 x1 x2 + x0^2.
+        let x = [0.5, -1.0, 2.0, 1.5];
+        let mut g = [0.0; 4];
+        let (value, ()) = vec_rearranged_grad(&x, 2, &mut g);
+        assert_eq!(value, 6.0 * x[1] * x[2] + x[0] * x[0]);
+        assert_eq!(g, [2.0 * x[0], 6.0 * x[2], 6.0 * x[1], 0.0]);
     }
 
     #[test]

@@ -2764,7 +2764,6 @@ impl Gen<'_> {
         let Some(src) = arrays.choose(&mut self.side).cloned() else {
             return false;
         };
-        self.used.push(Feature::Rearrange);
         let (a, len) = (&src.text, src.dims[0].value());
         let e = match self.side.gen_range(0..4) {
             0 => {
@@ -2778,6 +2777,8 @@ impl Gen<'_> {
                 self.hidden.push(src.text.clone());
                 let v = within(self.expr(1), src.mag.max(1.0));
                 self.hidden.pop();
+                let slot = src.slot.expect("filtered");
+                self.scope[slot].mag = self.scope[slot].mag.max(v.mag);
                 format!("{a}.fill({})", typed(&v))
             }
             _ => {
@@ -2785,7 +2786,7 @@ impl Gen<'_> {
                     .filter(|b| b.text != src.text && b.dims == src.dims)
                     .collect();
                 let Some(b) = twins.choose(&mut self.side) else {
-                    return true;
+                    return false;
                 };
                 let slot = b.slot.expect("filtered");
                 // Each takes the other's values: both may now be as large as either was.
@@ -2795,6 +2796,7 @@ impl Gen<'_> {
                 format!("core::mem::swap(&mut {a}, &mut {})", b.text)
             }
         };
+        self.used.push(Feature::Rearrange);
         out.push(Stmt::Expr(e));
         true
     }

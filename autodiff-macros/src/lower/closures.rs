@@ -154,7 +154,7 @@ impl Inline {
     }
 
     /// The error of a use of `l` where a name it reads is bound again, if one is.
-    fn rebound(&mut self, l: &Local, span: proc_macro2::Span) -> bool {
+    fn report_rebound(&mut self, l: &Local, span: proc_macro2::Span) -> bool {
         let Some(v) = l.free.iter().find(|v| l.rebound.contains(*v)) else {
             return false;
         };
@@ -172,12 +172,12 @@ impl Inline {
     fn call(&mut self, l: &Local, args: Vec<syn::Expr>, span: proc_macro2::Span) -> syn::Expr {
         let inputs: Vec<&syn::Pat> = l.closure.inputs.iter().collect();
         let zero = syn::parse_quote_spanned!(span=> 0.0);
-        if self.rebound(l, span) {
+        if self.report_rebound(l, span) {
             return zero;
         }
         // A literal of a parameter without a type: Rust types it by the closure's other uses.
         for (p, a) in inputs.iter().zip(&args) {
-            if !matches!(p, syn::Pat::Type(_) | syn::Pat::Wild(_)) && free_names(a).is_empty() {
+            if !matches!(p, syn::Pat::Type(_) | syn::Pat::Wild(_)) && untyped_literals(a) {
                 self.errors.push(syn::Error::new_spanned(
                     a,
                     format!(
@@ -261,7 +261,7 @@ impl Inline {
         };
         match self.named(target).filter(|l| !l.refused) {
             Some(l) => {
-                if !self.rebound(&l, a.span()) {
+                if !self.report_rebound(&l, a.span()) {
                     *a = syn::Expr::Closure(l.closure.clone());
                 }
             }
@@ -528,12 +528,12 @@ enum Arg {
 /// A call of a body of one expression: the body with each parameter replaced by its argument,
 /// where that reads the arguments as Rust does (`None` where it may not).
 ///
-/// Each argument is a place or a literal (read again unchanged, and none of them can run
-/// code: an element may panic, so a parameter not read takes a name or a literal), or an
-/// expression without blocks, closures and assignments (so without side effects) its
-/// parameter reads once. Rust evaluates the arguments before the body, left to right; in place
-/// they are evaluated where the body reads them, which only changes which of two panicking
-/// arguments panics first.
+/// Each argument is a name or a literal, or a place (read again unchanged) or an expression
+/// without blocks, closures and assignments (so without side effects) its parameter reads once,
+/// either of them read for sure: not only right of `&&` or `||`, where Rust evaluates the
+/// argument all the same (an element may panic). Rust evaluates the arguments before the
+/// body, left to right; in place they are evaluated where the body reads them, which only
+/// changes which of two panicking arguments panics first.
 fn substituted(
     inputs: &[&syn::Pat],
     args: &[syn::Expr],
@@ -541,7 +541,7 @@ fn substituted(
     ret: &syn::ReturnType,
 ) -> Option<syn::Expr> {
     let body = single(body)?;
-    if !plain(body) {
+    if !super::assigned::plain(body) {
         return None;
     }
     let mut subs = Vec::new();
@@ -557,15 +557,17 @@ fn substituted(
         if ident.by_ref.is_some() || ident.mutability.is_some() || ident.subpat.is_some() {
             return None;
         }
-        let reads = reads(body, &ident.ident);
+        let (reads, sure) = reads(body, &ident.ident);
+        let name = matches!(a, syn::Expr::Path(p) if p.path.get_ident().is_some());
+        let simple = super::patterns::is_simple_place;
         let arg = match a {
             a if literal(a) => Arg::Read(suffixed(a, ty.and_then(number_type))),
-            a if reads == 0 && !matches!(a, syn::Expr::Path(_)) => return None,
-            syn::Expr::Reference(r) if r.mutability.is_none() && place(&r.expr) => {
+            _ if !name && sure == 0 => return None,
+            syn::Expr::Reference(r) if r.mutability.is_none() && simple(&r.expr) => {
                 Arg::Borrowed((*r.expr).clone())
             }
-            a if place(a) => Arg::Read(a.clone()),
-            a if reads == 1 && plain(a) => Arg::Read(syn::parse_quote!((#a))),
+            a if simple(a) => Arg::Read(a.clone()),
+            a if reads == 1 && super::assigned::plain(a) => Arg::Read(syn::parse_quote!((#a))),
             _ => return None,
         };
         subs.push((ident.ident.to_string(), arg));
@@ -587,17 +589,39 @@ fn substituted(
     })
 }
 
-/// How many times an expression without blocks or closures reads a name.
-fn reads(e: &syn::Expr, name: &syn::Ident) -> usize {
-    struct V<'n>(&'n syn::Ident, usize);
+/// How many times an expression without blocks or closures reads a name, and how many of
+/// those for sure (not right of `&&` or `||`).
+fn reads(e: &syn::Expr, name: &syn::Ident) -> (usize, usize) {
+    struct V<'n> {
+        name: &'n syn::Ident,
+        reads: usize,
+        sure: usize,
+        maybe: usize,
+    }
     impl<'a> Visit<'a> for V<'_> {
         fn visit_expr_path(&mut self, p: &'a syn::ExprPath) {
-            self.1 += usize::from(p.path.is_ident(self.0));
+            let read = usize::from(p.path.is_ident(self.name));
+            self.reads += read;
+            if self.maybe == 0 {
+                self.sure += read;
+            }
+        }
+        fn visit_expr_binary(&mut self, b: &'a syn::ExprBinary) {
+            self.visit_expr(&b.left);
+            let lazy = matches!(b.op, syn::BinOp::And(_) | syn::BinOp::Or(_));
+            self.maybe += usize::from(lazy);
+            self.visit_expr(&b.right);
+            self.maybe -= usize::from(lazy);
         }
     }
-    let mut v = V(name, 0);
+    let mut v = V {
+        name,
+        reads: 0,
+        sure: 0,
+        maybe: 0,
+    };
     v.visit_expr(e);
-    v.1
+    (v.reads, v.sure)
 }
 
 /// A closure's body of one expression, its braces taken off.
@@ -613,34 +637,22 @@ fn single(e: &syn::Expr) -> Option<&syn::Expr> {
     }
 }
 
-/// An expression without blocks, closures, macros or assignments: nothing in it binds a name
-/// or changes a variable.
-fn plain(e: &syn::Expr) -> bool {
+/// Whether an expression is made of literals alone, one of them without a suffix (`2.0`,
+/// `1.0 / 3.0`; not `2.0f64` or `f64::consts::PI`): a value Rust types from where it goes.
+fn untyped_literals(e: &syn::Expr) -> bool {
     struct V(bool);
     impl<'a> Visit<'a> for V {
-        fn visit_block(&mut self, _: &'a syn::Block) {
-            self.0 = false;
-        }
-        fn visit_expr_closure(&mut self, _: &'a syn::ExprClosure) {
-            self.0 = false;
-        }
-        fn visit_macro(&mut self, _: &'a syn::Macro) {
-            self.0 = false;
+        fn visit_lit(&mut self, l: &'a syn::Lit) {
+            self.0 |= match l {
+                syn::Lit::Int(i) => i.suffix().is_empty(),
+                syn::Lit::Float(f) => f.suffix().is_empty(),
+                _ => false,
+            };
         }
     }
-    let mut v = V(!super::assigned::assigns(e));
+    let mut v = V(false);
     v.visit_expr(e);
-    v.0
-}
-
-/// A place read again where a parameter is read: a name, a field or an element of one, with
-/// an index of a name or a literal (not a dereference or a borrow: [`Arg::Borrowed`]).
-fn place(e: &syn::Expr) -> bool {
-    super::patterns::is_place(e)
-        && !matches!(
-            e,
-            syn::Expr::Reference(_) | syn::Expr::Unary(_) | syn::Expr::Paren(_)
-        )
+    v.0 && free_names(e).is_empty()
 }
 
 /// A number literal, or its negation.
@@ -754,6 +766,7 @@ impl VisitMut for Substitute<'_> {
         }
     }
 }
+
 #[cfg(test)]
 mod tests {
     use quote::ToTokens;
@@ -813,6 +826,34 @@ mod tests {
         let (text, _) =
             rewrite("{ let f = |v: f64| v + 1.0; let f = |v: f64| 2.0 * f(v); a.map(f) }");
         assert_eq!(text, "{ a . map (| v : f64 | 2.0 * (v + 1.0)) }");
+    }
+
+    #[test]
+    fn an_argument_read_only_right_of_and_is_bound_first() {
+        // Rust reads `x[i]` (which may panic) before the call; in place it would not run.
+        let (text, _) = rewrite("{ let pos = |i: usize, v: f64| i < n && v > 0.0; pos(i, x[i]) }");
+        assert_eq!(
+            text,
+            "{ { let __stackgrad_arg_0 = i ; let __stackgrad_arg_1 = x [i] ; \
+             let i : usize = __stackgrad_arg_0 ; let v : f64 = __stackgrad_arg_1 ; \
+             i < n && v > 0.0 } }"
+        );
+        // A name may go in place there: reading it cannot panic.
+        let (text, _) = rewrite("{ let pos = |i: usize, v: f64| i < n && v > 0.0; pos(i, y) }");
+        assert_eq!(text, "{ (i < n && y > 0.0) }");
+    }
+
+    #[test]
+    fn only_a_literal_without_a_type_needs_the_parameters_type() {
+        let (_, errors) = rewrite("{ let half = |v| v / 2.0; half(3.0) }");
+        assert!(
+            errors[0].starts_with("give the parameter `v`"),
+            "{errors:?}"
+        );
+        let (text, errors) =
+            rewrite("{ let half = |v| v / 2.0; half(3.0f32) + half(f64::consts::PI) }");
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(text, "{ (3.0f32 / 2.0) + (f64 :: consts :: PI / 2.0) }");
     }
 
     #[test]

@@ -4,17 +4,21 @@
 //! ```text
 //! a.swap(i, j);                 =>  { let i_ = i; let j_ = j; let t = a[i_]; a[i_] = a[j_]; a[j_] = t; }
 //! core::mem::swap(&mut p, &mut q);  =>  { let t = p; p = q; q = t; }
-//! a.reverse();                  =>  for k in 0..a.len() / 2 { (a.swap(k, a.len() - 1 - k)) }
+//! a.reverse();                  =>  for k in 0..a.len() / 2 { let t = a[k]; a[k] = a[a.len() - 1 - k]; a[a.len() - 1 - k] = t; }
 //! a.fill(v);                    =>  { let v_ = v; for k in 0..a.len() { a[k] = v_; } }
 //! ```
 //!
 //! An element of an array or a row swaps whole (`m.swap(r, p)` of a matrix's rows, as
-//! Gaussian elimination pivots). `mem::swap` takes places whose indices are names or literals
-//! (read twice here, once in Rust); another is one error.
+//! Gaussian elimination pivots); a `Vec` local's elements as an array's. The receiver and
+//! `mem::swap`'s places are read and written again (once in Rust), so they are names, fields
+//! or elements whose indices are names or literals; another is one error.
 
 use quote::format_ident;
 use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
+
+use super::assigned::{assigns, rearranges};
+use super::patterns::is_simple_place;
 
 /// Rewrites the statements that call `swap`, `reverse` or `fill` on an array, or
 /// `mem::swap`; the errors of those it cannot take.
@@ -60,9 +64,20 @@ impl Rewrite {
             format_ident!("__stackgrad_at_{}", n),
         );
         let out = match e {
-            syn::Expr::MethodCall(m) if m.turbofish.is_none() && place(&m.receiver) => {
+            syn::Expr::MethodCall(m) if m.turbofish.is_none() && rearranges(m) => {
                 let (a, args) = (&m.receiver, &m.args);
                 let span = m.method.span();
+                // The receiver is read and written again, and a `swap`'s indices are bound
+                // before it is read (Rust reads the receiver first): neither may change anything.
+                if !is_simple_place(a) || args.iter().any(assigns) {
+                    return Some(Err(syn::Error::new_spanned(
+                        m,
+                        format!(
+                            "`.{}(..)` rearranges a local array in place here when it is called on a name, a field or an element whose indices are names or literals, with arguments that assign nothing: bind a computed index or argument to a `let` first",
+                            m.method
+                        ),
+                    )));
+                }
                 match (m.method.to_string().as_str(), args.len()) {
                     ("swap", 2) => {
                         let (i, j) = (&args[0], &args[1]);
@@ -129,19 +144,9 @@ fn mem_swap(f: &syn::Expr) -> bool {
 /// The place of `&mut place`, if its indices are names or literals.
 fn borrowed_mut(e: &syn::Expr) -> Option<&syn::Expr> {
     match e {
-        syn::Expr::Reference(r) if r.mutability.is_some() && place(&r.expr) => Some(&r.expr),
-        _ => None,
-    }
-}
-
-/// A place whose indices are names or literals: a name, a field or an element of one.
-fn place(e: &syn::Expr) -> bool {
-    match e {
-        syn::Expr::Path(p) => p.qself.is_none() && p.path.get_ident().is_some(),
-        syn::Expr::Field(f) => place(&f.base),
-        syn::Expr::Index(i) => {
-            place(&i.expr) && matches!(&*i.index, syn::Expr::Lit(_) | syn::Expr::Path(_))
+        syn::Expr::Reference(r) if r.mutability.is_some() && is_simple_place(&r.expr) => {
+            Some(&r.expr)
         }
-        _ => false,
+        _ => None,
     }
 }

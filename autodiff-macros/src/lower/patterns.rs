@@ -271,6 +271,16 @@ fn leaves_of(
     Ok(())
 }
 
+/// A place written as a name, a field or an element of one (indices of names and literals),
+/// without dereference, borrow or parentheses around it: read or written again unchanged.
+pub(super) fn is_simple_place(e: &syn::Expr) -> bool {
+    is_place(e)
+        && !matches!(
+            e,
+            syn::Expr::Reference(_) | syn::Expr::Unary(_) | syn::Expr::Paren(_)
+        )
+}
+
 /// A place read where it is: a name, a field, an element, or a dereference or borrow of one,
 /// in parentheses or not. Anything else is bound to a local first.
 pub(super) fn is_place(e: &syn::Expr) -> bool {

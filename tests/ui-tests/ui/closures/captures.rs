@@ -39,4 +39,13 @@ fn passed(x: [f64; 3]) -> f64 {
     x.map(c)[0] + k
 }
 
+// A `move` closure's copy of an array the function rearranges in place.
+#[differentiable]
+fn moved_array(x: f64) -> f64 {
+    let mut h = [x, 2.0 * x];
+    let c = move || h[0];
+    h.swap(0, 1);
+    c()
+}
+
 fn main() {}
