@@ -1271,6 +1271,76 @@ mod skipped_and_taken {
     use crate::common::{GradCheck, Pair, assert_close, check_hvp, check_jvp, cube};
     use stackgrad::differentiable;
 
+    /// `.skip(k)` and `.take(n)` after `.enumerate()`, of one array and of a zip, nested,
+    /// checkpointed, of `iter_mut()` and with `&v`: the index is the element's, as Rust counts
+    /// it.
+    #[differentiable(jvp, hvp)]
+    pub fn after_enumerate(x: &[f64; 5], y: &[f64; 5]) -> f64 {
+        let mut s = 0.0;
+        for (i, v) in x.iter().enumerate().skip(1) {
+            s += (i as f64) * v;
+        }
+        for (i, (a, b)) in x.iter().zip(y.iter()).enumerate().skip(LAG) {
+            s += (i as f64) * a * b;
+        }
+        for (i, v) in y.iter().enumerate().take(3) {
+            for (j, w) in x.iter().enumerate().skip(3) {
+                s += (i as f64 + 2.0 * j as f64) * v * w * 0.1;
+            }
+        }
+        // Checkpointed, with a triangular loop up to the index inside (genprog seed 1).
+        #[checkpoint]
+        for (i, v) in x.iter().enumerate().skip(1) {
+            for j in 0..=i {
+                s += 0.01 * v * y[j];
+            }
+        }
+        let mut h = [0.0; 5];
+        for (i, e) in h.iter_mut().enumerate().skip(2) {
+            *e = x[i] * 2.0;
+        }
+        for (i, &v) in y.iter().enumerate().skip(3) {
+            s += v * h[i];
+        }
+        s
+    }
+
+    fn after_enumerate_plain(x: &[f64; 5], y: &[f64; 5]) -> f64 {
+        let mut s = 0.0;
+        for i in 1..5 {
+            s += (i as f64) * x[i];
+        }
+        for i in LAG..5 {
+            s += (i as f64) * x[i] * y[i];
+        }
+        for i in 0..3 {
+            for j in 3..5 {
+                s += (i as f64 + 2.0 * j as f64) * y[i] * x[j] * 0.1;
+            }
+        }
+        for i in 1..5 {
+            for j in 0..=i {
+                s += 0.01 * x[i] * y[j];
+            }
+        }
+        for i in 3..5 {
+            s += y[i] * x[i] * 2.0;
+        }
+        s
+    }
+
+    #[test]
+    fn skip_and_take_after_enumerate_against_central_differences() {
+        let pair = Pair {
+            f: after_enumerate,
+            plain: after_enumerate_plain,
+            grad: after_enumerate_grad,
+            jvp: after_enumerate_jvp,
+            hvp: after_enumerate_hvp,
+        };
+        pair.check::<10>("after enumerate", 2001);
+    }
+
     const LAG: usize = 2;
     const FAR: usize = 9;
 

@@ -3527,14 +3527,19 @@ impl Gen<'_> {
                     let i = self.fresh("i");
                     self.enter_loop(&i, len - 1, len as f64);
                     self.declare(&v, Kind::Elem, false, src.mag);
+                    let (window, rev) = (self.window(len), self.rev());
+                    // Now and then `.skip(k)` or `.take(n)` after `.enumerate()` instead (the
+                    // index still the element's).
+                    let after = match window.is_empty() && rev.is_empty() {
+                        true if self.side.gen_bool(0.2) => match self.side.gen_bool(0.5) {
+                            true => format!(".skip({})", self.side.gen_range(0..=len)),
+                            false => format!(".take({})", self.side.gen_range(0..=len)),
+                        },
+                        _ => String::new(),
+                    };
                     (
                         format!("({i}, {v})"),
-                        format!(
-                            "{}.iter(){}.enumerate(){}",
-                            src.text,
-                            self.window(len),
-                            self.rev()
-                        ),
+                        format!("{}.iter(){window}.enumerate(){rev}{after}", src.text),
                         len,
                     )
                 }

@@ -470,7 +470,7 @@ impl Lower {
                 "skip" | "take" | "step_by" if !first => {
                     self.error(err(
                         &m.method,
-                        format!("`.{}(..)` goes right after `.iter()`, before `.enumerate()` and `.zip(..)`: `a.iter().skip(k).enumerate()` (whose index then counts from 0: add `k` where the array's is meant), `a.iter().skip(k).zip(b.iter().skip(k))`", m.method),
+                        format!("`.{}(..)` goes right after `.iter()`, before `.enumerate()` and `.zip(..)`: `a.iter().step_by(s).enumerate()` (whose index then counts the steps), `a.iter().skip(k).zip(b.iter().skip(k))`; `.skip(k)` and `.take(n)` may also end `a.iter().enumerate()` or `a.iter().zip(b.iter()).enumerate()`", m.method),
                     ));
                     return None;
                 }

@@ -7,6 +7,7 @@
 //! (`for`, `#[checkpoint]`), `bounded` (`while` / `loop` with `max_iters`, trip-count bounds),
 //! and `defaults` (the float types inference leaves open).
 
+mod adapters;
 mod array_fns;
 mod asserts;
 mod assigned;
@@ -186,6 +187,7 @@ pub fn lower(item: &syn::ItemFn, args: &Args) -> syn::Result<Func> {
     // After `matches` and `asserts`: no call is left inside a macro's tokens.
     l.errors.extend(closures::desugar(&mut block));
     l.errors.extend(mutators::desugar(&mut block));
+    adapters::desugar(&mut block);
     // Before `panics`: inside loops, a `return` beside a `panic!` branch is a `break` then,
     // and the `if` is one `panics` takes apart.
     exits::desugar(&mut block, &item.sig.output);
