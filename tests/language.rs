@@ -1302,6 +1302,9 @@ mod skipped_and_taken {
         for (i, &v) in y.iter().enumerate().skip(3) {
             s += v * h[i];
         }
+        for (_, v) in x.iter().enumerate().skip(4) {
+            s += v * v;
+        }
         s
     }
 
@@ -1326,7 +1329,7 @@ mod skipped_and_taken {
         for i in 3..5 {
             s += y[i] * x[i] * 2.0;
         }
-        s
+        s + x[4] * x[4]
     }
 
     #[test]

@@ -55,22 +55,51 @@ fn rewrite(f: &mut syn::ExprForLoop) {
     }
     // `.skip(k)`: the counter over `k..len`, each element borrowed by its index, so the
     // counter stays one the lowering bounds (a triangular loop inside may run to it).
-    let (count, arrays) = (count.clone(), iterated(&enumerate.receiver));
+    let count = count.clone();
     let syn::Pat::Tuple(t) = &*f.pat else {
         return;
     };
-    let (Some(syn::Pat::Ident(counter)), Some(elements), 2) =
-        (t.elems.first(), t.elems.last(), t.elems.len())
+    let (Some(counter), Some(elements), 2) = (t.elems.first(), t.elems.last(), t.elems.len())
     else {
         return;
     };
-    let Some(arrays) = arrays else { return };
+    let counter: syn::Pat = match counter {
+        syn::Pat::Ident(c)
+            if c.mutability.is_none() && c.by_ref.is_none() && c.subpat.is_none() =>
+        {
+            counter.clone()
+        }
+        syn::Pat::Wild(_) => syn::parse_quote!(__stackgrad_index),
+        _ => return,
+    };
+    let Some(arrays) = iterated(&enumerate.receiver) else {
+        return;
+    };
     let pats: Vec<&syn::Pat> = match (elements, arrays.len()) {
         (p, 1) => vec![p],
         (syn::Pat::Tuple(z), 2) if z.elems.len() == 2 => z.elems.iter().collect(),
         _ => return,
     };
-    let i = &counter.ident;
+    // The arrays are read again at each step, after the pattern's names are bound: none of
+    // those names may appear in them, nor may the body assign one that does (Rust reads
+    // each array once, when the loop starts).
+    let mut read = Vec::new();
+    for (a, _) in &arrays {
+        read.extend(super::patterns::names_in(a));
+    }
+    let mut bound = Vec::new();
+    super::patterns::bound_names(&f.pat, &mut bound);
+    let mut assigned = super::assigned::Assigned::default();
+    syn::visit::Visit::visit_block(&mut assigned, &f.body);
+    if read
+        .iter()
+        .any(|n| bound.contains(n) || assigned.0.contains(n))
+    {
+        return;
+    }
+    let syn::Pat::Ident(syn::PatIdent { ident: i, .. }) = &counter else {
+        return;
+    };
     let mut lets: Vec<syn::Stmt> = Vec::new();
     for (p, (a, mutable)) in pats.iter().zip(&arrays) {
         let borrow = match mutable {
@@ -78,7 +107,9 @@ fn rewrite(f: &mut syn::ExprForLoop) {
             false => quote::quote!(&),
         };
         lets.push(match p {
-            syn::Pat::Ident(v) if v.by_ref.is_none() && v.subpat.is_none() => {
+            syn::Pat::Ident(v)
+                if v.by_ref.is_none() && v.subpat.is_none() && v.mutability.is_none() =>
+            {
                 syn::parse_quote!(let #v = #borrow #a[#i];)
             }
             // `&v` of `iter()`: the element itself.
@@ -90,11 +121,11 @@ fn rewrite(f: &mut syn::ExprForLoop) {
         });
     }
     let len = match &arrays[..] {
-        [(a, _)] => quote::quote!(#a.len()),
         [(a, _), (b, _)] => quote::quote!(::core::cmp::min(#a.len(), #b.len())),
-        _ => return,
+        [(a, _), ..] => quote::quote!(#a.len()),
+        [] => return,
     };
-    *f.pat = syn::Pat::Ident(counter.clone());
+    *f.pat = counter.clone();
     *f.expr = syn::parse_quote!(#count..#len);
     for (k, s) in lets.into_iter().enumerate() {
         f.body.stmts.insert(k, s);
@@ -126,8 +157,8 @@ fn iterated(e: &syn::Expr) -> Option<Vec<(syn::Expr, bool)>> {
     }
 }
 
-/// `a.iter()` as `a.iter().skip(k)`, `a.iter().zip(b.iter())` as `a.iter().skip(k).zip(b
-/// .iter().skip(k))` (with `method` for `skip`), or `None` for another iterator.
+/// `a.iter()` as `a.iter().take(n)`, `a.iter().zip(b.iter())` as `a.iter().take(n).zip(b
+/// .iter().take(n))` (`method` is `take`), or `None` for another iterator.
 fn adapted(e: &syn::Expr, method: &syn::Ident, count: &syn::Expr) -> Option<syn::Expr> {
     let syn::Expr::MethodCall(m) = e else {
         return None;

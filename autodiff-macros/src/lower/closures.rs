@@ -494,18 +494,7 @@ fn free_names(e: &syn::Expr) -> HashSet<String> {
             }
         }
         fn visit_macro(&mut self, m: &'a syn::Macro) {
-            fn idents(t: proc_macro2::TokenStream, out: &mut Vec<String>) {
-                for t in t {
-                    match t {
-                        proc_macro2::TokenTree::Ident(i) => out.push(i.to_string()),
-                        proc_macro2::TokenTree::Group(g) => idents(g.stream(), out),
-                        _ => {}
-                    }
-                }
-            }
-            let mut names = Vec::new();
-            idents(m.tokens.clone(), &mut names);
-            for n in names {
+            for n in super::patterns::idents(m.tokens.clone()) {
                 self.read(n);
             }
         }

@@ -220,7 +220,7 @@ fn elements(
 }
 
 /// The names a pattern binds.
-fn bound_names(p: &syn::Pat, out: &mut Vec<String>) {
+pub(super) fn bound_names(p: &syn::Pat, out: &mut Vec<String>) {
     match p {
         syn::Pat::Ident(pi) => out.push(pi.ident.to_string()),
         syn::Pat::Slice(s) => s.elems.iter().for_each(|p| bound_names(p, out)),
@@ -231,16 +231,30 @@ fn bound_names(p: &syn::Pat, out: &mut Vec<String>) {
     }
 }
 
+/// The identifiers of `e`'s text.
+pub(super) fn names_in(e: &syn::Expr) -> Vec<String> {
+    idents(quote::ToTokens::to_token_stream(e))
+}
+
+/// The identifiers of a token stream, inside groups too.
+pub(super) fn idents(ts: proc_macro2::TokenStream) -> Vec<String> {
+    fn walk(ts: proc_macro2::TokenStream, out: &mut Vec<String>) {
+        for t in ts {
+            match t {
+                proc_macro2::TokenTree::Ident(i) => out.push(i.to_string()),
+                proc_macro2::TokenTree::Group(g) => walk(g.stream(), out),
+                _ => {}
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(ts, &mut out);
+    out
+}
+
 /// Whether `e`'s text has one of `names` as an identifier.
 fn mentions(e: &syn::Expr, names: &[String]) -> bool {
-    fn walk(ts: proc_macro2::TokenStream, names: &[String]) -> bool {
-        ts.into_iter().any(|t| match t {
-            proc_macro2::TokenTree::Ident(i) => names.iter().any(|n| i == n),
-            proc_macro2::TokenTree::Group(g) => walk(g.stream(), names),
-            _ => false,
-        })
-    }
-    walk(quote::ToTokens::to_token_stream(e), names)
+    names_in(e).iter().any(|n| names.contains(n))
 }
 
 /// Each element the pattern binds, with the element it reads: `(a, base[0])`; `_` binds
