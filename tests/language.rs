@@ -1273,7 +1273,7 @@ mod skipped_and_taken {
 
     /// `.skip(k)` and `.take(n)` after `.enumerate()`, of one array and of a zip, nested,
     /// checkpointed, of `iter_mut()` and with `&v`: the index is the element's, as Rust counts
-    /// it.
+    /// it; and `(_, ..)`, the index not read.
     #[differentiable(jvp, hvp)]
     pub fn after_enumerate(x: &[f64; 5], y: &[f64; 5]) -> f64 {
         let mut s = 0.0;
@@ -1305,6 +1305,10 @@ mod skipped_and_taken {
         for (_, v) in x.iter().enumerate().skip(4) {
             s += v * v;
         }
+        // The index not read: the loop over the elements (backwards: the order matters).
+        for (_, (a, b)) in x.iter().zip(y.iter()).enumerate().rev() {
+            s = 0.5 * s + a * b;
+        }
         s
     }
 
@@ -1329,7 +1333,11 @@ mod skipped_and_taken {
         for i in 3..5 {
             s += y[i] * x[i] * 2.0;
         }
-        s + x[4] * x[4]
+        s += x[4] * x[4];
+        for i in (0..5).rev() {
+            s = 0.5 * s + x[i] * y[i];
+        }
+        s
     }
 
     #[test]

@@ -10,7 +10,7 @@
 //! ```
 //!
 //! `k` and `n` are names or literals (read again); other loops are left for the lowering's
-//! errors.
+//! errors. And `for (_, v) in X.enumerate()`, whose index is not read, is the loop over `X`.
 
 use syn::visit_mut::VisitMut;
 
@@ -22,9 +22,40 @@ pub(super) fn desugar(block: &mut syn::Block) {
         fn visit_expr_for_loop_mut(&mut self, f: &mut syn::ExprForLoop) {
             syn::visit_mut::visit_expr_for_loop_mut(self, f);
             rewrite(f);
+            unenumerated(f);
         }
     }
     Rewrite.visit_block_mut(block);
+}
+
+/// `for (_, v) in X.enumerate()` (also `.enumerate().rev()`): the index not read, the loop
+/// over `X` alone.
+fn unenumerated(f: &mut syn::ExprForLoop) {
+    let syn::Pat::Tuple(t) = &*f.pat else {
+        return;
+    };
+    let (Some(syn::Pat::Wild(_)), Some(elements), 2) =
+        (t.elems.first(), t.elems.last(), t.elems.len())
+    else {
+        return;
+    };
+    let elements = elements.clone();
+    let (e, rev) = match &*f.expr {
+        syn::Expr::MethodCall(r) if r.method == "rev" && r.args.is_empty() => (&*r.receiver, true),
+        e => (e, false),
+    };
+    let syn::Expr::MethodCall(m) = e else {
+        return;
+    };
+    if m.method != "enumerate" || !m.args.is_empty() {
+        return;
+    }
+    let inner = &m.receiver;
+    *f.expr = match rev {
+        true => syn::parse_quote!(#inner.rev()),
+        false => (**inner).clone(),
+    };
+    *f.pat = elements;
 }
 
 /// The loop rewritten, if its iterator is `X.enumerate().skip(k)` or `.take(n)` with `X`
