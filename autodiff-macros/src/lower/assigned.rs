@@ -5,12 +5,14 @@
 use syn::visit::Visit;
 
 /// The variables the node it visits assigns (`x = ..`, `x += ..`, `x[i] = ..`, `x.f = ..`,
-/// `&mut x`, `x.swap(..)`), by the name at the root of the place.
+/// `&mut x`, `x.swap(..)`), by the name at the root of the place; and whether it assigns at
+/// all (also a place without such a name, `(a, b) = ..`).
 #[derive(Default)]
-pub(super) struct Assigned(pub(super) Vec<String>);
+pub(super) struct Assigned(pub(super) Vec<String>, bool);
 
 impl Assigned {
     fn root(&mut self, mut e: &syn::Expr) {
+        self.1 = true;
         loop {
             e = match e {
                 syn::Expr::Index(i) => &i.expr,
@@ -63,27 +65,9 @@ pub(super) fn rearranges(m: &syn::ExprMethodCall) -> bool {
 
 /// Whether an expression assigns (`=`, `+=` .., `&mut`, `a.swap(..)`) anywhere in it.
 pub(super) fn assigns(e: &syn::Expr) -> bool {
-    struct V(bool);
-    impl<'a> Visit<'a> for V {
-        fn visit_expr_assign(&mut self, _: &'a syn::ExprAssign) {
-            self.0 = true;
-        }
-        fn visit_expr_binary(&mut self, b: &'a syn::ExprBinary) {
-            self.0 |= super::is_compound(&b.op).is_some();
-            syn::visit::visit_expr_binary(self, b);
-        }
-        fn visit_expr_reference(&mut self, r: &'a syn::ExprReference) {
-            self.0 |= r.mutability.is_some();
-            syn::visit::visit_expr_reference(self, r);
-        }
-        fn visit_expr_method_call(&mut self, m: &'a syn::ExprMethodCall) {
-            self.0 |= rearranges(m);
-            syn::visit::visit_expr_method_call(self, m);
-        }
-    }
-    let mut v = V(false);
-    v.visit_expr(e);
-    v.0
+    let mut a = Assigned::default();
+    a.visit_expr(e);
+    a.1
 }
 
 /// An expression without blocks, closures, macros or assignments: nothing in it binds a name

@@ -161,7 +161,7 @@ impl Inline {
 
     /// The error of a use of `l` where a name it reads is bound again, if one is.
     fn report_rebound(&mut self, l: &Local, span: proc_macro2::Span) -> bool {
-        let Some(v) = l.free.iter().find(|v| l.rebound.contains(*v)) else {
+        let Some(v) = l.rebound.iter().next() else {
             return false;
         };
         self.errors.push(syn::Error::new(
@@ -311,17 +311,19 @@ impl VisitMut for Inline {
     fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
         match e {
             syn::Expr::Call(c) => {
-                if let Some(l) = self.named(&c.func).filter(|l| !l.refused) {
-                    let mut args: Vec<syn::Expr> = c.args.iter().cloned().collect();
-                    for a in &mut args {
-                        self.passed(a);
+                match self.named(&c.func) {
+                    Some(l) if !l.refused => {
+                        let mut args: Vec<syn::Expr> = c.args.iter().cloned().collect();
+                        for a in &mut args {
+                            self.passed(a);
+                        }
+                        let span = c.span();
+                        *e = self.call(&l, args, span);
+                        return;
                     }
-                    let span = c.span();
-                    *e = self.call(&l, args, span);
-                    return;
-                }
-                if self.named(&c.func).is_none() {
-                    self.visit_expr_mut(&mut c.func);
+                    // A refused closure's call stays as written.
+                    Some(_) => {}
+                    None => self.visit_expr_mut(&mut c.func),
                 }
                 for a in c.args.iter_mut() {
                     self.passed(a);
