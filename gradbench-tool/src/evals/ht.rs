@@ -294,11 +294,12 @@ impl Problem {
     /// fingers' `F`. Each residual's tangents then go from their lanes to their columns (the
     /// pattern's finger columns from their colors' lanes, the others zero). Each vertex the
     /// correspondences read is skinned and posed once: while the simple variant's rows fit in
-    /// cache (1 MiB), its rows are written vertex by vertex, those of each point bound to the
-    /// vertex just posed, in no order; past that, each vertex's residual's tangents are made
-    /// once and the rows written from them in order (with 32 points a vertex or more, copied
-    /// from a block of the vertex's rows, made once). The complicated variant keeps the posed
-    /// vertices (in the model's order) and writes the rows in order.
+    /// the core's L2 cache (at most 1 MiB), its rows are written vertex by vertex, those of
+    /// each point bound to the vertex just posed, in no order; past that, each vertex's
+    /// residual's tangents are made once and the rows written from them in order (with 32
+    /// points a vertex or more, copied from a block of the vertex's rows, made once). The
+    /// complicated variant keeps the posed vertices (in the model's order) and writes the rows
+    /// in order.
     /// `P` must be `C - 20 + F`, and `F` hold the colors.
     pub fn jacobian_into<const F: usize, const P: usize, const C: usize>(
         &self,
@@ -320,7 +321,7 @@ impl Problem {
         );
         let sweeps = Sweeps::<F, P>::new(self);
         rows.resize(3 * self.points.len(), [0.0; C]);
-        if !self.complicated() && size_of_val(rows.as_slice()) <= BY_VERTEX {
+        if !self.complicated() && size_of_val(rows.as_slice()) <= by_vertex_bound() {
             return self.by_vertex(&sweeps, rows);
         }
         if !self.complicated() {
@@ -512,9 +513,18 @@ impl<const F: usize, const P: usize> Sweeps<F, P> {
     }
 }
 
-/// The most bytes of rows [`Problem::by_vertex`] writes in no order: half the L2 cache of a
-/// core of the Xeons we measure on (2 MiB), all of a Zen 4's.
+/// The most bytes of rows [`Problem::by_vertex`] writes in no order: this core's L2 cache
+/// ([`by_vertex_bound`]), at most 1 MiB, half the L2 of a core of the Xeons we measure on
+/// (2 MiB; their rows of 2 MB were faster in order), all of a Zen 4's. Written in no order,
+/// rows that do not fit wait on the next level at each store: on a Zen 3 (L2 512 KiB), hand6's
+/// 1 MB of rows took 0.072 ms that way against 0.066 in order.
 const BY_VERTEX: usize = 1 << 20;
+
+/// [`BY_VERTEX`], or this core's L2 cache where smaller (read once, from Linux).
+fn by_vertex_bound() -> usize {
+    static BOUND: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *BOUND.get_or_init(|| crate::l2_cache_bytes().map_or(BY_VERTEX, |l2| l2.min(BY_VERTEX)))
+}
 
 /// The fewest points per vertex of the model (on average) for which [`Problem::in_order`]
 /// copies each point's rows from a block of its vertex's rows.
