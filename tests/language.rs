@@ -3497,6 +3497,43 @@ mod rearranged {
         assert_eq!(g, [2.0 * x[0], 6.0 * x[2], 6.0 * x[1], 0.0]);
     }
 
+    /// Computed indices in the places rearranged: the rows `m[k + 1]` reversed and `m[2 - k]`
+    /// swapped, `m[2 - k][k + 1]` swapped with `w[2 * k]` by `mem::swap`, `m[3 - 2]` filled;
+    /// each index read once, before the arguments.
+    #[differentiable(jvp, hvp)]
+    pub fn rows_rearranged(x: &[f64; 3], y: &[f64; 3]) -> f64 {
+        let mut m = [*x, *y, [x[0] * y[2], x[1], y[0] * y[0]]];
+        let mut w = [y[1], x[2], y[2], x[0]];
+        for k in 0..2 {
+            m[k + 1].reverse();
+            m[2 - k].swap(k, k + 1);
+            core::mem::swap(&mut m[2 - k][k + 1], &mut w[2 * k]);
+        }
+        let s = m[0][0] * m[1][2] + m[1][0] * m[2][1] + m[2][2] * w[0] + w[2] * m[1][1] * m[0][2];
+        m[3 - 2].fill(s * 0.5);
+        s + m[1][0] * m[2][0]
+    }
+
+    /// Traced by hand: with `c = [x0 y2, x1, y0^2]`, `m` ends `[x, [y2, y0, y2], [c2, y1, c1]]`
+    /// and `w` `[c0, x2, y1, x0]` before the fill.
+    fn rows_rearranged_plain(x: &[f64; 3], y: &[f64; 3]) -> f64 {
+        let c = [x[0] * y[2], x[1], y[0] * y[0]];
+        let s = x[0] * y[2] + y[2] * y[1] + c[1] * c[0] + y[1] * y[0] * x[2];
+        s + s * 0.5 * c[2]
+    }
+
+    #[test]
+    fn rows_at_computed_indices_rearranged_against_central_differences() {
+        let pair = crate::common::Pair {
+            f: rows_rearranged,
+            plain: rows_rearranged_plain,
+            grad: rows_rearranged_grad,
+            jvp: rows_rearranged_jvp,
+            hvp: rows_rearranged_hvp,
+        };
+        pair.check::<6>("rows rearranged", 1907);
+    }
+
     #[test]
     fn reverse_fill_and_mem_swap_against_central_differences() {
         let pair = crate::common::Pair {

@@ -75,7 +75,7 @@ features! {
     LoopExits "loop-exits" "`return` inside loops (under `if`s, with early-return), and `break 'l` / `continue 'l` of an enclosing labelled `for` from a loop inside it",
     PanicValues "panic-values" "`panic!` as a branch of an `if` used as a value, on a bound never reached: `if a > 12.5 { panic!(..) } else { b }`, and the mirrored `else { panic!(..) }`",
     Closures "closures" "closures bound by `let` (`let c = |p: $F, q: $F| ..;`, a body of one expression or a block, reading immutable locals and parameters) and called in expressions (`c(x + 1.0, a[i])`), which the macro writes out where they are called",
-    Rearrange "rearrange" "local arrays rearranged in place: `h.swap(i, j)` (also of a 2-D array's rows), `h.reverse()`, `h.fill(..)`, `core::mem::swap(&mut h, &mut g)` of two arrays of one shape",
+    Rearrange "rearrange" "local arrays rearranged in place: `h.swap(i, j)` (also of a 2-D array's rows, and within a row at an index that may be computed: `h[i].swap(j, k)`, `h[i].reverse()`), `h.reverse()`, `h.fill(..)`, `core::mem::swap(&mut h, &mut g)` of two arrays of one shape",
     Calls "calls" "calls to other `#[differentiable]` functions",
     ArrayCalls "array-calls" "callees returning arrays, `let y: [$F; 3] = g(..)`",
     StructCalls "struct-calls" "callees taking the struct",

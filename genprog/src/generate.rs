@@ -2755,8 +2755,8 @@ impl Gen<'_> {
     }
 
     /// A mutable local array rearranged in place: `h.swap(i, j)`, `h.reverse()`, `h.fill(e)`,
-    /// or `core::mem::swap(&mut h, &mut g)` with another of its shape; `false` when there is
-    /// none.
+    /// a 2-D array's row `h[i].swap(j, k)` or `h[i].reverse()`, or `core::mem::swap(&mut h,
+    /// &mut g)` with another of its shape; `false` when there is none.
     fn rearrange(&mut self, out: &mut Vec<Stmt>) -> bool {
         let arrays: Vec<ArraySrc> = (self.arrays().into_iter())
             .filter(|a| a.slot.is_some() && !a.field)
@@ -2765,8 +2765,20 @@ impl Gen<'_> {
             return false;
         };
         let (a, len) = (&src.text, src.dims[0].value());
-        let e = match self.side.gen_range(0..4) {
-            0 => {
+        let e = match self.side.gen_range(0..5) {
+            // A row of a 2-D array at an index that may be computed (`h[(k + 1) % 3]`).
+            4 if src.dims.len() == 2 => {
+                let r = self.index(len);
+                match self.side.gen_bool(0.5) {
+                    true => {
+                        let cols = src.dims[1].value();
+                        let (i, j) = (self.index(cols), self.index(cols));
+                        format!("{a}[{r}].swap({i}, {j})")
+                    }
+                    false => format!("{a}[{r}].reverse()"),
+                }
+            }
+            0 | 4 => {
                 let (i, j) = (self.index(len), self.index(len));
                 format!("{a}.swap({i}, {j})")
             }

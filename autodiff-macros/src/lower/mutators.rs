@@ -11,14 +11,15 @@
 //! An element of an array or a row swaps whole (`m.swap(r, p)` of a matrix's rows, as
 //! Gaussian elimination pivots); a `Vec` local's elements as an array's. The receiver and
 //! `mem::swap`'s places are read and written again (once in Rust), so they are names, fields
-//! or elements whose indices are names or literals; another is one error.
+//! or elements of them, their computed indices bound to `let`s first, in the order Rust reads
+//! them (`m[k + 1].swap(i, j)` => `{ let r = k + 1; .. m[r][i_] .. }`); another place, or an
+//! index that assigns, is one error.
 
 use quote::format_ident;
 use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
 
 use super::assigned::{assigns, rearranges};
-use super::patterns::is_simple_place;
 
 /// Rewrites the statements that call `swap`, `reverse` or `fill` on an array, or
 /// `mem::swap`; the errors of those it cannot take.
@@ -65,20 +66,23 @@ impl Rewrite {
         );
         let out = match e {
             syn::Expr::MethodCall(m) if m.turbofish.is_none() && rearranges(m) => {
-                let (a, args) = (&m.receiver, &m.args);
+                let args = &m.args;
                 let span = m.method.span();
-                // The receiver is read and written again, and a `swap`'s indices are bound
-                // before it is read (Rust reads the receiver first): neither may change anything.
-                if !is_simple_place(a) || args.iter().any(assigns) {
+                // The receiver is read and written again, so its computed indices are bound
+                // first, and a `swap`'s indices after them, as Rust reads them (the receiver
+                // first): none may change anything.
+                let bound = bind_indices(&m.receiver, &format!("__stackgrad_row_{n}"));
+                let Some((lets, a)) = bound.filter(|_| !args.iter().any(assigns)) else {
                     return Some(Err(syn::Error::new_spanned(
                         m,
                         format!(
-                            "`.{}(..)` rearranges a local array in place here when it is called on a name, a field or an element whose indices are names or literals, with arguments that assign nothing: bind a computed index or argument to a `let` first",
+                            "`.{}(..)` rearranges a local array in place here when it is called on a name, a field or an element of one, with indices and arguments that assign nothing: bind what assigns to a `let` first",
                             m.method
                         ),
                     )));
-                }
-                match (m.method.to_string().as_str(), args.len()) {
+                };
+                let a = &a;
+                let rewritten: syn::Expr = match (m.method.to_string().as_str(), args.len()) {
                     ("swap", 2) => {
                         let (i, j) = (&args[0], &args[1]);
                         let (ii, jj) = (
@@ -112,18 +116,28 @@ impl Rewrite {
                         })
                     }
                     _ => return None,
-                }
+                };
+                syn::parse_quote_spanned!(span=> { #(#lets)* #rewritten })
             }
             syn::Expr::Call(c) if mem_swap(&c.func) && c.args.len() == 2 => {
-                let (Some(p), Some(q)) = (borrowed_mut(&c.args[0]), borrowed_mut(&c.args[1]))
-                else {
+                let bound = (borrowed_mut(&c.args[0]), borrowed_mut(&c.args[1]));
+                let (Some((p_lets, p)), Some((q_lets, q))) = (
+                    bound
+                        .0
+                        .and_then(|p| bind_indices(p, &format!("__stackgrad_left_{n}"))),
+                    bound
+                        .1
+                        .and_then(|q| bind_indices(q, &format!("__stackgrad_right_{n}"))),
+                ) else {
                     return Some(Err(syn::Error::new_spanned(
                         c,
-                        "`mem::swap` is supported of two places borrowed `&mut` whose indices are names or literals (`mem::swap(&mut a, &mut b)`, `&mut h[i]`); bind a computed index to a `let` first",
+                        "`mem::swap` is supported of two places borrowed `&mut` (`mem::swap(&mut a, &mut b)`, `&mut h[i + 1]`) whose indices assign nothing; bind what assigns to a `let` first",
                     )));
                 };
                 let span = c.span();
                 syn::parse_quote_spanned!(span=> {
+                    #(#p_lets)*
+                    #(#q_lets)*
                     let #t = #p;
                     #p = #q;
                     #q = #t;
@@ -141,11 +155,41 @@ fn mem_swap(f: &syn::Expr) -> bool {
     matches!(f, syn::Expr::Path(p) if p.qself.is_none() && super::std_path(&p.path) == ["mem", "swap"])
 }
 
-/// The place of `&mut place`, if its indices are names or literals.
+/// The place of `&mut place`.
 fn borrowed_mut(e: &syn::Expr) -> Option<&syn::Expr> {
     match e {
-        syn::Expr::Reference(r) if r.mutability.is_some() && is_simple_place(&r.expr) => {
-            Some(&r.expr)
+        syn::Expr::Reference(r) if r.mutability.is_some() => Some(&r.expr),
+        _ => None,
+    }
+}
+
+/// A place (a name, a field or an element of one) to read and write again: the `let`s that
+/// bind its computed indices, outermost first as Rust reads them (`m[i + 1][j * 2]` binds
+/// `i + 1`, then `j * 2`), each a fresh `prefix_k`, and the place with those names in their
+/// stead. `None` for another expression, or an index that assigns.
+fn bind_indices(e: &syn::Expr, prefix: &str) -> Option<(Vec<syn::Stmt>, syn::Expr)> {
+    let mut lets = Vec::new();
+    let place = bound_place(e, prefix, &mut lets)?;
+    Some((lets, place))
+}
+
+fn bound_place(e: &syn::Expr, prefix: &str, lets: &mut Vec<syn::Stmt>) -> Option<syn::Expr> {
+    match e {
+        syn::Expr::Path(p) if p.qself.is_none() => Some(e.clone()),
+        syn::Expr::Field(f) => {
+            let mut f = f.clone();
+            *f.base = bound_place(&f.base, prefix, lets)?;
+            Some(syn::Expr::Field(f))
+        }
+        syn::Expr::Index(i) if !assigns(&i.index) => {
+            let mut i = i.clone();
+            *i.expr = bound_place(&i.expr, prefix, lets)?;
+            if !matches!(*i.index, syn::Expr::Lit(_) | syn::Expr::Path(_)) {
+                let (name, index) = (format_ident!("{}_{}", prefix, lets.len()), &i.index);
+                lets.push(syn::parse_quote_spanned!(index.span()=> let #name = #index;));
+                *i.index = syn::parse_quote!(#name);
+            }
+            Some(syn::Expr::Index(i))
         }
         _ => None,
     }
