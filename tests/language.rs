@@ -1126,6 +1126,50 @@ mod sin_cos_and_array_patterns {
             );
     }
 
+    /// Tuples bound to one name and read by field: `let t = (a, b);`, typed, `mut` and
+    /// assigned by field (`u.0 += ..`, `u.1[1] *= ..`), with an array element, bound again from
+    /// its own fields (`let t = (t.1, t.0);`), in a loop and read in a condition.
+    #[differentiable(jvp, hvp)]
+    pub fn tupled(x: &[f64; 2], y: &[f64; 2]) -> f64 {
+        let t = (x[0], x[1] * y[0]);
+        let mut u: (f64, [f64; 2]) = (t.1, [y[1], t.0]);
+        u.0 += t.0 * u.1[0];
+        u.1[1] *= 3.0;
+        let t = (t.1, t.0);
+        let mut s = 0.0;
+        for k in 0..2 {
+            let p = (u.1[k], x[k].sin());
+            s += if p.1 > 0.0 { p.0 * p.1 } else { p.0 - p.1 };
+        }
+        t.0 * t.1 + u.0 * u.1[1] + s
+    }
+
+    /// Traced by hand: `t = (x0, x1 y0)`, `u = (x1 y0 + x0 y1, [y1, 3 x0])`, then `t = (x1 y0,
+    /// x0)` and `p = (u.1[k], sin xk)`.
+    fn tupled_plain(x: &[f64; 2], y: &[f64; 2]) -> f64 {
+        let a = x[1] * y[0];
+        let u0 = a + x[0] * y[1];
+        let w = [y[1], x[0] * 3.0];
+        let mut s = 0.0;
+        for k in 0..2 {
+            let q = x[k].sin();
+            s += if q > 0.0 { w[k] * q } else { w[k] - q };
+        }
+        a * x[0] + u0 * w[1] + s
+    }
+
+    #[test]
+    fn tuples_read_by_field_against_central_differences() {
+        let pair = crate::common::Pair {
+            f: tupled,
+            plain: tupled_plain,
+            grad: tupled_grad,
+            jvp: tupled_jvp,
+            hvp: tupled_hvp,
+        };
+        pair.check::<4>("let t = (a, b); t.0", 1357);
+    }
+
     #[test]
     fn hessian_vector_products_against_differences_of_the_gradient() {
         for q in cube::<8>(1353, 20, -1.5, 1.5) {
@@ -3520,6 +3564,31 @@ mod rearranged {
         let c = [x[0] * y[2], x[1], y[0] * y[0]];
         let s = x[0] * y[2] + y[2] * y[1] + c[1] * c[0] + y[1] * y[0] * x[2];
         s + s * 0.5 * c[2]
+    }
+
+    /// Rows reversed and filled inside a checkpointed loop: the bound of the loop `reverse`
+    /// and `fill` stand for, `m[k].len()`, is the row's length, a constant (genprog, seed 137:
+    /// it was taken for a run-time length, which a checkpointed loop refuses).
+    #[differentiable]
+    pub fn rows_in_checkpoints(x: &[f64; 6]) -> f64 {
+        let mut m = [[x[0], x[1], x[2]], [x[3], x[4], x[5]]];
+        let mut s = 0.0;
+        #[checkpoint]
+        for k in 0..2 {
+            m[k].reverse();
+            s += m[k][0] * (k as f64 + 1.0) + m[1 - k][1] * s;
+            m[1 - k].fill(s * 0.5);
+        }
+        s + m[0][2] * m[1][0]
+    }
+
+    #[test]
+    fn rows_rearranged_in_a_checkpointed_loop_against_central_differences() {
+        crate::common::GradCheck::new("m[k].reverse(), m[1 - k].fill(..) under #[checkpoint]").run(
+            &crate::common::cube::<6>(1909, 30, -1.2, 1.2),
+            |q| rows_in_checkpoints(&q),
+            |q| rows_in_checkpoints_grad(&q),
+        );
     }
 
     #[test]

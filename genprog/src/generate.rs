@@ -2094,6 +2094,21 @@ impl Gen<'_> {
             return;
         }
         let (e1, e2) = (tame(self.expr(2)), tame(self.expr(2)));
+        // Bound to one name and read by field (`u.0`, `u.1`), sometimes with its type.
+        if self.side.gen_bool(0.25) {
+            let u = self.fresh("u");
+            self.declare(&format!("{u}.0"), Kind::Float, false, e1.mag);
+            self.declare(&format!("{u}.1"), Kind::Float, false, e2.mag);
+            out.push(Stmt::Let {
+                name: u,
+                mutable: false,
+                ty: self.side.gen_bool(0.3).then(|| "($F, $F)".to_string()),
+                value: format!("({}, {})", typed(&e1), typed(&e2)),
+                recompute: false,
+                record: false,
+            });
+            return;
+        }
         let (a, b) = (self.fresh("u"), self.fresh("u"));
         let mutable = self.coin(0.5);
         let m = if mutable { "mut " } else { "" };
@@ -2421,8 +2436,9 @@ impl Gen<'_> {
                     .visible()
                     .into_iter()
                     .filter(|&k| matches!(self.scope[k].kind, Kind::Float))
-                    // `u.0` of a tuple bound to one name is no name a `let` binds.
-                    .filter(|&k| !self.scope[k].name.contains('.'))
+                    // `u.0` of a tuple bound to one name, `r[1]` of a borrowed row's element
+                    // (`let r = &a[1];`), are no names a `let` binds (seed 137, p109).
+                    .filter(|&k| !self.scope[k].name.contains(['.', '[']))
                     // A closure in scope reads the name it has (the macro refuses a call then).
                     .filter(|&k| !captured.contains(&self.scope[k].name))
                     .collect();

@@ -508,23 +508,13 @@ impl Lower {
             syn::Expr::MethodCall(m) if m.method == "min" && m.args.len() == 1 => {
                 self.smaller(&m.receiver, &m.args[0])
             }
-            // `a.len()` of an array: its length, as written in its type (a slice's is known at
-            // run time only).
+            // `a.len()` of an array or of a row of one (`m[i].len()`): its length, as written
+            // in its type (a slice's is known at run time only).
             syn::Expr::MethodCall(m) if m.method == "len" && m.args.is_empty() => {
                 if let Some(k) = self.group_len(&m.receiver) {
                     return self.max_of(&syn::parse2::<syn::Expr>(k).ok()?);
                 }
-                let syn::Expr::Path(p) = &*m.receiver else {
-                    return None;
-                };
-                let v = self.lookup(&p.path.get_ident()?.to_string())?;
-                if self.f.slices.contains(&v) {
-                    return None;
-                }
-                let TyVal::Array(_, n) = self.f.types.get(self.f.vars[v].ty) else {
-                    return None;
-                };
-                self.max_of(&syn::parse2::<syn::Expr>(n.clone()).ok()?)
+                self.array_len(&m.receiver)
             }
             syn::Expr::Binary(b) => {
                 let l = self.max_of(&b.left)?;
@@ -550,6 +540,33 @@ impl Lower {
             }
             _ => None,
         }
+    }
+
+    /// The length of an array local or parameter, or of a row of one (`m[i]`, `m[i][j]`): its
+    /// (element) type's, as written; `None` for a slice's or another expression's.
+    fn array_len(&self, receiver: &syn::Expr) -> Option<Bound> {
+        let (mut base, mut depth) = (receiver, 0);
+        while let syn::Expr::Index(ix) = base {
+            (base, depth) = (&*ix.expr, depth + 1);
+        }
+        let syn::Expr::Path(p) = base else {
+            return None;
+        };
+        let v = self.lookup(&p.path.get_ident()?.to_string())?;
+        if self.f.slices.contains(&v) {
+            return None;
+        }
+        let mut ty = self.f.vars[v].ty;
+        for _ in 0..depth {
+            let TyVal::Array(elem, _) = self.f.types.get(ty) else {
+                return None;
+            };
+            ty = *elem;
+        }
+        let TyVal::Array(_, n) = self.f.types.get(ty) else {
+            return None;
+        };
+        self.max_of(&syn::parse2::<syn::Expr>(n.clone()).ok()?)
     }
 
     /// A bound on the smaller of `a` and `b`.

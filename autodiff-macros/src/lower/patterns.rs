@@ -2,7 +2,8 @@
 //! - `let (s, c) = x.sin_cos();` (or `f64::sin_cos(x)`) is `let (s, c) = (x.sin(), x.cos());`,
 //!   which is how `core` computes it: the same values, bit for bit; `let t = x.sin_cos();` binds
 //!   `t.0` and `t.1` to two locals of ours (and is an error where `t` is used otherwise), and
-//!   `x.sin_cos().0` is `x.sin()`, `.1` is `x.cos()`;
+//!   `x.sin_cos().0` is `x.sin()`, `.1` is `x.cos()`; `let t = (a, b);` binds `t.0` and `t.1`
+//!   to locals of ours the same way, each element in order;
 //! - `let [a, b, c] = v;` binds each element, `let a = v[0];`, nested arrays element by element
 //!   (`let [[a, b], [c, d]] = m;`), `_` nothing; where the value names one of the pattern's
 //!   names (`let [i, j] = pairs[i];`), every element is read into a local of ours first;
@@ -55,8 +56,13 @@ pub(super) fn rewrite(local: &syn::Local) -> Option<syn::Result<Rewrite>> {
             Some(sin_cos(local, x).map(lets))
         }
         syn::Pat::Ident(pi) if pi.subpat.is_none() && pi.by_ref.is_none() => {
-            let x = sin_cos_receiver(&init.expr)?;
-            Some(sin_cos_named(local, pi, x))
+            if let Some(x) = sin_cos_receiver(&init.expr) {
+                return Some(sin_cos_named(local, pi, x));
+            }
+            match &*init.expr {
+                syn::Expr::Tuple(t) => tuple_named(local, pi, ann, t),
+                _ => None,
+            }
         }
         syn::Pat::Slice(s) => Some(elements(local, s, ann, &init.expr)),
         _ => None,
@@ -103,6 +109,47 @@ fn sin_cos_named(local: &syn::Local, pi: &syn::PatIdent, x: &syn::Expr) -> syn::
         fields,
         errors,
     })
+}
+
+/// `let t = (a, b);` read as `t.0` and `t.1`: each element bound in order, as Rust evaluates
+/// them, to a local of ours (`let __stackgrad_elem_0 = a;`, ..), which `t.0`, `t.1`, .. then
+/// name; with a tuple type (`let t: (f64, [f64; 2]) = ..`), each with its element's. `None`
+/// (the lowering's error) for the unit `()`, a tuple of tuples, or another type.
+fn tuple_named(
+    local: &syn::Local,
+    pi: &syn::PatIdent,
+    ann: Option<&syn::Type>,
+    t: &syn::ExprTuple,
+) -> Option<syn::Result<Rewrite>> {
+    let n = t.elems.len();
+    let types: Vec<Option<&syn::Type>> = match ann {
+        None => vec![None; n],
+        Some(syn::Type::Tuple(tt)) if tt.elems.len() == n => tt.elems.iter().map(Some).collect(),
+        Some(_) => return None,
+    };
+    if n == 0 || t.elems.iter().any(|e| matches!(e, syn::Expr::Tuple(_))) {
+        return None;
+    }
+    let mut errors = Vec::new();
+    let attrs = split_attrs(local, &mut errors);
+    let (m, name) = (&pi.mutability, &pi.ident);
+    let (mut lets, mut fields) = (Vec::new(), Vec::new());
+    for (k, (e, ty)) in t.elems.iter().zip(types).enumerate() {
+        let span = e.span();
+        let local = format!("__stackgrad_elem_{k}");
+        let elem = ours(&local, span);
+        let ty = ty.map(|ty| quote_spanned!(span=> : #ty));
+        match parse_local(quote_spanned!(span=> #(#attrs)* let #m #elem #ty = #e;)) {
+            Ok(l) => lets.push(l),
+            Err(e) => return Some(Err(e)),
+        }
+        fields.push((format!("{name}.{k}"), local));
+    }
+    Some(Ok(Rewrite {
+        lets,
+        fields,
+        errors,
+    }))
 }
 
 /// `x` itself if it is a place (read where it is), else our local `temp` bound to it first
@@ -341,6 +388,9 @@ fn parse_local(tokens: proc_macro2::TokenStream) -> syn::Result<syn::Local> {
 /// What to write for `let t = x.sin_cos();` where `t` is used otherwise than as `t.0`, `t.1`.
 const SIN_COS_WHOLE: &str = "a `let` of one name holds the tuple `sin_cos` returns only to read `t.0` and `t.1`; to use the tuple otherwise, bind its two values, as in `let (s, c) = x.sin_cos();`, and write `(s, c)` where it is used";
 
+/// What to write for `let t = (a, b);` where `t` is used otherwise than as `t.0`, `t.1`, ...
+const TUPLE_WHOLE: &str = "a `let` of one name holds a tuple only to read its fields (`t.0`, `t.1`); to use the tuple otherwise, bind its values, as in `let (a, b) = (x, y);`, and write `(a, b)` where it is used";
+
 impl super::Lower {
     /// A `let` that is not a tuple call's (`let t = g(..);` read by field): lowered as
     /// [`Self::local`] does, then a name only passed whole to calls is noted. `rest` follows
@@ -363,11 +413,18 @@ impl super::Lower {
             .init
             .as_ref()
             .is_some_and(|i| sin_cos_receiver(&i.expr).is_some());
-        if sin_cos && !super::tuples::read_by_field_only(&pi.ident.to_string(), rest) {
+        // `let t = (a, b);` that `tuple_named` takes.
+        let tuple = matches!(rewrite(local), Some(Ok(r)) if !r.fields.is_empty()) && !sin_cos;
+        if (sin_cos || tuple) && !super::tuples::read_by_field_only(&pi.ident.to_string(), rest) {
             // `t.0` and `t.1` still bound, and `t` a float: its reads by field report nothing
             // more (a use of the tuple the macro's language has no form for still does).
-            self.error(syn::Error::new_spanned(pi, SIN_COS_WHOLE));
-            self.local(local, out);
+            let what = if sin_cos { SIN_COS_WHOLE } else { TUPLE_WHOLE };
+            self.error(syn::Error::new_spanned(pi, what));
+            if sin_cos {
+                self.local(local, out);
+            } else {
+                self.rewritten(local, out);
+            }
             // Binding `t` forgets the `t.0` and `t.1` just bound in its scope: kept.
             let prefix = format!("{}.", pi.ident);
             let fields: Vec<_> = (self.scopes.last().unwrap().iter())
