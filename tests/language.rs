@@ -1141,7 +1141,7 @@ mod sin_cos_and_array_patterns {
             let p = (u.1[k], x[k].sin());
             s += if p.1 > 0.0 { p.0 * p.1 } else { p.0 - p.1 };
         }
-        t.0 * t.1 + u.0 * u.1[1] + s
+        t.0 * t.1 + t.0 + u.0 * u.1[1] + s
     }
 
     /// Traced by hand: `t = (x0, x1 y0)`, `u = (x1 y0 + x0 y1, [y1, 3 x0])`, then `t = (x1 y0,
@@ -1155,7 +1155,7 @@ mod sin_cos_and_array_patterns {
             let q = x[k].sin();
             s += if q > 0.0 { w[k] * q } else { w[k] - q };
         }
-        a * x[0] + u0 * w[1] + s
+        a * x[0] + a + u0 * w[1] + s
     }
 
     #[test]
@@ -3564,6 +3564,36 @@ mod rearranged {
         let c = [x[0] * y[2], x[1], y[0] * y[0]];
         let s = x[0] * y[2] + y[2] * y[1] + c[1] * c[0] + y[1] * y[0] * x[2];
         s + s * 0.5 * c[2]
+    }
+
+    /// The row to reverse chosen by its own elements: Rust reads the index once, before the
+    /// row changes; read again after the reversal's first write, it would name the other row.
+    #[differentiable(jvp, hvp)]
+    pub fn row_chosen_by_itself(x: &[f64; 3], y: &[f64; 3]) -> f64 {
+        let mut m = [*x, *y];
+        m[if m[1][0] > m[1][2] { 1 } else { 0 }].reverse();
+        m[0][0] * 2.0 + m[1][0] * m[0][2] + m[1][2]
+    }
+
+    fn row_chosen_by_itself_plain(x: &[f64; 3], y: &[f64; 3]) -> f64 {
+        let (a, b) = if y[0] > y[2] {
+            (*x, [y[2], y[1], y[0]])
+        } else {
+            ([x[2], x[1], x[0]], *y)
+        };
+        a[0] * 2.0 + b[0] * a[2] + b[2]
+    }
+
+    #[test]
+    fn a_row_chosen_by_its_own_elements_reversed_against_central_differences() {
+        let pair = crate::common::Pair {
+            f: row_chosen_by_itself,
+            plain: row_chosen_by_itself_plain,
+            grad: row_chosen_by_itself_grad,
+            jvp: row_chosen_by_itself_jvp,
+            hvp: row_chosen_by_itself_hvp,
+        };
+        pair.check::<6>("m[if m[1][0] > m[1][2] { 1 } else { 0 }].reverse()", 1911);
     }
 
     /// Rows reversed and filled inside a checkpointed loop: the bound of the loop `reverse`

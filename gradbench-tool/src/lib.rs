@@ -19,9 +19,10 @@ pub fn cpu_model() -> String {
         .unwrap_or_else(|| "unknown CPU".into())
 }
 
-/// The bytes of a core's level-2 cache as Linux reports it (`/sys/devices/system/cpu/cpu0/
+/// The bytes of the level-2 cache of CPU 0 as Linux reports it (`/sys/devices/system/cpu/cpu0/
 /// cache/index*/`: the data or unified cache of level 2; sizes such as `512K` or `2048K`), or
-/// `None` where it does not (another system, or a file not read). Read once per call: callers
+/// `None` where it does not (another system, a file not read, a size of 0). Every core of the
+/// machines we measure on has the same; a hybrid CPU's may differ. Read once per call: callers
 /// that need it often keep it.
 pub fn l2_cache_bytes() -> Option<usize> {
     let dir = std::path::Path::new("/sys/devices/system/cpu/cpu0/cache");
@@ -37,7 +38,7 @@ pub fn l2_cache_bytes() -> Option<usize> {
         if level != "2" || kind == "Instruction" {
             return None;
         }
-        cache_size(&read(&index, "size")?)
+        cache_size(&read(&index, "size")?).filter(|&bytes| bytes > 0)
     })
 }
 

@@ -76,7 +76,7 @@ impl Rewrite {
                     return Some(Err(syn::Error::new_spanned(
                         m,
                         format!(
-                            "`.{}(..)` rearranges a local array in place here when it is called on a name, a field or an element of one, with indices and arguments that assign nothing: bind what assigns to a `let` first",
+                            "`.{}(..)` rearranges a local array in place here when it is called on a name, a field or an element of one (not a sub-slice, `a[i..]`), with indices and arguments that assign nothing: bind what assigns to a `let` first, or write the loop over the elements",
                             m.method
                         ),
                     )));
@@ -164,9 +164,10 @@ fn borrowed_mut(e: &syn::Expr) -> Option<&syn::Expr> {
 }
 
 /// A place (a name, a field or an element of one) to read and write again: the `let`s that
-/// bind its computed indices, outermost first as Rust reads them (`m[i + 1][j * 2]` binds
-/// `i + 1`, then `j * 2`), each a fresh `prefix_k`, and the place with those names in their
-/// stead. `None` for another expression, or an index that assigns.
+/// bind its computed indices, leftmost first as Rust reads them (`m[i + 1][j * 2]` binds
+/// `i + 1`, then `j * 2`), each a fresh `prefix_k` of ours (`Span::mixed_site()`), and the
+/// place with those names in their stead. `None` for another expression, an index that
+/// assigns, or a range (a sub-slice, which these methods take only of a whole array here).
 fn bind_indices(e: &syn::Expr, prefix: &str) -> Option<(Vec<syn::Stmt>, syn::Expr)> {
     let mut lets = Vec::new();
     let place = bound_place(e, prefix, &mut lets)?;
@@ -181,11 +182,15 @@ fn bound_place(e: &syn::Expr, prefix: &str, lets: &mut Vec<syn::Stmt>) -> Option
             *f.base = bound_place(&f.base, prefix, lets)?;
             Some(syn::Expr::Field(f))
         }
-        syn::Expr::Index(i) if !assigns(&i.index) => {
+        syn::Expr::Index(i) if !assigns(&i.index) && !matches!(*i.index, syn::Expr::Range(_)) => {
             let mut i = i.clone();
             *i.expr = bound_place(&i.expr, prefix, lets)?;
             if !matches!(*i.index, syn::Expr::Lit(_) | syn::Expr::Path(_)) {
-                let (name, index) = (format_ident!("{}_{}", prefix, lets.len()), &i.index);
+                let index = &i.index;
+                let name = syn::Ident::new(
+                    &format!("{}_{}", prefix, lets.len()),
+                    proc_macro2::Span::mixed_site().located_at(index.span()),
+                );
                 lets.push(syn::parse_quote_spanned!(index.span()=> let #name = #index;));
                 *i.index = syn::parse_quote!(#name);
             }

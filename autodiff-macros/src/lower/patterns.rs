@@ -114,7 +114,8 @@ fn sin_cos_named(local: &syn::Local, pi: &syn::PatIdent, x: &syn::Expr) -> syn::
 /// `let t = (a, b);` read as `t.0` and `t.1`: each element bound in order, as Rust evaluates
 /// them, to a local of ours (`let __stackgrad_elem_0 = a;`, ..), which `t.0`, `t.1`, .. then
 /// name; with a tuple type (`let t: (f64, [f64; 2]) = ..`), each with its element's. `None`
-/// (the lowering's error) for the unit `()`, a tuple of tuples, or another type.
+/// (the lowering's error) for the unit `()`, a tuple of tuples, references or `sin_cos`s, or
+/// another type.
 fn tuple_named(
     local: &syn::Local,
     pi: &syn::PatIdent,
@@ -122,12 +123,20 @@ fn tuple_named(
     t: &syn::ExprTuple,
 ) -> Option<syn::Result<Rewrite>> {
     let n = t.elems.len();
+    // `_` in the type (`(f64, _)`) leaves that element's to inference.
     let types: Vec<Option<&syn::Type>> = match ann {
         None => vec![None; n],
-        Some(syn::Type::Tuple(tt)) if tt.elems.len() == n => tt.elems.iter().map(Some).collect(),
+        Some(syn::Type::Tuple(tt)) if tt.elems.len() == n => (tt.elems.iter())
+            .map(|ty| (!matches!(ty, syn::Type::Infer(_))).then_some(ty))
+            .collect(),
         Some(_) => return None,
     };
-    if n == 0 || t.elems.iter().any(|e| matches!(e, syn::Expr::Tuple(_))) {
+    // Each element a value of its own: not a tuple, a reference (an alias, not a local) or a
+    // `sin_cos` (two locals).
+    let own = |e: &syn::Expr| {
+        !matches!(e, syn::Expr::Tuple(_) | syn::Expr::Reference(_)) && sin_cos_receiver(e).is_none()
+    };
+    if n == 0 || !t.elems.iter().all(own) {
         return None;
     }
     let mut errors = Vec::new();

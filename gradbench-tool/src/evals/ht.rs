@@ -294,7 +294,7 @@ impl Problem {
     /// fingers' `F`. Each residual's tangents then go from their lanes to their columns (the
     /// pattern's finger columns from their colors' lanes, the others zero). Each vertex the
     /// correspondences read is skinned and posed once: while the simple variant's rows fit in
-    /// the core's L2 cache (at most 1 MiB), its rows are written vertex by vertex, those of
+    /// a core's L2 cache (at most 1 MiB), its rows are written vertex by vertex, those of
     /// each point bound to the vertex just posed, in no order; past that, each vertex's
     /// residual's tangents are made once and the rows written from them in order (with 32
     /// points a vertex or more, copied from a block of the vertex's rows, made once). The
@@ -513,14 +513,15 @@ impl<const F: usize, const P: usize> Sweeps<F, P> {
     }
 }
 
-/// The most bytes of rows [`Problem::by_vertex`] writes in no order: this core's L2 cache
+/// The most bytes of rows [`Problem::by_vertex`] writes in no order: the L2 cache of a core
 /// ([`by_vertex_bound`]), at most 1 MiB, half the L2 of a core of the Xeons we measure on
 /// (2 MiB; their rows of 2 MB were faster in order), all of a Zen 4's. Written in no order,
 /// rows that do not fit wait on the next level at each store: on a Zen 3 (L2 512 KiB), hand6's
-/// 1 MB of rows took 0.072 ms that way against 0.066 in order.
+/// 1 MB of rows took 0.069-0.075 ms that way against 0.064-0.068 in order.
 const BY_VERTEX: usize = 1 << 20;
 
-/// [`BY_VERTEX`], or this core's L2 cache where smaller (read once, from Linux).
+/// [`BY_VERTEX`], or the L2 cache of a core where smaller (CPU 0's, read once, from Linux:
+/// [`crate::l2_cache_bytes`]).
 fn by_vertex_bound() -> usize {
     static BOUND: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     *BOUND.get_or_init(|| crate::l2_cache_bytes().map_or(BY_VERTEX, |l2| l2.min(BY_VERTEX)))

@@ -18,10 +18,12 @@ fn f(x: [f64; 3], mut i: usize) -> f64 {
     a[0] + t
 }
 
-// The same for the methods: a receiver whose index assigns, an argument that assigns.
+// The same for the methods: a receiver whose index assigns, an argument that assigns, a
+// sub-slice.
 #[differentiable]
 fn g(x: [f64; 3], mut k: usize) -> f64 {
     let mut m = [x, x];
+    m[1][1..].reverse();
     m[{
         k += 1;
         k
