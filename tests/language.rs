@@ -3596,6 +3596,41 @@ mod rearranged {
         pair.check::<6>("m[if m[1][0] > m[1][2] { 1 } else { 0 }].reverse()", 1911);
     }
 
+    /// An array sorted by compare-and-swap (what the error for `sort_by` says to write): the
+    /// smallest plus twice the largest, whose gradient is 1 at the smallest and 2 at the
+    /// largest (`H v` zero: piecewise linear).
+    #[differentiable(jvp, hvp)]
+    pub fn sorted_ends(x: &[f64; 5]) -> f64 {
+        let mut a = *x;
+        for i in 1..5 {
+            for j in (1..=i).rev() {
+                if a[j - 1] > a[j] {
+                    a.swap(j - 1, j);
+                }
+            }
+        }
+        a[0] + 2.0 * a[4]
+    }
+
+    #[test]
+    fn an_array_sorted_by_compare_and_swap_against_its_closed_form() {
+        for q in crate::common::cube::<5>(1913, 30, -1.2, 1.2) {
+            let lo = (0..5).min_by(|&i, &j| q[i].total_cmp(&q[j])).unwrap();
+            let hi = (0..5).max_by(|&i, &j| q[i].total_cmp(&q[j])).unwrap();
+            let mut expected = [0.0; 5];
+            expected[lo] += 1.0;
+            expected[hi] += 2.0;
+            let (value, g) = sorted_ends_grad(&q);
+            assert_eq!(value, q[lo] + 2.0 * q[hi]);
+            assert_eq!(g, expected);
+            let t = [0.5, -1.0, 0.25, 2.0, -0.75];
+            let (v, dv) = sorted_ends_jvp(&q, &t);
+            assert_eq!((v, dv), (value, t[lo] + 2.0 * t[hi]));
+            let (_, g2, hv) = sorted_ends_hvp(&q, &t);
+            assert_eq!((g2, hv), (expected, [0.0; 5]));
+        }
+    }
+
     /// Rows reversed and filled inside a checkpointed loop: the bound of the loop `reverse`
     /// and `fill` stand for, `m[k].len()`, is the row's length, a constant (genprog, seed 137:
     /// it was taken for a run-time length, which a checkpointed loop refuses).
