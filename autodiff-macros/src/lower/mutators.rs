@@ -199,3 +199,18 @@ fn bound_place(e: &syn::Expr, prefix: &str, lets: &mut Vec<syn::Stmt>) -> Option
         _ => None,
     }
 }
+
+/// What to write instead of a method called as a statement the rewrites before lowering did
+/// not take (`swap`, `reverse` and `fill` of local arrays are): one called for its effect on
+/// its receiver (`a.sort_by(..)`), or a value computed and dropped.
+pub(super) fn effect_method(method: &syn::Ident) -> String {
+    let m = method.to_string();
+    if m.starts_with("sort") {
+        return format!(
+            "`.{m}(..)` is not supported: sort a local array by compare-and-swap, which the macro differentiates, as in `for i in 1..N {{ for j in (1..=i).rev() {{ if a[j - 1] > a[j] {{ a.swap(j - 1, j); }} }} }}`"
+        );
+    }
+    format!(
+        "`.{m}(..)` as a statement is not supported: of a local array the macro takes `a.swap(i, j)`, `a.reverse()` and `a.fill(v)` in place; write another change as element writes (`a[i] = ..`), and bind a value computed here with `let` or remove it"
+    )
+}

@@ -59,10 +59,8 @@ pub(super) fn rewrite(local: &syn::Local) -> Option<syn::Result<Rewrite>> {
             if let Some(x) = sin_cos_receiver(&init.expr) {
                 return Some(sin_cos_named(local, pi, x));
             }
-            match &*init.expr {
-                syn::Expr::Tuple(t) => tuple_named(local, pi, ann, t),
-                _ => None,
-            }
+            let (t, types) = written_tuple(local)?;
+            tuple_named(local, pi, t, types)
         }
         syn::Pat::Slice(s) => Some(elements(local, s, ann, &init.expr)),
         _ => None,
@@ -111,19 +109,20 @@ fn sin_cos_named(local: &syn::Local, pi: &syn::PatIdent, x: &syn::Expr) -> syn::
     })
 }
 
-/// `let t = (a, b);` read as `t.0` and `t.1`: each element bound in order, as Rust evaluates
-/// them, to a local of ours (`let __stackgrad_elem_0 = a;`, ..), which `t.0`, `t.1`, .. then
-/// name; with a tuple type (`let t: (f64, [f64; 2]) = ..`), each with its element's. `None`
-/// (the lowering's error) for the unit `()`, a tuple of tuples, references or `sin_cos`s, or
-/// another type.
-fn tuple_named(
-    local: &syn::Local,
-    pi: &syn::PatIdent,
-    ann: Option<&syn::Type>,
-    t: &syn::ExprTuple,
-) -> Option<syn::Result<Rewrite>> {
+/// The tuple written out of `let t = (a, b);` (`let t: (f64, _) = ..`) that [`tuple_named`]
+/// binds, and each element's type (`None` for none, or `_`, left to inference); `None` for
+/// another `let`, the unit `()`, a tuple of tuples, references or `sin_cos`s, or a type that
+/// is not a tuple of its length.
+fn written_tuple(local: &syn::Local) -> Option<(&syn::ExprTuple, Vec<Option<&syn::Type>>)> {
+    let (pat, ann) = match &local.pat {
+        syn::Pat::Type(pt) => (&*pt.pat, Some(&*pt.ty)),
+        p => (p, None),
+    };
+    let init = local.init.as_ref().filter(|i| i.diverge.is_none())?;
+    let (syn::Pat::Ident(_), syn::Expr::Tuple(t)) = (pat, &*init.expr) else {
+        return None;
+    };
     let n = t.elems.len();
-    // `_` in the type (`(f64, _)`) leaves that element's to inference.
     let types: Vec<Option<&syn::Type>> = match ann {
         None => vec![None; n],
         Some(syn::Type::Tuple(tt)) if tt.elems.len() == n => (tt.elems.iter())
@@ -136,9 +135,18 @@ fn tuple_named(
     let own = |e: &syn::Expr| {
         !matches!(e, syn::Expr::Tuple(_) | syn::Expr::Reference(_)) && sin_cos_receiver(e).is_none()
     };
-    if n == 0 || !t.elems.iter().all(own) {
-        return None;
-    }
+    (n > 0 && t.elems.iter().all(own)).then_some((t, types))
+}
+
+/// `let t = (a, b);` read as `t.0` and `t.1` ([`written_tuple`]): each element bound in order,
+/// as Rust evaluates them, to a local of ours (`let __stackgrad_elem_0 = a;`, ..), which `t.0`,
+/// `t.1`, .. then name, each with its element's type if the `let` has one.
+fn tuple_named(
+    local: &syn::Local,
+    pi: &syn::PatIdent,
+    t: &syn::ExprTuple,
+    types: Vec<Option<&syn::Type>>,
+) -> Option<syn::Result<Rewrite>> {
     let mut errors = Vec::new();
     let attrs = split_attrs(local, &mut errors);
     let (m, name) = (&pi.mutability, &pi.ident);
@@ -422,18 +430,13 @@ impl super::Lower {
             .init
             .as_ref()
             .is_some_and(|i| sin_cos_receiver(&i.expr).is_some());
-        // `let t = (a, b);` that `tuple_named` takes.
-        let tuple = matches!(rewrite(local), Some(Ok(r)) if !r.fields.is_empty()) && !sin_cos;
+        let tuple = written_tuple(local).is_some();
         if (sin_cos || tuple) && !super::tuples::read_by_field_only(&pi.ident.to_string(), rest) {
             // `t.0` and `t.1` still bound, and `t` a float: its reads by field report nothing
             // more (a use of the tuple the macro's language has no form for still does).
             let what = if sin_cos { SIN_COS_WHOLE } else { TUPLE_WHOLE };
             self.error(syn::Error::new_spanned(pi, what));
-            if sin_cos {
-                self.local(local, out);
-            } else {
-                self.rewritten(local, out);
-            }
+            self.local(local, out);
             // Binding `t` forgets the `t.0` and `t.1` just bound in its scope: kept.
             let prefix = format!("{}.", pi.ident);
             let fields: Vec<_> = (self.scopes.last().unwrap().iter())

@@ -594,7 +594,9 @@ impl Lower {
                 self.seq(&b.block.stmts, &[], out, Mode::Unit, b.span());
                 self.scopes.pop();
             }
-            syn::Expr::MethodCall(m) => self.error(err(e, effect_method(&m.method))),
+            syn::Expr::MethodCall(m) => {
+                self.error(err(e, super::mutators::effect_method(&m.method)))
+            }
             syn::Expr::Lit(_)
             | syn::Expr::Path(_)
             | syn::Expr::Binary(_)
@@ -782,19 +784,4 @@ impl Lower {
 /// `#[recompute]` or `#[record(..)]`: the attributes on a `let` that only this macro reads.
 pub(super) fn is_memory_attr(a: &syn::Attribute) -> bool {
     a.path().is_ident("recompute") || a.path().is_ident("record")
-}
-
-/// What to write instead of a method called as a statement the rewrites before lowering did
-/// not take (`swap`, `reverse` and `fill` of local arrays are): one called for its effect on
-/// its receiver (`a.sort_by(..)`), or a value computed and dropped.
-fn effect_method(method: &syn::Ident) -> String {
-    let m = method.to_string();
-    if m.starts_with("sort") {
-        return format!(
-            "`.{m}(..)` is not supported: sort a local array by compare-and-swap, which the macro differentiates, as in `for i in 1..N {{ for j in (1..=i).rev() {{ if a[j - 1] > a[j] {{ a.swap(j - 1, j); }} }} }}`"
-        );
-    }
-    format!(
-        "`.{m}(..)` as a statement is not supported: of a local array the macro takes `a.swap(i, j)`, `a.reverse()` and `a.fill(v)` in place; write another change as element writes (`a[i] = ..`), and bind a value computed here with `let` or remove it"
-    )
 }
