@@ -387,3 +387,108 @@ fn a_sub_slice_of_a_const_array() {
         .collect();
     close(&d_x, &want, 1e-12, "d_x");
 }
+
+/// Sub-slices of arrays: of a parameter (constant bounds and bounds known at run time), of a
+/// row of a 2-D parameter and of local arrays (one changed after a loop reads it); indexed, measured, iterated by a recorded loop
+/// that carries state and by a checkpointed one, summed, zipped, and passed to a callee that
+/// differentiates its slices. A loop over one has at most its array's length: the tape has
+/// fixed-size fields.
+#[differentiable(jvp, hvp)]
+fn array_parts(x: &[f64; 6], m: &[[f64; 4]; 3], k: usize) -> f64 {
+    let head = &x[..3];
+    let tail = &x[3..];
+    let mid = &x[k..k + 2];
+    let row = &m[k][1..];
+    let mut s = head[0] * tail[2] + mid[1] * head.len() as f64 + x[1..3][1] * 0.5;
+    let mut r = 0.5;
+    for (a, b) in head.iter().zip(tail) {
+        r = r * a.sin() + b * r.cos();
+    }
+    for i in 0..row.len() {
+        s += row[i] * mid[i % 2];
+    }
+    s += inner(&x[1..4], &m[2][..3]);
+    s += x[2..].iter().map(|v| v * v).sum::<f64>();
+    // A local array changed after a loop over its sub-slice: the tape keeps what the loop read.
+    let mut g: [f64; 4] = [x[0], x[1] * x[2], m[1][3], 0.5];
+    for v in g[1..3].iter() {
+        r = r * v.cos() + 0.25 * v;
+    }
+    g[1] = r * x[4];
+    s += g[..2].iter().map(|v| v * v).sum::<f64>();
+    let h: [f64; 5] = [x[0] * x[1], x[1].exp(), m[0][0], x[5], s];
+    let lh = &h[1..4];
+    #[checkpoint]
+    for v in lh.iter() {
+        r = r * 0.9 + v.tanh();
+    }
+    s + r + lh.iter().zip(row).map(|(a, b)| a * b).sum::<f64>()
+}
+
+#[differentiable(wrt(a, b), hvp)]
+fn inner(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+/// `array_parts` of one flat vector: `x`, then `m` row by row.
+fn array_parts_flat(z: &[f64], k: usize) -> f64 {
+    let (x, m) = unflatten(z);
+    array_parts(&x, &m, k)
+}
+
+fn unflatten(z: &[f64]) -> ([f64; 6], [[f64; 4]; 3]) {
+    let x: [f64; 6] = core::array::from_fn(|i| z[i]);
+    let m: [[f64; 4]; 3] = core::array::from_fn(|r| core::array::from_fn(|c| z[6 + 4 * r + c]));
+    (x, m)
+}
+
+fn flatten(x: &[f64; 6], m: &[[f64; 4]; 3]) -> Vec<f64> {
+    x.iter().chain(m.iter().flatten()).copied().collect()
+}
+
+#[test]
+fn sub_slices_of_arrays_against_central_differences() {
+    let z = data(11, 18, -1.0, 1.0);
+    let v = data(12, 18, -1.0, 1.0);
+    let (x, m) = unflatten(&z);
+    let (vx, vm) = unflatten(&v);
+    for k in [0, 1, 2] {
+        let (value, (g_x, g_m)) = array_parts_grad(&x, &m, k);
+        assert_eq!(value, array_parts(&x, &m, k));
+        let g = flatten(&g_x, &g_m);
+        close(
+            &g,
+            &central(|z| array_parts_flat(z, k), &z),
+            1e-6,
+            "gradient",
+        );
+        // The tangent along `v`: the gradient's product with it.
+        let (_, t) = array_parts_jvp(&x, &m, k, &vx, &vm);
+        let gv: f64 = g.iter().zip(&v).map(|(a, b)| a * b).sum();
+        close(&[t], &[gv], 1e-12, "f_jvp");
+        // Three directions in one sweep: `v`, a unit one and `-v`.
+        let lanes =
+            |x: &[f64], u: usize| -> [f64; 3] { [x[u], if u == 6 { 1.0 } else { 0.0 }, -x[u]] };
+        let t_x: [[f64; 3]; 6] = core::array::from_fn(|i| lanes(&v, i));
+        let t_m: [[[f64; 3]; 4]; 3] =
+            core::array::from_fn(|r| core::array::from_fn(|c| lanes(&v, 6 + 4 * r + c)));
+        let (_, t3) = array_parts_jvp_vec::<3>(&x, &m, k, &t_x, &t_m);
+        close(&t3, &[gv, g[6], -gv], 1e-12, "f_jvp_vec");
+        // H v against central differences of the gradient along v.
+        let (_, _, (hv_x, hv_m)) = array_parts_hvp(&x, &m, k, &vx, &vm);
+        let h = 1e-5;
+        let at = |s: f64| {
+            let zs: Vec<f64> = z.iter().zip(&v).map(|(a, b)| a + s * b).collect();
+            let (x, m) = unflatten(&zs);
+            let (_, (g_x, g_m)) = array_parts_grad(&x, &m, k);
+            flatten(&g_x, &g_m)
+        };
+        let (plus, minus) = (at(h), at(-h));
+        let fd: Vec<f64> = plus
+            .iter()
+            .zip(&minus)
+            .map(|(p, m)| (p - m) / (2.0 * h))
+            .collect();
+        close(&flatten(&hv_x, &hv_m), &fd, 1e-6, "H v");
+    }
+}

@@ -577,7 +577,9 @@ pub fn place_path(proj: &[Proj]) -> String {
                 path.push('.');
                 path.push_str(&f.to_string());
             }
-            Proj::Deref | Proj::Range { .. } => {}
+            // A sub-slice of an array has a slice type of its own ([`Func::place_ty`]).
+            Proj::Range { .. } => path.push_str("[..]"),
+            Proj::Deref => {}
         }
     }
     path
@@ -713,15 +715,31 @@ impl Func {
     /// field's own type variable).
     pub fn place_ty(&self, v: VarId, place: &[Proj]) -> TyId {
         let mut ty = self.vars[v].ty;
-        for p in place {
+        for (n, p) in place.iter().enumerate() {
             ty = match (p, self.types.elem(ty)) {
                 (Proj::Index(_), Some(e)) => e,
-                // A sub-slice has its slice's type.
-                (Proj::Range { .. }, _) => ty,
+                // A sub-slice has its slice's type; of an array, a slice type of its own
+                // (`Lower::place_ty`).
+                (Proj::Range { .. }, _) => self.field_ty(v, &place[..=n]).unwrap_or(ty),
                 _ => return self.field_ty(v, place).unwrap_or(ty),
             };
         }
         ty
+    }
+
+    /// How much of a read's place the tape records where it records the read: all of it, but
+    /// of a sub-slice of an array (`h[1..3]`, whose length a loop reads) the array, which has
+    /// a size (the sweeps take the sub-slice of the record).
+    pub fn recorded_len(&self, v: VarId, place: &[Proj]) -> usize {
+        match place.split_last() {
+            Some((Proj::Range { .. }, above))
+                if !self.slices.contains(&v)
+                    && self.types.array(self.place_ty(v, above)).is_some() =>
+            {
+                above.len()
+            }
+            _ => place.len(),
+        }
     }
 
     pub fn target_ty(&self, t: Target) -> TyId {

@@ -3546,6 +3546,21 @@ impl Gen<'_> {
                         format!("{}.{group}({k}){enumerate}{}", src.text, self.rev()),
                         groups,
                     )
+                } else if form == Feature::Iter && !src.field && self.side.gen_bool(0.2) {
+                    // A sub-slice of the array, of constant bounds (`h[1..3]`, `a[2..]`,
+                    // `a[..=1]`, maybe empty).
+                    let lo = self.side.gen_range(0..=len);
+                    let hi = self.side.gen_range(lo..=len);
+                    let range = match self.side.gen_range(0..4) {
+                        0 if hi == len => format!("{lo}.."),
+                        1 if lo == 0 => format!("..{hi}"),
+                        2 if hi > lo => format!("{lo}..={}", hi - 1),
+                        _ => format!("{lo}..{hi}"),
+                    };
+                    self.enter_loop("", 0, (hi - lo) as f64);
+                    self.declare(&v, Kind::Elem, false, src.mag);
+                    let text = format!("{}[{range}].iter(){}", src.text, self.rev());
+                    (v, text, hi - lo)
                 } else if form == Feature::Iter {
                     self.enter_loop("", 0, len as f64);
                     self.declare(&v, Kind::Elem, false, src.mag);

@@ -624,7 +624,7 @@ pub fn cargo_toml(stackgrad: &str, parts: usize) -> String {
     }
     let _ = write!(
         s,
-        "\n[workspace]\nresolver = \"3\"\n\n[workspace.dependencies]\nstackgrad = {{ path = {stackgrad:?} }}\n\n[profile.dev]\ndebug = false\n"
+        "\n[workspace]\nresolver = \"3\"\n\n[workspace.dependencies]\nstackgrad = {{ path = {stackgrad:?} }}\n\n[profile.dev]\ndebug = false\n\n[profile.dev.build-override]\nopt-level = 3\n"
     );
     s
 }

@@ -216,7 +216,10 @@ impl<'a> Fwd<'a> {
     fn read_stores(&self, reads: &[(VarId, &[Proj], ReadId)]) -> TokenStream {
         reads
             .iter()
-            .map(|(v, proj, r)| self.store(Key::Read(*r), &self.place(*v, proj)))
+            .map(|(v, proj, r)| {
+                let n = self.f.recorded_len(*v, proj);
+                self.store(Key::Read(*r), &self.place(*v, &proj[..n]))
+            })
             .collect()
     }
 

@@ -7,7 +7,7 @@ use proc_macro2::{Ident, Span, TokenStream};
 use quote::{ToTokens, format_ident, quote};
 use syn::spanned::Spanned;
 
-use super::{Lower, MAX_ITERS_CHECK, Mode, err, is_screaming};
+use super::{Binding, Lower, MAX_ITERS_CHECK, Mode, err, is_screaming};
 use crate::ir::*;
 
 /// A compile-time bound: a number, or an expression of constants plus a known offset (so that
@@ -543,20 +543,33 @@ impl Lower {
     }
 
     /// The length of an array local or parameter, or of a row of one (`m[i]`, `m[i][j]`): its
-    /// (element) type's, as written; `None` for a slice's or another expression's.
-    fn array_len(&self, receiver: &syn::Expr) -> Option<Bound> {
+    /// (element) type's, as written; `None` for a slice's or another expression's. A
+    /// sub-slice of one (`x[a..b]`, `row` of `let row = &m[i][1..];`) has at most its
+    /// array's length.
+    pub(super) fn array_len(&self, receiver: &syn::Expr) -> Option<Bound> {
         let (mut base, mut depth) = (receiver, 0);
         while let syn::Expr::Index(ix) = base {
-            (base, depth) = (&*ix.expr, depth + 1);
+            if !matches!(&*ix.index, syn::Expr::Range(_)) {
+                depth += 1;
+            }
+            base = &*ix.expr;
         }
         let syn::Expr::Path(p) = base else {
             return None;
         };
-        let v = self.lookup(&p.path.get_ident()?.to_string())?;
+        let (v, mut ty) = match self.binding(&p.path.get_ident()?.to_string())? {
+            Binding::Var(v) => (v, self.f.vars[v].ty),
+            // A sub-slice of an array: the array's (element) type above the range.
+            Binding::Alias(v, proj, ..) => {
+                let k = proj.iter().rposition(|p| matches!(p, Proj::Range { .. }))?;
+                depth += proj[k + 1..].len();
+                (v, self.f.place_ty(v, &proj[..k]))
+            }
+            Binding::Group(..) => return None,
+        };
         if self.f.slices.contains(&v) {
             return None;
         }
-        let mut ty = self.f.vars[v].ty;
         for _ in 0..depth {
             let TyVal::Array(elem, _) = self.f.types.get(ty) else {
                 return None;

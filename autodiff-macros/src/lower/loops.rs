@@ -531,6 +531,14 @@ impl Lower {
             let ty = self.place_ty(v, &proj);
             let len = match self.f.types.get(ty).clone() {
                 TyVal::Array(..) | TyVal::Out(..) => self.f.types.array(ty).unwrap().1,
+                // A sub-slice of an array: at most the array's length, the tape's bound (the
+                // loop runs the sub-slice's, [`Lower::iter_len`]).
+                TyVal::Slice(_) if !self.f.slices.contains(&v) => {
+                    match self.array_above_range(v, &proj) {
+                        Some(n) => n,
+                        None => quote::quote!((#arr).len()),
+                    }
+                }
                 TyVal::Slice(_) => quote::quote!((#arr).len()),
                 // A `const` array zipped with an array of known length.
                 TyVal::Unknown(_) if iters.len() == 2 && self.f.vars[v].constant => {
@@ -588,6 +596,17 @@ impl Lower {
             None => steps,
         };
         Some((steps, bound, places, each))
+    }
+
+    /// The length of the array a place's last sub-slice is taken of (`N` for `x[a..b]` of
+    /// `x: &[f64; N]`), where nothing follows the sub-slice.
+    fn array_above_range(&mut self, v: VarId, proj: &[Proj]) -> Option<TokenStream> {
+        let k = proj.iter().rposition(|p| matches!(p, Proj::Range { .. }))?;
+        if k + 1 != proj.len() {
+            return None;
+        }
+        let ty = self.place_ty(v, &proj[..k]);
+        self.f.types.array(ty).map(|(_, n)| n)
     }
 
     /// Whether a loop around the current one is checkpointed with constant bounds (its

@@ -61,7 +61,27 @@ impl Lower {
         let mut ty = self.f.vars[var].ty;
         for (n, p) in proj.iter().enumerate() {
             ty = match (p, self.f.types.elem(ty)) {
-                (Proj::Deref | Proj::Range { .. }, _) => ty,
+                (Proj::Deref, _) => ty,
+                // A sub-slice of an array: a slice of its element, one type per place.
+                (Proj::Range { .. }, Some(e)) if self.f.types.array(ty).is_some() => {
+                    let key = (var, place_path(&proj[..=n]));
+                    match self.f.field_tys.get(&key) {
+                        Some(&t) => t,
+                        None => {
+                            let t = self.f.types.fresh(TyVal::Slice(e));
+                            self.f.field_tys.insert(key, t);
+                            t
+                        }
+                    }
+                }
+                (Proj::Range { .. }, _)
+                    if matches!(self.f.types.get(ty), TyVal::Slice(_) | TyVal::Unknown(_)) =>
+                {
+                    ty
+                }
+                // Of something else, an error (`Lower::not_a_slice`): left to inference, so
+                // that reading its elements reports nothing more.
+                (Proj::Range { .. }, _) => self.f.types.fresh(TyVal::Unknown(Kind::Float)),
                 (Proj::Index(_), Some(e)) => e,
                 _ => {
                     let key = (var, place_path(&proj[..=n]));
@@ -122,7 +142,7 @@ impl Lower {
                     // Reported once; the place stands, so that nothing else reports.
                     if !matches!(
                         self.f.types.get(base_ty),
-                        TyVal::Slice(_) | TyVal::Unknown(_)
+                        TyVal::Slice(_) | TyVal::Unknown(_) | TyVal::Array(..) | TyVal::Out(..)
                     ) {
                         self.not_a_slice(ix);
                     }

@@ -88,7 +88,7 @@ impl Lower {
 
     /// The error for `x[a..b]` of something that is not a slice.
     pub(super) fn not_a_slice(&mut self, ix: &syn::ExprIndex) {
-        let msg = "a sub-slice `x[a..b]` is taken of a slice parameter (`x: &[f64]`) or of a sub-slice of one; of an array, read its elements by index (`x[i]`)";
+        let msg = "a sub-slice `x[a..b]` is taken of an array or a slice (`x: &[f64; N]`, `x: &[f64]`), or of a sub-slice of one; this is neither";
         // Once: an integer context reads the place twice (its kind, then its value).
         self.error_once(ix, msg);
     }
@@ -123,7 +123,7 @@ impl Lower {
             if self.errors.len() == before {
                 self.error(err(
                     place,
-                    "take a sub-slice of a slice parameter or of another sub-slice, as in `&x[a..b]`",
+                    "take a sub-slice of an array, a slice or another sub-slice, as in `&x[a..b]`",
                 ));
             }
             return self.poison(&pat);
@@ -317,33 +317,51 @@ pub(super) struct Live {
 
 impl Lower {
     /// An error where one call is passed a differentiated slice twice, whole or in parts
-    /// (`dot(x, x)`, `dot(&x[..n], &x[n..])`): the callee's adjoint would take two buffers in
-    /// `d_x`, which cannot be borrowed twice, and a buffer of a length known at run time only
-    /// is not made on the side. (Two elements, `g(x[0], x[1])`, go through a buffer of their
-    /// own.)
+    /// (`dot(x, x)`, `dot(&x[..n], &x[n..])`), or an array twice with a sub-slice of it among
+    /// them (`dot(&x[..3], &x[3..])`): the callee's adjoint would take two buffers in `d_x`,
+    /// which cannot be borrowed twice, and a buffer of a length known at run time only is not
+    /// made on the side. (Two elements, `g(x[0], x[1])`, and an array whole twice go through a
+    /// buffer of their own.)
     pub(super) fn slice_passed_twice(&mut self, c: &syn::ExprCall, args: &[Operand]) {
-        let mut seen = Vec::new();
+        // Each variable passed, and whether one of its places passed is a sub-slice.
+        let mut seen: Vec<(VarId, bool)> = Vec::new();
         for (a, o) in c.args.iter().zip(args) {
             let Operand::Var { var, ty, .. } = o else {
                 continue;
             };
-            let differentiated = (self.f.vars[*var].param)
-                .is_some_and(|i| self.f.wrt.contains(&i) && self.f.slices.contains(var))
-                && matches!(self.f.types.get(*ty), TyVal::Slice(_));
+            let var_ref = &self.f.vars[*var];
+            let slice = matches!(self.f.types.get(*ty), TyVal::Slice(_));
+            let differentiated = if self.f.slices.contains(var) {
+                var_ref.param.is_some_and(|i| self.f.wrt.contains(&i)) && slice
+            } else {
+                // An array parameter differentiated, or a local array (maybe active).
+                !var_ref.constant
+                    && var_ref.param.is_none_or(|i| self.f.wrt.contains(&i))
+                    && self.f.types.differentiable(var_ref.ty)
+            };
             if !differentiated {
                 continue;
             }
-            if seen.contains(var) {
-                let name = crate::names::bare(&self.f.vars[*var].name);
-                self.error(err(
-                    a,
-                    format!(
-                        "`{name}` is passed to this call twice (whole or as sub-slices), and it is differentiated: the callee's adjoint would take two buffers in `d_{name}`, which cannot be borrowed twice; pass `{name}` once and the bounds with it, and slice in the callee"
-                    ),
-                ));
-                return;
+            match seen.iter_mut().find(|(v, _)| v == var) {
+                Some((_, any)) if *any || slice => {
+                    let name = crate::names::bare(&self.f.vars[*var].name);
+                    let copy = match self.f.slices.contains(var) {
+                        true => String::new(),
+                        false => format!(
+                            ", or pass a copy of one part (`let lo = [{name}[0], {name}[1]];`)"
+                        ),
+                    };
+                    self.error(err(
+                        a,
+                        format!(
+                            "`{name}` is passed to this call twice (whole or as sub-slices), and it is differentiated: the callee's adjoint would take two buffers in `d_{name}`, which cannot be borrowed twice; pass `{name}` once and the bounds with it, and slice in the callee{copy}"
+                        ),
+                    ));
+                    return;
+                }
+                Some(_) => {}
+                None => seen.push((*var, slice)),
             }
-            seen.push(*var);
         }
     }
 }

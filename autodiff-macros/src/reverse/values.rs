@@ -273,9 +273,15 @@ impl<'a> Rev<'a> {
                     crate::names::text(&self.place_text(var, proj))
                 );
                 let nest = self.f.reads[read].1.clone();
-                let pty = self.f.reads_ty(read).unwrap_or(ty);
+                // A sub-slice of an array: the array recorded, the sub-slice taken of it.
+                let n = self.f.recorded_len(var, proj);
+                let pty = match n == proj.len() {
+                    true => self.f.reads_ty(read).unwrap_or(ty),
+                    false => self.place_ty(var, &proj[..n]),
+                };
                 let field = self.field(Key::Read(read), &name, pty, doc, &nest);
-                quote!(#and #field)
+                let suffix = self.suffix(&proj[n..]);
+                quote!(#and #field #suffix)
             }
         }
     }

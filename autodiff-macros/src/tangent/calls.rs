@@ -267,7 +267,10 @@ impl Tan<'_> {
             if uniform {
                 let t = self.f.types.differentiable(ty).then(|| self.t_operand(a));
                 t_args.push(match t.flatten() {
-                    Some(t) if self.lanes => quote!(&__LaneOf::lane(&(#t), __l)),
+                    Some(_) if self.lanes => {
+                        let lane = self.lane_of(a);
+                        quote!(&#lane)
+                    }
                     Some(t) => quote!(&(#t)),
                     None => quote!(()),
                 });
@@ -297,6 +300,22 @@ impl Tan<'_> {
         (jvp, t_args)
     }
 
+    /// Lane `__l` of an argument's tangent (which has one), as a place: `__LaneOf::lane(&(t),
+    /// __l)`. Of a sub-slice of an array (`&x[a..b]`), the sub-slice of its array's lane: a
+    /// slice's lane would need a buffer of its run-time length.
+    fn lane_of(&self, a: &Operand) -> TokenStream {
+        if let Operand::Var { var, proj, .. } = a
+            && let Some(k) = proj.iter().rposition(|p| matches!(p, Proj::Range { .. }))
+            && !self.f.slices.contains(var)
+            && let Some(t) = self.t_place(*var, &proj[..k])
+        {
+            let rest = self.projected(quote!(), &proj[k..]);
+            return quote!(__LaneOf::lane(&(#t), __l)#rest);
+        }
+        let t = self.t_operand(a).expect("an argument with a tangent");
+        quote!(__LaneOf::lane(&(#t), __l))
+    }
+
     /// The tangent of one argument, as the callee takes it; in vector mode (a call that names
     /// its constants, [`Tan::lanes_call`]) its lane `__l` (`__LaneOf::lane`).
     fn arg_tangent(
@@ -323,7 +342,7 @@ impl Tan<'_> {
         // them; a helper trait tells which.
         let unseen = !self.pair && !borrowed && self.unseen(a);
         let t = (self.t_operand(a)).map(|t| match self.lanes {
-            true => quote!(__LaneOf::lane(&(#t), __l)),
+            true => self.lane_of(a),
             false => t,
         });
         match t {

@@ -141,9 +141,51 @@ pub fn narrowed(x: &[f32; 4], y: f64) -> f64 {
     s
 }
 
+/// A loop that carries state over a sub-slice of an array whose start is known at run time
+/// only: it runs at most the array's length, so its tape has fixed-size fields (a `Vec` would
+/// not compile here, without `alloc`).
+#[differentiable(hvp)]
+pub fn tail_recurrence(x: &[f64; 5], k: usize) -> f64 {
+    let mut r = 1.0;
+    for v in x[k..].iter() {
+        r = r * v + v * v;
+    }
+    r
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `tail_recurrence` from element 2: r = ((x2 + x2²) x3 + x3²) x4 + x4², differentiated by
+    /// hand.
+    #[test]
+    fn a_sub_slice_of_an_array_with_a_run_time_start() {
+        let x = [9.0, 9.0, 0.5, -1.5, 2.0];
+        let (r2, r3) = (
+            x[2] + x[2] * x[2],
+            (x[2] + x[2] * x[2]) * x[3] + x[3] * x[3],
+        );
+        let (value, d_x) = tail_recurrence_grad(&x, 2);
+        assert_eq!(value, r3 * x[4] + x[4] * x[4]);
+        let d_r3 = x[4];
+        let d_r2 = d_r3 * x[3];
+        let want = [
+            0.0,
+            0.0,
+            d_r2 * (1.0 + 2.0 * x[2]),
+            d_r3 * (r2 + 2.0 * x[3]),
+            r3 + 2.0 * x[4],
+        ];
+        for i in 0..5 {
+            assert!(
+                (d_x[i] - want[i]).abs() < 1e-12,
+                "d_x[{i}]: {} against {}",
+                d_x[i],
+                want[i]
+            );
+        }
+    }
 
     /// Values exact in bfloat16 and `f32`: the narrowed tape loses nothing.
     #[test]

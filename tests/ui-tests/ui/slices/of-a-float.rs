@@ -1,8 +1,8 @@
 use stackgrad::differentiable;
 
 #[differentiable]
-fn f(a: &[f64; 4]) -> f64 {
-    let y = a[1..3][0];
+fn f(x: f64, a: &[f64; 4]) -> f64 {
+    let y = x[1..3][0];
     y * a[0]
 }
 
