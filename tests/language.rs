@@ -2255,8 +2255,9 @@ mod borrowed_places {
     }
 }
 
-/// `.windows(K)` and `.chunks_exact(K)`: each group read by element (`d[0]`, `p[j]`) and
-/// measured (`d.len()`), over arrays and slices, enumerated, zipped and reversed.
+/// `.windows(K)`, `.chunks_exact(K)` and `.chunks(K)` of arrays whose length `K` divides: each
+/// group read by element (`d[0]`, `p[j]`) and measured (`d.len()`), over arrays and slices,
+/// enumerated, zipped and reversed.
 mod grouped {
     use crate::common::{GradCheck, Pair, assert_close, check_hvp, cube};
     use stackgrad::differentiable;
@@ -2267,7 +2268,8 @@ mod grouped {
     /// window zipped with weights and weights zipped with chunks, windows enumerated
     /// backwards, a chunk's length bounding an inner loop (the rest of `chunks_exact` left
     /// out), windows longer than the array (none), and groups iterated: a convolution
-    /// (`d.iter().zip(w.iter())` summed), a chunk backwards.
+    /// (`d.iter().zip(w.iter())` summed), a chunk backwards; `.chunks(2)` and `.chunks(3)`
+    /// (zipped) of the array of 6.
     #[differentiable(jvp, hvp)]
     pub fn curve(x: &[f64; 6], w: &[f64; 5]) -> f64 {
         let mut s = 0.0;
@@ -2306,6 +2308,12 @@ mod grouped {
                 s = s * 0.5 + (j as f64 + 1.0) * v * v;
             }
         }
+        for p in x.chunks(2) {
+            s += p[0] * p[1].cos();
+        }
+        for (p, wi) in x.chunks(3).zip(w.iter()) {
+            s += wi * p[2] * p.len() as f64;
+        }
         s
     }
 
@@ -2341,6 +2349,12 @@ mod grouped {
             for j in 0..2 {
                 s = s * 0.5 + (j as f64 + 1.0) * x[2 * c + 1 - j] * x[2 * c + 1 - j];
             }
+        }
+        for c in 0..3 {
+            s += x[2 * c] * x[2 * c + 1].cos();
+        }
+        for c in 0..2 {
+            s += w[c] * x[3 * c + 2] * 3.0;
         }
         s
     }

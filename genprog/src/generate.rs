@@ -3536,7 +3536,13 @@ impl Gen<'_> {
                         record: false,
                     });
                     self.declare(&v, Kind::Float, false, mag);
-                    let group = if chunks { "chunks_exact" } else { "windows" };
+                    // `chunks` where the length, written as a number, leaves no shorter chunk.
+                    let whole = matches!(src.dims[0], Len::Lit(_)) && !src.field && len % k == 0;
+                    let group = match (chunks, whole && self.side.gen_bool(0.5)) {
+                        (true, true) => "chunks",
+                        (true, false) => "chunks_exact",
+                        _ => "windows",
+                    };
                     let (pat, enumerate) = match counter {
                         Some(i) => (format!("({i}, {w})"), ".enumerate()"),
                         None => (w, ""),

@@ -582,6 +582,26 @@ impl Lower {
         self.max_of(&syn::parse2::<syn::Expr>(n.clone()).ok()?)
     }
 
+    /// The length of an array (or of a row of one) where its type spells it as a number: not a
+    /// sub-slice's, which its array's length only bounds.
+    pub(super) fn exact_len(&self, e: &syn::Expr) -> Option<i128> {
+        let mut base = peeled(e);
+        while let syn::Expr::Index(ix) = base {
+            if matches!(&*ix.index, syn::Expr::Range(_)) {
+                return None;
+            }
+            base = peeled(&ix.expr);
+        }
+        if let syn::Expr::Path(p) = base
+            && let Some(Binding::Alias(_, proj, ..)) =
+                self.binding(&p.path.get_ident()?.to_string())
+            && proj.iter().any(|p| matches!(p, Proj::Range { .. }))
+        {
+            return None;
+        }
+        self.array_len(e)?.num
+    }
+
     /// A bound on the smaller of `a` and `b`.
     fn smaller(&self, a: &syn::Expr, b: &syn::Expr) -> Option<Bound> {
         let (a, b) = (self.max_of(a), self.max_of(b));

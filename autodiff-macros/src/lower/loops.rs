@@ -406,7 +406,7 @@ impl Lower {
                     windows[0].borrowed = true;
                     windows[0].within = self.group_at(base);
                 }
-                "windows" | "chunks_exact" if first => {
+                "windows" | "chunks_exact" | "chunks" if first => {
                     iters.push(base);
                     windows[0] = self.group_window(m)?;
                 }
@@ -439,7 +439,9 @@ impl Lower {
                         }
                         // `.zip(b.windows(K))`, `.zip(b.chunks_exact(K))`.
                         (_, Some((z, after)))
-                            if z.method == "windows" || z.method == "chunks_exact" =>
+                            if ["windows", "chunks_exact", "chunks"]
+                                .iter()
+                                .any(|g| z.method == g) =>
                         {
                             iters.push(&*z.receiver);
                             let mut window = self.group_window(z)?;
@@ -477,7 +479,7 @@ impl Lower {
                 _ => {
                     self.error(err(
                         &m.method,
-                        "supported loops: `for i in a..b` (with `.rev()`, `.step_by(k)`), `for x in a.iter()`, `a.iter().enumerate()`, `a.iter().zip(b.iter())` (then `.enumerate()` too) and `iter_mut()` on local arrays, with `.skip(k)`, `.take(n)`, `.step_by(s)` and `.rev()` right after `.iter()` and `.rev()` last; `a.windows(K)` and `a.chunks_exact(K)` in place of `a.iter()`",
+                        "supported loops: `for i in a..b` (with `.rev()`, `.step_by(k)`), `for x in a.iter()`, `a.iter().enumerate()`, `a.iter().zip(b.iter())` (then `.enumerate()` too) and `iter_mut()` on local arrays, with `.skip(k)`, `.take(n)`, `.step_by(s)` and `.rev()` right after `.iter()` and `.rev()` last; `a.windows(K)` and `a.chunks_exact(K)` (or `a.chunks(K)` where `K` divides its length) in place of `a.iter()`",
                     ));
                     return None;
                 }

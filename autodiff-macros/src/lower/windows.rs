@@ -362,7 +362,7 @@ impl Lower {
     /// `K` elements, `K` a constant ([`Lower::constant_count`]) other than 0 (on which Rust
     /// panics).
     pub(super) fn group_window(&mut self, m: &syn::ExprMethodCall) -> Option<Window> {
-        let chunks = m.method == "chunks_exact";
+        let chunks = m.method == "chunks_exact" || m.method == "chunks";
         if self.group_at(&m.receiver).is_some() {
             self.error(err(
                 &m.method,
@@ -393,11 +393,43 @@ impl Lower {
             ));
             return None;
         }
+        if m.method == "chunks" {
+            self.whole_chunks(m, &k)?;
+        }
         Some(Window {
             borrowed: true,
             group: Some(Group { chunks, k }),
             ..Window::default()
         })
+    }
+
+    /// `x.chunks(K)` is `x.chunks_exact(K)` where the macro sees that `K` divides the array's
+    /// length (every chunk then has `K` elements); elsewhere, one error.
+    fn whole_chunks(&mut self, m: &syn::ExprMethodCall, k: &TokenStream) -> Option<()> {
+        let (n, k) = (self.exact_len(&m.receiver), literal(k));
+        if let (Some(n), Some(k)) = (n, k)
+            && n % k as i128 == 0
+        {
+            return Some(());
+        }
+        let here = match (n, k) {
+            (Some(n), Some(k)) => format!(
+                " (here {n} elements in chunks of {k}: the last has {})",
+                n % k as i128
+            ),
+            (None, _) => {
+                " (this length is not a number here: a slice's, a sub-slice's or a `const`'s)"
+                    .to_string()
+            }
+            (_, None) => " (`K` is not a number here)".to_string(),
+        };
+        self.error(err(
+            m,
+            format!(
+                "`.chunks(K)` is taken where `K` and the array's length are numbers and `K` divides the length, so that every chunk has `K` elements{here}; otherwise write `.chunks_exact(K)`, and read the elements after the last whole chunk by index"
+            ),
+        ));
+        None
     }
 
     /// The start and size of the group `e` names, if it names one.
