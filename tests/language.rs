@@ -1128,7 +1128,9 @@ mod sin_cos_and_array_patterns {
 
     /// Tuples bound to one name and read by field: `let t = (a, b);`, typed, `mut` and
     /// assigned by field (`u.0 += ..`, `u.1[1] *= ..`), with an array element, bound again from
-    /// its own fields (`let t = (t.1, t.0);`), in a loop and read in a condition.
+    /// its own fields (`let t = (t.1, t.0);`), in a loop and read in a condition; its name
+    /// bound again by a `for`, a closure's parameter and an inner `let`, where it is another
+    /// variable.
     #[differentiable(jvp, hvp)]
     pub fn tupled(x: &[f64; 2], y: &[f64; 2]) -> f64 {
         let t = (x[0], x[1] * y[0]);
@@ -1140,6 +1142,16 @@ mod sin_cos_and_array_patterns {
         for k in 0..2 {
             let p = (u.1[k], x[k].sin());
             s += if p.1 > 0.0 { p.0 * p.1 } else { p.0 - p.1 };
+        }
+        // `t` bound again by a loop, a closure and an inner block: the tuple is not read there.
+        for t in x.iter() {
+            s += 0.5 * t * t;
+        }
+        let sq = |t: f64| t * t;
+        s += sq(t.1);
+        {
+            let t = y[1] * 2.0;
+            s += t;
         }
         t.0 * t.1 + t.0 + u.0 * u.1[1] + s
     }
@@ -1155,6 +1167,7 @@ mod sin_cos_and_array_patterns {
             let q = x[k].sin();
             s += if q > 0.0 { w[k] * q } else { w[k] - q };
         }
+        s += 0.5 * (x[0] * x[0] + x[1] * x[1]) + x[0] * x[0] + y[1] * 2.0;
         a * x[0] + a + u0 * w[1] + s
     }
 

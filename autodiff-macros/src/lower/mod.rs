@@ -16,6 +16,7 @@ mod closures;
 mod defaults;
 mod exits;
 mod exprs;
+mod field_reads;
 mod literals;
 mod loops;
 mod matches;

@@ -483,10 +483,12 @@ pub(super) fn one_name_tuple<'s>(
     }
     let call = as_call(&init.expr)?;
     let name = pi.ident.to_string();
-    let mut fields = fields_read(&name, rest)?;
+    let mut fields = super::field_reads::fields_read(&name, rest)?;
     for s in conts.iter().flat_map(|c| c.iter()) {
         let mut any = Vec::new();
-        if !field_reads(s.to_token_stream(), &name, &mut any) || !any.is_empty() {
+        if !super::field_reads::token_field_reads(s.to_token_stream(), &name, &mut any)
+            || !any.is_empty()
+        {
             return None;
         }
     }
@@ -516,88 +518,7 @@ pub(super) fn member_text(m: &syn::Member) -> String {
 /// Whether `rest` reads `name` only by field (`name.0`, `name.a`), if at all, up to a `let`
 /// that binds `name` again (whose value may still read the old one).
 pub(super) fn read_by_field_only(name: &str, rest: &[syn::Stmt]) -> bool {
-    fields_read(name, rest).is_some()
-}
-
-/// The fields of `name` that `rest` reads (`k` of `name.k`, `a` of `name.a`), up to a `let`
-/// that binds `name` again (its value included); `None` where it reads `name` otherwise.
-fn fields_read(name: &str, rest: &[syn::Stmt]) -> Option<Vec<syn::Member>> {
-    use quote::ToTokens;
-    struct Binds<'n>(&'n str, bool);
-    impl<'a> syn::visit::Visit<'a> for Binds<'_> {
-        fn visit_pat_ident(&mut self, p: &'a syn::PatIdent) {
-            self.1 |= p.ident == self.0;
-        }
-    }
-    let mut fields = Vec::new();
-    for s in rest {
-        if let syn::Stmt::Local(l) = s {
-            let mut binds = Binds(name, false);
-            syn::visit::Visit::visit_pat(&mut binds, &l.pat);
-            if binds.1 {
-                let init = l.init.as_ref().map(|i| i.expr.to_token_stream());
-                let only = init.is_none_or(|t| field_reads(t, name, &mut fields));
-                return only.then_some(fields);
-            }
-        }
-        if !field_reads(s.to_token_stream(), name, &mut fields) {
-            return None;
-        }
-    }
-    Some(fields)
-}
-
-/// Collects `k` for each `name.k` (`a` for each `name.a`) in `tokens`; false where `name`
-/// stands otherwise (a field or path segment of that name, `x.name` or `a::name`, is another
-/// thing).
-fn field_reads(
-    tokens: proc_macro2::TokenStream,
-    name: &str,
-    fields: &mut Vec<syn::Member>,
-) -> bool {
-    use super::whole::{not_the_local, punct};
-    use proc_macro2::TokenTree;
-    let tts: Vec<TokenTree> = tokens.into_iter().collect();
-    for (i, tt) in tts.iter().enumerate() {
-        match tt {
-            TokenTree::Group(g) if !field_reads(g.stream(), name, fields) => return false,
-            TokenTree::Ident(id) if *id == name => {
-                let prev = i.checked_sub(1).and_then(|j| tts.get(j));
-                if not_the_local(prev) {
-                    continue;
-                }
-                // `t.k`, not `t.k.j` (an element that is a tuple in turn); `t.a`, not `t.a.b`
-                // (a field of a field) or `t.f(..)` (a method of the struct).
-                let deeper = punct(tts.get(i + 3), '.')
-                    && match tts.get(i + 4) {
-                        Some(TokenTree::Literal(_)) => true,
-                        Some(TokenTree::Ident(_)) => !matches!(
-                            tts.get(i + 5),
-                            Some(TokenTree::Group(g)) if g.delimiter() == proc_macro2::Delimiter::Parenthesis
-                        ),
-                        _ => false,
-                    };
-                let called = matches!(
-                    tts.get(i + 3),
-                    Some(TokenTree::Group(g)) if g.delimiter() == proc_macro2::Delimiter::Parenthesis
-                ) || punct(tts.get(i + 3), ':');
-                let k = match tts.get(i + 2) {
-                    _ if !punct(tts.get(i + 1), '.') || deeper || called => None,
-                    Some(TokenTree::Literal(l)) => {
-                        l.to_string().parse::<usize>().ok().map(syn::Member::from)
-                    }
-                    Some(TokenTree::Ident(f)) => Some(syn::Member::Named(f.clone())),
-                    _ => None,
-                };
-                match k {
-                    Some(k) => fields.push(k),
-                    None => return false,
-                }
-            }
-            _ => {}
-        }
-    }
-    true
+    super::field_reads::fields_read(name, rest).is_some()
 }
 
 impl Lower {
@@ -757,10 +678,25 @@ mod tests {
             fields("{ let t = g(x); let a = t.2; let t = t.0 * a; t * 2.0 }"),
             Some(vec![0, 2])
         );
-        // Bound again inside a block: the scan does not follow scopes, and refuses.
+        // Bound again inside a block, by a loop, a closure or a `match` arm: another variable
+        // there, and the tuple's elements read around it.
         assert_eq!(
             fields("{ let t = g(x); let a = { let t = 2.0; t }; a * t.0 }"),
-            None
+            Some(vec![0])
+        );
+        assert_eq!(
+            fields("{ let t = g(x); for t in y.iter() { s += t; } let c = |t: f64| t; c(t.1) }"),
+            Some(vec![1])
+        );
+        assert_eq!(
+            fields("{ let t = g(x); match k { 0 => t.0, t => t as f64 } }"),
+            Some(vec![0])
+        );
+        // Read whole before the inner `let`, or in a macro's arguments.
+        assert_eq!(fields("{ let t = g(x); { h(t); let t = 2.0; } t.0 }"), None);
+        assert_eq!(
+            fields("{ let t = g(x); assert!(t.0 > 0.0); t.1 }"),
+            Some(vec![0, 1])
         );
         assert_eq!(fields("{ let mut t = g(x); t.0 }"), None);
         assert_eq!(fields("{ let t = x * 2.0; t.0 }"), None);
