@@ -389,7 +389,8 @@ fn a_sub_slice_of_a_const_array() {
 }
 
 /// Sub-slices of arrays: of a parameter (constant bounds and bounds known at run time), of a
-/// row of a 2-D parameter and of local arrays (one changed after a loop reads it); indexed, measured, iterated by a recorded loop
+/// row of a 2-D parameter and of local arrays (one changed after a loop reads it), and
+/// sub-slices of those; indexed, measured, iterated by a recorded loop
 /// that carries state and by a checkpointed one, summed, zipped, and passed to a callee that
 /// differentiates its slices. A loop over one has at most its array's length: the tape has
 /// fixed-size fields.
@@ -416,6 +417,19 @@ fn array_parts(x: &[f64; 6], m: &[[f64; 4]; 3], k: usize) -> f64 {
     }
     g[1] = r * x[4];
     s += g[..2].iter().map(|v| v * v).sum::<f64>();
+    // An element and a sub-slice of one array passed to one call; a sub-slice of a sub-slice.
+    s += scale(x[0], &x[1..]) + scale(m[2][1..][..2][1], &m[2][1..][..2]);
+    for v in x[1..][..3].iter() {
+        r = r * 0.8 + v * v;
+    }
+    for v in tail[..2].iter() {
+        r = r * 0.9 + v;
+    }
+    // A row bound by `let`, in chunks of a length that divides its own.
+    let top = &m[0];
+    for c in top.chunks(2) {
+        s += c[0] * c[1];
+    }
     let h: [f64; 5] = [x[0] * x[1], x[1].exp(), m[0][0], x[5], s];
     let lh = &h[1..4];
     #[checkpoint]
@@ -423,6 +437,11 @@ fn array_parts(x: &[f64; 6], m: &[[f64; 4]; 3], k: usize) -> f64 {
         r = r * 0.9 + v.tanh();
     }
     s + r + lh.iter().zip(row).map(|(a, b)| a * b).sum::<f64>()
+}
+
+#[differentiable(wrt(a, b), hvp)]
+fn scale(a: f64, b: &[f64]) -> f64 {
+    a * b.iter().map(|v| v.sin()).sum::<f64>()
 }
 
 #[differentiable(wrt(a, b), hvp)]
@@ -462,18 +481,21 @@ fn sub_slices_of_arrays_against_central_differences() {
             1e-6,
             "gradient",
         );
-        // The tangent along `v`: the gradient's product with it.
+        // The tangent along `v`: the gradient's product with it; along a unit direction.
         let (_, t) = array_parts_jvp(&x, &m, k, &vx, &vm);
         let gv: f64 = g.iter().zip(&v).map(|(a, b)| a * b).sum();
         close(&[t], &[gv], 1e-12, "f_jvp");
-        // Three directions in one sweep: `v`, a unit one and `-v`.
+        let (e6x, e6m) = unflatten(&(0..18).map(|i| f64::from(i == 6)).collect::<Vec<_>>());
+        let (_, t6) = array_parts_jvp(&x, &m, k, &e6x, &e6m);
+        close(&[t6], &[g[6]], 1e-12, "f_jvp along m[0][0]");
+        // Three directions in one sweep: `v`, the unit one and `-v`, each as `f_jvp` has it.
         let lanes =
             |x: &[f64], u: usize| -> [f64; 3] { [x[u], if u == 6 { 1.0 } else { 0.0 }, -x[u]] };
         let t_x: [[f64; 3]; 6] = core::array::from_fn(|i| lanes(&v, i));
         let t_m: [[[f64; 3]; 4]; 3] =
             core::array::from_fn(|r| core::array::from_fn(|c| lanes(&v, 6 + 4 * r + c)));
         let (_, t3) = array_parts_jvp_vec::<3>(&x, &m, k, &t_x, &t_m);
-        close(&t3, &[gv, g[6], -gv], 1e-12, "f_jvp_vec");
+        close(&t3, &[t, t6, -t], 1e-12, "f_jvp_vec");
         // H v against central differences of the gradient along v.
         let (_, _, (hv_x, hv_m)) = array_parts_hvp(&x, &m, k, &vx, &vm);
         let h = 1e-5;
@@ -491,4 +513,26 @@ fn sub_slices_of_arrays_against_central_differences() {
             .collect();
         close(&flatten(&hv_x, &hv_m), &fd, 1e-6, "H v");
     }
+}
+
+/// A sub-slice of an array the tape keeps in `f32`, passed to a callee beside an element.
+#[differentiable(hvp)]
+fn recorded_part(x: &[f64; 3]) -> f64 {
+    #[record(f32)]
+    let n: [f64; 3] = [x[0] * x[1], x[2].sin(), 0.5];
+    scale(n[0], &n[1..]) + x[0]
+}
+
+#[test]
+fn a_sub_slice_of_a_recorded_array_against_central_differences() {
+    let x = [0.7, -0.4, 1.1];
+    let (value, g) = recorded_part_grad(&x);
+    assert_eq!(value, recorded_part(&x));
+    // The adjoint reads `n` rounded to `f32`: about 1e-7 of the exact gradient.
+    close(
+        &g,
+        &central(|z| recorded_part(&[z[0], z[1], z[2]]), &x),
+        1e-6,
+        "gradient",
+    );
 }

@@ -577,12 +577,17 @@ pub fn place_path(proj: &[Proj]) -> String {
                 path.push('.');
                 path.push_str(&f.to_string());
             }
-            // A sub-slice of an array has a slice type of its own ([`Func::place_ty`]).
-            Proj::Range { .. } => path.push_str("[..]"),
-            Proj::Deref => {}
+            Proj::Deref | Proj::Range { .. } => {}
         }
     }
     path
+}
+
+/// The key of the slice type of a sub-slice of the array at `proj` (in [`Func::field_tys`]):
+/// its path and `[..]`, which no other key has (a sub-slice of a place of unknown type keeps
+/// that place's key: `p.w[1..][j]` and `p.w[i]` share their element's).
+pub fn sub_slice_path(proj: &[Proj]) -> String {
+    place_path(proj) + "[..]"
 }
 
 impl Func {
@@ -720,26 +725,35 @@ impl Func {
                 (Proj::Index(_), Some(e)) => e,
                 // A sub-slice has its slice's type; of an array, a slice type of its own
                 // (`Lower::place_ty`).
-                (Proj::Range { .. }, _) => self.field_ty(v, &place[..=n]).unwrap_or(ty),
+                (Proj::Range { .. }, _) => {
+                    let key = (v, sub_slice_path(&place[..n]));
+                    self.field_tys.get(&key).copied().unwrap_or(ty)
+                }
                 _ => return self.field_ty(v, place).unwrap_or(ty),
             };
         }
         ty
     }
 
+    /// Where a place's trailing sub-slices of an array begin (`1` for `m[k][a..][..b]`): the
+    /// array they are taken of is `place[..k]`. `None` where the place ends otherwise or in a
+    /// slice's sub-slice.
+    pub fn array_under_ranges(&self, v: VarId, place: &[Proj]) -> Option<usize> {
+        let ranges = (place.iter().rev())
+            .take_while(|p| matches!(p, Proj::Range { .. }))
+            .count();
+        let k = place.len() - ranges;
+        (ranges > 0
+            && !self.slices.contains(&v)
+            && self.types.array(self.place_ty(v, &place[..k])).is_some())
+        .then_some(k)
+    }
+
     /// How much of a read's place the tape records where it records the read: all of it, but
     /// of a sub-slice of an array (`h[1..3]`, whose length a loop reads) the array, which has
     /// a size (the sweeps take the sub-slice of the record).
     pub fn recorded_len(&self, v: VarId, place: &[Proj]) -> usize {
-        match place.split_last() {
-            Some((Proj::Range { .. }, above))
-                if !self.slices.contains(&v)
-                    && self.types.array(self.place_ty(v, above)).is_some() =>
-            {
-                above.len()
-            }
-            _ => place.len(),
-        }
+        self.array_under_ranges(v, place).unwrap_or(place.len())
     }
 
     pub fn target_ty(&self, t: Target) -> TyId {

@@ -34,7 +34,8 @@ pub enum TyVal {
     /// `[elem; len]`.
     Array(TyId, TokenStream),
     /// `[elem]`, the type behind a slice parameter `&[elem]`: an array whose length is known at
-    /// run time only. Read in place, never recorded, never differentiated.
+    /// run time only, read in place (differentiated where `wrt(..)` names the parameter); also
+    /// the type of a sub-slice of an array (`&x[a..b]`), differentiated as its array is.
     Slice(TyId),
     /// `Vec<elem>`: a local created with `vec![c; len]`, an array whose length is known at run
     /// time. Read and written by element only; its length is the `len` of its definition

@@ -559,11 +559,14 @@ impl Lower {
         };
         let (v, mut ty) = match self.binding(&p.path.get_ident()?.to_string())? {
             Binding::Var(v) => (v, self.f.vars[v].ty),
-            // A sub-slice of an array: the array's (element) type above the range.
+            // A row (`let row = &m[1];`) or a sub-slice of an array (`&m[k][1..]`): the
+            // array's element type as deep as the alias indexes (a range changes no depth).
             Binding::Alias(v, proj, ..) => {
-                let k = proj.iter().rposition(|p| matches!(p, Proj::Range { .. }))?;
-                depth += proj[k + 1..].len();
-                (v, self.f.place_ty(v, &proj[..k]))
+                if proj.iter().any(|p| matches!(p, Proj::Field(_))) {
+                    return None;
+                }
+                depth += proj.iter().filter(|p| matches!(p, Proj::Index(_))).count();
+                (v, self.f.vars[v].ty)
             }
             Binding::Group(..) => return None,
         };

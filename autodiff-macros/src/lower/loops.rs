@@ -600,13 +600,10 @@ impl Lower {
         Some((steps, bound, places, each))
     }
 
-    /// The length of the array a place's last sub-slice is taken of (`N` for `x[a..b]` of
-    /// `x: &[f64; N]`), where nothing follows the sub-slice.
+    /// The length of the array a place's sub-slices are taken of (`N` for `x[a..b]` or
+    /// `x[a..][..b]` of `x: &[f64; N]`), where nothing follows them.
     fn array_above_range(&mut self, v: VarId, proj: &[Proj]) -> Option<TokenStream> {
-        let k = proj.iter().rposition(|p| matches!(p, Proj::Range { .. }))?;
-        if k + 1 != proj.len() {
-            return None;
-        }
+        let k = self.f.array_under_ranges(v, proj)?;
         let ty = self.place_ty(v, &proj[..k]);
         self.f.types.array(ty).map(|(_, n)| n)
     }

@@ -62,9 +62,10 @@ impl Lower {
         for (n, p) in proj.iter().enumerate() {
             ty = match (p, self.f.types.elem(ty)) {
                 (Proj::Deref, _) => ty,
-                // A sub-slice of an array: a slice of its element, one type per place.
+                // A sub-slice of an array: a slice of its element, one type per path (`x[..3]`
+                // and `x[3..]` share it).
                 (Proj::Range { .. }, Some(e)) if self.f.types.array(ty).is_some() => {
-                    let key = (var, place_path(&proj[..=n]));
+                    let key = (var, sub_slice_path(&proj[..n]));
                     match self.f.field_tys.get(&key) {
                         Some(&t) => t,
                         None => {

@@ -334,10 +334,12 @@ impl Lower {
             let differentiated = if self.f.slices.contains(var) {
                 var_ref.param.is_some_and(|i| self.f.wrt.contains(&i)) && slice
             } else {
-                // An array parameter differentiated, or a local array (maybe active).
+                // An array parameter differentiated, or a local array (maybe active), passed
+                // whole or in parts (an element goes through a buffer of its own).
                 !var_ref.constant
                     && var_ref.param.is_none_or(|i| self.f.wrt.contains(&i))
                     && self.f.types.differentiable(var_ref.ty)
+                    && self.f.types.kind(*ty) == Kind::Array
             };
             if !differentiated {
                 continue;

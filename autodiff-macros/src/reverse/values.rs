@@ -215,19 +215,8 @@ impl<'a> Rev<'a> {
             let base = self.field(key, &name, ty, doc, &nest);
             let suffix = self.suffix(proj);
             if let Some(n) = self.narrow(key) {
-                let pty = self.place_ty(var, proj);
-                if proj.is_empty() && self.f.types.kind(ty) == Kind::Array {
-                    let local = self.widened(var, n, base);
-                    return quote!(#and #local);
-                }
-                if self.f.types.kind(pty) != Kind::Array {
-                    let wide = widen(&self.f.types, pty, n, quote!(#base #suffix));
-                    return quote!(#and #wide);
-                }
-                // A row of a recorded array: widened into a block's local.
-                let (row, zero) = (quote!(__stackgrad_row), self.f.types.zero(pty));
-                let fill = widen_into(&self.f.types, pty, n, row.clone(), quote!(#base #suffix));
-                return quote!(#and { let mut #row = #zero; #fill #row });
+                let wide = self.widened_place(var, proj, n, (base, suffix));
+                return quote!(#and #wide);
             }
             return quote!(#and #base #suffix);
         }
@@ -284,6 +273,33 @@ impl<'a> Rev<'a> {
                 quote!(#and #field #suffix)
             }
         }
+    }
+
+    /// A place in a variable the tape keeps narrowed (`#[record(..)]`), read widened: the
+    /// record (`base`) and the place's projections (`suffix`).
+    fn widened_place(
+        &mut self,
+        var: VarId,
+        proj: &[Proj],
+        n: Narrow,
+        (base, suffix): (TokenStream, TokenStream),
+    ) -> TokenStream {
+        let ty = self.f.vars[var].ty;
+        let pty = self.place_ty(var, proj);
+        // The array, or a sub-slice of it: of the array widened into a local.
+        if (proj.is_empty() && self.f.types.kind(ty) == Kind::Array)
+            || self.f.array_under_ranges(var, proj) == Some(0)
+        {
+            let local = self.widened(var, n, base);
+            return quote!(#local #suffix);
+        }
+        if self.f.types.kind(pty) != Kind::Array {
+            return widen(&self.f.types, pty, n, quote!(#base #suffix));
+        }
+        // A row of a recorded array: widened into a block's local.
+        let (row, zero) = (quote!(__stackgrad_row), self.f.types.zero(pty));
+        let fill = widen_into(&self.f.types, pty, n, row.clone(), quote!(#base #suffix));
+        quote!({ let mut #row = #zero; #fill #row })
     }
 
     pub(super) fn place_text(&self, var: VarId, proj: &[Proj]) -> TokenStream {

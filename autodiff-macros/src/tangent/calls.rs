@@ -305,8 +305,7 @@ impl Tan<'_> {
     /// slice's lane would need a buffer of its run-time length.
     fn lane_of(&self, a: &Operand) -> TokenStream {
         if let Operand::Var { var, proj, .. } = a
-            && let Some(k) = proj.iter().rposition(|p| matches!(p, Proj::Range { .. }))
-            && !self.f.slices.contains(var)
+            && let Some(k) = self.f.array_under_ranges(*var, proj)
             && let Some(t) = self.t_place(*var, &proj[..k])
         {
             let rest = self.projected(quote!(), &proj[k..]);
