@@ -432,6 +432,10 @@ fn array_parts(x: &[f64; 6], m: &[[f64; 4]; 3], k: usize) -> f64 {
     }
     let h: [f64; 5] = [x[0] * x[1], x[1].exp(), m[0][0], x[5], s];
     let lh = &h[1..4];
+    s += inner(&h[..2], &x[4..]);
+    // A sub-slice of a local without derivative, to a callee that leaves it out.
+    let c: [f64; 3] = [0.5, -1.0, 2.0];
+    s += weighted(&c[1..], &x[..2]);
     #[checkpoint]
     for v in lh.iter() {
         r = r * 0.9 + v.tanh();
@@ -442,6 +446,11 @@ fn array_parts(x: &[f64; 6], m: &[[f64; 4]; 3], k: usize) -> f64 {
 #[differentiable(wrt(a, b), hvp)]
 fn scale(a: f64, b: &[f64]) -> f64 {
     a * b.iter().map(|v| v.sin()).sum::<f64>()
+}
+
+#[differentiable(wrt(b), hvp)]
+fn weighted(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(w, y)| w * y * y).sum()
 }
 
 #[differentiable(wrt(a, b), hvp)]

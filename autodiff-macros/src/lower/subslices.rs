@@ -335,9 +335,13 @@ impl Lower {
                 var_ref.param.is_some_and(|i| self.f.wrt.contains(&i)) && slice
             } else {
                 // An array parameter differentiated, or a local array (maybe active), passed
-                // whole or in parts (an element goes through a buffer of its own).
+                // whole or in parts (an element goes through a buffer of its own). Not a local
+                // in the tangent program of `hvp`, which passes a local without derivative as
+                // its own tangent, beside it.
                 !var_ref.constant
-                    && var_ref.param.is_none_or(|i| self.f.wrt.contains(&i))
+                    && var_ref
+                        .param
+                        .map_or(!self.f.tangent_program, |i| self.f.wrt.contains(&i))
                     && self.f.types.differentiable(var_ref.ty)
                     && self.f.types.kind(*ty) == Kind::Array
             };
