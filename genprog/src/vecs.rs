@@ -75,10 +75,33 @@ fn indexed_only(text: &str, name: &str) -> bool {
         if is_word && after != Some('[') {
             return false;
         }
+        // A sub-slice (`h1[2..]`, `h1[..k]`) is not an element: a `Vec` local is read by element
+        // only.
+        if is_word && range_follows(&rest[at + name.len()..]) {
+            return false;
+        }
         before = rest[..at + name.len()].chars().last();
         rest = &rest[at + name.len()..];
     }
     true
+}
+
+/// Whether the bracket `text` starts with (`[..]`, brackets inside it counted) holds a range.
+fn range_follows(text: &str) -> bool {
+    let mut depth = 0;
+    for (i, c) in text.char_indices() {
+        match c {
+            '[' => depth += 1,
+            ']' => {
+                depth -= 1;
+                if depth == 0 {
+                    return text[..i].contains("..");
+                }
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 #[cfg(test)]
@@ -91,5 +114,7 @@ mod tests {
         assert!(!indexed_only("h1[0] + g(&h1)", "h1"));
         assert!(!indexed_only("h1.iter().sum()", "h1"));
         assert!(!indexed_only("h1", "h1"));
+        assert!(!indexed_only("h1[0] + h1[2..].iter().sum()", "h1"));
+        assert!(indexed_only("h1[a[0]] + h1[i + 1]", "h1"));
     }
 }
