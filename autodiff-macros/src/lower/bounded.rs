@@ -26,6 +26,11 @@ pub(super) struct Bound {
 }
 
 impl Bound {
+    /// The bound's value where it is a number.
+    pub(super) fn number(&self) -> Option<i128> {
+        self.num
+    }
+
     fn num(n: i128) -> Self {
         Bound {
             num: Some(n),
@@ -583,26 +588,6 @@ impl Lower {
             return None;
         };
         self.max_of(&syn::parse2::<syn::Expr>(n.clone()).ok()?)
-    }
-
-    /// The length of an array (or of a row of one) where its type spells it as a number: not a
-    /// sub-slice's, which its array's length only bounds.
-    pub(super) fn exact_len(&self, e: &syn::Expr) -> Option<i128> {
-        let mut base = peeled(e);
-        while let syn::Expr::Index(ix) = base {
-            if matches!(&*ix.index, syn::Expr::Range(_)) {
-                return None;
-            }
-            base = peeled(&ix.expr);
-        }
-        if let syn::Expr::Path(p) = base
-            && let Some(Binding::Alias(_, proj, ..)) =
-                self.binding(&p.path.get_ident()?.to_string())
-            && proj.iter().any(|p| matches!(p, Proj::Range { .. }))
-        {
-            return None;
-        }
-        self.array_len(e)?.num
     }
 
     /// A bound on the smaller of `a` and `b`.

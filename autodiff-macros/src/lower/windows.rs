@@ -432,6 +432,26 @@ impl Lower {
         None
     }
 
+    /// The length of an array (or of a row of one) where its type spells it as a number: not a
+    /// sub-slice's, which its array's length only bounds.
+    fn exact_len(&self, e: &syn::Expr) -> Option<i128> {
+        let mut base = super::bounded::peeled(e);
+        while let syn::Expr::Index(ix) = base {
+            if matches!(&*ix.index, syn::Expr::Range(_)) {
+                return None;
+            }
+            base = super::bounded::peeled(&ix.expr);
+        }
+        if let syn::Expr::Path(p) = base
+            && let Some(Binding::Alias(_, proj, ..)) =
+                self.binding(&p.path.get_ident()?.to_string())
+            && proj.iter().any(|p| matches!(p, Proj::Range { .. }))
+        {
+            return None;
+        }
+        self.array_len(e)?.number()
+    }
+
     /// The start and size of the group `e` names, if it names one.
     pub(super) fn group_at(&self, e: &syn::Expr) -> Option<(Pure, TokenStream)> {
         self.group_of(e).map(|(_, _, start, k)| (start, k))
