@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs one of GradBench's evals against stackgrad's tool, in place of GradBench's intermediary.
 
-    python3 gradbench-tool/scripts/run_eval.py GRADBENCH_DIR EVAL [--manual] [EVAL ARGS..]
+    python3 gradbench-tool/scripts/run_eval.py GRADBENCH_DIR EVAL [--manual | --native] [EVAL ARGS..]
 
 GRADBENCH_DIR is a checkout of github.com/gradbench/gradbench whose `manual` tool is built (see
 `setup.sh` beside this file): the evals validate every output against it. The eval
@@ -11,6 +11,10 @@ function, the input's description, GradBench's verdict and the median `evaluate`
 exits with 1 if any output was found invalid, or if the eval stopped before validating any.
 With `--manual`, the tool is GradBench's C++ `manual` tool instead (through GradBench's own
 `python -m gradbench.cpp manual`, which builds it on `define`): its timings on the same inputs.
+With `--native`, stackgrad's tool is built for this machine's CPU (`RUSTFLAGS="-C
+target-cpu=native"`, in `target/native`), as GradBench builds its C++ tools when it compiles them
+right before running them (`cpp/common.mk`'s `NATIVE=yes`, which `--manual` gets too); without
+it, the tool is the plain x86-64 build every other figure of ours uses.
 """
 
 import json
@@ -26,18 +30,24 @@ def main() -> int:
         return 2
     gradbench, name, eval_args = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3:]
     manual = eval_args[:1] == ["--manual"]
-    eval_args = eval_args[1:] if manual else eval_args
+    native = eval_args[:1] == ["--native"]
+    eval_args = eval_args[1:] if manual or native else eval_args
     repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     env = dict(os.environ, PYTHONPATH=os.path.join(gradbench, "python", "gradbench"))
     if manual:
         command, cwd = [sys.executable, "-m", "gradbench.cpp", "manual"], gradbench
     else:
+        build_env, target = dict(os.environ), os.path.join(repo, "target")
+        if native:
+            target = os.path.join(target, "native")
+            build_env.update(RUSTFLAGS="-C target-cpu=native", CARGO_TARGET_DIR=target)
         subprocess.run(
             ["cargo", "build", "--quiet", "--release", "-p", "stackgrad-gradbench"],
             cwd=repo,
+            env=build_env,
             check=True,
         )
-        command, cwd = [os.path.join(repo, "target", "release", "stackgrad-gradbench")], repo
+        command, cwd = [os.path.join(target, "release", "stackgrad-gradbench")], repo
     tool = subprocess.Popen(
         command, cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
     )

@@ -453,14 +453,26 @@ fn ht_jacobian_against_central_differences() {
     // Bad input: a typed error, no panic.
     let mut bad = hand_input(false);
     bad["data"]["correspondences"][0] = json!(100_000);
+    // A bone's transform that is not rigid (its last row not [0, 0, 0, 1]).
+    let mut skewed = hand_input(false);
+    skewed["data"]["model"]["inverse_base_absolutes"][3][3] = json!([0.0, 0.0, 0.5, 1.0]);
     let r = session(&[
         json!({"id": 0, "kind": "define", "module": "ht"}),
         json!({"id": 1, "kind": "evaluate", "module": "ht", "function": "jacobian", "input": bad}),
         json!({"id": 2, "kind": "evaluate", "module": "ht", "function": "objective", "input": {"theta": [1.0]}}),
+        json!({"id": 3, "kind": "evaluate", "module": "ht", "function": "objective", "input": skewed}),
     ]);
     assert_eq!(
         (r[1]["success"].clone(), r[2]["success"].clone()),
         (json!(false), json!(false))
+    );
+    assert_eq!(r[3]["success"], json!(false));
+    let error = r[3]["error"].as_str().unwrap_or_default();
+    assert!(
+        error.contains(
+            "bone 3's matrix in `inverse_base_absolutes` has last row [0.0, 0.0, 0.5, 1.0]"
+        ),
+        "{error}"
     );
 }
 

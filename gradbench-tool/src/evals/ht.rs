@@ -2,7 +2,7 @@
 //! skinned hand mesh posed by 26 parameters, and their dense Jacobian. Written as the eval's
 //! C++ reference (`cpp/gradbench/evals/ht.hpp`) computes it, in `#[differentiable(jvp)]`
 //! stages: the bones' transforms from the pose ([`bone_transforms`]: Euler angles per joint,
-//! chained from parent to child) and the global rotation ([`global_rotation`]), each computed
+//! chained from parent to child, each product of the rigid transforms on their top three rows) and the global rotation ([`global_rotation`]), each computed
 //! once; a vertex skinned ([`skin`]: the bones' transforms blended by the vertex's weights,
 //! mirrored if the model is) and posed ([`place`]: rotated and translated); and one
 //! correspondence's residual ([`residual`], [`simple_residual`]).
@@ -31,6 +31,9 @@ pub const MAX_BONES: usize = 32;
 /// matrix, row-major): `absolute(b) * inverse_base_absolute(b)`, where `absolute(b) =
 /// absolute(parent(b)) * base_relative(b) * euler(b)` and the Euler angles of the finger joints
 /// come from `theta[6..26]` (four per finger: two for its first joint, one for each other).
+/// The transforms are rigid (their last row is `(0, 0, 0, 1)`, which [`Problem::read`]
+/// checks), so each product is of the top three rows only: the reference's 4 x 4 products
+/// with the products by that row's zeros and one left out, the same numbers.
 #[differentiable(jvp, wrt(theta))]
 pub fn bone_transforms(
     theta: &[f64; 26],
@@ -50,7 +53,7 @@ pub fn bone_transforms(
         pose[b + 1][0] = theta[t + 2];
         pose[b + 2][0] = theta[t + 3];
     }
-    let mut abs = [[0.0; 16]; 32];
+    let mut abs = [[0.0; 12]; 32];
     let mut out = [[0.0; 12]; 32];
     for b in 0..nb {
         // R = Rz * Ry * Rx of angles (tx, ty, tz) = (pose[0], pose[2], pose[1]).
@@ -63,8 +66,8 @@ pub fn bone_transforms(
             [-sy, cy * sx, cy * cx],
         ];
         // The relative transform: base_relative * [R 0; 0 1].
-        let mut rel = [0.0; 16];
-        for i in 0..4 {
+        let mut rel = [0.0; 12];
+        for i in 0..3 {
             for j in 0..3 {
                 rel[4 * i + j] = base_rel[b][4 * i] * r[0][j]
                     + base_rel[b][4 * i + 1] * r[1][j]
@@ -77,22 +80,28 @@ pub fn bone_transforms(
             abs[b] = rel;
         } else {
             let q = p as usize;
-            for i in 0..4 {
-                for j in 0..4 {
+            for i in 0..3 {
+                for j in 0..3 {
                     abs[b][4 * i + j] = abs[q][4 * i] * rel[j]
                         + abs[q][4 * i + 1] * rel[4 + j]
-                        + abs[q][4 * i + 2] * rel[8 + j]
-                        + abs[q][4 * i + 3] * rel[12 + j];
+                        + abs[q][4 * i + 2] * rel[8 + j];
                 }
+                abs[b][4 * i + 3] = abs[q][4 * i] * rel[3]
+                    + abs[q][4 * i + 1] * rel[7]
+                    + abs[q][4 * i + 2] * rel[11]
+                    + abs[q][4 * i + 3];
             }
         }
         for i in 0..3 {
-            for j in 0..4 {
+            for j in 0..3 {
                 out[b][4 * i + j] = abs[b][4 * i] * inv_abs[b][j]
                     + abs[b][4 * i + 1] * inv_abs[b][4 + j]
-                    + abs[b][4 * i + 2] * inv_abs[b][8 + j]
-                    + abs[b][4 * i + 3] * inv_abs[b][12 + j];
+                    + abs[b][4 * i + 2] * inv_abs[b][8 + j];
             }
+            out[b][4 * i + 3] = abs[b][4 * i] * inv_abs[b][3]
+                + abs[b][4 * i + 1] * inv_abs[b][7]
+                + abs[b][4 * i + 2] * inv_abs[b][11]
+                + abs[b][4 * i + 3];
         }
     }
     out
@@ -703,7 +712,20 @@ impl Model {
                     a.len()
                 ));
             }
-            a.iter().map(|x| matrix(x, name)).collect()
+            (a.iter().enumerate())
+                .map(|(b, x)| {
+                    let m = matrix(x, name)?;
+                    // [`bone_transforms`] multiplies the top three rows only.
+                    if m[12..] != [0.0, 0.0, 0.0, 1.0] {
+                        return Err(format!(
+                            "ht: bone {b}'s matrix in `{name}` has last row {:?}: this tool \
+                             takes rigid transforms, whose last row is [0, 0, 0, 1]",
+                            &m[12..]
+                        ));
+                    }
+                    Ok(m)
+                })
+                .collect()
         };
         let (base_rel, inv_abs) = (
             matrices("base_relatives")?,
@@ -873,6 +895,102 @@ mod tests {
             input["us"] = json!(us);
         }
         Problem::read(&input).unwrap()
+    }
+
+    /// The bones' transforms of rigid 3 x 4 products against the reference's 4 x 4 chain
+    /// (`cpp/gradbench/evals/ht.hpp`: `relative = base_relative * euler`, `absolute =
+    /// absolute(parent) * relative`, `absolute * inverse_base_absolute`), written here with
+    /// whole 4 x 4 matrices, at hand1's pose and at a pose with every angle moved.
+    #[test]
+    fn bone_transforms_match_the_references_4x4_products() {
+        let pb = hand1(false);
+        let m = &pb.model;
+        let mul = |a: &[f64; 16], b: &[f64; 16]| -> [f64; 16] {
+            std::array::from_fn(|k| (0..4).map(|l| a[4 * (k / 4) + l] * b[4 * l + k % 4]).sum())
+        };
+        let mut moved = pb.theta;
+        for (i, t) in moved.iter_mut().enumerate().skip(6) {
+            *t += 0.3 * (i as f64).sin();
+        }
+        for theta in [pb.theta, moved] {
+            let got = bone_transforms(&theta, m.parents.len(), &m.parents, &m.base_rel, &m.inv_abs);
+            let mut absolute: Vec<[f64; 16]> = Vec::new();
+            for (b, got) in got.iter().enumerate().take(m.parents.len()) {
+                // Angles (x, z, y) per bone, as `bone_transforms` reads them from theta.
+                let mut angle = [0.0; 3];
+                let finger = (2..22).contains(&b).then(|| ((b - 2) / 4, (b - 2) % 4));
+                match finger {
+                    Some((f, 0)) => angle[..2].copy_from_slice(&theta[6 + 4 * f..8 + 4 * f]),
+                    Some((f, j @ 1..=2)) => angle[0] = theta[7 + 4 * f + j],
+                    _ => {}
+                }
+                let (x, z, y) = (angle[0], angle[1], angle[2]);
+                let rx = [
+                    1.0,
+                    0.0,
+                    0.0,
+                    0.0,
+                    0.0,
+                    x.cos(),
+                    -x.sin(),
+                    0.0,
+                    0.0,
+                    x.sin(),
+                    x.cos(),
+                    0.0,
+                    0.0,
+                    0.0,
+                    0.0,
+                    1.0,
+                ];
+                let ry = [
+                    y.cos(),
+                    0.0,
+                    y.sin(),
+                    0.0,
+                    0.0,
+                    1.0,
+                    0.0,
+                    0.0,
+                    -y.sin(),
+                    0.0,
+                    y.cos(),
+                    0.0,
+                    0.0,
+                    0.0,
+                    0.0,
+                    1.0,
+                ];
+                let rz = [
+                    z.cos(),
+                    -z.sin(),
+                    0.0,
+                    0.0,
+                    z.sin(),
+                    z.cos(),
+                    0.0,
+                    0.0,
+                    0.0,
+                    0.0,
+                    1.0,
+                    0.0,
+                    0.0,
+                    0.0,
+                    0.0,
+                    1.0,
+                ];
+                let relative = mul(&m.base_rel[b], &mul(&rz, &mul(&ry, &rx)));
+                let abs = match m.parents[b] {
+                    p if p < 0 => relative,
+                    p => mul(&absolute[p as usize], &relative),
+                };
+                absolute.push(abs);
+                let want = mul(&abs, &m.inv_abs[b]);
+                for k in 0..12 {
+                    assert!((got[k] - want[k]).abs() < 1e-12, "bone {b}, entry {k}");
+                }
+            }
+        }
     }
 
     /// The columns of a variant's rows.
