@@ -194,6 +194,35 @@ fn recorded_and_sequential_loops_over_a_sub_slice() {
     }
 }
 
+/// The largest of `x` squared, by the fold the `.reduce(f).unwrap()` error asks for: from the
+/// first element over the sub-slice of the rest.
+#[differentiable(wrt(x))]
+fn largest_square(x: &[f64]) -> f64 {
+    x[1..].iter().fold(x[0] * x[0], |m, &v| m.max(v * v))
+}
+
+#[test]
+fn a_fold_from_the_first_element_over_the_rest() {
+    // The largest square at each position in turn (and at the first, which starts the fold).
+    for at in 0..4 {
+        let mut x = vec![0.3, -0.5, 0.7, -0.2];
+        x[at] = -1.5;
+        let mut d_x = vec![0.0; 4];
+        let (value, ()) = largest_square_grad(&x, &mut d_x);
+        assert_eq!(value, 2.25);
+        // Closed form: 2 x at the largest, zero elsewhere.
+        let mut want = vec![0.0; 4];
+        want[at] = -3.0;
+        close(&d_x, &want, 1e-12, "d_x");
+        close(
+            &d_x,
+            &central(largest_square, &x),
+            1e-6,
+            "d_x against central differences",
+        );
+    }
+}
+
 #[test]
 fn try_forward_returns_an_error_for_a_sub_slice_past_the_end() {
     let x = data(7, 5, -1.0, 1.0);

@@ -237,6 +237,13 @@ impl Lower {
                 self.def_temp(out, Rhs::Neg(a), ty)
             }
             syn::UnOp::Deref(_) => {
+                // `*x.iter().max_by(..).unwrap()`: the reduction is the mistake to name.
+                if let syn::Expr::MethodCall(m) = &*u.expr
+                    && let Some(msg) = super::reductions::option_reduction(m)
+                {
+                    self.error(err(&m.receiver, msg));
+                    return self.dummy();
+                }
                 self.error(err(u, "dereferencing with `*` is not supported; take the value itself, as in `x: f64`"));
                 self.dummy()
             }
@@ -610,6 +617,10 @@ impl Lower {
         let Some(spec) = rules::lookup(&name) else {
             if name == "sin_cos" {
                 self.error(err(&m.method, super::patterns::SIN_COS));
+                return self.dummy();
+            }
+            if let Some(msg) = super::reductions::option_reduction(m) {
+                self.error(err(&m.receiver, msg));
                 return self.dummy();
             }
             self.error(err(

@@ -558,10 +558,12 @@ impl Lower {
                     return None;
                 }
                 _ => {
-                    self.error(err(
-                        arr,
-                        "the length of this array is not known here; loop over an index instead, as in `for i in 0..N`",
-                    ));
+                    if !self.reported_sub_slice(v, &proj) {
+                        self.error(err(
+                            arr,
+                            "the length of this array is not known here; loop over an index instead, as in `for i in 0..N`",
+                        ));
+                    }
                     return None;
                 }
             };

@@ -145,7 +145,7 @@ impl Lower {
                         self.f.types.get(base_ty),
                         TyVal::Slice(_) | TyVal::Unknown(_) | TyVal::Array(..) | TyVal::Out(..)
                     ) {
-                        self.not_a_slice(ix);
+                        self.not_a_slice(ix, base_ty);
                     }
                     proj.push(self.range_proj(ix, r)?);
                     return Some((v, proj));

@@ -308,6 +308,13 @@ impl Lower {
         {
             return (Pure::Lit(k), self.f.usize_ty);
         }
+        if m.method == "len"
+            && m.args.is_empty()
+            && let Some((v, proj)) = self.place(&m.receiver)
+            && self.reported_sub_slice(v, &proj)
+        {
+            return (Pure::Lit(quote::quote!(0)), self.f.usize_ty);
+        }
         let (recv, rt) = self.pure(&m.receiver);
         let name = m.method.to_string();
         let kind = self.f.types.kind(rt);

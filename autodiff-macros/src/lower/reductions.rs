@@ -35,6 +35,25 @@ pub(super) fn is_reduction(m: &syn::ExprMethodCall) -> bool {
         && iterator_source(&m.receiver)
 }
 
+/// The error for `.reduce(f).unwrap()` (and `.max_by(..)`, `.min_by(..)`, `.expect(..)`) of an
+/// iterator: a reduction with no first value, which the macro does not take apart.
+pub(super) fn option_reduction(m: &syn::ExprMethodCall) -> Option<String> {
+    let syn::Expr::MethodCall(r) = &*m.receiver else {
+        return None;
+    };
+    let unwrapped = matches!(m.method.to_string().as_str(), "unwrap" | "expect");
+    let reduce = r.method.to_string();
+    if !unwrapped
+        || !matches!(reduce.as_str(), "reduce" | "max_by" | "min_by")
+        || !iterator_source(&r.receiver)
+    {
+        return None;
+    }
+    Some(format!(
+        "`.{reduce}(..)` of an iterator gives an `Option` (none without elements), which is not differentiated; fold from a first value instead, as in `x.iter().fold(f64::NEG_INFINITY, |m, &v| m.max(v))` or `x[1..].iter().fold(x[0], |m, &v| m.max(v))`"
+    ))
+}
+
 /// Does the chain start at `.iter()`, `.into_iter()` or a range?
 fn iterator_source(e: &syn::Expr) -> bool {
     match e {

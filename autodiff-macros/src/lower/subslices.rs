@@ -86,11 +86,28 @@ impl Lower {
         true
     }
 
-    /// The error for `x[a..b]` of something that is not a slice.
-    pub(super) fn not_a_slice(&mut self, ix: &syn::ExprIndex) {
-        let msg = "a sub-slice `x[a..b]` is taken of an array or a slice (`x: &[f64; N]`, `x: &[f64]`), or of a sub-slice of one; this is neither";
+    /// The error for `x[a..b]` of something that is not a slice, whose type is `base`.
+    pub(super) fn not_a_slice(&mut self, ix: &syn::ExprIndex, base: TyId) {
+        let msg = if matches!(self.f.types.get(base), TyVal::Vec(_)) {
+            "a `Vec` local is read by index, not by sub-slice: loop over the indices, as in `for i in a..b` reading `h[i]`, or make it an array (`[0.0; N]`)"
+        } else {
+            "a sub-slice `x[a..b]` is taken of an array or a slice (`x: &[f64; N]`, `x: &[f64]`), or of a sub-slice of one; this is neither"
+        };
         // Once: an integer context reads the place twice (its kind, then its value).
         self.error_once(ix, msg);
+    }
+
+    /// Whether `proj` ends in a sub-slice of something [`Lower::not_a_slice`] reported: its
+    /// uses (a loop over it, its length) report nothing more.
+    pub(super) fn reported_sub_slice(&mut self, v: usize, proj: &[Proj]) -> bool {
+        let Some((Proj::Range { .. }, base)) = proj.split_last() else {
+            return false;
+        };
+        let base = self.place_ty(v, base);
+        !matches!(
+            self.f.types.get(base),
+            TyVal::Slice(_) | TyVal::Unknown(_) | TyVal::Array(..) | TyVal::Out(..)
+        )
     }
 
     /// `let row = &x[a..b];`: `row` names the place `x[a..b]` (see the module's doc).
