@@ -29,9 +29,14 @@ def main() -> int:
         print(__doc__, file=sys.stderr)
         return 2
     gradbench, name, eval_args = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3:]
-    manual = eval_args[:1] == ["--manual"]
-    native = eval_args[:1] == ["--native"]
-    eval_args = eval_args[1:] if manual or native else eval_args
+    flags = set()
+    while eval_args[:1] in (["--manual"], ["--native"]):
+        flags.add(eval_args.pop(0))
+    if flags == {"--manual", "--native"}:
+        print("--manual runs GradBench's C++ tool, --native builds ours: one or the other",
+              file=sys.stderr)
+        return 2
+    manual, native = "--manual" in flags, "--native" in flags
     repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     env = dict(os.environ, PYTHONPATH=os.path.join(gradbench, "python", "gradbench"))
     if manual:
@@ -40,7 +45,8 @@ def main() -> int:
         build_env, target = dict(os.environ), os.path.join(repo, "target")
         if native:
             target = os.path.join(target, "native")
-            build_env.update(RUSTFLAGS="-C target-cpu=native", CARGO_TARGET_DIR=target)
+            rustflags = (build_env.get("RUSTFLAGS", "") + " -C target-cpu=native").strip()
+            build_env.update(RUSTFLAGS=rustflags, CARGO_TARGET_DIR=target)
         subprocess.run(
             ["cargo", "build", "--quiet", "--release", "-p", "stackgrad-gradbench"],
             cwd=repo,

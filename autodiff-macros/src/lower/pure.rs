@@ -296,6 +296,13 @@ impl Lower {
 
     /// A method of an integer, a float or a constant: `x.is_nan()`, `i.pow(2)`, `K.sin()`.
     fn pure_method(&mut self, m: &syn::ExprMethodCall) -> (Pure, TyId) {
+        if let Some(msg) = super::reductions::option_reduction(m) {
+            self.error(err(&m.receiver, msg));
+            return (
+                Pure::Lit(quote!(0.0)),
+                self.f.types.fresh(TyVal::Unknown(Kind::Float)),
+            );
+        }
         if m.method == "len"
             && m.args.is_empty()
             && let Some(len) = self.vec_len(&m.receiver)

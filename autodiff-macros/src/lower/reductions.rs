@@ -49,8 +49,13 @@ pub(super) fn option_reduction(m: &syn::ExprMethodCall) -> Option<String> {
     {
         return None;
     }
+    let (start, pick) = if reduce == "min_by" {
+        ("f64::INFINITY", "min")
+    } else {
+        ("f64::NEG_INFINITY", "max")
+    };
     Some(format!(
-        "`.{reduce}(..)` of an iterator gives an `Option` (none without elements), which is not differentiated; fold from a first value instead, as in `x.iter().fold(f64::NEG_INFINITY, |m, &v| m.max(v))` or `x[1..].iter().fold(x[0], |m, &v| m.max(v))`"
+        "`.{reduce}(..)` of an iterator gives an `Option` (none without elements), which is not differentiated; fold from a first value instead, as in `x.iter().fold({start}, |m, &v| m.{pick}(v))` or `x[1..].iter().fold(x[0], |m, &v| m.{pick}(v))`"
     ))
 }
 

@@ -7,8 +7,14 @@ fn largest(x: &[f64]) -> f64 {
 }
 
 #[differentiable(wrt(x))]
-fn largest_by(x: &[f64]) -> f64 {
-    *x.iter().max_by(|a, b| a.total_cmp(b)).unwrap()
+fn smallest(x: &[f64]) -> f64 {
+    *x.iter().min_by(|a, b| a.total_cmp(b)).unwrap()
+}
+
+// In a condition too.
+#[differentiable(wrt(x))]
+fn clipped(x: &[f64]) -> f64 {
+    if x.iter().copied().reduce(f64::max).unwrap() > 1.0 { 1.0 } else { x[0] }
 }
 
 fn main() {}
