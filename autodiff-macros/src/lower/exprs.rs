@@ -239,9 +239,8 @@ impl Lower {
             syn::UnOp::Deref(_) => {
                 // `*x.iter().max_by(..).unwrap()`: the reduction is the mistake to name.
                 if let syn::Expr::MethodCall(m) = &*u.expr
-                    && let Some(msg) = super::reductions::option_reduction(m)
+                    && self.reported_option_reduction(m)
                 {
-                    self.error(err(&m.receiver, msg));
                     return self.dummy();
                 }
                 self.error(err(u, "dereferencing with `*` is not supported; take the value itself, as in `x: f64`"));
@@ -619,8 +618,7 @@ impl Lower {
                 self.error(err(&m.method, super::patterns::SIN_COS));
                 return self.dummy();
             }
-            if let Some(msg) = super::reductions::option_reduction(m) {
-                self.error(err(&m.receiver, msg));
+            if self.reported_option_reduction(m) {
                 return self.dummy();
             }
             self.error(err(

@@ -558,12 +558,10 @@ impl Lower {
                     return None;
                 }
                 _ => {
-                    if !self.reported_sub_slice(v, &proj) {
-                        self.error(err(
-                            arr,
-                            "the length of this array is not known here; loop over an index instead, as in `for i in 0..N`",
-                        ));
-                    }
+                    self.error(err(
+                        arr,
+                        "the length of this array is not known here; loop over an index instead, as in `for i in 0..N`",
+                    ));
                     return None;
                 }
             };

@@ -80,9 +80,12 @@ impl Lower {
                 {
                     ty
                 }
-                // Of something else, an error (`Lower::not_a_slice`): left to inference, so
-                // that reading its elements reports nothing more.
-                (Proj::Range { .. }, _) => self.f.types.fresh(TyVal::Unknown(Kind::Float)),
+                // Of something else, an error (`Lower::not_a_slice`): a slice of elements left
+                // to inference, so that reading, measuring or iterating it reports nothing more.
+                (Proj::Range { .. }, _) => {
+                    let e = self.f.types.fresh(TyVal::Unknown(Kind::Float));
+                    self.f.types.fresh(TyVal::Slice(e))
+                }
                 (Proj::Index(_), Some(e)) => e,
                 _ => {
                     let key = (var, place_path(&proj[..=n]));

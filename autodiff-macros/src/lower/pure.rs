@@ -296,8 +296,7 @@ impl Lower {
 
     /// A method of an integer, a float or a constant: `x.is_nan()`, `i.pow(2)`, `K.sin()`.
     fn pure_method(&mut self, m: &syn::ExprMethodCall) -> (Pure, TyId) {
-        if let Some(msg) = super::reductions::option_reduction(m) {
-            self.error(err(&m.receiver, msg));
+        if self.reported_option_reduction(m) {
             return (
                 Pure::Lit(quote!(0.0)),
                 self.f.types.fresh(TyVal::Unknown(Kind::Float)),
@@ -314,13 +313,6 @@ impl Lower {
             && let Some(k) = self.group_len(&m.receiver)
         {
             return (Pure::Lit(k), self.f.usize_ty);
-        }
-        if m.method == "len"
-            && m.args.is_empty()
-            && let Some((v, proj)) = self.place(&m.receiver)
-            && self.reported_sub_slice(v, &proj)
-        {
-            return (Pure::Lit(quote::quote!(0)), self.f.usize_ty);
         }
         let (recv, rt) = self.pure(&m.receiver);
         let name = m.method.to_string();

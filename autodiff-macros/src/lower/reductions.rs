@@ -37,7 +37,7 @@ pub(super) fn is_reduction(m: &syn::ExprMethodCall) -> bool {
 
 /// The error for `.reduce(f).unwrap()` (and `.max_by(..)`, `.min_by(..)`, `.expect(..)`) of an
 /// iterator: a reduction with no first value, which the macro does not take apart.
-pub(super) fn option_reduction(m: &syn::ExprMethodCall) -> Option<String> {
+fn option_reduction(m: &syn::ExprMethodCall) -> Option<String> {
     let syn::Expr::MethodCall(r) = &*m.receiver else {
         return None;
     };
@@ -128,6 +128,16 @@ fn hidden(pat: syn::Pat, body: syn::Expr) -> (syn::Pat, syn::Expr) {
 }
 
 impl Lower {
+    /// Whether `m` is `.reduce(f).unwrap()` or the like ([`option_reduction`]), whose error
+    /// this reports: the caller stands a dummy value for it.
+    pub(super) fn reported_option_reduction(&mut self, m: &syn::ExprMethodCall) -> bool {
+        let msg = option_reduction(m);
+        if let Some(msg) = &msg {
+            self.error(err(&m.receiver, msg));
+        }
+        msg.is_some()
+    }
+
     /// Lowers a reduction as its loop, in a block of its own; `None` (with an error) when its
     /// shape is not one of the supported ones.
     pub(super) fn reduction(&mut self, m: &syn::ExprMethodCall, out: &mut Block) -> Operand {

@@ -97,21 +97,6 @@ impl Lower {
         self.error_once(ix, msg);
     }
 
-    /// Whether `proj` takes a sub-slice of something [`Lower::not_a_slice`] reported (`h[1..]`
-    /// of a `Vec`, also `h[1..][..2]`): its uses (a loop over it, its length) report nothing
-    /// more.
-    pub(super) fn reported_sub_slice(&mut self, v: usize, proj: &[Proj]) -> bool {
-        (0..proj.len()).any(|n| {
-            matches!(proj[n], Proj::Range { .. }) && {
-                let base = self.place_ty(v, &proj[..n]);
-                !matches!(
-                    self.f.types.get(base),
-                    TyVal::Slice(_) | TyVal::Unknown(_) | TyVal::Array(..) | TyVal::Out(..)
-                )
-            }
-        })
-    }
-
     /// `let row = &x[a..b];`: `row` names the place `x[a..b]` (see the module's doc).
     pub(super) fn sub_slice_let(
         &mut self,
