@@ -252,10 +252,11 @@ fn write_crate(
         fresh_dir(&part_dir(out, k).join("src"))?;
         write(&part_dir(out, k).join("Cargo.toml"), &harness::part_toml(k))?;
     }
-    let root = root.to_str().ok_or("the workspace path is not UTF-8")?;
-    write(&out.join("Cargo.toml"), &harness::cargo_toml(root, parts))?;
+    let macros = root.join("autodiff-macros");
+    let macros = macros.to_str().ok_or("the workspace path is not UTF-8")?;
+    write(&out.join("Cargo.toml"), &harness::cargo_toml(macros, parts))?;
     // The workspace's lock file pins the same dependency versions (and needs no index).
-    if let Ok(lock) = fs::read_to_string(Path::new(root).join("Cargo.lock")) {
+    if let Ok(lock) = fs::read_to_string(root.join("Cargo.lock")) {
         write(&out.join("Cargo.lock"), &lock)?;
     }
     write(&out.join("src/main.rs"), &harness::main_rs(parts))?;

@@ -614,8 +614,13 @@ pub fn part_rs(programs: &[&str]) -> String {
 
 /// `Cargo.toml` of the generated workspace: the binary that runs the checks, the checker
 /// (`prelude/`) and the programs in `parts` crates (`part-K/`), which cargo builds side by side.
-/// `stackgrad` by path.
-pub fn cargo_toml(stackgrad: &str, parts: usize) -> String {
+/// The programs name `stackgrad::differentiable`, as users write it: the dependency called
+/// `stackgrad` is the macro's crate (`autodiff-macros` at `macros`, with `alloc` as `stackgrad`'s
+/// default features have it), what `stackgrad` re-exports under that name. The runtime is not
+/// built for them (in the generated workspace's own target directory it took longer than
+/// the macro's crates by minutes), and code the macro generates that needed more than
+/// `::core` and the user's paths would fail to compile here.
+pub fn cargo_toml(macros: &str, parts: usize) -> String {
     let mut s = String::from(
         "[package]\nname = \"genprog-run\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n[dependencies]\ngenprog-prelude = { path = \"prelude\" }\n",
     );
@@ -624,7 +629,7 @@ pub fn cargo_toml(stackgrad: &str, parts: usize) -> String {
     }
     let _ = write!(
         s,
-        "\n[workspace]\nresolver = \"3\"\n\n[workspace.dependencies]\nstackgrad = {{ path = {stackgrad:?} }}\n\n[profile.dev]\ndebug = false\n\n[profile.dev.build-override]\nopt-level = 3\n"
+        "\n[workspace]\nresolver = \"3\"\n\n[workspace.dependencies]\nstackgrad = {{ package = \"autodiff-macros\", path = {macros:?}, features = [\"alloc\"] }}\n\n[profile.dev]\ndebug = false\n\n[profile.dev.build-override]\nopt-level = 3\n"
     );
     s
 }
