@@ -455,6 +455,84 @@ mod matching {
         s
     }
 
+    /// `match` on tuples written out: each element tested as a `match` tests a value, `_` and
+    /// `..`, or-patterns, names bound to elements (read by guards and bodies, one `mut`), enum variants,
+    /// bools from comparisons, a tuple within a tuple, as a value and as a statement, and in
+    /// `matches!` (`kind`, an enum only that `matches!` tests), a float element bound by name.
+    #[differentiable]
+    pub fn by_cell(x: &[f64; 4], i: usize, j: usize, mode: Mode, kind: &Mode) -> f64 {
+        let a = match (i, j) {
+            (0, 0) => x[0] * x[1],
+            (0, _) | (_, 0) => x[1].sin(),
+            (k, 1..=2) if k > 2 => (k as f64) * x[2] * x[2],
+            (k, mut m) => {
+                m += k;
+                m as f64 * x[3]
+            }
+        };
+        let b = match (x[0] > 0.0, x[1] > x[2], i % 2) {
+            (true, true, ..) => x[0] * x[2],
+            (true, false, 0) => x[1].exp(),
+            (false, .., 1) => -x[3],
+            _ => x[0] + x[1],
+        };
+        let mut s = a * b;
+        match (mode, (i + j, j)) {
+            (Mode::Square, (n @ 2..=4, _)) => s += (n as f64) * x[0] * x[0],
+            (Mode::Sine | Mode::Both, (_, 3)) => s -= x[2].cos(),
+            _ => {}
+        }
+        if matches!((*kind, j % 3), (.., 0) | (Mode::Both, _)) {
+            s *= x[1];
+        }
+        match (x[2] * 2.0, i) {
+            (v, 0) => s += v * v,
+            (v, _) if v > 1.0 => s -= v.sin(),
+            _ => {}
+        }
+        s
+    }
+
+    /// [`by_cell`] in plain Rust, each `match` written as the conditions it stands for.
+    fn by_cell_reference(x: &[f64; 4], i: usize, j: usize, mode: Mode, kind: &Mode) -> f64 {
+        let a = if i == 0 && j == 0 {
+            x[0] * x[1]
+        } else if i == 0 || j == 0 {
+            x[1].sin()
+        } else if (1..=2).contains(&j) && i > 2 {
+            (i as f64) * x[2] * x[2]
+        } else {
+            (i + j) as f64 * x[3]
+        };
+        let (c0, c1) = (x[0] > 0.0, x[1] > x[2]);
+        let b = if c0 && c1 {
+            x[0] * x[2]
+        } else if c0 && i % 2 == 0 {
+            x[1].exp()
+        } else if !c0 && i % 2 == 1 {
+            -x[3]
+        } else {
+            x[0] + x[1]
+        };
+        let mut s = a * b;
+        let square = matches!(mode, Mode::Square);
+        if square && (2..=4).contains(&(i + j)) {
+            s += ((i + j) as f64) * x[0] * x[0];
+        } else if !square && j == 3 {
+            s -= x[2].cos();
+        }
+        if j % 3 == 0 || matches!(kind, Mode::Both) {
+            s *= x[1];
+        }
+        let v = x[2] * 2.0;
+        if i == 0 {
+            s += v * v;
+        } else if v > 1.0 {
+            s -= v.sin();
+        }
+        s
+    }
+
     fn by_mode_reference(x: f64, y: f64, mode: Mode, scale: Mode) -> f64 {
         let base = if let Mode::Square = mode {
             x * x
@@ -488,6 +566,21 @@ mod matching {
                     },
                 );
             }
+        }
+        let modes = [Mode::Square, Mode::Sine, Mode::Both];
+        for (i, j) in (0..5).flat_map(|i| (0..5).map(move |j| (i, j))) {
+            let (mode, kind) = (modes[(i + j) % 2], modes[(i * j) % 3]);
+            GradCheck::new("match on tuples")
+                .kink(|x| x[0].abs().min((x[1] - x[2]).abs()).min((x[2] - 0.5).abs()))
+                .flat(
+                    &cube::<4>(1353 + 5 * i as u64 + j as u64, 20, -1.5, 1.5),
+                    |x: &[f64; 4]| {
+                        let value = by_cell(x, i, j, mode, &kind);
+                        assert_eq!(value, by_cell_reference(x, i, j, mode, &kind));
+                        value
+                    },
+                    |x: &[f64; 4]| by_cell_grad(x, i, j, mode, &kind),
+                );
         }
         for flip in [false, true] {
             GradCheck::new("match on integers and bools")

@@ -1380,6 +1380,9 @@ impl Gen<'_> {
             .visible()
             .into_iter()
             .any(|k| matches!(self.scope[k].kind, Kind::Enum));
+        if self.p(Feature::TupleMatch, 0.35) {
+            return self.tuple_match(index.as_deref(), mode, [&a, &b, &c], mag);
+        }
         if mode && self.coin(0.6) {
             // Typed if an arm it keeps is (an untyped `match` of literals takes no method).
             let (text, parts) = match self.rng.gen_range(0..3) {
@@ -1435,6 +1438,56 @@ impl Gen<'_> {
                     &[&a, &b],
                 )
             }
+        }
+    }
+
+    /// A `match` on a tuple written out (`tuple-match`): a loop index's remainder with a
+    /// condition, a float bound by name (`elt`, read by a guard and the arm) with a remainder,
+    /// or the enum (else a second condition) with a condition.
+    fn tuple_match(
+        &mut self,
+        index: Option<&str>,
+        mode: bool,
+        [a, b, c]: [&Ex; 3],
+        mag: f64,
+    ) -> Ex {
+        let cond = self.cond(0);
+        let rem = index.map(|i| format!("{i} % {}", self.rng.gen_range(2..=4)));
+        let typed = a.typed || b.typed || c.typed;
+        let (a, b, c) = (&a.s, &b.s, &c.s);
+        let (text, mag) = match (rem, self.rng.gen_range(0..2)) {
+            (Some(r), 0) => (
+                format!(
+                    "(match ({r}, {cond}) {{ (0, true) => {a}, (1 | 2, _) | (_, false) => {b}, _ => {c} }})"
+                ),
+                mag,
+            ),
+            (Some(r), _) => (
+                format!(
+                    "(match ({a}, {r}) {{ (elt, 0) => elt * 0.5 + {b}, (elt, arm @ 1..=2) if elt > 0.0 => elt + ({b}) * (arm as $F), (.., _) => {c} }})"
+                ),
+                mag * 4.0,
+            ),
+            (None, _) if mode => (
+                format!(
+                    "(match (mode, {cond}) {{ (E::A, true) => {a}, (E::B | E::C, ..) => {b}, _ => {c} }})"
+                ),
+                mag,
+            ),
+            (None, _) => {
+                let other = self.cond(0);
+                (
+                    format!(
+                        "(match ({cond}, ({other}, 1)) {{ (true, (true, _)) => {a}, (false, ..) => {b}, _ => {c} }})"
+                    ),
+                    mag,
+                )
+            }
+        };
+        Ex {
+            s: text,
+            mag,
+            typed,
         }
     }
 

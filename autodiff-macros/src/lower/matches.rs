@@ -7,7 +7,10 @@
 //! if matches!(n, 0) { a } else if matches!(n, 1 | 2) { b } else if (n) > 5 { let k = n; c } else { d }
 //! ```
 //!
-//! The scrutinee is bound once (`let` before the chain) unless it is a place. Also here: which
+//! The scrutinee is bound once (`let` before the chain) unless it is a place. A tuple written
+//! out (`match (i, j)`, `match (x > 0.0, mode)`) has each element bound once so, and its arms'
+//! tuple patterns test element by element (`(0, _) | (_, 0)` as `matches!(i, 0) ||
+//! matches!(j, 0)`, a name binding the element it stands for). Also here: which
 //! parameters the function matches on by enum variant (`match mode { Mode::Fast => .. }`): those
 //! are fieldless enums, taken by value or by reference and never differentiated.
 
@@ -20,8 +23,17 @@ use syn::visit_mut::VisitMut;
 /// The name the scrutinee of a `match` on a computed value is bound to.
 pub(super) const SCRUTINEE: &str = "__stackgrad_match";
 
+/// Whether `id` is a scrutinee the rewrite bound (`__stackgrad_match`, or an element of a tuple,
+/// `__stackgrad_match_1`): an integer, a bool or an enum.
+pub(super) fn is_scrutinee(id: &Ident) -> bool {
+    id.to_string().starts_with(SCRUTINEE)
+}
+
 /// What `matches!` conditions do not support: the error for such a pattern.
 pub(super) const UNSUPPORTED_PATTERN: &str = "this pattern is not supported in a `match`: match integers, bools and fieldless enum variants (`0`, `1..=3`, `Mode::Fast`, `A | B`, `_`), and bind the whole value (`n => ..`, `n @ 1..=3 => ..`)";
+
+/// What a `match` on a tuple written out does not support: the error for such a pattern.
+const UNSUPPORTED_TUPLE_PATTERN: &str = "this pattern is not supported in a `match` on a tuple: match each element as a `match` would (`0`, `1..=3`, `Mode::Fast`, `_`, a name), with as many elements as the tuple (or `..`), and or-patterns that bind no name (`(0, _) | (_, 0)`)";
 
 /// Rewrites every `match` in `block` as an `if` chain; an arm with a pattern that is not
 /// supported is left out, with an error.
@@ -30,7 +42,18 @@ pub(super) fn desugar(block: &mut syn::Block) -> Vec<syn::Error> {
     impl VisitMut for Rewrite {
         fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
             syn::visit_mut::visit_expr_mut(self, e);
-            if let syn::Expr::Match(m) = e {
+            if let syn::Expr::Match(m) = e
+                && let syn::Expr::Tuple(t) = &*m.expr
+            {
+                let named = named_elements(m);
+                let (mut binds, mut leaf) = (Vec::new(), 0);
+                let s = Scrutinee::Tuple(
+                    (t.elems.iter())
+                        .map(|e| scrutinee(e, &mut binds, &named, &mut leaf))
+                        .collect(),
+                );
+                *e = tuple_chain(m, &s, binds, &mut self.0);
+            } else if let syn::Expr::Match(m) = e {
                 let before = m.arms.len();
                 let mut removed = Vec::new();
                 m.arms.retain(|a| {
@@ -213,22 +236,239 @@ fn if_chain(m: &syn::ExprMatch) -> syn::Expr {
             break;
         }
     }
+    chain(branches, bind.into_iter().collect())
+}
+
+/// The scrutinee of a `match` on a tuple written out: each element a value read in place (a
+/// place) or bound once, a tuple within written out in turn.
+enum Scrutinee {
+    Value(Box<syn::Expr>),
+    Tuple(Vec<Scrutinee>),
+}
+
+/// `e` as a [`Scrutinee`]: an element that is not a place is bound to a `let` pushed on
+/// `binds`, in the order Rust evaluates them: `__stackgrad_match_K`, an integer, a bool or an
+/// enum as a scrutinee is, or, if an arm binds a name to it (its number in `named`, counting
+/// the elements in order from `leaf`), `__stackgrad_element_K`, typed as a `let` of the value
+/// would be (a float has its derivative: `(v, 0) => v * v`).
+fn scrutinee(
+    e: &syn::Expr,
+    binds: &mut Vec<syn::Stmt>,
+    named: &HashSet<usize>,
+    leaf: &mut usize,
+) -> Scrutinee {
+    if let syn::Expr::Tuple(t) = e {
+        let elems = t.elems.iter().map(|e| scrutinee(e, binds, named, leaf));
+        return Scrutinee::Tuple(elems.collect());
+    }
+    *leaf += 1;
+    if is_place(e) {
+        return Scrutinee::Value(Box::new(e.clone()));
+    }
+    let prefix = if named.contains(&(*leaf - 1)) {
+        "__stackgrad_element"
+    } else {
+        SCRUTINEE
+    };
+    let s = Ident::new(&format!("{prefix}_{}", binds.len()), Span::call_site());
+    binds.push(syn::parse_quote!(let #s = #e;));
+    Scrutinee::Value(Box::new(syn::parse_quote!(#s)))
+}
+
+/// The elements of a `match`'s tuple (numbered in order, within tuples within too) that some
+/// arm binds a name to: its patterns tested against the elements as `__stackgrad_leaf_K`.
+fn named_elements(m: &syn::ExprMatch) -> HashSet<usize> {
+    fn leaves(e: &syn::Expr, n: &mut usize) -> Scrutinee {
+        if let syn::Expr::Tuple(t) = e {
+            return Scrutinee::Tuple(t.elems.iter().map(|e| leaves(e, n)).collect());
+        }
+        *n += 1;
+        let id = Ident::new(&format!("__stackgrad_leaf_{}", *n - 1), Span::call_site());
+        Scrutinee::Value(Box::new(syn::parse_quote!(#id)))
+    }
+    let s = leaves(&m.expr, &mut 0);
+    let mut names = Vec::new();
+    for arm in &m.arms {
+        let _ = test(&arm.pat, &s, &mut names);
+    }
+    (names.iter())
+        .filter_map(|(_, v)| {
+            let text = quote::ToTokens::to_token_stream(v).to_string();
+            text.strip_prefix("__stackgrad_leaf_")?.parse().ok()
+        })
+        .collect()
+}
+
+/// The condition under which `pat` matches `s` (`None`: always), pushing the names it binds
+/// (`k`, `mut k`) with their values on `names`; `Err` with the first sub-pattern that is not
+/// supported.
+fn test<'p>(
+    pat: &'p syn::Pat,
+    s: &Scrutinee,
+    names: &mut Vec<(syn::PatIdent, syn::Expr)>,
+) -> Result<Option<syn::Expr>, &'p syn::Pat> {
+    let all = |conds: Vec<syn::Expr>, op: syn::BinOp| {
+        conds
+            .into_iter()
+            .reduce(|a, b| syn::parse_quote!((#a) #op (#b)))
+    };
+    match (pat, s) {
+        (syn::Pat::Wild(_), _) => Ok(None),
+        (syn::Pat::Paren(p), _) => test(&p.pat, s, names),
+        (syn::Pat::Ident(pi), Scrutinee::Value(v))
+            if pi.by_ref.is_none() && !is_variant_like(&pi.ident) =>
+        {
+            names.push((pi.clone(), (**v).clone()));
+            match &pi.subpat {
+                Some((_, sub)) => test(sub, s, names),
+                None => Ok(None),
+            }
+        }
+        (syn::Pat::Tuple(t), Scrutinee::Tuple(elems)) => {
+            let pats: Vec<&syn::Pat> = t.elems.iter().collect();
+            let pairs: Vec<(&syn::Pat, &Scrutinee)> =
+                match pats.iter().position(|p| matches!(p, syn::Pat::Rest(_))) {
+                    None if pats.len() == elems.len() => pats.into_iter().zip(elems).collect(),
+                    Some(r) if pats.len() <= elems.len() + 1 => {
+                        let after = pats.len() - r - 1;
+                        let tail = &elems[elems.len() - after..];
+                        (pats[..r].iter().copied().zip(elems))
+                            .chain(pats[r + 1..].iter().copied().zip(tail))
+                            .collect()
+                    }
+                    _ => return Err(pat),
+                };
+            let mut conds = Vec::new();
+            for (p, s) in pairs {
+                conds.extend(test(p, s, names)?);
+            }
+            Ok(all(conds, syn::parse_quote!(&&)))
+        }
+        (syn::Pat::Or(o), _) => {
+            let mut conds = Vec::new();
+            for case in &o.cases {
+                let before = names.len();
+                let cond = test(case, s, names)?;
+                if names.len() > before {
+                    return Err(case);
+                }
+                match cond {
+                    Some(c) => conds.push(c),
+                    None => return Ok(None),
+                }
+            }
+            Ok(all(conds, syn::parse_quote!(||)))
+        }
+        (p, Scrutinee::Value(v)) if binding_in(p).is_none() => {
+            Ok(Some(syn::parse_quote!(::core::matches!(#v, #p))))
+        }
+        _ => Err(pat),
+    }
+}
+
+/// `matches!((a, b), pattern)` of a tuple written out (`None` for another value): the
+/// condition it stands for, each element read where the pattern tests it (a condition computes
+/// no derivative, and reading twice changes nothing; a name binds nothing, as `_`); an error
+/// on the first sub-pattern that is not supported.
+pub(super) fn tuple_matches(e: &syn::Expr, pat: &syn::Pat) -> Option<syn::Result<syn::Expr>> {
+    fn values(e: &syn::Expr) -> Scrutinee {
+        match e {
+            syn::Expr::Tuple(t) => Scrutinee::Tuple(t.elems.iter().map(values).collect()),
+            e => Scrutinee::Value(Box::new(syn::parse_quote!((#e)))),
+        }
+    }
+    let syn::Expr::Tuple(_) = e else {
+        return None;
+    };
+    Some(match test(pat, &values(e), &mut Vec::new()) {
+        Ok(cond) => Ok(cond.unwrap_or_else(|| syn::parse_quote!(true))),
+        Err(bad) => Err(syn::Error::new_spanned(bad, UNSUPPORTED_TUPLE_PATTERN)),
+    })
+}
+
+/// A `match` on a tuple written out as an `if` chain, its elements bound first (`binds`). On
+/// a pattern that is not supported, an error on it (pushed on `errors`) and what stands for
+/// the `match` then: the last arm whose pattern is supported (else the last that binds no
+/// name), so that the error is the only one.
+fn tuple_chain(
+    m: &syn::ExprMatch,
+    s: &Scrutinee,
+    binds: Vec<syn::Stmt>,
+    errors: &mut Vec<syn::Error>,
+) -> syn::Expr {
+    let mut branches: Vec<(Option<syn::Expr>, syn::Block)> = Vec::new();
+    let mut bad: Option<&syn::Pat> = None;
+    for (n, arm) in m.arms.iter().enumerate() {
+        let mut names = Vec::new();
+        let cond = match test(&arm.pat, s, &mut names) {
+            Ok(cond) => cond,
+            Err(p) => {
+                bad.get_or_insert(p);
+                continue;
+            }
+        };
+        let guard = arm.guard.as_ref().map(|(_, g)| {
+            let mut g = (**g).clone();
+            for (name, value) in &names {
+                g = replace(&g, &name.ident, value);
+            }
+            g
+        });
+        let cond = match (cond, guard) {
+            (Some(c), Some(g)) => Some(syn::parse_quote!((#c) && (#g))),
+            (c, g) => c.or(g),
+        };
+        let mut block = arm_block(arm, None);
+        for (name, value) in names.iter().rev() {
+            let (mutability, name) = (&name.mutability, &name.ident);
+            let bind = syn::parse_quote!(let #mutability #name = #value;);
+            block.stmts.insert(0, bind);
+        }
+        // The last arm runs when no other did (rustc checks the `match` is exhaustive).
+        let cond = if n + 1 == m.arms.len() { None } else { cond };
+        let catch_all = cond.is_none();
+        branches.push((cond, block));
+        if catch_all {
+            break;
+        }
+    }
+    if let Some(bad) = bad {
+        errors.push(syn::Error::new_spanned(bad, UNSUPPORTED_TUPLE_PATTERN));
+        return match branches.pop() {
+            Some((_, block)) => block_expr(block),
+            None => match m.arms.iter().rfind(|a| !binds_names(&a.pat)) {
+                Some(arm) => block_expr(arm_block(arm, None)),
+                None => syn::parse_quote!({}),
+            },
+        };
+    }
+    chain(branches, binds)
+}
+
+fn block_expr(block: syn::Block) -> syn::Expr {
+    syn::Expr::Block(syn::ExprBlock {
+        attrs: Vec::new(),
+        label: None,
+        block,
+    })
+}
+
+/// `if c0 { b0 } else if c1 { b1 } .. else { bn }` of `branches` (a `None` condition is the
+/// `else`), after the statements `binds`.
+fn chain(branches: Vec<(Option<syn::Expr>, syn::Block)>, binds: Vec<syn::Stmt>) -> syn::Expr {
     let mut chain: Option<syn::Expr> = None;
     for (cond, block) in branches.into_iter().rev() {
         chain = Some(match (cond, chain) {
-            (None, _) => syn::Expr::Block(syn::ExprBlock {
-                attrs: Vec::new(),
-                label: None,
-                block,
-            }),
+            (None, _) => block_expr(block),
             (Some(c), Some(els)) => syn::parse_quote!(if #c #block else #els),
             (Some(c), None) => syn::parse_quote!(if #c #block),
         });
     }
     let chain = chain.unwrap_or_else(|| syn::parse_quote!({}));
-    match bind {
-        Some(b) => syn::parse_quote!({ #b #chain }),
-        None => chain,
+    if binds.is_empty() {
+        chain
+    } else {
+        syn::parse_quote!({ #(#binds)* #chain })
     }
 }
 
@@ -266,6 +506,34 @@ pub(super) fn enum_scrutinees(block: &syn::Block) -> HashSet<String> {
             _ => false,
         }
     }
+    /// The names of a tuple written out (`e`, or a tuple within) that `pat` (or a case of it)
+    /// matches against an enum variant: `m` in `(Mode::A, 0)` against `(m, k)`.
+    fn tuple_variants(e: &syn::Expr, pat: &syn::Pat, out: &mut HashSet<String>) {
+        match (e, pat) {
+            (_, syn::Pat::Or(o)) => o.cases.iter().for_each(|p| tuple_variants(e, p, out)),
+            (_, syn::Pat::Paren(p)) => tuple_variants(e, &p.pat, out),
+            (syn::Expr::Tuple(t), syn::Pat::Tuple(pt)) => {
+                // The patterns after a `..` line up with the last elements.
+                let rest = pt.elems.iter().position(|p| matches!(p, syn::Pat::Rest(_)));
+                let (before, after) = match rest {
+                    Some(r) => (r, pt.elems.len() - r - 1),
+                    None => (pt.elems.len(), 0),
+                };
+                let tail = t.elems.len().saturating_sub(after);
+                let pats = pt.elems.iter().take(before).zip(&t.elems).chain(
+                    pt.elems
+                        .iter()
+                        .skip(pt.elems.len() - after)
+                        .zip(t.elems.iter().skip(tail)),
+                );
+                for (p, e) in pats {
+                    tuple_variants(e, p, out);
+                }
+            }
+            (e, p) if variant(p) => out.extend(name(e)),
+            _ => {}
+        }
+    }
     impl<'a> Visit<'a> for Find {
         fn visit_expr_match(&mut self, m: &'a syn::ExprMatch) {
             if m.arms.iter().any(|a| variant(&a.pat))
@@ -273,17 +541,9 @@ pub(super) fn enum_scrutinees(block: &syn::Block) -> HashSet<String> {
             {
                 self.0.insert(n);
             }
-            // `match (m, k) { (Mode::A, 0) => .. }` (an error of its own): `m` is an enum.
-            if let syn::Expr::Tuple(t) = &*m.expr {
-                for a in &m.arms {
-                    if let syn::Pat::Tuple(pt) = &a.pat {
-                        for (e, p) in t.elems.iter().zip(&pt.elems) {
-                            if variant(p) {
-                                self.0.extend(name(e));
-                            }
-                        }
-                    }
-                }
+            // `match (m, k) { (Mode::A, 0) => .. }`: `m` is an enum.
+            for a in &m.arms {
+                tuple_variants(&m.expr, &a.pat, &mut self.0);
             }
             syn::visit::visit_expr_match(self, m);
         }
@@ -304,12 +564,16 @@ pub(super) fn enum_scrutinees(block: &syn::Block) -> HashSet<String> {
             syn::visit::visit_local(self, l);
         }
         fn visit_expr_macro(&mut self, m: &'a syn::ExprMacro) {
-            if let Some(Ok((e, pat))) = matches_args(m)
-                && variant(&pat)
+            let Some(Ok((e, pat))) = matches_args(m) else {
+                return;
+            };
+            if variant(&pat)
                 && let Some(n) = name(&e)
             {
                 self.0.insert(n);
             }
+            // `matches!((m, k), (Mode::A, 0) | (Mode::B, _))`.
+            tuple_variants(&e, &pat, &mut self.0);
         }
     }
     let mut f = Find(HashSet::new());
@@ -347,6 +611,26 @@ mod tests {
     }
 
     #[test]
+    fn a_tuple_is_matched_element_by_element() {
+        let out = chain(
+            "{ match (i, j % 2) { (0, _) | (_, 0) => a, (k, 1) if k > 2 => b, (.., mut m) => c } }",
+        );
+        assert_eq!(
+            out,
+            "{ { let __stackgrad_element_0 = j % 2 ; if (:: core :: matches ! (i , 0)) || (:: core :: matches ! (__stackgrad_element_0 , 0)) { a } else if (:: core :: matches ! (__stackgrad_element_0 , 1)) && ((i) > 2) { let k = i ; b } else { let mut m = __stackgrad_element_0 ; c } } }"
+        );
+    }
+
+    #[test]
+    fn an_element_no_arm_names_is_bound_as_a_scrutinee() {
+        let out = chain("{ match (x * 2.0, n % 3) { (v, 0) => v, _ => w } }");
+        assert_eq!(
+            out,
+            "{ { let __stackgrad_element_0 = x * 2.0 ; let __stackgrad_match_1 = n % 3 ; if :: core :: matches ! (__stackgrad_match_1 , 0) { let v = __stackgrad_element_0 ; v } else { w } } }"
+        );
+    }
+
+    #[test]
     fn the_last_arm_is_the_else() {
         let out = chain("{ match m { Mode::A => a, Mode::B => b } }");
         assert_eq!(
@@ -358,11 +642,11 @@ mod tests {
     #[test]
     fn enum_parameters_are_found_by_their_variants() {
         let b: syn::Block = syn::parse_str(
-            "{ match *mode { Mode::A => 1.0, _ => 2.0 }; match n { 0 => a, _ => b }; if matches!(other, Kind::X | Kind::Y) { } }",
+            "{ match *mode { Mode::A => 1.0, _ => 2.0 }; match n { 0 => a, _ => b }; if matches!(other, Kind::X | Kind::Y) { } match (k, (n, m)) { (0, (.., Mode::B)) | (_, (Kind::X, _)) => a, _ => b } if matches!((*p, q, r), (.., Kind::X) | (_, 1, _)) { } }",
         )
         .unwrap();
         let mut found: Vec<_> = enum_scrutinees(&b).into_iter().collect();
         found.sort();
-        assert_eq!(found, ["mode", "other"]);
+        assert_eq!(found, ["m", "mode", "n", "other", "r"]);
     }
 }

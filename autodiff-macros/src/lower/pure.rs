@@ -378,7 +378,8 @@ impl Lower {
     }
 
     /// `matches!(value, pattern)` (what a `match` arm becomes): a pattern of integers, bools
-    /// and fieldless enum variants, which binds nothing.
+    /// and fieldless enum variants, which binds nothing; of a tuple written out, the condition
+    /// it stands for element by element.
     fn pure_matches(&mut self, m: &syn::ExprMacro) -> (Pure, TyId) {
         let bool_ty = self.f.types.fresh(TyVal::Bool);
         let (e, pat) = match super::matches::matches_args(m) {
@@ -391,6 +392,14 @@ impl Lower {
                 return (Pure::Lit(quote!(false)), bool_ty);
             }
         };
+        match super::matches::tuple_matches(&e, &pat) {
+            Some(Ok(cond)) => return self.pure(&cond),
+            Some(Err(e)) => {
+                self.error(e);
+                return (Pure::Lit(quote!(false)), bool_ty);
+            }
+            None => {}
+        }
         if let Some(bad) = super::matches::binding_in(&pat) {
             self.error(err(bad, super::matches::UNSUPPORTED_PATTERN));
         }

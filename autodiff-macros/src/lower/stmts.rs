@@ -424,7 +424,7 @@ impl Lower {
         let kind = match ann_ty {
             Some(t) => self.f.types.kind(t),
             // A `match`'s scrutinee is an integer, a bool or an enum, never a float.
-            None if pi.ident == super::matches::SCRUTINEE => match self.kind_of(&init.expr) {
+            None if super::matches::is_scrutinee(&pi.ident) => match self.kind_of(&init.expr) {
                 Some(Kind::Bool) => Kind::Bool,
                 _ => Kind::Int,
             },
