@@ -507,7 +507,7 @@ mod matching {
         let (c0, c1) = (x[0] > 0.0, x[1] > x[2]);
         let b = if c0 && c1 {
             x[0] * x[2]
-        } else if c0 && i % 2 == 0 {
+        } else if c0 && i.is_multiple_of(2) {
             x[1].exp()
         } else if !c0 && i % 2 == 1 {
             -x[3]
@@ -521,7 +521,7 @@ mod matching {
         } else if !square && j == 3 {
             s -= x[2].cos();
         }
-        if j % 3 == 0 || matches!(kind, Mode::Both) {
+        if j.is_multiple_of(3) || matches!(kind, Mode::Both) {
             s *= x[1];
         }
         let v = x[2] * 2.0;
@@ -1421,9 +1421,9 @@ mod skipped_and_taken {
     use crate::common::{GradCheck, Pair, assert_close, check_hvp, check_jvp, cube};
     use stackgrad::differentiable;
 
-    /// `.skip(k)` and `.take(n)` after `.enumerate()`, of one array and of a zip, nested,
-    /// checkpointed, of `iter_mut()` and with `&v`: the index is the element's, as Rust counts
-    /// it; and `(_, ..)`, the index not read.
+    /// `.skip(k)`, `.step_by(s)` and `.take(n)` after `.enumerate()`, of one array and of a
+    /// zip, nested, checkpointed, of `iter_mut()` and with `&v`: the index is the element's, as
+    /// Rust counts it; and `(_, ..)`, the index not read.
     #[differentiable(jvp, hvp)]
     pub fn after_enumerate(x: &[f64; 5], y: &[f64; 5]) -> f64 {
         let mut s = 0.0;
@@ -1455,6 +1455,13 @@ mod skipped_and_taken {
         for (_, v) in x.iter().enumerate().skip(4) {
             s += v * v;
         }
+        // `.step_by(s)`: every other element, its index counted as Rust counts it.
+        for (i, (a, b)) in x.iter().zip(y.iter()).enumerate().step_by(LAG) {
+            s += (i as f64 + 1.0) * a * b.sin();
+        }
+        for (k, v) in y.iter().enumerate().step_by(3) {
+            s += (k as f64) * v * v;
+        }
         // The index not read: the loop over the elements (backwards: the order matters).
         for (_, (a, b)) in x.iter().zip(y.iter()).enumerate().rev() {
             s = 0.5 * s + a * b;
@@ -1484,6 +1491,12 @@ mod skipped_and_taken {
             s += y[i] * x[i] * 2.0;
         }
         s += x[4] * x[4];
+        for i in [0, 2, 4] {
+            s += (i as f64 + 1.0) * x[i] * y[i].sin();
+        }
+        for k in [0, 3] {
+            s += (k as f64) * y[k] * y[k];
+        }
         for i in (0..5).rev() {
             s = 0.5 * s + x[i] * y[i];
         }

@@ -1,21 +1,24 @@
-//! `.skip(k)` and `.take(n)` after `.enumerate()`, rewritten before lowering as the loop the
-//! lowering takes: `skip` as the range of the indices it keeps, each element borrowed by its
-//! index; `take` right after each `.iter()` (of the array, and of the one it is zipped with).
+//! `.skip(k)`, `.step_by(s)` and `.take(n)` after `.enumerate()`, rewritten before lowering as
+//! the loop the lowering takes: `skip` and `step_by` as the range of the indices they keep,
+//! each element borrowed by its index; `take` right after each `.iter()` (of the array, and of
+//! the one it is zipped with).
 //!
 //! ```text
 //! for (i, v) in a.iter().enumerate().skip(k) { .. }
 //!     =>  for i in k..a.len() { let v = &a[i]; .. }
+//! for (i, v) in a.iter().enumerate().step_by(s) { .. }
+//!     =>  for i in (0..a.len()).step_by(s) { let v = &a[i]; .. }
 //! for (i, (p, q)) in a.iter().zip(b.iter()).enumerate().take(n) { .. }
 //!     =>  for (i, (p, q)) in a.iter().take(n).zip(b.iter().take(n)).enumerate() { .. }
 //! ```
 //!
-//! `k` and `n` are names or literals (read again); other loops are left for the lowering's
+//! `k`, `s` and `n` are names or literals (read again); other loops are left for the lowering's
 //! errors. And `for (_, v) in X.enumerate()`, whose index is not read, is the loop over `X`.
 
 use syn::visit_mut::VisitMut;
 
-/// Rewrites the `for` loops of `block` whose iterator ends in `.enumerate().skip(k)` or
-/// `.enumerate().take(n)`.
+/// Rewrites the `for` loops of `block` whose iterator ends in `.enumerate().skip(k)`,
+/// `.enumerate().step_by(s)` or `.enumerate().take(n)`.
 pub(super) fn desugar(block: &mut syn::Block) {
     struct Rewrite;
     impl VisitMut for Rewrite {
@@ -58,7 +61,7 @@ fn unenumerated(f: &mut syn::ExprForLoop) {
     *f.pat = elements;
 }
 
-/// The loop rewritten, if its iterator is `X.enumerate().skip(k)` or `.take(n)` with `X`
+/// The loop rewritten, if its iterator is `X.enumerate().skip(k)`, `.step_by(s)` or `.take(n)` with `X`
 /// `a.iter()` (or `iter_mut()`), or that zipped with `b.iter()`.
 fn rewrite(f: &mut syn::ExprForLoop) {
     let syn::Expr::MethodCall(outer) = &*f.expr else {
@@ -71,7 +74,7 @@ fn rewrite(f: &mut syn::ExprForLoop) {
     let syn::Expr::MethodCall(enumerate) = &*outer.receiver else {
         return;
     };
-    if !matches!(adapter.as_str(), "skip" | "take")
+    if !matches!(adapter.as_str(), "skip" | "take" | "step_by")
         || enumerate.method != "enumerate"
         || !enumerate.args.is_empty()
         || !simple(count)
@@ -84,8 +87,9 @@ fn rewrite(f: &mut syn::ExprForLoop) {
         }
         return;
     }
-    // `.skip(k)`: the counter over `k..len`, each element borrowed by its index, so the
-    // counter stays one the lowering bounds (a triangular loop inside may run to it).
+    // `.skip(k)`: the counter over `k..len` (`.step_by(s)`: over `(0..len).step_by(s)`), each
+    // element borrowed by its index, so the counter stays one the lowering bounds (a
+    // triangular loop inside may run to it).
     let count = count.clone();
     let syn::Pat::Tuple(t) = &*f.pat else {
         return;
@@ -157,7 +161,10 @@ fn rewrite(f: &mut syn::ExprForLoop) {
         [] => return,
     };
     *f.pat = counter.clone();
-    *f.expr = syn::parse_quote!(#count..#len);
+    *f.expr = match adapter.as_str() {
+        "step_by" => syn::parse_quote!((0..#len).step_by(#count)),
+        _ => syn::parse_quote!(#count..#len),
+    };
     for (k, s) in lets.into_iter().enumerate() {
         f.body.stmts.insert(k, s);
     }

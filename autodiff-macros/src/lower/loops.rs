@@ -472,7 +472,7 @@ impl Lower {
                 "skip" | "take" | "step_by" if !first => {
                     self.error(err(
                         &m.method,
-                        format!("`.{}(..)` goes right after `.iter()`, before `.enumerate()` and `.zip(..)`: `a.iter().step_by(s).enumerate()` (whose index then counts the steps), `a.iter().skip(k).zip(b.iter().skip(k))`; `.skip(k)` and `.take(n)` of a name or a literal may also end `a.iter().enumerate()` or `a.iter().zip(b.iter()).enumerate()` (of arrays whose indices the loop neither binds nor assigns)", m.method),
+                        format!("`.{}(..)` goes right after `.iter()`, before `.enumerate()` and `.zip(..)`: `a.iter().step_by(s).enumerate()` (whose index then counts the steps), `a.iter().skip(k).zip(b.iter().skip(k))`; `.skip(k)`, `.step_by(s)` and `.take(n)` of a name or a literal may also end `a.iter().enumerate()` or `a.iter().zip(b.iter()).enumerate()` (of arrays whose indices the loop neither binds nor assigns)", m.method),
                     ));
                     return None;
                 }

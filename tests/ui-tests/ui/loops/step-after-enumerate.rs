@@ -1,11 +1,11 @@
 use stackgrad::differentiable;
 
-// `.step_by(..)` after `.enumerate()` (`.skip(k)` and `.take(n)` are taken there): one error
-// that says where it goes.
+// `.step_by(..)` of a computed step after `.enumerate()` (of a name or a literal it is taken
+// there): one error that says where it goes.
 #[differentiable]
-fn f(x: &[f64; 4]) -> f64 {
+fn f(x: &[f64; 4], n: usize) -> f64 {
     let mut s = 0.0;
-    for (i, v) in x.iter().enumerate().step_by(2) {
+    for (i, v) in x.iter().enumerate().step_by(n + 1) {
         s += (i as f64) * v;
     }
     s
