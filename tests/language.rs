@@ -458,7 +458,8 @@ mod matching {
     /// `match` on tuples written out: each element tested as a `match` tests a value, `_` and
     /// `..`, or-patterns, names bound to elements (read by guards and bodies, one `mut`), enum variants,
     /// bools from comparisons, a tuple within a tuple, as a value and as a statement, and in
-    /// `matches!` (`kind`, an enum only that `matches!` tests), a float element bound by name.
+    /// `matches!` (`kind`, an enum only that `matches!` tests), a float element bound by name,
+    /// names that swap the elements' own.
     #[differentiable]
     pub fn by_cell(x: &[f64; 4], i: usize, j: usize, mode: Mode, kind: &Mode) -> f64 {
         let a = match (i, j) {
@@ -489,6 +490,12 @@ mod matching {
             (v, 0) => s += v * v,
             (v, _) if v > 1.0 => s -= v.sin(),
             _ => {}
+        }
+        // Names bound to the values of before: `q` is `p`'s.
+        let (p, q) = (x[0], x[1]);
+        match (p, q) {
+            (q, p) if q > p => s += q * 2.0 - p,
+            (q, _) => s += q * 0.5,
         }
         s
     }
@@ -530,6 +537,11 @@ mod matching {
         } else if v > 1.0 {
             s -= v.sin();
         }
+        if x[0] > x[1] {
+            s += x[0] * 2.0 - x[1];
+        } else {
+            s += x[0] * 0.5;
+        }
         s
     }
 
@@ -569,17 +581,20 @@ mod matching {
         }
         let modes = [Mode::Square, Mode::Sine, Mode::Both];
         for (i, j) in (0..5).flat_map(|i| (0..5).map(move |j| (i, j))) {
-            let (mode, kind) = (modes[(i + j) % 2], modes[(i * j) % 3]);
+            let (mode, kind) = (modes[(i + j) % 3], modes[(i * j) % 3]);
             GradCheck::new("match on tuples")
-                .kink(|x| x[0].abs().min((x[1] - x[2]).abs()).min((x[2] - 0.5).abs()))
+                .kink(|x| {
+                    let gaps = [x[0], x[1] - x[2], x[2] - 0.5, x[0] - x[1]];
+                    gaps.iter().fold(f64::INFINITY, |m, g| m.min(g.abs()))
+                })
                 .flat(
                     &cube::<4>(1353 + 5 * i as u64 + j as u64, 20, -1.5, 1.5),
+                    |x: &[f64; 4]| by_cell(x, i, j, mode, &kind),
                     |x: &[f64; 4]| {
-                        let value = by_cell(x, i, j, mode, &kind);
+                        let (value, d_x) = by_cell_grad(x, i, j, mode, &kind);
                         assert_eq!(value, by_cell_reference(x, i, j, mode, &kind));
-                        value
+                        (value, d_x)
                     },
-                    |x: &[f64; 4]| by_cell_grad(x, i, j, mode, &kind),
                 );
         }
         for flip in [false, true] {

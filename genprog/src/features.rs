@@ -59,7 +59,7 @@ features! {
     Triangular "triangular" "`for j in 0..i` and `0..=i`",
     Slices "slices" "slice parameters of data (`xs: &[$F]`) and loops over their run-time length (`xs.iter()`, `0..xs.len()`, `.enumerate()`, `.zip(..)`) that share only an accumulator, or carry it (recorded into `Vec`s, or under binomial checkpoints), sometimes inside a loop of independent iterations over a slice's length (`for q in 0..ys.len() { let mut acc = 0.0; for .. { acc = acc * 0.5 + .. } outer += acc * 0.5; }`)",
     Iter "iter" "`a.iter()`, sometimes `.skip(k)`, `.take(n)`, `.step_by(s)` and `.rev()` after `iter()` (also of a `zip`'s operand and `iter_mut()`) and `.rev()` last (also after `enumerate` and `zip`); now and then `a.windows(k)` or `a.chunks_exact(k)` (or `a.chunks(k)` where `k` divides a length written as a number) instead, two elements of the group (or the group summed) read into a local, or a sub-slice of constant bounds iterated, `h[1..3].iter()`, `a[2..]`, `a[..=1]`",
-    Enumerate "enumerate" "`a.iter().enumerate()`, now and then with `.skip(k)` or `.take(n)` after it",
+    Enumerate "enumerate" "`a.iter().enumerate()`, now and then with `.skip(k)`, `.take(n)` or `.step_by(s)` after it",
     Zip "zip" "`a.iter().zip(b.iter())`",
     IterMut "iter-mut" "`h.iter_mut()` on local arrays",
     Break "break" "`break` and `continue` under conditions",

@@ -1451,31 +1451,36 @@ impl Gen<'_> {
         [a, b, c]: [&Ex; 3],
         mag: f64,
     ) -> Ex {
-        let cond = self.cond(0);
+        let parts = [a, b, c];
         let rem = index.map(|i| format!("{i} % {}", self.rng.gen_range(2..=4)));
-        let typed = a.typed || b.typed || c.typed;
         let (a, b, c) = (&a.s, &b.s, &c.s);
         let (text, mag) = match (rem, self.rng.gen_range(0..2)) {
-            (Some(r), 0) => (
-                format!(
-                    "(match ({r}, {cond}) {{ (0, true) => {a}, (1 | 2, _) | (_, false) => {b}, _ => {c} }})"
-                ),
-                mag,
-            ),
+            (Some(r), 0) => {
+                let cond = self.cond(0);
+                (
+                    format!(
+                        "(match ({r}, {cond}) {{ (0, true) => {a}, (1 | 2, _) | (_, false) => {b}, _ => {c} }})"
+                    ),
+                    mag,
+                )
+            }
             (Some(r), _) => (
                 format!(
                     "(match ({a}, {r}) {{ (elt, 0) => elt * 0.5 + {b}, (elt, arm @ 1..=2) if elt > 0.0 => elt + ({b}) * (arm as $F), (.., _) => {c} }})"
                 ),
                 mag * 4.0,
             ),
-            (None, _) if mode => (
-                format!(
-                    "(match (mode, {cond}) {{ (E::A, true) => {a}, (E::B | E::C, ..) => {b}, _ => {c} }})"
-                ),
-                mag,
-            ),
+            (None, _) if mode => {
+                let cond = self.cond(0);
+                (
+                    format!(
+                        "(match (mode, {cond}) {{ (E::A, true) => {a}, (E::B | E::C, ..) => {b}, _ => {c} }})"
+                    ),
+                    mag,
+                )
+            }
             (None, _) => {
-                let other = self.cond(0);
+                let (cond, other) = (self.cond(0), self.cond(0));
                 (
                     format!(
                         "(match ({cond}, ({other}, 1)) {{ (true, (true, _)) => {a}, (false, ..) => {b}, _ => {c} }})"
@@ -1484,11 +1489,7 @@ impl Gen<'_> {
                 )
             }
         };
-        Ex {
-            s: text,
-            mag,
-            typed,
-        }
+        Ex::from(text, mag, &parts)
     }
 
     fn bounded_of(&mut self, e: Ex) -> Ex {
@@ -1789,8 +1790,11 @@ impl Gen<'_> {
                     });
                 }
                 Ty::Bool => {
+                    // A closure's body reads no `mut` bool (its borrow would keep the bool
+                    // from being assigned: seed 1, p205, once `tuple-match` moved the stream).
                     let bools: Vec<String> = (self.visible().into_iter())
                         .filter(|&k| matches!(self.scope[k].kind, Kind::Bool))
+                        .filter(|&k| !(self.immutable_only && self.scope[k].mutable))
                         .map(|k| self.scope[k].name.clone())
                         .collect();
                     args.push(match bools.choose(&mut self.rng) {
@@ -1922,6 +1926,7 @@ impl Gen<'_> {
         if r >= 70 && self.on.has(Feature::Bools) {
             let bools: Vec<String> = (self.visible().into_iter())
                 .filter(|&k| matches!(self.scope[k].kind, Kind::Bool))
+                .filter(|&k| !(self.immutable_only && self.scope[k].mutable))
                 .map(|k| self.scope[k].name.clone())
                 .collect();
             if let Some(b) = bools.choose(&mut self.rng).cloned() {
@@ -3630,12 +3635,13 @@ impl Gen<'_> {
                     self.enter_loop(&i, len - 1, len as f64);
                     self.declare(&v, Kind::Elem, false, src.mag);
                     let (window, rev) = (self.window(len), self.rev());
-                    // Now and then `.skip(k)` or `.take(n)` after `.enumerate()` instead (the
-                    // index still the element's).
+                    // Now and then `.skip(k)`, `.take(n)` or `.step_by(s)` after `.enumerate()`
+                    // instead (the index still the element's).
                     let after = match window.is_empty() && rev.is_empty() {
-                        true if self.side.gen_bool(0.2) => match self.side.gen_bool(0.5) {
-                            true => format!(".skip({})", self.side.gen_range(0..=len)),
-                            false => format!(".take({})", self.side.gen_range(0..=len)),
+                        true if self.side.gen_bool(0.2) => match self.side.gen_range(0..3) {
+                            0 => format!(".skip({})", self.side.gen_range(0..=len)),
+                            1 => format!(".take({})", self.side.gen_range(0..=len)),
+                            _ => format!(".step_by({})", self.side.gen_range(1..=3)),
                         },
                         _ => String::new(),
                     };

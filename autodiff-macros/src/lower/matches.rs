@@ -20,6 +20,8 @@ use proc_macro2::{Ident, Span};
 use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
 
+use crate::ir::Kind;
+
 /// The name the scrutinee of a `match` on a computed value is bound to.
 pub(super) const SCRUTINEE: &str = "__stackgrad_match";
 
@@ -27,6 +29,17 @@ pub(super) const SCRUTINEE: &str = "__stackgrad_match";
 /// `__stackgrad_match_1`): an integer, a bool or an enum.
 pub(super) fn is_scrutinee(id: &Ident) -> bool {
     id.to_string().starts_with(SCRUTINEE)
+}
+
+/// The kind of the scrutinee `id` bound to a value of kind `kind`: an integer, a bool or an
+/// enum (taken as an integer), never a float, but for an element of a tuple matched (`(_, 0)`
+/// against `(x * 2.0, i)`).
+pub(super) fn scrutinee_kind(id: &Ident, kind: Option<Kind>) -> Kind {
+    match kind {
+        Some(Kind::Bool) => Kind::Bool,
+        Some(Kind::Float) if id != SCRUTINEE => Kind::Float,
+        _ => Kind::Int,
+    }
 }
 
 /// What `matches!` conditions do not support: the error for such a pattern.
@@ -38,20 +51,23 @@ const UNSUPPORTED_TUPLE_PATTERN: &str = "this pattern is not supported in a `mat
 /// Rewrites every `match` in `block` as an `if` chain; an arm with a pattern that is not
 /// supported is left out, with an error.
 pub(super) fn desugar(block: &mut syn::Block) -> Vec<syn::Error> {
-    struct Rewrite(Vec<syn::Error>);
+    /// The errors, and the number of the next element bound (unique in the function, so that
+    /// a `match` within a guard binds no name the guard's own names stand for).
+    struct Rewrite(Vec<syn::Error>, usize);
     impl VisitMut for Rewrite {
         fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
             syn::visit_mut::visit_expr_mut(self, e);
             if let syn::Expr::Match(m) = e
-                && let syn::Expr::Tuple(t) = &*m.expr
+                && let syn::Expr::Tuple(_) = &*m.expr
             {
-                let named = named_elements(m);
-                let (mut binds, mut leaf) = (Vec::new(), 0);
-                let s = Scrutinee::Tuple(
-                    (t.elems.iter())
-                        .map(|e| scrutinee(e, &mut binds, &named, &mut leaf))
-                        .collect(),
-                );
+                let s = leaves(&m.expr, &mut 0);
+                let mut named = Vec::new();
+                for arm in &m.arms {
+                    let _ = test(&arm.pat, &s, &mut named);
+                }
+                let named: HashSet<usize> = named.iter().map(|(_, leaf, _)| *leaf).collect();
+                let mut binds = Vec::new();
+                let s = bound(s, &named, &mut binds, &mut self.1);
                 *e = tuple_chain(m, &s, binds, &mut self.0);
             } else if let syn::Expr::Match(m) = e {
                 let before = m.arms.len();
@@ -95,7 +111,7 @@ pub(super) fn desugar(block: &mut syn::Block) -> Vec<syn::Error> {
             }
         }
     }
-    let mut r = Rewrite(Vec::new());
+    let mut r = Rewrite(Vec::new(), 0);
     r.visit_block_mut(block);
     r.0
 }
@@ -239,73 +255,61 @@ fn if_chain(m: &syn::ExprMatch) -> syn::Expr {
     chain(branches, bind.into_iter().collect())
 }
 
-/// The scrutinee of a `match` on a tuple written out: each element a value read in place (a
-/// place) or bound once, a tuple within written out in turn.
+/// The scrutinee of a `match` on a tuple written out: each element a value (with its number,
+/// counting the elements in order, within tuples within too), a tuple within written out in
+/// turn.
 enum Scrutinee {
-    Value(Box<syn::Expr>),
+    Value(Box<syn::Expr>, usize),
     Tuple(Vec<Scrutinee>),
 }
 
-/// `e` as a [`Scrutinee`]: an element that is not a place is bound to a `let` pushed on
-/// `binds`, in the order Rust evaluates them: `__stackgrad_match_K`, an integer, a bool or an
-/// enum as a scrutinee is, or, if an arm binds a name to it (its number in `named`, counting
-/// the elements in order from `leaf`), `__stackgrad_element_K`, typed as a `let` of the value
-/// would be (a float has its derivative: `(v, 0) => v * v`).
-fn scrutinee(
-    e: &syn::Expr,
-    binds: &mut Vec<syn::Stmt>,
-    named: &HashSet<usize>,
-    leaf: &mut usize,
-) -> Scrutinee {
+/// `e`'s elements as they are written, numbered from `n`.
+fn leaves(e: &syn::Expr, n: &mut usize) -> Scrutinee {
     if let syn::Expr::Tuple(t) = e {
-        let elems = t.elems.iter().map(|e| scrutinee(e, binds, named, leaf));
-        return Scrutinee::Tuple(elems.collect());
+        return Scrutinee::Tuple(t.elems.iter().map(|e| leaves(e, n)).collect());
     }
-    *leaf += 1;
-    if is_place(e) {
-        return Scrutinee::Value(Box::new(e.clone()));
-    }
-    let prefix = if named.contains(&(*leaf - 1)) {
-        "__stackgrad_element"
-    } else {
-        SCRUTINEE
-    };
-    let s = Ident::new(&format!("{prefix}_{}", binds.len()), Span::call_site());
-    binds.push(syn::parse_quote!(let #s = #e;));
-    Scrutinee::Value(Box::new(syn::parse_quote!(#s)))
+    *n += 1;
+    Scrutinee::Value(Box::new(e.clone()), *n - 1)
 }
 
-/// The elements of a `match`'s tuple (numbered in order, within tuples within too) that some
-/// arm binds a name to: its patterns tested against the elements as `__stackgrad_leaf_K`.
-fn named_elements(m: &syn::ExprMatch) -> HashSet<usize> {
-    fn leaves(e: &syn::Expr, n: &mut usize) -> Scrutinee {
-        if let syn::Expr::Tuple(t) = e {
-            return Scrutinee::Tuple(t.elems.iter().map(|e| leaves(e, n)).collect());
+/// The elements bound to `let`s pushed on `binds`, in the order Rust evaluates them (it
+/// evaluates the tuple before any arm): one an arm binds a name to (its number in `named`) to
+/// `__stackgrad_element_K`, typed as a `let` of it would be (a float keeps its derivative:
+/// `(v, 0) => v * v`), so that the names are bound to the values of before (`(j, i)` against
+/// `(i, j)` swaps them); another to `__stackgrad_match_K`, an integer, a bool or an enum as a
+/// scrutinee is (a float if it is one), unless it is a place, read where it is tested.
+/// `next` numbers the `let`s.
+fn bound(
+    s: Scrutinee,
+    named: &HashSet<usize>,
+    binds: &mut Vec<syn::Stmt>,
+    next: &mut usize,
+) -> Scrutinee {
+    let (e, leaf) = match s {
+        Scrutinee::Tuple(t) => {
+            let elems = t.into_iter().map(|s| bound(s, named, binds, next));
+            return Scrutinee::Tuple(elems.collect());
         }
-        *n += 1;
-        let id = Ident::new(&format!("__stackgrad_leaf_{}", *n - 1), Span::call_site());
-        Scrutinee::Value(Box::new(syn::parse_quote!(#id)))
-    }
-    let s = leaves(&m.expr, &mut 0);
-    let mut names = Vec::new();
-    for arm in &m.arms {
-        let _ = test(&arm.pat, &s, &mut names);
-    }
-    (names.iter())
-        .filter_map(|(_, v)| {
-            let text = quote::ToTokens::to_token_stream(v).to_string();
-            text.strip_prefix("__stackgrad_leaf_")?.parse().ok()
-        })
-        .collect()
+        Scrutinee::Value(e, leaf) => (e, leaf),
+    };
+    let prefix = match named.contains(&leaf) {
+        true => "__stackgrad_element",
+        false if is_place(&e) => return Scrutinee::Value(e, leaf),
+        false => SCRUTINEE,
+    };
+    let id = Ident::new(&format!("{prefix}_{next}"), Span::call_site());
+    *next += 1;
+    binds.push(syn::parse_quote!(let #id = #e;));
+    Scrutinee::Value(Box::new(syn::parse_quote!(#id)), leaf)
 }
 
 /// The condition under which `pat` matches `s` (`None`: always), pushing the names it binds
-/// (`k`, `mut k`) with their values on `names`; `Err` with the first sub-pattern that is not
-/// supported.
+/// (`k`, `mut k`) with the numbers and values of their elements on `names`; `Err` with the
+/// first sub-pattern that is not supported.
 fn test<'p>(
     pat: &'p syn::Pat,
     s: &Scrutinee,
-    names: &mut Vec<(syn::PatIdent, syn::Expr)>,
+    names: &mut Vec<(syn::PatIdent, usize, syn::Expr)>,
 ) -> Result<Option<syn::Expr>, &'p syn::Pat> {
     let all = |conds: Vec<syn::Expr>, op: syn::BinOp| {
         conds
@@ -315,10 +319,10 @@ fn test<'p>(
     match (pat, s) {
         (syn::Pat::Wild(_), _) => Ok(None),
         (syn::Pat::Paren(p), _) => test(&p.pat, s, names),
-        (syn::Pat::Ident(pi), Scrutinee::Value(v))
+        (syn::Pat::Ident(pi), Scrutinee::Value(v, leaf))
             if pi.by_ref.is_none() && !is_variant_like(&pi.ident) =>
         {
-            names.push((pi.clone(), (**v).clone()));
+            names.push((pi.clone(), *leaf, (**v).clone()));
             match &pi.subpat {
                 Some((_, sub)) => test(sub, s, names),
                 None => Ok(None),
@@ -359,7 +363,7 @@ fn test<'p>(
             }
             Ok(all(conds, syn::parse_quote!(||)))
         }
-        (p, Scrutinee::Value(v)) if binding_in(p).is_none() => {
+        (p, Scrutinee::Value(v, _)) if binding_in(p).is_none() => {
             Ok(Some(syn::parse_quote!(::core::matches!(#v, #p))))
         }
         _ => Err(pat),
@@ -371,16 +375,10 @@ fn test<'p>(
 /// no derivative, and reading twice changes nothing; a name binds nothing, as `_`); an error
 /// on the first sub-pattern that is not supported.
 pub(super) fn tuple_matches(e: &syn::Expr, pat: &syn::Pat) -> Option<syn::Result<syn::Expr>> {
-    fn values(e: &syn::Expr) -> Scrutinee {
-        match e {
-            syn::Expr::Tuple(t) => Scrutinee::Tuple(t.elems.iter().map(values).collect()),
-            e => Scrutinee::Value(Box::new(syn::parse_quote!((#e)))),
-        }
-    }
     let syn::Expr::Tuple(_) = e else {
         return None;
     };
-    Some(match test(pat, &values(e), &mut Vec::new()) {
+    Some(match test(pat, &leaves(e, &mut 0), &mut Vec::new()) {
         Ok(cond) => Ok(cond.unwrap_or_else(|| syn::parse_quote!(true))),
         Err(bad) => Err(syn::Error::new_spanned(bad, UNSUPPORTED_TUPLE_PATTERN)),
     })
@@ -409,7 +407,7 @@ fn tuple_chain(
         };
         let guard = arm.guard.as_ref().map(|(_, g)| {
             let mut g = (**g).clone();
-            for (name, value) in &names {
+            for (name, _, value) in &names {
                 g = replace(&g, &name.ident, value);
             }
             g
@@ -419,7 +417,7 @@ fn tuple_chain(
             (c, g) => c.or(g),
         };
         let mut block = arm_block(arm, None);
-        for (name, value) in names.iter().rev() {
+        for (name, _, value) in names.iter().rev() {
             let (mutability, name) = (&name.mutability, &name.ident);
             let bind = syn::parse_quote!(let #mutability #name = #value;);
             block.stmts.insert(0, bind);
@@ -435,7 +433,7 @@ fn tuple_chain(
     if let Some(bad) = bad {
         errors.push(syn::Error::new_spanned(bad, UNSUPPORTED_TUPLE_PATTERN));
         return match branches.pop() {
-            Some((_, block)) => block_expr(block),
+            Some((_, block)) => chain(vec![(None, block)], binds),
             None => match m.arms.iter().rfind(|a| !binds_names(&a.pat)) {
                 Some(arm) => block_expr(arm_block(arm, None)),
                 None => syn::parse_quote!({}),
@@ -506,8 +504,9 @@ pub(super) fn enum_scrutinees(block: &syn::Block) -> HashSet<String> {
             _ => false,
         }
     }
-    /// The names of a tuple written out (`e`, or a tuple within) that `pat` (or a case of it)
-    /// matches against an enum variant: `m` in `(Mode::A, 0)` against `(m, k)`.
+    /// The names `pat` (or a case of it) matches against an enum variant: `e` itself, or
+    /// the elements of a tuple written out (a tuple within too): `m` in `(Mode::A, 0)`
+    /// against `(m, k)`.
     fn tuple_variants(e: &syn::Expr, pat: &syn::Pat, out: &mut HashSet<String>) {
         match (e, pat) {
             (_, syn::Pat::Or(o)) => o.cases.iter().for_each(|p| tuple_variants(e, p, out)),
@@ -536,12 +535,7 @@ pub(super) fn enum_scrutinees(block: &syn::Block) -> HashSet<String> {
     }
     impl<'a> Visit<'a> for Find {
         fn visit_expr_match(&mut self, m: &'a syn::ExprMatch) {
-            if m.arms.iter().any(|a| variant(&a.pat))
-                && let Some(n) = name(&m.expr)
-            {
-                self.0.insert(n);
-            }
-            // `match (m, k) { (Mode::A, 0) => .. }`: `m` is an enum.
+            // `match m { Mode::A => .. }`, `match (m, k) { (Mode::A, 0) => .. }`.
             for a in &m.arms {
                 tuple_variants(&m.expr, &a.pat, &mut self.0);
             }
@@ -567,12 +561,7 @@ pub(super) fn enum_scrutinees(block: &syn::Block) -> HashSet<String> {
             let Some(Ok((e, pat))) = matches_args(m) else {
                 return;
             };
-            if variant(&pat)
-                && let Some(n) = name(&e)
-            {
-                self.0.insert(n);
-            }
-            // `matches!((m, k), (Mode::A, 0) | (Mode::B, _))`.
+            // `matches!(m, Mode::A)`, `matches!((m, k), (Mode::A, 0) | (Mode::B, _))`.
             tuple_variants(&e, &pat, &mut self.0);
         }
     }
@@ -617,7 +606,7 @@ mod tests {
         );
         assert_eq!(
             out,
-            "{ { let __stackgrad_element_0 = j % 2 ; if (:: core :: matches ! (i , 0)) || (:: core :: matches ! (__stackgrad_element_0 , 0)) { a } else if (:: core :: matches ! (__stackgrad_element_0 , 1)) && ((i) > 2) { let k = i ; b } else { let mut m = __stackgrad_element_0 ; c } } }"
+            "{ { let __stackgrad_element_0 = i ; let __stackgrad_element_1 = j % 2 ; if (:: core :: matches ! (__stackgrad_element_0 , 0)) || (:: core :: matches ! (__stackgrad_element_1 , 0)) { a } else if (:: core :: matches ! (__stackgrad_element_1 , 1)) && ((__stackgrad_element_0) > 2) { let k = __stackgrad_element_0 ; b } else { let mut m = __stackgrad_element_1 ; c } } }"
         );
     }
 
@@ -627,6 +616,15 @@ mod tests {
         assert_eq!(
             out,
             "{ { let __stackgrad_element_0 = x * 2.0 ; let __stackgrad_match_1 = n % 3 ; if :: core :: matches ! (__stackgrad_match_1 , 0) { let v = __stackgrad_element_0 ; v } else { w } } }"
+        );
+    }
+
+    #[test]
+    fn names_are_bound_to_the_values_of_before() {
+        let out = chain("{ match (i, j, n) { (j, i, 0) if j > i => a, _ => b } }");
+        assert_eq!(
+            out,
+            "{ { let __stackgrad_element_0 = i ; let __stackgrad_element_1 = j ; if (:: core :: matches ! (n , 0)) && ((__stackgrad_element_0) > (__stackgrad_element_1)) { let j = __stackgrad_element_0 ; let i = __stackgrad_element_1 ; a } else { b } } }"
         );
     }
 

@@ -423,11 +423,9 @@ impl Lower {
         };
         let kind = match ann_ty {
             Some(t) => self.f.types.kind(t),
-            // A `match`'s scrutinee is an integer, a bool or an enum, never a float.
-            None if super::matches::is_scrutinee(&pi.ident) => match self.kind_of(&init.expr) {
-                Some(Kind::Bool) => Kind::Bool,
-                _ => Kind::Int,
-            },
+            None if super::matches::is_scrutinee(&pi.ident) => {
+                super::matches::scrutinee_kind(&pi.ident, self.kind_of(&init.expr))
+            }
             None => self.kind_of(&init.expr).unwrap_or(Kind::Float),
         };
         let mutable = pi.mutability.is_some();
