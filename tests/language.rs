@@ -500,6 +500,62 @@ mod matching {
         s
     }
 
+    /// A computed scrutinee an arm binds a name to: an integer (`mut k @ 1..=2` with a guard
+    /// reading `k`, and a name in the last arm), a float (the name keeps its derivative), and a
+    /// place bound by name in a statement `match`.
+    #[differentiable]
+    pub fn by_value(x: &[f64; 3], i: usize, mode: Mode) -> f64 {
+        let mut s = match (i * 7) % 4 {
+            0 => x[0],
+            mut k @ 1..=2 if k != i => {
+                k += 1;
+                (k as f64) * x[1]
+            }
+            k => (k as f64) * x[2] * x[0],
+        };
+        s += match x[1] * 2.0 {
+            v if v > 1.0 => v.sin(),
+            v => v * v,
+        };
+        match i {
+            n if n > 2 => s *= (n as f64) * x[2],
+            _ => {}
+        }
+        // An enum parameter bound by name in a tuple, then matched by variant.
+        match (mode, i % 2) {
+            (m, 0) => {
+                if matches!(m, Mode::Sine) {
+                    s += x[0].sin();
+                }
+            }
+            _ => s -= x[1],
+        }
+        s
+    }
+
+    /// [`by_value`] in plain Rust.
+    fn by_value_reference(x: &[f64; 3], i: usize, mode: Mode) -> f64 {
+        let c = (i * 7) % 4;
+        let mut s = if c == 0 {
+            x[0]
+        } else if (1..=2).contains(&c) && c != i {
+            ((c + 1) as f64) * x[1]
+        } else {
+            (c as f64) * x[2] * x[0]
+        };
+        let v = x[1] * 2.0;
+        s += if v > 1.0 { v.sin() } else { v * v };
+        if i > 2 {
+            s *= (i as f64) * x[2];
+        }
+        if i % 2 == 1 {
+            s -= x[1];
+        } else if let Mode::Sine = mode {
+            s += x[0].sin();
+        }
+        s
+    }
+
     /// [`by_cell`] in plain Rust, each `match` written as the conditions it stands for.
     fn by_cell_reference(x: &[f64; 4], i: usize, j: usize, mode: Mode, kind: &Mode) -> f64 {
         let a = if i == 0 && j == 0 {
@@ -593,6 +649,20 @@ mod matching {
                     |x: &[f64; 4]| {
                         let (value, d_x) = by_cell_grad(x, i, j, mode, &kind);
                         assert_eq!(value, by_cell_reference(x, i, j, mode, &kind));
+                        (value, d_x)
+                    },
+                );
+        }
+        for i in 0..6 {
+            let mode = modes[i % 3];
+            GradCheck::new("match on a computed value bound by name")
+                .kink(|x| (x[1] - 0.5).abs())
+                .flat(
+                    &cube::<3>(1354 + i as u64, 20, -1.5, 1.5),
+                    |x: &[f64; 3]| by_value(x, i, mode),
+                    |x: &[f64; 3]| {
+                        let (value, d_x) = by_value_grad(x, i, mode);
+                        assert_eq!(value, by_value_reference(x, i, mode));
                         (value, d_x)
                     },
                 );

@@ -1,6 +1,7 @@
-//! `match` on integers, bools and fieldless enums, rewritten before lowering as the `if` chain
-//! it stands for (each arm a `matches!` condition), so every context that takes an `if` (a
-//! statement, a value, arms that `return` or `break`) takes a `match`:
+//! `match` on integers, bools and fieldless enums, and on tuples of them written out, rewritten
+//! before lowering as the `if` chain it stands for (each arm a `matches!` condition), so every
+//! context that takes an `if` (a statement, a value, arms that `return` or `break`) takes a
+//! `match`:
 //!
 //! ```text
 //! match n { 0 => a, 1 | 2 => b, k if k > 5 => c, _ => d }
@@ -10,9 +11,10 @@
 //! The scrutinee is bound once (`let` before the chain) unless it is a place. A tuple written
 //! out (`match (i, j)`, `match (x > 0.0, mode)`) has each element bound once so, and its arms'
 //! tuple patterns test element by element (`(0, _) | (_, 0)` as `matches!(i, 0) ||
-//! matches!(j, 0)`, a name binding the element it stands for). Also here: which
-//! parameters the function matches on by enum variant (`match mode { Mode::Fast => .. }`): those
-//! are fieldless enums, taken by value or by reference and never differentiated.
+//! matches!(j, 0)`, a name binding the element it stands for); a scrutinee that is not a
+//! tuple is its one element. Also here: which parameters the function matches on by enum
+//! variant (`match mode { Mode::Fast => .. }`): those are fieldless enums, taken by value or
+//! by reference and never differentiated.
 
 use std::collections::HashSet;
 
@@ -22,22 +24,30 @@ use syn::visit_mut::VisitMut;
 
 use crate::ir::Kind;
 
-/// The name the scrutinee of a `match` on a computed value is bound to.
-pub(super) const SCRUTINEE: &str = "__stackgrad_match";
+/// The name the scrutinee of a `match` on a computed value is bound to when an arm tests it by
+/// value (numbered, as `__stackgrad_match_1`, for an element of a tuple).
+const SCRUTINEE: &str = "__stackgrad_match";
 
-/// Whether `id` is a scrutinee the rewrite bound (`__stackgrad_match`, or an element of a tuple,
-/// `__stackgrad_match_1`): an integer, a bool or an enum.
+/// The name, numbered, a computed scrutinee or element is bound to when no arm tests it by
+/// value (`k => ..`, `(k, 0) => ..`, `(_, 0) => ..`).
+const ELEMENT: &str = "__stackgrad_element";
+
+/// Whether `id` is a name the rewrite bound: a scrutinee (`__stackgrad_match`, or an element of
+/// a tuple, `__stackgrad_match_1`) or what an arm names (`__stackgrad_element_0`).
 pub(super) fn is_scrutinee(id: &Ident) -> bool {
-    id.to_string().starts_with(SCRUTINEE)
+    let id = id.to_string();
+    id.starts_with(SCRUTINEE) || id.starts_with(ELEMENT)
 }
 
-/// The kind of the scrutinee `id` bound to a value of kind `kind`: an integer, a bool or an
-/// enum (taken as an integer), never a float, but for an element of a tuple matched (`(_, 0)`
-/// against `(x * 2.0, i)`).
+/// The kind of the name `id` the rewrite bound to a value of kind `kind`: a value no arm tests
+/// (`__stackgrad_element_K`) is typed as a `let` of it would be (a float keeps its derivative),
+/// an integer or an enum (taken as an integer) if its kind is not known; one an arm tests by
+/// value (`__stackgrad_match`) is an integer, a bool or an enum, never a float (a call's value
+/// is taken for one where its kind is not known).
 pub(super) fn scrutinee_kind(id: &Ident, kind: Option<Kind>) -> Kind {
     match kind {
+        Some(kind) if id.to_string().starts_with(ELEMENT) => kind,
         Some(Kind::Bool) => Kind::Bool,
-        Some(Kind::Float) if id != SCRUTINEE => Kind::Float,
         _ => Kind::Int,
     }
 }
@@ -57,57 +67,20 @@ pub(super) fn desugar(block: &mut syn::Block) -> Vec<syn::Error> {
     impl VisitMut for Rewrite {
         fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
             syn::visit_mut::visit_expr_mut(self, e);
-            if let syn::Expr::Match(m) = e
-                && let syn::Expr::Tuple(_) = &*m.expr
-            {
+            if let syn::Expr::Match(m) = e {
+                let tuple = matches!(&*m.expr, syn::Expr::Tuple(_));
                 let s = leaves(&m.expr, &mut 0);
-                let mut named = Vec::new();
+                let mut seen = Seen::default();
                 for arm in &m.arms {
-                    let _ = test(&arm.pat, &s, &mut named);
+                    let _ = test(&arm.pat, &s, &mut seen);
                 }
-                let named: HashSet<usize> = named.iter().map(|(_, leaf, _)| *leaf).collect();
                 let mut binds = Vec::new();
-                let s = bound(s, &named, &mut binds, &mut self.1);
-                *e = tuple_chain(m, &s, binds, &mut self.0);
-            } else if let syn::Expr::Match(m) = e {
-                let before = m.arms.len();
-                let mut removed = Vec::new();
-                m.arms.retain(|a| {
-                    let pat = match &a.pat {
-                        syn::Pat::Ident(pi) => pi.subpat.as_ref().map_or(&a.pat, |s| &*s.1),
-                        p => p,
-                    };
-                    let bad = binding_in(pat)
-                        .filter(|_| !matches!(&a.pat, syn::Pat::Ident(pi) if pi.subpat.is_none()));
-                    // One error per `match`, on its first such pattern.
-                    if let Some(bad) = bad {
-                        if removed.is_empty() {
-                            self.0
-                                .push(syn::Error::new_spanned(bad, UNSUPPORTED_PATTERN));
-                        }
-                        removed.push(a.clone());
-                    }
-                    bad.is_none()
-                });
-                // With every arm left out, the value is that of one that binds no name (`(0, _)
-                // => x`), so that its `match` still has one.
-                let all_good = m.arms.len() == before;
-                if m.arms.is_empty()
-                    && let Some(arm) = removed.into_iter().rfind(|a| !binds_names(&a.pat))
-                {
-                    m.arms.push(arm);
-                }
-                // After an error, only the last arm's body is lowered (nothing more to report
-                // about the scrutinee or the other arms).
-                *e = match m.arms.last() {
-                    Some(_) if all_good => if_chain(m),
-                    Some(last) => syn::Expr::Block(syn::ExprBlock {
-                        attrs: Vec::new(),
-                        label: None,
-                        block: arm_block(last, None),
-                    }),
-                    None => syn::parse_quote!({}),
+                let s = bound(s, &seen, !tuple, &mut binds, &mut self.1);
+                let unsupported = match tuple {
+                    true => UNSUPPORTED_TUPLE_PATTERN,
+                    false => UNSUPPORTED_PATTERN,
                 };
+                *e = arms_chain(m, &s, binds, (unsupported, &mut self.0));
             }
         }
     }
@@ -179,80 +152,11 @@ fn replace(guard: &syn::Expr, name: &Ident, value: &syn::Expr) -> syn::Expr {
 }
 
 /// An arm's body as a block.
-fn arm_block(arm: &syn::Arm, bind: Option<(&Ident, &syn::Expr)>) -> syn::Block {
-    let body = &arm.body;
-    let mut block: syn::Block = match &**body {
+fn arm_block(arm: &syn::Arm) -> syn::Block {
+    match &*arm.body {
         syn::Expr::Block(b) if b.label.is_none() && b.attrs.is_empty() => b.block.clone(),
         e => syn::parse_quote!({ #e }),
-    };
-    if let Some((name, value)) = bind {
-        block
-            .stmts
-            .insert(0, syn::parse_quote!(let #name = #value;));
     }
-    block
-}
-
-/// `match s { arms }` as `if` / `else if` / `else`.
-fn if_chain(m: &syn::ExprMatch) -> syn::Expr {
-    let scrutinee = &*m.expr;
-    let (value, bind): (syn::Expr, Option<syn::Stmt>) = if is_place(scrutinee) {
-        (scrutinee.clone(), None)
-    } else {
-        let s = Ident::new(SCRUTINEE, Span::call_site());
-        (
-            syn::parse_quote!(#s),
-            Some(syn::parse_quote!(let #s = #scrutinee;)),
-        )
-    };
-    // Conditions and bodies, up to the first arm that matches anything (the `else`).
-    let mut branches: Vec<(Option<syn::Expr>, syn::Block)> = Vec::new();
-    for (n, arm) in m.arms.iter().enumerate() {
-        let last = n + 1 == m.arms.len();
-        let guard = arm.guard.as_ref().map(|(_, g)| &**g);
-        let (cond, name): (Option<syn::Expr>, Option<&Ident>) = match &arm.pat {
-            syn::Pat::Wild(_) => (guard.cloned(), None),
-            syn::Pat::Ident(pi) if pi.subpat.is_none() && !is_variant_like(&pi.ident) => {
-                let id = &pi.ident;
-                (guard.map(|g| replace(g, id, &value)), Some(id))
-            }
-            // `n @ 1..=3 if n != 2`: the condition on the value, the name bound in the arm.
-            syn::Pat::Ident(pi)
-                if pi.by_ref.is_none() && pi.mutability.is_none() && pi.subpat.is_some() =>
-            {
-                let id = &pi.ident;
-                let pat = &pi.subpat.as_ref().unwrap().1;
-                let test: syn::Expr = syn::parse_quote!(::core::matches!(#value, #pat));
-                let cond = match guard {
-                    Some(g) => {
-                        let g = replace(g, id, &value);
-                        syn::parse_quote!(#test && (#g))
-                    }
-                    None => test,
-                };
-                (Some(cond), Some(id))
-            }
-            pat => {
-                let test: syn::Expr = syn::parse_quote!(::core::matches!(#value, #pat));
-                (
-                    Some(match guard {
-                        Some(g) => syn::parse_quote!(#test && (#g)),
-                        None => test,
-                    }),
-                    None,
-                )
-            }
-        };
-        let block = arm_block(arm, name.map(|id| (id, &value)));
-        // The last arm runs when no other did (rustc checks the `match` is exhaustive).
-        let cond = if last { None } else { cond };
-        let catch_all = cond.is_none();
-        branches.push((cond, block));
-        if catch_all {
-            break;
-        }
-    }
-    chain(branches, bind.into_iter().collect())
 }
 
 /// The scrutinee of a `match` on a tuple written out: each element a value (with its number,
@@ -272,61 +176,79 @@ fn leaves(e: &syn::Expr, n: &mut usize) -> Scrutinee {
     Scrutinee::Value(Box::new(e.clone()), *n - 1)
 }
 
+/// What the arms' patterns do with the elements of a scrutinee: the names they bind (with the
+/// numbers and values of their elements) and the elements they test by value (`0`, `1..=3`,
+/// `Mode::A`: an integer, a bool or an enum, never a float).
+#[derive(Default)]
+struct Seen {
+    names: Vec<(syn::PatIdent, usize, syn::Expr)>,
+    tested: HashSet<usize>,
+}
+
 /// The elements bound to `let`s pushed on `binds`, in the order Rust evaluates them (it
-/// evaluates the tuple before any arm): one an arm binds a name to (its number in `named`) to
-/// `__stackgrad_element_K`, typed as a `let` of it would be (a float keeps its derivative:
-/// `(v, 0) => v * v`), so that the names are bound to the values of before (`(j, i)` against
-/// `(i, j)` swaps them); another to `__stackgrad_match_K`, an integer, a bool or an enum as a
-/// scrutinee is (a float if it is one), unless it is a place, read where it is tested.
+/// evaluates the scrutinee before any arm), each but a place that no arm binds a name to (read
+/// where it is tested; a `single` scrutinee that is a place is read where it is bound too, as
+/// it binds one name): to `__stackgrad_element_K` if no arm tests it by value, typed as a
+/// `let` of it would be (a float keeps its derivative: `(v, 0) => v * v`), else to
+/// `__stackgrad_match_K` (`__stackgrad_match` for a `single` one), an integer, a bool or an
+/// enum. Names are then bound to the values of before (`(j, i)` against `(i, j)` swaps them).
 /// `next` numbers the `let`s.
 fn bound(
     s: Scrutinee,
-    named: &HashSet<usize>,
+    seen: &Seen,
+    single: bool,
     binds: &mut Vec<syn::Stmt>,
     next: &mut usize,
 ) -> Scrutinee {
     let (e, leaf) = match s {
         Scrutinee::Tuple(t) => {
-            let elems = t.into_iter().map(|s| bound(s, named, binds, next));
+            let elems = t.into_iter().map(|s| bound(s, seen, single, binds, next));
             return Scrutinee::Tuple(elems.collect());
         }
         Scrutinee::Value(e, leaf) => (e, leaf),
     };
-    let prefix = match named.contains(&leaf) {
-        true => "__stackgrad_element",
-        false if is_place(&e) => return Scrutinee::Value(e, leaf),
-        false => SCRUTINEE,
+    let named = seen.names.iter().any(|(_, l, _)| *l == leaf);
+    if is_place(&e) && (single || !named) {
+        return Scrutinee::Value(e, leaf);
+    }
+    let id = match seen.tested.contains(&leaf) {
+        true if single => Ident::new(SCRUTINEE, Span::call_site()),
+        tested => {
+            let prefix = if tested { SCRUTINEE } else { ELEMENT };
+            *next += 1;
+            Ident::new(&format!("{prefix}_{}", *next - 1), Span::call_site())
+        }
     };
-    let id = Ident::new(&format!("{prefix}_{next}"), Span::call_site());
-    *next += 1;
     binds.push(syn::parse_quote!(let #id = #e;));
     Scrutinee::Value(Box::new(syn::parse_quote!(#id)), leaf)
 }
 
 /// The condition under which `pat` matches `s` (`None`: always), pushing the names it binds
-/// (`k`, `mut k`) with the numbers and values of their elements on `names`; `Err` with the
-/// first sub-pattern that is not supported.
+/// (`k`, `mut k`) and the elements it tests on `seen`; `Err` with the first sub-pattern that
+/// is not supported.
 fn test<'p>(
     pat: &'p syn::Pat,
     s: &Scrutinee,
-    names: &mut Vec<(syn::PatIdent, usize, syn::Expr)>,
+    seen: &mut Seen,
 ) -> Result<Option<syn::Expr>, &'p syn::Pat> {
-    let all = |conds: Vec<syn::Expr>, op: syn::BinOp| {
-        conds
-            .into_iter()
-            .reduce(|a, b| syn::parse_quote!((#a) #op (#b)))
-    };
+    let all =
+        |conds: Vec<syn::Expr>, op: syn::BinOp| conds.into_iter().reduce(|a, b| both(a, b, op));
     match (pat, s) {
         (syn::Pat::Wild(_), _) => Ok(None),
-        (syn::Pat::Paren(p), _) => test(&p.pat, s, names),
+        (syn::Pat::Paren(p), _) => test(&p.pat, s, seen),
         (syn::Pat::Ident(pi), Scrutinee::Value(v, leaf))
             if pi.by_ref.is_none() && !is_variant_like(&pi.ident) =>
         {
-            names.push((pi.clone(), *leaf, (**v).clone()));
+            seen.names.push((pi.clone(), *leaf, (**v).clone()));
             match &pi.subpat {
-                Some((_, sub)) => test(sub, s, names),
+                Some((_, sub)) => test(sub, s, seen),
                 None => Ok(None),
             }
+        }
+        // A pattern a `matches!` takes whole (`1 | 2`, `Mode::A`).
+        (p, Scrutinee::Value(v, leaf)) if binding_in(p).is_none() => {
+            seen.tested.insert(*leaf);
+            Ok(Some(syn::parse_quote!(::core::matches!(#v, #p))))
         }
         (syn::Pat::Tuple(t), Scrutinee::Tuple(elems)) => {
             let pats: Vec<&syn::Pat> = t.elems.iter().collect();
@@ -344,16 +266,16 @@ fn test<'p>(
                 };
             let mut conds = Vec::new();
             for (p, s) in pairs {
-                conds.extend(test(p, s, names)?);
+                conds.extend(test(p, s, seen)?);
             }
             Ok(all(conds, syn::parse_quote!(&&)))
         }
         (syn::Pat::Or(o), _) => {
             let mut conds = Vec::new();
             for case in &o.cases {
-                let before = names.len();
-                let cond = test(case, s, names)?;
-                if names.len() > before {
+                let before = seen.names.len();
+                let cond = test(case, s, seen)?;
+                if seen.names.len() > before {
                     return Err(case);
                 }
                 match cond {
@@ -362,9 +284,6 @@ fn test<'p>(
                 }
             }
             Ok(all(conds, syn::parse_quote!(||)))
-        }
-        (p, Scrutinee::Value(v, _)) if binding_in(p).is_none() => {
-            Ok(Some(syn::parse_quote!(::core::matches!(#v, #p))))
         }
         _ => Err(pat),
     }
@@ -378,27 +297,27 @@ pub(super) fn tuple_matches(e: &syn::Expr, pat: &syn::Pat) -> Option<syn::Result
     let syn::Expr::Tuple(_) = e else {
         return None;
     };
-    Some(match test(pat, &leaves(e, &mut 0), &mut Vec::new()) {
+    Some(match test(pat, &leaves(e, &mut 0), &mut Seen::default()) {
         Ok(cond) => Ok(cond.unwrap_or_else(|| syn::parse_quote!(true))),
         Err(bad) => Err(syn::Error::new_spanned(bad, UNSUPPORTED_TUPLE_PATTERN)),
     })
 }
 
-/// A `match` on a tuple written out as an `if` chain, its elements bound first (`binds`). On
-/// a pattern that is not supported, an error on it (pushed on `errors`) and what stands for
-/// the `match` then: the last arm whose pattern is supported (else the last that binds no
-/// name), so that the error is the only one.
-fn tuple_chain(
+/// A `match` as an `if` chain, its scrutinee's elements bound first (`binds`). On a pattern
+/// that is not supported, an error on it (`unsupported`'s message, pushed on its errors) and
+/// what stands for the `match` then: the last arm whose pattern is supported (else the last
+/// that binds no name), so that the error is the only one.
+fn arms_chain(
     m: &syn::ExprMatch,
     s: &Scrutinee,
     binds: Vec<syn::Stmt>,
-    errors: &mut Vec<syn::Error>,
+    unsupported: (&str, &mut Vec<syn::Error>),
 ) -> syn::Expr {
     let mut branches: Vec<(Option<syn::Expr>, syn::Block)> = Vec::new();
     let mut bad: Option<&syn::Pat> = None;
     for (n, arm) in m.arms.iter().enumerate() {
-        let mut names = Vec::new();
-        let cond = match test(&arm.pat, s, &mut names) {
+        let mut seen = Seen::default();
+        let cond = match test(&arm.pat, s, &mut seen) {
             Ok(cond) => cond,
             Err(p) => {
                 bad.get_or_insert(p);
@@ -407,17 +326,17 @@ fn tuple_chain(
         };
         let guard = arm.guard.as_ref().map(|(_, g)| {
             let mut g = (**g).clone();
-            for (name, _, value) in &names {
+            for (name, _, value) in &seen.names {
                 g = replace(&g, &name.ident, value);
             }
             g
         });
         let cond = match (cond, guard) {
-            (Some(c), Some(g)) => Some(syn::parse_quote!((#c) && (#g))),
+            (Some(c), Some(g)) => Some(both(c, g, syn::parse_quote!(&&))),
             (c, g) => c.or(g),
         };
-        let mut block = arm_block(arm, None);
-        for (name, _, value) in names.iter().rev() {
+        let mut block = arm_block(arm);
+        for (name, _, value) in seen.names.iter().rev() {
             let (mutability, name) = (&name.mutability, &name.ident);
             let bind = syn::parse_quote!(let #mutability #name = #value;);
             block.stmts.insert(0, bind);
@@ -431,16 +350,27 @@ fn tuple_chain(
         }
     }
     if let Some(bad) = bad {
-        errors.push(syn::Error::new_spanned(bad, UNSUPPORTED_TUPLE_PATTERN));
+        let (message, errors) = unsupported;
+        errors.push(syn::Error::new_spanned(bad, message));
         return match branches.pop() {
             Some((_, block)) => chain(vec![(None, block)], binds),
             None => match m.arms.iter().rfind(|a| !binds_names(&a.pat)) {
-                Some(arm) => block_expr(arm_block(arm, None)),
+                Some(arm) => block_expr(arm_block(arm)),
                 None => syn::parse_quote!({}),
             },
         };
     }
     chain(branches, binds)
+}
+
+/// `a op b` (`&&`, `||`), each side in parentheses unless a `matches!`.
+fn both(a: syn::Expr, b: syn::Expr, op: syn::BinOp) -> syn::Expr {
+    let side = |e: syn::Expr| match e {
+        syn::Expr::Macro(_) => e,
+        e => syn::parse_quote!((#e)),
+    };
+    let (a, b) = (side(a), side(b));
+    syn::parse_quote!(#a #op #b)
 }
 
 fn block_expr(block: syn::Block) -> syn::Expr {
@@ -488,7 +418,9 @@ pub(super) fn matches_args(m: &syn::ExprMacro) -> Option<syn::Result<(syn::Expr,
 /// The parameters the body matches on by enum variant (`match mode { Mode::Fast => .. }`,
 /// `match *mode`, `matches!(mode, Mode::Fast)`).
 pub(super) fn enum_scrutinees(block: &syn::Block) -> HashSet<String> {
-    struct Find(HashSet<String>);
+    /// The names matched by variant, and the names bound to another name (`let m = mode;`,
+    /// `(m, 0)` against `(mode, i)`), with it.
+    struct Find(HashSet<String>, Vec<(String, String)>);
     fn name(e: &syn::Expr) -> Option<String> {
         match e {
             syn::Expr::Path(p) => p.path.get_ident().map(|i| i.to_string()),
@@ -507,10 +439,16 @@ pub(super) fn enum_scrutinees(block: &syn::Block) -> HashSet<String> {
     /// The names `pat` (or a case of it) matches against an enum variant: `e` itself, or
     /// the elements of a tuple written out (a tuple within too): `m` in `(Mode::A, 0)`
     /// against `(m, k)`.
-    fn tuple_variants(e: &syn::Expr, pat: &syn::Pat, out: &mut HashSet<String>) {
+    fn tuple_variants(e: &syn::Expr, pat: &syn::Pat, out: &mut Find) {
         match (e, pat) {
             (_, syn::Pat::Or(o)) => o.cases.iter().for_each(|p| tuple_variants(e, p, out)),
             (_, syn::Pat::Paren(p)) => tuple_variants(e, &p.pat, out),
+            (e, syn::Pat::Ident(pi)) if !is_variant_like(&pi.ident) => {
+                out.1.extend(name(e).map(|n| (pi.ident.to_string(), n)));
+                if let Some((_, sub)) = &pi.subpat {
+                    tuple_variants(e, sub, out);
+                }
+            }
             (syn::Expr::Tuple(t), syn::Pat::Tuple(pt)) => {
                 // The patterns after a `..` line up with the last elements.
                 let rest = pt.elems.iter().position(|p| matches!(p, syn::Pat::Rest(_)));
@@ -529,7 +467,7 @@ pub(super) fn enum_scrutinees(block: &syn::Block) -> HashSet<String> {
                     tuple_variants(e, p, out);
                 }
             }
-            (e, p) if variant(p) => out.extend(name(e)),
+            (e, p) if variant(p) => out.0.extend(name(e)),
             _ => {}
         }
     }
@@ -537,7 +475,7 @@ pub(super) fn enum_scrutinees(block: &syn::Block) -> HashSet<String> {
         fn visit_expr_match(&mut self, m: &'a syn::ExprMatch) {
             // `match m { Mode::A => .. }`, `match (m, k) { (Mode::A, 0) => .. }`.
             for a in &m.arms {
-                tuple_variants(&m.expr, &a.pat, &mut self.0);
+                tuple_variants(&m.expr, &a.pat, self);
             }
             syn::visit::visit_expr_match(self, m);
         }
@@ -555,6 +493,9 @@ pub(super) fn enum_scrutinees(block: &syn::Block) -> HashSet<String> {
             {
                 self.0.extend(name(&init.expr));
             }
+            if let (syn::Pat::Ident(pi), Some(init)) = (&l.pat, &l.init) {
+                (self.1).extend(name(&init.expr).map(|n| (pi.ident.to_string(), n)));
+            }
             syn::visit::visit_local(self, l);
         }
         fn visit_expr_macro(&mut self, m: &'a syn::ExprMacro) {
@@ -562,12 +503,19 @@ pub(super) fn enum_scrutinees(block: &syn::Block) -> HashSet<String> {
                 return;
             };
             // `matches!(m, Mode::A)`, `matches!((m, k), (Mode::A, 0) | (Mode::B, _))`.
-            tuple_variants(&e, &pat, &mut self.0);
+            tuple_variants(&e, &pat, self);
         }
     }
-    let mut f = Find(HashSet::new());
+    let mut f = Find(HashSet::new(), Vec::new());
     f.visit_block(block);
-    f.0
+    // A name bound to one matched by variant is an enum too.
+    let (mut found, aliases) = (f.0, f.1);
+    while let Some((_, from)) =
+        (aliases.iter()).find(|(to, from)| found.contains(to) && !found.contains(from))
+    {
+        found.insert(from.clone());
+    }
+    found
 }
 
 #[cfg(test)]
@@ -600,13 +548,39 @@ mod tests {
     }
 
     #[test]
+    fn a_computed_scrutinee_an_arm_names_is_bound_once() {
+        let out = chain("{ match i % 3 { 0 => a, mut k @ 1..=2 if k > j => b, _ => c } }");
+        assert_eq!(
+            out,
+            "{ { let __stackgrad_match = i % 3 ; if :: core :: matches ! (__stackgrad_match , 0) { a } else if :: core :: matches ! (__stackgrad_match , 1 ..= 2) && ((__stackgrad_match) > j) { let mut k = __stackgrad_match ; b } else { c } } }"
+        );
+    }
+
+    #[test]
+    fn an_unsupported_pattern_is_one_error_and_the_last_arm_stays() {
+        let mut b: syn::Block =
+            syn::parse_str("{ match i % 3 { Some(x) => a, k => k + 1 } }").unwrap();
+        let errors = desugar(&mut b);
+        assert_eq!(errors.len(), 1);
+        assert!(
+            errors[0]
+                .to_string()
+                .starts_with("this pattern is not supported in a `match`:")
+        );
+        assert_eq!(
+            b.to_token_stream().to_string(),
+            "{ { let __stackgrad_element_0 = i % 3 ; { let k = __stackgrad_element_0 ; k + 1 } } }"
+        );
+    }
+
+    #[test]
     fn a_tuple_is_matched_element_by_element() {
         let out = chain(
             "{ match (i, j % 2) { (0, _) | (_, 0) => a, (k, 1) if k > 2 => b, (.., mut m) => c } }",
         );
         assert_eq!(
             out,
-            "{ { let __stackgrad_element_0 = i ; let __stackgrad_element_1 = j % 2 ; if (:: core :: matches ! (__stackgrad_element_0 , 0)) || (:: core :: matches ! (__stackgrad_element_1 , 0)) { a } else if (:: core :: matches ! (__stackgrad_element_1 , 1)) && ((__stackgrad_element_0) > 2) { let k = __stackgrad_element_0 ; b } else { let mut m = __stackgrad_element_1 ; c } } }"
+            "{ { let __stackgrad_match_0 = i ; let __stackgrad_match_1 = j % 2 ; if :: core :: matches ! (__stackgrad_match_0 , 0) || :: core :: matches ! (__stackgrad_match_1 , 0) { a } else if :: core :: matches ! (__stackgrad_match_1 , 1) && ((__stackgrad_match_0) > 2) { let k = __stackgrad_match_0 ; b } else { let mut m = __stackgrad_match_1 ; c } } }"
         );
     }
 
@@ -624,7 +598,7 @@ mod tests {
         let out = chain("{ match (i, j, n) { (j, i, 0) if j > i => a, _ => b } }");
         assert_eq!(
             out,
-            "{ { let __stackgrad_element_0 = i ; let __stackgrad_element_1 = j ; if (:: core :: matches ! (n , 0)) && ((__stackgrad_element_0) > (__stackgrad_element_1)) { let j = __stackgrad_element_0 ; let i = __stackgrad_element_1 ; a } else { b } } }"
+            "{ { let __stackgrad_element_0 = i ; let __stackgrad_element_1 = j ; if :: core :: matches ! (n , 0) && ((__stackgrad_element_0) > (__stackgrad_element_1)) { let j = __stackgrad_element_0 ; let i = __stackgrad_element_1 ; a } else { b } } }"
         );
     }
 
@@ -635,6 +609,17 @@ mod tests {
             out,
             "{ if :: core :: matches ! (m , Mode :: A) { a } else { b } }"
         );
+    }
+
+    #[test]
+    fn enum_parameters_are_found_through_the_names_bound_to_them() {
+        let b: syn::Block = syn::parse_str(
+            "{ match (mode, i) { (m, 0) => if matches!(m, Mode::A) { } _ => {} } let k = kind; let q = k; if let Kind::X = q { } match *r { s @ Kind::Y => {} _ => {} } let x = y; }",
+        )
+        .unwrap();
+        let mut found: Vec<_> = enum_scrutinees(&b).into_iter().collect();
+        found.sort();
+        assert_eq!(found, ["k", "kind", "m", "mode", "q", "r"]);
     }
 
     #[test]
