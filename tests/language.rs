@@ -500,11 +500,18 @@ mod matching {
         s
     }
 
+    pub struct Scale {
+        pub s: f64,
+    }
+
     /// A computed scrutinee an arm binds a name to: an integer (`mut k @ 1..=2` with a guard
-    /// reading `k`, and a name in the last arm), a float (the name keeps its derivative), and a
-    /// place bound by name in a statement `match`.
-    #[differentiable]
-    pub fn by_value(x: &[f64; 3], i: usize, mode: Mode) -> f64 {
+    /// reading `k`, and a name in the last arm), a float (the name keeps its derivative), a
+    /// place bound by name in a statement `match`, an enum parameter bound by name in a tuple,
+    /// a field (whose kind the syntax does not tell: a float) bound by name in a tuple, a
+    /// call's integer tested by value and bound by name, and a `match` on a place within a
+    /// guard that reads the outer arm's name.
+    #[differentiable(wrt(x))]
+    pub fn by_value(x: &[f64; 3], i: usize, mode: Mode, sc: &Scale) -> f64 {
         let mut s = match (i * 7) % 4 {
             0 => x[0],
             mut k @ 1..=2 if k != i => {
@@ -530,11 +537,32 @@ mod matching {
             }
             _ => s -= x[1],
         }
+        match (sc.s, i % 2) {
+            (v, 0) => s += v * x[0],
+            (v, _) if v > 3.0 => s -= v * x[2],
+            _ => {}
+        }
+        match i32::from(i > 3) {
+            0 => {}
+            n => s += (n as f64) * x[1],
+        }
+        let odd = (i + 1) % 2;
+        s += match i % 3 {
+            0 => x[0],
+            k if match odd {
+                0 => k > 0,
+                _ => false,
+            } =>
+            {
+                x[1] * k as f64
+            }
+            _ => x[2],
+        };
         s
     }
 
     /// [`by_value`] in plain Rust.
-    fn by_value_reference(x: &[f64; 3], i: usize, mode: Mode) -> f64 {
+    fn by_value_reference(x: &[f64; 3], i: usize, mode: Mode, sc: &Scale) -> f64 {
         let c = (i * 7) % 4;
         let mut s = if c == 0 {
             x[0]
@@ -548,11 +576,28 @@ mod matching {
         if i > 2 {
             s *= (i as f64) * x[2];
         }
-        if i % 2 == 1 {
+        let even = i.is_multiple_of(2);
+        if !even {
             s -= x[1];
         } else if let Mode::Sine = mode {
             s += x[0].sin();
         }
+        if even {
+            s += sc.s * x[0];
+        } else if sc.s > 3.0 {
+            s -= sc.s * x[2];
+        }
+        if i > 3 {
+            s += x[1];
+        }
+        let c = i % 3;
+        s += if c == 0 {
+            x[0]
+        } else if (i + 1).is_multiple_of(2) {
+            x[1] * c as f64
+        } else {
+            x[2]
+        };
         s
     }
 
@@ -654,15 +699,15 @@ mod matching {
                 );
         }
         for i in 0..6 {
-            let mode = modes[i % 3];
+            let (mode, sc) = (modes[i % 3], Scale { s: 0.5 + i as f64 });
             GradCheck::new("match on a computed value bound by name")
                 .kink(|x| (x[1] - 0.5).abs())
                 .flat(
                     &cube::<3>(1354 + i as u64, 20, -1.5, 1.5),
-                    |x: &[f64; 3]| by_value(x, i, mode),
+                    |x: &[f64; 3]| by_value(x, i, mode, &sc),
                     |x: &[f64; 3]| {
-                        let (value, d_x) = by_value_grad(x, i, mode);
-                        assert_eq!(value, by_value_reference(x, i, mode));
+                        let (value, d_x) = by_value_grad(x, i, mode, &sc);
+                        assert_eq!(value, by_value_reference(x, i, mode, &sc));
                         (value, d_x)
                     },
                 );

@@ -93,7 +93,7 @@ features! {
     ArrayReturn "array-return" "functions returning `[$F; N]`",
     TupleReturn "tuple-return" "functions returning `($F, $F)`",
     Reductions "reductions" "iterator reductions, `a.iter().map(|v| ..).sum::<$F>()`, `fold`, `product`, `zip`",
-    Match "match" "`match` on loop indices and bools as a value, with or-patterns, ranges and `_`",
+    Match "match" "`match` on loop indices and bools as a value, with or-patterns, ranges and `_`; a float bound by name only (`val if val > 0.25 => ..`)",
     TupleMatch "tuple-match" "with `match`, a `match` on a tuple written out, `match (i % 3, c) { (0, true) => .., (1 | 2, _) | (_, false) => .. }`, a float element bound by name, `..`, the enum",
     ConstBounds "const-bounds" "loop bounds that are constant expressions, `0..N / 2`, `(N + 1) / 2`, `0..N - 1`",
     FnPaths "fn-paths" "float methods called by path, `$F::max(x, y)`, `$F::sqrt(x)`, `$F::sin(x)`",

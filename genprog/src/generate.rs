@@ -1430,7 +1430,7 @@ impl Gen<'_> {
                 };
                 Ex::from(text, mag * 4.0, &[&a, &b, &c])
             }
-            _ => {
+            _ if self.coin(0.5) => {
                 let cond = self.cond(0);
                 Ex::from(
                     format!("(match {cond} {{ true => {}, false => {} }})", a.s, b.s),
@@ -1438,6 +1438,16 @@ impl Gen<'_> {
                     &[&a, &b],
                 )
             }
+            // A float bound by name only (its derivative kept through the name), with a guard
+            // on it (a kink, as an `if`'s condition is).
+            _ => Ex::from(
+                format!(
+                    "(match {} {{ val if val > 0.25 => val * ({}), val => ({}) - 0.5 * val }})",
+                    a.s, b.s, c.s
+                ),
+                a.mag * b.mag + c.mag + a.mag,
+                &[&a, &b, &c],
+            ),
         }
     }
 

@@ -16,7 +16,7 @@
 //! variant (`match mode { Mode::Fast => .. }`): those are fieldless enums, taken by value or
 //! by reference and never differentiated.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use proc_macro2::{Ident, Span};
 use syn::visit::Visit;
@@ -24,30 +24,36 @@ use syn::visit_mut::VisitMut;
 
 use crate::ir::Kind;
 
-/// The name the scrutinee of a `match` on a computed value is bound to when an arm tests it by
-/// value (numbered, as `__stackgrad_match_1`, for an element of a tuple).
+/// The names, numbered (`__stackgrad_match_0`), the rewrite binds a computed scrutinee or
+/// element of one to, by what the arms tell of its kind: one they test by value with no float
+/// literal (`0`, `1..=3`, `Mode::A`) is an integer, a bool or an enum.
 const SCRUTINEE: &str = "__stackgrad_match";
 
-/// The name, numbered, a computed scrutinee or element is bound to when no arm tests it by
-/// value (`k => ..`, `(k, 0) => ..`, `(_, 0) => ..`).
-const ELEMENT: &str = "__stackgrad_element";
+/// One they bind by name without testing it so (`k => ..`, `(k, 0) => ..`), or test against a
+/// float literal (`..=0.0`): typed as a `let` of it would be, a float where the syntax does not
+/// tell (so a float keeps its derivative; a call's integer needs a typed `let` before).
+const BOUND: &str = "__stackgrad_bound";
 
-/// Whether `id` is a name the rewrite bound: a scrutinee (`__stackgrad_match`, or an element of
-/// a tuple, `__stackgrad_match_1`) or what an arm names (`__stackgrad_element_0`).
+/// One no arm reads (`(_, 0)` against `(x * 2.0, i)`), evaluated as Rust evaluates it: a bool
+/// or a float by its kind, else an integer.
+const BY_KIND: &str = "__stackgrad_scrutinee";
+
+/// Whether `id` is a name the rewrite bound ([`SCRUTINEE`], [`BOUND`], [`BY_KIND`]).
 pub(super) fn is_scrutinee(id: &Ident) -> bool {
     let id = id.to_string();
-    id.starts_with(SCRUTINEE) || id.starts_with(ELEMENT)
+    [SCRUTINEE, BOUND, BY_KIND]
+        .iter()
+        .any(|family| id.strip_prefix(family).is_some_and(|k| k.starts_with('_')))
 }
 
-/// The kind of the name `id` the rewrite bound to a value of kind `kind`: a value no arm tests
-/// (`__stackgrad_element_K`) is typed as a `let` of it would be (a float keeps its derivative),
-/// an integer or an enum (taken as an integer) if its kind is not known; one an arm tests by
-/// value (`__stackgrad_match`) is an integer, a bool or an enum, never a float (a call's value
-/// is taken for one where its kind is not known).
+/// The kind of the name `id` the rewrite bound to a value of kind `kind` (`None`: not known
+/// from the syntax), by its family: [`SCRUTINEE`], [`BOUND`] or [`BY_KIND`].
 pub(super) fn scrutinee_kind(id: &Ident, kind: Option<Kind>) -> Kind {
+    let id = id.to_string();
     match kind {
-        Some(kind) if id.to_string().starts_with(ELEMENT) => kind,
+        _ if id.starts_with(BOUND) => kind.unwrap_or(Kind::Float),
         Some(Kind::Bool) => Kind::Bool,
+        Some(Kind::Float) if id.starts_with(BY_KIND) => Kind::Float,
         _ => Kind::Int,
     }
 }
@@ -177,22 +183,22 @@ fn leaves(e: &syn::Expr, n: &mut usize) -> Scrutinee {
 }
 
 /// What the arms' patterns do with the elements of a scrutinee: the names they bind (with the
-/// numbers and values of their elements) and the elements they test by value (`0`, `1..=3`,
-/// `Mode::A`: an integer, a bool or an enum, never a float).
+/// numbers and values of their elements), the elements they test by value (`0`, `1..=3`,
+/// `Mode::A`), and those they test against a float literal (`..=0.0`).
 #[derive(Default)]
 struct Seen {
     names: Vec<(syn::PatIdent, usize, syn::Expr)>,
     tested: HashSet<usize>,
+    floats: HashSet<usize>,
 }
 
 /// The elements bound to `let`s pushed on `binds`, in the order Rust evaluates them (it
 /// evaluates the scrutinee before any arm), each but a place that no arm binds a name to (read
 /// where it is tested; a `single` scrutinee that is a place is read where it is bound too, as
-/// it binds one name): to `__stackgrad_element_K` if no arm tests it by value, typed as a
-/// `let` of it would be (a float keeps its derivative: `(v, 0) => v * v`), else to
-/// `__stackgrad_match_K` (`__stackgrad_match` for a `single` one), an integer, a bool or an
-/// enum. Names are then bound to the values of before (`(j, i)` against `(i, j)` swaps them).
-/// `next` numbers the `let`s.
+/// it binds one name), named by what the arms tell of its kind ([`SCRUTINEE`], [`BOUND`],
+/// [`BY_KIND`]). Names are then bound to the values of before (`(j, i)` against `(i, j)` swaps
+/// them). `next` numbers the `let`s across the function, so that a `match` within a guard
+/// binds no name the guard reads.
 fn bound(
     s: Scrutinee,
     seen: &Seen,
@@ -211,16 +217,29 @@ fn bound(
     if is_place(&e) && (single || !named) {
         return Scrutinee::Value(e, leaf);
     }
-    let id = match seen.tested.contains(&leaf) {
-        true if single => Ident::new(SCRUTINEE, Span::call_site()),
-        tested => {
-            let prefix = if tested { SCRUTINEE } else { ELEMENT };
-            *next += 1;
-            Ident::new(&format!("{prefix}_{}", *next - 1), Span::call_site())
-        }
+    let family = match (seen.tested.contains(&leaf), seen.floats.contains(&leaf)) {
+        (_, true) => BOUND,
+        (true, false) => SCRUTINEE,
+        (false, _) if named => BOUND,
+        (false, _) => BY_KIND,
     };
+    let id = Ident::new(&format!("{family}_{next}"), Span::call_site());
+    *next += 1;
     binds.push(syn::parse_quote!(let #id = #e;));
     Scrutinee::Value(Box::new(syn::parse_quote!(#id)), leaf)
+}
+
+/// Does `p` hold a float literal (`1.0`, `..=0.0`)?
+fn has_float(p: &syn::Pat) -> bool {
+    struct Float(bool);
+    impl<'a> Visit<'a> for Float {
+        fn visit_lit_float(&mut self, _: &'a syn::LitFloat) {
+            self.0 = true;
+        }
+    }
+    let mut f = Float(false);
+    f.visit_pat(p);
+    f.0
 }
 
 /// The condition under which `pat` matches `s` (`None`: always), pushing the names it binds
@@ -248,6 +267,9 @@ fn test<'p>(
         // A pattern a `matches!` takes whole (`1 | 2`, `Mode::A`).
         (p, Scrutinee::Value(v, leaf)) if binding_in(p).is_none() => {
             seen.tested.insert(*leaf);
+            if has_float(p) {
+                seen.floats.insert(*leaf);
+            }
             Ok(Some(syn::parse_quote!(::core::matches!(#v, #p))))
         }
         (syn::Pat::Tuple(t), Scrutinee::Tuple(elems)) => {
@@ -353,14 +375,14 @@ fn arms_chain(
         let (message, errors) = unsupported;
         errors.push(syn::Error::new_spanned(bad, message));
         return match branches.pop() {
-            Some((_, block)) => chain(vec![(None, block)], binds),
+            Some((_, block)) => chain(vec![(None, block)], binds, m.match_token.span),
             None => match m.arms.iter().rfind(|a| !binds_names(&a.pat)) {
                 Some(arm) => block_expr(arm_block(arm)),
                 None => syn::parse_quote!({}),
             },
         };
     }
-    chain(branches, binds)
+    chain(branches, binds, m.match_token.span)
 }
 
 /// `a op b` (`&&`, `||`), each side in parentheses unless a `matches!`.
@@ -383,7 +405,11 @@ fn block_expr(block: syn::Block) -> syn::Expr {
 
 /// `if c0 { b0 } else if c1 { b1 } .. else { bn }` of `branches` (a `None` condition is the
 /// `else`), after the statements `binds`.
-fn chain(branches: Vec<(Option<syn::Expr>, syn::Block)>, binds: Vec<syn::Stmt>) -> syn::Expr {
+fn chain(
+    branches: Vec<(Option<syn::Expr>, syn::Block)>,
+    binds: Vec<syn::Stmt>,
+    span: Span,
+) -> syn::Expr {
     let mut chain: Option<syn::Expr> = None;
     for (cond, block) in branches.into_iter().rev() {
         chain = Some(match (cond, chain) {
@@ -396,7 +422,8 @@ fn chain(branches: Vec<(Option<syn::Expr>, syn::Block)>, binds: Vec<syn::Stmt>) 
     if binds.is_empty() {
         chain
     } else {
-        syn::parse_quote!({ #(#binds)* #chain })
+        // On the `match`: an error about the block (one in a condition) points at it.
+        syn::parse_quote_spanned!(span=> { #(#binds)* #chain })
     }
 }
 
@@ -418,9 +445,13 @@ pub(super) fn matches_args(m: &syn::ExprMacro) -> Option<syn::Result<(syn::Expr,
 /// The parameters the body matches on by enum variant (`match mode { Mode::Fast => .. }`,
 /// `match *mode`, `matches!(mode, Mode::Fast)`).
 pub(super) fn enum_scrutinees(block: &syn::Block) -> HashSet<String> {
-    /// The names matched by variant, and the names bound to another name (`let m = mode;`,
-    /// `(m, 0)` against `(mode, i)`), with it.
-    struct Find(HashSet<String>, Vec<(String, String)>);
+    /// The names matched by variant; the names bound to another name (`let m = mode;`, `(m, 0)`
+    /// against `(mode, i)`), with it; how often each name is bound.
+    struct Find(
+        HashSet<String>,
+        Vec<(String, String)>,
+        HashMap<String, usize>,
+    );
     fn name(e: &syn::Expr) -> Option<String> {
         match e {
             syn::Expr::Path(p) => p.path.get_ident().map(|i| i.to_string()),
@@ -472,6 +503,10 @@ pub(super) fn enum_scrutinees(block: &syn::Block) -> HashSet<String> {
         }
     }
     impl<'a> Visit<'a> for Find {
+        fn visit_pat_ident(&mut self, p: &'a syn::PatIdent) {
+            *self.2.entry(p.ident.to_string()).or_default() += 1;
+            syn::visit::visit_pat_ident(self, p);
+        }
         fn visit_expr_match(&mut self, m: &'a syn::ExprMatch) {
             // `match m { Mode::A => .. }`, `match (m, k) { (Mode::A, 0) => .. }`.
             for a in &m.arms {
@@ -506,13 +541,14 @@ pub(super) fn enum_scrutinees(block: &syn::Block) -> HashSet<String> {
             tuple_variants(&e, &pat, self);
         }
     }
-    let mut f = Find(HashSet::new(), Vec::new());
+    let mut f = Find(HashSet::new(), Vec::new(), HashMap::new());
     f.visit_block(block);
-    // A name bound to one matched by variant is an enum too.
-    let (mut found, aliases) = (f.0, f.1);
-    while let Some((_, from)) =
-        (aliases.iter()).find(|(to, from)| found.contains(to) && !found.contains(from))
-    {
+    // A name bound once, to a name, and matched by variant: that name is an enum too (a name
+    // bound again may stand for another value: `let s = p; .. let s = mode;`).
+    let (mut found, aliases, bound) = (f.0, f.1, f.2);
+    while let Some((_, from)) = aliases.iter().find(|(to, from)| {
+        found.contains(to) && !found.contains(from) && bound.get(to).is_some_and(|&n| n == 1)
+    }) {
         found.insert(from.clone());
     }
     found
@@ -543,7 +579,7 @@ mod tests {
         let out = chain("{ match i % 3 { 0 => a, _ => b } }");
         assert_eq!(
             out,
-            "{ { let __stackgrad_match = i % 3 ; if :: core :: matches ! (__stackgrad_match , 0) { a } else { b } } }"
+            "{ { let __stackgrad_match_0 = i % 3 ; if :: core :: matches ! (__stackgrad_match_0 , 0) { a } else { b } } }"
         );
     }
 
@@ -552,7 +588,7 @@ mod tests {
         let out = chain("{ match i % 3 { 0 => a, mut k @ 1..=2 if k > j => b, _ => c } }");
         assert_eq!(
             out,
-            "{ { let __stackgrad_match = i % 3 ; if :: core :: matches ! (__stackgrad_match , 0) { a } else if :: core :: matches ! (__stackgrad_match , 1 ..= 2) && ((__stackgrad_match) > j) { let mut k = __stackgrad_match ; b } else { c } } }"
+            "{ { let __stackgrad_match_0 = i % 3 ; if :: core :: matches ! (__stackgrad_match_0 , 0) { a } else if :: core :: matches ! (__stackgrad_match_0 , 1 ..= 2) && ((__stackgrad_match_0) > j) { let mut k = __stackgrad_match_0 ; b } else { c } } }"
         );
     }
 
@@ -569,7 +605,7 @@ mod tests {
         );
         assert_eq!(
             b.to_token_stream().to_string(),
-            "{ { let __stackgrad_element_0 = i % 3 ; { let k = __stackgrad_element_0 ; k + 1 } } }"
+            "{ { let __stackgrad_bound_0 = i % 3 ; { let k = __stackgrad_bound_0 ; k + 1 } } }"
         );
     }
 
@@ -585,11 +621,25 @@ mod tests {
     }
 
     #[test]
-    fn an_element_no_arm_names_is_bound_as_a_scrutinee() {
+    fn an_element_an_arm_only_names_is_typed_as_a_let() {
         let out = chain("{ match (x * 2.0, n % 3) { (v, 0) => v, _ => w } }");
         assert_eq!(
             out,
-            "{ { let __stackgrad_element_0 = x * 2.0 ; let __stackgrad_match_1 = n % 3 ; if :: core :: matches ! (__stackgrad_match_1 , 0) { let v = __stackgrad_element_0 ; v } else { w } } }"
+            "{ { let __stackgrad_bound_0 = x * 2.0 ; let __stackgrad_match_1 = n % 3 ; if :: core :: matches ! (__stackgrad_match_1 , 0) { let v = __stackgrad_bound_0 ; v } else { w } } }"
+        );
+    }
+
+    #[test]
+    fn each_element_is_named_by_what_the_arms_tell_of_its_kind() {
+        let out = chain("{ match (f(x), g(y), x * 2.0) { (..=0.0, 0, _) => a, (_, k, _) => b } }");
+        assert_eq!(
+            out,
+            "{ { let __stackgrad_bound_0 = f (x) ; let __stackgrad_match_1 = g (y) ; let __stackgrad_scrutinee_2 = x * 2.0 ; if :: core :: matches ! (__stackgrad_bound_0 , ..= 0.0) && :: core :: matches ! (__stackgrad_match_1 , 0) { a } else { let k = __stackgrad_match_1 ; b } } }"
+        );
+        let out = chain("{ match v.abs() { n if n > 1.0 => a, _ => b } }");
+        assert_eq!(
+            out,
+            "{ { let __stackgrad_bound_0 = v . abs () ; if (__stackgrad_bound_0) > 1.0 { let n = __stackgrad_bound_0 ; a } else { b } } }"
         );
     }
 
@@ -598,7 +648,7 @@ mod tests {
         let out = chain("{ match (i, j, n) { (j, i, 0) if j > i => a, _ => b } }");
         assert_eq!(
             out,
-            "{ { let __stackgrad_element_0 = i ; let __stackgrad_element_1 = j ; if :: core :: matches ! (n , 0) && ((__stackgrad_element_0) > (__stackgrad_element_1)) { let j = __stackgrad_element_0 ; let i = __stackgrad_element_1 ; a } else { b } } }"
+            "{ { let __stackgrad_bound_0 = i ; let __stackgrad_bound_1 = j ; if :: core :: matches ! (n , 0) && ((__stackgrad_bound_0) > (__stackgrad_bound_1)) { let j = __stackgrad_bound_0 ; let i = __stackgrad_bound_1 ; a } else { b } } }"
         );
     }
 
@@ -614,12 +664,12 @@ mod tests {
     #[test]
     fn enum_parameters_are_found_through_the_names_bound_to_them() {
         let b: syn::Block = syn::parse_str(
-            "{ match (mode, i) { (m, 0) => if matches!(m, Mode::A) { } _ => {} } let k = kind; let q = k; if let Kind::X = q { } match *r { s @ Kind::Y => {} _ => {} } let x = y; }",
+            "{ match (mode, i) { (m, 0) => if matches!(m, Mode::A) { } _ => {} } let k = kind; let q = k; if let Kind::X = q { } match *r { s @ Kind::Y => {} _ => {} } let x = y; let t = p; let t = u; if let Kind::X = t { } }",
         )
         .unwrap();
         let mut found: Vec<_> = enum_scrutinees(&b).into_iter().collect();
         found.sort();
-        assert_eq!(found, ["k", "kind", "m", "mode", "q", "r"]);
+        assert_eq!(found, ["k", "kind", "m", "mode", "q", "r", "t"]);
     }
 
     #[test]

@@ -55,11 +55,11 @@ pub fn matching_forward(x: &[f64; 4], tape: &mut MatchingTape) -> f64 {
     let mut s: f64 = 0.0;
     for (k0, i) in (0..4).enumerate() {
         tape.s[k0] = s;
-        let __stackgrad_match: usize = i % 3;
-        s = if ::core::matches!(__stackgrad_match, 0) {
+        let __stackgrad_match_0: usize = i % 3;
+        s = if ::core::matches!(__stackgrad_match_0, 0) {
             s + x[i]
         } else {
-            if ::core::matches!(__stackgrad_match, 1 | 2) { s * x[i] } else { s }
+            if ::core::matches!(__stackgrad_match_0, 1 | 2) { s * x[i] } else { s }
         };
     }
     s
