@@ -508,8 +508,8 @@ mod matching {
     /// reading `k`, and a name in the last arm), a float (the name keeps its derivative), a
     /// place bound by name in a statement `match`, an enum parameter bound by name in a tuple,
     /// a field (whose kind the syntax does not tell: a float) bound by name in a tuple, a
-    /// call's integer tested by value and bound by name, and a `match` on a place within a
-    /// guard that reads the outer arm's name.
+    /// call's integer bound by name only (read as an integer: `n > 0`), and a `match` on a
+    /// place within a guard that reads the outer arm's name.
     #[differentiable(wrt(x))]
     pub fn by_value(x: &[f64; 3], i: usize, mode: Mode, sc: &Scale) -> f64 {
         let mut s = match (i * 7) % 4 {
@@ -543,8 +543,8 @@ mod matching {
             _ => {}
         }
         match i32::from(i > 3) {
-            0 => {}
-            n => s += (n as f64) * x[1],
+            n if n > 0 => s += (n as f64) * x[1],
+            _ => {}
         }
         let odd = (i + 1) % 2;
         s += match i % 3 {

@@ -26,12 +26,14 @@ use crate::ir::Kind;
 
 /// The names, numbered (`__stackgrad_match_0`), the rewrite binds a computed scrutinee or
 /// element of one to, by what the arms tell of its kind: one they test by value with no float
-/// literal (`0`, `1..=3`, `Mode::A`) is an integer, a bool or an enum.
+/// literal (`0`, `1..=3`, `Mode::A`), or bind to a name they read as an integer (`n if n > 2`,
+/// `a[n]`), is an integer, a bool or an enum.
 const SCRUTINEE: &str = "__stackgrad_match";
 
 /// One they bind by name without testing it so (`k => ..`, `(k, 0) => ..`), or test against a
 /// float literal (`..=0.0`): typed as a `let` of it would be, a float where the syntax does not
-/// tell (so a float keeps its derivative; a call's integer needs a typed `let` before).
+/// tell (so a float keeps its derivative; a call's integer that no arm reads as one needs a
+/// typed `let` before).
 const BOUND: &str = "__stackgrad_bound";
 
 /// One no arm reads (`(_, 0)` against `(x * 2.0, i)`), evaluated as Rust evaluates it: a bool
@@ -78,7 +80,13 @@ pub(super) fn desugar(block: &mut syn::Block) -> Vec<syn::Error> {
                 let s = leaves(&m.expr, &mut 0);
                 let mut seen = Seen::default();
                 for arm in &m.arms {
+                    let before = seen.names.len();
                     let _ = test(&arm.pat, &s, &mut seen);
+                    for (name, leaf, _) in &seen.names[before..] {
+                        if read_as_integer(&name.ident, arm) {
+                            seen.ints.insert(*leaf);
+                        }
+                    }
                 }
                 let mut binds = Vec::new();
                 let s = bound(s, &seen, !tuple, &mut binds, &mut self.1);
@@ -184,12 +192,48 @@ fn leaves(e: &syn::Expr, n: &mut usize) -> Scrutinee {
 
 /// What the arms' patterns do with the elements of a scrutinee: the names they bind (with the
 /// numbers and values of their elements), the elements they test by value (`0`, `1..=3`,
-/// `Mode::A`), and those they test against a float literal (`..=0.0`).
+/// `Mode::A`), those they test against a float literal (`..=0.0`), and those bound to a name
+/// its arm reads as an integer ([`read_as_integer`]).
 #[derive(Default)]
 struct Seen {
     names: Vec<(syn::PatIdent, usize, syn::Expr)>,
     tested: HashSet<usize>,
     floats: HashSet<usize>,
+    ints: HashSet<usize>,
+}
+
+/// Does `arm` (its guard or body) read `name` as Rust reads only an integer: beside an integer
+/// literal in an operation (`n > 2`, `n % 2`, `n + 1`) or as an index (`a[n]`)? A float there
+/// would not compile.
+fn read_as_integer(name: &Ident, arm: &syn::Arm) -> bool {
+    struct Reads<'n>(&'n Ident, bool);
+    fn is_name(e: &syn::Expr, name: &Ident) -> bool {
+        match e {
+            syn::Expr::Path(p) => p.path.is_ident(name),
+            syn::Expr::Paren(p) => is_name(&p.expr, name),
+            _ => false,
+        }
+    }
+    fn is_int(e: &syn::Expr) -> bool {
+        matches!(e, syn::Expr::Lit(l) if matches!(l.lit, syn::Lit::Int(_)))
+    }
+    impl<'a> Visit<'a> for Reads<'_> {
+        fn visit_expr_binary(&mut self, b: &'a syn::ExprBinary) {
+            let (l, r) = (&*b.left, &*b.right);
+            self.1 |= (is_name(l, self.0) && is_int(r)) || (is_int(l) && is_name(r, self.0));
+            syn::visit::visit_expr_binary(self, b);
+        }
+        fn visit_expr_index(&mut self, i: &'a syn::ExprIndex) {
+            self.1 |= is_name(&i.index, self.0);
+            syn::visit::visit_expr_index(self, i);
+        }
+    }
+    let mut r = Reads(name, false);
+    if let Some((_, g)) = &arm.guard {
+        r.visit_expr(g);
+    }
+    r.visit_expr(&arm.body);
+    r.1
 }
 
 /// The elements bound to `let`s pushed on `binds`, in the order Rust evaluates them (it
@@ -220,6 +264,7 @@ fn bound(
     let family = match (seen.tested.contains(&leaf), seen.floats.contains(&leaf)) {
         (_, true) => BOUND,
         (true, false) => SCRUTINEE,
+        (false, _) if seen.ints.contains(&leaf) => SCRUTINEE,
         (false, _) if named => BOUND,
         (false, _) => BY_KIND,
     };
@@ -605,7 +650,7 @@ mod tests {
         );
         assert_eq!(
             b.to_token_stream().to_string(),
-            "{ { let __stackgrad_bound_0 = i % 3 ; { let k = __stackgrad_bound_0 ; k + 1 } } }"
+            "{ { let __stackgrad_match_0 = i % 3 ; { let k = __stackgrad_match_0 ; k + 1 } } }"
         );
     }
 
@@ -635,6 +680,11 @@ mod tests {
         assert_eq!(
             out,
             "{ { let __stackgrad_bound_0 = f (x) ; let __stackgrad_match_1 = g (y) ; let __stackgrad_scrutinee_2 = x * 2.0 ; if :: core :: matches ! (__stackgrad_bound_0 , ..= 0.0) && :: core :: matches ! (__stackgrad_match_1 , 0) { a } else { let k = __stackgrad_match_1 ; b } } }"
+        );
+        let out = chain("{ match count(v) { n if n > 2 => a, _ => b } }");
+        assert_eq!(
+            out,
+            "{ { let __stackgrad_match_0 = count (v) ; if (__stackgrad_match_0) > 2 { let n = __stackgrad_match_0 ; a } else { b } } }"
         );
         let out = chain("{ match v.abs() { n if n > 1.0 => a, _ => b } }");
         assert_eq!(
