@@ -504,12 +504,15 @@ mod matching {
         pub s: f64,
     }
 
+    const FLOOR: f64 = 0.0;
+
     /// A computed scrutinee an arm binds a name to: an integer (`mut k @ 1..=2` with a guard
     /// reading `k`, and a name in the last arm), a float (the name keeps its derivative), a
     /// place bound by name in a statement `match`, an enum parameter bound by name in a tuple,
     /// a field (whose kind the syntax does not tell: a float) bound by name in a tuple, a
-    /// call's integer bound by name only (read as an integer: `n > 0`), and a `match` on a
-    /// place within a guard that reads the outer arm's name.
+    /// call's integer bound by name only (read as an integer: `n > 0`), a float tested against
+    /// a float constant and bound by name, and a `match` on a place within a guard that reads
+    /// the outer arm's name.
     #[differentiable(wrt(x))]
     pub fn by_value(x: &[f64; 3], i: usize, mode: Mode, sc: &Scale) -> f64 {
         let mut s = match (i * 7) % 4 {
@@ -546,6 +549,11 @@ mod matching {
             n if n > 0 => s += (n as f64) * x[1],
             _ => {}
         }
+        // A float tested against a float constant, then bound by name: it keeps its derivative.
+        s += match x[2] * 3.0 {
+            ..=FLOOR => 0.5,
+            v => v * x[0],
+        };
         let odd = (i + 1) % 2;
         s += match i % 3 {
             0 => x[0],
@@ -590,6 +598,8 @@ mod matching {
         if i > 3 {
             s += x[1];
         }
+        let w = x[2] * 3.0;
+        s += if w <= FLOOR { 0.5 } else { w * x[0] };
         let c = i % 3;
         s += if c == 0 {
             x[0]
@@ -701,7 +711,7 @@ mod matching {
         for i in 0..6 {
             let (mode, sc) = (modes[i % 3], Scale { s: 0.5 + i as f64 });
             GradCheck::new("match on a computed value bound by name")
-                .kink(|x| (x[1] - 0.5).abs())
+                .kink(|x| (x[1] - 0.5).abs().min(x[2].abs()))
                 .flat(
                     &cube::<3>(1354 + i as u64, 20, -1.5, 1.5),
                     |x: &[f64; 3]| by_value(x, i, mode, &sc),

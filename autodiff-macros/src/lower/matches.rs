@@ -66,8 +66,8 @@ pub(super) const UNSUPPORTED_PATTERN: &str = "this pattern is not supported in a
 /// What a `match` on a tuple written out does not support: the error for such a pattern.
 const UNSUPPORTED_TUPLE_PATTERN: &str = "this pattern is not supported in a `match` on a tuple: match each element as a `match` would (`0`, `1..=3`, `Mode::Fast`, `_`, a name), with as many elements as the tuple (or `..`), and or-patterns that bind no name (`(0, _) | (_, 0)`)";
 
-/// Rewrites every `match` in `block` as an `if` chain; an arm with a pattern that is not
-/// supported is left out, with an error.
+/// Rewrites every `match` in `block` as an `if` chain; on a pattern that is not supported, one
+/// error and the `match` stands for its last supported arm ([`arms_chain`]).
 pub(super) fn desugar(block: &mut syn::Block) -> Vec<syn::Error> {
     /// The errors, and the number of the next element bound (unique in the function, so that
     /// a `match` within a guard binds no name the guard's own names stand for).
@@ -204,7 +204,8 @@ struct Seen {
 
 /// Does `arm` (its guard or body) read `name` as Rust reads only an integer: beside an integer
 /// literal in an operation (`n > 2`, `n % 2`, `n + 1`) or as an index (`a[n]`)? A float there
-/// would not compile.
+/// would not compile. Never where the arm binds `name` again (`for n in ..`, `|n| ..`), whose
+/// reads may be of another value.
 fn read_as_integer(name: &Ident, arm: &syn::Arm) -> bool {
     struct Reads<'n>(&'n Ident, bool);
     fn is_name(e: &syn::Expr, name: &Ident) -> bool {
@@ -228,8 +229,30 @@ fn read_as_integer(name: &Ident, arm: &syn::Arm) -> bool {
             syn::visit::visit_expr_index(self, i);
         }
     }
+    /// Does `e` bind `name` again (a `let`, a loop's or a closure's pattern, a `match` arm)?
+    fn binds(e: &syn::Expr, name: &Ident) -> bool {
+        struct Binds<'n>(&'n Ident, bool);
+        impl<'a> Visit<'a> for Binds<'_> {
+            fn visit_pat_ident(&mut self, p: &'a syn::PatIdent) {
+                self.1 |= p.ident == *self.0;
+                syn::visit::visit_pat_ident(self, p);
+            }
+        }
+        let mut b = Binds(name, false);
+        b.visit_expr(e);
+        b.1
+    }
+    let guard = arm.guard.as_ref().map(|(_, g)| &**g);
+    // Where the arm binds the name again, a read may be of another value: nothing is told.
+    if guard
+        .into_iter()
+        .chain([&*arm.body])
+        .any(|e| binds(e, name))
+    {
+        return false;
+    }
     let mut r = Reads(name, false);
-    if let Some((_, g)) = &arm.guard {
+    if let Some(g) = guard {
         r.visit_expr(g);
     }
     r.visit_expr(&arm.body);
@@ -274,12 +297,27 @@ fn bound(
     Scrutinee::Value(Box::new(syn::parse_quote!(#id)), leaf)
 }
 
-/// Does `p` hold a float literal (`1.0`, `..=0.0`)?
+/// May `p` test a float: does it hold a float literal (`..=0.0`), a path through `f32` or
+/// `f64` (`f64::INFINITY`) or a constant (`LIMIT`, `consts::TOP`: an uppercase name of more
+/// than one letter), which may be a float? A variant (`Mode::A`, `Fast`) is not one.
 fn has_float(p: &syn::Pat) -> bool {
     struct Float(bool);
+    fn constant(id: &Ident) -> bool {
+        let id = id.to_string();
+        id.len() > 1 && !id.contains(|c: char| c.is_ascii_lowercase())
+    }
     impl<'a> Visit<'a> for Float {
         fn visit_lit_float(&mut self, _: &'a syn::LitFloat) {
             self.0 = true;
+        }
+        fn visit_path(&mut self, p: &'a syn::Path) {
+            let float = |s: &syn::PathSegment| s.ident == "f32" || s.ident == "f64";
+            self.0 |= p.segments.iter().any(float)
+                || p.segments.last().is_some_and(|s| constant(&s.ident));
+        }
+        fn visit_pat_ident(&mut self, p: &'a syn::PatIdent) {
+            self.0 |= p.subpat.is_none() && constant(&p.ident);
+            syn::visit::visit_pat_ident(self, p);
         }
     }
     let mut f = Float(false);
@@ -315,6 +353,13 @@ fn test<'p>(
             if has_float(p) {
                 seen.floats.insert(*leaf);
             }
+            // `matches!` takes no pattern that starts with `..=` (`..=0 | 5`): in parentheses.
+            let open = |p: &syn::Pat| matches!(p, syn::Pat::Range(r) if r.start.is_none());
+            let p: syn::Pat = match p {
+                syn::Pat::Or(o) if o.cases.iter().any(open) => syn::parse_quote!((#p)),
+                p if open(p) => syn::parse_quote!((#p)),
+                p => p.clone(),
+            };
             Ok(Some(syn::parse_quote!(::core::matches!(#v, #p))))
         }
         (syn::Pat::Tuple(t), Scrutinee::Tuple(elems)) => {
@@ -679,7 +724,7 @@ mod tests {
         let out = chain("{ match (f(x), g(y), x * 2.0) { (..=0.0, 0, _) => a, (_, k, _) => b } }");
         assert_eq!(
             out,
-            "{ { let __stackgrad_bound_0 = f (x) ; let __stackgrad_match_1 = g (y) ; let __stackgrad_scrutinee_2 = x * 2.0 ; if :: core :: matches ! (__stackgrad_bound_0 , ..= 0.0) && :: core :: matches ! (__stackgrad_match_1 , 0) { a } else { let k = __stackgrad_match_1 ; b } } }"
+            "{ { let __stackgrad_bound_0 = f (x) ; let __stackgrad_match_1 = g (y) ; let __stackgrad_scrutinee_2 = x * 2.0 ; if :: core :: matches ! (__stackgrad_bound_0 , (..= 0.0)) && :: core :: matches ! (__stackgrad_match_1 , 0) { a } else { let k = __stackgrad_match_1 ; b } } }"
         );
         let out = chain("{ match count(v) { n if n > 2 => a, _ => b } }");
         assert_eq!(
@@ -690,6 +735,37 @@ mod tests {
         assert_eq!(
             out,
             "{ { let __stackgrad_bound_0 = v . abs () ; if (__stackgrad_bound_0) > 1.0 { let n = __stackgrad_bound_0 ; a } else { b } } }"
+        );
+    }
+
+    #[test]
+    fn a_float_constant_or_a_shadowed_name_tells_no_integer_and_open_ranges_are_taken() {
+        let out = chain("{ match x * 2.0 { ..=T0 => a, v => v * y } }");
+        assert!(
+            out.starts_with("{ { let __stackgrad_bound_0 = x * 2.0 ;"),
+            "{out}"
+        );
+        let out = chain("{ match (x * 2.0, i) { (f64::INFINITY, _) => a, (v, _) => v * y } }");
+        assert!(
+            out.starts_with("{ { let __stackgrad_bound_0 = x * 2.0 ;"),
+            "{out}"
+        );
+        let out = chain(
+            "{ match x.abs() { v => { let mut s = v * y; for v in 0..4 { s += a[v]; } s } } }",
+        );
+        assert!(
+            out.starts_with("{ { let __stackgrad_bound_0 = x . abs () ;"),
+            "{out}"
+        );
+        let out = chain("{ match n { ..=0 => a, 3 | ..=-5 => b, _ => c } }");
+        assert_eq!(
+            out,
+            "{ if :: core :: matches ! (n , (..= 0)) { a } else if :: core :: matches ! (n , (3 | ..= - 5)) { b } else { c } }"
+        );
+        let out = chain("{ match (m, i % 2) { (Mode::A, 0) => a, _ => b } }");
+        assert!(
+            out.starts_with("{ { let __stackgrad_match_0 = i % 2 ;"),
+            "{out}"
         );
     }
 
