@@ -719,54 +719,56 @@ mod tests {
         );
     }
 
+    /// Each source rewritten begins with its expected text.
+    fn each_begins(cases: &[(&str, &str)]) {
+        for (src, begins) in cases {
+            let out = chain(src);
+            assert!(out.starts_with(begins), "{src}\n{out}");
+        }
+    }
+
     #[test]
     fn each_element_is_named_by_what_the_arms_tell_of_its_kind() {
-        let out = chain("{ match (f(x), g(y), x * 2.0) { (..=0.0, 0, _) => a, (_, k, _) => b } }");
-        assert_eq!(
-            out,
-            "{ { let __stackgrad_bound_0 = f (x) ; let __stackgrad_match_1 = g (y) ; let __stackgrad_scrutinee_2 = x * 2.0 ; if :: core :: matches ! (__stackgrad_bound_0 , (..= 0.0)) && :: core :: matches ! (__stackgrad_match_1 , 0) { a } else { let k = __stackgrad_match_1 ; b } } }"
-        );
-        let out = chain("{ match count(v) { n if n > 2 => a, _ => b } }");
-        assert_eq!(
-            out,
-            "{ { let __stackgrad_match_0 = count (v) ; if (__stackgrad_match_0) > 2 { let n = __stackgrad_match_0 ; a } else { b } } }"
-        );
-        let out = chain("{ match v.abs() { n if n > 1.0 => a, _ => b } }");
-        assert_eq!(
-            out,
-            "{ { let __stackgrad_bound_0 = v . abs () ; if (__stackgrad_bound_0) > 1.0 { let n = __stackgrad_bound_0 ; a } else { b } } }"
-        );
+        each_begins(&[
+            (
+                "{ match (f(x), g(y), x * 2.0) { (..=0.0, 0, _) => a, (_, k, _) => b } }",
+                "{ { let __stackgrad_bound_0 = f (x) ; let __stackgrad_match_1 = g (y) ; let __stackgrad_scrutinee_2 = x * 2.0 ; if :: core :: matches ! (__stackgrad_bound_0 , (..= 0.0)) && :: core :: matches ! (__stackgrad_match_1 , 0) { a } else { let k = __stackgrad_match_1 ; b } } }",
+            ),
+            (
+                "{ match count(v) { n if n > 2 => a, _ => b } }",
+                "{ { let __stackgrad_match_0 = count (v) ; if (__stackgrad_match_0) > 2 { let n = __stackgrad_match_0 ; a } else { b } } }",
+            ),
+            (
+                "{ match v.abs() { n if n > 1.0 => a, _ => b } }",
+                "{ { let __stackgrad_bound_0 = v . abs () ; if (__stackgrad_bound_0) > 1.0 { let n = __stackgrad_bound_0 ; a } else { b } } }",
+            ),
+        ]);
     }
 
     #[test]
     fn a_float_constant_or_a_shadowed_name_tells_no_integer_and_open_ranges_are_taken() {
-        let out = chain("{ match x * 2.0 { ..=T0 => a, v => v * y } }");
-        assert!(
-            out.starts_with("{ { let __stackgrad_bound_0 = x * 2.0 ;"),
-            "{out}"
-        );
-        let out = chain("{ match (x * 2.0, i) { (f64::INFINITY, _) => a, (v, _) => v * y } }");
-        assert!(
-            out.starts_with("{ { let __stackgrad_bound_0 = x * 2.0 ;"),
-            "{out}"
-        );
-        let out = chain(
-            "{ match x.abs() { v => { let mut s = v * y; for v in 0..4 { s += a[v]; } s } } }",
-        );
-        assert!(
-            out.starts_with("{ { let __stackgrad_bound_0 = x . abs () ;"),
-            "{out}"
-        );
-        let out = chain("{ match n { ..=0 => a, 3 | ..=-5 => b, _ => c } }");
-        assert_eq!(
-            out,
-            "{ if :: core :: matches ! (n , (..= 0)) { a } else if :: core :: matches ! (n , (3 | ..= - 5)) { b } else { c } }"
-        );
-        let out = chain("{ match (m, i % 2) { (Mode::A, 0) => a, _ => b } }");
-        assert!(
-            out.starts_with("{ { let __stackgrad_match_0 = i % 2 ;"),
-            "{out}"
-        );
+        each_begins(&[
+            (
+                "{ match x * 2.0 { ..=T0 => a, v => v * y } }",
+                "{ { let __stackgrad_bound_0 = x * 2.0 ;",
+            ),
+            (
+                "{ match (x * 2.0, i) { (f64::INFINITY, _) => a, (v, _) => v * y } }",
+                "{ { let __stackgrad_bound_0 = x * 2.0 ;",
+            ),
+            (
+                "{ match x.abs() { v => { let mut s = v * y; for v in 0..4 { s += a[v]; } s } } }",
+                "{ { let __stackgrad_bound_0 = x . abs () ;",
+            ),
+            (
+                "{ match n { ..=0 => a, 3 | ..=-5 => b, _ => c } }",
+                "{ if :: core :: matches ! (n , (..= 0)) { a } else if :: core :: matches ! (n , (3 | ..= - 5)) { b } else { c } }",
+            ),
+            (
+                "{ match (m, i % 2) { (Mode::A, 0) => a, _ => b } }",
+                "{ { let __stackgrad_match_0 = i % 2 ;",
+            ),
+        ]);
     }
 
     #[test]
