@@ -12,11 +12,9 @@
 //! out (`match (i, j)`, `match (x > 0.0, mode)`) has each element bound once so, and its arms'
 //! tuple patterns test element by element (`(0, _) | (_, 0)` as `matches!(i, 0) ||
 //! matches!(j, 0)`, a name binding the element it stands for); a scrutinee that is not a
-//! tuple is its one element. Also here: which parameters the function matches on by enum
-//! variant (`match mode { Mode::Fast => .. }`): those are fieldless enums, taken by value or
-//! by reference and never differentiated.
+//! tuple is its one element. Which parameters are enums: [`super::enum_params`].
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use proc_macro2::{Ident, Span};
 use syn::visit::Visit;
@@ -84,7 +82,7 @@ pub(super) fn desugar(block: &mut syn::Block) -> Vec<syn::Error> {
                     let _ = test(&arm.pat, &s, &mut seen);
                     for (name, leaf, _) in &seen.names[before..] {
                         if read_as_integer(&name.ident, arm) {
-                            seen.ints.insert(*leaf);
+                            seen.integers.insert(*leaf);
                         }
                     }
                 }
@@ -130,7 +128,7 @@ pub(super) fn binding_in(p: &syn::Pat) -> Option<&syn::Pat> {
 }
 
 /// `Fast` in a pattern (a variant brought into scope with `use`), not a binding `fast`.
-fn is_variant_like(id: &Ident) -> bool {
+pub(super) fn is_variant_like(id: &Ident) -> bool {
     id.to_string().starts_with(|c: char| c.is_ascii_uppercase())
 }
 
@@ -190,16 +188,16 @@ fn leaves(e: &syn::Expr, n: &mut usize) -> Scrutinee {
     Scrutinee::Value(Box::new(e.clone()), *n - 1)
 }
 
-/// What the arms' patterns do with the elements of a scrutinee: the names they bind (with the
-/// numbers and values of their elements), the elements they test by value (`0`, `1..=3`,
-/// `Mode::A`), those they test against a float literal (`..=0.0`), and those bound to a name
-/// its arm reads as an integer ([`read_as_integer`]).
+/// What the arms tell of the elements of a scrutinee: the names they bind (with the numbers
+/// and values of their elements); the elements that are integers, bools or enums, as they test
+/// them by value (`0`, `1..=3`, `Mode::A`) or read a name bound to them as an integer
+/// ([`read_as_integer`]); and those that may be floats all the same, as a pattern testing them
+/// holds a float literal or a constant ([`has_float`]).
 #[derive(Default)]
 struct Seen {
     names: Vec<(syn::PatIdent, usize, syn::Expr)>,
-    tested: HashSet<usize>,
+    integers: HashSet<usize>,
     floats: HashSet<usize>,
-    ints: HashSet<usize>,
 }
 
 /// Does `arm` (its guard or body) read `name` as Rust reads only an integer: beside an integer
@@ -207,7 +205,8 @@ struct Seen {
 /// would not compile. Never where the arm binds `name` again (`for n in ..`, `|n| ..`), whose
 /// reads may be of another value.
 fn read_as_integer(name: &Ident, arm: &syn::Arm) -> bool {
-    struct Reads<'n>(&'n Ident, bool);
+    /// The name; whether a read tells an integer; whether the arm binds the name again.
+    struct Reads<'n>(&'n Ident, bool, bool);
     fn is_name(e: &syn::Expr, name: &Ident) -> bool {
         match e {
             syn::Expr::Path(p) => p.path.is_ident(name),
@@ -228,35 +227,19 @@ fn read_as_integer(name: &Ident, arm: &syn::Arm) -> bool {
             self.1 |= is_name(&i.index, self.0);
             syn::visit::visit_expr_index(self, i);
         }
-    }
-    /// Does `e` bind `name` again (a `let`, a loop's or a closure's pattern, a `match` arm)?
-    fn binds(e: &syn::Expr, name: &Ident) -> bool {
-        struct Binds<'n>(&'n Ident, bool);
-        impl<'a> Visit<'a> for Binds<'_> {
-            fn visit_pat_ident(&mut self, p: &'a syn::PatIdent) {
-                self.1 |= p.ident == *self.0;
-                syn::visit::visit_pat_ident(self, p);
-            }
+        // A `let`, a loop's or a closure's pattern, a `match` arm.
+        fn visit_pat_ident(&mut self, p: &'a syn::PatIdent) {
+            self.2 |= p.ident == *self.0;
+            syn::visit::visit_pat_ident(self, p);
         }
-        let mut b = Binds(name, false);
-        b.visit_expr(e);
-        b.1
     }
-    let guard = arm.guard.as_ref().map(|(_, g)| &**g);
-    // Where the arm binds the name again, a read may be of another value: nothing is told.
-    if guard
-        .into_iter()
-        .chain([&*arm.body])
-        .any(|e| binds(e, name))
-    {
-        return false;
-    }
-    let mut r = Reads(name, false);
-    if let Some(g) = guard {
+    let mut r = Reads(name, false, false);
+    if let Some((_, g)) = &arm.guard {
         r.visit_expr(g);
     }
     r.visit_expr(&arm.body);
-    r.1
+    // Where the arm binds the name again, a read may be of another value: nothing is told.
+    r.1 && !r.2
 }
 
 /// The elements bound to `let`s pushed on `binds`, in the order Rust evaluates them (it
@@ -284,12 +267,12 @@ fn bound(
     if is_place(&e) && (single || !named) {
         return Scrutinee::Value(e, leaf);
     }
-    let family = match (seen.tested.contains(&leaf), seen.floats.contains(&leaf)) {
-        (_, true) => BOUND,
-        (true, false) => SCRUTINEE,
-        (false, _) if seen.ints.contains(&leaf) => SCRUTINEE,
-        (false, _) if named => BOUND,
-        (false, _) => BY_KIND,
+    let family = if seen.floats.contains(&leaf) || (named && !seen.integers.contains(&leaf)) {
+        BOUND
+    } else if seen.integers.contains(&leaf) {
+        SCRUTINEE
+    } else {
+        BY_KIND
     };
     let id = Ident::new(&format!("{family}_{next}"), Span::call_site());
     *next += 1;
@@ -349,7 +332,7 @@ fn test<'p>(
         }
         // A pattern a `matches!` takes whole (`1 | 2`, `Mode::A`).
         (p, Scrutinee::Value(v, leaf)) if binding_in(p).is_none() => {
-            seen.tested.insert(*leaf);
+            seen.integers.insert(*leaf);
             if has_float(p) {
                 seen.floats.insert(*leaf);
             }
@@ -532,118 +515,6 @@ pub(super) fn matches_args(m: &syn::ExprMacro) -> Option<syn::Result<(syn::Expr,
     }))
 }
 
-/// The parameters the body matches on by enum variant (`match mode { Mode::Fast => .. }`,
-/// `match *mode`, `matches!(mode, Mode::Fast)`).
-pub(super) fn enum_scrutinees(block: &syn::Block) -> HashSet<String> {
-    /// The names matched by variant; the names bound to another name (`let m = mode;`, `(m, 0)`
-    /// against `(mode, i)`), with it; how often each name is bound.
-    struct Find(
-        HashSet<String>,
-        Vec<(String, String)>,
-        HashMap<String, usize>,
-    );
-    fn name(e: &syn::Expr) -> Option<String> {
-        match e {
-            syn::Expr::Path(p) => p.path.get_ident().map(|i| i.to_string()),
-            syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => name(&u.expr),
-            syn::Expr::Paren(p) => name(&p.expr),
-            _ => None,
-        }
-    }
-    fn variant(p: &syn::Pat) -> bool {
-        match p {
-            syn::Pat::Path(pp) => pp.path.segments.len() > 1,
-            syn::Pat::Or(o) => o.cases.iter().any(variant),
-            _ => false,
-        }
-    }
-    /// The names `pat` (or a case of it) matches against an enum variant: `e` itself, or
-    /// the elements of a tuple written out (a tuple within too): `m` in `(Mode::A, 0)`
-    /// against `(m, k)`.
-    fn tuple_variants(e: &syn::Expr, pat: &syn::Pat, out: &mut Find) {
-        match (e, pat) {
-            (_, syn::Pat::Or(o)) => o.cases.iter().for_each(|p| tuple_variants(e, p, out)),
-            (_, syn::Pat::Paren(p)) => tuple_variants(e, &p.pat, out),
-            (e, syn::Pat::Ident(pi)) if !is_variant_like(&pi.ident) => {
-                out.1.extend(name(e).map(|n| (pi.ident.to_string(), n)));
-                if let Some((_, sub)) = &pi.subpat {
-                    tuple_variants(e, sub, out);
-                }
-            }
-            (syn::Expr::Tuple(t), syn::Pat::Tuple(pt)) => {
-                // The patterns after a `..` line up with the last elements.
-                let rest = pt.elems.iter().position(|p| matches!(p, syn::Pat::Rest(_)));
-                let (before, after) = match rest {
-                    Some(r) => (r, pt.elems.len() - r - 1),
-                    None => (pt.elems.len(), 0),
-                };
-                let tail = t.elems.len().saturating_sub(after);
-                let pats = pt.elems.iter().take(before).zip(&t.elems).chain(
-                    pt.elems
-                        .iter()
-                        .skip(pt.elems.len() - after)
-                        .zip(t.elems.iter().skip(tail)),
-                );
-                for (p, e) in pats {
-                    tuple_variants(e, p, out);
-                }
-            }
-            (e, p) if variant(p) => out.0.extend(name(e)),
-            _ => {}
-        }
-    }
-    impl<'a> Visit<'a> for Find {
-        fn visit_pat_ident(&mut self, p: &'a syn::PatIdent) {
-            *self.2.entry(p.ident.to_string()).or_default() += 1;
-            syn::visit::visit_pat_ident(self, p);
-        }
-        fn visit_expr_match(&mut self, m: &'a syn::ExprMatch) {
-            // `match m { Mode::A => .. }`, `match (m, k) { (Mode::A, 0) => .. }`.
-            for a in &m.arms {
-                tuple_variants(&m.expr, &a.pat, self);
-            }
-            syn::visit::visit_expr_match(self, m);
-        }
-        // `if let Mode::A = m` and `let Mode::A = m else { .. }` (errors of their own).
-        fn visit_expr_let(&mut self, l: &'a syn::ExprLet) {
-            if variant(&l.pat) {
-                self.0.extend(name(&l.expr));
-            }
-            syn::visit::visit_expr_let(self, l);
-        }
-        fn visit_local(&mut self, l: &'a syn::Local) {
-            if let Some(init) = &l.init
-                && init.diverge.is_some()
-                && variant(&l.pat)
-            {
-                self.0.extend(name(&init.expr));
-            }
-            if let (syn::Pat::Ident(pi), Some(init)) = (&l.pat, &l.init) {
-                (self.1).extend(name(&init.expr).map(|n| (pi.ident.to_string(), n)));
-            }
-            syn::visit::visit_local(self, l);
-        }
-        fn visit_expr_macro(&mut self, m: &'a syn::ExprMacro) {
-            let Some(Ok((e, pat))) = matches_args(m) else {
-                return;
-            };
-            // `matches!(m, Mode::A)`, `matches!((m, k), (Mode::A, 0) | (Mode::B, _))`.
-            tuple_variants(&e, &pat, self);
-        }
-    }
-    let mut f = Find(HashSet::new(), Vec::new(), HashMap::new());
-    f.visit_block(block);
-    // A name bound once, to a name, and matched by variant: that name is an enum too (a name
-    // bound again may stand for another value: `let s = p; .. let s = mode;`).
-    let (mut found, aliases, bound) = (f.0, f.1, f.2);
-    while let Some((_, from)) = aliases.iter().find(|(to, from)| {
-        found.contains(to) && !found.contains(from) && bound.get(to).is_some_and(|&n| n == 1)
-    }) {
-        found.insert(from.clone());
-    }
-    found
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -787,27 +658,5 @@ mod tests {
             out,
             "{ if :: core :: matches ! (m , Mode :: A) { a } else { b } }"
         );
-    }
-
-    #[test]
-    fn enum_parameters_are_found_through_the_names_bound_to_them() {
-        let b: syn::Block = syn::parse_str(
-            "{ match (mode, i) { (m, 0) => if matches!(m, Mode::A) { } _ => {} } let k = kind; let q = k; if let Kind::X = q { } match *r { s @ Kind::Y => {} _ => {} } let x = y; let t = p; let t = u; if let Kind::X = t { } }",
-        )
-        .unwrap();
-        let mut found: Vec<_> = enum_scrutinees(&b).into_iter().collect();
-        found.sort();
-        assert_eq!(found, ["k", "kind", "m", "mode", "q", "r", "t"]);
-    }
-
-    #[test]
-    fn enum_parameters_are_found_by_their_variants() {
-        let b: syn::Block = syn::parse_str(
-            "{ match *mode { Mode::A => 1.0, _ => 2.0 }; match n { 0 => a, _ => b }; if matches!(other, Kind::X | Kind::Y) { } match (k, (n, m)) { (0, (.., Mode::B)) | (_, (Kind::X, _)) => a, _ => b } if matches!((*p, q, r), (.., Kind::X) | (_, 1, _)) { } }",
-        )
-        .unwrap();
-        let mut found: Vec<_> = enum_scrutinees(&b).into_iter().collect();
-        found.sort();
-        assert_eq!(found, ["m", "mode", "n", "other", "r"]);
     }
 }

@@ -14,6 +14,7 @@ mod assigned;
 mod bounded;
 mod closures;
 mod defaults;
+mod enum_params;
 mod exits;
 mod exprs;
 mod field_reads;
@@ -172,7 +173,7 @@ const MAX_ITERS_CHECK: &str = "__stackgrad_max_iters_check";
 pub fn lower(item: &syn::ItemFn, args: &Args) -> syn::Result<Func> {
     let mut l = Lower::new(item, args);
     l.f.tangent_program = args.tangent_program;
-    l.enum_params = matches::enum_scrutinees(&item.block);
+    l.enum_params = enum_params::enum_scrutinees(&item.block);
     l.enum_params
         .extend(args.enums.iter().map(|e| e.to_string()));
     l.signature(&item.sig, args);
