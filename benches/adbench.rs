@@ -26,7 +26,7 @@ fn gmm_instance<const D: usize, const K: usize, const N: usize, const Q: usize>(
     file: &str,
 ) {
     let data: Gmm<D, K, N, Q> = gmm::load(format!(
-        "{}/data/adbench/gmm/{file}",
+        "{}/../data/adbench/gmm/{file}",
         env!("CARGO_MANIFEST_DIR")
     ));
     let (alphas, means, icf, x) = (&data.alphas, &data.means, &data.icf, &*data.x);
@@ -92,7 +92,7 @@ fn lstm_instance<const L: usize, const C: usize, const B: usize>(
     file: &str,
 ) {
     let data: Lstm<L, C, B> = lstm::load(format!(
-        "{}/data/adbench/lstm/{file}",
+        "{}/../data/adbench/lstm/{file}",
         env!("CARGO_MANIFEST_DIR")
     ));
     let (main_params, extra_params, state, sequence) = (
@@ -155,7 +155,7 @@ fn lstm(c: &mut Criterion) {
 
 /// ADBench's file `data/adbench/{path}`.
 fn data(path: &str) -> std::path::PathBuf {
-    std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/data/adbench")).join(path)
+    std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../data/adbench")).join(path)
 }
 
 /// Bundle adjustment on ba1 and ba5: all reprojection and weight residuals, and their sparse

@@ -104,7 +104,7 @@ fn gmm_case(c: &mut Criterion) {
     const N: usize = 1000;
     const Q: usize = D + D * (D - 1) / 2;
     let data: gmm::Gmm<D, K, N, Q> = gmm::load(format!(
-        "{}/data/adbench/gmm/gmm_1k_d10_K5.txt",
+        "{}/../data/adbench/gmm/gmm_1k_d10_K5.txt",
         env!("CARGO_MANIFEST_DIR")
     ));
     let (alphas, means, icf, x) = (&data.alphas, &data.means, &data.icf, &*data.x);

@@ -31,7 +31,7 @@ use gmm::*;
 use gmm_points::*;
 
 fn data_file(name: &str) -> String {
-    format!("{}/data/adbench/gmm/{name}", env!("CARGO_MANIFEST_DIR"))
+    format!("{}/../data/adbench/gmm/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
 /// `gmm_points`' gradient against its objective, in interleaved rounds of `calls` calls.

@@ -259,7 +259,7 @@ impl Generic<GMM_INPUTS> for Gmm<'_> {
 
 fn gmm_case(c: &mut Criterion) {
     let data: gmm::Gmm<D, K, N, Q> = gmm::load(format!(
-        "{}/data/adbench/gmm/gmm_1k_d10_K5.txt",
+        "{}/../data/adbench/gmm/gmm_1k_d10_K5.txt",
         env!("CARGO_MANIFEST_DIR")
     ));
     let (alphas, means, icf, x) = (&data.alphas, &data.means, &data.icf, &*data.x);

@@ -1319,37 +1319,6 @@ fn slices_passed_to_callees_under_hvp_against_differences_of_the_gradient() {
     }
 }
 
-/// GradBench's log-sum-exp (`stackgrad_gradbench::evals::lse`): its loop of `exp` is recorded
-/// into the tape's `Vec` (a costly function, read back in the reverse sweep instead of computed
-/// again), its running maximum run again.
-#[test]
-fn a_recorded_loop_of_exp_against_the_closed_form_on_a_reused_tape() {
-    use stackgrad_gradbench::evals::lse::{
-        LseTape, lse as logsumexp, lse_adjoint as logsumexp_adjoint,
-        lse_forward as logsumexp_forward, lse_grad as logsumexp_grad,
-    };
-    let mut tape = LseTape::new();
-    // Longer, shorter, longer again: the `Vec`s resized on the same tape.
-    for (seed, n) in [(33, 40), (34, 7), (35, 64)] {
-        let x = data(seed, n, -3.0, 3.0);
-        let value = logsumexp_forward(&x, &mut tape);
-        assert!(tape.bytes() >= n * 8, "the exponentials are recorded");
-        let mut d_x = vec![0.0; n];
-        logsumexp_adjoint(&x, &tape, 1.0, &mut d_x);
-        let m = x.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
-        let z: f64 = x.iter().map(|v| (v - m).exp()).sum();
-        assert!((value - (m + z.ln())).abs() <= 1e-12 * value.abs().max(1.0));
-        assert_eq!(logsumexp(&x), value);
-        let (v2, ()) = logsumexp_grad(&x, &mut vec![0.0; n]);
-        assert_eq!(v2, value);
-        for i in 0..n {
-            // The softmax.
-            let want = (x[i] - m).exp() / z;
-            assert!((d_x[i] - want).abs() <= 1e-12, "{} against {want}", d_x[i]);
-        }
-    }
-}
-
 /// Two loops of independent iterations: the first reaches the value through `ln` (not fused),
 /// the second linearly (fused into `f_grad`'s forward sweep though it is not the first; its
 /// `sin` is not recorded then), reading a value the first one's result makes.

@@ -51,7 +51,7 @@
 //!
 //! # Choice of kernel (measured)
 //!
-//! `cargo bench -p autodiff-runtime --bench matmul` times these kernels against the
+//! `cargo bench --bench matmul` times these kernels against the
 //! `matrixmultiply` crate (0.3) and the `gemm` crate (0.19, the one candle uses) on the GPT's
 //! shapes; the table is in `BENCHMARKS.md`. On an AVX2 core the three are within about 20 % of
 //! each other on the forward products, these kernels are faster at batch 1, and the libraries

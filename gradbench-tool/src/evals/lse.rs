@@ -45,3 +45,39 @@ pub fn evaluate(function: &str, input: &Value) -> Result<(Value, Vec<Duration>),
         _ => Err(super::unknown("lse", function)),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The loop of `exp` is recorded into the tape's `Vec` (a costly function, read back in the
+    /// reverse sweep instead of computed again), the running maximum run again: the value against
+    /// the closed form, the gradient against the softmax, on one tape reused for three lengths.
+    #[test]
+    fn a_recorded_loop_of_exp_against_the_closed_form_on_a_reused_tape() {
+        let mut tape = LseTape::new();
+        // Longer, shorter, longer again: the `Vec`s resized on the same tape.
+        for (shift, n) in [(0.3, 40), (1.1, 7), (2.9, 64)] {
+            let x: Vec<f64> = (0..n)
+                .map(|i| 3.0 * (1.7 * i as f64 + shift).sin())
+                .collect();
+            let value = lse_forward(&x, &mut tape);
+            assert!(tape.bytes() >= n * 8, "the exponentials are recorded");
+            let mut d_x = vec![0.0; n];
+            lse_adjoint(&x, &tape, 1.0, &mut d_x);
+            let m = x.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+            let z: f64 = x.iter().map(|v| (v - m).exp()).sum();
+            assert!((value - (m + z.ln())).abs() <= 1e-12 * value.abs().max(1.0));
+            assert_eq!(lse(&x), value);
+            let (v2, ()) = lse_grad(&x, &mut vec![0.0; n]);
+            assert_eq!(v2, value);
+            let mut d_again = vec![0.0; n];
+            gradient(&x, &mut tape, &mut d_again);
+            assert_eq!(d_again, d_x);
+            for i in 0..n {
+                let want = (x[i] - m).exp() / z;
+                assert!((d_x[i] - want).abs() <= 1e-12, "{} against {want}", d_x[i]);
+            }
+        }
+    }
+}

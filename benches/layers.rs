@@ -3,7 +3,7 @@
 //! (`causal_self_attention_rows_forward_into` and its adjoint), layer norm
 //! (`layer_norm_forward_into` and its adjoint) and the feed-forward network's adjoint
 //! (`feed_forward_add_adjoint`, 96 hidden units: its products and what lies between them). Each case writes into buffers allocated once, as
-//! the GPT's sweeps do. Run with `cargo bench -p autodiff-runtime --bench layers`;
+//! the GPT's sweeps do. Run with `cargo bench --bench layers`;
 //! `STACKGRAD_MAX_ISA=avx2` (or `portable`) runs them on a narrower path than the CPU's widest.
 //! The results are in `BENCHMARKS.md`.
 

@@ -7,8 +7,8 @@
 //! Three products per shape, which between them use every operand layout of the kernel:
 //! `linear` (`x · wᵀ + b`), `matmul` (`a · b`) and `linear_adjoint` (`d_y · w` and `d_yᵀ · x`).
 //! Each group's throughput is its FLOP (two per multiply-add), so criterion's `thrpt` is GFLOP/s
-//! (printed as `Gelem/s`); the bench first prints this core's peak (`benches/support/peak_fma.rs`
-//! of the workspace). Run with `cargo bench -p autodiff-runtime --bench matmul`; the results are in
+//! (printed as `Gelem/s`); the bench first prints this core's peak (`support/peak_fma.rs`,
+//! shared with the GPT bench). Run with `cargo bench --bench matmul`; the results are in
 //! `BENCHMARKS.md`. Every case writes into buffers allocated once, as the GPT's forward sweep writes
 //! into its tape (`linear_forward_into`, `matmul_forward_into`) and its adjoints accumulate into
 //! its cotangents: the times are the kernels' alone, with no page faults or copies of the output.
@@ -232,7 +232,7 @@ fn gpt_shapes(c: &mut Criterion) {
     shape::<8, 24, 96>(c);
 }
 
-#[path = "../../benches/support/peak_fma.rs"]
+#[path = "support/peak_fma.rs"]
 mod peak_fma;
 
 fn main() {
