@@ -1,4 +1,4 @@
-use autodiff_macros::Parameters;
+use stackgrad::Parameters;
 
 #[derive(Parameters)]
 #[parameters(crate = "autodiff_runtime")]

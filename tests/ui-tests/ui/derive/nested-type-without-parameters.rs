@@ -1,4 +1,4 @@
-use autodiff_macros::Parameters;
+use stackgrad::Parameters;
 
 struct NotParameters {
     w: [f32; 2],

@@ -2,7 +2,8 @@ use stackgrad::differentiable;
 
 #[differentiable]
 fn f(x: f64) -> f64 {
-    x * 2
+    let two: f64 = 2;
+    x * two
 }
 
 fn main() {}
