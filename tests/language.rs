@@ -313,6 +313,60 @@ mod integers_passed_on {
     }
 }
 
+/// An integer a helper computes from data alone, bound without its type: rustc types it from
+/// the helper (the slice's float type had typed it `f64`: a rustc error on the attribute,
+/// "expected `f64`, found `usize`"). In a `match` it still needs its type written
+/// (docs/differentiable.md).
+mod integers_from_calls_on_data {
+    use crate::common::{assert_close, cube};
+    use stackgrad::differentiable;
+
+    fn positives(v: &[f64]) -> usize {
+        v.iter().filter(|x| **x > 0.0).count()
+    }
+
+    fn positives32(v: &[f32]) -> u32 {
+        v.iter().filter(|x| **x > 0.0).count() as u32
+    }
+
+    #[differentiable(hvp)]
+    pub fn waves(x: f64, v: &[f64]) -> f64 {
+        let n = positives(v);
+        let k = n as f64;
+        (k * x).sin() + n as f64 * x
+    }
+
+    #[differentiable]
+    pub fn square32(x: f32, v: &[f32]) -> f32 {
+        let n = positives32(v);
+        x * x * n as f32
+    }
+
+    #[test]
+    fn derivatives_against_a_hand_computation() {
+        let v = [0.5, -1.0, 2.0, 0.25, -3.0];
+        let k = 3.0;
+        for p in cube::<2>(1342, 12, -1.0, 1.0) {
+            let (x, t) = (p[0], p[1]);
+            let d = k * (k * x).cos() + k;
+            let dd = -k * k * (k * x).sin();
+            assert_close("waves", waves(x, &v), (k * x).sin() + k * x, 1e-12);
+            assert_close("waves grad", waves_grad(x, &v).1, d, 1e-12);
+            let (_, _, hv) = waves_hvp(x, &v, t);
+            assert_close("waves hvp", hv, dd * t, 1e-12);
+            let v32 = v.map(|e| e as f32);
+            let (value, g) = square32_grad(x as f32, &v32);
+            assert_close(
+                "square32",
+                value as f64,
+                3.0 * (x as f32 * x as f32) as f64,
+                1e-6,
+            );
+            assert_close("square32 grad", g as f64, 6.0 * (x as f32) as f64, 1e-6);
+        }
+    }
+}
+
 /// An array result of a call bound to an annotated `let` (without the annotation: one error on
 /// the `let`, `tests/ui-tests/ui/calls/untyped-array-result.rs`).
 mod array_results {

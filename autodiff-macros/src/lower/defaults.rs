@@ -1,7 +1,7 @@
 //! After lowering: the float types that inference left open where the macro cannot see a
 //! declaration (a callee's signature, a struct's fields).
 
-use crate::ir::{Block, Func, Kind, Rhs, Stmt, Target, TyId};
+use crate::ir::{Block, Func, Kind, Operand, Rhs, Stmt, Target, TyId};
 
 /// Types the floats of calls that inference left open. The macro cannot see a callee's
 /// signature, so where a call's float arguments and result are partly typed (`h(1.5, x)` with
@@ -31,7 +31,13 @@ pub(super) fn default_call_types(f: &mut Func, unused: &std::collections::HashSe
                         Target::Var(v) => f.place_ty(*v, place),
                         t => f.target_ty(*t),
                     };
-                    let out_ty = Some(out_ty).filter(|t| !unused.contains(t));
+                    // A `let` of a call on data alone (`let n = count(v);`, `v` a slice the
+                    // function does not differentiate): its value carries no derivative whatever
+                    // its type, which rustc takes from the callee; the arguments' float type says
+                    // nothing of it (`count` returns a `usize`, read as `n as f64`).
+                    let on_data =
+                        matches!(target, Target::Var(_)) && args.iter().all(|a| on_data(f, a));
+                    let out_ty = Some(out_ty).filter(|t| !unused.contains(t) && !on_data);
                     let tys = args
                         .iter()
                         .map(|a| f.operand_ty(a))
@@ -88,6 +94,22 @@ pub(super) fn default_call_types(f: &mut Func, unused: &std::collections::HashSe
             for &t in tys {
                 f.types.unify(float, t);
             }
+        }
+    }
+}
+
+/// An argument that carries no derivative: a literal or a constant, an integer, a `bool`, or a
+/// parameter the function does not differentiate (read as it is, not through a mutable copy).
+fn on_data(f: &Func, a: &Operand) -> bool {
+    match a {
+        Operand::Const { .. } => true,
+        Operand::Temp(_) => false,
+        Operand::Var { var, ty, .. } => {
+            matches!(f.types.kind(*ty), Kind::Int | Kind::Bool)
+                || f.params
+                    .iter()
+                    .position(|p| p == var)
+                    .is_some_and(|i| !f.wrt.contains(&i))
         }
     }
 }
