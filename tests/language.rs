@@ -316,7 +316,7 @@ mod integers_passed_on {
 /// An integer a helper computes from data alone, bound without its type: rustc types it from
 /// the helper (the slice's float type had typed it `f64`: a rustc error on the attribute,
 /// "expected `f64`, found `usize`"). In a `match` it still needs its type written
-/// (docs/differentiable.md).
+/// (docs/guide.md).
 mod integers_from_calls_on_data {
     use crate::common::{assert_close, cube};
     use stackgrad::differentiable;
@@ -342,6 +342,17 @@ mod integers_from_calls_on_data {
         x * x * n as f32
     }
 
+    /// Read in a loop: the cast's value is recorded, not the integer's.
+    #[differentiable]
+    pub fn summed(x: f64, v: &[f64]) -> f64 {
+        let n = positives(v);
+        let mut s = 0.0;
+        for i in 0..3 {
+            s += x * n as f64 + (x * i as f64).sin();
+        }
+        s
+    }
+
     #[test]
     fn derivatives_against_a_hand_computation() {
         let v = [0.5, -1.0, 2.0, 0.25, -3.0];
@@ -363,6 +374,11 @@ mod integers_from_calls_on_data {
                 1e-6,
             );
             assert_close("square32 grad", g as f64, 6.0 * (x as f32) as f64, 1e-6);
+            let (value, g) = summed_grad(x, &v);
+            let by_hand: f64 = (0..3).map(|i| (x * i as f64).sin()).sum();
+            assert_close("summed", value, 3.0 * k * x + by_hand, 1e-12);
+            let d: f64 = (0..3).map(|i| i as f64 * (x * i as f64).cos()).sum();
+            assert_close("summed grad", g, 3.0 * k + d, 1e-12);
         }
     }
 }

@@ -227,7 +227,12 @@ impl Plan {
         match rhs {
             Rhs::Pure(p) => self.available_pure(f, p),
             Rhs::Copy(o) => self.available(f, o, usize::MAX) || constant(o),
-            Rhs::Neg(o) | Rhs::Cast(o) => constant(o) || self.available(f, o, depth),
+            Rhs::Neg(o) => constant(o) || self.available(f, o, depth),
+            // A cast of a value whose type rustc infers (`n as f64`, `n` a helper's result on
+            // data): recorded, as the cast's type is known and the value's is not.
+            Rhs::Cast(o) => {
+                constant(o) || (f.types.known(f.operand_ty(o)) && self.available(f, o, depth))
+            }
             Rhs::Bin(BinOp::Add | BinOp::Sub | BinOp::Mul, a, b) => {
                 (constant(a) && constant(b))
                     || (self.available(f, a, depth) && self.available(f, b, depth))

@@ -620,12 +620,13 @@ pub fn part_rs(programs: &[&str]) -> String {
 /// built for them (in the generated workspace's own target directory it took longer than
 /// the macro's crates by minutes), and code the macro generates that needed more than
 /// `::core` and the user's paths would fail to compile here. The macro is built unoptimized, as
-/// `dev` builds proc-macros: on 2 cores (seed 1, 300 programs, clean) the build took 181 s, the
-/// macro 14 s of it and each part 159 s, against 222 s (65 s, 133 s) at `opt-level = 1` and 285 s
-/// (118 s, 139 s) at `opt-level = 3`: the expansions run slower, but not by as much as the
-/// optimized macro takes to build. Not incremental: every run builds new programs, and writing
-/// the incremental caches cost time (a clean build by `genprog` took 239 s with them, 170 s
-/// without).
+/// `dev` builds proc-macros: on 2 cores (seed 1, 300 programs, `cargo build` of the generated
+/// workspace in a new target directory with `CARGO_INCREMENTAL=0`) the build took 181 s, the
+/// macro 14 s of it and the two parts 159 s side by side, against 222 s (65 s, 133 s) at
+/// `opt-level = 1` and 285 s (118 s, 139 s) at `opt-level = 3`: the expansions run slower, but
+/// not by as much as the optimized macro takes to build. Not incremental: every run builds new
+/// programs, and writing the caches costs time (`genprog` with the macro and the parts to
+/// build took 239 s with them, 170 s without).
 pub fn cargo_toml(macros: &str, parts: usize) -> String {
     let mut s = String::from(
         "[package]\nname = \"genprog-run\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n[dependencies]\ngenprog-prelude = { path = \"prelude\" }\n",
