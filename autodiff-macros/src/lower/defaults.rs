@@ -106,10 +106,7 @@ fn on_data(f: &Func, a: &Operand) -> bool {
         Operand::Temp(_) => false,
         Operand::Var { var, ty, .. } => {
             matches!(f.types.kind(*ty), Kind::Int | Kind::Bool)
-                || f.params
-                    .iter()
-                    .position(|p| p == var)
-                    .is_some_and(|i| !f.wrt.contains(&i))
+                || f.vars[*var].param.is_some_and(|i| !f.wrt.contains(&i))
         }
     }
 }
